@@ -1,0 +1,296 @@
+"""The simulated serving engine: gateway → input preparation → step loop (prefill / decode).
+
+`run_engine(lab, policy, budget_cap)` plays the whole request trace once on the
+simulated clock and returns an `EngineResult` with everything the 13 blocks print:
+gateway decisions ([1], [2]), every step and its tasks ([3], [11]), the followed
+request's prefill / decode / sampling snapshots ([4], [5], [7], [8]), the block pool
+with its history ([6]) and the finished sequences with their token times ([8], [11], [12]).
+
+[1] Gateway: a request is refused with 429 when SLOTS + QUEUE_LIMIT requests are
+already in the system (running + waiting) when it is looked at; requests are looked at
+only at step boundaries.
+[2] Input preparation refuses with 400 when the text has pieces the tokenizer does not
+know, when prompt + max_new > MAX_CONTEXT, or when the request could never fit in the
+whole KV pool: a sequence caches at most prompt + max_new − 1 positions (the last
+sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) blocks.
+
+Preemption (vLLM's "recompute" mode) — the seed program stops with an assertion here:
+when a task needs a KV block and none is free, the most recently admitted running
+sequence is preempted: its blocks are freed, it goes back to the FRONT of `waiting`,
+and when it runs again it prefills its prompt plus every token it already generated,
+then continues; its per-request RNG is untouched, so its tokens are the same as in a
+run without preemption. A task whose sequence is preempted in this step does not run,
+and the step's duration counts only the tasks that ran. TTFT parts of a preempted
+request: `start` stays the first step that worked on it, so queue = start − ready and
+prefill = first token − start, which includes any time lost to a preemption before the
+first token (reported separately as `lost`).
+
+Leaves out: swapping to CPU, cancellation, routing, more than one engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .config import EOS
+from .model import forward
+from .block_manager import BlockManager
+from .sampler import sample
+from .scheduler import admission_room, plan_tasks, step_duration
+from .sequence import Sequence
+
+MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
+
+
+@dataclass(slots=True)
+class Decision:
+    """One gateway or input-preparation decision: code "OK", "429" or "400" and its facts."""
+    request: str
+    stage: str                 # "gateway" | "input"
+    code: str
+    reason: str                # "capacity" | "unknown" | "context" | "pool" | "ok"
+    facts: dict
+
+
+@dataclass(slots=True)
+class Preemption:
+    step: int                  # 1-based step in which it happened
+    time: int                  # simulated µs (start of that step)
+    request: str
+    blocks: list               # physical blocks freed
+    generated: int             # tokens it had generated so far
+    recompute: int             # tokens it must prefill again
+
+
+@dataclass(slots=True)
+class Step:
+    start: int
+    end: int
+    waiting: int
+    running: int
+    tasks: list                # [(request id, "prefill"|"decode", n)]
+    decode: int
+    prefill: int
+    kv_used: int = 0
+    preempted: list = field(default_factory=list)   # request ids preempted in this step
+    block_owners: dict = field(default_factory=dict)  # physical block -> request id, after the step
+
+
+@dataclass(slots=True)
+class EngineResult:
+    done: list
+    rejected: list             # [(Sequence, "429"|"400")]
+    steps: list
+    decisions: list
+    trace: dict
+    pool: BlockManager
+    end: int
+    preemptions: list
+
+
+class Engine:
+    def __init__(self, lab, policy: str, budget_cap: int | None):
+        self.lab, self.cfg, self.policy, self.budget_cap = lab, lab.cfg, policy, budget_cap
+        self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE)
+        reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
+        self.pending = sorted(reqs, key=lambda r: r.arrival)
+        self.waiting, self.running, self.done, self.rejected = [], [], [], []
+        self.steps, self.decisions, self.preemptions = [], [], []
+        self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
+                          positions_cached=0, positions_naive=0)
+        self.now = 0
+        self.emitted = []          # (sequence, index in token_times) emitted during the current step
+
+    # ── [1] gateway and [2] input preparation ──────────────────────────────
+    def decide(self, seq, stage, code, reason, **facts) -> None:
+        self.decisions.append(Decision(seq.id, stage, code, reason, facts))
+        if code != "OK":
+            self.rejected.append((seq, code))
+
+    def admit(self, seq: Sequence) -> None:
+        cfg = self.cfg
+        in_system = len(self.waiting) + len(self.running)
+        facts = dict(in_system=in_system, slots=cfg.SLOTS, queue_limit=cfg.QUEUE_LIMIT)
+        if in_system >= cfg.SLOTS + cfg.QUEUE_LIMIT:
+            return self.decide(seq, "gateway", "429", "capacity", **facts)
+        self.decide(seq, "gateway", "OK", "ok", **facts)
+        if self.input_rejected(seq):
+            return
+        seq.admit(seq.arrival + cfg.COST_GATEWAY + cfg.COST_TOKENIZE_PER_TOKEN * seq.prompt_len)
+        self.waiting.append(seq)
+
+    def input_rejected(self, seq: Sequence) -> bool:
+        cfg, tok = self.cfg, self.lab.tokenizer
+        unknown = tok.unknown(seq.text)
+        if unknown:
+            self.decide(seq, "input", "400", "unknown", pieces=unknown)
+            return True
+        seq.tokens, seq.ids = tok.encode(seq.text)
+        total = seq.prompt_len + seq.max_new
+        facts = dict(prompt=seq.prompt_len, max_new=seq.max_new, total=total, max_context=cfg.MAX_CONTEXT)
+        if total > cfg.MAX_CONTEXT:
+            self.decide(seq, "input", "400", "context", **facts)
+            return True
+        blocks = -(-(total - 1) // cfg.BLOCK_SIZE)
+        if blocks > cfg.POOL_BLOCKS:
+            self.decide(seq, "input", "400", "pool", blocks=blocks, pool_blocks=cfg.POOL_BLOCKS,
+                        block_size=cfg.BLOCK_SIZE, **facts)
+            return True
+        self.decide(seq, "input", "OK", "ok", **facts)
+        return False
+
+    # ── finishing, sampling and stop check ([8]) ───────────────────────────
+    def finish(self, seq: Sequence, t: int) -> None:
+        seq.finish = t
+        self.check_against_recompute(seq)
+        self.pool.release(seq)
+        self.running.remove(seq)
+        self.done.append(seq)
+
+    def check_against_recompute(self, seq: Sequence) -> None:
+        """One full forward of the whole history checks every cached logits row and the gathered K/V."""
+        logits, Kf, Vf, _ = forward(self.lab.W, seq.history, 0)
+        for pos, row in seq.checked_rows:
+            self.trace["parity"] = max(self.trace["parity"], float(np.max(np.abs(logits[pos] - row))))
+        K, V = self.pool.gather(seq)
+        self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
+
+    def emit(self, seq: Sequence, logits_row, t: int) -> None:
+        token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
+        self.trace["first_sample"].setdefault(seq.id, dict(info, logits=np.array(logits_row), request=seq.id))
+        seq.out.append(token)
+        seq.token_times.append(t)
+        self.emitted.append((seq, len(seq.token_times) - 1))
+        if token == EOS:
+            seq.reason = "eos"
+        elif len(seq.out) >= seq.max_new:
+            seq.reason = "max_new_tokens"
+        if seq.reason:
+            self.finish(seq, t)
+        else:
+            seq.pending_token = token
+
+    # ── [4] prefill and [7] decode ─────────────────────────────────────────
+    def decode(self, seq: Sequence, end: int) -> None:
+        tok = seq.pending_token
+        seq.history.append(tok)
+        K, V = self.pool.gather(seq)
+        logits, kn, vn, prob = forward(self.lab.W, [tok], seq.cached, K, V)
+        self.trace["first_decode"].setdefault(seq.id, dict(request=seq.id, token=tok, position=seq.cached,
+                                                          prob=prob, logits=logits[0]))
+        seq.checked_rows.append((seq.cached, logits[0]))
+        self.pool.write(seq, kn, vn)
+        self.trace["positions_cached"] += 1
+        self.trace["positions_naive"] += len(seq.history)
+        self.emit(seq, logits[0], end)
+
+    def prefill(self, seq: Sequence, n: int, end: int) -> None:
+        if seq.start is None:
+            seq.start = self.now
+        lo = len(seq.prefill_ids) - seq.num_prefill_left
+        chunk = seq.prefill_ids[lo:lo + n]
+        seq.history += chunk
+        K, V = self.pool.gather(seq)
+        logits, kn, vn, prob = forward(self.lab.W, chunk, lo, K, V)
+        self.pool.write(seq, kn, vn)
+        seq.num_prefill_left -= n
+        self.trace["positions_cached"] += n
+        self.trace["positions_naive"] += n
+        if seq.num_prefill_left == 0:
+            seq.checked_rows.append((lo + n - 1, logits[-1]))
+            self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1, prob=prob[:, -1, :]))
+            self.emit(seq, logits[-1], end)
+
+    # ── preemption ─────────────────────────────────────────────────────────
+    def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
+        """Preempt the most recently admitted running sequences until `seq` can store n positions.
+
+        Returns False when `seq` itself had to be preempted."""
+        while not self.pool.can_append(seq, n):
+            victim = self.running[-1]
+            self.preempt(victim, step)
+            if victim is seq:
+                return False
+        return True
+
+    def preempt(self, seq: Sequence, step: Step) -> None:
+        blocks = self.pool.evict(seq)
+        self.preemptions.append(Preemption(len(self.steps) + 1, self.now, seq.id, blocks, len(seq.out),
+                                           len(seq.ids) + len(seq.out)))
+        seq.reset_for_recompute()
+        self.running.remove(seq)
+        self.waiting.insert(0, seq)
+        step.preempted.append(seq.id)
+
+    # ── the step loop ([3]) ────────────────────────────────────────────────
+    def take_arrivals(self) -> None:
+        while self.pending and self.pending[0].arrival <= self.now:
+            self.admit(self.pending.pop(0))
+
+    def schedule(self) -> None:
+        ready = [w for w in self.waiting if w.ready <= self.now]
+        room = admission_room(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
+        for seq in ready[:room]:
+            self.waiting.remove(seq)
+            self.running.append(seq)
+
+    def skip_idle_time(self) -> None:
+        upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] if t > self.now]
+        self.now = min(upcoming)
+
+    def run_step(self) -> None:
+        tasks = plan_tasks(self.running, self.budget_cap)
+        end = self.now + step_duration(self.cfg, tasks)
+        step = Step(self.now, end, len(self.waiting), len(self.running), [], 0, 0)
+        self.emitted = []
+        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end, step)]
+        if step.preempted:
+            end = self.retime(step, ran)
+        if not ran:                       # every task's sequence was preempted: no work, no time
+            return
+        step.tasks = [(seq.id, phase, n) for phase, seq, n in ran]
+        step.decode = sum(1 for p, _, _ in ran if p == "decode")
+        step.prefill = sum(n for p, _, n in ran if p == "prefill")
+        step.kv_used = self.pool.num_used
+        step.block_owners = self.pool.owner_map()
+        self.steps.append(step)
+        self.now = end
+
+    def run_task(self, phase: str, seq: Sequence, n: int, end: int, step: Step) -> bool:
+        if seq.id in step.preempted or not self.make_room(seq, n, step):
+            return False
+        if phase == "decode":
+            self.decode(seq, end)
+        else:
+            self.prefill(seq, n, end)
+        return True
+
+    def retime(self, step: Step, ran: list) -> int:
+        """After a preemption only the tasks that ran take time: move this step's token times."""
+        end = self.now + step_duration(self.cfg, ran)
+        step.end = end
+        for seq, i in self.emitted:
+            seq.token_times[i] = end
+            if seq.finish is not None and i == len(seq.token_times) - 1:
+                seq.finish = end
+        return end
+
+    def run(self) -> EngineResult:
+        for _ in range(MAX_ITERATIONS):
+            if not (self.pending or self.waiting or self.running):
+                break
+            self.take_arrivals()
+            self.schedule()
+            if not self.running:
+                self.skip_idle_time()
+                continue
+            self.run_step()
+        else:
+            raise RuntimeError("engine did not finish within MAX_ITERATIONS")
+        return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.steps, self.decisions,
+                            self.trace, self.pool, self.now, self.preemptions)
+
+
+def run_engine(lab, policy: str, budget_cap: int | None) -> EngineResult:
+    return Engine(lab, policy, budget_cap).run()

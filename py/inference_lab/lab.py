@@ -1,0 +1,382 @@
+"""The lab: run the engine once (and twice more for the policy benchmark), then gather each block's facts.
+
+`run(config)` → `Report`. The engine runs the trace with continuous batching + chunked
+prefill (the run every block reads), then again with "static" batching and with
+continuous batching without chunking (block [12] compares the three). Each of the 13
+blocks gets a plain-JSON `data` dict of what it shows; `text_vi.py` turns that data into
+the Vietnamese lines the seed program prints, so the mechanics never hold a sentence.
+
+Where the seed program crashes, this module does better: a followed request that was
+refused (429/400) is reported as such and the invariant checks use a served request
+instead (and say so); a run where nobody is served still prints all 13 blocks.
+
+Leaves out: the words (text_vi.py), the arithmetic of serving (engine, scheduler,
+block_manager, model, sampler, quantization, metrics).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import text_vi as text
+from .config import CORPUS, Config
+from .engine import run_engine
+from .metrics import summarize
+from .model import D_HEAD, D_MODEL, LINEAR, N_HEADS, forward, make_weights
+from .quantization import greedy_teacher_forced, quantize_weights
+from .report import Block, Check, Report
+from .tokenizer import BPETokenizer
+
+GATE_STEPS = 8
+POLICIES = ("static", "nochunk", "chunked")
+
+
+@functools.lru_cache(maxsize=8)
+def tokenizer_for(n_merges: int) -> BPETokenizer:
+    return BPETokenizer.train(CORPUS, n_merges)
+
+
+@functools.lru_cache(maxsize=8)
+def weights_for(seed: int, vocab: int) -> dict:
+    W = make_weights(seed, vocab)
+    for w in W.values():
+        w.setflags(write=False)           # cached across runs: nobody may change them
+    return W
+
+
+@dataclass(slots=True)
+class Lab:
+    """Everything one run needs: the config, the tokenizer and the weights."""
+    cfg: Config
+    tokenizer: BPETokenizer
+    W: dict
+
+    @classmethod
+    def build(cls, cfg: Config) -> "Lab":
+        tok = tokenizer_for(cfg.N_MERGES)
+        return cls(cfg, tok, weights_for(cfg.SEED, tok.vocab_size))
+
+
+def arr(a, nd=None) -> list:
+    return np.asarray(a, dtype=float).tolist()
+
+
+# ── who is followed ────────────────────────────────────────────────────────
+def follow_info(cfg, main) -> dict:
+    """The followed request's fate; when it was refused, a served stand-in for the checks."""
+    served = [r.id for r in sorted(main.done, key=lambda r: order_of(cfg, r.id))]
+    info = dict(id=cfg.FOLLOW, served=cfg.FOLLOW in served, served_ids=served)
+    if not info["served"]:
+        d = next(d for d in reversed(main.decisions) if d.request == cfg.FOLLOW)
+        info.update(code=d.code, stage=d.stage, reason=d.reason, facts=d.facts)
+    return info
+
+
+def order_of(cfg, rid) -> int:
+    return next(i for i, r in enumerate(cfg.REQUESTS) if r["id"] == rid)
+
+
+def stand_in(main, info, need_decode=False):
+    """The served sequence whose snapshots the checks read: FOLLOW, else the first served one."""
+    by_id = {r.id: r for r in main.done}
+    ids = ([info["id"]] if info["served"] else []) + info["served_ids"]
+    for rid in ids:
+        if not need_decode or rid in main.trace["first_decode"]:
+            return by_id[rid]
+    return None
+
+
+# ── the blocks' facts ──────────────────────────────────────────────────────
+def header_data(lab) -> dict:
+    cfg = lab.cfg
+    return dict(requests=[dict(r) for r in cfg.REQUESTS], follow=cfg.FOLLOW, slots=cfg.SLOTS,
+                queue_limit=cfg.QUEUE_LIMIT, token_budget=cfg.TOKEN_BUDGET, block_size=cfg.BLOCK_SIZE,
+                pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, n_heads=N_HEADS, d_model=D_MODEL,
+                vocab=lab.tokenizer.vocab_size, seed=cfg.SEED)
+
+
+def decision_dict(d) -> dict:
+    return dict(request=d.request, stage=d.stage, code=d.code, reason=d.reason, facts=d.facts)
+
+
+def block1_data(lab, main) -> dict:
+    cfg = lab.cfg
+    arrival = {r["id"]: r["arrival"] for r in reversed(cfg.REQUESTS)}
+    gate = [dict(decision_dict(d), arrival=arrival[d.request]) for d in main.decisions if d.stage == "gateway"]
+    codes = [c for _, c in main.rejected]
+    return dict(capacity=cfg.SLOTS + cfg.QUEUE_LIMIT, decisions=gate, offered=len(cfg.REQUESTS),
+                n_429=codes.count("429"), n_400=codes.count("400"), served=len(main.done))
+
+
+def seq_brief(seq) -> dict:
+    return dict(id=seq.id, text=seq.text, tokens=list(seq.tokens), ids=list(seq.ids), prompt_len=seq.prompt_len,
+                max_new=seq.max_new)
+
+
+def block2_data(lab, main, info, S) -> dict:
+    cfg, tok = lab.cfg, lab.tokenizer
+    follow = next(s for s in [r for r in main.done] + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
+    return dict(n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
+                first_merges=["".join(m) for m in tok.merges[:5]], follow=seq_brief(follow),
+                prompt_lens=[(r.id, r.prompt_len) for r in main.done],
+                blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
+                cost_gateway=cfg.COST_GATEWAY, cost_tokenize=cfg.COST_TOKENIZE_PER_TOKEN, max_context=cfg.MAX_CONTEXT,
+                prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None)
+
+
+def step_dict(st) -> dict:
+    return dict(start=st.start, end=st.end, waiting=st.waiting, running=st.running,
+                tasks=[list(t) for t in st.tasks], decode=st.decode, prefill=st.prefill, kv_used=st.kv_used,
+                preempted=list(st.preempted), block_owners=dict(st.block_owners))
+
+
+def preemption_dict(p) -> dict:
+    return dict(step=p.step, time=p.time, request=p.request, blocks=list(p.blocks), generated=p.generated,
+                recompute=p.recompute)
+
+
+def block3_data(lab, main, info, S) -> dict:
+    cfg, steps = lab.cfg, main.steps
+    d = dict(steps=[step_dict(s) for s in steps], token_budget=cfg.TOKEN_BUDGET,
+             preemptions=[preemption_dict(p) for p in main.preemptions],
+             mixed=[i + 1 for i, st in enumerate(steps) if st.decode and st.prefill],
+             chunks=[n for st in steps for rid, p, n in st.tasks if p == "prefill" and rid == cfg.FOLLOW])
+    if steps:
+        lone = steps[0].tasks[0][0]
+        d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
+                                  if r.id != lone and r.arrival <= steps[0].start])
+    if info["served"]:
+        f = {r.id: r for r in main.done}[cfg.FOLLOW]
+        d["follow"] = dict(prompt_len=f.prompt_len, ready=f.ready, start=f.start, queue=S["per"][f.id]["queue"])
+    return d
+
+
+def block4_data(lab, main, info, S, chunks) -> dict:
+    if not info["served"]:
+        return dict(chunks=chunks)
+    f = {r.id: r for r in main.done}[info["id"]]
+    fs = main.trace["first_sample"][f.id]
+    row = fs["logits"]
+    top3 = np.argsort(row)[::-1][:3]
+    return dict(chunks=chunks, prompt_len=f.prompt_len, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
+                top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
+                first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
+
+
+def block5_data(lab, main, info) -> dict:
+    d = dict(parity=main.trace["parity"], vocab=lab.tokenizer.vocab_size)
+    if info["served"]:
+        lp = main.trace["last_prefill"][info["id"]]
+        a0, a1 = lp["prob"][0], lp["prob"][1]
+        d.update(token=int(lp["token"]), token_text=lab.tokenizer.token(lp["token"]), position=lp["position"],
+                 heads=[arr(a0), arr(a1)], sums=[float(a0.sum()), float(a1.sum())],
+                 argmax=[int(np.argmax(a0)), int(np.argmax(a1))])
+    return d
+
+
+def block6_data(lab, main) -> dict:
+    pool, cfg = main.pool, lab.cfg
+    pk = pool.peak
+    return dict(block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, slots=cfg.SLOTS,
+                peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"]),
+                released=[[rid, list(b)] for rid, b in pool.released],
+                reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
+                owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
+                free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
+                gather=main.trace["gather"], preemptions=[preemption_dict(p) for p in main.preemptions],
+                served=len(main.done))
+
+
+def block7_data(lab, main, info) -> dict:
+    tr = main.trace
+    d = dict(positions_cached=tr["positions_cached"], positions_naive=tr["positions_naive"])
+    if not info["served"]:
+        return d
+    f = {r.id: r for r in main.done}[info["id"]]
+    n_dec = sum(1 for st in main.steps for rid, p, n in st.tasks if p == "decode" and rid == f.id)
+    d.update(n_out=len(f.out), n_decode=n_dec, cache_len=f.prompt_len + len(f.out) - 1, preempted=f.num_preemptions)
+    fd = tr["first_decode"].get(f.id)
+    if fd is not None:
+        d0 = fd["prob"][0, 0]
+        d.update(first_decode=dict(token=int(fd["token"]), token_text=lab.tokenizer.token(fd["token"]),
+                                   position=fd["position"], weights=arr(d0), sum=float(d0.sum())))
+    return d
+
+
+def block8_data(lab, main, info) -> dict:
+    tok = lab.tokenizer
+    stops = [dict(id=r.id, reason=r.reason, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out)) for r in main.done]
+    d = dict(vocab=tok.vocab_size, stops=stops)
+    if not info["served"]:
+        return d
+    f = {r.id: r for r in main.done}[info["id"]]
+    fs = main.trace["first_sample"][f.id]
+    kept = np.flatnonzero(fs["filtered"] > 0)
+    top = np.argsort(fs["probs"])[::-1][:5]
+    d.update(temperature=f.temperature, top_k=f.top_k, top_p=f.top_p, seed=f.seed, mode=fs["mode"],
+             probs=arr(fs["probs"]), filtered=arr(fs["filtered"]), probs_sum=float(fs["probs"].sum()),
+             top5=[[tok.token(i), float(fs["probs"][i])] for i in top],
+             kept=[[tok.token(i), float(fs["filtered"][i])] for i in kept], kept_ids=kept.tolist(),
+             token=fs["token"], token_text=tok.token(fs["token"]),
+             stream=[[t, tok.token(x)] for t, x in zip(f.token_times, f.out)])
+    return d
+
+
+def block9_data(lab, main, info, Wq, qinfo) -> dict:
+    cfg = lab.cfg
+    n_el = sum(i["elements"] for i in qinfo.values())
+    n_sc = sum(i["scales"] for i in qinfo.values())
+    fp32_bytes, int_bytes = 4 * n_el, n_el * cfg.QUANT_BITS / 8 + 4 * n_sc
+    probe = probe_prompt(lab, main, info)
+    d = dict(bits=cfg.QUANT_BITS, n_linear=len(LINEAR), elements=n_el, scales=n_sc, levels=2 ** (cfg.QUANT_BITS - 1) - 1,
+             fp32_bytes=fp32_bytes, int_bytes=int_bytes,
+             max_err=max(i["max_err"] for i in qinfo.values()), half_scale=max(i["half_scale"] for i in qinfo.values()),
+             within_half_scale=all(i["within_half_scale"] for i in qinfo.values()),
+             matrices={k: dict(v) for k, v in qinfo.items()}, probe=probe[0] if probe else None)
+    if probe:
+        lg_fp = forward(lab.W, probe[1], 0)[0]
+        lg_q = forward(Wq, probe[1], 0)[0]
+        d["logit_err"] = float(np.max(np.abs(lg_fp[:, 1:] - lg_q[:, 1:])))
+    return d
+
+
+def probe_prompt(lab, main, info):
+    """(request id, prompt ids) for block [9]: FOLLOW's prompt, or a stand-in when it has none."""
+    by_id = {r.id: r for r in main.done + [s for s, _ in main.rejected]}
+    for rid in [info["id"]] + info["served_ids"] + [r["id"] for r in lab.cfg.REQUESTS]:
+        if by_id[rid].ids:
+            return rid, by_id[rid].ids
+    return None
+
+
+def block10_data(lab, main) -> dict:
+    cfg, pool = lab.cfg, main.pool
+    layers, ctx, kvh, hd, bpe = 32, 4096, 8, 128, 2
+    return dict(bytes_per_token=2 * N_HEADS * D_HEAD * pool.K.itemsize, itemsize=pool.K.itemsize,
+                pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=sum(w.nbytes for w in lab.W.values()),
+                pool_blocks=cfg.POOL_BLOCKS, block_size=cfg.BLOCK_SIZE, n_heads=N_HEADS, d_head=D_HEAD,
+                peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
+                                                          bytes=bpe, hbm_gib=80, weights_gib=16))
+
+
+def request_timeline(r, m) -> dict:
+    return dict(id=r.id, arrival=r.arrival, ready=r.ready, start=r.start, first=r.token_times[0],
+                finish=r.finish, token_times=list(r.token_times), preemptions=r.num_preemptions, **m)
+
+
+def block11_data(lab, main, S) -> dict:
+    cfg = lab.cfg
+    by_id = {r.id: r for r in main.done}
+    lost = {}
+    for p in main.preemptions:
+        lost.setdefault(p.request, []).append(p.step)
+    return dict(steps=[step_dict(s) for s in main.steps], pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
+                requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())],
+                rejected=[dict(id=s.id, code=c, arrival=s.arrival) for s, c in main.rejected],
+                preempted_at=lost)
+
+
+def summary_dict(S) -> dict:
+    return {k: v for k, v in S.items() if k != "per"}
+
+
+def block12_data(lab, main, runs, S) -> dict:
+    by_id = {r.id: r for r in main.done}
+    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
+    per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
+    policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
+                     served=len(res.done)) for name, res in runs.items()]
+    return dict(per=per, same=same, policies=policies, token_budget=lab.cfg.TOKEN_BUDGET)
+
+
+def block13_data(lab, Wq) -> dict:
+    cfg, tok = lab.cfg, lab.tokenizer
+    rows, skipped, tight, flips, decisions = [], [], None, 0, 0
+    for r in sorted(cfg.REQUESTS, key=lambda r: r["id"]):
+        unknown = tok.unknown(r["text"])
+        if unknown:
+            skipped.append(dict(id=r["id"], pieces=unknown))
+            continue
+        res = greedy_teacher_forced(lab.W, Wq, tok.encode(r["text"])[1], GATE_STEPS)
+        agree = sum(x["token"] == x["token_q"] for x in res)
+        flips += len(res) - agree
+        decisions += len(res)
+        low = min(res, key=lambda x: x["margin"])
+        if tight is None or low["margin"] < tight["margin"]:
+            tight = dict(low, id=r["id"])
+        rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=res))
+    agreement = (decisions - flips) / decisions if decisions else None
+    return dict(bits=cfg.QUANT_BITS, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
+                agreement=agreement, gate=cfg.QUALITY_GATE,
+                passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight)
+
+
+# ── invariant checks ───────────────────────────────────────────────────────
+def run_checks(lab, main, info, blocks, S) -> list[Check]:
+    cfg, tr = lab.cfg, main.trace
+    b1, b6, b12 = blocks[1], blocks[6], blocks[12]
+    checks = [
+        Check("offered", b1["offered"] == b1["served"] + b1["n_429"] + b1["n_400"]),
+        Check("parity", tr["parity"] <= 1e-9),
+        Check("gather", tr["gather"] <= 1e-9),
+        Check("blocks_returned", b6["free"] == cfg.POOL_BLOCKS and b6["free_sorted"]),
+        Check("same_tokens", b12["same"]),
+        Check("positions", tr["positions_cached"] <= tr["positions_naive"]
+              and (tr["positions_cached"] < tr["positions_naive"] or not any(st.decode for st in main.steps))),
+        Check("tokens_counted", S["tokens"] == sum(len(r.out) for r in main.done)),
+        Check("quantization_error", blocks[9]["within_half_scale"]),
+    ]
+    return checks + distribution_checks(main, info)
+
+
+def distribution_checks(main, info) -> list[Check]:
+    """Probabilities and attention rows sum to 1: on FOLLOW, or on a served stand-in (said in `detail`)."""
+    tr, out = main.trace, []
+    seq = stand_in(main, info)
+    if seq is None:
+        return [Check(n, True, "skipped") for n in ("probabilities", "attention")]
+    fs, lp = tr["first_sample"][seq.id], tr["last_prefill"][seq.id]
+    ok = (abs(fs["probs"].sum() - 1.0) < 1e-9 and abs(fs["filtered"].sum() - 1.0) < 1e-9
+          and bool(np.all(fs["filtered"][fs["probs"] == 0] == 0)))
+    out.append(Check("probabilities", ok, seq.id))
+    rows = [lp["prob"][0], lp["prob"][1]]
+    dseq = stand_in(main, info, need_decode=True)
+    if dseq is not None:
+        rows.append(tr["first_decode"][dseq.id]["prob"][0, 0])
+    out.append(Check("attention", all(abs(a.sum() - 1.0) < 1e-9 for a in rows),
+                     seq.id if dseq is None or dseq.id == seq.id else f"{seq.id},{dseq.id}"))
+    return out
+
+
+# ── the whole run ──────────────────────────────────────────────────────────
+def run(config: Config | dict | None = None) -> Report:
+    """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults)."""
+    cfg = config if isinstance(config, Config) else Config.from_values(config or {})
+    lab = Lab.build(cfg)
+    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
+    runs = {"static": run_engine(lab, "static", None), "nochunk": run_engine(lab, "continuous", None), "chunked": main}
+    S = summarize(main.done)
+    info = follow_info(cfg, main)
+    Wq, qinfo = quantize_weights(lab.W, cfg.QUANT_BITS)
+    data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
+            3: block3_data(lab, main, info, S)}
+    data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
+                 6: block6_data(lab, main), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
+                 9: block9_data(lab, main, info, Wq, qinfo), 10: block10_data(lab, main),
+                 11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, Wq)})
+    checks = run_checks(lab, main, info, data, S)
+    return build_report(cfg, info, data, checks, S)
+
+
+def build_report(cfg, info, data, checks, S) -> Report:
+    ctx = text.Context(cfg=cfg.to_dict(), follow=info, summary=summary_dict(S),
+                       follow_metrics=S["per"].get(cfg.FOLLOW))
+    blocks = []
+    for n in range(1, 14):
+        title, lines = text.BLOCKS[n](data[n], ctx)
+        blocks.append(Block(n, text.BLOCK_CODES[n], title, lines, data[n]))
+    summary = text.summary_lines(ctx, checks)
+    return Report(config=cfg.to_dict(), header=text.header_lines(data[0]), blocks=blocks, summary=summary,
+                  checks=checks, follow=info)

@@ -1,0 +1,90 @@
+"""[5] Transformer × N layers: one decoder layer (MHA + RoPE + SwiGLU) with random weights.
+
+`forward(W, ids, start, K_past, V_past)` processes `len(ids)` tokens that sit at
+absolute positions start..start+T-1, attending to the cached keys/values of positions
+0..start-1 plus themselves (causal mask). It returns the logits, the new (RoPE-rotated)
+K and new V to store in the cache, and the attention weights:
+
+    logits (T, VOCAB), K_new (heads, T, d_head), V_new (heads, T, d_head), prob (heads, T, start+T)
+
+The same function serves prefill (T = chunk length), decode (T = 1) and a full
+recompute from position 0 (used to check that the cache gives the same logits).
+
+Leaves out: more than one layer, grouped-query attention, biases, training — the
+weights are random (seed SEED), so generated text is meaningless by design.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+D_MODEL, N_HEADS, D_HEAD = 8, 2, 4          # MHA: every head has its own K/V
+FFN_HIDDEN = 16
+LINEAR = ("Wq", "Wk", "Wv", "Wo", "Wg", "Wz", "Wf", "U")
+
+
+def make_weights(seed: int, vocab: int) -> dict:
+    """Random weights drawn in the seed's order (the order fixes every number)."""
+    rng = np.random.default_rng(seed)
+    return {
+        "E": rng.normal(0, 0.5, (vocab, D_MODEL)),
+        "Wq": rng.normal(0, 0.4, (D_MODEL, N_HEADS * D_HEAD)),
+        "Wk": rng.normal(0, 0.4, (D_MODEL, N_HEADS * D_HEAD)),
+        "Wv": rng.normal(0, 0.4, (D_MODEL, N_HEADS * D_HEAD)),
+        "Wo": rng.normal(0, 0.4, (N_HEADS * D_HEAD, D_MODEL)),
+        "Wg": rng.normal(0, 0.4, (D_MODEL, FFN_HIDDEN)),
+        "Wz": rng.normal(0, 0.4, (D_MODEL, FFN_HIDDEN)),
+        "Wf": rng.normal(0, 0.3, (FFN_HIDDEN, D_MODEL)),
+        "U": rng.normal(0, 0.6, (D_MODEL, vocab)),
+    }
+
+
+def rmsnorm(x):
+    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + 1e-6)
+
+
+def rope(x, positions):
+    """Rotate by ABSOLUTE position; x: (heads, T, d_head). Applied to Q and K only."""
+    half = D_HEAD // 2
+    freqs = 10000.0 ** (-2.0 * np.arange(half) / D_HEAD)
+    ang = np.asarray(positions, dtype=float)[:, None] * freqs[None, :]      # (T, half)
+    cos, sin = np.cos(ang)[None], np.sin(ang)[None]                        # (1, T, half)
+    x1, x2 = x[..., :half], x[..., half:]
+    return np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)
+
+
+def split_heads(x):
+    return x.reshape(len(x), N_HEADS, D_HEAD).transpose(1, 0, 2)          # (T, H*d) -> (H, T, d)
+
+
+def attention(Qr, K, V, positions):
+    """Causal softmax over source POSITIONS; returns (context (T, H*d), prob (H, T, S))."""
+    T = Qr.shape[1]
+    scores = np.einsum("htd,hkd->htk", Qr, K) / np.sqrt(D_HEAD)            # (H, T, S)
+    allow = np.arange(K.shape[1])[None, :] <= positions[:, None]           # causal mask (T, S)
+    scores = np.where(allow[None], scores, -np.inf)
+    prob = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    prob /= prob.sum(axis=-1, keepdims=True)
+    ctx = np.einsum("htk,hkd->htd", prob, V).transpose(1, 0, 2).reshape(T, N_HEADS * D_HEAD)
+    return ctx, prob
+
+
+def forward(W, ids, start, K_past=None, V_past=None):
+    """Process `ids` at positions start.. with cached K_past/V_past (heads, start, d_head)."""
+    ids = np.asarray(ids, dtype=int)
+    positions = np.arange(start, start + len(ids))
+    X = W["E"][ids]                                                        # (T, D_MODEL)
+    N = rmsnorm(X)
+    Q, Kn, Vn = split_heads(N @ W["Wq"]), split_heads(N @ W["Wk"]), split_heads(N @ W["Wv"])
+    Qr, Kr = rope(Q, positions), rope(Kn, positions)
+    if K_past is None or K_past.shape[1] == 0:
+        assert start == 0
+        K, V = Kr, Vn
+    else:
+        assert K_past.shape[1] == start
+        K, V = np.concatenate([K_past, Kr], axis=1), np.concatenate([V_past, Vn], axis=1)
+    ctx, prob = attention(Qr, K, V, positions)
+    H = X + ctx @ W["Wo"]
+    M = rmsnorm(H)
+    gate = M @ W["Wg"]
+    F = H + ((gate / (1.0 + np.exp(-gate))) * (M @ W["Wz"])) @ W["Wf"]    # SwiGLU
+    return rmsnorm(F) @ W["U"], Kr, Vn, prob

@@ -1,0 +1,49 @@
+"""[8] Logits → sampling: temperature, top-k, top-p, then a draw with the request's own RNG.
+
+`sample(logits, params, rng, vocab)` returns the token and what the lab prints about it:
+the probabilities before filtering (softmax of logits / T) and after top-k/top-p
+(renormalised to sum 1). Greedy (T = 0) takes the argmax and uses no randomness.
+`<bos>` is never generated (its logit is set to -inf first).
+
+    >>> import numpy as np
+    >>> tok, info = sample(np.array([0.0, 1.0, 3.0, 2.0]), dict(temperature=0.0, top_k=0, top_p=1.0), None, 4)
+    >>> tok, info["mode"]
+    (2, 'greedy')
+
+Leaves out: repetition penalties, min-p, beam search, logit bias. The stop check
+(eos / max_new) lives in the engine, right after the token is appended.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .config import BOS
+
+
+def softmax(z):
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def top_k_top_p(probs, top_k: int, top_p: float):
+    """Zero all but the top_k most likely, then keep the smallest head of mass >= top_p; renormalise."""
+    filtered = probs.copy()
+    if top_k:
+        filtered[np.argsort(filtered)[:-top_k]] = 0
+    order = np.argsort(filtered)[::-1]
+    norm = filtered / filtered.sum()
+    filtered[order[np.cumsum(norm[order]) - norm[order] >= top_p]] = 0
+    return filtered / filtered.sum()
+
+
+def sample(logits, params: dict, rng, vocab: int):
+    """Choose one token; returns (token, info with probs/filtered/token/mode)."""
+    z = np.array(logits, dtype=float)
+    z[BOS] = -np.inf                                     # never generate <bos>
+    if params["temperature"] == 0:
+        token = int(np.argmax(z))
+        return token, dict(probs=softmax(z), filtered=np.eye(vocab)[token], token=token, mode="greedy")
+    probs = softmax(z / params["temperature"])
+    filtered = top_k_top_p(probs, params["top_k"], params["top_p"])
+    token = int(rng.choice(vocab, p=filtered))
+    return token, dict(probs=probs, filtered=filtered, token=token, mode="sampling")

@@ -1,0 +1,59 @@
+"""[3] Iteration scheduler: at every step boundary, who runs and how many tokens each gets.
+
+Two admission policies decide how many ready requests move from `waiting` to `running`:
+- "continuous": take ready requests as soon as a slot is free (continuous batching, Orca);
+- "static": form a new group only when the previous group has finished and either
+  SLOTS requests are ready or nothing more can arrive.
+
+Then `plan_tasks` builds the step: every running sequence whose prompt is done decodes
+1 token (decode first), and the rest of the token budget is handed, in running order, to
+prompt chunks (chunked prefill, Sarathi-Serve). `budget_cap=None` means "no chunking":
+a prompt is prefilled whole in one step.
+
+    >>> from types import SimpleNamespace as NS
+    >>> a, c = NS(id="A", num_prefill_left=0), NS(id="C", num_prefill_left=9)
+    >>> [(p, s.id, n) for p, s, n in plan_tasks([a, c], 6)]
+    [('decode', 'A', 1), ('prefill', 'C', 5)]
+
+`step_duration` is the simulated clock: prefill costs COST_PREFILL_FIXED +
+COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ × seqs,
+and the two phases of a mixed step run one after the other. Assumed costs, not measured.
+
+Leaves out: priorities, fairness between tenants, speculative decoding, prefix-aware
+scheduling.
+"""
+from __future__ import annotations
+
+
+def admission_room(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> int:
+    """How many ready requests may start running now."""
+    if policy == "continuous":
+        return slots - len(running)
+    full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
+    return slots if (not running and full_group) else 0
+
+
+def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:
+    """[(phase, sequence, n_tokens)]: decodes first, then prompt chunks within the budget."""
+    decode = [r for r in running if r.num_prefill_left == 0]
+    tasks = [("decode", r, 1) for r in decode]
+    budget = None if budget_cap is None else budget_cap - len(decode)
+    for r in running:
+        if r.num_prefill_left:
+            n = r.num_prefill_left if budget is None else min(r.num_prefill_left, budget)
+            if n > 0:
+                tasks.append(("prefill", r, n))
+                budget = None if budget is None else budget - n
+    return tasks
+
+
+def step_duration(cfg, tasks) -> int:
+    """Simulated µs of one step with these tasks (assumed cost model)."""
+    prefill_tokens = sum(n for p, _, n in tasks if p == "prefill")
+    num_decode = sum(1 for p, _, _ in tasks if p == "decode")
+    duration = 0
+    if prefill_tokens:
+        duration += cfg.COST_PREFILL_FIXED + cfg.COST_PREFILL_PER_TOKEN * prefill_tokens
+    if num_decode:
+        duration += cfg.COST_DECODE_FIXED + cfg.COST_DECODE_PER_SEQ * num_decode
+    return duration

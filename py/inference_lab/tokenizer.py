@@ -1,0 +1,113 @@
+"""[2] Input preparation: a tiny BPE learned from five sentences, plus a minimal chat template.
+
+`BPETokenizer.train(corpus, n_merges)` counts adjacent symbol pairs inside words
+(each word ends with the marker "</w>"), merges the most frequent pair (ties broken
+by the larger pair, as the seed does) and repeats. The vocabulary is
+`<bos>`, `<eos>` then every symbol left in the corpus, every corpus character and "</w>".
+
+    >>> tok = BPETokenizer.train(["xin chao model", "xin chao ban", "model hoc token",
+    ...                           "ban hoc model", "xin chao token"], 10)
+    >>> tok.encode("ban hoc model")
+    (['<bos>', 'b', 'a', 'n</w>', 'h', 'o', 'c', '</w>', 'model</w>'], [0, 4, 3, 16, 8, 17, 5, 2, 14])
+    >>> tok.unknown("xin chào")
+    ['à']
+    >>> tok.vocab_size
+    22
+
+Leaves out: bytes (it works on characters), pre-tokenization beyond splitting on
+whitespace, and unknown symbols: `unknown()` names them so the engine can refuse the
+request with 400 instead of crashing as the seed does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import BOS, EOS
+
+WORD_END = "</w>"
+
+
+def _count_pairs(words: list[list[str]]) -> dict:
+    counts: dict = {}
+    for w in words:
+        for pair in zip(w, w[1:]):
+            counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def _merge_word(w: list[str], pair: tuple[str, str]) -> list[str]:
+    merged, out, i = "".join(pair), [], 0
+    while i < len(w):
+        if i + 1 < len(w) and (w[i], w[i + 1]) == pair:
+            out.append(merged)
+            i += 2
+        else:
+            out.append(w[i])
+            i += 1
+    return out
+
+
+@dataclass(slots=True)
+class BPETokenizer:
+    merges: list[tuple[str, str]]
+    id_to_token: list[str]
+    token_to_id: dict
+
+    @classmethod
+    def train(cls, corpus, n_merges: int) -> "BPETokenizer":
+        words = [list(w) + [WORD_END] for text in corpus for w in text.split()]
+        merges = []
+        for _ in range(n_merges):
+            counts = _count_pairs(words)
+            if not counts:
+                break
+            pair = max(counts, key=lambda p: (counts[p], p))
+            merges.append(pair)
+            words = [_merge_word(w, pair) for w in words]
+        chars = {c for t in corpus for c in t.replace(" ", "")}
+        symbols = sorted({s for w in words for s in w} | chars | {WORD_END})
+        id_to_token = ["<bos>", "<eos>"] + symbols
+        return cls(merges, id_to_token, {t: i for i, t in enumerate(id_to_token)})
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.id_to_token)
+
+    def bpe_word(self, word: str) -> list[str]:
+        tokens = list(word) + [WORD_END]
+        for left, right in self.merges:
+            i = 0
+            while i < len(tokens) - 1:
+                if (tokens[i], tokens[i + 1]) == (left, right):
+                    tokens[i:i + 2] = [left + right]
+                else:
+                    i += 1
+        return tokens
+
+    def pieces(self, text: str) -> list[str]:
+        """Chat template: <bos> + the BPE pieces of every whitespace-separated word."""
+        tokens = ["<bos>"]
+        for word in text.split():
+            tokens += self.bpe_word(word)
+        return tokens
+
+    def unknown(self, text: str) -> list[str]:
+        """Pieces of `text` that are not in the vocabulary (characters the BPE never saw), in order."""
+        seen, out = set(), []
+        for piece in self.pieces(text):
+            if piece not in self.token_to_id and piece not in seen:
+                seen.add(piece)
+                out.append(piece)
+        return out
+
+    def encode(self, text: str) -> tuple[list[str], list[int]]:
+        """(tokens, ids); raises KeyError on unknown pieces (check `unknown()` first)."""
+        tokens = self.pieces(text)
+        return tokens, [self.token_to_id[t] for t in tokens]
+
+    def token(self, token_id: int) -> str:
+        return self.id_to_token[token_id]
+
+    def decode(self, ids) -> str:
+        pieces = [self.id_to_token[i] for i in ids if i not in (BOS, EOS)]
+        return "".join(pieces).replace(WORD_END, " ").strip()
