@@ -237,7 +237,8 @@ class Engine:
 
     def skip_idle_time(self) -> None:
         upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] if t > self.now]
-        self.now = min(upcoming)
+        if upcoming:              # none left: every remaining request was just refused
+            self.now = min(upcoming)
 
     def run_step(self) -> None:
         tasks = plan_tasks(self.running, self.budget_cap)

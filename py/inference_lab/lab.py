@@ -149,7 +149,8 @@ def block3_data(lab, main, info, S) -> dict:
                                   if r.id != lone and r.arrival <= steps[0].start])
     if info["served"]:
         f = {r.id: r for r in main.done}[cfg.FOLLOW]
-        d["follow"] = dict(prompt_len=f.prompt_len, ready=f.ready, start=f.start, queue=S["per"][f.id]["queue"])
+        d["follow"] = dict(prompt_len=f.prompt_len, ready=f.ready, start=f.start, queue=S["per"][f.id]["queue"],
+                           preempted=f.num_preemptions)
     return d
 
 

@@ -93,7 +93,7 @@ def refused(ctx) -> str:
 def how_to_follow(ctx) -> str:
     ids = ctx.follow["served_ids"]
     if not ids:
-        return "Không yêu cầu nào được phục vụ: tăng SLOTS, QUEUE_LIMIT hoặc MAX_CONTEXT rồi chạy lại."
+        return "Không yêu cầu nào được phục vụ: xem lý do ở khối [1] và [2] (tăng SLOTS, QUEUE_LIMIT, MAX_CONTEXT hoặc POOL_BLOCKS) rồi chạy lại."
     return f"Muốn theo dõi chi tiết, chọn FOLLOW (--follow) là một yêu cầu được phục vụ: {', '.join(ids)}."
 
 
@@ -170,7 +170,11 @@ def block2(d, ctx):
 
 # ── [3] ────────────────────────────────────────────────────────────────────
 def preemption_line(p) -> str:
-    return (f"Preemption ở bước {p['step']} ({ms(p['time'])}): hết block KV trống nên {p['request']} (vào chạy gần nhất) bị tạm dừng, "
+    at = f"Preemption ở bước {p['step']} ({ms(p['time'])}): "
+    if not p["blocks"]:
+        return (at + f"không còn block KV trống cho {p['request']} (vào chạy gần nhất, chưa giữ block nào) nên nó "
+                f"nhường chỗ và quay lại đầu hàng chờ; chưa mất phần tính nào.")
+    return (at + f"hết block KV trống nên {p['request']} (vào chạy gần nhất) bị tạm dừng, "
             f"trả block {p['blocks']}, quay lại đầu hàng chờ; khi chạy lại phải prefill lại {p['recompute']} token "
             f"(prompt + {p['generated']} token đã sinh).")
 
@@ -194,6 +198,8 @@ def block3(d, ctx):
     if "follow" in d:
         f = d["follow"]
         lines.append(f"Chunked prefill: prompt {fid} dài {f['prompt_len']} token được xử lý theo các đoạn {d['chunks']} (ngân sách {d['token_budget']} token mỗi bước).")
+        if f["preempted"]:
+            lines.append(f"Các đoạn trên gồm cả phần {fid} phải prefill lại sau {f['preempted']} lần bị preempt.")
         lines.append(f"{fid}: sẵn sàng lúc {ms(f['ready'])}, nhưng bước đầu của nó bắt đầu lúc {ms(f['start'])} -> chờ chỗ chạy {ms(f['queue'])}.")
     else:
         lines += not_followed(ctx)
@@ -257,6 +263,7 @@ def block6(d, ctx):
     else:
         lines.append(f"Mỗi block chứa {bs} token. Không có chuỗi nào được phục vụ nên không block nào được cấp.")
     lines += [f"Preemption ở bước {p['step']}: {p['request']} bị tạm dừng vì hết block trống, trả block {p['blocks']} về bể (K/V của nó bị bỏ, sẽ tính lại)."
+              if p["blocks"] else f"Preemption ở bước {p['step']}: {p['request']} chưa giữ block nào, nhường chỗ vì bể đã hết block trống."
               for p in d["preemptions"]]
     lines += [
         ("Block được dùng lại: " + "; ".join(f"block {b}: {' → '.join(o)}" for b, o in d["reused"]) + ".") if d["reused"]
@@ -292,7 +299,8 @@ def block7(d, ctx):
     recompute = d["n_out"] - 1 - d["n_decode"]
     lines = [f"{fid} sinh {d['n_out']} token: 1 token từ prefill + {d['n_decode']} bước decode; mỗi bước chỉ đưa vào 1 token mới."]
     if d["preempted"]:
-        lines.append(f"{fid} bị preempt {d['preempted']} lần; {recompute} token đến từ lần prefill lại (prompt + token đã sinh) sau preemption.")
+        again = f"; {recompute} token đến từ lần prefill lại (prompt + token đã sinh)" if recompute else ""
+        lines.append(f"{fid} bị preempt {d['preempted']} lần (KV bị bỏ, phải tính lại){again}.")
     lines += block7_decode(d, fid)
     lines.append(f"Cache của {fid} dài {d['cache_len']} vị trí khi kết thúc (token cuối được chọn nhưng chưa bao giờ được đưa vào mô hình).")
     lines.append(f"Đếm vị trí đã đưa qua mô hình (cả 3 yêu cầu): {counts}")
