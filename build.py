@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""Build the Inference Lab static site into dist/ (standard library only).
+
+    python3 build.py                     # dist/ with Pyodide 0.27.7 vendored (works offline once built)
+    python3 build.py --pyodide cdn       # dist/ that loads Pyodide from the official CDN instead
+    python3 build.py serve [--port N]    # build, then serve dist/ on http://127.0.0.1:N/
+
+dist/ holds index.html, static/, the engine wheel (built from py/ with a small zip writer) and,
+unless --pyodide cdn, the Pyodide files under dist/pyodide/. Each Pyodide file is taken from the
+first place that has it: the folder named by $LAB_PYODIDE_MIRROR, the download cache
+(.cache/pyodide-0.27.7/), then the official CDN (saved into the cache). Every file's sha256 must
+equal the pin below before it enters dist/. dist/build-info.json lists every built file's sha256;
+the page's worker reads it to find Pyodide and the engine wheel.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+PYODIDE_VERSION = "0.27.7"
+PYODIDE_CDN = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
+CACHE_DIR = ROOT / ".cache" / f"pyodide-{PYODIDE_VERSION}"
+MIRROR_ENV = "LAB_PYODIDE_MIRROR"
+MANIFEST = "build-info.json"
+SITE_SOURCES = ["index.html", "static"]
+
+# sha256 of the official Pyodide 0.27.7 files the site needs (npm package pyodide@0.27.7; the wheels'
+# hashes equal the sha256 fields of its pyodide-lock.json).
+PYODIDE_PINS = {
+    "pyodide.js": "b4cb23a53aba19c221659b9fb40a2f18281d685691dc06647fb0afd0681baf98",
+    "pyodide.mjs": "04c052c815abb0bf2981fa38c2dfa58e3120ee5288c956df2b2a15e301782c5f",
+    "pyodide.asm.js": "6b4c90de5b7172873f04f21884d0e9d2274e305fe32116558fe3e4fbe3618d51",
+    "pyodide.asm.wasm": "a50dd1843f805a0b7c45b61037ee0d7b26dfe85efe0e18ef95a34ad24e401f5f",
+    "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
+    "pyodide-lock.json": "9c45b916001a750f4102fc287494f3eab215909c7535c626a20db80fd6333e2c",
+    "package.json": "bf221f60c881626236d3501375a97753672a7fa6fed70e469e083f157c8a30d4",
+    "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl": "ebb61241d962b98b21597d7ce43b67668a6d5bab3acec4fbe958657320d7cd08",
+    "micropip-0.9.0-py3-none-any.whl": "034f22763607744f982d2911170c50b496a38b8ba0535e5a09618475b1d7b051",
+    "packaging-24.2-py3-none-any.whl": "fbf6a5ace596eb8e28fe0089ecfc0bca2eb3930563e9ca06acb98ea5302b99f7",
+}
+
+WHAT_TO_DO = (
+    f"What to do: point {MIRROR_ENV} at a folder holding the Pyodide {PYODIDE_VERSION} files "
+    f"(e.g. {MIRROR_ENV}=../shared/pyodide-{PYODIDE_VERSION}), or check the network connection to "
+    f"{PYODIDE_CDN} and run the build again. To skip vendoring, build with --pyodide cdn."
+)
+
+
+class BuildError(Exception):
+    """A problem the person running the build has to fix; printed without a traceback."""
+
+
+# ── hashing ──────────────────────────────────────────────────────────────────
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+# ── Pyodide files: mirror -> cache -> CDN, each checked against its pin ──────
+def check_pin(name: str, path: Path) -> None:
+    got = sha256_file(path)
+    if got != PYODIDE_PINS[name]:
+        raise BuildError(
+            f"{path}: sha256 {got} does not match the pin {PYODIDE_PINS[name]} for Pyodide "
+            f"{PYODIDE_VERSION} {name}. The file is damaged or from another version; replace it.\n{WHAT_TO_DO}"
+        )
+
+
+def download(url: str, dest: Path) -> None:
+    """Fetch url into dest atomically (a partial download never lands in the cache)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=60) as resp:
+            shutil.copyfileobj(resp, out)
+        os.replace(tmp, dest)
+    except (urllib.error.URLError, OSError) as exc:
+        raise BuildError(f"Could not download {url}: {exc}\n{WHAT_TO_DO}") from exc
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def locate_pyodide_file(name: str, mirror: Path | None) -> Path:
+    """Return a verified local copy of one Pyodide file."""
+    if mirror is not None and (mirror / name).is_file():
+        check_pin(name, mirror / name)
+        return mirror / name
+    cached = CACHE_DIR / name
+    if cached.is_file():
+        if sha256_file(cached) == PYODIDE_PINS[name]:
+            return cached
+        print(f"  cache: {cached} is damaged, downloading it again", file=sys.stderr)
+        cached.unlink()
+    print(f"  downloading {PYODIDE_CDN}{name}", file=sys.stderr)
+    download(PYODIDE_CDN + name, cached)
+    check_pin(name, cached)
+    return cached
+
+
+def mirror_from_env() -> Path | None:
+    value = os.environ.get(MIRROR_ENV)
+    if not value:
+        return None
+    mirror = Path(value).expanduser().resolve()
+    if not mirror.is_dir():
+        raise BuildError(f"{MIRROR_ENV}={value} is not a folder.\n{WHAT_TO_DO}")
+    return mirror
+
+
+def vendor_pyodide(dest: Path) -> None:
+    mirror = mirror_from_env()
+    dest.mkdir(parents=True)
+    for name in PYODIDE_PINS:
+        shutil.copyfile(locate_pyodide_file(name, mirror), dest / name)
+
+
+# ── the engine wheel, written with zipfile (no setuptools or network needed) ─
+def read_project(engine_dir: Path) -> tuple[str, str, list[str]]:
+    """(name, version, dependencies) from pyproject.toml's [project] table."""
+    pyproject = engine_dir / "pyproject.toml"
+    if not pyproject.is_file():
+        raise BuildError(f"No {pyproject}: the engine package (py/) is missing or incomplete.")
+    try:
+        import tomllib  # Python 3.11+
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    except ModuleNotFoundError:
+        project = _read_project_fallback(pyproject.read_text(encoding="utf-8"))
+    name = project.get("name")
+    if not name:
+        raise BuildError(f"{pyproject} has no [project] name.")
+    version = project.get("version") or _version_from_package(engine_dir, name)
+    return name, version, list(project.get("dependencies", []))
+
+
+def _read_project_fallback(text: str) -> dict:
+    """Enough of TOML for name/version/dependencies on Pythons without tomllib."""
+    section = re.search(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    body = section.group(1) if section else ""
+    found = {k: m.group(1) for k in ("name", "version") if (m := re.search(rf'^{k}\s*=\s*"([^"]+)"', body, re.M))}
+    deps = re.search(r"^dependencies\s*=\s*\[(.*?)\]", body, re.M | re.S)
+    found["dependencies"] = re.findall(r'"([^"]+)"', deps.group(1)) if deps else []
+    return found
+
+
+def _version_from_package(engine_dir: Path, name: str) -> str:
+    init = engine_dir / package_name(name) / "__init__.py"
+    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)', init.read_text(encoding="utf-8"), re.M) if init.is_file() else None
+    if not match:
+        raise BuildError(f"No version in {engine_dir / 'pyproject.toml'} nor __version__ in {init}.")
+    return match.group(1)
+
+
+def package_name(project_name: str) -> str:
+    return re.sub(r"[-_.]+", "_", project_name).lower()
+
+
+def package_files(package_dir: Path) -> list[Path]:
+    skip = {"__pycache__"}
+    return sorted(p for p in package_dir.rglob("*")
+                  if p.is_file() and not skip & set(p.relative_to(package_dir).parts) and p.suffix != ".pyc")
+
+
+def record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def build_wheel(engine_dir: Path, out_dir: Path) -> tuple[Path, str]:
+    """Write <pkg>-<version>-py3-none-any.whl from engine_dir; returns (path, version). Reproducible bytes."""
+    name, version, deps = read_project(engine_dir)
+    pkg = package_name(name)
+    package_dir = engine_dir / pkg
+    if not (package_dir / "web.py").is_file():
+        raise BuildError(f"{package_dir / 'web.py'} not found: the engine's web API is missing.")
+    dist_info = f"{pkg}-{version}.dist-info"
+    metadata = "".join([f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+                        *(f"Requires-Dist: {d}\n" for d in deps)])
+    wheel_meta = "Wheel-Version: 1.0\nGenerator: inference-lab build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    entries = [(f"{pkg}/{p.relative_to(package_dir).as_posix()}", p.read_bytes()) for p in package_files(package_dir)]
+    entries += [(f"{dist_info}/METADATA", metadata.encode()), (f"{dist_info}/WHEEL", wheel_meta.encode())]
+    record = "".join(f"{arc},{record_hash(data)},{len(data)}\n" for arc, data in entries) + f"{dist_info}/RECORD,,\n"
+    entries.append((f"{dist_info}/RECORD", record.encode()))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    wheel = out_dir / f"{pkg}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for arc, data in entries:
+            info = zipfile.ZipInfo(arc, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return wheel, version
+
+
+# ── the page ─────────────────────────────────────────────────────────────────
+def content_security_policy(pyodide_origin: str | None) -> str:
+    """Only the site's own origin (plus the Pyodide CDN for --pyodide cdn builds).
+
+    'wasm-unsafe-eval' lets the worker compile pyodide.asm.wasm; nothing allows eval or inline script.
+    """
+    extra = f" {pyodide_origin}" if pyodide_origin else ""
+    return "; ".join([
+        "default-src 'none'",
+        f"script-src 'self' 'wasm-unsafe-eval'{extra}",
+        f"connect-src 'self'{extra}",
+        "worker-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ])
+
+
+def render_index(source: str, csp: str, asset_version: str) -> str:
+    """Put the build's CSP into the meta tag and version the static asset URLs (cache busting)."""
+    html, n = re.subn(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(")',
+                      lambda m: m.group(1) + csp + m.group(2), source)
+    if n != 1:
+        raise BuildError("index.html must contain exactly one Content-Security-Policy meta tag.")
+    return re.sub(r'((?:src|href)="static/[\w.-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
+
+
+def copy_site(dist: Path) -> str:
+    """Copy index.html and static/ into dist; returns a short hash of static/ for cache busting."""
+    shutil.copytree(ROOT / "static", dist / "static")
+    digest = hashlib.sha256()
+    for path in sorted((dist / "static").rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(dist).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# ── the whole build ──────────────────────────────────────────────────────────
+def prepare_out_dir(out: Path) -> None:
+    """Empty out/, refusing to wipe a folder that is not an earlier build."""
+    if out.exists():
+        if any(out.iterdir()) and not (out / MANIFEST).is_file():
+            raise BuildError(f"{out} exists and is not a previous build (no {MANIFEST}); not deleting it.")
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+
+def file_hashes(dist: Path) -> dict[str, dict]:
+    return {p.relative_to(dist).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
+            for p in sorted(dist.rglob("*")) if p.is_file() and p.name != MANIFEST}
+
+
+def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py") -> Path:
+    for source in SITE_SOURCES:
+        if not (ROOT / source).exists():
+            raise BuildError(f"{ROOT / source} is missing.")
+    prepare_out_dir(out)
+    try:
+        wheel, version = build_wheel(engine_dir, out / "engine")
+        # A folder per wheel hash, so a browser never reuses an older wheel of the same version.
+        wheel_dir = out / "engine" / sha256_file(wheel)[:12]
+        wheel_dir.mkdir()
+        wheel = wheel.rename(wheel_dir / wheel.name)
+        if pyodide_mode == "cdn":
+            index_url, origin = PYODIDE_CDN, "https://cdn.jsdelivr.net"
+        else:
+            vendor_pyodide(out / "pyodide")
+            index_url, origin = "pyodide/", None
+        asset_version = copy_site(out)
+        index = render_index((ROOT / "index.html").read_text(encoding="utf-8"),
+                             content_security_policy(origin), asset_version)
+        (out / "index.html").write_text(index, encoding="utf-8")
+        manifest = {
+            "pyodide": {"version": PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
+                        "files": list(PYODIDE_PINS)},
+            "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix()},
+            "files": file_hashes(out),
+        }
+        (out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)  # never leave a half-built site behind
+        raise
+    return out
+
+
+# ── serving ──────────────────────────────────────────────────────────────────
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Plain static file handler; `extra_headers` are added to every response (none by default)."""
+
+    extra_headers: dict[str, str] = {}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                      ".json": "application/json", ".whl": "application/zip"}
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        for key, value in self.extra_headers.items():
+            self.send_header(key, value)
+        super().end_headers()
+
+
+def make_server(dist: Path, port: int = 0, headers: dict[str, str] | None = None,
+                handler: type[SiteHandler] = SiteHandler) -> http.server.ThreadingHTTPServer:
+    """A threaded HTTP server for dist/ on 127.0.0.1 (port 0 picks a free port)."""
+    handler_cls = type("Handler", (handler,), {"extra_headers": dict(headers or {})})
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler_cls, directory=str(dist)))
+
+
+def serve(dist: Path, port: int) -> None:
+    try:
+        server = make_server(dist, port)
+    except OSError as exc:
+        raise BuildError(f"Cannot listen on 127.0.0.1:{port}: {exc}. Try another --port.") from exc
+    print(f"Inference Lab: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+# ── command line ─────────────────────────────────────────────────────────────
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Build (and optionally serve) the Inference Lab site.")
+    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    parser.add_argument("--pyodide", choices=["vendor", "cdn"], default="vendor",
+                        help="vendor Pyodide into dist/ (default) or load it from the official CDN")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
+    parser.add_argument("--engine", type=Path, default=ROOT / "py", help="engine project folder (default: py/)")
+    parser.add_argument("--port", type=int, default=8000, help="port for serve (default: 8000)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        dist = build(args.out.resolve(), args.pyodide, args.engine.resolve())
+        print(f"Built {dist} (Pyodide {PYODIDE_VERSION}: {args.pyodide})", flush=True)
+        if args.command == "serve":
+            serve(dist, args.port)
+    except BuildError as exc:
+        print(f"build.py: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
