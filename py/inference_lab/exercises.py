@@ -1,0 +1,99 @@
+"""Exercises: `exercises/NN-slug.md` files with TOML front matter, read for `--exercise N` and the build.
+
+A file opens with front matter between two `+++` lines, then Markdown sections
+`## Câu hỏi`, `## Dự đoán`, `## Đáp án`:
+
+    +++
+    title = "Hàng chờ và mã 429"
+    constants = { QUEUE_LIMIT = 2 }
+    expect = ["D (đến 1.50 ms): nhận"]
+    +++
+    ## Câu hỏi
+    ...
+
+    >>> text = "+++\\ntitle = 'T'\\nconstants = { SLOTS = 3 }\\nexpect = []\\n+++\\n"
+    >>> ex = parse_text(text + "## Câu hỏi\\nQ\\n## Dự đoán\\nP\\n## Đáp án\\nA\\n", "07-x.md")
+    >>> ex.number, ex.constants, ex.sections["Câu hỏi"]
+    (7, {'SLOTS': 3}, 'Q')
+
+Adding a seventh exercise is adding one file. Leaves out: rendering Markdown to HTML
+(build.py does that with a Markdown library), checking the answers (tests do that).
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SECTIONS = ("Câu hỏi", "Dự đoán", "Đáp án")
+FILENAME = re.compile(r"^(\d{2})-([a-z0-9-]+)\.md$")
+
+
+@dataclass(slots=True)
+class Exercise:
+    number: int
+    slug: str
+    title: str
+    constants: dict
+    expect: list
+    sections: dict = field(default_factory=dict)    # "Câu hỏi" / "Dự đoán" / "Đáp án" -> Markdown
+
+    def to_dict(self) -> dict:
+        return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
+                    expect=self.expect, sections=self.sections)
+
+
+def split_front_matter(text: str) -> tuple[dict, str]:
+    m = re.match(r"\A\+\+\+\s*\n(.*?)\n\+\+\+\s*\n(.*)\Z", text, flags=re.S)
+    if not m:
+        raise ValueError("thiếu phần đầu TOML giữa hai dòng +++")
+    return tomllib.loads(m.group(1)), m.group(2)
+
+
+def split_sections(body: str) -> dict:
+    parts = re.split(r"^## +(.+?)\s*$", body, flags=re.M)
+    sections = {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+    missing = [s for s in SECTIONS if s not in sections]
+    if missing:
+        raise ValueError(f"thiếu mục: {', '.join('## ' + s for s in missing)}")
+    return sections
+
+
+def parse_text(text: str, filename: str) -> Exercise:
+    m = FILENAME.match(filename)
+    if not m:
+        raise ValueError(f"tên tệp {filename!r} phải có dạng NN-ten-ngan.md")
+    meta, body = split_front_matter(text)
+    for key in ("title", "constants", "expect"):
+        if key not in meta:
+            raise ValueError(f"{filename}: phần đầu thiếu khóa {key!r}")
+    return Exercise(int(m.group(1)), m.group(2), meta["title"], dict(meta["constants"]), list(meta["expect"]),
+                    split_sections(body))
+
+
+def default_dir() -> Path:
+    """LAB_EXERCISES, else the repository's exercises/ (next to py/), else ./exercises."""
+    env = os.environ.get("LAB_EXERCISES")
+    candidates = [Path(env)] if env else []
+    candidates += [Path(__file__).resolve().parents[2] / "exercises", Path.cwd() / "exercises"]
+    return next((p for p in candidates if p.is_dir()), candidates[-1])
+
+
+def load_all(directory: Path | None = None) -> list[Exercise]:
+    directory = Path(directory) if directory else default_dir()
+    files = sorted(p for p in directory.glob("*.md") if FILENAME.match(p.name))
+    return [parse_text(p.read_text(encoding="utf-8"), p.name) for p in files]
+
+
+def constants_of(number, directory: Path | None = None) -> dict:
+    """The constants of exercise `number` (int or digit string); LookupError if there is none."""
+    try:
+        n = int(number)
+    except (TypeError, ValueError):
+        raise ValueError(f"số bài tập phải là số nguyên (nhận {number!r})") from None
+    found = [e for e in load_all(directory) if e.number == n]
+    if not found:
+        raise LookupError(f"không có bài tập số {n} trong {directory or default_dir()}")
+    return dict(found[0].constants)
