@@ -1,0 +1,193 @@
+"""Engine behaviour beyond byte-fidelity: invariants on random configs, validation, preemption, JSON."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from inference_lab import Config, ConfigError, run
+from inference_lab.config import DEFAULT_REQUESTS, FIELDS, describe, validate
+from inference_lab.lab import tokenizer_for
+from inference_lab import web
+
+BLOCK_HEADERS = [f"[{i} · " for i in range(1, 14)]
+WORDS = ["xin", "chao", "model", "hoc", "token", "ban", "xyz", "chào"]
+
+
+# ── a hand-checkable reference case ─────────────────────────────────────────
+def test_default_run_reference_numbers():
+    r = run()
+    text = r.to_text()
+    assert r.passed and text.rstrip().endswith("lập lịch không đổi nội dung).")
+    assert "D (đến 1.50 ms): TỪ CHỐI 429" in text
+    assert "Bị chặn: E - prompt 8 token + max_new 30 = 38 > MAX_CONTEXT 24." in text
+    assert "  C:   650 + 14550 +  6800 = 22000" in text
+    b6 = r.blocks[5].data
+    assert b6["peak"]["used"] == 7 and b6["free"] == 12
+
+
+def test_tokenizer_reference_case():
+    tok = tokenizer_for(10)
+    assert tok.vocab_size == 22
+    assert tok.encode("ban hoc model")[1] == [0, 4, 3, 16, 8, 17, 5, 2, 14]
+    assert tok.unknown("xin chào ông") == ["à", "ô", "g"]      # 'n' is known, 'g' never appears in the corpus
+    assert tok.unknown("xin chao") == []
+
+
+# ── random valid configs: always completes, invariants hold ────────────────
+request = st.fixed_dictionaries(dict(
+    arrival=st.integers(0, 20_000),
+    text=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
+    max_new=st.integers(1, 20),
+    temperature=st.sampled_from([0.0, 0.5, 0.8, 1.0, 2.0]),
+    top_k=st.integers(0, 25),
+    top_p=st.sampled_from([0.05, 0.5, 0.9, 1.0]),
+    seed=st.integers(0, 2**31 - 1),
+))
+
+
+@st.composite
+def configs(draw):
+    reqs = draw(st.lists(request, min_size=1, max_size=6))
+    for i, r in enumerate(reqs):
+        r["id"] = "ABCDEFGH"[i]
+    values = dict(REQUESTS=reqs, FOLLOW=draw(st.sampled_from([r["id"] for r in reqs])))
+    ints = dict(SLOTS=(1, 6), QUEUE_LIMIT=(0, 4), TOKEN_BUDGET=(1, 20), BLOCK_SIZE=(1, 8), POOL_BLOCKS=(1, 30),
+                QUANT_BITS=(2, 8), MAX_CONTEXT=(2, 48), SEED=(0, 10_000), N_MERGES=(0, 30))
+    for name, (lo, hi) in ints.items():
+        if draw(st.booleans()):
+            values[name] = draw(st.integers(lo, hi))
+    return values
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(configs())
+def test_random_valid_configs_complete_with_invariants(values):
+    r = run(values)
+    text = r.to_text()
+    for h in BLOCK_HEADERS:
+        assert h in text
+    assert "TỔNG KẾT" in text
+    failed = [c.name for c in r.checks if not c.ok]
+    assert not failed, failed
+    assert text.splitlines()[-1].startswith("PASS:")
+    b1 = r.blocks[0].data
+    assert b1["offered"] == b1["served"] + b1["n_429"] + b1["n_400"]
+    json.dumps(r.to_dict())                       # plain JSON
+
+
+# ── preemption keeps tokens identical ──────────────────────────────────────
+@pytest.mark.parametrize("slots,pool", [(3, 6), (3, 7), (4, 7), (4, 8), (4, 9)])
+def test_preemption_keeps_generated_tokens(slots, pool):
+    small = run(dict(SLOTS=slots, POOL_BLOCKS=pool, QUEUE_LIMIT=2))
+    big = run(dict(SLOTS=slots, POOL_BLOCKS=500, QUEUE_LIMIT=2))
+    assert small.blocks[2].data["preemptions"], "this config is meant to preempt"
+    assert not big.blocks[2].data["preemptions"]
+    stops = lambda r: {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.blocks[7].data["stops"]}
+    assert stops(small) == stops(big)
+    assert small.passed
+    text = small.to_text()
+    for block in ("[3 · ", "[6 · ", "[11 · "):
+        section = text.split(block, 1)[1].split("\n\n", 1)[0]
+        assert "preempt" in section.lower()
+
+
+def test_preempted_ttft_parts_add_up():
+    r = run(dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2))
+    for m in r.blocks[10].data["requests"]:
+        assert m["prep"] + m["queue"] + m["prefill"] == m["ttft"]
+
+
+def test_request_that_never_fits_the_pool_gets_400():
+    r = run(dict(POOL_BLOCKS=2, BLOCK_SIZE=4))
+    text = r.to_text()
+    assert "không bao giờ vừa bể KV" in text and r.passed
+
+
+def test_unknown_characters_get_400_naming_them():
+    reqs = [dict(r) for r in DEFAULT_REQUESTS]
+    reqs[0]["text"] = "xin chào"
+    r = run(dict(REQUESTS=reqs, FOLLOW="A"))
+    text = r.to_text()
+    assert "A (đến 0.00 ms): nhận" in text
+    assert "ký tự tokenizer chưa từng thấy: 'à'" in text
+    assert r.passed
+
+
+@pytest.mark.parametrize("values", [dict(SLOTS=1), dict(QUEUE_LIMIT=0), dict(MAX_CONTEXT=16), dict(FOLLOW="D"),
+                                    dict(FOLLOW="E")])
+def test_followed_request_refused_still_prints_everything(values):
+    r = run(values)
+    text = r.to_text()
+    assert r.passed
+    assert all(h in text for h in BLOCK_HEADERS)
+    assert "Yêu cầu theo dõi" in text and "bị TỪ CHỐI" in text
+    assert "chọn FOLLOW (--follow) là một yêu cầu được phục vụ" in text
+    assert "thay cho" in text
+
+
+def test_nobody_served_is_degenerate_but_passes():
+    reqs = [dict(DEFAULT_REQUESTS[0], max_new=30)]
+    r = run(dict(REQUESTS=reqs, FOLLOW="A"))
+    assert r.passed and r.blocks[0].data["served"] == 0
+    assert "Không có bước nào" in r.to_text()
+
+
+# ── validation: all problems at once, Vietnamese, naming the field ─────────
+def test_invalid_config_lists_every_problem():
+    problems = validate(dict(SLOTS=0, QUEUE_LIMIT=10**9, QUANT_BITS="x", FOLLOW="Z", NOPE=1, QUALITY_GATE=2.0))
+    fields = {p.field for p in problems}
+    assert {"SLOTS", "QUEUE_LIMIT", "QUANT_BITS", "FOLLOW", "NOPE", "QUALITY_GATE"} <= fields
+    assert all(p.message for p in problems)
+    with pytest.raises(ConfigError) as exc:
+        Config.from_values(dict(SLOTS=0, POOL_BLOCKS=10**9))
+    assert len(exc.value.problems) == 2
+
+
+@pytest.mark.parametrize("bad", [
+    [],                                            # empty trace
+    [dict(DEFAULT_REQUESTS[0], text="   ")],       # empty text
+    [dict(DEFAULT_REQUESTS[0], top_p=0.0)],        # top_p must be > 0
+    [{"id": "A"}],                                 # missing keys
+    [dict(DEFAULT_REQUESTS[0]), dict(DEFAULT_REQUESTS[0])],   # duplicate ids
+    "not a list",
+])
+def test_malformed_trace_is_an_invalid_config(bad):
+    assert any(p.field.startswith("REQUESTS") for p in validate(dict(REQUESTS=bad, FOLLOW="A")))
+
+
+def test_zero_cost_steps_are_refused():
+    problems = validate(dict(COST_PREFILL_FIXED=0, COST_PREFILL_PER_TOKEN=0))
+    assert [p.field for p in problems] == ["COST_PREFILL_FIXED"]
+
+
+def test_every_field_has_bounds_label_and_help():
+    for d in describe():
+        assert d["label"] and d["help"] and d["group"] in {"headline", "requests", "advanced"}
+        if d["type"] in {"int", "float"}:
+            assert d["min"] is not None and d["max"] is not None and d["min"] <= d["default"] <= d["max"]
+            assert d["max"] < 10**9 or d["name"] == "SEED"
+    assert [d["name"] for d in describe() if d["group"] == "headline"][:6] == [
+        "SLOTS", "QUEUE_LIMIT", "TOKEN_BUDGET", "BLOCK_SIZE", "POOL_BLOCKS", "QUANT_BITS"]
+    assert {f.name for f in FIELDS} >= {"SEED", "MAX_CONTEXT", "COST_GATEWAY", "TTFT_SLO", "N_MERGES", "REQUESTS"}
+
+
+# ── the page's entry points ────────────────────────────────────────────────
+def test_web_run_round_trip():
+    out = json.loads(web.run(json.dumps({"QUEUE_LIMIT": 2})))
+    assert out["ok"] and out["report"]["passed"]
+    blocks = out["report"]["blocks"]
+    assert [b["number"] for b in blocks] == list(range(1, 14))
+    assert "D (đến 1.50 ms): nhận" in "\n".join(blocks[0]["lines"])
+    bad = json.loads(web.run(json.dumps({"SLOTS": "abc", "TOKEN_BUDGET": -1})))
+    assert not bad["ok"] and {e["field"] for e in bad["errors"]} == {"SLOTS", "TOKEN_BUDGET"}
+    assert not json.loads(web.run("{nope"))["ok"]
+
+
+def test_schema_is_json():
+    schema = json.loads(web.describe())
+    names = [d["name"] for d in schema]
+    assert "FOLLOW" in names and "REQUESTS" in names
+    follow = next(d for d in schema if d["name"] == "FOLLOW")
+    assert follow["choices"] == ["A", "B", "E", "C", "D"] and follow["flag"] == "--follow"
