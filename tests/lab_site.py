@@ -1,0 +1,95 @@
+"""Helpers shared by the site tests: build dist/ from the Pyodide mirror and serve it locally.
+
+`pyodide_mirror()` is $LAB_PYODIDE_MIRROR, else ../shared/pyodide-0.27.7 next to the repository
+when it exists (else None: build.py then uses its cache or the CDN). `RecordingServer` is build.py's
+plain threaded file server on 127.0.0.1 that remembers every path asked for and can be told to
+answer some paths itself (to fake a missing file or a different engine).
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (the top-level build.py)
+
+DEFAULT_MIRROR = ROOT.parent / "shared" / f"pyodide-{build.PYODIDE_VERSION}"
+
+
+def pyodide_mirror() -> Path | None:
+    value = os.environ.get(build.MIRROR_ENV)
+    if value:
+        return Path(value)
+    return DEFAULT_MIRROR if DEFAULT_MIRROR.is_dir() else None
+
+
+@contextmanager
+def mirror_env():
+    """Run a build with LAB_PYODIDE_MIRROR set to pyodide_mirror() (when there is one)."""
+    old = os.environ.get(build.MIRROR_ENV)
+    mirror = pyodide_mirror()
+    if mirror is not None:
+        os.environ[build.MIRROR_ENV] = str(mirror)
+    try:
+        yield mirror
+    finally:
+        if old is None:
+            os.environ.pop(build.MIRROR_ENV, None)
+        else:
+            os.environ[build.MIRROR_ENV] = old
+
+
+def build_site(out: Path, mode: str = "vendor") -> Path:
+    with mirror_env():
+        return build.build(out, mode)
+
+
+def page_csp(dist: Path) -> str:
+    html = (dist / "index.html").read_text(encoding="utf-8")
+    return re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+
+
+class RecordingServer:
+    """Serves `dist` on 127.0.0.1:<free port>; `overrides` maps a path to (status, content type, bytes)."""
+
+    def __init__(self, dist: Path, headers: dict[str, str] | None = None, overrides: dict | None = None):
+        self.paths: list[str] = []
+        recorder, fixed = self.paths, dict(overrides or {})
+
+        class Handler(build.SiteHandler):
+            def do_GET(self):  # noqa: N802 (http.server naming)
+                self._answer(send_body=True)
+
+            def do_HEAD(self):  # noqa: N802
+                self._answer(send_body=False)
+
+            def _answer(self, send_body):
+                path = self.path.split("?", 1)[0]
+                recorder.append(path)
+                if path not in fixed:
+                    return super().do_GET() if send_body else super().do_HEAD()
+                status, content_type, body = fixed[path]
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if send_body:
+                    self.wfile.write(body)
+
+            def log_message(self, *args):  # keep test output readable
+                pass
+
+        self.server = build.make_server(dist, 0, headers, handler=Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.url = self.origin + "/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,400 @@
+"""Browser tests of the web lab: build dist/ from the Pyodide mirror, serve it on 127.0.0.1 with a
+plain file server, and use the page in Debian's Chromium (Playwright) the way a student would.
+
+Needs `pip install playwright pytest` and Chromium at /usr/bin/chromium (or $LAB_CHROMIUM); never
+`playwright install`. Without them the tests skip, unless LAB_REQUIRE_BROWSER=1 (CI), where they fail.
+Pyodide takes a while to start on small machines, so each module loads the page once.
+Screenshots go to tests/artifacts/ (ignored by git).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from lab_site import ROOT, RecordingServer, build, build_site, page_csp
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+GOLDEN = ROOT.parent / "shared" / "golden" / "default.txt"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+READY_MS = 180_000       # Pyodide + numpy start-up on a 2-core machine
+RUN_MS = 60_000
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+    # Belt and braces for "no request leaves the local server": no other host name resolves.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+
+def _unavailable(reason: str):
+    if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    _unavailable("playwright is not installed (pip install playwright)")
+if not Path(CHROMIUM).exists():  # pragma: no cover
+    _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+
+
+# ── fixtures ─────────────────────────────────────────────────────────────────
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site") / "dist")
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    # The page's CSP is also sent as a header, so the worker (which a meta tag does not cover) runs under it.
+    srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)})
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Lab:
+    """One open page plus what it did: page errors, console errors, requests that left the origin."""
+
+    def __init__(self, browser, origin: str):
+        self.origin = origin
+        self.context = browser.new_context(viewport={"width": 1440, "height": 900})
+        self.page = self.context.new_page()
+        self.page_errors: list[str] = []
+        self.console_errors: list[str] = []
+        self.requests: list[str] = []
+        self.foreign: list[str] = []
+        self.context.route("**/*", self._route)
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
+        self.page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
+
+    def _local(self, url: str) -> bool:
+        return url.startswith(self.origin + "/") or url.startswith(("data:", "blob:"))
+
+    def _route(self, route):
+        if self._local(route.request.url):
+            route.continue_()
+        else:
+            self.foreign.append(route.request.url)
+            route.abort()
+
+    def open(self, url: str):
+        self.page.goto(url)
+        expect(self.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+        return self
+
+    @property
+    def status(self):
+        return self.page.locator("[data-status]")
+
+    def control(self, name: str):
+        return self.page.locator(f'[data-constant="{name}"]')
+
+    def set_value(self, name: str, value):
+        control = self.control(name)
+        if not control.is_visible():
+            self.page.locator("#advanced > summary").click()
+        if control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(str(value))
+        else:
+            control.fill(str(value))
+
+    def run(self, values: dict | None = None, reset: bool = True) -> str:
+        """Mặc định (optionally), set values, Chạy; returns the final status."""
+        if reset:
+            self.page.click('[data-action="reset"]')
+        for name, value in (values or {}).items():
+            self.set_value(name, value)
+        self.page.click('[data-action="run"]')
+        expect(self.status).to_have_attribute("data-status", re.compile("^(done|error)$"), timeout=RUN_MS)
+        return self.status.get_attribute("data-status")
+
+    def panel_lines(self, block) -> list[str]:
+        return self.page.locator(f'[data-block="{block}"]').inner_text().split("\n")
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def lab(chromium, server):
+    lab = Lab(chromium, server.origin).open(server.url)
+    yield lab
+    lab.close()
+
+
+# ── reference output ─────────────────────────────────────────────────────────
+def cli_sections(text: str) -> dict:
+    """Split command-line output into {"header": [...], 1: [heading, line, ...], ..., "summary": [...]}."""
+    sections, current = {"header": []}, "header"
+    for line in text.rstrip("\n").split("\n"):
+        block = re.match(r"^\[(\d+) · ", line)
+        if block:
+            current = int(block.group(1))
+            sections[current] = [line]
+        elif line.startswith("TỔNG KẾT"):
+            current = "summary"
+            sections[current] = [line]
+        elif line:
+            sections[current].append(line)
+    return sections
+
+
+def engine_text(config: dict) -> str:
+    """What the engine prints for `config`, computed in CPython (the page must show the same)."""
+    from inference_lab import web
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return result["report"]["text"]
+
+
+def assert_page_shows(lab: Lab, text: str):
+    expected = cli_sections(text)
+    assert sorted(k for k in expected if isinstance(k, int)) == list(range(1, 14))
+    for n in range(1, 14):
+        assert lab.panel_lines(n) == expected[n], f"panel {n} differs from the command-line block"
+    assert lab.page.locator('[data-block="header"] pre').inner_text().split("\n") == expected["header"]
+    assert lab.page.locator('[data-block="summary"] pre').inner_text().split("\n") == expected["summary"]
+
+
+# ── the lab as a student uses it ─────────────────────────────────────────────
+def test_controls_are_built_from_the_engine_description(lab):
+    from inference_lab import web
+    fields = [f for f in json.loads(web.describe()) if f["type"] != "requests"]
+    for field in fields:
+        control = lab.control(field["name"])
+        expect(control).to_have_count(1)
+        expect(control).to_have_value(str(field["default"]))
+        assert lab.page.locator(f'label[for="{control.get_attribute("id")}"]').text_content().strip()
+    headline = ["SLOTS", "QUEUE_LIMIT", "TOKEN_BUDGET", "BLOCK_SIZE", "POOL_BLOCKS", "QUANT_BITS", "FOLLOW"]
+    for name in headline:
+        expect(lab.control(name)).to_be_visible()
+    assert lab.control("FOLLOW").evaluate("el => el.tagName") == "SELECT"
+    advanced = [f["name"] for f in fields if f["name"] not in headline]
+    assert advanced, "the engine describes advanced constants"
+    for name in advanced:
+        assert lab.page.locator(f'#advanced [data-constant="{name}"]').count() == 1
+    expect(lab.page.locator('[data-action="run"]')).to_be_enabled()
+    expect(lab.page.locator('[data-action="reset"]')).to_be_enabled()
+
+
+def test_default_run_shows_every_block_line_of_the_golden_output(lab):
+    assert lab.run() == "done"
+    assert_page_shows(lab, GOLDEN.read_text(encoding="utf-8"))
+    # the quick checkpoints students are told to look for
+    expect(lab.page.locator('[data-block="1"]')).to_contain_text("D (đến 1.50 ms): TỪ CHỐI 429")
+    expect(lab.page.locator('[data-block="2"]')).to_contain_text("Bị chặn: E - prompt 8 token + max_new 30 = 38 > MAX_CONTEXT 24.")
+    expect(lab.page.locator('[data-block="4"]')).to_contain_text("TTFT = 23.00 ms - 1.00 ms = 22.00 ms")
+    expect(lab.page.locator('[data-block="summary"]')).to_contain_text("PASS: đường ống phục vụ LLM thu nhỏ chạy đúng")
+    for n in range(1, 14):
+        expect(lab.page.locator(f'[data-block="{n}"] pre')).to_be_visible()
+
+
+def test_queue_limit_2_admits_d(lab):
+    assert lab.run({"QUEUE_LIMIT": 2}) == "done"
+    expect(lab.page.locator('[data-block="1"]')).to_contain_text("D (đến 1.50 ms): nhận")
+    assert "TỪ CHỐI 429" not in lab.page.locator('[data-block="1"]').inner_text()
+    assert_page_shows(lab, engine_text({"QUEUE_LIMIT": 2}))
+
+
+def test_follow_and_advanced_constants_reach_the_engine(lab):
+    config = {"FOLLOW": "A", "COST_GATEWAY": 300, "QUALITY_GATE": "0,9"}
+    assert lab.run(config) == "done"
+    assert_page_shows(lab, engine_text({"FOLLOW": "A", "COST_GATEWAY": 300, "QUALITY_GATE": 0.9}))
+
+
+def test_reset_restores_the_defaults(lab):
+    lab.set_value("SLOTS", 5)
+    lab.set_value("COST_GATEWAY", 1)
+    lab.page.click('[data-action="reset"]')
+    expect(lab.control("SLOTS")).to_have_value("2")
+    expect(lab.control("COST_GATEWAY")).to_have_value("200")
+
+
+@pytest.mark.parametrize("name, typed", [("QUEUE_LIMIT", "-1"), ("QUEUE_LIMIT", "abc"), ("SLOTS", "1.5"),
+                                         ("POOL_BLOCKS", "100000"), ("COST_GATEWAY", "")])
+def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
+    lab.page.click('[data-action="reset"]')
+    lab.page.evaluate("""() => {
+        window.__statuses = [];
+        new MutationObserver(() => window.__statuses.push(document.querySelector('[data-status]').dataset.status))
+          .observe(document.querySelector('[data-status]'), {attributes: true});
+    }""")
+    lab.set_value(name, typed)
+    lab.page.click('[data-action="run"]')
+    error = lab.page.locator(f'[data-error-for="{name}"]')
+    expect(error).to_be_visible()
+    assert error.inner_text().strip()
+    expect(lab.control(name)).to_have_value(typed)           # what the user typed is kept
+    expect(lab.control(name)).to_have_attribute("aria-invalid", "true")
+    lab.page.wait_for_timeout(300)
+    assert "running" not in lab.page.evaluate("window.__statuses"), "an invalid value must not start a run"
+    lab.page.click('[data-action="reset"]')
+    expect(error).to_have_count(0)
+
+
+def test_double_click_runs_once(lab):
+    lab.page.click('[data-action="reset"]')
+    lab.page.evaluate("""() => {
+        window.__runs = 0;
+        const post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (msg, ...rest) {
+          if (msg && msg.type === 'run') window.__runs += 1;
+          return post.call(this, msg, ...rest);
+        };
+    }""")
+    lab.page.dblclick('[data-action="run"]')
+    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    assert lab.page.evaluate("window.__runs") == 1
+
+
+def test_screenshots_at_desktop_and_phone_width(lab):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert lab.run() == "done"
+    for width in (1440, 375):
+        lab.page.set_viewport_size({"width": width, "height": 900})
+        lab.page.screenshot(path=str(ARTIFACTS / f"lab-{width}.png"), full_page=True)
+        lab.page.locator("#runner").screenshot(path=str(ARTIFACTS / f"lab-{width}-runner.png"))
+        lab.page.locator("#mapping tbody").first.screenshot(path=str(ARTIFACTS / f"lab-{width}-block1.png"))
+        overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways at {width} px"
+    lab.page.set_viewport_size({"width": 1440, "height": 900})
+
+
+def test_keyboard_alone_can_change_a_value_and_run(lab):
+    lab.page.click('[data-action="reset"]')
+    lab.control("QUEUE_LIMIT").focus()
+    lab.page.keyboard.press("ArrowUp")
+    expect(lab.control("QUEUE_LIMIT")).to_have_value("2")
+    lab.page.keyboard.press("Enter")  # submits the form = Chạy
+    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    expect(lab.page.locator('[data-block="1"]')).to_contain_text("D (đến 1.50 ms): nhận")
+
+
+def test_nothing_left_the_local_server_and_no_page_errors(lab, server):
+    assert lab.page_errors == []
+    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e] == []
+    assert lab.foreign == []
+    assert [url for url in lab.requests if not lab._local(url)] == []
+    # the worker's downloads came from the local server too
+    assert "/pyodide/pyodide.asm.wasm" in server.paths
+    assert any(p.startswith("/engine/") and p.endswith(".whl") for p in server.paths)
+
+
+# ── faults ───────────────────────────────────────────────────────────────────
+def test_opened_from_file_url_says_how_to_serve(chromium, site):
+    context = chromium.new_context()
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri())
+    status = page.locator("[data-status]")
+    expect(status).to_have_attribute("data-status", "error")
+    expect(page.locator("#page-error")).to_contain_text("python3 build.py serve")
+    context.close()
+
+
+def test_missing_pyodide_file_is_named(chromium, site):
+    srv = RecordingServer(site, overrides={"/pyodide/pyodide.asm.wasm": (404, "text/plain", b"not here")})
+    lab = Lab(chromium, srv.origin)
+    try:
+        lab.page.goto(srv.url)
+        expect(lab.status).to_have_attribute("data-status", "error", timeout=READY_MS)
+        expect(lab.page.locator("#page-error")).to_contain_text("pyodide.asm.wasm")
+        expect(lab.page.locator("#page-error")).to_contain_text("LAB_PYODIDE_MIRROR")
+        expect(lab.page.locator('[data-action="run"]')).to_be_disabled()
+        assert lab.page_errors == []
+    finally:
+        lab.close()
+        srv.close()
+
+
+FAULTY_ENGINE = '''
+import json, time
+
+def describe():
+    return json.dumps([{"name": "SLOTS", "type": "int", "default": 2, "min": 1, "max": 16, "step": 1,
+                        "label": "Số chỗ chạy (SLOTS)", "help": "", "group": "headline", "flag": "--slots"}])
+
+def run(config_json):
+    slots = json.loads(config_json)["SLOTS"]
+    if slots == 3:                      # a run that never ends
+        while True:
+            time.time()
+    if slots == 4:
+        return json.dumps({"ok": False, "errors": [{"field": "SLOTS", "message": "<i>engine</i> không nhận 4"}]})
+    raise RuntimeError("<b>boom</b> lỗi thử")
+'''
+
+
+@pytest.fixture(scope="module")
+def faulty_lab(chromium, site, tmp_path_factory):
+    """The same site, but build-info.json points at an engine that fails on purpose."""
+    src = tmp_path_factory.mktemp("faulty-engine")
+    (src / "pyproject.toml").write_text('[project]\nname = "inference_lab"\nversion = "9.9.9"\n')
+    (src / "inference_lab").mkdir()
+    (src / "inference_lab" / "__init__.py").write_text("")
+    (src / "inference_lab" / "web.py").write_text(FAULTY_ENGINE)
+    wheel, _ = build.build_wheel(src, tmp_path_factory.mktemp("faulty-wheel"))
+    manifest = json.loads((site / "build-info.json").read_text())
+    manifest["engine"] = {"version": "9.9.9", "wheel": "engine/faulty/" + wheel.name}
+    srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)}, overrides={
+        "/build-info.json": (200, "application/json", json.dumps(manifest).encode()),
+        "/engine/faulty/" + wheel.name: (200, "application/zip", wheel.read_bytes()),
+    })
+    lab = Lab(chromium, srv.origin).open(srv.url)
+    yield lab
+    lab.close()
+    srv.close()
+
+
+def test_engine_exception_is_shown_as_text_and_run_works_again(faulty_lab):
+    lab = faulty_lab
+    for _ in range(2):
+        assert lab.run({"SLOTS": 2}, reset=False) == "error"
+        error = lab.page.locator("#page-error")
+        expect(error).to_be_visible()
+        expect(error).to_contain_text("RuntimeError: <b>boom</b> lỗi thử")   # as text, not markup
+        assert error.locator("b").count() == 0
+        expect(lab.page.locator('[data-action="run"]')).to_be_enabled()
+        expect(lab.control("SLOTS")).to_have_value("2")
+
+
+def test_engine_field_error_goes_beside_its_control(faulty_lab):
+    lab = faulty_lab
+    assert lab.run({"SLOTS": 4}, reset=False) == "error"
+    error = lab.page.locator('[data-error-for="SLOTS"]')
+    expect(error).to_have_text("<i>engine</i> không nhận 4")
+    assert error.locator("i").count() == 0
+    expect(lab.control("SLOTS")).to_have_value("4")
+
+
+def test_a_stuck_run_can_be_stopped_without_reloading(faulty_lab):
+    lab = faulty_lab
+    lab.set_value("SLOTS", 3)
+    lab.page.click('[data-action="run"]')
+    expect(lab.status).to_have_attribute("data-status", "running")
+    expect(lab.page.locator('[data-action="run"]')).to_be_disabled()
+    lab.page.wait_for_timeout(1000)
+    lab.page.click('[data-action="stop"]')
+    expect(lab.status).to_have_attribute("data-status", re.compile("^(loading|ready)$"))
+    expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    expect(lab.control("SLOTS")).to_have_value("3")                 # nothing typed is lost
+    expect(lab.page.locator('[data-action="stop"]')).to_be_hidden()
+    assert lab.run({"SLOTS": 2}, reset=False) == "error"              # the new worker answers
+    assert lab.page_errors == []
+    assert lab.foreign == []
