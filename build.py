@@ -28,6 +28,7 @@ import tempfile
 import urllib.error
 import urllib.request
 import zipfile
+from urllib.parse import urlsplit
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -273,7 +274,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
         wheel_dir.mkdir()
         wheel = wheel.rename(wheel_dir / wheel.name)
         if pyodide_mode == "cdn":
-            index_url, origin = PYODIDE_CDN, "https://cdn.jsdelivr.net"
+            index_url, origin = PYODIDE_CDN, "{0.scheme}://{0.netloc}".format(urlsplit(PYODIDE_CDN))
         else:
             vendor_pyodide(out / "pyodide")
             index_url, origin = "pyodide/", None

@@ -1,7 +1,7 @@
 """Helpers shared by the site tests: build dist/ from the Pyodide mirror and serve it locally.
 
-`pyodide_mirror()` is $LAB_PYODIDE_MIRROR, else ../shared/pyodide-0.27.7 next to the repository
-when it exists (else None: build.py then uses its cache or the CDN). `RecordingServer` is build.py's
+`pyodide_mirror()` is $LAB_PYODIDE_MIRROR, else pyodide-0.27.7 in the shared folder ($LAB_SHARED,
+default ../shared next to the repository) when it exists (else None: build.py then uses its cache or the CDN). `RecordingServer` is build.py's
 plain threaded file server on 127.0.0.1 that remembers every path asked for and can be told to
 answer some paths itself (to fake a missing file or a different engine).
 """
@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (the top-level build.py)
 
-DEFAULT_MIRROR = ROOT.parent / "shared" / f"pyodide-{build.PYODIDE_VERSION}"
+SHARED = Path(os.environ.get("LAB_SHARED", ROOT.parent / "shared"))
+GOLDEN = SHARED / "golden" / "default.txt"
+DEFAULT_MIRROR = SHARED / f"pyodide-{build.PYODIDE_VERSION}"
 
 
 def pyodide_mirror() -> Path | None:

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import ROOT, RecordingServer, build, build_site, page_csp
+from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, page_csp
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
-GOLDEN = ROOT.parent / "shared" / "golden" / "default.txt"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 READY_MS = 180_000       # Pyodide + numpy start-up on a 2-core machine
 RUN_MS = 60_000

@@ -1,0 +1,173 @@
+"""build.py: pinned Pyodide files, the engine wheel, the page's CSP and the manifest (no browser)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, pyodide_mirror
+
+needs_mirror = pytest.mark.skipif(pyodide_mirror() is None, reason="no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    if pyodide_mirror() is None:
+        pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
+    return build_site(tmp_path_factory.mktemp("build") / "dist")
+
+
+def test_pins_match_the_mirror_checksums():
+    mirror = pyodide_mirror()
+    if mirror is None or not (mirror / "SHA256SUMS").is_file():
+        pytest.skip("no mirror with SHA256SUMS")
+    sums = dict(reversed(line.split()) for line in (mirror / "SHA256SUMS").read_text().splitlines() if line.strip())
+    assert sums == build.PYODIDE_PINS
+
+
+def test_vendored_site_has_every_pinned_file(site):
+    for name, sha in build.PYODIDE_PINS.items():
+        assert build.sha256_file(site / "pyodide" / name) == sha
+    for name in ("index.html", "static/app.js", "static/worker.js", "static/style.css", "build-info.json"):
+        assert (site / name).is_file(), name
+
+
+def test_manifest_lists_every_file_with_its_hash(site):
+    manifest = json.loads((site / "build-info.json").read_text())
+    on_disk = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != "build-info.json"}
+    assert set(manifest["files"]) == on_disk
+    for name, info in manifest["files"].items():
+        data = (site / name).read_bytes()
+        assert info == {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    assert manifest["pyodide"]["indexURL"] == "pyodide/"
+    assert (site / manifest["engine"]["wheel"]).is_file()
+
+
+def test_page_csp_allows_only_its_own_origin(site):
+    html = (site / "index.html").read_text()
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    assert "http" not in csp and "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "worker-src 'self'" in csp
+    assert re.search(r'src="static/app\.js\?v=[0-9a-f]{12}"', html)
+    assert "<script>" not in html and "style=" not in html  # nothing inline for the CSP to allow
+
+
+def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
+    wheel = site / json.loads((site / "build-info.json").read_text())["engine"]["wheel"]
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        record = zf.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
+        for line in record.splitlines():
+            name, digest, size = line.rsplit(",", 2)
+            if digest:  # RECORD lists itself without a hash
+                data = zf.read(name)
+                assert digest == build.record_hash(data) and int(size) == len(data), name
+        assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
+        assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
+    # import the engine straight from the wheel, as Pyodide will
+    code = "import json, sys; from inference_lab import web; sys.stdout.write(json.loads(web.run('{}'))['report']['text'])"
+    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
+                         capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert out == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_wheel_is_reproducible(tmp_path):
+    first, _ = build.build_wheel(ROOT / "py", tmp_path / "a")
+    second, _ = build.build_wheel(ROOT / "py", tmp_path / "b")
+    assert first.name == second.name and first.read_bytes() == second.read_bytes()
+
+
+def test_cdn_build_vendors_nothing_and_allows_only_the_cdn(tmp_path):
+    site = build.build(tmp_path / "dist", "cdn")
+    assert not (site / "pyodide").exists()
+    manifest = json.loads((site / "build-info.json").read_text())
+    assert manifest["pyodide"]["indexURL"] == build.PYODIDE_CDN
+    csp = re.search(r'Content-Security-Policy" content="([^"]+)"', (site / "index.html").read_text()).group(1)
+    assert re.findall(r"https://[^ ;]+", csp) == ["https://cdn.jsdelivr.net", "https://cdn.jsdelivr.net"]
+
+
+def _fake_mirror(tmp_path: Path, corrupt: str | None = None, drop: str | None = None) -> Path:
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    for name in build.PYODIDE_PINS:
+        if name == drop:
+            continue
+        if name == corrupt:
+            (mirror / name).write_bytes(b"not the real file")
+        else:
+            (mirror / name).symlink_to(pyodide_mirror() / name)
+    return mirror
+
+
+@needs_mirror
+def test_a_damaged_mirror_file_stops_the_build(tmp_path, monkeypatch):
+    monkeypatch.setenv(build.MIRROR_ENV, str(_fake_mirror(tmp_path, corrupt="pyodide.asm.wasm")))
+    with pytest.raises(build.BuildError) as err:
+        build.build(tmp_path / "dist")
+    message = str(err.value)
+    assert "pyodide.asm.wasm" in message and build.PYODIDE_PINS["pyodide.asm.wasm"] in message
+    assert build.MIRROR_ENV in message
+    assert not (tmp_path / "dist").exists(), "no half-built site is left behind"
+
+
+@needs_mirror
+def test_a_file_missing_everywhere_stops_the_build_with_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setenv(build.MIRROR_ENV, str(_fake_mirror(tmp_path, drop="python_stdlib.zip")))
+    monkeypatch.setattr(build, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(build, "PYODIDE_CDN", "http://127.0.0.1:9/")  # nothing listens there
+    with pytest.raises(build.BuildError) as err:
+        build.build(tmp_path / "dist")
+    message = str(err.value)
+    assert "python_stdlib.zip" in message and build.MIRROR_ENV in message and "network" in message
+    assert not list((tmp_path / "cache").glob("*")), "a failed download leaves nothing in the cache"
+
+
+@needs_mirror
+def test_downloads_are_checked_and_cached(tmp_path, monkeypatch):
+    """With an empty mirror, files come from the 'CDN' (here a local server) into the cache."""
+    cdn = RecordingServer(pyodide_mirror())
+    monkeypatch.delenv(build.MIRROR_ENV, raising=False)
+    monkeypatch.setattr(build, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(build, "PYODIDE_CDN", cdn.url)
+    try:
+        build.build(tmp_path / "dist")
+        assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(build.PYODIDE_PINS)
+        asked = len(cdn.paths)
+        build.build(tmp_path / "dist")  # second build: everything from the cache
+        assert len(cdn.paths) == asked
+    finally:
+        cdn.close()
+
+
+def test_refuses_to_wipe_a_folder_that_is_not_a_build(tmp_path):
+    precious = tmp_path / "mine"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me")
+    with pytest.raises(build.BuildError):
+        build.build(precious, "cdn")
+    assert (precious / "notes.txt").read_text() == "keep me"
+
+
+def test_server_sends_wasm_with_its_mime_type(site):
+    srv = RecordingServer(site)
+    try:
+        with urllib.request.urlopen(srv.url + "pyodide/pyodide.asm.wasm") as resp:
+            assert resp.headers["Content-Type"] == "application/wasm"
+        with urllib.request.urlopen(srv.url) as resp:
+            assert "Chạy" in resp.read().decode()
+    finally:
+        srv.close()
+
+
+def test_command_line_reports_errors_without_a_traceback(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--engine", str(tmp_path), "--out", str(tmp_path / "d")],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr.startswith("build.py: error:") and "Traceback" not in result.stderr
