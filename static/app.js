@@ -341,14 +341,14 @@
       }, SLOW_RUN_MS),
     };
     setStatus('running', 'Đang chạy engine với cấu hình hiện tại…', 'Có thể bấm Dừng nếu chạy quá lâu.');
-    document.querySelectorAll('[data-block]').forEach((node) => node.setAttribute('aria-busy', 'true'));
+    document.querySelectorAll('[data-block], #run-header').forEach((node) => node.setAttribute('aria-busy', 'true'));
     state.worker.postMessage({ id, type: 'run', config });
   }
 
   function finishRun() {
     if (state.inflight) clearTimeout(state.inflight.slowTimer);
     state.inflight = null;
-    document.querySelectorAll('[data-block][aria-busy]').forEach((node) => node.removeAttribute('aria-busy'));
+    document.querySelectorAll('[aria-busy]').forEach((node) => node.removeAttribute('aria-busy'));
     updateButtons();
   }
 
@@ -397,7 +397,7 @@
 
   // ── rendering the report ───────────────────────────────────────────────────
   function renderReport(report) {
-    const header = document.querySelector('[data-block="header"]');
+    const header = document.getElementById('run-header');
     fillLines(header.querySelector('pre'), asLines(report.header));
     header.open = true;
     const blocks = new Map((report.blocks || []).map((b) => [String(b.number), b]));

@@ -70,8 +70,8 @@ def chromium():
 class Lab:
     """One open page plus what it did: page errors, console errors, requests that left the origin."""
 
-    def __init__(self, browser, origin: str):
-        self.origin = origin
+    def __init__(self, browser, origin: str, *also_allowed: str):
+        self.origins = (origin, *also_allowed)
         self.context = browser.new_context(viewport={"width": 1440, "height": 900})
         self.page = self.context.new_page()
         self.page_errors: list[str] = []
@@ -84,7 +84,7 @@ class Lab:
         self.page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
 
     def _local(self, url: str) -> bool:
-        return url.startswith(self.origin + "/") or url.startswith(("data:", "blob:"))
+        return url.startswith(tuple(o + "/" for o in self.origins)) or url.startswith(("data:", "blob:"))
 
     def _route(self, route):
         if self._local(route.request.url):
@@ -168,7 +168,7 @@ def assert_page_shows(lab: Lab, text: str):
     assert sorted(k for k in expected if isinstance(k, int)) == list(range(1, 14))
     for n in range(1, 14):
         assert lab.panel_lines(n) == expected[n], f"panel {n} differs from the command-line block"
-    assert lab.page.locator('[data-block="header"] pre').inner_text().split("\n") == expected["header"]
+    assert lab.page.locator('#run-header pre').inner_text().split("\n") == expected["header"]
     assert lab.page.locator('[data-block="summary"] pre').inner_text().split("\n") == expected["summary"]
 
 
@@ -397,3 +397,23 @@ def test_a_stuck_run_can_be_stopped_without_reloading(faulty_lab):
     assert lab.run({"SLOTS": 2}, reset=False) == "error"              # the new worker answers
     assert lab.page_errors == []
     assert lab.foreign == []
+
+
+def test_cdn_build_loads_pyodide_from_the_cdn_origin(chromium, tmp_path, monkeypatch):
+    """--pyodide cdn, with a local server on another port standing in for the CDN (it sends CORS like the real one)."""
+    from lab_site import pyodide_mirror
+    cdn = RecordingServer(pyodide_mirror(), headers={"Access-Control-Allow-Origin": "*"})
+    monkeypatch.setattr(build, "PYODIDE_CDN", cdn.url)
+    site = build.build(tmp_path / "dist", "cdn")
+    srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)})
+    lab = Lab(chromium, srv.origin, cdn.origin)
+    try:
+        lab.open(srv.url)
+        assert lab.run() == "done"
+        expect(lab.page.locator('[data-block="summary"]')).to_contain_text("PASS:")
+        assert "/pyodide.asm.wasm" in cdn.paths and not any(p.startswith("/pyodide/") for p in srv.paths)
+        assert lab.page_errors == [] and lab.foreign == []
+    finally:
+        lab.close()
+        srv.close()
+        cdn.close()
