@@ -71,9 +71,15 @@
     updateButtons();
   }
 
-  function showPageError(title, message, details) {
+  // steps: optional [{text, command}] shown as an explanation followed by a command to copy.
+  function showPageError(title, message, details, steps) {
     el.pageError.replaceChildren(make('p', { class: 'error-title' }, title));
     if (message) el.pageError.append(make('p', {}, message));
+    for (const step of steps || []) {
+      const line = make('p', { class: 'command' });
+      line.append(make('code', {}, step.command));
+      el.pageError.append(make('p', {}, step.text), line);
+    }
     if (details) {
       const fold = make('details');
       fold.append(make('summary', {}, 'Chi tiết kỹ thuật'), make('pre', { class: 'trace' }, details));
@@ -129,7 +135,8 @@
   function fatal(title, message, details) {
     state.ready = false;
     finishRun();
-    setStatus('error', title, 'Trang vẫn dùng được: sửa nguyên nhân rồi tải lại trang, hoặc bấm “Tải lại Python”.');
+    setStatus('error', 'Python chưa chạy được trong trang này; xem lý do và cách sửa bên dưới.',
+      'Các phần khác của trang vẫn đọc được. Sửa xong, tải lại trang hoặc bấm “Tải lại Python”.');
     showPageError(title, message, details);
     const retry = make('button', { type: 'button', class: 'btn' }, 'Tải lại Python');
     retry.addEventListener('click', () => { clearPageError(); restartWorker(''); });
@@ -447,11 +454,13 @@
     el.reset.addEventListener('click', reset);
     el.stop.addEventListener('click', stop);
     if (location.protocol === 'file:') {
-      setStatus('error', 'Trang đang được mở trực tiếp từ tệp (file://), nên trình duyệt không cho chạy Python.',
-        'Hãy phục vụ thư mục qua máy chủ web cục bộ.');
-      showPageError('Cần mở trang qua một máy chủ web cục bộ.',
-        'Trong thư mục dự án, chạy: python3 build.py serve — rồi mở địa chỉ http://127.0.0.1:8000/ được in ra. ' +
-        'Nếu đã có thư mục dist/, có thể chạy: cd dist && python3 -m http.server 8000 --bind 127.0.0.1');
+      setStatus('error', 'Trang đang được mở trực tiếp từ tệp (file://), nên trình duyệt không cho chạy Python.', '');
+      showPageError('Cần mở trang qua một máy chủ web cục bộ.', '', null, [
+        { text: 'Trong thư mục dự án, chạy lệnh dưới đây rồi mở địa chỉ nó in ra (http://127.0.0.1:8000/):',
+          command: 'python3 build.py serve' },
+        { text: 'Nếu đã có thư mục dist/ dựng sẵn, cũng có thể chạy:',
+          command: 'cd dist && python3 -m http.server 8000 --bind 127.0.0.1' },
+      ]);
       return;
     }
     if (typeof Worker === 'undefined') {
