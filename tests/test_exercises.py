@@ -1,0 +1,142 @@
+"""The exercises in exercises/*.md: every file parses, the six headline constants are covered,
+every `expect` string is in the lab's output under the exercise's constants, every number quoted
+in an answer is one the lab prints, and `python -m inference_lab --exercise N` runs them.
+
+A number "quoted in an answer" is, in the `## Đáp án` section: a number with a decimal point
+(22.00, 0.0304, 82.5), a fraction (33/40, 7/12: the whole fraction is looked for), or an integer
+≥ 10 (8950, 127). Block references ("[6 · KV state manager]", "khối [12]", "[13]", "khối 6") are
+not numbers. Each must occur, bounded by non-digits, in the output under the exercise's constants or
+under one of its optional `compare` runs (a TOML array of constant tables; `{}` = the defaults;
+see exercises/README.md).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inference_lab import run
+from inference_lab.exercises import load_all, split_front_matter
+
+ROOT = Path(__file__).resolve().parents[1]
+EXERCISES = ROOT / "exercises"
+HEADLINE = ("SLOTS", "QUEUE_LIMIT", "TOKEN_BUDGET", "BLOCK_SIZE", "POOL_BLOCKS", "QUANT_BITS")
+
+ALL = load_all(EXERCISES)
+IDS = [f"{e.number:02d}-{e.slug}" for e in ALL]
+
+
+@functools.lru_cache(maxsize=None)
+def _output(frozen: str) -> str:
+    return run(json.loads(frozen)).to_text()
+
+
+def output(constants: dict) -> str:
+    """The lab's text under these constants (cached: several tests share a run)."""
+    return _output(json.dumps(constants, sort_keys=True))
+
+
+def compare_runs(ex) -> list[dict]:
+    """The exercise's optional `compare` key: constant tables whose output the answer may quote."""
+    meta, _ = split_front_matter((EXERCISES / f"{ex.number:02d}-{ex.slug}.md").read_text(encoding="utf-8"))
+    compare = meta.get("compare", [])
+    assert isinstance(compare, list) and all(isinstance(c, dict) for c in compare), \
+        f"{ex.slug}: compare must be an array of tables, e.g. compare = [{{}}, {{ SLOTS = 3 }}]"
+    return compare
+
+
+# ── numbers in an answer ───────────────────────────────────────────────────
+BLOCK_REF = re.compile(r"\[\d+\s*·[^\]]*\]|\b[Kk]hối\s+\[?\d+\]?|\[(?:[1-9]|1[0-3])\]")
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*")
+
+
+def quoted_numbers(markdown: str) -> list[str]:
+    """Numbers the answer quotes: decimals, fractions, and integers >= 10 (block references removed).
+
+    >>> quoted_numbers("C: 22.00 ms, 33/40 = 82.5%, bước 4, 8950 µs, INT8, khối [9] và [13], [6 · KV], [6, 7]")
+    ['22.00', '33/40', '82.5', '8950']
+    """
+    text = BLOCK_REF.sub(" ", markdown)
+    return [m for m in NUMBER.findall(text) if "." in m or "/" in m or int(m) >= 10]
+
+
+def printed(number: str, text: str) -> bool:
+    """`number` occurs in `text` not glued to other digits (22.0 is not in 22.00, 10 is not in 10.60)."""
+    return re.search(rf"(?<!\d)(?<!\d\.){re.escape(number)}(?!\d)(?!\.\d)", text) is not None
+
+
+# ── (a) discovery and coverage ─────────────────────────────────────────────
+def test_at_least_six_exercises():
+    assert len(ALL) >= 6, f"only {len(ALL)} exercises in {EXERCISES}"
+    assert len({e.number for e in ALL}) == len(ALL), "two exercises share a number"
+
+
+def test_headline_constants_covered():
+    covered = {name for e in ALL for name in e.constants}
+    missing = [c for c in HEADLINE if c not in covered]
+    assert not missing, f"no exercise changes {missing}"
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_exercise_is_well_formed(ex):
+    assert ex.title.strip()
+    assert ex.constants, "an exercise changes at least one constant"
+    assert 3 <= len(ex.expect) <= 8, f"{len(ex.expect)} expect strings; want 3-8"
+    for name in ("Câu hỏi", "Dự đoán", "Đáp án"):
+        assert ex.sections[name].strip(), f"section ## {name} is empty"
+    assert re.search(r"\[\d+ · [^\]]+\]", ex.sections["Dự đoán"]), "Dự đoán names no block like [1 · Gateway & admission]"
+
+
+# ── (b) expect strings ─────────────────────────────────────────────────────
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_expect_strings_in_output(ex):
+    text = output(ex.constants)
+    missing = [s for s in ex.expect if s not in text]
+    assert not missing, f"not in the output under {ex.constants}: {missing}"
+
+
+# ── (c) every quoted number is printed ─────────────────────────────────────
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_answer_numbers_are_printed(ex):
+    texts = [output(ex.constants)] + [output(c) for c in compare_runs(ex)]
+    numbers = quoted_numbers(ex.sections["Đáp án"])
+    assert numbers, "the answer quotes no number from the lab"
+    unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)})
+    assert not unprinted, (f"numbers in ## Đáp án that the lab does not print under {ex.constants}"
+                           f" or compare {compare_runs(ex)}: {unprinted}")
+
+
+def test_number_matching_is_strict():
+    text = "TTFT 22.00 ms | bước 10: 10.60 ms | 33/40 | KV 7/12"
+    assert printed("22.00", text) and printed("33/40", text) and printed("7/12", text)
+    assert not printed("2.00", text) and not printed("22.0", text) and not printed("3/40", text)
+    assert printed("10", text) and not printed("60", text)
+
+
+# ── (d) the command line ───────────────────────────────────────────────────
+def cli(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), PYTHONIOENCODING="utf-8")
+    env.pop("LAB_EXERCISES", None)
+    return subprocess.run([sys.executable, "-m", "inference_lab", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=60)
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_cli_exercise(ex):
+    proc = cli("--exercise", str(ex.number))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    missing = [s for s in ex.expect if s not in proc.stdout]
+    assert not missing, f"--exercise {ex.number}: not in stdout: {missing}"
+
+
+def test_cli_unknown_exercise():
+    proc = cli("--exercise", "99")
+    assert proc.returncode == 2
+    assert "99" in proc.stderr and "--exercise" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
