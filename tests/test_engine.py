@@ -111,7 +111,7 @@ def test_unknown_characters_get_400_naming_them():
     r = run(dict(REQUESTS=reqs, FOLLOW="A"))
     text = r.to_text()
     assert "A (đến 0.00 ms): nhận" in text
-    assert "ký tự tokenizer chưa từng thấy: 'à'" in text
+    assert "mã 400: văn bản có ký tự tokenizer chưa từng thấy: 'à'" in text
     assert r.passed
 
 

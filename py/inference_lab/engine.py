@@ -124,7 +124,7 @@ class Engine:
         cfg, tok = self.cfg, self.lab.tokenizer
         unknown = tok.unknown(seq.text)
         if unknown:
-            self.decide(seq, "input", "400", "unknown", pieces=unknown)
+            self.decide(seq, "input", "400", "unknown", pieces=unknown, chars=tok.unknown_chars(seq.text))
             return True
         seq.tokens, seq.ids = tok.encode(seq.text)
         total = seq.prompt_len + seq.max_new

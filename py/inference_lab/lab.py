@@ -298,7 +298,7 @@ def block13_data(lab, Wq) -> dict:
     for r in sorted(cfg.REQUESTS, key=lambda r: r["id"]):
         unknown = tok.unknown(r["text"])
         if unknown:
-            skipped.append(dict(id=r["id"], pieces=unknown))
+            skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
             continue
         res = greedy_teacher_forced(lab.W, Wq, tok.encode(r["text"])[1], GATE_STEPS)
         agree = sum(x["token"] == x["token_q"] for x in res)

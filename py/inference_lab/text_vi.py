@@ -68,14 +68,21 @@ def why(d) -> str:
         state = "đã chạm giới hạn" if d["code"] == "429" else "còn dưới giới hạn"
         return f"đang có {f['in_system']} yêu cầu trong hệ thống, {state} {f['slots']}+{f['queue_limit']}"
     if reason == "unknown":
-        pieces = ", ".join(repr(p) for p in f["pieces"])
-        return f"văn bản có ký tự tokenizer chưa từng thấy: {pieces} (từ vựng chỉ học từ 5 câu mẫu)"
+        return unknown_text(f["chars"], f["pieces"])
     if reason == "pool":
         return (f"prompt {f['prompt']} token + max_new {f['max_new']} cần tới {f['blocks']} block KV "
                 f"({f['total'] - 1} vị trí, {f['block_size']} token mỗi block) > POOL_BLOCKS {f['pool_blocks']}: không bao giờ vừa bể KV")
     sign = ">" if d["code"] == "400" else "<="
     total = f" = {f['total']}" if d["code"] == "400" else ""
     return f"prompt {f['prompt']} token + max_new {f['max_new']}{total} {sign} MAX_CONTEXT {f['max_context']}"
+
+
+def unknown_text(chars, pieces, code="mã 400: ") -> str:
+    """400 because the tokenizer cannot encode the text: name the characters (or the BPE pieces)."""
+    if chars:
+        return f"{code}văn bản có ký tự tokenizer chưa từng thấy: {', '.join(repr(c) for c in chars)} (từ vựng chỉ học từ 5 câu mẫu)"
+    return (f"{code}BPE tách văn bản ra mảnh không có trong từ vựng: {', '.join(repr(p) for p in pieces)} "
+            "(mảnh trung gian của một phép gộp; từ vựng chỉ học từ 5 câu mẫu)")
 
 
 def refusal(ctx) -> str:
@@ -441,7 +448,7 @@ def block13(d, ctx):
     bits = d["bits"]
     lines = [f"Cách làm: với mỗi prompt, mô hình gốc chạy greedy {d['steps']} bước; ở mỗi bước đưa CÙNG ngữ cảnh cho bản lượng tử hóa và so token top-1 (teacher forcing)."]
     lines += [f"  {r['id']}: khớp {r['agree']}/{r['n']} quyết định top-1; sai số logits lớn nhất {r['max_err']:.4f}" for r in d["rows"]]
-    lines += [f"  {s['id']}: bỏ qua vì văn bản có ký tự tokenizer chưa từng thấy ({', '.join(repr(p) for p in s['pieces'])})" for s in d["skipped"]]
+    lines += [f"  {s['id']}: bỏ qua: {unknown_text(s['chars'], s['pieces'], code='')}" for s in d["skipped"]]
     if d["decisions"]:
         t = d["tight"]
         lines.append(f"Tổng: {d['decisions'] - d['flips']}/{d['decisions']} quyết định giống nhau = {100 * d['agreement']:.1f}%; ngưỡng cổng giả định {100 * d['gate']:.0f}% -> {'ĐẠT' if d['passed'] else 'KHÔNG ĐẠT'}.")

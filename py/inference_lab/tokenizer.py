@@ -91,6 +91,15 @@ class BPETokenizer:
             tokens += self.bpe_word(word)
         return tokens
 
+    def unknown_chars(self, text: str) -> list[str]:
+        """Characters of `text` that never appear in the training corpus, in order."""
+        known = set("".join(t for t in self.id_to_token[2:]).replace(WORD_END, ""))
+        out = []
+        for ch in "".join(text.split()):
+            if ch not in known and ch not in out:
+                out.append(ch)
+        return out
+
     def unknown(self, text: str) -> list[str]:
         """Pieces of `text` that are not in the vocabulary (characters the BPE never saw), in order."""
         seen, out = set(), []
