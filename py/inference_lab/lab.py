@@ -161,7 +161,7 @@ def block4_data(lab, main, info, S, chunks) -> dict:
     fs = main.trace["first_sample"][f.id]
     row = fs["logits"]
     top3 = np.argsort(row)[::-1][:3]
-    return dict(chunks=chunks, prompt_len=f.prompt_len, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
+    return dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
                 top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
                 first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
 
@@ -177,7 +177,7 @@ def block5_data(lab, main, info) -> dict:
     return d
 
 
-def block6_data(lab, main) -> dict:
+def block6_data(lab, main, runs) -> dict:
     pool, cfg = main.pool, lab.cfg
     pk = pool.peak
     return dict(block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, slots=cfg.SLOTS,
@@ -187,7 +187,7 @@ def block6_data(lab, main) -> dict:
                 owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
                 gather=main.trace["gather"], preemptions=[preemption_dict(p) for p in main.preemptions],
-                served=len(main.done))
+                any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done))
 
 
 def block7_data(lab, main, info) -> dict:
@@ -364,7 +364,7 @@ def run(config: Config | dict | None = None) -> Report:
     data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
             3: block3_data(lab, main, info, S)}
     data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
-                 6: block6_data(lab, main), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
+                 6: block6_data(lab, main, runs), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
                  9: block9_data(lab, main, info, Wq, qinfo), 10: block10_data(lab, main),
                  11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, Wq)})
     checks = run_checks(lab, main, info, data, S)

@@ -221,8 +221,9 @@ def block4(d, ctx):
     if not ctx.follow["served"]:
         return title, not_followed(ctx) + ["Kết luận: prefill kết thúc bằng token đầu tiên, nên nó cùng với thời gian chờ quyết định TTFT. Logits là điểm số, chưa phải xác suất."]
     row = d["logits"]
+    again = f" (gồm cả phần prefill lại sau {d['preempted']} lần bị preempt)" if d["preempted"] else ""
     return title, [
-        f"Prompt {fid} có {d['prompt_len']} token -> các đoạn {d['chunks']} chạy qua mô hình; mỗi token ghi K và V vào cache.",
+        f"Prompt {fid} có {d['prompt_len']} token -> các đoạn {d['chunks']}{again} chạy qua mô hình; mỗi token ghi K và V vào cache.",
         f"Sau prefill, cache của {fid} có K shape {tuple(d['k_shape'])} = (số head, số token, chiều mỗi head); V cùng shape.",
         f"Chỉ hàng CUỐI của logits dùng để chọn token đầu tiên: {vec(row, 2)}",
         f"Cách đọc: {len(row)} cột = {len(row)} token trong từ vựng; ba điểm cao nhất ở ID {d['top3']} = {d['top3_tokens']} (điểm {vec(d['top3_scores'], 2)}).",
@@ -278,7 +279,7 @@ def block6(d, ctx):
         f"Sau khi mọi yêu cầu kết thúc còn {d['free']}/{d['pool_blocks']} block trống (không rò rỉ).",
         f"Kiểm tra số học: K/V gom từ các block rời khớp K/V tính lại từ đầu cho từng chuỗi, sai lệch lớn nhất <= 1e-9: {d['gather'] <= 1e-9}.",
         "Giới hạn: không mô phỏng prefix cache hay đếm tham chiếu; khi hết block, engine preempt theo kiểu recompute của vLLM (không swap sang CPU)."
-        if d["preemptions"] else "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.",
+        if d["any_preemption"] else "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.",
     ]
     return "Block vật lý, bảng block và việc trả block", lines
 
