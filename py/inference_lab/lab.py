@@ -46,6 +46,22 @@ def weights_for(seed: int, vocab: int) -> dict:
     return W
 
 
+@functools.lru_cache(maxsize=8)
+def quantized_for(seed: int, n_merges: int, bits: int):
+    W = weights_for(seed, tokenizer_for(n_merges).vocab_size)
+    Wq, info = quantize_weights(W, bits)
+    for w in Wq.values():
+        w.setflags(write=False)
+    return Wq, info
+
+
+@functools.lru_cache(maxsize=256)
+def teacher_forced_for(seed: int, n_merges: int, bits: int, ids: tuple) -> tuple:
+    """The quality gate's decisions for one prompt; cached because re-runs rarely change its inputs."""
+    W = weights_for(seed, tokenizer_for(n_merges).vocab_size)
+    return tuple(greedy_teacher_forced(W, quantized_for(seed, n_merges, bits)[0], list(ids), GATE_STEPS))
+
+
 @dataclass(slots=True)
 class Lab:
     """Everything one run needs: the config, the tokenizer and the weights."""
@@ -292,7 +308,7 @@ def block12_data(lab, main, runs, S) -> dict:
     return dict(per=per, same=same, policies=policies, token_budget=lab.cfg.TOKEN_BUDGET)
 
 
-def block13_data(lab, Wq) -> dict:
+def block13_data(lab) -> dict:
     cfg, tok = lab.cfg, lab.tokenizer
     rows, skipped, tight, flips, decisions = [], [], None, 0, 0
     for r in sorted(cfg.REQUESTS, key=lambda r: r["id"]):
@@ -300,14 +316,14 @@ def block13_data(lab, Wq) -> dict:
         if unknown:
             skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
             continue
-        res = greedy_teacher_forced(lab.W, Wq, tok.encode(r["text"])[1], GATE_STEPS)
+        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(tok.encode(r["text"])[1]))
         agree = sum(x["token"] == x["token_q"] for x in res)
         flips += len(res) - agree
         decisions += len(res)
         low = min(res, key=lambda x: x["margin"])
         if tight is None or low["margin"] < tight["margin"]:
             tight = dict(low, id=r["id"])
-        rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=res))
+        rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=list(res)))
     agreement = (decisions - flips) / decisions if decisions else None
     return dict(bits=cfg.QUANT_BITS, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
                 agreement=agreement, gate=cfg.QUALITY_GATE,
@@ -360,13 +376,13 @@ def run(config: Config | dict | None = None) -> Report:
     runs = {"static": run_engine(lab, "static", None), "nochunk": run_engine(lab, "continuous", None), "chunked": main}
     S = summarize(main.done)
     info = follow_info(cfg, main)
-    Wq, qinfo = quantize_weights(lab.W, cfg.QUANT_BITS)
+    Wq, qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS)
     data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
             3: block3_data(lab, main, info, S)}
     data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
                  6: block6_data(lab, main, runs), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
                  9: block9_data(lab, main, info, Wq, qinfo), 10: block10_data(lab, main),
-                 11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, Wq)})
+                 11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab)})
     checks = run_checks(lab, main, info, data, S)
     return build_report(cfg, info, data, checks, S)
 

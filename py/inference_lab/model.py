@@ -42,12 +42,24 @@ def rmsnorm(x):
     return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + 1e-6)
 
 
+MAX_POSITION = 512                                                          # > MAX_CONTEXT + quality-gate steps
+
+
+def _rope_table(n: int):
+    """cos/sin of every position's angles, (n, half) each: the same numbers rope() would compute."""
+    half = D_HEAD // 2
+    freqs = 10000.0 ** (-2.0 * np.arange(half) / D_HEAD)
+    ang = np.arange(n, dtype=float)[:, None] * freqs[None, :]
+    return np.cos(ang), np.sin(ang)
+
+
+ROPE_COS, ROPE_SIN = _rope_table(MAX_POSITION)
+
+
 def rope(x, positions):
     """Rotate by ABSOLUTE position; x: (heads, T, d_head). Applied to Q and K only."""
     half = D_HEAD // 2
-    freqs = 10000.0 ** (-2.0 * np.arange(half) / D_HEAD)
-    ang = np.asarray(positions, dtype=float)[:, None] * freqs[None, :]      # (T, half)
-    cos, sin = np.cos(ang)[None], np.sin(ang)[None]                        # (1, T, half)
+    cos, sin = ROPE_COS[positions][None], ROPE_SIN[positions][None]         # (1, T, half)
     x1, x2 = x[..., :half], x[..., half:]
     return np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)
 
