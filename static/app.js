@@ -7,7 +7,6 @@
 
   const SLOW_RUN_MS = 30000;
   const HEADLINE_ORDER = ['SLOTS', 'QUEUE_LIMIT', 'TOKEN_BUDGET', 'BLOCK_SIZE', 'POOL_BLOCKS', 'QUANT_BITS', 'FOLLOW'];
-  const NOT_RUN_YET = 'Chưa chạy. Bấm Chạy để xem.';
   const SCRIPT_URL = document.currentScript ? document.currentScript.src : location.href;
 
   const el = {
