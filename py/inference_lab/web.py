@@ -8,7 +8,8 @@
     True
 
 `describe()` returns the config schema (see config.describe); `run(config_json)` returns
-{"ok": true, "report": Report.to_dict()} or {"ok": false, "errors": [{field, message}]}.
+{"ok": true, "report": Report.to_dict(), "trace": Chrome trace-event JSON of the timeline}
+or {"ok": false, "errors": [{field, message}]}.
 Strings keep the worker free of Python source and the messages small and typed.
 
 Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
@@ -19,6 +20,7 @@ import json
 
 from .config import ConfigError, Problem, describe_json, validate
 from .lab import run as run_lab
+from .trace import trace_events
 
 
 def describe() -> str:
@@ -41,4 +43,4 @@ def run(config_json: str) -> str:
         report = run_lab(values)
     except ConfigError as exc:
         return _errors(exc.problems)
-    return json.dumps({"ok": True, "report": report.to_dict()}, ensure_ascii=False)
+    return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report)}, ensure_ascii=False)
