@@ -30,7 +30,6 @@ from .report import Block, Check, Report
 from .tokenizer import BPETokenizer
 
 GATE_STEPS = 8
-POLICIES = ("static", "nochunk", "chunked")
 
 
 @functools.lru_cache(maxsize=8)
@@ -75,7 +74,7 @@ class Lab:
         return cls(cfg, tok, weights_for(cfg.SEED, tok.vocab_size))
 
 
-def arr(a, nd=None) -> list:
+def arr(a) -> list:
     return np.asarray(a, dtype=float).tolist()
 
 
@@ -187,7 +186,9 @@ def block5_data(lab, main, info) -> dict:
     if info["served"]:
         lp = main.trace["last_prefill"][info["id"]]
         a0, a1 = lp["prob"][0], lp["prob"][1]
+        f = {r.id: r for r in main.done}[info["id"]]
         d.update(token=int(lp["token"]), token_text=lab.tokenizer.token(lp["token"]), position=lp["position"],
+                 context=[lab.tokenizer.token(i) for i in f.ids[:lp["position"] + 1]],
                  heads=[arr(a0), arr(a1)], sums=[float(a0.sum()), float(a1.sum())],
                  argmax=[int(np.argmax(a0)), int(np.argmax(a1))])
     return d
@@ -225,7 +226,7 @@ def block7_data(lab, main, info) -> dict:
 def block8_data(lab, main, info) -> dict:
     tok = lab.tokenizer
     stops = [dict(id=r.id, reason=r.reason, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out)) for r in main.done]
-    d = dict(vocab=tok.vocab_size, stops=stops)
+    d = dict(vocab=tok.vocab_size, tokens=list(tok.id_to_token), stops=stops)
     if not info["served"]:
         return d
     f = {r.id: r for r in main.done}[info["id"]]
