@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from .config import FIELDS, FIELD_BY_NAME, ConfigError, validate
@@ -29,8 +30,19 @@ class UsageError(Exception):
         super().__init__("\n".join(messages))
 
 
+ARGPARSE_VI = (
+    (r"^unrecognized arguments: (.*)$", r"không có cờ (hoặc đối số) này: \1"),
+    (r"^argument (\S+): expected one argument$", r"\1: thiếu giá trị sau cờ"),
+    (r"^argument (\S+): (.*)$", r"\1: \2"),
+)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
+        for pattern, vi in ARGPARSE_VI:
+            if re.match(pattern, message):
+                message = re.sub(pattern, vi, message)
+                break
         raise UsageError([message])
 
 
