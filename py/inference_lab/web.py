@@ -7,7 +7,13 @@
     >>> json.loads(run('{}'))["report"]["passed"]
     True
 
-`describe()` returns the config schema (see config.describe); `run(config_json)` returns
+`describe()` returns the config schema (see config.describe), with the characters the tokenizer knows
+added to REQUESTS as "alphabet" (the page's request editor warns about any other character):
+
+    >>> [d["alphabet"] for d in json.loads(describe()) if d["name"] == "REQUESTS"]
+    ['abcdehiklmnotx']
+
+`run(config_json)` returns
 {"ok": true, "report": Report.to_dict(), "trace": Chrome trace-event JSON of the timeline}
 or {"ok": false, "errors": [{field, message}]}.
 Strings keep the worker free of Python source and the messages small and typed.
@@ -18,13 +24,24 @@ from __future__ import annotations
 
 import json
 
-from .config import ConfigError, Problem, describe_json, validate
+from .config import CORPUS, ConfigError, Problem, describe as describe_schema, validate
 from .lab import run as run_lab
+from .tokenizer import WORD_END, BPETokenizer
 from .trace import trace_events
 
 
+def alphabet() -> str:
+    """The characters the tokenizer learned from the corpus (any other one makes a request 400), sorted."""
+    tok = BPETokenizer.train(CORPUS, 0)
+    return "".join(sorted(set("".join(tok.id_to_token[2:]).replace(WORD_END, ""))))
+
+
 def describe() -> str:
-    return describe_json()
+    schema = describe_schema()
+    for d in schema:
+        if d["name"] == "REQUESTS":
+            d["alphabet"] = alphabet()
+    return json.dumps(schema, ensure_ascii=False)
 
 
 def _errors(problems) -> str:
