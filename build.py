@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the Inference Lab static site into dist/ (standard library only).
+"""Build the Inference Lab static site into dist/ (standard library + markdown-it-py).
 
     python3 build.py                     # dist/ with Pyodide 0.27.7 vendored (works offline once built)
     python3 build.py --pyodide cdn       # dist/ that loads Pyodide from the official CDN instead
@@ -11,6 +11,10 @@ first place that has it: the folder named by $LAB_PYODIDE_MIRROR, the download c
 (.cache/pyodide-0.27.7/), then the official CDN (saved into the cache). Every file's sha256 must
 equal the pin below before it enters dist/. dist/build-info.json lists every built file's sha256;
 the page's worker reads it to find Pyodide and the engine wheel.
+
+dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/exercises.py),
+their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
+so the page never parses Markdown: `python3 -m pip install -r requirements.txt` installs it.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import base64
 import functools
 import hashlib
 import http.server
+import importlib.util
 import json
 import os
 import re
@@ -247,6 +252,67 @@ def copy_site(dist: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+# ── the exercises: Markdown rendered to HTML here, so the page never parses it ─
+EXERCISES_DIR = ROOT / "exercises"
+EXERCISES_JSON = "exercises.json"
+EXERCISE_PARSER = ROOT / "py" / "inference_lab" / "exercises.py"
+NEED_MARKDOWN = "markdown-it-py is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
+
+
+def exercise_parser():
+    """py/inference_lab/exercises.py loaded on its own (the package's __init__ would need NumPy)."""
+    name = "_inference_lab_exercises"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, EXERCISE_PARSER)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up here
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def markdown_renderer():
+    """CommonMark with raw HTML off (anything like <script> comes out as text), tables on.
+
+    Images are off too: the page's CSP admits no other host and the build copies no image files.
+    """
+    try:
+        from markdown_it import MarkdownIt
+    except ModuleNotFoundError as exc:
+        raise BuildError(NEED_MARKDOWN) from exc
+    return MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
+
+
+def render_markdown(md, text: str) -> str:
+    """HTML of `text`; a table column's alignment becomes class="align-…" (the CSP forbids style="")."""
+    tokens = md.parse(text)
+    for token in tokens:
+        style = token.attrGet("style") if token.type in ("th_open", "td_open") else None
+        if style:
+            del token.attrs["style"]
+            token.attrSet("class", "align-" + style.rsplit(":", 1)[-1].strip())
+    return md.renderer.render(tokens, md.options, {})
+
+
+def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
+    """[{number, slug, title, constants, expect, sections: {name: html}}] for every NN-slug.md."""
+    md, parser = markdown_renderer(), exercise_parser()
+    try:
+        exercises = parser.load_all(directory)
+    except (ValueError, OSError) as exc:
+        raise BuildError(f"Cannot read the exercises in {directory}: {exc}") from exc
+    rendered = []
+    for ex in exercises:
+        item = ex.to_dict()
+        item["sections"] = {name: render_markdown(md, ex.sections[name]) for name in parser.SECTIONS}
+        rendered.append(item)
+    return rendered
+
+
+def write_exercises(dist: Path, exercises: list[dict]) -> None:
+    data = json.dumps(exercises, indent=1, ensure_ascii=False) + "\n"
+    (dist / EXERCISES_JSON).write_text(data, encoding="utf-8")
+
+
 # ── the whole build ──────────────────────────────────────────────────────────
 def prepare_out_dir(out: Path) -> None:
     """Empty out/, refusing to wipe a folder that is not an earlier build."""
@@ -266,6 +332,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
     for source in SITE_SOURCES:
         if not (ROOT / source).exists():
             raise BuildError(f"{ROOT / source} is missing.")
+    exercises = render_exercises()  # before touching out/: a missing markdown-it-py keeps the old build
     prepare_out_dir(out)
     try:
         wheel, version = build_wheel(engine_dir, out / "engine")
@@ -279,6 +346,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             vendor_pyodide(out / "pyodide")
             index_url, origin = "pyodide/", None
         asset_version = copy_site(out)
+        write_exercises(out, exercises)
         index = render_index((ROOT / "index.html").read_text(encoding="utf-8"),
                              content_security_policy(origin), asset_version)
         (out / "index.html").write_text(index, encoding="utf-8")

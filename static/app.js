@@ -38,6 +38,7 @@
     inflight: null,      // {id, started, slowTimer} while a run is in the worker
     nextId: 1,
   };
+  const runnableWatchers = []; // static/exercises.js: told whenever Run becomes possible or not
 
   // ── small DOM helpers ──────────────────────────────────────────────────────
   function make(tag, attrs, text) {
@@ -97,6 +98,7 @@
     el.run.disabled = !state.ready || busy;
     el.reset.disabled = state.fields.length === 0;
     el.stop.hidden = !busy;
+    runnableWatchers.forEach((fn) => fn());
   }
 
   // ── the worker ─────────────────────────────────────────────────────────────
@@ -326,6 +328,38 @@
     return { config, errors };
   }
 
+  // ── what static/exercises.js may do: see whether Run is possible, run with given constants ──
+  const labApi = {
+    canRun: () => state.ready && state.inflight === null && state.fields.length > 0,
+    onRunnableChange: (fn) => { runnableWatchers.push(fn); fn(); },
+    runWith,
+  };
+
+  // Mặc định, then `constants` in their controls, then the normal Run. Returns the names that have
+  // no control (nothing is changed or run then), or null when Run is not possible now.
+  function runWith(constants) {
+    if (!labApi.canRun()) return null;
+    const unknown = Object.keys(constants).filter((name) => !controlFor(name));
+    if (unknown.length) return unknown;
+    reset();
+    for (const [name, value] of Object.entries(constants)) {
+      const control = controlFor(name);
+      control.value = formatValue(value);
+      if (el.advancedFold.contains(control)) el.advancedFold.open = true;
+    }
+    run();
+    return [];
+  }
+
+  function loadExercises() {
+    const url = new URL('exercises.js', SCRIPT_URL);
+    url.search = new URL(SCRIPT_URL).search; // same cache-busting version as app.js
+    import(url.href).then((module) => module.init(labApi), (err) => {
+      const list = document.getElementById('exercise-list');
+      if (list) list.textContent = 'Không tải được static/exercises.js: ' + err;
+    });
+  }
+
   // ── Run / Stop / Reset ─────────────────────────────────────────────────────
   function run() {
     if (!state.ready || state.inflight) return; // disabled anyway; this also stops a double click
@@ -462,6 +496,7 @@
       ]);
       return;
     }
+    loadExercises();
     if (typeof Worker === 'undefined') {
       fatal('Trình duyệt này không hỗ trợ Web Worker.', 'Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).');
       return;

@@ -46,9 +46,17 @@ if not Path(CHROMIUM).exists():  # pragma: no cover
 
 
 # ── fixtures ─────────────────────────────────────────────────────────────────
+# Other test_browser_*.py modules import these fixtures, and pytest then keeps one instance per
+# importing module. _SESSION makes them share one built site and one Playwright/Chromium (a second
+# sync Playwright in the same thread would fail with "Sync API inside the asyncio loop").
+_SESSION: dict = {}
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    return build_site(tmp_path_factory.mktemp("site") / "dist")
+    if "site" not in _SESSION:
+        _SESSION["site"] = build_site(tmp_path_factory.mktemp("site") / "dist")
+    return _SESSION["site"]
 
 
 @pytest.fixture(scope="session")
@@ -61,10 +69,16 @@ def server(site):
 
 @pytest.fixture(scope="session")
 def chromium():
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    if "browser" not in _SESSION:
+        pw = sync_playwright().start()
+        _SESSION.update(playwright=pw, users=0,
+                        browser=pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+    _SESSION["users"] += 1
+    yield _SESSION["browser"]
+    _SESSION["users"] -= 1
+    if _SESSION["users"] == 0:  # the last module's copy of this fixture closes it
+        _SESSION.pop("browser").close()
+        _SESSION.pop("playwright").stop()
 
 
 class Lab:

@@ -84,7 +84,17 @@ def default_dir() -> Path:
 def load_all(directory: Path | None = None) -> list[Exercise]:
     directory = Path(directory) if directory else default_dir()
     files = sorted(p for p in directory.glob("*.md") if FILENAME.match(p.name))
-    return [parse_text(p.read_text(encoding="utf-8"), p.name) for p in files]
+    return [parse_file(p) for p in files]
+
+
+def parse_file(path: Path) -> Exercise:
+    """parse_text of one file; every error names the file."""
+    try:
+        return parse_text(path.read_text(encoding="utf-8"), path.name)
+    except ValueError as exc:  # tomllib.TOMLDecodeError included
+        if path.name in str(exc):
+            raise
+        raise ValueError(f"{path.name}: {exc}") from exc
 
 
 def constants_of(number, directory: Path | None = None) -> dict:

@@ -1,0 +1,138 @@
+"""Browser tests of the "Bài tập" section (static/exercises.js): the exercises from dist/exercises.json,
+the run button that sets an exercise's constants and runs, the answer toggle, and predictions kept in
+localStorage across a reload. Same site, server and Chromium fixtures as test_browser.py.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, chromium, expect, server, site  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def exercises(site):
+    return json.loads((site / "exercises.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def lab(chromium, server):
+    lab = Lab(chromium, server.origin)
+    lab.bad_responses = []
+    lab.page.on("response", lambda r: r.status >= 400 and lab.bad_responses.append(f"{r.status} {r.url}"))
+    lab.open(server.url)
+    yield lab
+    lab.close()
+
+
+def card(lab: Lab, number: int):
+    return lab.page.locator(f'#bai-tap article.exercise[data-exercise="{number}"]')
+
+
+def output_text(lab: Lab) -> str:
+    return lab.page.locator("#mapping").inner_text() + "\n" + lab.page.locator("#summary").inner_text()
+
+
+def test_the_section_lists_every_exercise(lab, exercises):
+    assert len(exercises) == 6
+    cards = lab.page.locator("#bai-tap article.exercise")
+    expect(cards).to_have_count(6)
+    for ex in exercises:
+        item = card(lab, ex["number"])
+        expect(item.locator("h3")).to_have_text(f"Bài {ex['number']} {ex['title']}")
+        for name, value in ex["constants"].items():
+            expect(item.locator(".exercise-constants")).to_contain_text(f"{name} = {value}")
+        expect(item.locator("textarea")).to_have_accessible_name("Dự đoán của bạn")
+        expect(item.locator(".exercise-answer")).to_be_hidden()
+        expect(item.locator('[data-exercise-action="run"]')).to_be_enabled()
+    # the question is the build's rendered Markdown (inline code stays code)
+    expect(card(lab, 2).locator(".exercise-question code").first).to_have_text("SLOTS = 2")
+    expect(lab.page.locator("#exercise-toc a")).to_have_count(6)
+    assert lab.page.locator("#bai-tap script").count() == 0
+
+
+def test_run_button_sets_the_constants_and_runs(lab, exercises):
+    ex = next(e for e in exercises if e["number"] == 2)
+    lab.set_value("SLOTS", 5)  # the button starts from the defaults
+    card(lab, 2).locator('[data-exercise-action="run"]').click()
+    expect(lab.control("QUEUE_LIMIT")).to_have_value(str(ex["constants"]["QUEUE_LIMIT"]))
+    expect(lab.control("SLOTS")).to_have_value("2")
+    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    text = output_text(lab)
+    missing = [s for s in ex["expect"] if s not in text]
+    assert not missing, f"not on the page after exercise 2's run: {missing}"
+    expect(card(lab, 2).locator(".exercise-note")).to_contain_text("Đã chạy xong")
+    expect(card(lab, 2).locator('.exercise-note a[href="#mapping"]')).to_be_visible()
+
+
+def test_every_exercise_button_gives_its_expected_output(lab, exercises):
+    for ex in exercises:
+        if ex["number"] == 2:
+            continue  # above
+        card(lab, ex["number"]).locator('[data-exercise-action="run"]').click()
+        expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+        text = output_text(lab)
+        assert [s for s in ex["expect"] if s not in text] == [], f"exercise {ex['number']}"
+        expect(card(lab, ex["number"]).locator(".exercise-note")).to_contain_text(f"bài {ex['number']}")
+    expect(card(lab, 2).locator(".exercise-note")).to_be_empty()  # its note no longer describes the output
+
+
+def test_xem_dap_an_reveals_the_answer(lab):
+    item = card(lab, 2)
+    button = item.get_by_role("button", name="Xem đáp án")
+    answer = item.locator(".exercise-answer")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.click()
+    expect(answer).to_be_visible()
+    expect(answer).to_contain_text("Cổng đếm chỗ")
+    expect(answer.locator("table")).to_have_count(1)
+    expect(item.locator('[data-exercise-action="answer"]')).to_have_attribute("aria-expanded", "true")
+    # keyboard: Enter on the focused button hides it again
+    item.locator('[data-exercise-action="answer"]').focus()
+    lab.page.keyboard.press("Enter")
+    expect(answer).to_be_hidden()
+    expect(item.locator('[data-exercise-action="answer"]')).to_have_attribute("aria-expanded", "false")
+    expect(item.locator('[data-exercise-action="answer"]')).to_have_text("Xem đáp án")
+
+
+def test_a_typed_prediction_survives_a_reload(lab, server):
+    typed = "A, B nhận; E, C, D nhận 429 vì <b>đầy</b>\ndòng hai"
+    page = lab.context.new_page()  # same browser profile (localStorage) as the lab
+    try:
+        page.goto(server.url)
+        box = page.locator('#bai-tap-02 textarea')
+        box.fill(typed)
+        assert page.evaluate("localStorage.getItem('inference-lab:prediction:02')") == typed
+        page.reload()
+        expect(page.locator('#bai-tap-02 textarea')).to_have_value(typed)
+        expect(page.locator('#bai-tap-01 textarea')).to_have_value("")
+        # the run button waits for Python
+        expect(page.locator('#bai-tap-02 [data-exercise-action="run"]')).to_be_disabled()
+        assert page.locator("[data-status]").get_attribute("data-status") == "loading"
+    finally:
+        page.close()
+
+
+def test_screenshots_of_the_section_at_phone_and_desktop_width(lab):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    card(lab, 2).get_by_role("button", name="Xem đáp án").click()
+    card(lab, 1).locator("textarea").fill("C nhanh hơn vì có thêm một chỗ chạy.")
+    try:
+        for width in (1440, 375):
+            lab.page.set_viewport_size({"width": width, "height": 900})
+            lab.page.locator("#bai-tap").screenshot(path=str(ARTIFACTS / f"exercises-{width}.png"))
+            overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"the page scrolls sideways at {width} px"
+    finally:
+        lab.page.set_viewport_size({"width": 1440, "height": 900})
+        card(lab, 1).locator("textarea").fill("")
+
+
+def test_no_page_errors_and_nothing_left_the_server(lab):
+    assert lab.page_errors == []
+    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e] == []
+    assert [r for r in lab.bad_responses if "exercise" in r] == []
+    assert lab.foreign == []
