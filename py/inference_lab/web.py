@@ -23,8 +23,9 @@ Leaves out: anything about the browser; this module is plain Python and is teste
 from __future__ import annotations
 
 import json
+import math
 
-from .config import CORPUS, ConfigError, Problem, describe as describe_schema, validate
+from .config import CORPUS, FIELDS, REQUEST_FIELDS, ConfigError, Problem, describe as describe_schema, validate
 from .lab import run as run_lab
 from .tokenizer import WORD_END, BPETokenizer
 from .trace import trace_events
@@ -44,6 +45,34 @@ def describe() -> str:
     return json.dumps(schema, ensure_ascii=False)
 
 
+def as_declared(values):
+    """JavaScript writes 1.0 as 1 in JSON: float constants and float request columns get floats back,
+    so the page prints "top_p 1.0" exactly as the command line does. Anything else is left to validate().
+
+    >>> as_declared({"QUALITY_GATE": 1, "SLOTS": 2, "REQUESTS": [{"temperature": 0, "top_k": 0, "top_p": 1}]})
+    {'QUALITY_GATE': 1.0, 'SLOTS': 2, 'REQUESTS': [{'temperature': 0.0, 'top_k': 0, 'top_p': 1.0}]}
+    """
+    def floated(value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                return float(value)
+            except OverflowError:  # validate() then says it is not a (finite) number
+                return math.inf if value > 0 else -math.inf
+        return value
+
+    if not isinstance(values, dict):
+        return values
+    out = dict(values)
+    for f in FIELDS:
+        if f.type == "float" and f.name in out:
+            out[f.name] = floated(out[f.name])
+    columns = [c.name for c in REQUEST_FIELDS if c.type == "float"]
+    if isinstance(out.get("REQUESTS"), list):
+        out["REQUESTS"] = [{k: floated(v) if k in columns else v for k, v in r.items()} if isinstance(r, dict) else r
+                           for r in out["REQUESTS"]]
+    return out
+
+
 def _errors(problems) -> str:
     return json.dumps({"ok": False, "errors": [p.to_dict() for p in problems]}, ensure_ascii=False)
 
@@ -53,6 +82,7 @@ def run(config_json: str) -> str:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
         return _errors([Problem("config", f"Cấu hình không phải JSON hợp lệ ({exc.msg}).")])
+    values = as_declared(values)
     problems = validate(values)
     if problems:
         return _errors(problems)
