@@ -4,6 +4,7 @@
     python3 build.py                     # dist/ with Pyodide 0.27.7 vendored (works offline once built)
     python3 build.py --pyodide cdn       # dist/ that loads Pyodide from the official CDN instead
     python3 build.py serve [--port N]    # build, then serve dist/ on http://127.0.0.1:N/
+    python3 build.py --zip               # also write inference-lab-<version>.zip (offline classroom bundle)
 
 dist/ holds index.html, static/, the engine wheel (built from py/ with a small zip writer) and,
 unless --pyodide cdn, the Pyodide files under dist/pyodide/. Each Pyodide file is taken from the
@@ -11,6 +12,8 @@ first place that has it: the folder named by $LAB_PYODIDE_MIRROR, the download c
 (.cache/pyodide-0.27.7/), then the official CDN (saved into the cache). Every file's sha256 must
 equal the pin below before it enters dist/. dist/build-info.json lists every built file's sha256;
 the page's worker reads it to find Pyodide and the engine wheel.
+dist/sw.js (rendered from static/sw.js with that list) is the service worker that caches the whole
+build for offline use; a new build gives a new sw.js and so a new cache.
 
 dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/exercises.py),
 their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
@@ -346,6 +349,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             vendor_pyodide(out / "pyodide")
             index_url, origin = "pyodide/", None
         asset_version = copy_site(out)
+        sw_template = take_service_worker_template(out)
         write_exercises(out, exercises)
         index = render_index((ROOT / "index.html").read_text(encoding="utf-8"),
                              content_security_policy(origin), asset_version)
@@ -357,10 +361,99 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             "files": file_hashes(out),
         }
         (out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_service_worker(out, manifest, sw_template)
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)  # never leave a half-built site behind
         raise
     return out
+
+
+# ── offline: the service worker and the classroom zip ───────────────────────
+SERVICE_WORKER = "sw.js"
+SW_BUILD_LINE = re.compile(r"^const BUILD = null; // @build.*$", re.M)
+
+
+def take_service_worker_template(dist: Path) -> str:
+    """Remove static/sw.js from dist (it is served from the site root, rendered) and return its text."""
+    template = dist / "static" / SERVICE_WORKER
+    if not template.is_file():
+        raise BuildError(f"{ROOT / 'static' / SERVICE_WORKER} is missing.")
+    text = template.read_text(encoding="utf-8")
+    template.unlink()
+    if len(SW_BUILD_LINE.findall(text)) != 1:
+        raise BuildError(f"static/{SERVICE_WORKER} must contain one line 'const BUILD = null; // @build'.")
+    return text
+
+
+def sri(hex_digest: str) -> str:
+    """A Subresource Integrity value ("sha256-<base64>") from a hex sha256."""
+    return "sha256-" + base64.b64encode(bytes.fromhex(hex_digest)).decode()
+
+
+def write_service_worker(dist: Path, manifest: dict, template: str) -> None:
+    """dist/sw.js: the template with the build's files and a cache version (a hash of build-info.json).
+
+    Any change to any file changes build-info.json, so sw.js changes byte-wise and browsers update it.
+    sw.js is derived from the manifest, like build-info.json itself, so the manifest does not list it.
+    """
+    files = [[path, sri(info["sha256"])] for path, info in manifest["files"].items()]
+    files.append([MANIFEST, sri(sha256_file(dist / MANIFEST))])
+    if manifest["pyodide"]["mode"] == "cdn":  # the CDN serves these with CORS; cache them too
+        files += [[manifest["pyodide"]["indexURL"] + name, sri(PYODIDE_PINS[name])] for name in manifest["pyodide"]["files"]]
+    data = {"version": sha256_file(dist / MANIFEST)[:16], "files": files}
+    line = "const BUILD = " + json.dumps(data, separators=(",", ":")) + "; // written by build.py"
+    (dist / SERVICE_WORKER).write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
+
+
+ZIP_README = """Inference Lab {version} — bản dùng cho lớp học không có mạng (Pyodide {pyodide}, NumPy)
+
+Thư mục này chứa toàn bộ bài lab: trang web, Python (Pyodide), NumPy và engine. Không cần Internet.
+
+1. Mở cửa sổ dòng lệnh trong thư mục này (thư mục có tệp index.html) và chạy:
+
+       python3 -m http.server 8000
+
+   (Windows: py -m http.server 8000). Cần Python 3.10 trở lên.
+2. Mở trình duyệt (Chrome, Edge, Firefox hoặc Safari bản gần đây) tại địa chỉ:
+
+       http://localhost:8000/
+
+   Chờ dòng trạng thái báo "Sẵn sàng", rồi bấm Chạy.
+3. Mọi thứ chạy ngay trong trình duyệt, không gửi dữ liệu đi đâu. Sau lần mở đầu tiên, trình duyệt
+   lưu cả bài lab lại: tải lại trang vẫn chạy được kể cả khi mất mạng.
+
+Máy khác trong mạng LAN có thể mở http://<địa-chỉ-IP-của-máy-này>:8000/ khi máy này đang chạy lệnh
+trên (trình duyệt chỉ lưu bài lab để dùng offline với địa chỉ localhost hoặc https).
+Không mở index.html bằng cách bấm đúp (file://): trình duyệt chặn Python trong trang mở kiểu đó.
+"""
+
+
+def write_zip(dist: Path, dest_dir: Path | None = None) -> Path:
+    """<dist's parent>/inference-lab-<version>.zip: one folder with the vendored build and README.txt."""
+    manifest = json.loads((dist / MANIFEST).read_text(encoding="utf-8"))
+    if manifest["pyodide"]["mode"] != "vendor":
+        raise BuildError("--zip needs the vendored build (without --pyodide cdn): the zip must work offline.")
+    version = manifest["engine"]["version"]
+    folder = f"inference-lab-{version}"
+    dest = (dest_dir or dist.parent) / f"{folder}.zip"
+    readme = ZIP_README.format(version=version, pyodide=manifest["pyodide"]["version"])
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".part-", suffix=".zip")
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+            entries = [(f"{folder}/README.txt", readme.encode())]
+            entries += [(f"{folder}/{p.relative_to(dist).as_posix()}", p) for p in sorted(dist.rglob("*")) if p.is_file()]
+            for arc, content in entries:
+                info = zipfile.ZipInfo(arc, date_time=(1980, 1, 1, 0, 0, 0))
+                info.external_attr = 0o644 << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                zf.writestr(info, content if isinstance(content, bytes) else content.read_bytes())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return dest
 
 
 # ── serving ──────────────────────────────────────────────────────────────────
@@ -409,6 +502,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--engine", type=Path, default=ROOT / "py", help="engine project folder (default: py/)")
     parser.add_argument("--port", type=int, default=8000, help="port for serve (default: 8000)")
+    parser.add_argument("--zip", action="store_true",
+                        help="also write inference-lab-<version>.zip next to the output folder (offline classroom bundle)")
     return parser.parse_args(argv)
 
 
@@ -417,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         dist = build(args.out.resolve(), args.pyodide, args.engine.resolve())
         print(f"Built {dist} (Pyodide {PYODIDE_VERSION}: {args.pyodide})", flush=True)
+        if args.zip:
+            print(f"Wrote {write_zip(dist)}", flush=True)
         if args.command == "serve":
             serve(dist, args.port)
     except BuildError as exc:

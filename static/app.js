@@ -178,6 +178,22 @@
     el.versions.textContent = 'Python chạy trong trình duyệt nhờ Pyodide ' + (versions.pyodide || '') +
       ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + '. Không có dữ liệu nào rời khỏi máy của bạn.';
     setStatus('ready', 'Sẵn sàng. Chỉnh hằng số nếu muốn rồi bấm Chạy.', '');
+    registerServiceWorker();
+  }
+
+  // ── offline: sw.js (build.py renders it from static/sw.js) caches the whole build ──
+  // Registered once the lab is ready, so its downloads never compete with loading Python; on
+  // http(s) only. A page open while a new build takes over is told to reload.
+  let swRegistered = false;
+  function registerServiceWorker() {
+    if (swRegistered || !('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
+    swRegistered = true;
+    const hadController = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      if (hadController) el.actionNote.textContent = 'Đã có bản mới của bài lab: tải lại trang để dùng bản mới.';
+    });
+    navigator.serviceWorker.register(new URL('../sw.js', SCRIPT_URL).href)
+      .catch((err) => console.warn('service worker not registered:', err));
   }
 
   // ── controls built from describe() ─────────────────────────────────────────

@@ -1,8 +1,13 @@
 // The one file that owns Pyodide. Loads Python + NumPy, installs the engine wheel with micropip,
 // then answers the page's messages by calling inference_lab.web.describe() / run(config_json).
+// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy and
+// micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
+// is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
+// The interpreter lives as long as the worker: runs never reload it.
 //
 // page -> worker: {id, type: 'run', config}
-// worker -> page: {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
+// worker -> page: {type: 'progress', stage, detail, fraction}
+//                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
 //                 {id, type: 'result', result} · {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
 'use strict';
@@ -10,7 +15,12 @@
 const SITE_ROOT = new URL('../', self.location.href);
 const PACKAGES = ['numpy', 'micropip'];
 
+const T0 = performance.now();
+const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
+function mark(stage) { timings[stage] = Math.round(performance.now() - T0); }
+
 let pyodide = null;      // the Pyodide instance once loaded
+let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
 let web = null;          // PyProxy of the inference_lab.web module once loaded
 const queue = [];        // runs that arrived before the engine was ready
 
@@ -31,8 +41,10 @@ class LoadError extends Error {
 const SERVE_HINT = 'Hãy tạo lại trang bằng “python3 build.py” (trên máy không có internet: đặt LAB_PYODIDE_MIRROR ' +
   'trỏ tới thư mục chứa các tệp Pyodide 0.27.7) rồi phục vụ bằng “python3 build.py serve” và tải lại trang.';
 
+const MANIFEST_URL = new URL('build-info.json', SITE_ROOT);
+
 async function fetchManifest() {
-  const url = new URL('build-info.json', SITE_ROOT);
+  const url = MANIFEST_URL;
   let response;
   try {
     response = await fetch(url, { cache: 'no-store' });
@@ -43,9 +55,10 @@ async function fetchManifest() {
   return response.json();
 }
 
-// Ask for each Pyodide file first, so a missing one is named instead of failing deep inside Pyodide.
+// Ask for every Pyodide file (in parallel with loading them), so a missing one is named instead of
+// leaving Pyodide waiting forever for a wasm module that never comes.
 async function checkFiles(indexURL, files) {
-  for (const name of files) {
+  await Promise.all(files.map(async (name) => {
     const url = new URL(name, indexURL);
     let response;
     try {
@@ -57,7 +70,56 @@ async function checkFiles(indexURL, files) {
     if (!response.ok) {
       throw new LoadError('Thiếu tệp Pyodide ' + name + ' (HTTP ' + response.status + ').', SERVE_HINT, url.href);
     }
+  }));
+}
+
+// Resolves like `promise`, but rejects as soon as `check` rejects.
+function unlessFails(promise, check) {
+  return Promise.race([promise, check.then(() => promise)]);
+}
+
+// ── first visit: hand what this worker downloads anyway to the service worker (sw.js) ──
+// sw.js caches the whole build once the lab is ready. So that it need not download the same 17 MB a
+// second time, a worker that is not yet served by it copies each build file it fetches into a
+// staging cache; sw.js takes a staged file only if its sha256 matches the build, and fetches the rest.
+const STAGING = 'inference-lab-staging ' + SITE_ROOT.href;
+const staging = { files: null, puts: [] }; // files: URLs (no query) of the build, once the manifest is read
+const nativeFetch = self.fetch.bind(self);
+self.fetch = async function (input, init) {
+  const response = await nativeFetch(input, init);
+  if (staging.files && response.ok && !(init && init.method && init.method !== 'GET')) {
+    const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+    url.search = '';
+    if (staging.files.has(url.href)) {
+      const copy = response.clone(); // now, before the caller reads the body
+      staging.puts.push(caches.open(STAGING).then((cache) => cache.put(url.href, copy)).catch(() => {}));
+    }
   }
+  return response;
+};
+
+function startStaging(manifest, manifestURL, indexURL) {
+  const timing = performance.getEntriesByName(manifestURL.href)[0];
+  const served = timing && timing.workerStart > 0; // sw.js answered: the build is cached already
+  if (served || typeof caches === 'undefined') return;
+  staging.files = new Set([
+    ...Object.keys(manifest.files || {}).map((path) => new URL(path, SITE_ROOT).href),
+    ...(manifest.pyodide.files || []).map((name) => new URL(name, indexURL).href),
+  ]);
+}
+
+// The engine wheel's bytes, fetched while Pyodide loads.
+async function fetchWheel(wheelURL) {
+  let response;
+  try {
+    response = await fetch(wheelURL);
+  } catch (err) {
+    throw new LoadError('Không tải được engine (' + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+  }
+  if (!response.ok) {
+    throw new LoadError('Thiếu tệp engine ' + wheelURL.split('/').pop() + ' (HTTP ' + response.status + ').', SERVE_HINT, wheelURL);
+  }
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 async function loadRuntime(indexURL) {
@@ -69,6 +131,7 @@ async function loadRuntime(indexURL) {
   try {
     return await self.loadPyodide({
       indexURL,
+      packages: PACKAGES, // fetched while the interpreter starts, not after it
       stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
       stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
     });
@@ -80,22 +143,28 @@ async function loadRuntime(indexURL) {
 
 async function loadPackages() {
   const failures = [];
-  await pyodide.loadPackage(PACKAGES, {
-    messageCallback: (text) => progress('numpy, micropip', text, 0.7),
-    errorCallback: (text) => failures.push(text),
-  });
   const missing = PACKAGES.filter((name) => !(name in pyodide.loadedPackages));
+  if (missing.length) {  // loadPyodide({packages}) only logs a failure: try once more, collecting the errors
+    await pyodide.loadPackage(missing, { messageCallback: () => {}, errorCallback: (text) => failures.push(text) });
+    missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
+  }
   if (missing.length) {
     throw new LoadError('Không nạp được gói ' + missing.join(', ') + ' (tệp .whl trong thư mục pyodide/).',
       SERVE_HINT, failures.join('\n'));
   }
 }
 
-async function installEngine(wheelURL) {
+async function installEngine(wheelURL, wheelBytes) {
+  // The prefetched wheel goes into the in-memory file system; micropip installs it from there.
+  const path = '/tmp/wheels/' + wheelURL.split('/').pop();
+  pyodide.FS.mkdirTree('/tmp/wheels');
+  pyodide.FS.writeFile(path, wheelBytes);
   const micropip = pyodide.pyimport('micropip');
+  mark('micropipImported');
   try {
     // deps=false: numpy is already loaded, and nothing may be fetched from package indexes.
-    await micropip.install.callKwargs(wheelURL, { deps: false });
+    await micropip.install.callKwargs('emfs:' + path, { deps: false });
+    mark('micropipInstalled');
   } catch (err) {
     throw new LoadError('Không cài được engine (' + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
   } finally {
@@ -111,21 +180,44 @@ async function installEngine(wheelURL) {
 async function boot() {
   progress('build-info.json', 'Đọc danh sách tệp của bản dựng', 0.02);
   const manifest = await fetchManifest();
+  mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
-  progress('kiểm tra tệp', 'Kiểm tra các tệp Pyodide ' + manifest.pyodide.version, 0.05);
-  await checkFiles(indexURL, manifest.pyodide.files || []);
-  progress('Python (Pyodide ' + manifest.pyodide.version + ')', 'pyodide.asm.wasm và thư viện chuẩn (khoảng 13 MB)', 0.1);
-  pyodide = await loadRuntime(indexURL);
-  progress('numpy, micropip', 'Nạp NumPy và micropip', 0.6);
+  const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
+  startStaging(manifest, MANIFEST_URL, indexURL);
+  const check = checkFiles(indexURL, manifest.pyodide.files || []);
+  const wheel = fetchWheel(wheelURL);
+  wheel.catch(() => {}); // awaited below; a failure is reported there
+  progress('Python (Pyodide ' + manifest.pyodide.version + ')',
+    'pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 0.1);
+  pyodide = await unlessFails(loadRuntime(indexURL), check);
+  mark('pyodide');
   await loadPackages();
   progress('engine', 'Cài inference_lab ' + manifest.engine.version, 0.85);
-  web = await installEngine(new URL(manifest.engine.wheel, SITE_ROOT).href);
+  web = await installEngine(wheelURL, await wheel);
+  mark('engineImported');
   progress('engine', 'Đọc mô tả các hằng số', 0.95);
   const schema = JSON.parse(web.describe());
-  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version } });
+  await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
+  staging.files = null;
+  mark('ready');
+  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings });
+}
+
+// One default run while the student reads the page: weights, tokenizer and the quality gate are
+// then cached, so the first click costs what any later one does. Skipped once a real run went through.
+function warmUp() {
+  if (warmed || !web) return;
+  warmed = true;
+  try {
+    web.run('{}');
+  } catch (err) {
+    // a real run will report it
+  }
+  mark('warm');
 }
 
 function handleRun(msg) {
+  warmed = true;
   try {
     const result = JSON.parse(web.run(JSON.stringify(msg.config || {})));
     post({ id: msg.id, type: 'result', result });
@@ -151,6 +243,7 @@ self.onmessage = (event) => {
 
 boot().then(() => {
   while (queue.length) handleRun(queue.shift());
+  setTimeout(warmUp, 0);
 }).catch((err) => {
   const known = err instanceof LoadError;
   post({

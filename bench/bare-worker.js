@@ -1,0 +1,44 @@
+// Baseline worker of bench/browser_bench.py: the same Pyodide files as the lab, numpy, nothing else.
+'use strict';
+const t0 = performance.now();
+const indexURL = new URL(self.location.href).searchParams.get('index');
+let pyodide = null;
+
+async function boot() {
+  importScripts(indexURL + 'pyodide.js');
+  const t1 = performance.now();
+  pyodide = await loadPyodide({ indexURL });
+  const t2 = performance.now();
+  await pyodide.loadPackage('numpy');
+  pyodide.runPython('import numpy');
+  const t3 = performance.now();
+  self.postMessage({ type: 'numpy', timings: { pyodideJs: t1 - t0, loadPyodide: t2 - t1, numpy: t3 - t2 } });
+}
+
+// Bench-only: exec a program (the seed) n times, stdout captured, and report each exec's time in ms.
+self.onmessage = (event) => {
+  const msg = event.data;
+  if (msg.type !== 'seed') return;
+  pyodide.globals.set('__bench_source', msg.source);
+  pyodide.runPython([
+    'import contextlib, io',
+    '__bench_code = compile(__bench_source, "inference-end-to-end.py", "exec")',
+    'def __bench_exec():',
+    '    out = io.StringIO()',
+    '    with contextlib.redirect_stdout(out):',
+    '        exec(__bench_code, {"__name__": "__seed__"})',
+    '    return len(out.getvalue())',
+  ].join('\n'));
+  const run = pyodide.globals.get('__bench_exec');
+  const times = [];
+  let chars = 0;
+  for (let i = 0; i < msg.n; i++) {
+    const start = performance.now();
+    chars = run();
+    times.push(performance.now() - start);
+  }
+  run.destroy();
+  self.postMessage({ id: msg.id, times, chars });
+};
+
+boot().catch((err) => self.postMessage({ type: 'fatal', message: String(err && err.stack || err) }));

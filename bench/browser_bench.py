@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+"""Browser benchmark of the lab (a command, not a test).
+
+    python3 bench/browser_bench.py                       # build a vendored site into a temp folder, measure
+    python3 bench/browser_bench.py --dist dist --label x # measure an existing vendored build
+    python3 bench/browser_bench.py --compare bench/results/OLD.json   # also print OLD's figures beside
+
+One headless Chromium (/usr/bin/chromium or $LAB_CHROMIUM, driven by Playwright) against a local
+server on 127.0.0.1 that serves the build plus bench/ under /__bench__/ (bare.html: the same Pyodide +
+numpy, the plain documented way, nothing else). It measures:
+
+- cold loads: a fresh browser context each (empty HTTP cache, no service worker), `--loads` times,
+  for the lab (navigation -> data-status="ready") and the bare page (navigation -> `import numpy` done);
+- warm loads: a second visit in the same context (service worker and HTTP cache as a student has them);
+- first run: one click on Chạy 1.5 s after ready (a person's pause), on every load;
+- re-runs: `--runs` clicks on Chạy, click -> data-status="done" with the panels filled and laid out;
+- the seed program (tests/seed_program.py's source()) exec'd in the bare page's Pyodide worker (a
+  bench-only worker: nothing of this is in the shipped code path), p50 of `--runs` execs;
+- bytes sent by the server on a first visit (bodies + headers; no compression), until ready and until
+  the service worker has cached the lab;
+- the engine (inference_lab.web.run) and the seed program in CPython, in this process.
+
+Prints a table and writes the samples to bench/results/<label>-<time>.json (git-ignored).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import io
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests")]
+import build  # noqa: E402
+import seed_program  # noqa: E402
+
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+RESULTS = ROOT / "bench" / "results"
+READY_MS = 300_000
+RUN_MS = 120_000
+PAUSE_BEFORE_FIRST_RUN_MS = 1500
+
+# Records, in window.__bench, when the lab's status first says ready and what the worker reported.
+LAB_PROBE = """
+(() => {
+  window.__bench = { stages: [] };
+  const Native = window.Worker;
+  if (Native) {
+    window.Worker = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (event) => {
+          const m = event.data || {};
+          if (m.type === 'progress') window.__bench.stages.push([m.stage, m.detail, performance.now()]);
+          if (m.type === 'ready') window.__bench.workerTimings = m.timings || null;
+        });
+      }
+    };
+  }
+  document.addEventListener('DOMContentLoaded', () => {
+    const s = document.querySelector('[data-status]');
+    if (!s) return;
+    const seen = () => { if (s.dataset.status === 'ready' && window.__bench.ready === undefined) window.__bench.ready = performance.now(); };
+    new MutationObserver(seen).observe(s, { attributes: true, attributeFilter: ['data-status'] });
+    seen();
+  });
+})();
+"""
+
+# Click Chạy, wait for data-status done/error, force style + layout of the filled panels.
+RUN_ONCE = """
+async () => {
+  const s = document.querySelector('[data-status]');
+  const button = document.querySelector('[data-action="run"]');
+  if (button.disabled) return { status: 'disabled', ms: null };
+  const finished = new Promise((resolve) => {
+    const o = new MutationObserver(() => {
+      const v = s.dataset.status;
+      if (v === 'done' || v === 'error') { o.disconnect(); resolve(v); }
+    });
+    o.observe(s, { attributes: true, attributeFilter: ['data-status'] });
+  });
+  const start = performance.now();
+  button.click();
+  const status = await finished;
+  document.documentElement.getBoundingClientRect();
+  void document.body.offsetHeight;
+  return { status, ms: performance.now() - start };
+}
+"""
+
+SW_READY = """
+async () => {
+  if (!('serviceWorker' in navigator)) return false;
+  const reg = await navigator.serviceWorker.getRegistration();
+  if (!reg) return false;
+  await navigator.serviceWorker.ready;
+  return true;
+}
+"""
+
+
+# ── the server: the build, plus bench/ under /__bench__/, counting bytes ─────
+class Counter:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.bytes = 0
+        self.requests = 0
+
+    def add(self, n: int):
+        with self.lock:
+            self.bytes += n
+
+    def reset(self):
+        with self.lock:
+            self.bytes, self.requests = 0, 0
+
+
+class _CountingWriter:
+    def __init__(self, raw, counter: Counter):
+        self._raw, self._counter = raw, counter
+
+    def write(self, data):
+        self._counter.add(len(data))
+        return self._raw.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._raw, name)
+
+
+def make_bench_server(dist: Path, counter: Counter):
+    bench_dir = ROOT / "bench"
+
+    class Handler(build.SiteHandler):
+        def setup(self):
+            super().setup()
+            self.wfile = _CountingWriter(self.wfile, counter)
+
+        def translate_path(self, path):
+            if path.startswith("/__bench__/"):
+                name = path.split("?", 1)[0][len("/__bench__/"):]
+                if "/" not in name and (bench_dir / name).is_file():
+                    return str(bench_dir / name)
+            return super().translate_path(path)
+
+        def handle_one_request(self):
+            with counter.lock:
+                counter.requests += 1
+            return super().handle_one_request()
+
+        def log_message(self, *args):
+            pass
+
+    server = build.make_server(dist, 0, handler=Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+# ── statistics ───────────────────────────────────────────────────────────────
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def percentile(xs, p):
+    """Nearest-rank percentile."""
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    k = max(1, min(len(xs), int(-(-p * len(xs) // 100))))
+    return xs[k - 1]
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+# ── browser measurements ─────────────────────────────────────────────────────
+def wait_ready(page, what: str) -> float:
+    page.wait_for_function("() => window.__bench && window.__bench.ready !== undefined", timeout=READY_MS)
+    status = page.evaluate("() => (document.querySelector('[data-status]') || {}).dataset?.status")
+    if status != "ready":
+        raise RuntimeError(f"{what}: status {status!r} instead of ready")
+    return page.evaluate("() => window.__bench.ready")
+
+
+def click_run(page) -> float:
+    page.wait_for_function("() => !document.querySelector('[data-action=\"run\"]').disabled", timeout=RUN_MS)
+    got = page.evaluate(RUN_ONCE)
+    if got["status"] != "done":
+        raise RuntimeError(f"run ended with status {got['status']}")
+    return got["ms"]
+
+
+def measure_lab(browser, url, counter, loads, runs, has_sw, log):
+    out = {"cold_ready_ms": [], "warm_ready_ms": [], "first_run_ms": [], "first_run_warm_ms": [],
+           "rerun_ms": [], "bytes_until_ready": [], "bytes_first_visit": [], "worker_timings": [],
+           "stages": []}
+    for i in range(loads):
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        context.add_init_script(LAB_PROBE)
+        page = context.new_page()
+        counter.reset()
+        page.goto(url)
+        cold = wait_ready(page, "lab cold")
+        out["bytes_until_ready"].append(counter.bytes)
+        out["cold_ready_ms"].append(cold)
+        out["worker_timings"].append(page.evaluate("() => window.__bench.workerTimings"))
+        out["stages"].append(page.evaluate("() => window.__bench.stages"))
+        page.wait_for_timeout(PAUSE_BEFORE_FIRST_RUN_MS)
+        out["first_run_ms"].append(click_run(page))
+        if has_sw:
+            page.wait_for_function(SW_READY, timeout=READY_MS)
+        page.wait_for_timeout(300)
+        out["bytes_first_visit"].append(counter.bytes)
+        page.goto(url)  # second visit, same context
+        warm = wait_ready(page, "lab warm")
+        out["warm_ready_ms"].append(warm)
+        page.wait_for_timeout(PAUSE_BEFORE_FIRST_RUN_MS)
+        out["first_run_warm_ms"].append(click_run(page))
+        log(f"  lab load {i + 1}/{loads}: cold ready {cold:.0f} ms, warm ready {warm:.0f} ms, "
+            f"first run {out['first_run_ms'][-1]:.0f} / {out['first_run_warm_ms'][-1]:.0f} ms, "
+            f"{out['bytes_first_visit'][-1] / 1e6:.2f} MB")
+        if i == loads - 1:
+            for _ in range(runs):
+                out["rerun_ms"].append(click_run(page))
+            log(f"  {runs} re-runs: p50 {median(out['rerun_ms']):.1f} ms, p95 {percentile(out['rerun_ms'], 95):.1f} ms")
+        context.close()
+    return out
+
+
+def measure_bare(browser, url, counter, loads, runs, log):
+    out = {"cold_ready_ms": [], "warm_ready_ms": [], "bytes_until_ready": [], "seed_exec_ms": [],
+           "seed_first_exec_ms": None, "worker_timings": []}
+    source = seed_program.source()
+    for i in range(loads):
+        context = browser.new_context()
+        page = context.new_page()
+        counter.reset()
+        page.goto(url)
+        cold = wait_ready(page, "bare cold")
+        out["bytes_until_ready"].append(counter.bytes)
+        out["cold_ready_ms"].append(cold)
+        out["worker_timings"].append(page.evaluate("() => window.__bench.worker"))
+        page.wait_for_timeout(300)
+        page.goto(url)
+        warm = wait_ready(page, "bare warm")
+        out["warm_ready_ms"].append(warm)
+        log(f"  bare load {i + 1}/{loads}: cold {cold:.0f} ms, warm {warm:.0f} ms, {out['bytes_until_ready'][-1] / 1e6:.2f} MB")
+        if i == loads - 1:
+            got = page.evaluate("([src, n]) => window.__benchSeed(src, n)", [source, runs + 1])
+            out["seed_first_exec_ms"] = got["times"][0]
+            out["seed_exec_ms"] = got["times"][1:]
+            log(f"  seed exec in Pyodide: first {got['times'][0]:.0f} ms, p50 {median(out['seed_exec_ms']):.1f} ms")
+        context.close()
+    return out
+
+
+def measure_cpython(runs):
+    from inference_lab import web
+    code = compile(seed_program.source(), "inference-end-to-end.py", "exec")
+
+    def seed():
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(code, {"__name__": "__seed__"})
+
+    def timed(fn):
+        start = time.perf_counter()
+        fn()
+        return (time.perf_counter() - start) * 1000
+
+    engine_first = timed(lambda: web.run("{}"))
+    engine = [timed(lambda: web.run("{}")) for _ in range(runs)]
+    seed_first = timed(seed)
+    seeds = [timed(seed) for _ in range(runs)]
+    return {"engine_first_ms": engine_first, "engine_ms": engine, "seed_first_ms": seed_first, "seed_ms": seeds}
+
+
+# ── report ───────────────────────────────────────────────────────────────────
+def summarize(lab, bare, cpy):
+    seed_p50 = median(bare["seed_exec_ms"])
+    rerun_p50, rerun_p95 = median(lab["rerun_ms"]), percentile(lab["rerun_ms"], 95)
+    s = {
+        "lab_cold_ready_ms": median(lab["cold_ready_ms"]), "bare_cold_ready_ms": median(bare["cold_ready_ms"]),
+        "lab_warm_ready_ms": median(lab["warm_ready_ms"]), "bare_warm_ready_ms": median(bare["warm_ready_ms"]),
+        "rerun_p50_ms": rerun_p50, "rerun_p95_ms": rerun_p95, "seed_exec_p50_ms": seed_p50,
+        "first_run_ms": median(lab["first_run_ms"]), "first_run_warm_ms": median(lab["first_run_warm_ms"]),
+        "lab_bytes_until_ready": median(lab["bytes_until_ready"]), "lab_bytes_first_visit": median(lab["bytes_first_visit"]),
+        "bare_bytes": median(bare["bytes_until_ready"]),
+        "cpython_engine_p50_ms": median(cpy["engine_ms"]), "cpython_engine_first_ms": cpy["engine_first_ms"],
+        "cpython_seed_p50_ms": median(cpy["seed_ms"]),
+    }
+    s["ready_ratio_cold"] = ratio(s["lab_cold_ready_ms"], s["bare_cold_ready_ms"])
+    s["ready_ratio_warm"] = ratio(s["lab_warm_ready_ms"], s["bare_warm_ready_ms"])
+    s["rerun_ratio_p50"] = ratio(rerun_p50, seed_p50)
+    s["rerun_ratio_p95"] = ratio(rerun_p95, seed_p50)
+    s["first_run_ratio"] = ratio(s["first_run_ms"], rerun_p50)
+    s["first_run_ratio_warm"] = ratio(s["first_run_warm_ms"], rerun_p50)
+    s["warm_ratio"] = ratio(s["lab_warm_ready_ms"], s["lab_cold_ready_ms"])
+    s["bare_warm_ratio"] = ratio(s["bare_warm_ready_ms"], s["bare_cold_ready_ms"])
+    s["extra_bytes_vs_bare"] = (s["lab_bytes_first_visit"] - s["bare_bytes"]) if s["lab_bytes_first_visit"] else None
+    s["cpython_engine_vs_seed"] = ratio(s["cpython_engine_p50_ms"], s["cpython_seed_p50_ms"])
+    worker = [t for t in lab["worker_timings"] if t]
+    if worker:
+        s["worker_ms"] = {k: median([t.get(k) for t in worker]) for k in worker[0]}
+        if "micropip" in s["worker_ms"] and s["worker_ms"].get("ready"):
+            s["micropip_share"] = s["worker_ms"]["micropip"] / s["worker_ms"]["ready"]
+    return s
+
+
+ROWS = [
+    ("ready, cold: lab / bare (ms)", "lab_cold_ready_ms", "bare_cold_ready_ms", "ready_ratio_cold", "≤ 1.05"),
+    ("ready, warm: lab / bare (ms)", "lab_warm_ready_ms", "bare_warm_ready_ms", "ready_ratio_warm", ""),
+    ("re-run p50 / seed exec p50 (ms)", "rerun_p50_ms", "seed_exec_p50_ms", "rerun_ratio_p50", "≤ 0.5"),
+    ("re-run p95 / seed exec p50 (ms)", "rerun_p95_ms", "seed_exec_p50_ms", "rerun_ratio_p95", ""),
+    ("first run (cold load) / re-run p50", "first_run_ms", "rerun_p50_ms", "first_run_ratio", "≤ 1.5"),
+    ("first run (warm load) / re-run p50", "first_run_warm_ms", "rerun_p50_ms", "first_run_ratio_warm", "≤ 1.5"),
+    ("warm ready / cold ready, lab (ms)", "lab_warm_ready_ms", "lab_cold_ready_ms", "warm_ratio", "≤ 0.6"),
+    ("warm ready / cold ready, bare (ms)", "bare_warm_ready_ms", "bare_cold_ready_ms", "bare_warm_ratio", ""),
+    ("CPython: engine p50 / seed p50 (ms)", "cpython_engine_p50_ms", "cpython_seed_p50_ms", "cpython_engine_vs_seed", ""),
+]
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "—"
+    return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+
+
+def table(s, old=None) -> str:
+    lines = [f"{'metric':38} {'a':>9} {'b':>9} {'ratio':>7} {'goal':>7}" + ("   before: a / b / ratio" if old else "")]
+    for label, a, b, r, goal in ROWS:
+        line = f"{label:38} {fmt(s.get(a)):>9} {fmt(s.get(b)):>9} {fmt(s.get(r), 2):>7} {goal:>7}"
+        if old:
+            line += f"   {fmt(old.get(a))} / {fmt(old.get(b))} / {fmt(old.get(r), 2)}"
+        lines.append(line)
+    mb = lambda v: fmt(v / 1e6, 2) if v is not None else "—"  # noqa: E731
+    extra = s.get("extra_bytes_vs_bare")
+    line = (f"{'bytes, first visit: lab / bare (MB)':38} {mb(s.get('lab_bytes_first_visit')):>9} {mb(s.get('bare_bytes')):>9} "
+            f"{(fmt(extra / 1e3, 0) + ' kB') if extra is not None else '—':>7} {'≤ +300kB':>7}")
+    if old:
+        line += f"   {mb(old.get('lab_bytes_first_visit'))} / {mb(old.get('bare_bytes'))}"
+    lines.append(line)
+    lines.append(f"{'bytes until ready, lab (MB)':38} {mb(s.get('lab_bytes_until_ready')):>9}")
+    if s.get("worker_ms"):
+        parts = ", ".join(f"{k} {fmt(v, 0)}" for k, v in s["worker_ms"].items())
+        lines.append(f"worker stages (ms since worker start, median): {parts}")
+    if s.get("micropip_share") is not None:
+        lines.append(f"micropip (import + install of the engine wheel) share of the worker's ready time: {s['micropip_share']:.1%}")
+    return "\n".join(lines)
+
+
+def machine_info(browser_version: str) -> dict:
+    cpu = ""
+    with contextlib.suppress(OSError):
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "")
+    return {"cpu": cpu, "cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
+            "chromium": browser_version}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dist", type=Path, help="an existing vendored build to serve (default: build one into a temp folder)")
+    parser.add_argument("--loads", type=int, default=5, help="cold and warm page loads of each page (default 5)")
+    parser.add_argument("--runs", type=int, default=20, help="re-runs and seed execs (default 20)")
+    parser.add_argument("--label", default="bench", help="name of the JSON file under bench/results/")
+    parser.add_argument("--compare", type=Path, help="an earlier results JSON to print beside")
+    args = parser.parse_args(argv)
+    if args.loads < 5 or args.runs < 20:
+        print("note: fewer than 5 loads or 20 runs is below what the issue asks for", file=sys.stderr)
+
+    from playwright.sync_api import sync_playwright
+
+    def log(msg):
+        print(msg, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="lab-bench-") as tmp:
+        if args.dist:
+            dist = args.dist.resolve()
+        else:
+            log("building a vendored site …")
+            dist = build.build(Path(tmp) / "dist", "vendor")
+        manifest = json.loads((dist / build.MANIFEST).read_text(encoding="utf-8"))
+        if manifest["pyodide"]["mode"] != "vendor":
+            raise SystemExit("the benchmark needs a vendored build (the bare page loads Pyodide from /pyodide/)")
+        has_sw = (dist / "sw.js").is_file()
+        counter = Counter()
+        server, url = make_bench_server(dist, counter)
+        log("CPython: engine and seed program …")
+        cpy = measure_cpython(args.runs)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                log(f"Chromium {browser.version}; serving {dist} at {url}")
+                lab = measure_lab(browser, url, counter, args.loads, args.runs, has_sw, log)
+                bare = measure_bare(browser, url + "__bench__/bare.html", counter, args.loads, args.runs, log)
+                version = browser.version
+                browser.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+
+    summary = summarize(lab, bare, cpy)
+    old = json.loads(args.compare.read_text())["summary"] if args.compare else None
+    print()
+    print(table(summary, old))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = RESULTS / f"{args.label}-{stamp}.json"
+    out.write_text(json.dumps({
+        "label": args.label, "when": stamp, "machine": machine_info(version), "service_worker": has_sw,
+        "settings": {"loads": args.loads, "runs": args.runs, "pause_before_first_run_ms": PAUSE_BEFORE_FIRST_RUN_MS},
+        "summary": summary, "lab": lab, "bare": bare, "cpython": cpy,
+    }, indent=1))
+    print(f"\nwrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,335 @@
+"""Offline use and deployment: the service worker (dist/sw.js), the classroom zip and the Pages workflow.
+
+The service worker tests build sites from the Pyodide mirror (tests/lab_site.py), serve them on
+127.0.0.1 and use Debian's Chromium through Playwright (no request interception: Playwright's routing
+does not see what a service worker answers). "Offline" means the server is shut down and the browser
+context is set offline. No timing assertions: only what happens, with generous time limits.
+"""
+from __future__ import annotations
+
+import json
+import re
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from lab_site import ROOT, build, build_site, mirror_env, page_csp
+
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+READY_MS = 240_000
+RUN_MS = 90_000
+SW_MS = 120_000
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+
+
+def _browser_unavailable() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright)"
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def need_browser():
+    reason = _browser_unavailable()
+    if reason:
+        if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+# ── a file server whose files can go missing, restartable on the same port (same origin) ──
+class SiteServer:
+    def __init__(self, root: Path, port: int = 0, csp: str | None = None):
+        self.root, self.csp = root, csp
+        self.paths: list[str] = []
+        self.missing: set[str] = set()
+        self._start(port)
+
+    def _start(self, port: int):
+        paths, missing = self.paths, self.missing
+
+        class Handler(build.SiteHandler):
+            def send_head(self):
+                path = self.path.split("?", 1)[0]
+                paths.append(path)
+                if path in missing:
+                    self.send_error(404, "gone for this test")
+                    return None
+                return super().send_head()
+
+            def log_message(self, *args):
+                pass
+
+        headers = {"Content-Security-Policy": self.csp} if self.csp else None
+        self.server = build.make_server(self.root, port, headers, handler=Handler)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.running = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        if self.running:
+            self.running = False
+            self.server.shutdown()
+            self.server.server_close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    need_browser()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    return context, page, errors
+
+
+def wait_ready(page):
+    from playwright.sync_api import expect
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "ready", timeout=READY_MS)
+
+
+def run_default(page):
+    from playwright.sync_api import expect
+    page.click('[data-action="run"]')
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    expect(page.locator('[data-block="summary"]')).to_contain_text("PASS: đường ống phục vụ LLM thu nhỏ chạy đúng")
+    for n in (1, 7, 13):
+        assert page.locator(f'[data-block="{n}"] pre').inner_text().strip()
+
+
+LAB_CACHES = "async () => (await caches.keys()).filter((k) => k.startsWith('inference-lab '))"
+
+
+def poll(page, script: str, arg=None, timeout_ms: int = SW_MS):
+    """Evaluate an (async) script every 250 ms until it returns something truthy; return that."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        value = page.evaluate(script, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_ms} ms: {script}")
+        page.wait_for_timeout(250)
+
+
+def wait_controlled(page):
+    """Wait until the service worker is active, controls the page and has filled its cache."""
+    poll(page, "async () => { await navigator.serviceWorker.ready; return !!navigator.serviceWorker.controller; }")
+    return page.evaluate(LAB_CACHES)
+
+
+def cached_urls(page, cache_name):
+    return page.evaluate("async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)", cache_name)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("offline") / "dist")
+
+
+# ── the build's service worker file ──────────────────────────────────────────
+def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    line = next(l for l in sw.splitlines() if l.startswith("const BUILD = "))
+    data = json.loads(line[len("const BUILD = "):line.index("; // written by build.py")])
+    manifest = json.loads((site / "build-info.json").read_text())
+    listed = {path for path, _ in data["files"]}
+    assert listed == set(manifest["files"]) | {"build-info.json"}
+    assert "sw.js" not in listed and not (site / "static" / "sw.js").exists()
+    for path, integrity in data["files"]:
+        assert integrity == build.sri(build.sha256_file(site / path))
+    assert data["version"] == build.sha256_file(site / "build-info.json")[:16]
+    assert "exercises.json" in listed or not (site / "exercises.json").exists()
+
+
+def test_sw_js_changes_when_any_file_changes(tmp_path):
+    with mirror_env():
+        first = build.build(tmp_path / "a", "vendor")
+        engine = tmp_path / "engine"
+        shutil.copytree(ROOT / "py", engine, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        (engine / "inference_lab" / "extra.py").write_text("X = 1\n")
+        second = build.build(tmp_path / "b", "vendor", engine)
+    assert (first / "sw.js").read_bytes() != (second / "sw.js").read_bytes()
+
+
+# ── offline after the first visit ────────────────────────────────────────────
+def test_reload_and_run_with_the_network_off(chromium, site):
+    server = SiteServer(site, csp=page_csp(site))
+    context, page, errors = new_page(chromium)
+    try:
+        page.goto(server.url)
+        wait_ready(page)
+        names = wait_controlled(page)
+        assert len(names) == 1, names
+        urls = cached_urls(page, names[0])
+        for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker.js",
+                     json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
+            assert server.url + path in urls
+
+        # A controlled reload: the page and its Web Worker (Pyodide, numpy, the engine wheel) come from the cache.
+        server.paths.clear()
+        page.reload()
+        wait_ready(page)
+        from_network = [p for p in server.paths if p != "/sw.js"]  # the browser's update check may ask for sw.js
+        assert from_network == [], f"asked the server for {from_network}"
+
+        server.stop()
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        run_default(page)
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(chromium, tmp_path):
+    dist = tmp_path / "dist"
+    build_site(dist)
+    server = SiteServer(dist, csp=page_csp(dist))
+    context, page, errors = new_page(chromium)
+    try:
+        page.goto(server.url)
+        wait_ready(page)
+        [old_cache] = wait_controlled(page)
+        old_version = page.locator("#versions").inner_text()
+
+        # A rebuild with a changed file (the engine, version 9.9.9) in the same folder: reload ->
+        # update found -> new cache complete -> activated -> old cache gone; the next load is the new build.
+        engine = tmp_path / "engine"
+        shutil.copytree(ROOT / "py", engine, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        pyproject = engine / "pyproject.toml"
+        pyproject.write_text(re.sub(r'(?m)^version = "[^"]*"', 'version = "9.9.9"', pyproject.read_text(), count=1))
+        with mirror_env():
+            build.build(dist, "vendor", engine)
+        assert "9.9.9" in json.loads((dist / "build-info.json").read_text())["engine"]["version"]
+        page.reload()
+        poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}", old_cache)
+        [new_cache] = page.evaluate(LAB_CACHES)
+        assert new_cache != old_cache
+        page.reload()
+        wait_ready(page)
+        assert "9.9.9" in page.locator("#versions").inner_text() and page.locator("#versions").inner_text() != old_version
+        run_default(page)
+
+        # A broken update (a file of the new build missing on the server) never activates: the complete
+        # cache of the previous build keeps serving, offline too.
+        with mirror_env():
+            build.build(dist, "vendor")
+        server.missing.add("/pyodide/python_stdlib.zip")
+        page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); } catch (e) {} }")
+        poll(page, "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && !r.waiting; }")
+        assert server.paths.count("/pyodide/python_stdlib.zip") >= 1, "the new service worker tried to cache the build"
+        assert page.evaluate(LAB_CACHES) == [new_cache]
+        server.stop()
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        assert "9.9.9" in page.locator("#versions").inner_text()
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
+
+
+# ── the classroom zip ────────────────────────────────────────────────────────
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_zip_unpacks_to_a_folder_that_python_http_server_serves(chromium, site, tmp_path):
+    zip_path = build.write_zip(site, tmp_path)
+    version = json.loads((site / "build-info.json").read_text())["engine"]["version"]
+    assert zip_path.name == f"inference-lab-{version}.zip"
+    with zipfile.ZipFile(zip_path) as zf:
+        tops = {name.split("/", 1)[0] for name in zf.namelist()}
+        assert tops == {f"inference-lab-{version}"}
+        zf.extractall(tmp_path / "unpacked")
+    folder = tmp_path / "unpacked" / f"inference-lab-{version}"
+    readme = (folder / "README.txt").read_text(encoding="utf-8")
+    assert "python3 -m http.server" in readme and "http://localhost:8000/" in readme and "Internet" in readme
+    for path in json.loads((site / "build-info.json").read_text())["files"]:
+        assert (folder / path).read_bytes() == (site / path).read_bytes()
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=folder,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(url, timeout=5) as resp:
+                    assert resp.read() == (folder / "index.html").read_bytes()
+                break
+            except OSError:
+                time.sleep(0.1)
+        wheel = json.loads((folder / "build-info.json").read_text())["engine"]["wheel"]
+        with urllib.request.urlopen(url + wheel, timeout=10) as resp:
+            assert resp.read() == (folder / wheel).read_bytes()
+        context, page, errors = new_page(chromium)
+        try:
+            page.goto(url)
+            wait_ready(page)
+            run_default(page)
+            assert errors == []
+        finally:
+            context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_zip_needs_the_vendored_build(tmp_path, monkeypatch):
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "build-info.json").write_text(json.dumps({"pyodide": {"mode": "cdn", "version": "0.27.7"}, "engine": {"version": "1"}}))
+    with pytest.raises(build.BuildError, match="vendored"):
+        build.write_zip(dist)
+
+
+# ── the GitHub Pages workflow ────────────────────────────────────────────────
+def test_pages_workflow_builds_with_build_py_and_deploys_with_the_official_actions():
+    yaml = pytest.importorskip("yaml")
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert triggers["push"]["branches"] == ["main"] and "workflow_dispatch" in triggers
+    assert workflow["permissions"]["pages"] == "write" and workflow["permissions"]["id-token"] == "write"
+    steps = [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+    uses = [step["uses"].split("@")[0] for step in steps if "uses" in step]
+    for action in ("actions/checkout", "actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"):
+        assert action in uses, action
+    runs = " ".join(step.get("run", "") for step in steps)
+    assert "build.py" in runs and "requirements.txt" in runs
+    upload = next(step for step in steps if step.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert upload["with"]["path"] == "dist"
+    deploy_job = next(job for job in workflow["jobs"].values() if any(s.get("uses", "").startswith("actions/deploy-pages") for s in job["steps"]))
+    assert deploy_job["environment"]["name"] == "github-pages"
