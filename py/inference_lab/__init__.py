@@ -24,8 +24,18 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph)
 Words live apart from mechanics: text_vi.py holds every printed sentence.
 """
 from .config import Config, ConfigError, describe
-from .lab import run
-from .report import Report
 
 __all__ = ["Config", "ConfigError", "Report", "describe", "run"]
+
+
+def __getattr__(name):
+    """`run` and `Report` load the pipeline on first use, so `import inference_lab.web` stays light."""
+    if name == "run":
+        from .lab import run as value
+    elif name == "Report":
+        from .report import Report as value
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 __version__ = "0.1.0"

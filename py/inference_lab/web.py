@@ -26,9 +26,10 @@ import json
 import math
 
 from .config import CORPUS, FIELDS, REQUEST_FIELDS, ConfigError, Problem, describe as describe_schema, validate
-from .lab import run as run_lab
 from .tokenizer import WORD_END, BPETokenizer
-from .trace import trace_events
+
+# The pipeline (lab, engine, model, …) is imported by the first run(), not here: the page needs only
+# describe() to show its controls, and the worker's idle warm-up run imports the rest after that.
 
 
 def alphabet() -> str:
@@ -86,6 +87,8 @@ def run(config_json: str) -> str:
     problems = validate(values)
     if problems:
         return _errors(problems)
+    from .lab import run as run_lab
+    from .trace import trace_events
     try:
         report = run_lab(values)
     except ConfigError as exc:
