@@ -15,9 +15,33 @@ async function boot() {
   self.postMessage({ type: 'numpy', timings: { pyodideJs: t1 - t0, loadPyodide: t2 - t1, numpy: t3 - t2 } });
 }
 
+// Bench-only: the engine wheel installed two ways, in this interpreter: unpacked straight into a
+// folder (pyodide.unpackArchive, no micropip) and `import micropip` + micropip.install (what the lab does).
+async function compareInstall(msg) {
+  const bytes = new Uint8Array(await (await fetch(msg.wheel)).arrayBuffer());
+  const name = msg.wheel.split('/').pop();
+  await pyodide.loadPackage('micropip', { messageCallback: () => {} }); // download + unzip, not timed
+  let start = performance.now();
+  pyodide.unpackArchive(bytes, 'wheel', { extractDir: '/tmp/unpacked-engine' });
+  const unpack = performance.now() - start;
+  pyodide.FS.mkdirTree('/tmp/wheels');
+  pyodide.FS.writeFile('/tmp/wheels/' + name, bytes);
+  start = performance.now();
+  const micropip = pyodide.pyimport('micropip');
+  const micropipImport = performance.now() - start;
+  await micropip.install.callKwargs('emfs:/tmp/wheels/' + name, { deps: false });
+  const micropipTotal = performance.now() - start;
+  micropip.destroy();
+  self.postMessage({ id: msg.id, unpack, micropipImport, micropipTotal });
+}
+
 // Bench-only: exec a program (the seed) n times, stdout captured, and report each exec's time in ms.
 self.onmessage = (event) => {
   const msg = event.data;
+  if (msg.type === 'install') {
+    compareInstall(msg).catch((err) => self.postMessage({ id: msg.id, error: String(err && err.stack || err) }));
+    return;
+  }
   if (msg.type !== 'seed') return;
   pyodide.globals.set('__bench_source', msg.source);
   pyodide.runPython([

@@ -29,4 +29,9 @@ window.__bench = window.__bench || {};
     waiting.set(id, resolve);
     worker.postMessage({ id, type: 'seed', source, n });
   });
+  window.__benchInstall = (wheel) => new Promise((resolve) => {
+    const id = nextId++;
+    waiting.set(id, resolve);
+    worker.postMessage({ id, type: 'install', wheel: new URL(wheel, location.href).href });
+  });
 })();

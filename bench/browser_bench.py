@@ -12,7 +12,7 @@ numpy, the plain documented way, nothing else). It measures:
 - cold loads: a fresh browser context each (empty HTTP cache, no service worker), `--loads` times,
   for the lab (navigation -> data-status="ready") and the bare page (navigation -> `import numpy` done);
 - warm loads: a second visit in the same context (service worker and HTTP cache as a student has them);
-- first run: one click on Chạy 1.5 s after ready (a person's pause), on every load;
+- first run: one click on Chạy 3 s after ready (a person's pause), on every load;
 - re-runs: `--runs` clicks on Chạy, click -> data-status="done" with the panels filled and laid out;
 - the seed program (tests/seed_program.py's source()) exec'd in the bare page's Pyodide worker (a
   bench-only worker: nothing of this is in the shipped code path), p50 of `--runs` execs;
@@ -49,7 +49,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 RESULTS = ROOT / "bench" / "results"
 READY_MS = 300_000
 RUN_MS = 120_000
-PAUSE_BEFORE_FIRST_RUN_MS = 1500
+PAUSE_BEFORE_FIRST_RUN_MS = 3000
 
 # Records, in window.__bench, when the lab's status first says ready and what the worker reported.
 LAB_PROBE = """
@@ -64,6 +64,7 @@ LAB_PROBE = """
           const m = event.data || {};
           if (m.type === 'progress') window.__bench.stages.push([m.stage, m.detail, performance.now()]);
           if (m.type === 'ready') window.__bench.workerTimings = m.timings || null;
+          if (m.type === 'log' && /^engine warmed up/.test(m.text || '')) window.__bench.warmedAt = performance.now();
         });
       }
     };
@@ -117,22 +118,24 @@ class Counter:
         self.lock = threading.Lock()
         self.bytes = 0
         self.requests = 0
+        self.by_path: dict[str, int] = {}
 
-    def add(self, n: int):
+    def add(self, n: int, path: str = "?"):
         with self.lock:
             self.bytes += n
+            self.by_path[path] = self.by_path.get(path, 0) + n
 
     def reset(self):
         with self.lock:
-            self.bytes, self.requests = 0, 0
+            self.bytes, self.requests, self.by_path = 0, 0, {}
 
 
 class _CountingWriter:
-    def __init__(self, raw, counter: Counter):
-        self._raw, self._counter = raw, counter
+    def __init__(self, raw, counter: Counter, handler):
+        self._raw, self._counter, self._handler = raw, counter, handler
 
     def write(self, data):
-        self._counter.add(len(data))
+        self._counter.add(len(data), str(getattr(self._handler, "path", "?")).split("?", 1)[0])
         return self._raw.write(data)
 
     def __getattr__(self, name):
@@ -145,7 +148,7 @@ def make_bench_server(dist: Path, counter: Counter):
     class Handler(build.SiteHandler):
         def setup(self):
             super().setup()
-            self.wfile = _CountingWriter(self.wfile, counter)
+            self.wfile = _CountingWriter(self.wfile, counter, self)
 
         def translate_path(self, path):
             if path.startswith("/__bench__/"):
@@ -203,68 +206,95 @@ def click_run(page) -> float:
     return got["ms"]
 
 
-def measure_lab(browser, url, counter, loads, runs, has_sw, log):
-    out = {"cold_ready_ms": [], "warm_ready_ms": [], "first_run_ms": [], "first_run_warm_ms": [],
+def lab_load(browser, url, counter, has_sw, out, log, keep=False):
+    """One cold visit (fresh context) and one warm visit (same context) of the lab, a first run on each."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.add_init_script(LAB_PROBE)
+    page = context.new_page()
+    counter.reset()
+    page.goto(url)
+    cold = wait_ready(page, "lab cold")
+    out["bytes_until_ready"].append(counter.bytes)
+    out["cold_ready_ms"].append(cold)
+    out["worker_timings"].append(page.evaluate("() => window.__bench.workerTimings"))
+    out["stages"].append(page.evaluate("() => window.__bench.stages"))
+    page.wait_for_timeout(PAUSE_BEFORE_FIRST_RUN_MS)
+    out["first_run_ms"].append(click_run(page))
+    if has_sw:
+        page.wait_for_function(SW_READY, timeout=READY_MS)
+    page.wait_for_timeout(300)
+    out["bytes_first_visit"].append(counter.bytes)
+    out["bytes_by_path"] = dict(sorted(counter.by_path.items(), key=lambda kv: -kv[1]))
+    page.goto(url)  # second visit, same context
+    warm = wait_ready(page, "lab warm")
+    out["warm_ready_ms"].append(warm)
+    out["worker_timings_warm"].append(page.evaluate("() => window.__bench.workerTimings"))
+    page.wait_for_timeout(PAUSE_BEFORE_FIRST_RUN_MS)
+    out["first_run_warm_ms"].append(click_run(page))
+    log(f"  lab:  cold ready {cold:.0f} ms, warm ready {warm:.0f} ms, first run {out['first_run_ms'][-1]:.0f} / "
+        f"{out['first_run_warm_ms'][-1]:.0f} ms, {out['bytes_first_visit'][-1] / 1e6:.2f} MB")
+    if keep:
+        return context, page
+    context.close()
+    return None
+
+
+def bare_load(browser, url, counter, out, log, keep=False):
+    context = browser.new_context()
+    page = context.new_page()
+    counter.reset()
+    page.goto(url)
+    cold = wait_ready(page, "bare cold")
+    out["bytes_until_ready"].append(counter.bytes)
+    out["bytes_by_path"] = dict(sorted(counter.by_path.items(), key=lambda kv: -kv[1]))
+    out["cold_ready_ms"].append(cold)
+    out["worker_timings"].append(page.evaluate("() => window.__bench.worker"))
+    page.wait_for_timeout(300)
+    page.goto(url)
+    warm = wait_ready(page, "bare warm")
+    out["warm_ready_ms"].append(warm)
+    log(f"  bare: cold ready {cold:.0f} ms, warm ready {warm:.0f} ms, {out['bytes_until_ready'][-1] / 1e6:.2f} MB")
+    if keep:
+        return context, page
+    context.close()
+    return None
+
+
+def measure_browser(browser, url, counter, loads, runs, has_sw, log):
+    """Lab and bare loads alternate (and swap order every round), so load from elsewhere hits both alike."""
+    lab = {"cold_ready_ms": [], "warm_ready_ms": [], "first_run_ms": [], "first_run_warm_ms": [],
            "rerun_ms": [], "bytes_until_ready": [], "bytes_first_visit": [], "worker_timings": [],
-           "stages": []}
+           "worker_timings_warm": [], "stages": []}
+    bare = {"cold_ready_ms": [], "warm_ready_ms": [], "bytes_until_ready": [], "seed_exec_ms": [],
+            "seed_first_exec_ms": None, "worker_timings": []}
+    bare_url = url + "__bench__/bare.html"
+    kept_lab = kept_bare = None
     for i in range(loads):
-        context = browser.new_context(viewport={"width": 1440, "height": 900})
-        context.add_init_script(LAB_PROBE)
-        page = context.new_page()
-        counter.reset()
-        page.goto(url)
-        cold = wait_ready(page, "lab cold")
-        out["bytes_until_ready"].append(counter.bytes)
-        out["cold_ready_ms"].append(cold)
-        out["worker_timings"].append(page.evaluate("() => window.__bench.workerTimings"))
-        out["stages"].append(page.evaluate("() => window.__bench.stages"))
-        page.wait_for_timeout(PAUSE_BEFORE_FIRST_RUN_MS)
-        out["first_run_ms"].append(click_run(page))
-        if has_sw:
-            page.wait_for_function(SW_READY, timeout=READY_MS)
-        page.wait_for_timeout(300)
-        out["bytes_first_visit"].append(counter.bytes)
-        page.goto(url)  # second visit, same context
-        warm = wait_ready(page, "lab warm")
-        out["warm_ready_ms"].append(warm)
-        page.wait_for_timeout(PAUSE_BEFORE_FIRST_RUN_MS)
-        out["first_run_warm_ms"].append(click_run(page))
-        log(f"  lab load {i + 1}/{loads}: cold ready {cold:.0f} ms, warm ready {warm:.0f} ms, "
-            f"first run {out['first_run_ms'][-1]:.0f} / {out['first_run_warm_ms'][-1]:.0f} ms, "
-            f"{out['bytes_first_visit'][-1] / 1e6:.2f} MB")
-        if i == loads - 1:
-            for _ in range(runs):
-                out["rerun_ms"].append(click_run(page))
-            log(f"  {runs} re-runs: p50 {median(out['rerun_ms']):.1f} ms, p95 {percentile(out['rerun_ms'], 95):.1f} ms")
-        context.close()
-    return out
-
-
-def measure_bare(browser, url, counter, loads, runs, log):
-    out = {"cold_ready_ms": [], "warm_ready_ms": [], "bytes_until_ready": [], "seed_exec_ms": [],
-           "seed_first_exec_ms": None, "worker_timings": []}
-    source = seed_program.source()
-    for i in range(loads):
-        context = browser.new_context()
-        page = context.new_page()
-        counter.reset()
-        page.goto(url)
-        cold = wait_ready(page, "bare cold")
-        out["bytes_until_ready"].append(counter.bytes)
-        out["cold_ready_ms"].append(cold)
-        out["worker_timings"].append(page.evaluate("() => window.__bench.worker"))
-        page.wait_for_timeout(300)
-        page.goto(url)
-        warm = wait_ready(page, "bare warm")
-        out["warm_ready_ms"].append(warm)
-        log(f"  bare load {i + 1}/{loads}: cold {cold:.0f} ms, warm {warm:.0f} ms, {out['bytes_until_ready'][-1] / 1e6:.2f} MB")
-        if i == loads - 1:
-            got = page.evaluate("([src, n]) => window.__benchSeed(src, n)", [source, runs + 1])
-            out["seed_first_exec_ms"] = got["times"][0]
-            out["seed_exec_ms"] = got["times"][1:]
-            log(f"  seed exec in Pyodide: first {got['times'][0]:.0f} ms, p50 {median(out['seed_exec_ms']):.1f} ms")
-        context.close()
-    return out
+        last = i == loads - 1
+        log(f" round {i + 1}/{loads}")
+        steps = [lambda: lab_load(browser, url, counter, has_sw, lab, log, keep=last),
+                 lambda: bare_load(browser, bare_url, counter, bare, log, keep=last)]
+        if i % 2:
+            steps.reverse()
+        results = [step() for step in steps]
+        if last:
+            kept_lab, kept_bare = results if i % 2 == 0 else results[::-1]
+    context, page = kept_lab
+    for _ in range(runs):
+        lab["rerun_ms"].append(click_run(page))
+    log(f"  {runs} re-runs: p50 {median(lab['rerun_ms']):.1f} ms, p95 {percentile(lab['rerun_ms'], 95):.1f} ms")
+    context.close()
+    context, page = kept_bare
+    got = page.evaluate("([src, n]) => window.__benchSeed(src, n)", [seed_program.source(), runs + 1])
+    bare["seed_first_exec_ms"] = got["times"][0]
+    bare["seed_exec_ms"] = got["times"][1:]
+    log(f"  seed exec in Pyodide: first {got['times'][0]:.0f} ms, p50 {median(bare['seed_exec_ms']):.1f} ms")
+    wheel = "/" + json.loads(page.evaluate("() => fetch('/build-info.json').then((r) => r.text())"))["engine"]["wheel"]
+    bare["install_compare_ms"] = page.evaluate("(w) => window.__benchInstall(w)", wheel)
+    log(f"  engine wheel: unpacked directly {bare['install_compare_ms'].get('unpack', 0):.0f} ms, "
+        f"import micropip + install {bare['install_compare_ms'].get('micropipTotal', 0):.0f} ms")
+    context.close()
+    return lab, bare
 
 
 def measure_cpython(runs):
@@ -310,12 +340,17 @@ def summarize(lab, bare, cpy):
     s["warm_ratio"] = ratio(s["lab_warm_ready_ms"], s["lab_cold_ready_ms"])
     s["bare_warm_ratio"] = ratio(s["bare_warm_ready_ms"], s["bare_cold_ready_ms"])
     s["extra_bytes_vs_bare"] = (s["lab_bytes_first_visit"] - s["bare_bytes"]) if s["lab_bytes_first_visit"] else None
+    s["install_compare_ms"] = bare.get("install_compare_ms")
     s["cpython_engine_vs_seed"] = ratio(s["cpython_engine_p50_ms"], s["cpython_seed_p50_ms"])
-    worker = [t for t in lab["worker_timings"] if t]
-    if worker:
-        s["worker_ms"] = {k: median([t.get(k) for t in worker]) for k in worker[0]}
-        if "micropip" in s["worker_ms"] and s["worker_ms"].get("ready"):
-            s["micropip_share"] = s["worker_ms"]["micropip"] / s["worker_ms"]["ready"]
+    for key, name in (("worker_timings", "worker_ms"), ("worker_timings_warm", "worker_ms_warm")):
+        worker = [t for t in lab.get(key, []) if t]
+        if worker:
+            s[name] = {k: median([t.get(k) for t in worker]) for k in worker[0]}
+    w = s.get("worker_ms") or {}
+    if w.get("micropipInstalled") and w.get("ready"):
+        # from the packages being loaded to the engine wheel installed: import micropip + install
+        s["micropip_ms"] = w["micropipInstalled"] - w["pyodide"]
+        s["micropip_share"] = s["micropip_ms"] / w["ready"]
     return s
 
 
@@ -335,7 +370,7 @@ ROWS = [
 def fmt(v, digits=1):
     if v is None:
         return "—"
-    return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+    return f"{float(v):.{digits}f}"
 
 
 def table(s, old=None) -> str:
@@ -353,11 +388,17 @@ def table(s, old=None) -> str:
         line += f"   {mb(old.get('lab_bytes_first_visit'))} / {mb(old.get('bare_bytes'))}"
     lines.append(line)
     lines.append(f"{'bytes until ready, lab (MB)':38} {mb(s.get('lab_bytes_until_ready')):>9}")
-    if s.get("worker_ms"):
-        parts = ", ".join(f"{k} {fmt(v, 0)}" for k, v in s["worker_ms"].items())
-        lines.append(f"worker stages (ms since worker start, median): {parts}")
+    for name, label in (("worker_ms", "cold"), ("worker_ms_warm", "warm")):
+        if s.get(name):
+            parts = ", ".join(f"{k} {fmt(v, 0)}" for k, v in s[name].items())
+            lines.append(f"worker stages, {label} (ms since the worker started, median): {parts}")
+    alt = s.get("install_compare_ms") or {}
+    if "unpack" in alt:
+        lines.append(f"engine wheel in the bare page's Pyodide: unpackArchive {alt['unpack']:.0f} ms vs "
+                     f"import micropip {alt['micropipImport']:.0f} ms + install = {alt['micropipTotal']:.0f} ms")
     if s.get("micropip_share") is not None:
-        lines.append(f"micropip (import + install of the engine wheel) share of the worker's ready time: {s['micropip_share']:.1%}")
+        lines.append(f"micropip (import micropip + install the engine wheel): {s['micropip_ms']:.0f} ms = "
+                     f"{s['micropip_share']:.1%} of the worker's ready time (cold)")
     return "\n".join(lines)
 
 
@@ -403,8 +444,7 @@ def main(argv=None) -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 log(f"Chromium {browser.version}; serving {dist} at {url}")
-                lab = measure_lab(browser, url, counter, args.loads, args.runs, has_sw, log)
-                bare = measure_bare(browser, url + "__bench__/bare.html", counter, args.loads, args.runs, log)
+                lab, bare = measure_browser(browser, url, counter, args.loads, args.runs, has_sw, log)
                 version = browser.version
                 browser.close()
         finally:

@@ -214,6 +214,7 @@ function warmUp() {
     // a real run will report it
   }
   mark('warm');
+  post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
 }
 
 function handleRun(msg) {
