@@ -468,8 +468,21 @@
         fillLines(panel.querySelector('pre'), ['(Lần chạy này không in khối ' + n + '.)']);
       }
       panel.open = true;
+      showCharts(panel, n, report);
     }
     renderSummary(report);
+  }
+
+  // Charts drawn from each block's data (static/charts/, ES modules), above the panel's lines.
+  // Loaded on the first run; the lines never depend on them.
+  let chartsModule = null;
+  function showCharts(panel, n, report) {
+    if (!chartsModule) {
+      const url = new URL('charts/index.js', SCRIPT_URL);
+      url.search = new URL(SCRIPT_URL).search; // same cache-busting version as app.js
+      chartsModule = import(url.href).catch((err) => { console.warn('charts not loaded:', err); return null; });
+    }
+    chartsModule.then((charts) => charts && charts.placeCharts(panel, n, report));
   }
 
   function asLines(value) {

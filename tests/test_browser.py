@@ -139,7 +139,9 @@ class Lab:
         return self.status.get_attribute("data-status")
 
     def panel_lines(self, block) -> list[str]:
-        return self.page.locator(f'[data-block="{block}"]').inner_text().split("\n")
+        """The panel's heading and printed lines (not the charts drawn above the lines)."""
+        panel = self.page.locator(f'[data-block="{block}"]')
+        return [panel.locator(":scope > summary").inner_text()] + panel.locator(":scope > pre").inner_text().split("\n")
 
     def close(self):
         self.context.close()

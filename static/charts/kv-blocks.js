@@ -1,0 +1,193 @@
+// kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
+// request that holds the block at the end of the step (block 3 steps[].block_owners). A ◤ corner marks a
+// block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
+import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, swatches, text, textWidth } from './svg.js';
+
+export const NAME = 'kv-blocks';
+
+const LEFT = 44;
+const RIGHT = 10;
+const TOP = 34;        // peak label + preemption badges
+const AXIS = 40;
+const MIN_COL = 9;     // px per step before the drawing scrolls sideways
+const FREE = '#eef0f3';
+
+function sameTables(owners, tables) {
+  const want = new Map();
+  for (const [id, blocks] of Object.entries(tables || {})) for (const b of blocks) want.set(String(b), String(id));
+  const have = Object.entries(owners || {});
+  return have.length === want.size && have.every(([b, id]) => want.get(String(b)) === String(id));
+}
+
+export function render(data, report, opts = {}) {
+  const b3 = blockData(report, 3) || {};
+  const steps = Array.isArray(b3.steps) ? b3.steps : [];
+  const pool = Number(data.pool_blocks) || Number(report.config && report.config.POOL_BLOCKS) || 0;
+  const preemptions = Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []);
+  const peak = data.peak || {};
+  const colourOf = requestColours(report);
+  const chart = new ChartBuilder(NAME, 'Block KV vật lý theo từng bước: ai giữ block nào (cuối mỗi bước)', opts.width);
+
+  // rows: the whole pool when it is small, else the blocks ever used
+  let maxUsed = -1;
+  for (const st of steps) for (const b of Object.keys(st.block_owners || {})) maxUsed = Math.max(maxUsed, Number(b));
+  for (const blocks of Object.values(peak.tables || {})) for (const b of blocks) maxUsed = Math.max(maxUsed, Number(b));
+  const rows = pool && pool <= 48 ? pool : Math.max(1, maxUsed + 1);
+  const cols = Math.max(1, steps.length);
+
+  const ids = [...new Set(steps.flatMap((st) => Object.values(st.block_owners || {}).map(String)))];
+  const order = ((report.config && report.config.REQUESTS) || []).map((r) => String(r.id));
+  ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  chart.legend([
+    ...ids.map((id) => ({ label: 'block của ' + id, draw: swatches.box(colourOf(id).colour) })),
+    { label: 'trống', draw: swatches.box(FREE) },
+    { label: 'dùng lại: trước đó của yêu cầu khác', draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
+    { label: 'bước cao điểm', draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
+    { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
+  ]);
+
+  const rowH = rows <= 24 ? 18 : Math.max(5, Math.min(18, Math.floor(480 / rows)));
+  const colW = Math.max(MIN_COL, (chart.width - LEFT - RIGHT) / cols);
+  const width = Math.max(chart.width, LEFT + RIGHT + cols * colW);
+  const gridH = rows * rowH;
+  const height = TOP + gridH + AXIS;
+  const cx = (i) => LEFT + i * colW;
+  const ry = (b) => TOP + b * rowH;
+
+  // peak step: the step whose end-of-step tables equal block 6's peak tables. The peak can also fall
+  // inside a step, before a finishing sequence returns its blocks: then it is the step after the last
+  // end-of-step state that is still part of the peak tables (tables only grow until a sequence ends).
+  let peakStep = steps.findIndex((st) => sameTables(st.block_owners, peak.tables));
+  let peakInside = false;
+  if (peakStep < 0 && peak.tables) {
+    const owner = new Map();
+    for (const [id, blocks] of Object.entries(peak.tables)) for (const b of blocks) owner.set(String(b), String(id));
+    let best = -1;
+    steps.forEach((st, i) => {
+      const entries = Object.entries(st.block_owners || {});
+      if (entries.length && entries.every(([b, id]) => owner.get(String(b)) === String(id))) best = i;
+    });
+    if (best >= 0) { peakStep = Math.min(steps.length - 1, best + 1); peakInside = true; }
+  }
+
+  const summary = `Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block` +
+    (peakStep >= 0 ? ` ở bước ${peakStep + 1}` : '') + `; ${(data.reused || []).length} block được yêu cầu khác dùng lại` +
+    (preemptions.length ? `; ${preemptions.length} lần preempt (bước ${preemptions.map((p) => p.step).join(', ')})` : '; không có preempt') +
+    (rows < pool ? `; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)` : '') + '.';
+  const svg = chart.svg(width, height, summary);
+
+  // free background + grid
+  svg.append(s('rect', { x: LEFT, y: TOP, width: round(cols * colW), height: gridH, fill: FREE }));
+  const grid = s('g', { 'aria-hidden': 'true' });
+  if (rowH >= 8) for (let b = 1; b < rows; b++) grid.append(s('line', { x1: LEFT, x2: round(LEFT + cols * colW), y1: ry(b), y2: ry(b), stroke: '#ffffff', 'stroke-width': 1 }));
+  if (colW >= 6) for (let i = 1; i < cols; i++) grid.append(s('line', { x1: round(cx(i)), x2: round(cx(i)), y1: TOP, y2: TOP + gridH, stroke: '#ffffff', 'stroke-width': 1 }));
+  svg.append(grid);
+
+  // axes
+  const axes = s('g', { class: 'axis', 'aria-hidden': 'true' });
+  const yEvery = Math.max(1, Math.ceil(14 / rowH));
+  for (let b = 0; b < rows; b += yEvery) axes.append(text(LEFT - 6, ry(b) + rowH / 2 + 4, String(b), { 'text-anchor': 'end', class: 'tick' }));
+  const labelW = textWidth(String(cols)) + 6;
+  const xEvery = Math.max(1, Math.ceil(labelW / colW));
+  for (let i = 0; i < cols; i += xEvery) axes.append(text(cx(i) + colW / 2, TOP + gridH + 15, String(i + 1), { 'text-anchor': 'middle', class: 'tick' }));
+  axes.append(text(LEFT + (cols * colW) / 2, TOP + gridH + 33, 'bước (trạng thái cuối bước)', { 'text-anchor': 'middle', class: 'axis-label' }));
+  axes.append(text(12, TOP + gridH / 2, 'block vật lý', { 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 12 ${round(TOP + gridH / 2)})` }));
+  svg.append(axes);
+
+  // runs: consecutive steps where a block has the same owner
+  const runs = [];
+  for (let b = 0; b < rows; b++) {
+    let cur = null;
+    let prevOwner = null; // last non-free owner of this block
+    steps.forEach((st, i) => {
+      const owner = (st.block_owners || {})[String(b)];
+      const id = owner === undefined ? null : String(owner);
+      if (cur && cur.id === id) { cur.to = i; return; }
+      if (cur) runs.push(cur);
+      cur = null;
+      if (id !== null) {
+        cur = { block: b, id, from: i, to: i, reusedFrom: prevOwner !== null && prevOwner !== id ? prevOwner : null };
+        prevOwner = id;
+      }
+    });
+    if (cur) runs.push(cur);
+  }
+  const stepText = (i) => `bước ${i + 1}`;
+  const timeText = (i) => steps[i] ? `${(steps[i].end / 1000).toFixed(2)} ms` : '';
+  const runLayer = s('g', { class: 'runs' });
+  const labelLayer = s('g', { class: 'labels', 'aria-hidden': 'true' }); // letters above the peak/preemption lines
+  svg.append(runLayer);
+  for (const run of runs) {
+    const { colour } = colourOf(run.id);
+    const x0 = cx(run.from) + 0.5;
+    const w = (run.to - run.from + 1) * colW - 1;
+    const y0 = ry(run.block) + 0.5;
+    const hgt = rowH - 1;
+    const g = s('g', { class: 'run', 'data-request': run.id, 'data-kv-block': run.block });
+    g.append(s('rect', { x: round(x0), y: round(y0), width: round(Math.max(1, w)), height: round(Math.max(1, hgt)), fill: colour }));
+    if (run.reusedFrom) {
+      const c = Math.min(9, hgt * 0.6, w * 0.6);
+      g.append(s('path', { d: `M${round(x0)} ${round(y0)} h${round(c)} l${round(-c)} ${round(c)} z`, fill: inkOn(colour) === '#000000' ? '#000000' : '#ffffff', stroke: '#000000', 'stroke-width': 0.6, class: 'reuse' }));
+    }
+    if (rowH >= 13 && textWidth(run.id, 11, true) + 6 <= w) {
+      labelLayer.append(text(x0 + w / 2 + (run.reusedFrom ? 2 : 0), y0 + hgt / 2 + 4, run.id, {
+        'text-anchor': 'middle', class: 'in-box ' + inkClass(colour),
+        stroke: colour, 'stroke-width': 3, 'paint-order': 'stroke', 'stroke-linejoin': 'round',
+      }));
+    }
+    const span = run.from === run.to ? stepText(run.from) : `${stepText(run.from)} → ${run.to + 1}`;
+    const reuse = run.reusedFrom ? ` Dùng lại: trước đó block này của ${run.reusedFrom}.` : '';
+    runLayer.append(chart.mark(g, `Block ${run.block}: của ${run.id}, ${span} (đến ${timeText(run.to)}).${reuse}`));
+  }
+
+  // peak column
+  if (peakStep >= 0) {
+    const px = cx(peakStep);
+    const tables = Object.entries(peak.tables || {}).map(([id, bl]) => `${id}→[${bl.join(', ')}]`).join('; ');
+    const frame = s('g', { class: 'peak', 'data-step': peakStep + 1 },
+      s('rect', { x: round(px - 1), y: TOP - 3, width: round(colW + 2), height: gridH + 6, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '4 3' }));
+    const label = `cao điểm ${peak.used}/${pool}`;
+    const lw = textWidth(label, 12, true);
+    let lx = px + colW / 2;
+    lx = Math.max(LEFT + lw / 2, Math.min(lx, width - RIGHT - lw / 2));
+    frame.append(text(lx, TOP - 20, label, { 'text-anchor': 'middle', class: 'strong' }));
+    const inside = peakInside ? ' (giữa bước, trước khi chuỗi vừa xong trả block, nên cột này chỉ cho thấy trạng thái cuối bước)' : '';
+    svg.append(chart.mark(frame, `Cao điểm ở bước ${peakStep + 1}${inside}: dùng ${peak.used}/${pool} block, lưu ${peak.tokens ?? '?'} token. Bảng block: ${tables}.`));
+  }
+
+  // preemptions: at the start of step p.step (its left edge)
+  const byStep = new Map();
+  for (const p of preemptions) {
+    if (!byStep.has(p.step)) byStep.set(p.step, []);
+    byStep.get(p.step).push(p);
+  }
+  for (const [step, list] of byStep) {
+    const px = cx(step - 1);
+    const g = s('g', { class: 'preemption', 'data-step': step });
+    g.append(s('line', { x1: round(px), x2: round(px), y1: TOP - 2, y2: TOP + gridH, stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' }));
+    g.append(glyphs.pause(px, TOP - 8));
+    const detail = list.map((p) => {
+      const held = p.blocks && p.blocks.length ? `trả block [${p.blocks.join(', ')}]` : 'chưa giữ block nào';
+      return `Preempt đầu bước ${step} (${(p.time / 1000).toFixed(2)} ms): hết block trống, ${p.request} ${held}; sau đó prefill lại ${p.recompute} token.`;
+    }).join(' ');
+    svg.append(chart.mark(g, detail));
+  }
+
+  svg.append(labelLayer);
+
+  // text alternative
+  chart.table(`Block KV cuối mỗi bước (bể ${pool} block)`, ['Bước', 'Block dùng', 'Bảng block (yêu cầu → block vật lý)'],
+    steps.map((st, i) => {
+      const by = new Map();
+      for (const [b, id] of Object.entries(st.block_owners || {})) {
+        if (!by.has(id)) by.set(id, []);
+        by.get(id).push(Number(b));
+      }
+      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).join('; ') || 'trống';
+      return [String(i + 1) + (i === peakStep ? ' (cao điểm)' : ''), `${st.kv_used}/${pool}`, tables];
+    }));
+  const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');
+  chart.altText((reused ? `Block được dùng lại: ${reused}. ` : 'Không block nào được dùng lại. ') +
+    (preemptions.length ? 'Preempt: ' + preemptions.map((p) => `bước ${p.step} ${p.request}`).join('; ') + '.' : 'Không có preempt.'));
+  return chart.finish();
+}

@@ -1,0 +1,186 @@
+// timeline (block 3): simulated time on x, one lane per request (REQUESTS order). Each step's prefill
+// chunk (hatched, "p5") and decode (solid, "d") is a box; arrival ○, ready |, first token ◆ and finish ■
+// are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge.
+import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+
+export const NAME = 'timeline';
+
+const LANE = 30;       // px per lane
+const BOX = 18;        // box height
+const LEFT = 34;       // lane labels
+const RIGHT = 14;
+const TOP = 6;
+const AXIS = 44;       // tick labels + axis title
+const MIN_STEP_PX = 5; // below this the drawing scrolls sideways
+
+const CODE_TEXT = { 429: '429 · từ chối ở cổng (quá tải)', 400: '400 · bị chặn ở bước chuẩn bị đầu vào' };
+
+export function render(data, report, opts = {}) {
+  const b11 = blockData(report, 11) || {};
+  const steps = Array.isArray(data.steps) ? data.steps : (b11.steps || []);
+  const preemptions = Array.isArray(data.preemptions) ? data.preemptions : [];
+  const served = new Map((b11.requests || []).map((r) => [String(r.id), r]));
+  const rejected = new Map((b11.rejected || []).map((r) => [String(r.id), r]));
+  const trace = (report.config && report.config.REQUESTS) || [];
+  const ids = trace.length ? trace.map((r) => String(r.id)) : [...served.keys(), ...rejected.keys()];
+  const follow = report.follow && report.follow.id;
+  const colourOf = requestColours(report);
+
+  const chart = new ChartBuilder(NAME, 'Dòng thời gian: mỗi yêu cầu một làn, mỗi bước một ô (ms mô phỏng)', opts.width);
+  chart.legend([
+    { label: 'prefill (sọc, “p5” = 5 token prompt)', draw: swatches.box('#0072B2', 'hatch') },
+    { label: 'decode (đặc, “d”)', draw: swatches.box('#0072B2') },
+    { label: 'đến', draw: swatches.shape((x, y) => glyphs.circle(x, y)) },
+    { label: 'sẵn sàng', draw: swatches.shape((x, y) => glyphs.tick(x, y)) },
+    { label: 'chờ chỗ chạy', draw: swatches.line('#4a5260', '3 3') },
+    { label: 'token đầu', draw: swatches.shape((x, y) => glyphs.diamond(x, y)) },
+    { label: 'xong', draw: swatches.shape((x, y) => glyphs.square(x, y)) },
+    { label: 'từ chối 429/400', draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
+    { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
+  ]);
+
+  // time range and width
+  let end = 0;
+  for (const st of steps) end = Math.max(end, st.end);
+  for (const r of served.values()) end = Math.max(end, r.finish || 0, r.arrival || 0);
+  for (const r of rejected.values()) end = Math.max(end, r.arrival || 0);
+  for (const r of trace) end = Math.max(end, r.arrival || 0);
+  end = Math.max(end, 1000);
+  const minPlot = steps.length ? (end / Math.max(1, Math.min(...steps.map((st) => st.end - st.start)))) * MIN_STEP_PX : 0;
+  const width = Math.max(chart.width, Math.min(LEFT + RIGHT + minPlot, 6000));
+  const plotRight = width - RIGHT;
+  const x = linear(0, end, LEFT + 4, plotRight);
+  const height = TOP + ids.length * LANE + AXIS;
+  const axisY = TOP + ids.length * LANE + 2;
+
+  const nServed = served.size;
+  const summary = `Dòng thời gian ${steps.length} bước trong ${ms(end)} ms mô phỏng: ${nServed} yêu cầu được phục vụ` +
+    (rejected.size ? `, ${[...rejected.values()].map((r) => r.id + ' bị ' + r.code).join(', ')}` : '') +
+    (preemptions.length ? `, ${preemptions.length} lần preempt (${preemptions.map((p) => p.request + ' ở bước ' + p.step).join(', ')})` : ', không có preempt') + '.';
+  const svg = chart.svg(width, height, summary);
+
+  const t = ticks(0, end / 1000, Math.max(2, Math.floor((plotRight - LEFT) / 70)));
+  svg.append(xGrid((v) => x(v * 1000), TOP, axisY, t.values));
+  // step boundaries, faint
+  const stepLines = s('g', { class: 'grid', 'aria-hidden': 'true' });
+  for (const st of steps) stepLines.append(s('line', { x1: round(x(st.start)), x2: round(x(st.start)), y1: TOP, y2: axisY, 'stroke-dasharray': '2 3' }));
+  svg.append(stepLines);
+  const scaleMs = (v) => x(v * 1000);
+  scaleMs.domain = [0, end / 1000];
+  svg.append(xAxis(scaleMs, axisY, t.values, (v) => String(v), 'thời gian mô phỏng (ms)', (LEFT + plotRight) / 2));
+
+  const stepNo = new Map(steps.map((st, i) => [st, i + 1]));
+  const preemptBy = new Map();
+  for (const p of preemptions) {
+    if (!preemptBy.has(String(p.request))) preemptBy.set(String(p.request), []);
+    preemptBy.get(String(p.request)).push(p);
+  }
+
+  ids.forEach((id, lane) => {
+    const y0 = TOP + lane * LANE;
+    const mid = y0 + LANE / 2;
+    const g = s('g', { class: 'lane', 'data-request': id });
+    svg.append(g);
+    if (id === follow) g.append(s('rect', { x: 0, y: y0 + 1, width, height: LANE - 2, fill: '#fff4d6', class: 'follow-band' }));
+    const label = text(LEFT - 8, mid + 4.5, (id === follow ? '▸' : '') + id, { 'text-anchor': 'end', class: 'lane-label' });
+    g.append(label);
+    if (lane > 0) g.append(s('line', { x1: 0, x2: width, y1: y0, y2: y0, stroke: '#e3e6ea' }));
+
+    const rej = rejected.get(id);
+    const req = served.get(id);
+    const spec = trace.find((r) => String(r.id) === id) || {};
+    if (rej) {
+      const cx = x(rej.arrival);
+      const info = CODE_TEXT[rej.code] || (rej.code + ' · bị từ chối');
+      const labelText = (id === follow ? 'yêu cầu theo dõi · ' : '') + info;
+      const mk = chart.mark(s('g', { class: 'refused', 'data-code': rej.code }, s('rect', { x: round(cx - 8), y: round(mid - 8), width: 16, height: 16, fill: 'transparent' }), glyphs.cross(cx, mid)),
+        `${id}: đến ${ms(rej.arrival)} ms, ${info}; không được phục vụ.`);
+      g.append(mk);
+      const tw = textWidth(labelText);
+      const tx = cx + 10 + tw > plotRight ? cx - 10 : cx + 10;
+      g.append(text(tx, mid + 4, labelText, { 'text-anchor': cx + 10 + tw > plotRight ? 'end' : 'start', class: 'strong' }));
+      return;
+    }
+    if (!req) {
+      g.append(text(LEFT + 6, mid + 4, 'không có số liệu', { class: 'muted' }));
+      return;
+    }
+    const { colour } = colourOf(id);
+    const marks = []; // [x, element, detail] sorted by x for keyboard order
+
+    // prep (arrival -> ready) and waiting (ready -> start)
+    if (req.ready > req.arrival) {
+      g.append(s('line', { x1: round(x(req.arrival)), x2: round(x(req.ready)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 2.5 }));
+    }
+    if (req.start > req.ready) {
+      g.append(s('line', { x1: round(x(req.ready)), x2: round(x(req.start)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 1.5, 'stroke-dasharray': '3 3' }));
+    }
+
+    // boxes
+    const myPreempts = preemptBy.get(id) || [];
+    for (const st of steps) {
+      for (const task of st.tasks || []) {
+        if (String(task[0]) !== id) continue;
+        const phase = task[1];
+        const n = task[2];
+        const bx = x(st.start);
+        const bw = Math.max(1, x(st.end) - bx);
+        const lost = myPreempts.find((p) => p.time > st.start);
+        const box = s('g', { class: 'task', 'data-phase': phase });
+        box.append(s('rect', { x: round(bx + 0.5), y: round(mid - BOX / 2), width: round(Math.max(1, bw - 1)), height: BOX, fill: colour, stroke: '#1b1f24', 'stroke-width': 0.7, 'fill-opacity': lost ? 0.45 : 1 }));
+        if (phase === 'prefill') box.append(s('rect', { x: round(bx + 0.5), y: round(mid - BOX / 2), width: round(Math.max(1, bw - 1)), height: BOX, fill: chart.hatchFor(colour) }));
+        const lab = phase === 'prefill' ? 'p' + n : 'd';
+        if (textWidth(lab, 11, true) + 4 <= bw) {
+          // a halo in the box colour keeps the label readable over the hatch
+          box.append(text(bx + bw / 2, mid + 4, lab, {
+            'text-anchor': 'middle', class: 'in-box ' + (lost ? 'ink-dark' : inkClass(colour)),
+            stroke: lost ? '#ffffff' : colour, 'stroke-width': 3, 'paint-order': 'stroke', 'stroke-linejoin': 'round',
+          }));
+        }
+        const what = phase === 'prefill' ? `prefill ${n} token prompt` : 'decode 1 token';
+        const lostText = lost ? ` — K/V này bị bỏ khi ${id} bị preempt lúc ${ms(lost.time)} ms, phải tính lại.` : '';
+        marks.push([bx, box, `Bước ${stepNo.get(st)} (${ms(st.start)} → ${ms(st.end)} ms): ${id} ${what}.${lostText}`]);
+      }
+    }
+    // markers
+    const ttftText = `TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`;
+    marks.push([x(req.arrival) - 0.3, glyphs.circle(x(req.arrival), mid), `${id} đến lúc ${ms(req.arrival)} ms` + (spec.text ? ` (“${spec.text}”)` : '') + '.']);
+    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), `${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)` + (req.start > req.ready ? `, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).` : ', vào chạy ngay.')]);
+    marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), `${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`]);
+    marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), `${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`]);
+    for (const p of myPreempts) {
+      const px = x(p.time);
+      const badge = glyphs.pause(px, y0 + 7, { class: 'preempt', 'data-step': p.step });
+      const line = s('line', { x1: round(px), x2: round(px), y1: y0 + 2, y2: y0 + LANE - 2, stroke: '#000000', 'stroke-width': 1.5, 'stroke-dasharray': '2 2' });
+      const kept = p.blocks && p.blocks.length ? `trả block [${p.blocks.join(', ')}]` : 'chưa giữ block nào';
+      const detail = `Preempt ở bước ${p.step} (${ms(p.time)} ms): hết block KV trống, ${p.request} ${kept}, quay lại hàng chờ; khi chạy lại phải prefill ${p.recompute} token.`;
+      const group = s('g', { class: 'preemption', 'data-step': p.step }, line, badge);
+      marks.push([px, group, detail]);
+    }
+    marks.sort((a, b) => a[0] - b[0]);
+    // lane label first in keyboard order: the request's whole story
+    const story = `${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}, bắt đầu ${ms(req.start)}, token đầu ${ms(req.first)}, xong ${ms(req.finish)} ms; ${ttftText}` +
+      (myPreempts.length ? `; bị preempt ${myPreempts.length} lần.` : '.');
+    const labelHit = s('g', { class: 'lane-head' }, s('rect', { x: 0, y: y0 + 2, width: LEFT - 4, height: LANE - 4, fill: 'transparent' }));
+    g.append(chart.mark(labelHit, story));
+    for (const [, el, detail] of marks) g.append(chart.mark(el, detail));
+  });
+
+  // text alternative
+  chart.table('Các yêu cầu trên dòng thời gian (ms mô phỏng)',
+    ['Yêu cầu', 'Đến', 'Sẵn sàng', 'Bắt đầu', 'Token đầu', 'Xong', 'Kết quả'],
+    ids.map((id) => {
+      const r = served.get(id);
+      const rej = rejected.get(id);
+      if (r) return [id, ms(r.arrival), ms(r.ready), ms(r.start), ms(r.first), ms(r.finish), `phục vụ, ${r.n} token` + (r.preemptions ? `, preempt ${r.preemptions} lần` : '')];
+      if (rej) return [id, ms(rej.arrival), '—', '—', '—', '—', CODE_TEXT[rej.code] || rej.code];
+      return [id, '—', '—', '—', '—', '—', '—'];
+    }));
+  chart.table('Các bước của bộ lập lịch', ['Bước', 'Bắt đầu (ms)', 'Kết thúc (ms)', 'Việc'],
+    steps.map((st, i) => [String(i + 1), ms(st.start), ms(st.end),
+      (st.tasks || []).map((tk) => `${tk[0]} ${tk[1] === 'prefill' ? 'prefill ' + tk[2] + ' token' : 'decode'}`).join(', ')]));
+  if (preemptions.length) {
+    chart.altText('Preempt: ' + preemptions.map((p) => `bước ${p.step} (${ms(p.time)} ms) ${p.request}, tính lại ${p.recompute} token`).join('; ') + '.');
+  }
+  return chart.finish();
+}

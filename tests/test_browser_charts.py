@@ -1,0 +1,256 @@
+"""Browser tests of the six charts (static/charts/): each is drawn from the run's report data inside its
+block's panel above the lines, for the default run, a run whose followed request is refused (SLOTS=1)
+and a run with preemptions (SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2). Marks are checked against the
+engine's own report (computed here in CPython); hover and keyboard details, phone width and the CSP are
+checked too. Screenshots of every chart at 375 and 1440 px go to tests/artifacts/chart-*.png.
+Same harness as test_browser.py (Debian's Chromium, local server).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_browser import ARTIFACTS, RUN_MS, Lab, chromium, expect, server, site  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+BLOCK_OF = {"timeline": 3, "attention": 5, "kv-blocks": 6, "sampling": 8, "ttft": 11, "policies": 12}
+RUNS = {
+    "default": {},
+    "refused": {"SLOTS": 1},                                    # FOLLOW=C gets 429 at the gateway
+    "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2},  # the KV pool runs out: 3 preemptions
+}
+
+
+@pytest.fixture(scope="module")
+def lab(chromium, server):
+    lab = Lab(chromium, server.origin).open(server.url)
+    yield lab
+    lab.close()
+
+
+def engine_report(config: dict) -> dict:
+    from inference_lab import web
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return result["report"]
+
+
+def data(report: dict, n: int) -> dict:
+    return next(b for b in report["blocks"] if b["number"] == n)["data"]
+
+
+def chart(lab: Lab, name: str):
+    return lab.page.locator(f'[data-block="{BLOCK_OF[name]}"] [data-chart="{name}"]')
+
+
+def run_and_wait_for_charts(lab: Lab, values: dict) -> None:
+    """Run, then wait until every chart of the previous run has been replaced by this run's."""
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    assert lab.run(values) == "done"
+    for name in BLOCK_OF:
+        expect(chart(lab, name)).to_have_count(1, timeout=RUN_MS)
+    expect(lab.page.locator("[data-chart][data-stale]")).to_have_count(0, timeout=RUN_MS)
+
+
+def assert_drawn(lab: Lab, name: str) -> None:
+    """Root present above the panel's lines, an SVG with an accessible label, marks, a text alternative."""
+    root = chart(lab, name)
+    above = root.evaluate("""el => {
+        const pre = el.closest('[data-block]').querySelector(':scope > pre');
+        return Boolean(el.compareDocumentPosition(pre) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }""")
+    assert above, f"{name} is not above the panel's lines"
+    svg = root.locator('svg[role="img"]')
+    expect(svg).to_have_count(1)
+    assert len(svg.get_attribute("aria-label").strip()) > 20
+    assert root.locator("svg [data-mark]").count() > 0, f"{name} has no marks"
+    assert root.locator(".chart-alt").count() > 0 and root.locator(".chart-alt").first.text_content().strip()
+    assert root.locator("figcaption").inner_text().strip()
+    assert root.locator(".axis-label, .panel-title").count() > 0, f"{name} has no axis or panel labels"
+
+
+def kv_reuses(steps: list) -> int:
+    """Blocks taken over by another request, counted from the end-of-step owners like the chart does."""
+    blocks = {int(b) for st in steps for b in st["block_owners"]}
+    count = 0
+    for b in blocks:
+        last = None
+        for st in steps:
+            owner = st["block_owners"].get(str(b))
+            if owner is not None and last is not None and owner != last:
+                count += 1
+            last = owner if owner is not None else last
+    return count
+
+
+# ── the three runs ───────────────────────────────────────────────────────────
+def test_default_run_draws_all_six_charts_from_the_report(lab):
+    run_and_wait_for_charts(lab, RUNS["default"])
+    report = engine_report(RUNS["default"])
+    for name in BLOCK_OF:
+        assert_drawn(lab, name)
+
+    b3, b6, b11 = data(report, 3), data(report, 6), data(report, 11)
+    tl = chart(lab, "timeline")
+    lanes = tl.locator("[data-request]").evaluate_all("els => els.map(e => e.dataset.request)")
+    assert lanes == [r["id"] for r in report["config"]["REQUESTS"]]            # REQUESTS order: A B E C D
+    assert tl.locator(".task").count() == sum(len(st["tasks"]) for st in b3["steps"])
+    assert tl.locator('.task[data-phase="prefill"]').count() == sum(t[1] == "prefill" for st in b3["steps"] for t in st["tasks"])
+    refused = tl.locator(".refused").evaluate_all("els => els.map(e => [e.closest('[data-request]').dataset.request, e.dataset.code])")
+    assert sorted(refused) == sorted([r["id"], r["code"]] for r in b11["rejected"]) == [["D", "429"], ["E", "400"]]
+    expect(tl.locator('[data-request="D"]')).to_contain_text("429")
+    expect(tl.locator('[data-request="E"]')).to_contain_text("400")
+    assert tl.locator(".preemption").count() == 0
+
+    kv = chart(lab, "kv-blocks")
+    steps = b3["steps"]
+    peak = next(i for i, st in enumerate(steps)
+                if {int(k): v for k, v in st["block_owners"].items()} == {b: r for r, bl in b6["peak"]["tables"].items() for b in bl})
+    expect(kv.locator(".peak")).to_have_attribute("data-step", str(peak + 1))
+    expect(kv.locator(".peak")).to_contain_text(f"{b6['peak']['used']}/{b6['pool_blocks']}")
+    assert kv.locator(".reuse").count() == kv_reuses(steps) == 4
+    assert kv.locator(".preemption").count() == 0
+
+    att = data(report, 5)
+    assert chart(lab, "attention").locator(".bar").count() == 2 * len(att["heads"][0]) == 18
+    expect(chart(lab, "attention").locator("figcaption")).to_contain_text(att["token_text"])
+
+    smp = chart(lab, "sampling")
+    expect(smp.locator(".chosen-band")).to_have_count(1)
+    chosen = data(report, 8)["token_text"]
+    expect(smp.locator("figcaption")).to_contain_text(f"“{chosen}”")
+    assert smp.locator(f'.bar[data-token="{data(report, 8)["token"]}"]').count() == 2       # before and after
+
+    tt = chart(lab, "ttft")
+    assert tt.locator(".request").evaluate_all("els => els.map(e => e.dataset.request)") == [r["id"] for r in b11["requests"]]
+    expect(tt.locator(".slo")).to_contain_text("SLO 8.00 ms")
+    expect(tt.locator("svg.chart-svg")).to_contain_text("TTFT 22.00 ms · ✗ vượt SLO")
+
+    pol = chart(lab, "policies")
+    assert pol.locator(".bar").count() == 3 * 5          # 3 policies × span, throughput, mean/max TTFT, worst gap
+    assert pol.locator('.bar[data-metric="preemptions"]').count() == 0
+    expect(pol.locator('.bar[data-policy="nochunk"][data-metric="worst_gap"]')).to_contain_text("6.00 ms")
+
+
+def test_refused_followed_request_keeps_every_chart_and_explains_the_missing_ones(lab):
+    run_and_wait_for_charts(lab, RUNS["refused"])
+    report = engine_report(RUNS["refused"])
+    assert report["follow"]["served"] is False and report["follow"]["code"] == "429"
+    for name in ("timeline", "kv-blocks", "ttft", "policies"):
+        assert_drawn(lab, name)
+    for name in ("attention", "sampling"):
+        root = chart(lab, name)
+        expect(root).to_have_attribute("data-empty", "true")
+        expect(root.locator(".chart-note")).to_contain_text("C bị từ chối 429")
+        expect(root.locator(".chart-note")).to_contain_text("A, B")       # which requests to follow instead
+        assert root.get_attribute("aria-labelledby") and root.locator("figcaption").inner_text().strip()
+    tl = chart(lab, "timeline")
+    expect(tl.locator('[data-request="C"] .refused')).to_have_attribute("data-code", "429")
+    expect(tl.locator('[data-request="C"]')).to_contain_text("yêu cầu theo dõi")
+    assert tl.locator(".refused").count() == len(data(report, 11)["rejected"]) == 3
+    assert chart(lab, "ttft").locator(".request").count() == 2
+
+
+def test_preemption_run_marks_preemptions_on_the_timeline_and_kv_blocks(lab):
+    run_and_wait_for_charts(lab, RUNS["preempt"])
+    report = engine_report(RUNS["preempt"])
+    for name in BLOCK_OF:
+        assert_drawn(lab, name)
+    pre = data(report, 3)["preemptions"]
+    assert [(p["step"], p["request"]) for p in pre] == [(5, "C"), (6, "C"), (9, "D")]
+
+    tl = chart(lab, "timeline")
+    marks = tl.locator(".preemption").evaluate_all("els => els.map(e => [e.closest('[data-request]').dataset.request, +e.dataset.step])")
+    assert marks == [[p["request"], p["step"]] for p in pre]
+    assert "3 lần preempt" in tl.locator("svg.chart-svg").get_attribute("aria-label")
+
+    kv = chart(lab, "kv-blocks")
+    steps = kv.locator(".preemption").evaluate_all("els => els.map(e => +e.dataset.step)")
+    assert steps == sorted({p["step"] for p in pre})
+    assert kv.locator(".reuse").count() == kv_reuses(data(report, 3)["steps"]) > 4
+    assert "preempt" in kv.locator("svg.chart-svg").get_attribute("aria-label")
+
+    expect(chart(lab, "ttft").locator("svg.chart-svg")).to_contain_text("TTFT 22.50 ms · ✗ vượt SLO · preempt 2 lần")
+    assert chart(lab, "policies").locator('.bar[data-metric="preemptions"]').count() == 3
+
+
+# ── reading a chart: hover, keyboard, phone width ───────────────────────────
+def test_hover_and_keyboard_show_details(lab):
+    run_and_wait_for_charts(lab, RUNS["default"])
+    tl = chart(lab, "timeline")
+    tip = tl.locator(".chart-tip")
+    expect(tip).to_be_hidden()
+    tl.locator('.task[data-phase="prefill"]').first.hover()
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("Bước 1")
+    expect(tip).to_contain_text("prefill 6 token")
+    lab.page.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
+
+    frame = tl.locator(".chart-frame")
+    assert frame.get_attribute("tabindex") == "0" and "mũi tên" in frame.get_attribute("aria-label")
+    frame.focus()
+    expect(tip).to_be_visible()
+    first = tip.inner_text()
+    lab.page.keyboard.press("ArrowRight")
+    expect(tip).not_to_have_text(first)
+    live = tl.locator(".chart-live")
+    expect(live).to_have_text(tip.inner_text())                  # screen readers hear the same detail
+    lab.page.keyboard.press("End")
+    expect(tl.locator(".is-active")).to_have_count(1)
+    lab.page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+
+    # every chart with marks can be read with the keyboard
+    for name in BLOCK_OF:
+        root = chart(lab, name)
+        root.locator(".chart-frame").focus()
+        lab.page.keyboard.press("ArrowDown")
+        expect(root.locator(".chart-tip")).to_be_visible()
+        assert root.locator(".chart-tip").inner_text().strip()
+
+
+def test_charts_are_legible_at_phone_width_and_follow_the_width(lab):
+    run_and_wait_for_charts(lab, RUNS["default"])
+    try:
+        lab.page.set_viewport_size({"width": 375, "height": 900})
+        for name in BLOCK_OF:
+            svg = chart(lab, name).locator("svg[role=img]")
+            # redrawn for the narrow panel: drawn 1:1, no sideways scroll inside the chart
+            lab.page.wait_for_function(
+                """([sel]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
+                   return s && f && +s.getAttribute('width') <= f.clientWidth + 1; }""",
+                arg=[f'[data-chart="{name}"] svg[role=img]'], timeout=5000)
+            sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+            assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
+        overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, "the page scrolls sideways at 375 px"
+    finally:
+        lab.page.set_viewport_size({"width": 1440, "height": 900})
+    lab.page.wait_for_function(
+        "() => +document.querySelector('[data-chart=timeline] svg[role=img]').getAttribute('width') > 900", timeout=5000)
+
+
+@pytest.mark.parametrize("run", list(RUNS))
+def test_screenshots_of_every_chart_at_both_widths(lab, run):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    run_and_wait_for_charts(lab, RUNS[run])
+    try:
+        for width in (375, 1440):
+            lab.page.set_viewport_size({"width": width, "height": 900})
+            lab.page.wait_for_timeout(300)  # the charts redraw for the new width
+            for name in BLOCK_OF:
+                root = chart(lab, name)
+                root.scroll_into_view_if_needed()
+                root.screenshot(path=str(ARTIFACTS / f"chart-{name}-{run}-{width}.png"))
+    finally:
+        lab.page.set_viewport_size({"width": 1440, "height": 900})
+
+
+def test_no_page_errors_and_nothing_refused_by_the_csp(lab):
+    assert lab.page_errors == []
+    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e or "chart" in e] == []
+    assert lab.foreign == []
