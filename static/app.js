@@ -172,12 +172,15 @@
 
   function onReady(msg) {
     const schema = Array.isArray(msg.schema) ? msg.schema : [];
-    if (state.fields.length === 0) buildControls(schema); // keep what the user typed across restarts
+    const first = state.fields.length === 0;
+    if (first) buildControls(schema); // keep what the user typed across restarts
     state.ready = true;
     const versions = msg.versions || {};
     el.versions.textContent = 'Python chạy trong trình duyệt nhờ Pyodide ' + (versions.pyodide || '') +
       ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + '. Không có dữ liệu nào rời khỏi máy của bạn.';
     setStatus('ready', 'Sẵn sàng. Chỉnh hằng số nếu muốn rồi bấm Chạy.', '');
+    readyInfo = { schema, first };
+    emit('ready', readyInfo);
     registerServiceWorker();
   }
 
@@ -297,7 +300,7 @@
 
   function setFieldError(name, message) {
     const control = controlFor(name);
-    if (!control) return false;
+    if (!control) return placeFieldError(name, message);
     const wrap = control.closest('.field');
     const old = wrap.querySelector('[data-error-for]');
     if (old) old.remove();
@@ -316,6 +319,7 @@
 
   function clearFieldErrors() {
     for (const field of state.fields) setFieldError(field.name, null);
+    emit('clearErrors');
   }
 
   // Shows the errors beside their controls; returns the ones that have no control.
@@ -323,7 +327,8 @@
     const unplaced = [];
     let first = null;
     for (const err of errors) {
-      if (setFieldError(err.field, err.message)) first = first || controlFor(err.field);
+      const placed = setFieldError(err.field, err.message); // true, or the editor cell it went beside
+      if (placed) first = first || controlFor(err.field) || placed;
       else unplaced.push(err);
     }
     if (first) {
@@ -341,6 +346,7 @@
       if (parsed.error) errors.push({ field: field.name, message: parsed.error });
       else config[field.name] = parsed.value;
     }
+    emit('config', config, errors);
     return { config, errors };
   }
 
@@ -392,6 +398,7 @@
     state.inflight = {
       id,
       started: performance.now(),
+      config,
       slowTimer: setTimeout(() => {
         el.actionNote.textContent = 'Lần chạy đã quá ' + SLOW_RUN_MS / 1000 + ' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).';
       }, SLOW_RUN_MS),
@@ -410,6 +417,7 @@
 
   function onResult(result) {
     const seconds = ((performance.now() - state.inflight.started) / 1000).toFixed(1);
+    const config = state.inflight.config;
     finishRun();
     if (!result || typeof result !== 'object') {
       onRunError({ message: 'Engine trả về kết quả không đọc được.' });
@@ -430,6 +438,7 @@
     const passed = result.report && result.report.passed;
     setStatus('done', 'Xong (' + seconds + ' giây thật trong trình duyệt) · ' + (passed ? 'PASS' : 'FAIL') + '.',
       'Đọc output ngay dưới từng hàng của bảng ánh xạ, rồi TỔNG KẾT ở cuối bảng.');
+    emit('result', result, config);
   }
 
   function onRunError(msg) {
@@ -447,6 +456,7 @@
 
   function reset() {
     clearFieldErrors();
+    emit('reset');
     for (const field of state.fields) controlFor(field.name).value = formatValue(field.default);
     el.actionNote.textContent = 'Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.';
   }
@@ -510,6 +520,61 @@
     }));
   }
 
+  // ── what static/editor.js, share.js and compare.js may do (request editor, address, marks) ──
+  // Events: ready({schema, first}) · config(config, errors) while Run reads the controls ·
+  // result(result, config) after a run was shown · reset() · clearErrors() ·
+  // fieldError(name, message) for a field with no control: return the element it went beside.
+  const hooks = { ready: [], config: [], result: [], reset: [], clearErrors: [], fieldError: [] };
+  let readyInfo = null;
+
+  function emit(name, ...args) {
+    for (const fn of hooks[name]) {
+      try { fn(...args); } catch (err) { console.error('[tools] ' + name, err); }
+    }
+  }
+
+  function placeFieldError(name, message) {
+    let placed = null;
+    for (const fn of hooks.fieldError) {
+      try { placed = fn(name, message) || placed; } catch (err) { console.error('[tools] fieldError', err); }
+    }
+    return placed || false;
+  }
+
+  const toolsApi = {
+    on(name, fn) {
+      hooks[name].push(fn);
+      if (name === 'ready' && readyInfo) fn(readyInfo);
+    },
+    make, parseValue, formatValue, controlFor, setFieldError, readConfig, run,
+    canRun: () => state.ready && state.inflight === null && state.fields.length > 0,
+    fields: () => state.fields,
+    setNote: (text) => { el.actionNote.textContent = text; },
+    openAdvanced: (control) => { if (el.advancedFold.contains(control)) el.advancedFold.open = true; },
+    // A choice field (FOLLOW) whose choices follow the request trace; keeps its value when still a choice.
+    setChoices(name, choices) {
+      const field = state.fields.find((f) => f.name === name);
+      const control = controlFor(name);
+      if (!field || !control || control.tagName !== 'SELECT') return;
+      const current = control.value;
+      field.choices = choices.slice();
+      control.replaceChildren(...choices.map((choice) => make('option', { value: choice }, choice)));
+      if (choices.includes(current)) control.value = current;
+    },
+  };
+
+  function loadTools() {
+    const names = ['editor', 'share', 'compare'];
+    const load = (name) => {
+      const url = new URL(name + '.js', SCRIPT_URL);
+      url.search = new URL(SCRIPT_URL).search; // same cache-busting version as app.js
+      return import(url.href);
+    };
+    Promise.all(names.map(load)).then((modules) => modules.forEach((module, i) => {
+      try { toolsApi[names[i]] = module.init(toolsApi) || null; } catch (err) { console.error('[tools] ' + names[i], err); }
+    }), (err) => console.error('[tools] không tải được static/editor.js, share.js hoặc compare.js', err));
+  }
+
   // ── start ──────────────────────────────────────────────────────────────────
   function init() {
     el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
@@ -531,6 +596,7 @@
       return;
     }
     startWorker();
+    loadTools();
   }
 
   init();

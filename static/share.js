@@ -1,0 +1,265 @@
+// Shareable runs and trace export.
+// - The constants that differ from their defaults live in the page address as a query string,
+//   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
+//   (one array per request, columns in describe()'s order). Each run rewrites the address
+//   (history.replaceState); opening such an address restores the controls and runs once Python is
+//   ready. A value that is not valid is reported (near the controls and beside its field), replaced
+//   by its default, and nothing runs.
+// - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
+// - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
+//   JSON (web.run's "trace") as inference-lab-trace.json.
+// Loaded by app.js (import()); text from the address is only ever shown with textContent.
+
+const TRACE_FILE = 'inference-lab-trace.json';
+const REQUESTS = 'REQUESTS';
+
+export function init(api) {
+  const { make } = api;
+  const editor = api.editor || null;
+  let lastTrace = null;
+  const ui = buildUi();
+
+  api.on('ready', ({ first }) => {
+    ui.copy.disabled = false;
+    if (first) applyAddress();
+  });
+  api.on('result', (result, config) => {
+    lastTrace = result && result.trace ? result.trace : null;
+    ui.download.disabled = !lastTrace;
+    if (config) setAddress(addressFor(config));
+    ui.addressNote.hidden = true;
+  });
+
+  // ── the toolbar under the status line ──────────────────────────────────────
+  function buildUi() {
+    const bar = toolbar();
+    const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, 'Sao chép liên kết');
+    const download = make('button', {
+      type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
+      title: 'Trace của lần chạy gần nhất (Chrome trace-event JSON, mở bằng Perfetto hoặc chrome://tracing).',
+    }, 'Tải trace (Perfetto)');
+    const note = make('span', { class: 'tools-note', 'aria-live': 'polite' });
+    const linkBox = make('p', { class: 'share-link', hidden: true });
+    const linkField = make('input', { type: 'text', id: 'share-url', readonly: true, 'data-share-url': '', spellcheck: 'false' });
+    linkBox.append(make('label', { for: 'share-url' }, 'Liên kết tới cấu hình hiện tại:'), linkField);
+    const group = make('div', { class: 'tool-group share-tools' });
+    group.append(copy, download, note);
+    bar.prepend(group);
+    bar.append(linkBox);
+    copy.addEventListener('click', copyLink);
+    download.addEventListener('click', downloadTrace);
+
+    const addressNote = make('div', { class: 'address-note', id: 'address-note', role: 'alert', hidden: true });
+    const form = document.getElementById('controls');
+    if (form) form.before(addressNote);
+    return { copy, download, note, linkBox, linkField, addressNote };
+  }
+
+  // ── address <-> config ─────────────────────────────────────────────────────
+  function same(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  // The address (URL) that restores `config`: only what differs from the defaults.
+  function addressFor(config) {
+    const params = new URLSearchParams();
+    for (const field of api.fields()) {
+      if (field.name in config && !same(config[field.name], field.default)) params.set(field.name, api.formatValue(config[field.name]));
+    }
+    const requests = config[REQUESTS];
+    if (editor && Array.isArray(requests) && !editor.sameAsDefault(requests)) {
+      const columns = editor.columns().map((c) => c.name);
+      params.set(REQUESTS, toBase64Url(JSON.stringify(requests.map((r) => columns.map((c) => r[c])))));
+    }
+    const url = new URL(location.href);
+    url.search = params.toString();
+    return url.href;
+  }
+
+  function setAddress(href) {
+    if (href !== location.href) history.replaceState(history.state, '', href);
+  }
+
+  function toBase64Url(text) {
+    let binary = '';
+    for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+    return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
+  function fromBase64Url(text) {
+    if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('ký tự lạ');
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  }
+
+  // REQUESTS= back into a list of request objects; {requests} or {error}.
+  function decodeRequests(raw) {
+    let rows;
+    try {
+      rows = JSON.parse(fromBase64Url(raw));
+    } catch (err) {
+      return { error: 'không giải mã được (cần base64url của JSON).' };
+    }
+    const columns = editor.columns().map((c) => c.name);
+    if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length === columns.length)) {
+      return { error: 'mỗi yêu cầu phải là một danh sách ' + columns.length + ' giá trị (' + columns.join(', ') + ').' };
+    }
+    return { requests: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) };
+  }
+
+  function shorten(text) {
+    const s = String(text);
+    return s.length > 40 ? s.slice(0, 37) + '…' : s;
+  }
+
+  // On first ready: restore the controls from the address, then run — unless something was invalid.
+  function applyAddress() {
+    const params = new URLSearchParams(location.search);
+    const names = Array.from(new Set(params.keys()));
+    if (names.length === 0) return;
+    const problems = [];   // [{name, text}] for the note near the controls
+    const restored = [];
+    const fields = api.fields();
+    const report = (name, text, besideField) => {
+      problems.push({ name, text });
+      if (besideField) api.setFieldError(name, besideField);
+      const control = api.controlFor(name);
+      if (control) api.openAdvanced(control);
+    };
+
+    if (names.includes(REQUESTS)) {
+      const raw = params.getAll(REQUESTS).pop();
+      if (!editor || !editor.name()) {
+        report(REQUESTS, 'trình chạy này không có bảng yêu cầu; bỏ qua.');
+      } else {
+        const decoded = decodeRequests(raw);
+        const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
+        if (found.length) {
+          const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
+          const more = found.length > 4 ? ' (và ' + (found.length - 4) + ' lỗi nữa)' : '';
+          report(REQUESTS, 'trace trong địa chỉ không hợp lệ: ' + detail + more + ' Đã dùng trace mặc định.',
+            'Trace trong địa chỉ không hợp lệ (' + detail + more + '); đã thay bằng trace mặc định.');
+          editor.setTrace(editor.defaultTrace());
+        } else {
+          editor.setTrace(decoded.requests);
+          editor.open();
+          restored.push(REQUESTS + ' (' + decoded.requests.length + ' yêu cầu)');
+        }
+      }
+    }
+    for (const name of names) {
+      if (name === REQUESTS) continue;
+      const field = fields.find((f) => f.name === name);
+      const values = params.getAll(name);
+      const raw = values[values.length - 1];
+      if (!field) { report(name, 'không có hằng số tên này; bỏ qua.'); continue; }
+      const control = api.controlFor(name);
+      const parsed = values.length > 1 ? { error: 'xuất hiện ' + values.length + ' lần.' } : api.parseValue(field, raw);
+      if (parsed.error) {
+        const fallback = api.formatValue(field.default);
+        control.value = fallback;
+        if (control.value !== fallback && control.options && control.options.length) control.selectedIndex = 0;
+        report(name, '“' + shorten(raw) + '” không hợp lệ: ' + parsed.error + ' Đã dùng mặc định ' + (control.value || fallback) + '.',
+          'Giá trị “' + shorten(raw) + '” trong địa chỉ không hợp lệ: ' + parsed.error + ' Đã đặt về mặc định ' + (control.value || fallback) + '.');
+      } else {
+        control.value = api.formatValue(parsed.value);
+        api.openAdvanced(control);
+        restored.push(name + '=' + api.formatValue(parsed.value));
+      }
+    }
+    // FOLLOW left at its default must still name a request of the restored trace.
+    const follow = fields.find((f) => f.type === 'choice');
+    if (follow && !names.includes(follow.name)) {
+      const control = api.controlFor(follow.name);
+      if (control && !(follow.choices || []).includes(api.formatValue(follow.default))) {
+        report(follow.name, 'trace trong địa chỉ không có yêu cầu ' + follow.default + ' để theo dõi; đã chọn ' + control.value + '.',
+          'Trace trong địa chỉ không có yêu cầu ' + follow.default + '; đã chọn ' + control.value + '. Kiểm tra rồi bấm Chạy.');
+      }
+    }
+
+    if (problems.length) {
+      showAddressProblems(problems);
+      api.setNote('Chưa chạy: địa chỉ trang có giá trị không hợp lệ.');
+      return;
+    }
+    ui.note.textContent = 'Đã khôi phục từ địa chỉ trang: ' + restored.join(', ') + '.';
+    api.run();
+  }
+
+  function showAddressProblems(problems) {
+    const box = ui.addressNote;
+    box.replaceChildren(make('p', { class: 'error-title' },
+      'Địa chỉ trang có ' + problems.length + ' giá trị không hợp lệ, nên trang chưa chạy.'));
+    const list = make('ul');
+    for (const p of problems) {
+      const item = make('li');
+      item.append(make('code', {}, shorten(p.name)), ': ' + p.text);
+      list.append(item);
+    }
+    box.append(list, make('p', {}, 'Các ô đó đã được đặt về giá trị mặc định (xem thông báo bên cạnh từng ô). ' +
+      'Kiểm tra các hằng số rồi bấm Chạy.'));
+    box.hidden = false;
+  }
+
+  // ── copy link ──────────────────────────────────────────────────────────────
+  async function copyLink() {
+    ui.note.textContent = '';
+    const { config, errors } = api.readConfig();
+    if (errors.length) {
+      for (const e of errors) api.setFieldError(e.field, e.message);
+      ui.note.textContent = 'Chưa sao chép: sửa ' + errors.length + ' ô được đánh dấu trước.';
+      return;
+    }
+    const href = addressFor(config);
+    setAddress(href);
+    ui.linkField.value = href;
+    ui.linkBox.hidden = false;
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(href);
+        copied = true;
+      }
+    } catch (err) {
+      copied = false;
+    }
+    if (!copied) {
+      ui.linkField.focus();
+      ui.linkField.select();
+      try { copied = document.execCommand('copy'); } catch (err) { copied = false; }
+    }
+    ui.note.textContent = copied
+      ? 'Đã sao chép liên kết.'
+      : 'Trình duyệt không cho sao chép tự động: liên kết đã được chọn trong ô dưới, hãy nhấn Ctrl+C (⌘C trên Mac).';
+    if (copied) ui.copy.dataset.copied = 'true';
+  }
+
+  // ── trace download ─────────────────────────────────────────────────────────
+  function downloadTrace() {
+    if (!lastTrace) return;
+    const text = typeof lastTrace === 'string' ? lastTrace : JSON.stringify(lastTrace);
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const link = make('a', { href: url, download: TRACE_FILE, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 30000);
+    ui.note.textContent = 'Đã tải ' + TRACE_FILE + ': mở bằng Perfetto (Open trace file) hoặc chrome://tracing; ' +
+      'mỗi yêu cầu một hàng, thời gian là µs mô phỏng.';
+  }
+
+  return { addressFor };
+}
+
+// The toolbar under the status line, shared with compare.js (whichever module comes first makes it).
+function toolbar() {
+  let bar = document.getElementById('run-tools');
+  if (bar) return bar;
+  bar = document.createElement('div');
+  bar.id = 'run-tools';
+  bar.className = 'run-tools';
+  const status = document.getElementById('status');
+  if (status) status.after(bar);
+  else document.body.append(bar);
+  return bar;
+}
