@@ -11,7 +11,8 @@ numpy, the plain documented way, nothing else). It measures:
 
 - cold loads: a fresh browser context each (empty HTTP cache, no service worker), `--loads` times,
   for the lab (navigation -> data-status="ready") and the bare page (navigation -> `import numpy` done);
-- warm loads: a second visit in the same context (service worker and HTTP cache as a student has them);
+- warm loads: a second visit in the same context (service worker, compiled-Python cache and HTTP
+  cache as a student has them: the second visit waits until the first one has written its caches);
 - first run: one click on Chạy 3 s after ready (a person's pause), on every load;
 - re-runs: `--runs` clicks on Chạy, click -> data-status="done" with the panels filled and laid out;
 - the seed program (tests/seed_program.py's source()) exec'd in the bare page's Pyodide worker (a
@@ -65,6 +66,7 @@ LAB_PROBE = """
           if (m.type === 'progress') window.__bench.stages.push([m.stage, m.detail, performance.now()]);
           if (m.type === 'ready') window.__bench.workerTimings = m.timings || null;
           if (m.type === 'log' && /^engine warmed up/.test(m.text || '')) window.__bench.warmedAt = performance.now();
+          if (m.type === 'log' && /^compiled Python cached/.test(m.text || '')) window.__bench.pycAt = performance.now();
         });
       }
     };
@@ -206,7 +208,7 @@ def click_run(page) -> float:
     return got["ms"]
 
 
-def lab_load(browser, url, counter, has_sw, out, log, keep=False):
+def lab_load(browser, url, counter, has_sw, has_pyc, out, log, keep=False):
     """One cold visit (fresh context) and one warm visit (same context) of the lab, a first run on each."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.add_init_script(LAB_PROBE)
@@ -222,6 +224,10 @@ def lab_load(browser, url, counter, has_sw, out, log, keep=False):
     out["first_run_ms"].append(click_run(page))
     if has_sw:
         page.wait_for_function(SW_READY, timeout=READY_MS)
+    if has_pyc:  # a second visit comes later in real life: let the compiled-Python cache be written
+        page.wait_for_function("() => window.__bench.pycAt !== undefined", timeout=READY_MS)
+        out["pyc_stored_after_ready_ms"].append(page.evaluate("() => window.__bench.pycAt - window.__bench.ready"))
+    out["warmup_done_after_ready_ms"].append(page.evaluate("() => (window.__bench.warmedAt || NaN) - window.__bench.ready"))
     page.wait_for_timeout(300)
     out["bytes_first_visit"].append(counter.bytes)
     out["bytes_by_path"] = dict(sorted(counter.by_path.items(), key=lambda kv: -kv[1]))
@@ -260,11 +266,11 @@ def bare_load(browser, url, counter, out, log, keep=False):
     return None
 
 
-def measure_browser(browser, url, counter, loads, runs, has_sw, log):
+def measure_browser(browser, url, counter, loads, runs, has_sw, has_pyc, log):
     """Lab and bare loads alternate (and swap order every round), so load from elsewhere hits both alike."""
     lab = {"cold_ready_ms": [], "warm_ready_ms": [], "first_run_ms": [], "first_run_warm_ms": [],
            "rerun_ms": [], "bytes_until_ready": [], "bytes_first_visit": [], "worker_timings": [],
-           "worker_timings_warm": [], "stages": []}
+           "worker_timings_warm": [], "stages": [], "pyc_stored_after_ready_ms": [], "warmup_done_after_ready_ms": []}
     bare = {"cold_ready_ms": [], "warm_ready_ms": [], "bytes_until_ready": [], "seed_exec_ms": [],
             "seed_first_exec_ms": None, "worker_timings": []}
     bare_url = url + "__bench__/bare.html"
@@ -272,7 +278,7 @@ def measure_browser(browser, url, counter, loads, runs, has_sw, log):
     for i in range(loads):
         last = i == loads - 1
         log(f" round {i + 1}/{loads}")
-        steps = [lambda: lab_load(browser, url, counter, has_sw, lab, log, keep=last),
+        steps = [lambda: lab_load(browser, url, counter, has_sw, has_pyc, lab, log, keep=last),
                  lambda: bare_load(browser, bare_url, counter, bare, log, keep=last)]
         if i % 2:
             steps.reverse()
@@ -341,6 +347,8 @@ def summarize(lab, bare, cpy):
     s["bare_warm_ratio"] = ratio(s["bare_warm_ready_ms"], s["bare_cold_ready_ms"])
     s["extra_bytes_vs_bare"] = (s["lab_bytes_first_visit"] - s["bare_bytes"]) if s["lab_bytes_first_visit"] else None
     s["install_compare_ms"] = bare.get("install_compare_ms")
+    s["warmup_done_after_ready_ms"] = median(lab.get("warmup_done_after_ready_ms", []))
+    s["pyc_stored_after_ready_ms"] = median(lab.get("pyc_stored_after_ready_ms", []))
     s["cpython_engine_vs_seed"] = ratio(s["cpython_engine_p50_ms"], s["cpython_seed_p50_ms"])
     for key, name in (("worker_timings", "worker_ms"), ("worker_timings_warm", "worker_ms_warm")):
         worker = [t for t in lab.get(key, []) if t]
@@ -388,6 +396,9 @@ def table(s, old=None) -> str:
         line += f"   {mb(old.get('lab_bytes_first_visit'))} / {mb(old.get('bare_bytes'))}"
     lines.append(line)
     lines.append(f"{'bytes until ready, lab (MB)':38} {mb(s.get('lab_bytes_until_ready')):>9}")
+    if s.get("warmup_done_after_ready_ms") is not None:
+        lines.append(f"idle warm-up run done {fmt(s['warmup_done_after_ready_ms'], 0)} ms after ready; compiled-Python cache "
+                     f"stored {fmt(s.get('pyc_stored_after_ready_ms'), 0)} ms after ready (first visit, median)")
     for name, label in (("worker_ms", "cold"), ("worker_ms_warm", "warm")):
         if s.get(name):
             parts = ", ".join(f"{k} {fmt(v, 0)}" for k, v in s[name].items())
@@ -436,6 +447,7 @@ def main(argv=None) -> int:
         if manifest["pyodide"]["mode"] != "vendor":
             raise SystemExit("the benchmark needs a vendored build (the bare page loads Pyodide from /pyodide/)")
         has_sw = (dist / "sw.js").is_file()
+        has_pyc = (dist / "static" / "pyc-cache.js").is_file()
         counter = Counter()
         server, url = make_bench_server(dist, counter)
         log("CPython: engine and seed program …")
@@ -444,7 +456,7 @@ def main(argv=None) -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 log(f"Chromium {browser.version}; serving {dist} at {url}")
-                lab, bare = measure_browser(browser, url, counter, args.loads, args.runs, has_sw, log)
+                lab, bare = measure_browser(browser, url, counter, args.loads, args.runs, has_sw, has_pyc, log)
                 version = browser.version
                 browser.close()
         finally:
@@ -459,7 +471,7 @@ def main(argv=None) -> int:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = RESULTS / f"{args.label}-{stamp}.json"
     out.write_text(json.dumps({
-        "label": args.label, "when": stamp, "machine": machine_info(version), "service_worker": has_sw,
+        "label": args.label, "when": stamp, "machine": machine_info(version), "service_worker": has_sw, "pyc_cache": has_pyc,
         "settings": {"loads": args.loads, "runs": args.runs, "pause_before_first_run_ms": PAUSE_BEFORE_FIRST_RUN_MS},
         "summary": summary, "lab": lab, "bare": bare, "cpython": cpy,
     }, indent=1))

@@ -11,8 +11,8 @@
 //   this first visit (static/worker.js puts them in a staging cache) is taken from there instead,
 //   if its sha256 matches. One missing or different file fails the install: the
 //   new cache is dropped and the previous service worker keeps serving its complete cache.
-// - activate (right after a complete install): delete this lab's caches of other builds, take over
-//   open pages. A page that was already open when a new build took over is told to reload.
+// - activate (right after a complete install): delete this lab's caches of other builds (and the
+//   compiled-Python caches of static/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
 // - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache;
 //   anything else goes to the network untouched.
 'use strict';
@@ -80,8 +80,11 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   if (!BUILD) return;
   event.waitUntil((async () => {
+    const pyc = 'inference-lab-pyc ' + SCOPE + ' '; // static/pyc-cache.js: compiled Python, per build
     for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      if ((name.startsWith(PREFIX) && name !== CACHE) || (name.startsWith(pyc) && name !== pyc + BUILD.version)) {
+        await caches.delete(name);
+      }
     }
     await self.clients.claim();
   })());

@@ -52,7 +52,8 @@ async function fetchManifest() {
     throw new LoadError('Không tải được build-info.json.', SERVE_HINT, String(err));
   }
   if (!response.ok) throw new LoadError('Thiếu tệp build-info.json (HTTP ' + response.status + ').', SERVE_HINT);
-  return response.json();
+  manifestText = await response.text();
+  return JSON.parse(manifestText);
 }
 
 // Ask for every Pyodide file (in parallel with loading them), so a missing one is named instead of
@@ -98,6 +99,17 @@ self.fetch = async function (input, init) {
   return response;
 };
 
+// Compiled Python kept between visits (static/pyc-cache.js); optional: without it Python compiles the sources.
+try {
+  const url = new URL('pyc-cache.js', self.location.href);
+  url.search = self.location.search;
+  importScripts(url.href);
+} catch (err) {
+  self.labPyc = null;
+}
+const labPyc = self.labPyc || null;
+let manifestText = '';
+
 function startStaging(manifest, manifestURL, indexURL) {
   const timing = performance.getEntriesByName(manifestURL.href)[0];
   const served = timing && timing.workerStart > 0; // sw.js answered: the build is cached already
@@ -122,19 +134,27 @@ async function fetchWheel(wheelURL) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function loadRuntime(indexURL) {
+async function loadRuntime(indexURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
     throw new LoadError('Không nạp được pyodide.js.', SERVE_HINT, String(err));
   }
+  const options = {
+    indexURL,
+    packages: PACKAGES, // fetched while the interpreter starts, not after it
+    stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
+    stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
+  };
   try {
-    return await self.loadPyodide({
-      indexURL,
-      packages: PACKAGES, // fetched while the interpreter starts, not after it
-      stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
-      stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
-    });
+    try {
+      return await self.loadPyodide({ ...options, ...extra });
+    } catch (err) {
+      if (!extra || !extra.stdLibURL) throw err;
+      labPyc.state.found = false; // a bad compiled-Python cache: start from the sources, rebuild it later
+      labPyc.state.site = null;
+      return await self.loadPyodide(options);
+    }
   } catch (err) {
     throw new LoadError('Pyodide không khởi động được (pyodide.asm.js, pyodide.asm.wasm hoặc python_stdlib.zip).',
       SERVE_HINT, String(err && err.stack || err));
@@ -189,8 +209,10 @@ async function boot() {
   wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     'pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 0.1);
-  pyodide = await unlessFails(loadRuntime(indexURL), check);
+  const pycOptions = labPyc ? await labPyc.open(manifestText) : {};
+  pyodide = await unlessFails(loadRuntime(indexURL, pycOptions), check);
   mark('pyodide');
+  timings.pyc = Boolean(labPyc && labPyc.applySite(pyodide));
   await loadPackages();
   progress('engine', 'Cài inference_lab ' + manifest.engine.version, 0.85);
   web = await installEngine(wheelURL, await wheel);
@@ -215,6 +237,12 @@ function warmUp() {
   }
   mark('warm');
   post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
+  if (labPyc) {
+    labPyc.buildLater(pyodide, (modules) => {
+      mark('pycStored');
+      post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });
+    });
+  }
 }
 
 function handleRun(msg) {

@@ -259,6 +259,70 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(ch
         server.stop()
 
 
+# ── compiled Python kept between visits (static/pyc-cache.js) ────────────────
+WORKER_PROBE = """
+window.__worker = { logs: [], ready: [] };
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (event) => {
+      const m = event.data || {};
+      if (m.type === 'ready') window.__worker.ready.push(m.timings || {});
+      if (m.type === 'log') window.__worker.logs.push(m.text);
+    });
+  }
+};
+"""
+
+
+def page_output(page) -> list[str]:
+    return [page.locator(f'[data-block="{n}"] pre').inner_text() for n in range(1, 14)] + \
+        [page.locator('[data-block="summary"] pre').inner_text()]
+
+
+def test_the_next_visit_uses_compiled_python_and_prints_the_same(chromium, site):
+    server = SiteServer(site, csp=page_csp(site))
+    context = chromium.new_context()
+    context.add_init_script(WORKER_PROBE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        page.goto(server.url)
+        wait_ready(page)
+        assert page.evaluate("window.__worker.ready[0].pyc") is False
+        run_default(page)
+        first = page_output(page)
+        page.wait_for_function("() => window.__worker.logs.some((t) => t.startsWith('compiled Python cached'))",
+                               timeout=READY_MS)
+        names = page.evaluate("async () => (await caches.keys()).filter((k) => k.startsWith('inference-lab-pyc '))")
+        assert len(names) == 1, names
+
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("window.__worker.ready[0].pyc") is True
+        run_default(page)
+        assert page_output(page) == first
+        for values in ({"QUEUE_LIMIT": 2}, {"QUANT_BITS": 4, "SLOTS": 3}):
+            page.click('[data-action="reset"]')
+            for name, value in values.items():
+                page.locator(f'[data-constant="{name}"]').fill(str(value))
+            page.click('[data-action="run"]')
+            from playwright.sync_api import expect
+            expect(page.locator("[data-status]")).to_have_attribute("data-status", "done", timeout=RUN_MS)
+            got = page_output(page)
+            from inference_lab import web
+            expected = json.loads(web.run(json.dumps(values)))["report"]["text"]
+            for block in got:
+                for line in block.split("\n"):
+                    assert line.strip() in expected, line
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
+
+
 # ── the classroom zip ────────────────────────────────────────────────────────
 def free_port() -> int:
     with socket.socket() as s:
