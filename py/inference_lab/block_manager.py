@@ -35,7 +35,8 @@ class BlockManager:
         self.released = []                       # (request, blocks returned) in finishing order
         self.owners = {}                         # physical block -> requests that used it, in order
         self.active = {}                         # request id -> sequence holding blocks
-        self.peak = dict(used=0, tables={}, tokens=0)
+        self.peak = dict(used=0, tables={}, tokens=0, step=None)
+        self.current_step = None                 # set by the engine: the 1-based step being executed
 
     @property
     def num_used(self) -> int:
@@ -70,7 +71,7 @@ class BlockManager:
     def _track_peak(self) -> None:
         if self.num_used > self.peak["used"]:     # remember the moment with the most blocks in use
             self.peak = dict(used=self.num_used, tables={k: list(v.block_table) for k, v in self.active.items()},
-                             tokens=sum(v.cached for v in self.active.values()))
+                             tokens=sum(v.cached for v in self.active.values()), step=self.current_step)
 
     def owner_map(self) -> dict:
         """{physical block: request id} for every block in use now."""

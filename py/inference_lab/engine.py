@@ -244,6 +244,7 @@ class Engine:
         tasks = plan_tasks(self.running, self.budget_cap)
         end = self.now + step_duration(self.cfg, tasks)
         step = Step(self.now, end, len(self.waiting), len(self.running), [], 0, 0)
+        self.pool.current_step = len(self.steps) + 1
         self.emitted = []
         ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end, step)]
         if step.preempted:

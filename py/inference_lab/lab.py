@@ -198,7 +198,8 @@ def block6_data(lab, main, runs) -> dict:
     pool, cfg = main.pool, lab.cfg
     pk = pool.peak
     return dict(block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, slots=cfg.SLOTS,
-                peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"]),
+                peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"],
+                          step=pk["step"]),
                 released=[[rid, list(b)] for rid, b in pool.released],
                 reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
                 owners={str(b): list(o) for b, o in sorted(pool.owners.items())},

@@ -23,7 +23,7 @@ Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
      block_owners{block: id}}], preemptions[{step, time, request, blocks, generated, recompute}], mixed, chunks, follow
   4  chunks, prompt_len, k_shape, logits, top3, top3_tokens, top3_scores, first_time, arrival, ttft
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
-  6  peak{used, tables, tokens}, released, reused, owners, free, gather, preemptions
+  6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions
   7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
      token_text, stream, stops
