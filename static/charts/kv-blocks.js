@@ -54,21 +54,11 @@ export function render(data, report, opts = {}) {
   const cx = (i) => LEFT + i * colW;
   const ry = (b) => TOP + b * rowH;
 
-  // peak step: the step whose end-of-step tables equal block 6's peak tables. The peak can also fall
-  // inside a step, before a finishing sequence returns its blocks: then it is the step after the last
-  // end-of-step state that is still part of the peak tables (tables only grow until a sequence ends).
-  let peakStep = steps.findIndex((st) => sameTables(st.block_owners, peak.tables));
-  let peakInside = false;
-  if (peakStep < 0 && peak.tables) {
-    const owner = new Map();
-    for (const [id, blocks] of Object.entries(peak.tables)) for (const b of blocks) owner.set(String(b), String(id));
-    let best = -1;
-    steps.forEach((st, i) => {
-      const entries = Object.entries(st.block_owners || {});
-      if (entries.length && entries.every(([b, id]) => owner.get(String(b)) === String(id))) best = i;
-    });
-    if (best >= 0) { peakStep = Math.min(steps.length - 1, best + 1); peakInside = true; }
-  }
+  // peak step: the engine records the 1-based step in which the peak happened (block 6 peak.step).
+  // The peak can fall inside a step, before a finishing sequence returns its blocks: then that step's
+  // end-of-step column differs from the peak tables, and the tooltip says so.
+  const peakStep = Number.isInteger(peak.step) ? peak.step - 1 : -1;
+  const peakInside = peakStep >= 0 && !sameTables((steps[peakStep] || {}).block_owners, peak.tables);
 
   const summary = `Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block` +
     (peakStep >= 0 ? ` ở bước ${peakStep + 1}` : '') + `; ${(data.reused || []).length} block được yêu cầu khác dùng lại` +
