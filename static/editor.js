@@ -6,7 +6,7 @@
 // carries data-error-for="REQUESTS[<index>].<column>" (the engine's own field names).
 // Loaded by app.js (import()); everything from the user or the engine goes in as textContent.
 
-const ID_PATTERN = /^[A-Za-z0-9]{1,8}$/; // config.py: "1..8 chữ cái hoặc chữ số (không dấu)"
+let ID_PATTERN = /^[A-Za-z0-9]{1,8}$/; // replaced by the id column's pattern from describe() (config.py)
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const FIELD_NAME = /^REQUESTS(?:\[(\d+)\](?:\.(\w+))?)?$/;
 
@@ -22,6 +22,8 @@ export function init(api) {
     const entry = (schema || []).find((f) => f && f.type === 'requests' && Array.isArray(f.columns));
     if (!entry) return;
     spec = entry;
+    const idColumn = entry.columns.find((c) => c.name === 'id');
+    if (idColumn && idColumn.pattern) ID_PATTERN = new RegExp(idColumn.pattern);
     build();
     setTrace(defaultTrace());
   });

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field, fields
 
 BOS, EOS = 0, 1
@@ -72,8 +73,10 @@ class RequestField:
     help: str
     min: float | None = None
     max: float | None = None
+    pattern: str | None = None     # a regular expression the whole value must match (JS and Python syntax)
 
 
+ID_PATTERN = r"^[A-Za-z0-9]{1,8}$"
 _I = "int"
 FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16),
@@ -116,7 +119,8 @@ FIELDS: tuple[Field, ...] = (
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
 REQUEST_FIELDS: tuple[RequestField, ...] = (
-    RequestField("id", "str", "Mã", "Tên ngắn của yêu cầu (chữ cái/chữ số, tối đa 8 ký tự, không trùng)."),
+    RequestField("id", "str", "Mã", "Tên ngắn của yêu cầu (chữ cái/chữ số, tối đa 8 ký tự, không trùng).",
+                 pattern=ID_PATTERN),
     RequestField("arrival", "int", "Đến (µs)", "Thời điểm đến trên đồng hồ mô phỏng (µs).", 0, 100_000_000),
     RequestField("text", "str", "Văn bản", "Prompt; ký tự lạ với tokenizer sẽ bị từ chối 400.", 1, MAX_TEXT_CHARS),
     RequestField("max_new", "int", "max_new", "Số token sinh ra tối đa.", 1, 256),
@@ -150,11 +154,12 @@ def _is_int(v) -> bool:
 
 
 def _is_number(v) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+    return _is_int(v) or (isinstance(v, float) and math.isfinite(v))
 
 
 def _fmt(v) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
+    text = f"{v:g}" if isinstance(v, float) else str(v)
+    return text if len(text) <= 20 else text[:12] + f"… ({len(text)} chữ số)"
 
 
 def _check_number(name: str, kind: str, value, lo, hi) -> str | None:
@@ -193,9 +198,8 @@ def _check_request_value(f: RequestField, value) -> str | None:
         return _check_number(f.name, f.type, value, f.min, f.max)
     if not isinstance(value, str):
         return f"{f.name} phải là chuỗi ký tự."
-    if f.name == "id":
-        ok = 1 <= len(value) <= 8 and value.isascii() and value.isalnum()
-        return None if ok else "id phải gồm 1..8 chữ cái hoặc chữ số (không dấu)."
+    if f.pattern and not re.fullmatch(f.pattern.strip("^$"), value):
+        return "id phải gồm 1..8 chữ cái hoặc chữ số (không dấu)."
     if not value.strip():
         return "text không được rỗng."
     if len(value) > MAX_TEXT_CHARS:
@@ -318,7 +322,7 @@ def describe() -> list[dict]:
         if d["name"] == "FOLLOW":
             d["choices"] = [r["id"] for r in DEFAULT_REQUESTS]
         if d["name"] == "REQUESTS":
-            d["columns"] = [{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max")}
+            d["columns"] = [{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max", "pattern")}
                             for c in REQUEST_FIELDS]
             d["max_items"] = MAX_REQUESTS
     return out
