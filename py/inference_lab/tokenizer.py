@@ -20,7 +20,7 @@ request with 400 instead of crashing as the seed does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .config import BOS, EOS
 
@@ -52,6 +52,7 @@ class BPETokenizer:
     merges: list[tuple[str, str]]
     id_to_token: list[str]
     token_to_id: dict
+    _words: dict = field(default_factory=dict, repr=False, compare=False)   # bpe_word results (tokenizers are cached across runs)
 
     @classmethod
     def train(cls, corpus, n_merges: int) -> "BPETokenizer":
@@ -74,6 +75,14 @@ class BPETokenizer:
         return len(self.id_to_token)
 
     def bpe_word(self, word: str) -> list[str]:
+        known = self._words.get(word)
+        if known is not None:
+            return list(known)
+        tokens = self._bpe_word(word)
+        self._words[word] = tuple(tokens)
+        return tokens
+
+    def _bpe_word(self, word: str) -> list[str]:
         tokens = list(word) + [WORD_END]
         for left, right in self.merges:
             i = 0
