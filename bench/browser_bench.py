@@ -323,6 +323,30 @@ def measure_cpython(runs):
     return {"engine_first_ms": engine_first, "engine_ms": engine, "seed_first_ms": seed_first, "seed_ms": seeds}
 
 
+TEXT_TYPES = (".js", ".mjs", ".css", ".html", ".json", ".txt", "/")
+
+
+def gzip_estimate(by_path: dict, dist: Path) -> int | None:
+    """The bytes of a first visit if text files were sent gzip'd (as GitHub Pages does); wheels, zip, wasm as sent."""
+    import gzip
+    if not by_path:
+        return None
+    total = 0
+    for path, sent in by_path.items():
+        if path.startswith("/__bench__/"):
+            local = ROOT / "bench" / path[len("/__bench__/"):]
+        else:
+            local = dist / (path.lstrip("/") or "index.html")
+        if local.is_dir():
+            local = local / "index.html"
+        if path.endswith(TEXT_TYPES) and local.is_file() and sent >= local.stat().st_size:
+            data = local.read_bytes()
+            total += sent - len(data) + len(gzip.compress(data, 6))
+        else:
+            total += sent
+    return total
+
+
 # ── report ───────────────────────────────────────────────────────────────────
 def summarize(lab, bare, cpy):
     seed_p50 = median(bare["seed_exec_ms"])
@@ -396,6 +420,11 @@ def table(s, old=None) -> str:
         line += f"   {mb(old.get('lab_bytes_first_visit'))} / {mb(old.get('bare_bytes'))}"
     lines.append(line)
     lines.append(f"{'bytes until ready, lab (MB)':38} {mb(s.get('lab_bytes_until_ready')):>9}")
+    if s.get("lab_bytes_gzip_est") and s.get("bare_bytes_gzip_est"):
+        extra_gz = s["lab_bytes_gzip_est"] - s["bare_bytes_gzip_est"]
+        label = "  same, text gzip'd as on Pages (MB)"
+        lines.append(f"{label:38} {mb(s['lab_bytes_gzip_est']):>9} {mb(s['bare_bytes_gzip_est']):>9} "
+                     f"{fmt(extra_gz / 1e3, 0) + ' kB':>7}")
     if s.get("warmup_done_after_ready_ms") is not None:
         lines.append(f"idle warm-up run done {fmt(s['warmup_done_after_ready_ms'], 0)} ms after ready; compiled-Python cache "
                      f"stored {fmt(s.get('pyc_stored_after_ready_ms'), 0)} ms after ready (first visit, median)")
@@ -450,6 +479,7 @@ def main(argv=None) -> int:
         has_pyc = (dist / "static" / "pyc-cache.js").is_file()
         counter = Counter()
         server, url = make_bench_server(dist, counter)
+        dist_for_sizes = dist
         log("CPython: engine and seed program …")
         cpy = measure_cpython(args.runs)
         try:
@@ -462,8 +492,10 @@ def main(argv=None) -> int:
         finally:
             server.shutdown()
             server.server_close()
+        summary = summarize(lab, bare, cpy)
+        summary["lab_bytes_gzip_est"] = gzip_estimate(lab.get("bytes_by_path"), dist_for_sizes)
+        summary["bare_bytes_gzip_est"] = gzip_estimate(bare.get("bytes_by_path"), dist_for_sizes)
 
-    summary = summarize(lab, bare, cpy)
     old = json.loads(args.compare.read_text())["summary"] if args.compare else None
     print()
     print(table(summary, old))
