@@ -447,7 +447,7 @@ def machine_info(browser_version: str) -> dict:
     with contextlib.suppress(OSError):
         cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "")
     return {"cpu": cpu, "cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
-            "chromium": browser_version}
+            "chromium": browser_version, "load_average_at_end": os.getloadavg()}
 
 
 def main(argv=None) -> int:
@@ -499,6 +499,8 @@ def main(argv=None) -> int:
     old = json.loads(args.compare.read_text())["summary"] if args.compare else None
     print()
     print(table(summary, old))
+    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()) +
+          f" on {os.cpu_count()} cores (other processes make every figure noisier)")
     RESULTS.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = RESULTS / f"{args.label}-{stamp}.json"

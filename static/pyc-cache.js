@@ -18,6 +18,7 @@ self.labPyc = (function () {
   const PREFIX = 'inference-lab-pyc ' + ROOT + ' ';
   const STDLIB_URL = ROOT + 'pyodide/python_stdlib.pyc-cache.zip'; // answered here, never fetched
   const SLICE_MS = 12;
+  const START_AFTER_MS = 10000; // after the warm-up: keep out of the way of the student's first clicks
   const state = { version: null, stdlib: null, site: null, found: false, modules: 0 };
 
   const previousFetch = self.fetch;
@@ -99,13 +100,17 @@ def _lab_pyc_steps(out_stdlib, out_site):
                 dst.writestr(zipfile.ZipInfo(info.filename, info.date_time), src_zip.read(info))
             if i % 40 == 0:
                 yield
-        for arc, data in std.items():
+        for i, (arc, data) in enumerate(std.items()):
             dst.writestr(zipfile.ZipInfo(arc, stamp), data)
+            if i % 20 == 0:
+                yield
     src_zip.close()
     yield
     with zipfile.ZipFile(out_site, "w", zipfile.ZIP_STORED) as dst:
-        for arc, data in pkgs.items():
+        for i, (arc, data) in enumerate(pkgs.items()):
             dst.writestr(zipfile.ZipInfo(arc, stamp), data)
+            if i % 20 == 0:
+                yield
     _lab_pyc_count.append(len(std) + len(pkgs))
 `;
 
@@ -121,10 +126,15 @@ def _lab_pyc_steps(out_stdlib, out_site):
     await cache.put(ROOT + '__pyc__/site.zip', new Response(site, { headers }));
   }
 
-  // After the warm-up run, when this start found no cache: build it in slices of about SLICE_MS,
-  // so a run the student asks for meanwhile waits at most one slice. onDone(modules) when stored.
+  // After the warm-up run, when this start found no cache: wait START_AFTER_MS, then build it in
+  // slices of about SLICE_MS (one module compiled, or a few zip entries, per step), so a run the
+  // student asks for meanwhile waits about one slice. onDone(modules) when stored.
   function buildLater(pyodide, onDone) {
     if (state.found || !state.version || !usable()) return;
+    setTimeout(() => build(pyodide, onDone), START_AFTER_MS);
+  }
+
+  function build(pyodide, onDone) {
     const files = ['/tmp/lab-pyc-stdlib.zip', '/tmp/lab-pyc-site.zip'];
     let steps;
     let count;

@@ -231,7 +231,8 @@ function warmUp() {
   if (warmed || !web) return;
   warmed = true;
   try {
-    web.run('{}');
+    web.run('{}'); // imports the pipeline, fills the engine's caches
+    web.run('{}'); // a second, steady run: WebAssembly's optimising tier has more to work on
   } catch (err) {
     // a real run will report it
   }
