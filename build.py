@@ -361,7 +361,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             "files": file_hashes(out),
         }
         (out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        write_service_worker(out, manifest, sw_template)
+        write_service_worker(out, manifest, sw_template, asset_version)
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)  # never leave a half-built site behind
         raise
@@ -390,7 +390,7 @@ def sri(hex_digest: str) -> str:
     return "sha256-" + base64.b64encode(bytes.fromhex(hex_digest)).decode()
 
 
-def write_service_worker(dist: Path, manifest: dict, template: str) -> None:
+def write_service_worker(dist: Path, manifest: dict, template: str, asset_version: str = "") -> None:
     """dist/sw.js: the template with the build's files and a cache version (a hash of build-info.json).
 
     Any change to any file changes build-info.json, so sw.js changes byte-wise and browsers update it.
@@ -400,7 +400,9 @@ def write_service_worker(dist: Path, manifest: dict, template: str) -> None:
     files.append([MANIFEST, sri(sha256_file(dist / MANIFEST))])
     if manifest["pyodide"]["mode"] == "cdn":  # the CDN serves these with CORS; cache them too
         files += [[manifest["pyodide"]["indexURL"] + name, sri(PYODIDE_PINS[name])] for name in manifest["pyodide"]["files"]]
-    data = {"version": sha256_file(dist / MANIFEST)[:16], "files": files}
+    # "query": the ?v= the page puts on static/ URLs, so sw.js asks for the URLs the browser has just
+    # loaded (an HTTP-cache revalidation, not a second download).
+    data = {"version": sha256_file(dist / MANIFEST)[:16], "query": f"?v={asset_version}" if asset_version else "", "files": files}
     line = "const BUILD = " + json.dumps(data, separators=(",", ":")) + "; // written by build.py"
     (dist / SERVICE_WORKER).write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
 

@@ -37,6 +37,14 @@ function cacheKey(request) {
 
 const STAGING = 'inference-lab-staging ' + SCOPE;
 
+// The URL the page itself loaded for a file (so the HTTP cache can answer): the folder for
+// index.html, static/ files with the build's ?v= query.
+function fetchURL(url) {
+  if (url === SCOPE + 'index.html') return SCOPE;
+  if (BUILD.query && url.startsWith(SCOPE + 'static/')) return url + BUILD.query;
+  return url;
+}
+
 async function sri(buffer) {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
   return 'sha256-' + btoa(String.fromCharCode(...digest));
@@ -59,7 +67,7 @@ async function precache() {
       let response = await fromStaging(staged, url, integrity);
       if (!response) {
         const sameOrigin = new URL(url).origin === self.location.origin;
-        response = await fetch(url, { cache: 'no-cache', integrity, mode: sameOrigin ? 'same-origin' : 'cors' });
+        response = await fetch(fetchURL(url), { cache: 'no-cache', integrity, mode: sameOrigin ? 'same-origin' : 'cors' });
         if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
       }
       await cache.put(url, response);

@@ -118,6 +118,8 @@ function startStaging(manifest, manifestURL, indexURL) {
     ...Object.keys(manifest.files || {}).map((path) => new URL(path, SITE_ROOT).href),
     ...(manifest.pyodide.files || []).map((name) => new URL(name, indexURL).href),
   ]);
+  const copy = new Response(manifestText, { headers: { 'Content-Type': 'application/json' } });
+  staging.puts.push(caches.open(STAGING).then((cache) => cache.put(manifestURL.href, copy)).catch(() => {}));
 }
 
 // The engine wheel's bytes, fetched while Pyodide loads.
