@@ -28,11 +28,6 @@ CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
 READY_MS = 240_000
 RUN_MS = 90_000
 SW_MS = 120_000
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
 
 
@@ -91,14 +86,14 @@ class SiteServer:
             self.server.server_close()
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+if _browser_unavailable() is None:
+    # One Playwright + Chromium for the whole test session (a second sync Playwright in the same
+    # thread fails), shared with tests/test_browser*.py.
+    from test_browser import chromium  # noqa: F401  (a fixture)
+else:
+    @pytest.fixture(scope="module")
+    def chromium():
+        need_browser()
 
 
 def new_page(browser):
