@@ -551,6 +551,15 @@
     fields: () => state.fields,
     setNote: (text) => { el.actionNote.textContent = text; },
     openAdvanced: (control) => { if (el.advancedFold.contains(control)) el.advancedFold.open = true; },
+    // The toolbar under the status line where share.js and compare.js put their buttons.
+    toolbar() {
+      let bar = document.getElementById('run-tools');
+      if (!bar) {
+        bar = make('div', { id: 'run-tools', class: 'run-tools' });
+        el.status.after(bar);
+      }
+      return bar;
+    },
     // A choice field (FOLLOW) whose choices follow the request trace; keeps its value when still a choice.
     setChoices(name, choices) {
       const field = state.fields.find((f) => f.name === name);

@@ -29,7 +29,7 @@ export function init(api) {
   });
 
   function buildUi() {
-    const bar = toolbar();
+    const bar = api.toolbar();
     const label = make('label', { class: 'toggle-changes' });
     const box = make('input', { type: 'checkbox', 'data-action': 'toggle-changes', checked: true });
     label.append(box, ' Hiện thay đổi so với lần chạy trước');
@@ -179,17 +179,4 @@ export function init(api) {
   }
 
   return { count: () => changes.reduce((sum, c) => sum + c.marks.size, 0) };
-}
-
-// The toolbar under the status line, shared with share.js (whichever module comes first makes it).
-function toolbar() {
-  let bar = document.getElementById('run-tools');
-  if (bar) return bar;
-  bar = document.createElement('div');
-  bar.id = 'run-tools';
-  bar.className = 'run-tools';
-  const status = document.getElementById('status');
-  if (status) status.after(bar);
-  else document.body.append(bar);
-  return bar;
 }

@@ -32,7 +32,7 @@ export function init(api) {
 
   // ── the toolbar under the status line ──────────────────────────────────────
   function buildUi() {
-    const bar = toolbar();
+    const bar = api.toolbar();
     const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, 'Sao chép liên kết');
     const download = make('button', {
       type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
@@ -249,17 +249,4 @@ export function init(api) {
   }
 
   return { addressFor };
-}
-
-// The toolbar under the status line, shared with compare.js (whichever module comes first makes it).
-function toolbar() {
-  let bar = document.getElementById('run-tools');
-  if (bar) return bar;
-  bar = document.createElement('div');
-  bar.id = 'run-tools';
-  bar.className = 'run-tools';
-  const status = document.getElementById('status');
-  if (status) status.after(bar);
-  else document.body.append(bar);
-  return bar;
 }
