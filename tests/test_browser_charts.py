@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from test_browser import ARTIFACTS, RUN_MS, Lab, chromium, expect, server, site  # noqa: F401 (fixtures)
+from test_browser import ARTIFACTS, RUN_MS, Lab, chromium, expect, lab, server, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -21,13 +21,6 @@ RUNS = {
     "refused": {"SLOTS": 1},                                    # FOLLOW=C gets 429 at the gateway
     "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2},  # the KV pool runs out: 3 preemptions
 }
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
-    yield lab
-    lab.close()
 
 
 def engine_report(config: dict) -> dict:

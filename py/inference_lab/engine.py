@@ -158,7 +158,8 @@ class Engine:
 
     def emit(self, seq: Sequence, logits_row, t: int) -> None:
         token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
-        self.trace["first_sample"].setdefault(seq.id, dict(info, logits=np.array(logits_row), request=seq.id))
+        if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
+            self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))
@@ -177,8 +178,9 @@ class Engine:
         seq.history.append(tok)
         K, V = self.pool.gather(seq)
         logits, kn, vn, prob = forward(self.lab.W, [tok], seq.cached, K, V)
-        self.trace["first_decode"].setdefault(seq.id, dict(request=seq.id, token=tok, position=seq.cached,
-                                                          prob=prob, logits=logits[0]))
+        if seq.id not in self.trace["first_decode"]:
+            self.trace["first_decode"][seq.id] = dict(request=seq.id, token=tok, position=seq.cached,
+                                                      prob=prob, logits=logits[0])
         seq.checked_rows.append((seq.cached, logits[0]))
         self.pool.write(seq, kn, vn)
         self.trace["positions_cached"] += 1
