@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
-"""Build the Inference Lab static site into dist/ (standard library + markdown-it-py).
+"""Build the Inference Lab static site into dist/ (standard library + markdown-it-py, rjsmin, rcssmin).
 
     python3 build.py                     # dist/ with Pyodide 0.27.7 vendored (works offline once built)
     python3 build.py --pyodide cdn       # dist/ that loads Pyodide from the official CDN instead
     python3 build.py serve [--port N]    # build, then serve dist/ on http://127.0.0.1:N/
     python3 build.py --zip               # also write inference-lab-<version>.zip (offline classroom bundle)
+    python3 build.py --no-minify         # keep static/*.js and *.css as written, comments and all
 
 dist/ holds index.html, static/, the engine wheel (built from py/ with a small zip writer) and,
-unless --pyodide cdn, the Pyodide files under dist/pyodide/. Each Pyodide file is taken from the
+unless --pyodide cdn, the Pyodide files the lab loads under dist/pyodide/. Each Pyodide file is taken from the
 first place that has it: the folder named by $LAB_PYODIDE_MIRROR, the download cache
 (.cache/pyodide-0.27.7/), then the official CDN (saved into the cache). Every file's sha256 must
 equal the pin below before it enters dist/. dist/build-info.json lists every built file's sha256;
-the page's worker reads it to find Pyodide and the engine wheel.
+the page's worker reads it to find Pyodide and the engine wheel. dist/pyodide-lock.lab.json is
+Pyodide's lock file cut down to the two packages the lab loads (see lab_lock()).
+dist/static/ is static/ minified (rjsmin, rcssmin: comments and white space only), unless --no-minify.
 dist/sw.js (rendered from static/sw.js with that list) is the service worker that caches the whole
 build for offline use; a new build gives a new sw.js and so a new cache.
 
 dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/exercises.py),
 their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
-so the page never parses Markdown: `python3 -m pip install -r requirements.txt` installs it.
+so the page never parses Markdown: `python3 -m pip install -r requirements.txt` installs it and the
+minifiers.
 """
 from __future__ import annotations
 
@@ -61,6 +65,16 @@ PYODIDE_PINS = {
     "micropip-0.9.0-py3-none-any.whl": "034f22763607744f982d2911170c50b496a38b8ba0535e5a09618475b1d7b051",
     "packaging-24.2-py3-none-any.whl": "fbf6a5ace596eb8e28fe0089ecfc0bca2eb3930563e9ca06acb98ea5302b99f7",
 }
+
+# What the lab's worker loads of Pyodide, and so what dist/pyodide/ holds and the service worker caches.
+# Left out on purpose: pyodide.mjs (the worker uses importScripts), package.json (npm's), the packaging
+# wheel (see lab_lock) and the full pyodide-lock.json (the lab loads its own, see LAB_LOCK).
+PYODIDE_RUNTIME = [
+    "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+    "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl", "micropip-0.9.0-py3-none-any.whl",
+]
+LAB_PACKAGES = ["numpy", "micropip"]
+LAB_LOCK = "pyodide-lock.lab.json"  # written by lab_lock(), at the site root in both build modes
 
 WHAT_TO_DO = (
     f"What to do: point {MIRROR_ENV} at a folder holding the Pyodide {PYODIDE_VERSION} files "
@@ -137,8 +151,27 @@ def mirror_from_env() -> Path | None:
 def vendor_pyodide(dest: Path) -> None:
     mirror = mirror_from_env()
     dest.mkdir(parents=True)
-    for name in PYODIDE_PINS:
+    for name in PYODIDE_RUNTIME:
         shutil.copyfile(locate_pyodide_file(name, mirror), dest / name)
+
+
+def lab_lock(full: dict) -> dict:
+    """The official pyodide-lock.json cut down to the packages the lab loads (112 kB -> 1 kB).
+
+    Pyodide 0.27 fetches and parses the whole lock file before anything else; the lab needs two
+    entries of its ~250. The entries are copied unchanged (file names, sha256 checked by Pyodide on
+    every package download) except one: micropip 0.9.0 vendors its own copy of packaging
+    (micropip/_vendored/packaging) and its METADATA requires nothing at run time, so the lock's
+    `depends: ["packaging"]` only costs a 72 kB download; the lab's lock says micropip depends on nothing.
+    """
+    packages = {name: dict(full["packages"][name]) for name in LAB_PACKAGES}
+    packages["micropip"]["depends"] = []
+    return {"info": full["info"], "packages": packages}
+
+
+def write_lab_lock(out: Path) -> None:
+    full = json.loads(locate_pyodide_file("pyodide-lock.json", mirror_from_env()).read_text(encoding="utf-8"))
+    (out / LAB_LOCK).write_text(json.dumps(lab_lock(full), separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 # ── the engine wheel, written with zipfile (no setuptools or network needed) ─
@@ -245,9 +278,30 @@ def render_index(source: str, csp: str, asset_version: str) -> str:
     return re.sub(r'((?:src|href)="static/[\w.-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
 
 
-def copy_site(dist: Path) -> str:
-    """Copy index.html and static/ into dist; returns a short hash of static/ for cache busting."""
-    shutil.copytree(ROOT / "static", dist / "static")
+NEED_MINIFIERS = "rjsmin and rcssmin are not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
+
+
+def minifiers():
+    """(js, css) minifiers: comments and needless white space out, nothing renamed or reordered."""
+    try:
+        import rcssmin
+        import rjsmin
+    except ModuleNotFoundError as exc:
+        raise BuildError(NEED_MINIFIERS) from exc
+    return rjsmin.jsmin, rcssmin.cssmin
+
+
+def minify_static(static: Path) -> None:
+    """Minify every .js and .css under dist/static/ in place (the commented sources stay in static/)."""
+    js, css = minifiers()
+    for path in sorted(static.rglob("*")):
+        if path.suffix in (".js", ".css"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text((js if path.suffix == ".js" else css)(text) + "\n", encoding="utf-8")
+
+
+def static_version(dist: Path) -> str:
+    """A short hash of dist/static/, put on the page's static URLs for cache busting."""
     digest = hashlib.sha256()
     for path in sorted((dist / "static").rglob("*")):
         if path.is_file():
@@ -312,7 +366,7 @@ def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
 
 
 def write_exercises(dist: Path, exercises: list[dict]) -> None:
-    data = json.dumps(exercises, indent=1, ensure_ascii=False) + "\n"
+    data = json.dumps(exercises, separators=(",", ":"), ensure_ascii=False) + "\n"
     (dist / EXERCISES_JSON).write_text(data, encoding="utf-8")
 
 
@@ -331,11 +385,13 @@ def file_hashes(dist: Path) -> dict[str, dict]:
             for p in sorted(dist.rglob("*")) if p.is_file() and p.name != MANIFEST}
 
 
-def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py") -> Path:
+def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py", minify: bool = True) -> Path:
     for source in SITE_SOURCES:
         if not (ROOT / source).exists():
             raise BuildError(f"{ROOT / source} is missing.")
     exercises = render_exercises()  # before touching out/: a missing markdown-it-py keeps the old build
+    if minify:
+        minifiers()  # likewise for the minifiers
     prepare_out_dir(out)
     try:
         wheel, version = build_wheel(engine_dir, out / "engine")
@@ -348,15 +404,19 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
         else:
             vendor_pyodide(out / "pyodide")
             index_url, origin = "pyodide/", None
-        asset_version = copy_site(out)
+        shutil.copytree(ROOT / "static", out / "static")
+        write_lab_lock(out)
         sw_template = take_service_worker_template(out)
+        if minify:
+            minify_static(out / "static")
+        asset_version = static_version(out)
         write_exercises(out, exercises)
         index = render_index((ROOT / "index.html").read_text(encoding="utf-8"),
                              content_security_policy(origin), asset_version)
         (out / "index.html").write_text(index, encoding="utf-8")
         manifest = {
             "pyodide": {"version": PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
-                        "files": list(PYODIDE_PINS)},
+                        "lockFileURL": LAB_LOCK, "packages": LAB_PACKAGES, "files": PYODIDE_RUNTIME},
             "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix()},
             "files": file_hashes(out),
         }
@@ -504,6 +564,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--engine", type=Path, default=ROOT / "py", help="engine project folder (default: py/)")
     parser.add_argument("--port", type=int, default=8000, help="port for serve (default: 8000)")
+    parser.add_argument("--no-minify", dest="minify", action="store_false",
+                        help="copy static/*.js and *.css unminified (easier to debug in the browser)")
     parser.add_argument("--zip", action="store_true",
                         help="also write inference-lab-<version>.zip next to the output folder (offline classroom bundle)")
     return parser.parse_args(argv)
@@ -512,7 +574,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        dist = build(args.out.resolve(), args.pyodide, args.engine.resolve())
+        dist = build(args.out.resolve(), args.pyodide, args.engine.resolve(), args.minify)
         print(f"Built {dist} (Pyodide {PYODIDE_VERSION}: {args.pyodide})", flush=True)
         if args.zip:
             print(f"Wrote {write_zip(dist)}", flush=True)

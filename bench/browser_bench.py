@@ -144,8 +144,16 @@ class _CountingWriter:
         return getattr(self._raw, name)
 
 
+def bench_file(name: str) -> Path | None:
+    """The file behind /__bench__/<name>: bench/<name>, or the official pyodide-lock.json for the bare
+    page (dist/ holds only the lab's cut-down lock, build.py's LAB_LOCK)."""
+    if name == "pyodide-lock.json":
+        return build.locate_pyodide_file(name, build.mirror_from_env())
+    local = ROOT / "bench" / name
+    return local if "/" not in name and local.is_file() else None
+
+
 def make_bench_server(dist: Path, counter: Counter):
-    bench_dir = ROOT / "bench"
 
     class Handler(build.SiteHandler):
         def setup(self):
@@ -154,9 +162,9 @@ def make_bench_server(dist: Path, counter: Counter):
 
         def translate_path(self, path):
             if path.startswith("/__bench__/"):
-                name = path.split("?", 1)[0][len("/__bench__/"):]
-                if "/" not in name and (bench_dir / name).is_file():
-                    return str(bench_dir / name)
+                local = bench_file(path.split("?", 1)[0][len("/__bench__/"):])
+                if local:
+                    return str(local)
             return super().translate_path(path)
 
         def handle_one_request(self):
@@ -334,7 +342,7 @@ def gzip_estimate(by_path: dict, dist: Path) -> int | None:
     total = 0
     for path, sent in by_path.items():
         if path.startswith("/__bench__/"):
-            local = ROOT / "bench" / path[len("/__bench__/"):]
+            local = bench_file(path[len("/__bench__/"):]) or ROOT / "bench" / "missing"
         else:
             local = dist / (path.lstrip("/") or "index.html")
         if local.is_dir():

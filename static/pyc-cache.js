@@ -1,6 +1,6 @@
 // Compiled Python kept between visits (loaded into static/worker.js with importScripts).
 //
-// Pyodide 0.27 ships Python sources only (python_stdlib.zip and the NumPy, micropip, packaging
+// Pyodide 0.27 ships Python sources only (python_stdlib.zip and the NumPy and micropip
 // wheels hold .py files), so every start compiles the standard library, NumPy, micropip and the
 // engine again in WebAssembly. After a start without this cache, the worker compiles the modules
 // it has imported, in small idle slices, and keeps them in Cache Storage, one cache per build:

@@ -13,7 +13,7 @@
 'use strict';
 
 const SITE_ROOT = new URL('../', self.location.href);
-const PACKAGES = ['numpy', 'micropip'];
+const PACKAGES = ['numpy', 'micropip']; // build.py LAB_PACKAGES: its lock file holds just these
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
@@ -136,7 +136,7 @@ async function fetchWheel(wheelURL) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function loadRuntime(indexURL, extra) {
+async function loadRuntime(indexURL, lockFileURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
@@ -144,6 +144,7 @@ async function loadRuntime(indexURL, extra) {
   }
   const options = {
     indexURL,
+    lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
     packages: PACKAGES, // fetched while the interpreter starts, not after it
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
@@ -212,7 +213,8 @@ async function boot() {
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     'pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 0.1);
   const pycOptions = labPyc ? await labPyc.open(manifestText) : {};
-  pyodide = await unlessFails(loadRuntime(indexURL, pycOptions), check);
+  const lockFileURL = new URL(manifest.pyodide.lockFileURL, SITE_ROOT).href;
+  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, pycOptions), check);
   mark('pyodide');
   timings.pyc = Boolean(labPyc && labPyc.applySite(pyodide));
   await loadPackages();

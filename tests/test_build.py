@@ -32,9 +32,10 @@ def test_pins_match_the_mirror_checksums():
     assert sums == build.PYODIDE_PINS
 
 
-def test_vendored_site_has_every_pinned_file(site):
-    for name, sha in build.PYODIDE_PINS.items():
-        assert build.sha256_file(site / "pyodide" / name) == sha
+def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
+    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(build.PYODIDE_RUNTIME)
+    for name in build.PYODIDE_RUNTIME:
+        assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
     for name in ("index.html", "static/app.js", "static/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
@@ -73,9 +74,57 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
     code = "import json, sys; from inference_lab import web; sys.stdout.write(json.loads(web.run('{}'))['report']['text'])"
-    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
+    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(tmp_path / "site"), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_lab_lock_is_the_official_lock_cut_down_to_numpy_and_micropip(site):
+    official = json.loads((pyodide_mirror() / "pyodide-lock.json").read_text())
+    lab = json.loads((site / build.LAB_LOCK).read_text())
+    manifest = json.loads((site / "build-info.json").read_text())
+    assert manifest["pyodide"]["lockFileURL"] == build.LAB_LOCK
+    assert lab["info"] == official["info"] and sorted(lab["packages"]) == ["micropip", "numpy"]
+    assert lab["packages"]["numpy"] == official["packages"]["numpy"]
+    assert official["packages"]["micropip"]["depends"] == ["packaging"]
+    assert lab["packages"]["micropip"] == {**official["packages"]["micropip"], "depends": []}
+
+
+def test_micropip_needs_no_packaging_wheel(tmp_path):
+    """Why the lab's lock drops micropip's `depends: ["packaging"]`: micropip 0.9.0 uses its vendored
+    copy (micropip._vendored.packaging) and requires nothing at run time. Checked here by importing
+    micropip's modules from its wheel with any top-level `packaging` made unimportable (the browser
+    tests then install the engine with it in Pyodide)."""
+    mirror = pyodide_mirror()
+    if mirror is None:
+        pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
+    wheel = mirror / "micropip-0.9.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as zf:
+        metadata = zf.read("micropip-0.9.0.dist-info/METADATA").decode()
+        zf.extractall(tmp_path / "site")  # unpacked, as in Pyodide (_vendored is a namespace package)
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    assert requires and all("extra ==" in line for line in requires)
+    code = (
+        "import sys\n"
+        "class NoPackaging:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'packaging': raise ImportError(name)\n"
+        "sys.meta_path.insert(0, NoPackaging())\n"
+        "import micropip, micropip.install, micropip.transaction, micropip.wheelinfo, micropip.metadata\n"
+        "print(micropip.__version__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(tmp_path / "site"), "PATH": ""},
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout.strip() == "0.9.0", out.stderr
+
+
+def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
+    for name in ("app.js", "worker.js", "style.css", "charts/svg.js"):
+        source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
+        assert len(built) < 0.9 * len(source), name
+        assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
+    plain = build.build(tmp_path / "plain", "cdn", minify=False)
+    assert (plain / "static" / "app.js").read_text() == (ROOT / "static" / "app.js").read_text()
 
 
 def test_wheel_is_reproducible(tmp_path):
@@ -87,6 +136,7 @@ def test_wheel_is_reproducible(tmp_path):
 def test_cdn_build_vendors_nothing_and_allows_only_the_cdn(tmp_path):
     site = build.build(tmp_path / "dist", "cdn")
     assert not (site / "pyodide").exists()
+    assert json.loads((site / build.LAB_LOCK).read_text())["info"]["version"] == build.PYODIDE_VERSION
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["pyodide"]["indexURL"] == build.PYODIDE_CDN
     csp = re.search(r'Content-Security-Policy" content="([^"]+)"', (site / "index.html").read_text()).group(1)
@@ -138,7 +188,7 @@ def test_downloads_are_checked_and_cached(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "PYODIDE_CDN", cdn.url)
     try:
         build.build(tmp_path / "dist")
-        assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(build.PYODIDE_PINS)
+        assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(build.PYODIDE_RUNTIME + ["pyodide-lock.json"])
         asked = len(cdn.paths)
         build.build(tmp_path / "dist")  # second build: everything from the cache
         assert len(cdn.paths) == asked
