@@ -46,56 +46,61 @@ def rmsnorm(x):
 MAX_POSITION = 512                                                          # > MAX_CONTEXT + quality-gate steps
 
 
-def _rope_table(n: int):
-    """cos/sin of every position's angles, (n, half) each: the same numbers rope() would compute."""
+def _rope_tables(n: int):
+    """Every position's cos and signed sin, laid out like a row of Q or K (T, H*d): per head
+    [cos θ0, cos θ1, cos θ0, cos θ1] and [−sin θ0, −sin θ1, sin θ0, sin θ1] (for d_head 4)."""
     half = D_HEAD // 2
     freqs = 10000.0 ** (-2.0 * np.arange(half) / D_HEAD)
     ang = np.arange(n, dtype=float)[:, None] * freqs[None, :]
-    return np.cos(ang), np.sin(ang)
+    cos, sin = np.cos(ang), np.sin(ang)
+    return np.tile(cos, 2 * N_HEADS), np.tile(np.concatenate([-sin, sin], axis=1), N_HEADS)
 
 
-ROPE_COS, ROPE_SIN = _rope_table(MAX_POSITION)
+ROPE_COS, ROPE_SIN = _rope_tables(MAX_POSITION)
+# Within each head, the index of the partner: i + d/2 for the first half, i - d/2 for the second.
+HALF_SWAP = np.array([h * D_HEAD + (i + D_HEAD // 2) % D_HEAD for h in range(N_HEADS) for i in range(D_HEAD)])
 
 
-def rope(x, positions):
-    """Rotate by ABSOLUTE position; x: (heads, T, d_head). Applied to Q and K only."""
-    half = D_HEAD // 2
-    cos, sin = ROPE_COS[positions][None], ROPE_SIN[positions][None]         # (1, T, half)
-    x1, x2 = x[..., :half], x[..., half:]
-    return np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)
+def rope(x, start: int):
+    """Rotate by ABSOLUTE position start, start+1, …; x: (T, H*d) — Q or K before the heads are split.
+
+    In every head the pairs (x1, x2) = (x[i], x[i + d/2]) become (x1·cos − x2·sin, x2·cos + x1·sin)."""
+    T = len(x)
+    return x * ROPE_COS[start:start + T] + x[:, HALF_SWAP] * ROPE_SIN[start:start + T]
 
 
 def split_heads(x):
     return x.reshape(len(x), N_HEADS, D_HEAD).transpose(1, 0, 2)          # (T, H*d) -> (H, T, d)
 
 
-def attention(Qr, K, V, positions):
-    """Causal softmax over source POSITIONS; returns (context (T, H*d), prob (H, T, S))."""
+SCALE = np.sqrt(D_HEAD)
+
+
+def attention(Qr, K, V, start: int):
+    """Causal softmax over source positions; the queries sit at start..; returns (context (T, H*d), prob (H, T, S))."""
     T = Qr.shape[1]
-    scores = np.einsum("htd,hkd->htk", Qr, K) / np.sqrt(D_HEAD)            # (H, T, S)
-    allow = np.arange(K.shape[1])[None, :] <= positions[:, None]           # causal mask (T, S)
-    scores = np.where(allow[None], scores, -np.inf)
-    prob = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    prob /= prob.sum(axis=-1, keepdims=True)
+    scores = np.einsum("htd,hkd->htk", Qr, K) / SCALE                      # (H, T, S)
+    if T > 1:                                       # one new token sees every cached position: nothing to mask
+        allow = np.arange(K.shape[1])[None, :] <= np.arange(start, start + T)[:, None]   # causal mask (T, S)
+        scores = np.where(allow[None], scores, -np.inf)
+    prob = np.exp(scores - np.maximum.reduce(scores, axis=-1, keepdims=True))   # = scores.max(...), as in rmsnorm
+    prob /= np.add.reduce(prob, axis=-1, keepdims=True)
     ctx = np.einsum("htk,hkd->htd", prob, V).transpose(1, 0, 2).reshape(T, N_HEADS * D_HEAD)
     return ctx, prob
 
 
 def forward(W, ids, start, K_past=None, V_past=None):
     """Process `ids` at positions start.. with cached K_past/V_past (heads, start, d_head)."""
-    ids = np.asarray(ids, dtype=int)
-    positions = np.arange(start, start + len(ids))
     X = W["E"][ids]                                                        # (T, D_MODEL)
     N = rmsnorm(X)
-    Q, Kn, Vn = split_heads(N @ W["Wq"]), split_heads(N @ W["Wk"]), split_heads(N @ W["Wv"])
-    Qr, Kr = rope(Q, positions), rope(Kn, positions)
+    Qr, Kr, Vn = split_heads(rope(N @ W["Wq"], start)), split_heads(rope(N @ W["Wk"], start)), split_heads(N @ W["Wv"])
     if K_past is None or K_past.shape[1] == 0:
         assert start == 0
         K, V = Kr, Vn
     else:
         assert K_past.shape[1] == start
         K, V = np.concatenate([K_past, Kr], axis=1), np.concatenate([V_past, Vn], axis=1)
-    ctx, prob = attention(Qr, K, V, positions)
+    ctx, prob = attention(Qr, K, V, start)
     H = X + ctx @ W["Wo"]
     M = rmsnorm(H)
     gate = M @ W["Wg"]

@@ -3,6 +3,8 @@
 `sample(logits, params, rng, vocab)` returns the token and what the lab prints about it:
 the probabilities before filtering (softmax of logits / T) and after top-k/top-p
 (renormalised to sum 1). Greedy (T = 0) takes the argmax and uses no randomness.
+The draw is inverse-CDF sampling, the same arithmetic as `rng.choice(vocab, p=filtered)`
+(so the same token from the same RNG state) without its argument checks.
 `<bos>` is never generated (its logit is set to -inf first).
 
     >>> import numpy as np
@@ -36,6 +38,12 @@ def top_k_top_p(probs, top_k: int, top_p: float):
     return filtered / filtered.sum()
 
 
+def draw(probs, rng) -> int:
+    """The first token whose cumulative probability exceeds u ~ U[0, 1): token i with probability probs[i]."""
+    cdf = np.cumsum(probs)
+    return int(np.searchsorted(cdf / cdf[-1], rng.random(), side="right"))
+
+
 def sample(logits, params: dict, rng, vocab: int):
     """Choose one token; returns (token, info with probs/filtered/token/mode)."""
     z = np.array(logits, dtype=float)
@@ -45,5 +53,5 @@ def sample(logits, params: dict, rng, vocab: int):
         return token, dict(probs=softmax(z), filtered=np.eye(vocab)[token], token=token, mode="greedy")
     probs = softmax(z / params["temperature"])
     filtered = top_k_top_p(probs, params["top_k"], params["top_p"])
-    token = int(rng.choice(vocab, p=filtered))
+    token = draw(filtered, rng)
     return token, dict(probs=probs, filtered=filtered, token=token, mode="sampling")

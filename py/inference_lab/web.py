@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 
-from .config import CORPUS, FIELDS, REQUEST_FIELDS, ConfigError, Problem, describe as describe_schema, validate
+from .config import CORPUS, FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
 from .tokenizer import WORD_END, BPETokenizer
 
 # The pipeline (lab, engine, model, …) is imported by the first run(), not here: the page needs only
@@ -83,14 +83,11 @@ def run(config_json: str) -> str:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
         return _errors([Problem("config", f"Cấu hình không phải JSON hợp lệ ({exc.msg}).")])
-    values = as_declared(values)
-    problems = validate(values)
-    if problems:
-        return _errors(problems)
-    from .lab import run as run_lab
-    from .trace import trace_events
     try:
-        report = run_lab(values)
+        cfg = Config.from_values(as_declared(values))      # validates: every problem at once
     except ConfigError as exc:
         return _errors(exc.problems)
+    from .lab import run as run_lab
+    from .trace import trace_events
+    report = run_lab(cfg)
     return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report)}, ensure_ascii=False)
