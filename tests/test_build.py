@@ -74,7 +74,7 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
     code = "import json, sys; from inference_lab import web; sys.stdout.write(json.loads(web.run('{}'))['report']['text'])"
-    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(tmp_path / "site"), "PATH": ""},
+    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out == GOLDEN.read_text(encoding="utf-8")
 
