@@ -52,13 +52,45 @@
 
   // Lines go into a <pre>, one block <span> each (hanging indent when a long line wraps). The hidden
   // newline between them makes textContent equal the command-line text too (innerText already does).
+  // A re-run mostly prints the same lines with a few numbers changed, so the spans this function made
+  // last time are kept and only the text of the lines that differ is replaced (which also clears the
+  // marks static/compare.js drew in them); lines are added or removed at the end.
+  const shownLines = new WeakMap(); // pre -> [the .line spans fillLines left in it]
+
   function fillLines(pre, lines, prefix) {
-    const nodes = [];
-    lines.forEach((line, i) => {
-      if (i > 0) nodes.push(make('span', { class: 'nl' }, '\n'));
-      nodes.push(make('span', { class: 'line' }, (prefix || '') + line));
-    });
-    pre.replaceChildren(...nodes);
+    const p = prefix || '';
+    const old = shownLines.get(pre);
+    if (!old || !old.length || !lines.length || old[0].parentNode !== pre || pre.childNodes.length !== 2 * old.length - 1) {
+      const frag = document.createDocumentFragment();
+      const spans = lines.map((line, i) => {
+        if (i > 0) frag.append(make('span', { class: 'nl' }, '\n'));
+        return frag.appendChild(make('span', { class: 'line' }, p + line));
+      });
+      pre.replaceChildren(frag);
+      shownLines.set(pre, spans);
+      return;
+    }
+    const keep = Math.min(old.length, lines.length);
+    for (let i = 0; i < keep; i++) {
+      const span = old[i];
+      const text = p + lines[i];
+      const only = span.firstChild;
+      if (!only || only !== span.lastChild || only.nodeType !== Node.TEXT_NODE || only.data !== text) span.textContent = text;
+    }
+    const spans = old.slice(0, keep);
+    if (lines.length > keep) {
+      const frag = document.createDocumentFragment();
+      for (let i = keep; i < lines.length; i++) {
+        frag.append(make('span', { class: 'nl' }, '\n'));
+        spans.push(frag.appendChild(make('span', { class: 'line' }, p + lines[i])));
+      }
+      pre.append(frag);
+    }
+    for (let i = keep; i < old.length; i++) {
+      old[i].previousSibling.remove(); // its newline
+      old[i].remove();
+    }
+    shownLines.set(pre, spans);
   }
 
   // ── status line (the data-status hook) ─────────────────────────────────────
@@ -105,24 +137,32 @@
   function startWorker() {
     state.ready = false;
     setStatus('loading', 'Đang tải Python (Pyodide) và NumPy trong trình duyệt…', 'Lần đầu có thể mất 10–60 giây.', 0);
-    let worker;
-    try {
-      const url = new URL('worker.js', SCRIPT_URL);
-      url.search = new URL(SCRIPT_URL).search; // same cache-busting version as app.js
-      worker = new Worker(url.href);
-    } catch (err) {
-      fatal('Không khởi động được Web Worker (static/worker.js).', 'Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', String(err));
-      return;
+    const early = window.labBoot ? window.labBoot.take() : null; // started by static/boot.js at page load
+    let worker = early && early.worker;
+    if (!worker) {
+      try {
+        const url = new URL('worker.js', SCRIPT_URL);
+        url.search = new URL(SCRIPT_URL).search; // same cache-busting version as app.js
+        worker = new Worker(url.href);
+      } catch (err) {
+        fatal('Không khởi động được Web Worker (static/worker.js).', 'Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', String(err));
+        return;
+      }
     }
-    worker.onmessage = (event) => onWorkerMessage(worker, event.data);
-    worker.onerror = (event) => {
+    const onError = (event) => {
       event.preventDefault();
       if (worker !== state.worker) return;
       fatal('Không tải được static/worker.js hoặc tệp Pyodide mà nó cần.',
         'Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.',
         event.message || '');
     };
+    worker.onmessage = (event) => onWorkerMessage(worker, event.data);
+    worker.onerror = onError;
     state.worker = worker;
+    if (early) {
+      for (const event of early.events) onWorkerMessage(worker, event.data);
+      if (early.error) onError(early.error);
+    }
   }
 
   function restartWorker(reason) {
@@ -403,9 +443,9 @@
         el.actionNote.textContent = 'Lần chạy đã quá ' + SLOW_RUN_MS / 1000 + ' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).';
       }, SLOW_RUN_MS),
     };
+    state.worker.postMessage({ id, type: 'run', config }); // first: the engine starts while the page updates
     setStatus('running', 'Đang chạy engine với cấu hình hiện tại…', 'Có thể bấm Dừng nếu chạy quá lâu.');
     document.querySelectorAll('[data-block], #run-header').forEach((node) => node.setAttribute('aria-busy', 'true'));
-    state.worker.postMessage({ id, type: 'run', config });
   }
 
   function finishRun() {
@@ -433,12 +473,18 @@
       setStatus('error', 'Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', '');
       return;
     }
+    const t0 = performance.now();
     renderReport(result.report || {});
+    emit('lines', result.report || {});
     el.jump.hidden = false;
     const passed = result.report && result.report.passed;
     setStatus('done', 'Xong (' + seconds + ' giây thật trong trình duyệt) · ' + (passed ? 'PASS' : 'FAIL') + '.',
       'Đọc output ngay dưới từng hàng của bảng ánh xạ, rồi TỔNG KẾT ở cuối bảng.');
+    const t1 = performance.now();
     emit('result', result, config);
+    // User Timing entries for profiling (bench/render_profile.py): the panels, then the page tools.
+    performance.measure('lab:render', { start: t0, end: t1 });
+    performance.measure('lab:tools', { start: t1, end: performance.now() });
   }
 
   function onRunError(msg) {
@@ -465,34 +511,42 @@
   function renderReport(report) {
     const header = document.getElementById('run-header');
     fillLines(header.querySelector('pre'), asLines(report.header));
-    header.open = true;
+    if (!header.open) header.open = true;
     const blocks = new Map((report.blocks || []).map((b) => [String(b.number), b]));
+    const panels = [];
     for (let n = 1; n <= 13; n++) {
       const panel = document.querySelector('[data-block="' + n + '"]');
       const block = blocks.get(String(n));
       const title = panel.querySelector('.panel-title');
       if (block) {
-        title.textContent = '[' + block.code + '] ' + block.title;
+        const heading = '[' + block.code + '] ' + block.title;
+        if (title.textContent !== heading) title.textContent = heading;
         fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
       } else {
         fillLines(panel.querySelector('pre'), ['(Lần chạy này không in khối ' + n + '.)']);
       }
-      panel.open = true;
-      showCharts(panel, n, report);
+      if (!panel.open) panel.open = true;
+      panels.push([panel, n]);
     }
     renderSummary(report);
+    showCharts(panels, report);
   }
 
   // Charts drawn from each block's data (static/charts/, ES modules), above the panel's lines.
-  // Loaded on the first run; the lines never depend on them.
+  // Loaded on the first run; the lines never depend on them. Once loaded, the charts of panels on or
+  // near the screen are drawn in the same task as the lines (after them, so that the page is laid
+  // out once for both); charts/index.js draws the others right after, when the page is idle.
   let chartsModule = null;
-  function showCharts(panel, n, report) {
+  let charts = null; // the module, once loaded
+  function showCharts(panels, report) {
+    if (charts) { charts.placeAllCharts(panels, report); return; }
     if (!chartsModule) {
       const url = new URL('charts/index.js', SCRIPT_URL);
       url.search = new URL(SCRIPT_URL).search; // same cache-busting version as app.js
-      chartsModule = import(url.href).catch((err) => { console.warn('charts not loaded:', err); return null; });
+      chartsModule = import(url.href).then((module) => { charts = module; return module; },
+        (err) => { console.warn('charts not loaded:', err); return null; });
     }
-    chartsModule.then((charts) => charts && charts.placeCharts(panel, n, report));
+    chartsModule.then((module) => module && module.placeAllCharts(panels, report));
   }
 
   function asLines(value) {
@@ -504,7 +558,8 @@
     fillLines(el.summaryLines, lines);
     for (const line of el.summaryLines.querySelectorAll('.line')) {
       const verdict = /^(PASS|FAIL)\b/.exec(line.textContent);
-      if (verdict) line.classList.add(verdict[1].toLowerCase());
+      line.classList.toggle('pass', Boolean(verdict) && verdict[1] === 'PASS');
+      line.classList.toggle('fail', Boolean(verdict) && verdict[1] === 'FAIL');
     }
     el.verdict.hidden = false;
     el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
@@ -522,9 +577,11 @@
 
   // ── what static/editor.js, share.js and compare.js may do (request editor, address, marks) ──
   // Events: ready({schema, first}) · config(config, errors) while Run reads the controls ·
+  // lines(report) as soon as a run's lines are in the panels (before the status says done; for
+  // whatever rewrites those lines, so that it happens before anything reads layout) ·
   // result(result, config) after a run was shown · reset() · clearErrors() ·
   // fieldError(name, message) for a field with no control: return the element it went beside.
-  const hooks = { ready: [], config: [], result: [], reset: [], clearErrors: [], fieldError: [] };
+  const hooks = { ready: [], config: [], lines: [], result: [], reset: [], clearErrors: [], fieldError: [] };
   let readyInfo = null;
 
   function emit(name, ...args) {

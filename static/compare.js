@@ -15,16 +15,18 @@ const NUMBER = /(?<![\p{L}\p{N}_])(?<!\d\.)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/gu;
 
 export function init(api) {
   const { make } = api;
-  let previous = null;   // [{key, label, lines: [text]}] of the last run shown
+  let previous = null;   // [{key, label, lines: [{text, parts}]}] of the last run shown (parts: split(text))
   let changes = [];      // [{key, label, element, text, marks: Map(numberIndex -> old)}] of the current run
   let show = true;
   const ui = buildUi();
 
-  api.on('result', () => {
+  // On 'lines' rather than 'result': the marks are drawn before the other tools' result hooks, one
+  // of which reads layout (share.js changes the address), so the page is laid out once per run.
+  api.on('lines', () => {
     const current = snapshot();
     changes = previous ? diffRuns(previous, current) : [];
     const first = previous === null;
-    previous = current.map(({ key, label, lines }) => ({ key, label, lines: lines.map((l) => l.text) }));
+    previous = current.map(({ key, label, lines }) => ({ key, label, lines: lines.map((l) => ({ text: l.text, parts: l.parts })) }));
     render(first);
   });
 
@@ -55,14 +57,23 @@ export function init(api) {
     return out.filter((s) => s.pre);
   }
 
+  // The lines shown now, each with its parts (split(); taken from the previous run's line when the
+  // text is the same, which is most lines).
   function snapshot() {
+    const known = new Map();
+    for (const section of previous || []) for (const line of section.lines) known.set(line.text, line.parts);
     return sections().map((s) => Object.assign(s, {
-      lines: Array.from(s.pre.querySelectorAll(':scope > .line')).map((element) => ({ element, text: element.textContent })),
+      lines: Array.from(s.pre.querySelectorAll(':scope > .line')).map((element) => {
+        const text = element.textContent;
+        return { element, text, parts: known.get(text) || split(text) };
+      }),
     }));
   }
 
   // ── matching ───────────────────────────────────────────────────────────────
-  // "a 1.5 b 2" -> {texts: ['a ', ' b ', ''], numbers: ['1.5', '2']}
+  // "a 1.5 b 2" -> {texts: ['a ', ' b ', ''], numbers: ['1.5', '2'], normed: ['a', 'b', ''], label}
+  // (normed: the texts with spaces normalised; label: see lineLabel). Computed once per line: a
+  // run's parts are kept for the comparison with the next run.
   function split(line) {
     const texts = [];
     const numbers = [];
@@ -73,7 +84,9 @@ export function init(api) {
       last = m.index + m[0].length;
     }
     texts.push(line.slice(last));
-    return { texts, numbers };
+    const parts = { texts, numbers, normed: texts.map(norm), label: '' };
+    parts.label = lineLabel(parts);
+    return parts;
   }
 
   function norm(text) {
@@ -81,14 +94,15 @@ export function init(api) {
   }
 
   function lineLabel(parts) {
-    const head = norm(parts.texts[0]);
-    return parts.numbers.length && /\p{L}/u.test(head) ? head : parts.texts.map(norm).join('#');
+    const head = parts.normed[0];
+    return parts.numbers.length && /\p{L}/u.test(head) ? head : parts.normed.join('#');
   }
 
   // Pairs [oldIndex, newIndex] of lines with equal labels, in order (longest common subsequence).
   function align(oldLabels, newLabels) {
     const n = oldLabels.length;
     const m = newLabels.length;
+    if (n === m && oldLabels.every((label, i) => label === newLabels[i])) return oldLabels.map((_, i) => [i, i]);
     const table = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
     for (let i = n - 1; i >= 0; i--) {
       for (let j = m - 1; j >= 0; j--) {
@@ -110,10 +124,10 @@ export function init(api) {
     const a = before.numbers.length;
     const b = after.numbers.length;
     let k = 0;
-    for (; k < Math.min(a, b) && norm(before.texts[k]) === norm(after.texts[k]); k++) {
+    for (; k < Math.min(a, b) && before.normed[k] === after.normed[k]; k++) {
       if (before.numbers[k] !== after.numbers[k]) marks.set(k, before.numbers[k]);
     }
-    for (let s = 1; a - s >= k && b - s >= k && norm(before.texts[a - s + 1]) === norm(after.texts[b - s + 1]); s++) {
+    for (let s = 1; a - s >= k && b - s >= k && before.normed[a - s + 1] === after.normed[b - s + 1]; s++) {
       if (before.numbers[a - s] !== after.numbers[b - s]) marks.set(b - s, before.numbers[a - s]);
     }
     return marks;
@@ -124,9 +138,10 @@ export function init(api) {
     for (const section of after) {
       const old = before.find((s) => s.key === section.key);
       if (!old) continue;
-      const oldParts = old.lines.map(split);
-      const newParts = section.lines.map((l) => split(l.text));
-      for (const [i, j] of align(oldParts.map(lineLabel), newParts.map(lineLabel))) {
+      const oldParts = old.lines.map((l) => l.parts);
+      const newParts = section.lines.map((l) => l.parts);
+      for (const [i, j] of align(oldParts.map((p) => p.label), newParts.map((p) => p.label))) {
+        if (old.lines[i].text === section.lines[j].text) continue; // same line: nothing changed
         const marks = changedNumbers(oldParts[i], newParts[j]);
         if (marks.size) {
           out.push({ key: section.key, label: section.label, summary: section.summary, element: section.lines[j].element,
@@ -170,8 +185,14 @@ export function init(api) {
       if (texts[k]) nodes.push(document.createTextNode(texts[k]));
       if (!change.marks.has(k)) { nodes.push(document.createTextNode(number)); return; }
       const old = change.marks.get(k);
-      const mark = make('span', { class: 'changed', 'data-changed': old, title: 'Lần chạy trước: ' + old + ' · lần này: ' + number });
-      mark.append(make('span', { class: 'changed-new' }, number));
+      const mark = document.createElement('span');
+      mark.className = 'changed';
+      mark.dataset.changed = old;
+      mark.title = 'Lần chạy trước: ' + old + ' · lần này: ' + number;
+      const now = document.createElement('span');
+      now.className = 'changed-new';
+      now.textContent = number;
+      mark.append(now);
       nodes.push(mark);
     });
     if (texts[numbers.length]) nodes.push(document.createTextNode(texts[numbers.length]));

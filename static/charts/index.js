@@ -1,6 +1,7 @@
 // Charts for the block panels, drawn from the run's report data (never from its printed lines).
-// app.js calls placeCharts(panel, n, report) for every block panel after a run; the charts go into a
-// <div class="charts"> above the panel's lines and are redrawn when the panel's width changes.
+// app.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run (or
+// placeCharts(panel, n, report) for one); the charts go into a <div class="charts"> above the panel's
+// lines and are redrawn when the panel's width changes.
 import * as timeline from './timeline.js';
 import * as kvBlocks from './kv-blocks.js';
 import * as attention from './attention.js';
@@ -19,20 +20,22 @@ export const CHARTS = {
 };
 
 const FALLBACK_WIDTH = 640;
-const panels = new WeakMap(); // panel -> {report, n, width, observer}
+const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observer, frame, near, pending}
 
 // The stylesheet sits next to this module and carries the same cache-busting version.
+let cssLoaded = false;
 const cssReady = new Promise((resolve) => {
+  const done = () => { cssLoaded = true; resolve(); };
   const here = new URL(import.meta.url);
   const href = new URL('charts.css', here);
   href.search = here.search;
-  if (document.querySelector('link[data-charts-css]')) { resolve(); return; }
+  if (document.querySelector('link[data-charts-css]')) { done(); return; }
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = href.href;
   link.dataset.chartsCss = '';
-  link.addEventListener('load', () => resolve());
-  link.addEventListener('error', () => resolve());
+  link.addEventListener('load', done);
+  link.addEventListener('error', done);
   document.head.append(link);
 });
 
@@ -68,27 +71,36 @@ function containerOf(panel) {
   return box;
 }
 
-// The drawing width: the content box of a chart frame inside this panel's .charts (0 while closed).
-function frameWidth(box) {
-  if (!box.clientWidth) return 0;
-  const probe = document.createElement('figure');
-  probe.className = 'chart';
-  const frame = document.createElement('div');
-  frame.className = 'chart-frame';
-  probe.append(frame);
-  box.append(probe);
-  const w = frame.clientWidth;
-  probe.remove();
-  return w;
+// The drawing widths: the content box of a chart frame inside each panel's .charts (0 while closed).
+// Measured for all the given panels at once (one layout however many panels), then kept: on a re-run
+// the charts are drawn at the kept width without reading layout; the ResizeObserver below re-measures
+// when a panel's width changes.
+function measure(list) {
+  const probes = list.map(({ box }) => {
+    const probe = document.createElement('figure');
+    probe.className = 'chart';
+    const frame = document.createElement('div');
+    frame.className = 'chart-frame';
+    probe.append(frame);
+    box.append(probe);
+    return probe;
+  });
+  list.forEach(({ state, box }, i) => {
+    state.width = box.clientWidth;
+    state.frameWidth = state.width ? probes[i].firstChild.clientWidth : 0;
+  });
+  probes.forEach((probe) => probe.remove());
 }
 
 function draw(panel) {
   const state = panels.get(panel);
   const box = containerOf(panel);
-  state.width = box.clientWidth;
-  const width = frameWidth(box) || FALLBACK_WIDTH;
+  if (!state.frameWidth) measure([{ state, box }]);
+  const width = state.frameWidth || FALLBACK_WIDTH;
   const hadFocus = box.contains(document.activeElement) ? document.activeElement.closest('[data-chart]') : null;
   const focusName = hadFocus ? hadFocus.dataset.chart : null;
+  state.pending = false;
+  box.removeAttribute('aria-busy');
   box.replaceChildren(...chartsFor(state.n, state.report, width));
   box.hidden = box.childElementCount === 0;
   if (focusName) {
@@ -97,27 +109,96 @@ function draw(panel) {
   }
 }
 
-/** Draw (or clear) the charts of block n in its panel for this run. */
-export async function placeCharts(panel, n, report) {
-  if (!panel) return;
-  await cssReady;
-  if (!CHARTS[n]) return;
+// ── panels far from the viewport get their charts a moment later ──────────
+// After a run, the charts of panels on or near the screen are drawn at once, with the lines. The
+// others (usually all of them: the panels sit below the controls) are drawn right after, while the
+// page is idle (at most IDLE_TIMEOUT_MS later), one panel at a time, or as soon as the panel comes
+// within a screen of the viewport, whichever is first. Until then the box keeps the previous run's
+// charts and says aria-busy="true".
+const IDLE_TIMEOUT_MS = 200;
+const nearby = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    const state = panels.get(entry.target);
+    if (!state) continue;
+    state.near = entry.isIntersecting;
+    if (state.near && state.pending) draw(entry.target);
+  }
+}, { rootMargin: '100% 0px' });
+
+let idleHandle = null;
+function drawPendingWhenIdle() {
+  if (idleHandle !== null) return;
+  const idle = window.requestIdleCallback
+    ? (fn) => window.requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS })
+    : (fn) => setTimeout(() => fn({ timeRemaining: () => 0, didTimeout: true }), 0);
+  const step = (deadline) => {
+    idleHandle = null;
+    const waiting = pendingPanels.filter((panel) => panels.get(panel).pending);
+    pendingPanels.length = 0;
+    let drawn = 0;
+    for (const panel of waiting) {
+      // one panel per callback at least; more while the browser says it has time to spare
+      if (drawn && deadline.timeRemaining() < 4) { pendingPanels.push(panel); continue; }
+      draw(panel);
+      drawn++;
+    }
+    if (pendingPanels.length) idleHandle = idle(step);
+  };
+  idleHandle = idle(step);
+}
+const pendingPanels = [];
+
+function track(panel, n, report) {
   let state = panels.get(panel);
   if (!state) {
-    state = { n, report, width: 0, observer: null, frame: 0 };
+    state = { n, report, width: 0, frameWidth: 0, observer: null, frame: 0, near: undefined, pending: false };
     panels.set(panel, state);
     if (typeof ResizeObserver !== 'undefined') {
       state.observer = new ResizeObserver(() => {
         const box = panel.querySelector(':scope > .charts');
         const w = box ? box.clientWidth : 0;
-        if (!w || Math.abs(w - state.width) < 4) return;
+        if (!w || w === state.width) return;
+        state.frameWidth = 0; // measured again at the next drawing
+        if (Math.abs(w - state.width) < 4) return;
         cancelAnimationFrame(state.frame);
         state.frame = requestAnimationFrame(() => draw(panel));
       });
       state.observer.observe(panel);
     }
+    if (nearby) nearby.observe(panel);
   }
   state.n = n;
   state.report = report;
+  return state;
+}
+
+/** Draw (or clear) the charts of block n in its panel for this run. */
+export async function placeCharts(panel, n, report) {
+  if (!panel) return;
+  if (!cssLoaded) await cssReady;
+  if (!CHARTS[n]) return;
+  track(panel, n, report);
   draw(panel);
+}
+
+/**
+ * The charts of every [panel, n] in `items` for this run: once charts.css has loaded (a promise
+ * before that), those of panels near the viewport (or not known to be far from it) are drawn now and
+ * the others when the page is idle (see above). Widths not known yet are read in one pass first.
+ */
+export function placeAllCharts(items, report) {
+  if (!cssLoaded) return cssReady.then(() => placeAllCharts(items, report));
+  const todo = items.filter(([panel, n]) => panel && CHARTS[n]).map(([panel, n]) => ({ panel, state: track(panel, n, report), box: containerOf(panel) }));
+  const now = todo.filter(({ state }) => state.near !== false || !state.frameWidth);
+  const unknown = now.filter(({ state }) => !state.frameWidth);
+  if (unknown.length) measure(unknown);
+  for (const { panel } of now) draw(panel);
+  for (const { panel, state, box } of todo) {
+    if (now.some((item) => item.panel === panel)) continue;
+    state.pending = true;
+    box.setAttribute('aria-busy', 'true');
+    if (!pendingPanels.includes(panel)) pendingPanels.push(panel);
+  }
+  if (pendingPanels.length) drawPendingWhenIdle();
+  return Promise.resolve();
 }
