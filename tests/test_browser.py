@@ -312,6 +312,35 @@ def test_nothing_left_the_local_server_and_no_page_errors(lab, server):
     assert any(p.startswith("/engine/") and p.endswith(".whl") for p in server.paths)
 
 
+WORKER_SPY = """(() => {
+  const Native = window.Worker;
+  window.__workers = [];
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.__workers.push({ url: String(args[0]), readyState: document.readyState, body: Boolean(document.body) });
+    }
+  };
+})();"""
+
+
+def test_the_worker_starts_with_the_page_and_app_js_takes_it_over(chromium, server):
+    """static/boot.js, first in <head>, starts the one worker before the page's body is parsed
+    (so Pyodide loads while the HTML, CSS and app.js arrive); app.js adopts it: one worker, and it runs."""
+    lab = Lab(chromium, server.origin)
+    lab.context.add_init_script(WORKER_SPY)
+    try:
+        lab.open(server.url)
+        workers = lab.page.evaluate("window.__workers")
+        assert len(workers) == 1 and "/static/worker.js?v=" in workers[0]["url"]
+        assert workers[0]["readyState"] == "loading" and not workers[0]["body"]
+        assert lab.run() == "done"
+        assert lab.page.evaluate("window.__workers.length") == 1
+        assert lab.page_errors == []
+    finally:
+        lab.close()
+
+
 # ── faults ───────────────────────────────────────────────────────────────────
 def test_opened_from_file_url_says_how_to_serve(chromium, site):
     context = chromium.new_context()
