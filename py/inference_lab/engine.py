@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .config import EOS
-from .model import forward
 from .block_manager import BlockManager
 from .sampler import sample
 from .scheduler import admission_room, plan_tasks, step_duration
@@ -153,7 +152,7 @@ class Engine:
 
     def check_against_recompute(self, seq: Sequence) -> None:
         """One full forward of the whole history checks every cached logits row and the gathered K/V."""
-        logits, Kf, Vf, _ = forward(self.lab.W, seq.history, 0)
+        logits, Kf, Vf, _ = self.lab.forward(seq.history, 0)
         for pos, row in seq.checked_rows:
             self.trace["parity"] = max(self.trace["parity"], float(np.max(np.abs(logits[pos] - row))))
         K, V = self.pool.gather(seq)
@@ -180,7 +179,7 @@ class Engine:
         tok = seq.pending_token
         seq.history.append(tok)
         K, V = self.pool.gather(seq)
-        logits, kn, vn, prob = forward(self.lab.W, [tok], seq.cached, K, V)
+        logits, kn, vn, prob = self.lab.forward([tok], seq.cached, K, V)
         if seq.id not in self.trace["first_decode"]:
             self.trace["first_decode"][seq.id] = dict(request=seq.id, token=tok, position=seq.cached,
                                                       prob=prob, logits=logits[0])
@@ -197,7 +196,7 @@ class Engine:
         chunk = seq.prefill_ids[lo:lo + n]
         seq.history += chunk
         K, V = self.pool.gather(seq)
-        logits, kn, vn, prob = forward(self.lab.W, chunk, lo, K, V)
+        logits, kn, vn, prob = self.lab.forward(chunk, lo, K, V)
         self.pool.write(seq, kn, vn)
         seq.num_prefill_left -= n
         self.trace["positions_cached"] += n

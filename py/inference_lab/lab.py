@@ -24,7 +24,7 @@ from . import text_vi as text
 from .config import CORPUS, Config
 from .engine import run_engine
 from .metrics import summarize
-from .model import D_HEAD, D_MODEL, LINEAR, N_HEADS, forward, make_weights
+from .model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
 from .quantization import greedy_teacher_forced, quantize_weights
 from .report import Block, Check, Report
 from .tokenizer import BPETokenizer
@@ -71,15 +71,17 @@ def quantized_logit_err(seed: int, n_merges: int, bits: int, ids: tuple) -> floa
 
 @dataclass(slots=True)
 class Lab:
-    """Everything one run needs: the config, the tokenizer and the weights."""
+    """Everything one run needs: the config, the tokenizer, the weights and the run's forward()."""
     cfg: Config
     tokenizer: BPETokenizer
     W: dict
+    forward: ForwardCache  # shared by the three engine runs of block [12], new for every run
 
     @classmethod
     def build(cls, cfg: Config) -> "Lab":
         tok = tokenizer_for(cfg.N_MERGES)
-        return cls(cfg, tok, weights_for(cfg.SEED, tok.vocab_size))
+        W = weights_for(cfg.SEED, tok.vocab_size)
+        return cls(cfg, tok, W, ForwardCache(W))
 
 
 def arr(a) -> list:
