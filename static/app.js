@@ -483,6 +483,9 @@
     const t1 = performance.now();
     emit('result', result, config);
     // User Timing entries for profiling (bench/render_profile.py): the panels, then the page tools.
+    // Only the latest run's are kept, so the browser's timeline does not grow with every run.
+    performance.clearMeasures('lab:render');
+    performance.clearMeasures('lab:tools');
     performance.measure('lab:render', { start: t0, end: t1 });
     performance.measure('lab:tools', { start: t1, end: performance.now() });
   }

@@ -1,7 +1,7 @@
 // Charts for the block panels, drawn from the run's report data (never from its printed lines).
-// app.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run (or
-// placeCharts(panel, n, report) for one); the charts go into a <div class="charts"> above the panel's
-// lines and are redrawn when the panel's width changes.
+// app.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run; the
+// charts go into a <div class="charts"> above the panel's lines and are redrawn when the panel's
+// width changes.
 import * as timeline from './timeline.js';
 import * as kvBlocks from './kv-blocks.js';
 import * as attention from './attention.js';
@@ -170,15 +170,6 @@ function track(panel, n, report) {
   state.n = n;
   state.report = report;
   return state;
-}
-
-/** Draw (or clear) the charts of block n in its panel for this run. */
-export async function placeCharts(panel, n, report) {
-  if (!panel) return;
-  if (!cssLoaded) await cssReady;
-  if (!CHARTS[n]) return;
-  track(panel, n, report);
-  draw(panel);
 }
 
 /**
