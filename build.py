@@ -6,6 +6,7 @@
     python3 build.py serve [--port N]    # build, then serve dist/ on http://127.0.0.1:N/
     python3 build.py --zip               # also write inference-lab-<version>.zip (offline classroom bundle)
     python3 build.py --no-minify         # keep static/*.js and *.css as written, comments and all
+    python3 build.py docs                # rewrite README.md's and the package docstring's block → code map
 
 dist/ holds index.html, static/, the engine wheel (built from py/ with a small zip writer) and,
 unless --pyodide cdn, the Pyodide files the lab loads under dist/pyodide/. Each Pyodide file is taken from the
@@ -18,6 +19,9 @@ dist/static/ is static/ minified (rjsmin, rcssmin: comments and white space only
 dist/sw.js (rendered from static/sw.js with that list) is the service worker that caches the whole
 build for offline use; a new build gives a new sw.js and so a new cache.
 
+index.html is a template: the mapping table's rows, the block panels under them and the guide's
+block → code list are rendered into it from py/inference_lab/blocks.py (see render_blocks()).
+
 dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/exercises.py),
 their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
 so the page never parses Markdown: `python3 -m pip install -r requirements.txt` installs it and the
@@ -29,6 +33,7 @@ import argparse
 import base64
 import functools
 import hashlib
+import html
 import http.server
 import importlib.util
 import json
@@ -312,19 +317,23 @@ def static_version(dist: Path) -> str:
 # ── the exercises: Markdown rendered to HTML here, so the page never parses it ─
 EXERCISES_DIR = ROOT / "exercises"
 EXERCISES_JSON = "exercises.json"
-EXERCISE_PARSER = ROOT / "py" / "inference_lab" / "exercises.py"
+ENGINE_PACKAGE = ROOT / "py" / "inference_lab"
 NEED_MARKDOWN = "markdown-it-py is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
 
 
-def exercise_parser():
-    """py/inference_lab/exercises.py loaded on its own (the package's __init__ would need NumPy)."""
-    name = "_inference_lab_exercises"
+def engine_module(stem: str):
+    """py/inference_lab/<stem>.py loaded on its own (standard library only; the build needs no NumPy)."""
+    name = f"_inference_lab_{stem}"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, EXERCISE_PARSER)
+        spec = importlib.util.spec_from_file_location(name, ENGINE_PACKAGE / f"{stem}.py")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses look their module up here
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def exercise_parser():
+    return engine_module("exercises")
 
 
 def markdown_renderer():
@@ -370,6 +379,94 @@ def write_exercises(dist: Path, exercises: list[dict]) -> None:
     (dist / EXERCISES_JSON).write_text(data, encoding="utf-8")
 
 
+# ── the blocks' text: py/inference_lab/blocks.py rendered into the page and the docs ─
+# index.html is a template: build.py replaces each line "<!-- @blocks:NAME ... -->" with the HTML of NAME
+# (one <tbody> per block with its output panel; the guide's block → code list). Nothing serves the
+# template unbuilt: the page needs build-info.json and the engine wheel, which only dist/ has.
+BLOCKS_PLACEHOLDER = re.compile(r"^([ \t]*)<!-- @blocks:([\w-]+)\b[^\n]*?-->\n", re.M)
+README_BEGIN = "<!-- @blocks:code-map: `python3 build.py docs` writes this table from py/inference_lab/blocks.py -->"
+README_END = "<!-- /@blocks:code-map -->"
+DOCSTRING_MAP = re.compile(r"(^Block → module map[^\n]*(?:\n[^\n]+)*\n\n)((?:  \[\d+\][^\n]*\n)+)", re.M)
+
+
+def blocks_table():
+    """py/inference_lab/blocks.py: the 13 blocks' codes, mapping-table text and block → code map."""
+    return engine_module("blocks")
+
+
+def text_html(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def mapping_rows(table) -> list[str]:
+    """One <tbody> per block: its mapping row, then the panel its output goes to (data-block="N")."""
+    out = []
+    for b in table.BLOCKS:
+        out += [
+            "<tbody>",
+            "  <tr>",
+            f'    <td data-label="Khối" class="num">{b.number}</td>',
+            f'    <th scope="row" data-label="Thành phần">{text_html(b.name)}</th>',
+            f'    <td data-label="Lab dựng gì">{text_html(b.builds)}</td>',
+            f'    <td data-label="Cách đọc &amp; kiểm chứng">{text_html(b.reads)}</td>',
+            "  </tr>",
+            f'  <tr class="panel-row"><td colspan="4"><details class="panel" data-block="{b.number}"><summary>'
+            f'<span class="panel-title">Output khối {text_html(b.code)}</span></summary><pre class="lines">'
+            '<span class="line placeholder">Chưa chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
+            "</tbody>",
+        ]
+    return out
+
+
+def code_map_items(table) -> list[str]:
+    """The guide's list: where each block is in the seed program and in this package."""
+    def code(name):
+        return f"<code>{text_html(name)}</code>"
+    items = [f"<li>Khối {b.number} {text_html(b.name)} — chương trình gốc: {text_html(b.seed)}; engine: "
+             f"{table.source_text(b, code)}.</li>" for b in table.BLOCKS]
+    return ['<ul class="code-map">', *("  " + item for item in items), "</ul>"]
+
+
+def render_blocks(source: str, table=None) -> str:
+    """index.html with its <!-- @blocks:NAME --> lines filled from the blocks table (all text HTML-escaped)."""
+    table = table or blocks_table()
+    parts = {"mapping-rows": mapping_rows, "code-map": code_map_items}
+    found = [m.group(2) for m in BLOCKS_PLACEHOLDER.finditer(source)]
+    if sorted(found) != sorted(parts):
+        raise BuildError(f"index.html must contain each of the lines <!-- @blocks:NAME --> once for NAME in "
+                         f"{sorted(parts)}; found {found}.")
+
+    def fill(m):
+        return "".join(f"{m.group(1)}{line}\n" for line in parts[m.group(2)](table))
+    return BLOCKS_PLACEHOLDER.sub(fill, source)
+
+
+def synced_docs(table=None) -> dict[Path, str]:
+    """README.md and the package docstring with their block → code map written from the blocks table."""
+    table = table or blocks_table()
+    readme_path, init_path = ROOT / "README.md", ENGINE_PACKAGE / "__init__.py"
+    readme, init = readme_path.read_text(encoding="utf-8"), init_path.read_text(encoding="utf-8")
+    begin, end = readme.find(README_BEGIN), readme.find(README_END)
+    if begin < 0 or end < begin:
+        raise BuildError(f"README.md must contain the lines {README_BEGIN} and {README_END}.")
+    body = "\n".join(table.readme_code_map())
+    readme = readme[:begin + len(README_BEGIN)] + "\n" + body + "\n" + readme[end:]
+    if not DOCSTRING_MAP.search(init):
+        raise BuildError(f"{init_path}: its docstring must have a 'Block → module map' paragraph.")
+    init = DOCSTRING_MAP.sub(lambda m: m.group(1) + "".join(line + "\n" for line in table.code_map_lines()), init, count=1)
+    return {readme_path: readme, init_path: init}
+
+
+def write_docs() -> list[Path]:
+    """Rewrite the block → code map in README.md and the package docstring; returns the files changed."""
+    changed = []
+    for path, text in synced_docs().items():
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
 # ── the whole build ──────────────────────────────────────────────────────────
 def prepare_out_dir(out: Path) -> None:
     """Empty out/, refusing to wipe a folder that is not an earlier build."""
@@ -390,6 +487,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
         if not (ROOT / source).exists():
             raise BuildError(f"{ROOT / source} is missing.")
     exercises = render_exercises()  # before touching out/: a missing markdown-it-py keeps the old build
+    page = render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))  # likewise for a broken template
     if minify:
         minifiers()  # likewise for the minifiers
     prepare_out_dir(out)
@@ -411,8 +509,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             minify_static(out / "static")
         asset_version = static_version(out)
         write_exercises(out, exercises)
-        index = render_index((ROOT / "index.html").read_text(encoding="utf-8"),
-                             content_security_policy(origin), asset_version)
+        index = render_index(page, content_security_policy(origin), asset_version)
         (out / "index.html").write_text(index, encoding="utf-8")
         manifest = {
             "pyodide": {"version": PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
@@ -558,7 +655,9 @@ def serve(dist: Path, port: int) -> None:
 # ── command line ─────────────────────────────────────────────────────────────
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Build (and optionally serve) the Inference Lab site.")
-    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    parser.add_argument("command", nargs="?", choices=["build", "serve", "docs"], default="build",
+                        help="docs: rewrite the block → code map in README.md and the package docstring "
+                             "from py/inference_lab/blocks.py (no build)")
     parser.add_argument("--pyodide", choices=["vendor", "cdn"], default="vendor",
                         help="vendor Pyodide into dist/ (default) or load it from the official CDN")
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
@@ -574,6 +673,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
+        if args.command == "docs":
+            changed = write_docs()
+            print("Rewrote " + ", ".join(str(p.relative_to(ROOT)) for p in changed) if changed else "Docs already match blocks.py")
+            return 0
         dist = build(args.out.resolve(), args.pyodide, args.engine.resolve(), args.minify)
         print(f"Built {dist} (Pyodide {PYODIDE_VERSION}: {args.pyodide})", flush=True)
         if args.zip:

@@ -5,20 +5,21 @@
     >>> report.passed, report.blocks[0].code
     (True, '1 · Gateway & admission')
 
-Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph):
+Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph; written from blocks.py by
+`python3 build.py docs`, tests/test_blocks.py checks it):
 
-  [1]  Gateway & admission            engine.Engine.admit (429 when SLOTS + QUEUE_LIMIT are in the system)
-  [2]  Input preparation              tokenizer.BPETokenizer (train, encode); engine.Engine.input_rejected (400)
-  [3]  Iteration scheduler            scheduler (admission_room, plan_tasks, step_duration); engine.Engine.run / run_step
+  [1]  Gateway & admission            engine.Engine.admit
+  [2]  Input preparation              tokenizer.BPETokenizer.train / encode; engine.Engine.input_rejected
+  [3]  Iteration scheduler            engine.Engine.run / run_step; scheduler.admission_room / plan_tasks / step_duration
   [4]  Prefill                        engine.Engine.prefill
-  [5]  Transformer × N layers         model.forward (RMSNorm, RoPE, causal attention, SwiGLU, LM head)
+  [5]  Transformer × N layers         model.forward / attention
   [6]  KV state manager               block_manager.BlockManager; engine.Engine.make_room / preempt
   [7]  Decode                         engine.Engine.decode
-  [8]  Logits → sampling → stop check sampler.sample; engine.Engine.emit (eos / max_new)
+  [8]  Logits → sampling → stop check sampler.sample; engine.Engine.emit
   [9]  KV / weight precision          quantization.quantize_weights
-  [10] HBM memory budget              lab.block10_data (bytes of the pool and a worked example)
+  [10] HBM memory budget              lab.block10_data
   [11] Telemetry & capacity feedback  metrics.request_metrics; lab.block11_data
-  [12] Benchmark & SLO methodology    metrics.summarize; lab.block12_data (three policies)
+  [12] Benchmark & SLO methodology    metrics.summarize; lab.block12_data
   [13] Quality gates & rollout        quantization.greedy_teacher_forced; lab.block13_data
 
 Words live apart from mechanics: text_vi.py holds every printed sentence.

@@ -18,12 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-BLOCK_CODES = {
-    1: "1 · Gateway & admission", 2: "2 · Input preparation", 3: "3 · Iteration scheduler", 4: "4 · Prefill",
-    5: "5 · Transformer × N layers", 6: "6 · KV state manager", 7: "7 · Decode",
-    8: "8 · Logits → sampling → stop check", 9: "9 · KV / weight precision", 10: "10 · HBM memory budget",
-    11: "11 · Telemetry & capacity feedback", 12: "12 · Benchmark & SLO methodology", 13: "13 · Quality gates & rollout",
-}
+from .blocks import BLOCKS as BLOCK_TABLE
+
+BLOCK_CODES = {b.number: b.code for b in BLOCK_TABLE}  # "1 · Gateway & admission", from blocks.py
 
 CHECK_LABELS = {
     "offered": "offered = served + rejected",

@@ -1,0 +1,180 @@
+"""The 13 blocks of the lab, written once: name, mapping-table text and where each lives in the code.
+
+Every other place that names a block reads this table:
+- the engine prints `[code] title` with `code` from here ("1 · Gateway & admission"; text_vi.BLOCK_CODES);
+- build.py renders the page's mapping table (one row per block: number, name, `builds`, `reads`),
+  the panel titles under the rows and the guide's block → code list (`seed` and `source`) into index.html;
+- the package docstring and README.md's "Khối → mô-đun" table hold `code_map_lines()`; tests/test_blocks.py
+  fails when they drift and `python3 build.py docs` rewrites them.
+
+    >>> block = BLOCKS[5]
+    >>> block.code, [str(ref) for ref in block.source][:2]
+    ('6 · KV state manager', ['block_manager.BlockManager', 'engine.Engine.make_room'])
+    >>> code_map_lines()[5]
+    '  [6]  KV state manager               block_manager.BlockManager; engine.Engine.make_room / preempt'
+
+`source` entries are (module, qualified name) inside the `inference_lab` package; `SourceRef.resolve()`
+imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
+only: build.py imports this file without NumPy.
+
+Leaves out: the Vietnamese title each block prints after its code (text_vi.py writes it, some titles
+depend on the constants, e.g. "INT8"), the block's output lines, and the rest of the page's text
+(intro, how-to, guide prose stay in index.html, checked against the engine by tests/test_page_text.py).
+`builds` and `reads` quote the default run's numbers, checked the same way.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import NamedTuple
+
+PACKAGE = "inference_lab"
+
+
+class SourceRef(NamedTuple):
+    """A function or class of the package: ("engine", "Engine.admit") is inference_lab.engine.Engine.admit."""
+
+    module: str
+    qualname: str
+
+    def __str__(self) -> str:
+        return f"{self.module}.{self.qualname}"
+
+    def resolve(self):
+        """The object itself (imports inference_lab.<module>; most modules need NumPy)."""
+        obj = importlib.import_module(f"{PACKAGE}.{self.module}")
+        for part in self.qualname.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    number: int                     # 1..13, the order the engine prints them in
+    name: str                       # the block's name on the course's architecture diagram
+    builds: str                     # mapping column "Lab NumPy dựng gì" (Vietnamese)
+    reads: str                      # mapping column "Cách đọc số liệu & phép kiểm chứng" (default run's numbers)
+    seed: str                       # where the seed program inference-end-to-end.py has it (Vietnamese)
+    source: tuple[SourceRef, ...]   # where this package has it, most important first
+
+    def __post_init__(self):
+        if not 1 <= self.number <= 13 or not self.name or not self.source:
+            raise ValueError(f"block {self.number}: needs a number 1..13, a name and at least one source")
+
+    @property
+    def code(self) -> str:
+        """What the engine prints in brackets: "1 · Gateway & admission"."""
+        return f"{self.number} · {self.name}"
+
+
+def _refs(*dotted: str) -> tuple[SourceRef, ...]:
+    return tuple(SourceRef(*d.split(".", 1)) for d in dotted)
+
+
+BLOCKS: tuple[Block, ...] = (
+    Block(1, "Gateway & admission",
+          "Hàm admit: cổng chỉ cho tối đa 2 chạy + 1 chờ yêu cầu có mặt trong hệ thống và từ chối bằng mã 429 khi đầy.",
+          "offered = served + rejected (5 = 3 + 2); D nhận 429 vì lúc xét đã có 3 yêu cầu.",
+          "hàm admit",
+          _refs("engine.Engine.admit")),
+    Block(2, "Input preparation",
+          "BPE 10 phép gộp học từ 5 câu mẫu, thêm token bos, rồi kiểm tra prompt + max_new <= 24.",
+          "C thành 9 token ID; E bị chặn mã 400 vì 8 + 30 = 38 > 24.",
+          "hàm train_bpe và encode",
+          _refs("tokenizer.BPETokenizer.train", "tokenizer.BPETokenizer.encode", "engine.Engine.input_rejected")),
+    Block(3, "Iteration scheduler",
+          "Vòng lặp theo bước: nhận yêu cầu khi có chỗ trống, decode trước, chia prompt theo ngân sách 6 token mỗi bước.",
+          "12 bước; prompt của C chia thành các đoạn [5, 4]; C chờ chỗ chạy 14.55 ms mô phỏng.",
+          "vòng lặp chính của run_engine (nhận yêu cầu, chọn việc mỗi bước, chia prompt theo TOKEN_BUDGET)",
+          _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_room", "scheduler.plan_tasks",
+                "scheduler.step_duration")),
+    Block(4, "Prefill",
+          "Đưa từng đoạn prompt qua mô hình, ghi K và V vào cache, lấy hàng logits cuối để chọn token đầu tiên.",
+          "K có shape (2, 9, 4); hàng logits có 22 điểm số; token đầu của C lúc 23.00 ms, TTFT 22.00 ms mô phỏng.",
+          "nhánh prefill trong vòng lặp của run_engine",
+          _refs("engine.Engine.prefill")),
+    Block(5, "Transformer × N layers",
+          "Hàm forward một lớp: RMSNorm, Q/K/V theo head, RoPE, mặt nạ nhân quả, softmax, W_O, SwiGLU, LM head.",
+          "Trọng số attention (9 phần tử, tổng 1) khác logits (22 điểm số); kết quả qua cache khớp tính lại trong 1e-9.",
+          "hàm forward (attention, RoPE, SwiGLU, LM head)",
+          _refs("model.forward", "model.attention")),
+    Block(6, "KV state manager",
+          "Lớp BlockManager (lớp KVPool của chương trình gốc): 12 block vật lý, bảng block cho từng chuỗi, cấp phát "
+          "theo block và trả block khi xong; hết block thì preempt chuỗi vào chạy gần nhất.",
+          "Cao điểm 7/12 block; K/V gom từ block rời khớp tính lại; cuối còn 12/12 block trống.",
+          "lớp KVPool",
+          _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt")),
+    Block(7, "Decode",
+          "Mỗi bước đưa đúng một token mới qua mô hình và đọc lại K/V cũ từ cache.",
+          "Dùng cache tính 41 vị trí, tính lại cả lịch sử cần 197 vị trí (số vị trí, chưa phải thời gian).",
+          "nhánh decode trong vòng lặp của run_engine",
+          _refs("engine.Engine.decode")),
+    Block(8, "Logits → sampling → stop check",
+          "Hàm sample: softmax với temperature, lọc top-k và top-p, rút token bằng seed riêng; dừng khi gặp eos hoặc "
+          "đủ max_new.",
+          "Xác suất tổng 1 trước và sau lọc; C rút ra token o và dừng vì eos sau 4 token.",
+          "hàm sample và điều kiện dừng trong emit",
+          _refs("sampler.sample", "engine.Engine.emit")),
+    Block(9, "KV / weight precision",
+          "Hàm quantize_weights: INT8 đối xứng với một scale cho mỗi cột của 8 ma trận tuyến tính.",
+          "3264 byte còn 1192 byte (tính trên định dạng); sai số khôi phục 0.0056 nằm trong nửa scale 0.0061.",
+          "hàm quantize_weights",
+          _refs("quantization.quantize_weights")),
+    Block(10, "HBM memory budget",
+          "Tính byte KV từ công thức 2 × lớp × token × KV head × chiều head × byte, cho lab và cho cấu hình mẫu giả "
+          "định.",
+          "128 byte mỗi token trong lab; cấu hình mẫu 32 lớp, 4096 token cần 0.50 GiB mỗi chuỗi (tính tay, không đo).",
+          "phép tính byte trên KVPool và công thức mẫu",
+          _refs("lab.block10_data")),
+    Block(11, "Telemetry & capacity feedback",
+          "Ghi từng bước (hàng chờ, số chuỗi chạy, token decode/prefill, block KV) và phân rã TTFT.",
+          "TTFT của C: 0.65 + 14.55 + 6.80 = 22.00 ms; thành phần lớn nhất là chờ chỗ chạy.",
+          "hàm metrics và summary",
+          _refs("metrics.request_metrics", "lab.block11_data")),
+    Block(12, "Benchmark & SLO methodology",
+          "Tính TTFT, TPOT, throughput và chạy cùng trace với 3 chính sách lập lịch (static, continuous, continuous "
+          "+ chunked).",
+          "Token sinh ra giống hệt ở cả 3 chính sách; chỉ thời gian khác và hoàn toàn là hệ quả của công thức chi phí "
+          "giả định.",
+          "hàm metrics và summary",
+          _refs("metrics.summarize", "lab.block12_data")),
+    Block(13, "Quality gates & rollout",
+          "So token top-1 của bản gốc và bản INT8 trên cùng ngữ cảnh (teacher forcing) với ngưỡng giả định 95%.",
+          "Khớp 40/40 quyết định; quyết định sát nhất chênh 0.0304 (gốc) và 0.0326 (INT8) nên giữ nguyên token.",
+          "hàm greedy_teacher_forced",
+          _refs("quantization.greedy_teacher_forced", "lab.block13_data")),
+)
+
+BY_NUMBER: dict[int, Block] = {b.number: b for b in BLOCKS}
+assert sorted(BY_NUMBER) == list(range(1, 14)), "one entry per block 1..13"
+
+
+# ── the block → code map as text (package docstring, README.md, the page's guide) ──
+def source_groups(block: Block) -> list[list[SourceRef]]:
+    """Consecutive refs with the same module and owner grouped: [[engine.Engine.make_room, ...preempt]]."""
+    groups: list[list[SourceRef]] = []
+    for ref in block.source:
+        owner = (ref.module, ref.qualname.rpartition(".")[0])
+        last = groups[-1][-1] if groups else None
+        if last is not None and (last.module, last.qualname.rpartition(".")[0]) == owner:
+            groups[-1].append(ref)
+        else:
+            groups.append([ref])
+    return groups
+
+
+def source_text(block: Block, wrap=str) -> str:
+    """ "block_manager.BlockManager; engine.Engine.make_room / preempt"; each name passed through `wrap`."""
+    def name(ref, full):
+        return wrap(str(ref) if full else ref.qualname.rpartition(".")[2])
+    return "; ".join(" / ".join(name(ref, i == 0) for i, ref in enumerate(group)) for group in source_groups(block))
+
+
+def code_map_lines() -> list[str]:
+    """The package docstring's block → module map, one line per block."""
+    return [f"  [{b.number}]".ljust(7) + b.name.ljust(31) + source_text(b) for b in BLOCKS]
+
+
+def readme_code_map() -> list[str]:
+    """README.md's "Khối → mô-đun" table (Markdown)."""
+    return ["| Khối | Ở đâu |", "|---|---|"] + [f"| {b.number} {b.name} | {source_text(b, lambda name: f'`{name}`')} |" for b in BLOCKS]

@@ -1,0 +1,100 @@
+"""py/inference_lab/blocks.py is the one source of the 13 blocks' names, mapping-table text and block → code map.
+
+- every `source` reference resolves to a function or class of the package, with source code to show;
+- the engine prints the table's codes ("[1 · Gateway & admission] ...");
+- build.py renders the page's mapping rows, panel titles and guide list from it, HTML-escaped, with the
+  data-block hooks the page's scripts use;
+- README.md's "Khối → mô-đun" table and the package docstring equal what `python3 build.py docs` writes.
+"""
+from __future__ import annotations
+
+import html
+import inspect
+import re
+from types import SimpleNamespace
+
+import pytest
+
+import inference_lab
+from inference_lab import blocks, run, text_vi
+from lab_site import ROOT, build
+
+REFS = [(b.number, ref) for b in blocks.BLOCKS for ref in b.source]
+
+
+def test_table_has_the_thirteen_blocks_in_order():
+    assert [b.number for b in blocks.BLOCKS] == list(range(1, 14))
+    assert blocks.BY_NUMBER[6].code == "6 · KV state manager"
+
+
+@pytest.mark.parametrize("number, ref", REFS, ids=[f"{n}-{r}" for n, r in REFS])
+def test_source_reference_resolves(number, ref):
+    obj = ref.resolve()
+    kind = type(obj).__name__
+    assert inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isclass(obj), f"block {number}: {ref} is a {kind}"
+    assert (obj.__module__, obj.__qualname__) == (f"inference_lab.{ref.module}", ref.qualname)
+    assert re.match(r"\s*(@\w+.*\n\s*)*(def|class) ", inspect.getsource(obj)), f"{ref}: no source to show"
+
+
+def test_engine_prints_the_tables_codes():
+    report = run({})
+    assert text_vi.BLOCK_CODES == {b.number: b.code for b in blocks.BLOCKS}
+    assert [(b.number, b.code) for b in report.blocks] == [(b.number, b.code) for b in blocks.BLOCKS]
+    printed = [line.split("]")[0][1:] for line in report.to_text().splitlines() if re.match(r"\[\d+ · ", line)]
+    assert printed == [b.code for b in blocks.BLOCKS]
+
+
+# ── the page ───────────────────────────────────────────────────────────────
+PAGE = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
+
+
+def cell(label: str, number: int) -> str:
+    """The text of a mapping row's cell (`label` is its data-label) for block `number`."""
+    row = re.search(rf'<td data-label="Khối" class="num">{number}</td>(.*?)</tr>', PAGE, re.S).group(1)
+    return html.unescape(re.search(rf'data-label="{re.escape(label)}">(.*?)</t[dh]>', row, re.S).group(1))
+
+
+def test_page_template_is_filled():
+    assert "@blocks:" not in PAGE
+    assert PAGE.count("<tbody>") == 13
+
+
+@pytest.mark.parametrize("b", blocks.BLOCKS, ids=lambda b: str(b.number))
+def test_page_row_and_panel_come_from_the_table(b):
+    assert cell("Thành phần", b.number) == b.name
+    assert cell("Lab dựng gì", b.number) == b.builds
+    assert cell("Cách đọc &amp; kiểm chứng", b.number) == b.reads
+    panel = re.search(rf'<details class="panel" data-block="{b.number}"><summary><span class="panel-title">(.*?)</span>',
+                      PAGE).group(1)
+    assert html.unescape(panel) == f"Output khối {b.code}"
+    item = re.search(rf"<li>Khối {b.number} (.*?)</li>", PAGE).group(1)
+    text = html.unescape(re.sub(r"<[^>]+>", "", item))
+    assert text.startswith(b.name) and b.seed in text
+    assert all(ref.qualname.rpartition(".")[2] in text for ref in b.source) and str(b.source[0]) in text
+
+
+def test_block_six_names_both_classes():
+    assert "BlockManager" in blocks.BY_NUMBER[6].builds and "KVPool" in blocks.BY_NUMBER[6].builds
+    assert str(blocks.BY_NUMBER[6].source[0]) == "block_manager.BlockManager"
+
+
+def test_inserted_text_is_escaped():
+    bad = SimpleNamespace(number=1, name="<b>&", builds="a < b", reads="x > y", seed="<i>",
+                          source=(blocks.SourceRef("engine", "Engine.admit"),), code="1 · <b>&")
+    table = SimpleNamespace(BLOCKS=[bad], source_text=blocks.source_text)
+    page = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"), table)
+    assert "<b>" not in page and "<i>" not in page
+    assert "&lt;b&gt;&amp;" in page and "a &lt; b" in page and "x &gt; y" in page
+
+
+def test_missing_placeholder_is_a_build_error():
+    with pytest.raises(build.BuildError, match="@blocks:NAME"):
+        build.render_blocks("<table></table>\n")
+
+
+# ── README.md and the package docstring ────────────────────────────────────
+def test_docs_match_the_table():
+    for path, text in build.synced_docs().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} drifted from blocks.py: run python3 build.py docs"
+    assert "\n".join(blocks.code_map_lines()) in inference_lab.__doc__
+    assert "\n".join(blocks.readme_code_map()) in (ROOT / "README.md").read_text(encoding="utf-8")
