@@ -305,6 +305,25 @@ def minify_static(static: Path) -> None:
             path.write_text((js if path.suffix == ".js" else css)(text) + "\n", encoding="utf-8")
 
 
+# A relative module specifier in an import or export: from './x.js', import('../y.js'), import './z.js'.
+MODULE_SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}/[^'"?#\s]+\.js)\2""")
+
+
+def version_module_imports(static: Path, asset_version: str) -> None:
+    """Give every relative import between the modules under dist/static/ the page's ?v=<version>.
+
+    index.html loads static/app.js?v=…; an import of './store.js' would otherwise load an unversioned
+    URL that a browser may keep from an older build, and a module imported once with and once
+    without the query would run twice (two stores). static/versioned.js relies on this: a module's
+    own URL carries the version.
+    """
+    for path in sorted(static.rglob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        stamped = MODULE_SPECIFIER.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}?v={asset_version}{m.group(2)}", text)
+        if stamped != text:
+            path.write_text(stamped, encoding="utf-8")
+
+
 def static_version(dist: Path) -> str:
     """A short hash of dist/static/, put on the page's static URLs for cache busting."""
     digest = hashlib.sha256()
@@ -508,6 +527,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
         if minify:
             minify_static(out / "static")
         asset_version = static_version(out)
+        version_module_imports(out / "static", asset_version)
         write_exercises(out, exercises)
         index = render_index(page, content_security_policy(origin), asset_version)
         (out / "index.html").write_text(index, encoding="utf-8")
