@@ -223,3 +223,13 @@ def test_command_line_reports_errors_without_a_traceback(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.startswith("build.py: error:") and "Traceback" not in result.stderr
+
+
+def test_module_imports_carry_the_page_version(site):
+    """Every relative import between the modules has index.html's ?v=, so a module loads once per build."""
+    version = re.search(r'src="static/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
+    specifiers = []
+    for path in sorted((site / "static").rglob("*.js")):
+        specifiers += re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"]+)['"]""", path.read_text())
+    assert len(specifiers) > 20  # app.js's modules, the tools' and the charts' imports
+    assert [s for s in specifiers if not s.endswith(".js?v=" + version)] == []
