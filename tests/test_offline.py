@@ -307,8 +307,8 @@ def test_the_next_visit_uses_compiled_python_and_prints_the_same(chromium, site)
             from playwright.sync_api import expect
             expect(page.locator("[data-status]")).to_have_attribute("data-status", "done", timeout=RUN_MS)
             got = page_output(page)
-            from inference_lab import web
-            expected = json.loads(web.run(json.dumps(values)))["report"]["text"]
+            from inference_lab import run
+            expected = run(values).to_text()
             for block in got:
                 for line in block.split("\n"):
                     assert line.strip() in expected, line
