@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, pyodide_mirror
+from lab_site import GOLDEN, ROOT, RecordingServer, build, pyodide_mirror
 
 needs_mirror = pytest.mark.skipif(pyodide_mirror() is None, reason="no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+@pytest.fixture
+def site(site) -> Path:
+    """The session's vendored build (conftest.py), checked here only when it came from a Pyodide mirror."""
     if pyodide_mirror() is None:
         pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
-    return build_site(tmp_path_factory.mktemp("build") / "dist")
+    return site
 
 
 def test_pins_match_the_mirror_checksums():
