@@ -42,6 +42,7 @@ import re
 import shutil
 import sys
 import tempfile
+import tomllib
 import urllib.error
 import urllib.request
 import zipfile
@@ -185,26 +186,12 @@ def read_project(engine_dir: Path) -> tuple[str, str, list[str]]:
     pyproject = engine_dir / "pyproject.toml"
     if not pyproject.is_file():
         raise BuildError(f"No {pyproject}: the engine package (py/) is missing or incomplete.")
-    try:
-        import tomllib  # Python 3.11+
-        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
-    except ModuleNotFoundError:
-        project = _read_project_fallback(pyproject.read_text(encoding="utf-8"))
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
     name = project.get("name")
     if not name:
         raise BuildError(f"{pyproject} has no [project] name.")
     version = project.get("version") or _version_from_package(engine_dir, name)
     return name, version, list(project.get("dependencies", []))
-
-
-def _read_project_fallback(text: str) -> dict:
-    """Enough of TOML for name/version/dependencies on Pythons without tomllib."""
-    section = re.search(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
-    body = section.group(1) if section else ""
-    found = {k: m.group(1) for k in ("name", "version") if (m := re.search(rf'^{k}\s*=\s*"([^"]+)"', body, re.M))}
-    deps = re.search(r"^dependencies\s*=\s*\[(.*?)\]", body, re.M | re.S)
-    found["dependencies"] = re.findall(r'"([^"]+)"', deps.group(1)) if deps else []
-    return found
 
 
 def _version_from_package(engine_dir: Path, name: str) -> str:

@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, pyodide_mirror
+from lab_site import GOLDEN, ROOT, RecordingServer, build, pyodide_mirror
 
 needs_mirror = pytest.mark.skipif(pyodide_mirror() is None, reason="no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+@pytest.fixture
+def site(site) -> Path:
+    """The session's vendored build (conftest.py), checked here only when it came from a Pyodide mirror."""
     if pyodide_mirror() is None:
         pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
-    return build_site(tmp_path_factory.mktemp("build") / "dist")
+    return site
 
 
 def test_pins_match_the_mirror_checksums():
@@ -73,7 +74,8 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
-    code = "import json, sys; from inference_lab import web; sys.stdout.write(json.loads(web.run('{}'))['report']['text'])"
+    code = ("import json, sys; from inference_lab import web; from inference_lab.report import Report; "
+            "sys.stdout.write(Report.from_dict(json.loads(web.run('{}'))['report']).to_text())")
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out == GOLDEN.read_text(encoding="utf-8")

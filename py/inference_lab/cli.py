@@ -17,7 +17,7 @@ import json
 import re
 import sys
 
-from .config import FIELDS, FIELD_BY_NAME, ConfigError, validate
+from .config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 
 EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -86,7 +86,8 @@ def flag_of(field: str) -> str:
     return FIELD_BY_NAME[base].flag if base in FIELD_BY_NAME else field
 
 
-def values_from_args(args) -> dict:
+def config_from_args(args) -> Config:
+    """The run's Config from the flags; UsageError naming every bad flag (the config is validated once, here)."""
     values, errors = {}, []
     if args.exercise is not None:
         from .exercises import constants_of
@@ -104,11 +105,14 @@ def values_from_args(args) -> dict:
             errors.append(f"{f.flag}: {exc}")
     if args.requests:
         values["REQUESTS"] = load_requests(args.requests)
-    bad = {e.split(":")[0] for e in errors}
-    errors += [f"{flag_of(p.field)}: {p.message}" for p in validate(values) if flag_of(p.field) not in bad]
+    try:
+        config = Config.from_values(values)
+    except ConfigError as exc:
+        bad = {e.split(":")[0] for e in errors}
+        errors += [f"{flag_of(p.field)}: {p.message}" for p in exc.problems if flag_of(p.field) not in bad]
     if errors:
         raise UsageError(errors)
-    return values
+    return config
 
 
 def main(argv=None) -> int:
@@ -117,25 +121,20 @@ def main(argv=None) -> int:
             stream.reconfigure(encoding="utf-8")
     try:
         args = build_parser().parse_args(argv)
-        values = values_from_args(args)
-        return emit(args, values)
+        return emit(args, config_from_args(args))
     except UsageError as exc:
         for m in exc.messages:
             print(f"lỗi: {m}", file=sys.stderr)
         print("Xem: python -m inference_lab --help", file=sys.stderr)
-        return EXIT_USAGE
-    except ConfigError as exc:
-        for p in exc.problems:
-            print(f"lỗi: {flag_of(p.field)}: {p.message}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # never a traceback for a student
         print(f"lỗi nội bộ: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INTERNAL
 
 
-def emit(args, values) -> int:
+def emit(args, config: Config) -> int:
     from .lab import run
-    report = run(values)
+    report = run(config)
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)
