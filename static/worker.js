@@ -5,8 +5,10 @@
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
 //
-// page -> worker: {id, type: 'run', config}
+// page -> worker: {id, type: 'run', config} · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+//                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
+//                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
 //                 {id, type: 'result', result} · {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
@@ -278,8 +280,31 @@ function handleRun(msg) {
   }
 }
 
+// What the worker holds, for bench/rerun_memory.py: the WebAssembly memory (Pyodide's heap; it
+// grows and never shrinks) and the objects Python's garbage collector tracks.
+function memoryStats() {
+  const stats = { wasmBytes: null, pyGcObjects: null, runsQueued: queue.length };
+  if (!pyodide) return stats;
+  stats.wasmBytes = pyodide._module.HEAPU8.length;
+  const gc = pyodide.pyimport('gc');
+  try {
+    const objects = gc.get_objects();
+    stats.pyGcObjects = objects.length;
+    objects.destroy();
+  } finally {
+    gc.destroy();
+  }
+  return stats;
+}
+
 self.onmessage = (event) => {
   const msg = event.data || {};
+  if (msg.type === 'stats') {
+    const reply = { id: msg.id, type: 'stats', stats: memoryStats() };
+    if (event.ports && event.ports[0]) event.ports[0].postMessage(reply);
+    else post(reply);
+    return;
+  }
   if (msg.type !== 'run') return;
   if (web) handleRun(msg);
   else queue.push(msg);
