@@ -17,8 +17,8 @@ first run, every `--every` runs and after the last one, it records:
   garbage collector tracks (len(gc.get_objects())); Pyodide's CPython has no pymalloc, so
   sys.getallocatedblocks() says 0 there and is left out.
 
-Prints one line per sample and a verdict per figure: the growth over the second half of the runs
-against the first half. A leak grows in both halves; a cache that fills up grows in the first only.
+Prints one line per sample and a verdict per figure: whether the second half of the runs ever
+goes above the first half (a leak keeps growing; a cache that fills up grows in the first half only).
 Writes the samples to bench/results/rerun-memory-<time>.json (git-ignored). Leaves out the worker's
 own JS heap (no CDP session on a dedicated worker through Playwright) and any timing goal.
 """
@@ -151,19 +151,24 @@ def fmt(value, div, unit):
 
 
 def verdicts(samples: list[dict]) -> list[str]:
-    """Per figure: start, middle, end, and growth in each half (a leak grows in both)."""
-    first, last = samples[0], samples[-1]
-    middle = min(samples, key=lambda s: abs(s["runs"] - last["runs"] / 2))
+    """Per figure: before the first run, the range over the first and the second half of the runs,
+    and "bounded" when the second half's median is within 5 % of the first half's (a median: the page
+    draws some charts when idle, so one sample may catch a few hundred more nodes for a moment)."""
+    last = samples[-1]["runs"]
+    first_half = [s for s in samples if 0 < s["runs"] <= last / 2]
+    second_half = [s for s in samples if s["runs"] > last / 2]
     lines = []
     for key, label, div, unit in FIGURES:
-        a, m, b = first.get(key), middle.get(key), last.get(key)
-        if a is None or b is None:
+        values = [s.get(key) for s in samples]
+        if None in values or not first_half or not second_half:
             continue
-        early, late = m - a, b - m
-        flat = late <= max(0.02 * a, 0) if key != "pageJsHeapUsed" else late <= max(0.05 * a, 1e6)
-        lines.append(f"{label:>20}: {fmt(a, div, unit)} -> {fmt(m, div, unit)} (run {middle['runs']}) -> "
-                     f"{fmt(b, div, unit)}; second half {'+' if late >= 0 else ''}{fmt(late, div, unit)}"
-                     f" -> {'flat' if flat else 'GROWS'}")
+        a = [s[key] for s in first_half]
+        b = [s[key] for s in second_half]
+        bounded = statistics.median(b) <= statistics.median(a) * 1.05
+        lines.append(f"{label:>20}: before {fmt(samples[0][key], div, unit)}; runs 1-{last // 2}: "
+                     f"{fmt(min(a), div, unit)} .. {fmt(max(a), div, unit)}; runs {last // 2 + 1}-{last}: "
+                     f"{fmt(min(b), div, unit)} .. {fmt(max(b), div, unit)}; after {fmt(samples[-1][key], div, unit)}"
+                     f" -> {'bounded' if bounded else 'GROWS'}")
     return lines
 
 
@@ -171,7 +176,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dist", type=Path, help="an existing vendored build (default: build one into a temp folder)")
     parser.add_argument("--runs", type=int, default=500)
-    parser.add_argument("--every", type=int, default=50, help="sample every N runs")
+    parser.add_argument("--every", type=int, default=40,
+                        help="sample every N runs (a multiple of len(CONFIGS): samples after the same constants)")
     args = parser.parse_args(argv)
     from playwright.sync_api import expect, sync_playwright
 
