@@ -122,6 +122,45 @@ def test_screenshots_at_desktop_and_phone_width(lab):
     lab.page.set_viewport_size({"width": 1440, "height": 900})
 
 
+VIETNAMESE = "số ước ữ Đối chiếu"
+
+
+def test_panels_draw_vietnamese_with_the_self_hosted_font(lab):
+    """The panels' text is drawn with the vendored JetBrains Mono (dist/fonts/), stacked accents
+    included, whatever fonts the computer has: checked with the glyphs Chromium actually used."""
+    assert lab.run() == "done"
+    pre = '[data-block="1"] pre'
+    family = lab.page.evaluate(f"getComputedStyle(document.querySelector('{pre}')).fontFamily")
+    assert family.startswith('"Lab Mono"'), family
+    faces = lab.page.evaluate("""async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Lab Mono').map((f) => f.status);
+    }""")
+    assert faces == ["loaded", "loaded"]  # the Latin and the Vietnamese file
+    assert lab.page.evaluate("(t) => document.fonts.check('16px \"Lab Mono\"', t)", VIETNAMESE)
+    assert lab.page.evaluate(f"getComputedStyle(document.querySelector('{pre}')).fontVariantLigatures") == "none"
+    cdp = lab.context.new_cdp_session(lab.page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        for selector in (pre, '[data-block="summary"] pre'):
+            node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+            used = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            glyphs = {f["familyName"]: f["glyphCount"] for f in used}
+            custom = [f for f in used if f["isCustomFont"]]
+            assert custom and all(f["familyName"].startswith("JetBrains Mono") for f in custom), used
+            # all but a few characters outside the font's ranges (e.g. "→") come from it
+            assert sum(f["glyphCount"] for f in custom) >= 0.98 * sum(glyphs.values()), used
+    finally:
+        cdp.detach()
+    assert any(p.startswith("/fonts/") and p.endswith("vietnamese-wght-normal.woff2") for p in lab_server_paths(lab))
+
+
+def lab_server_paths(lab: Lab) -> list[str]:
+    return [re.sub(r"^https?://[^/]+", "", url) for url in lab.requests]
+
+
 def test_keyboard_alone_can_change_a_value_and_run(lab):
     lab.page.click('[data-action="reset"]')
     lab.control("QUEUE_LIMIT").focus()

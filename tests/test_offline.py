@@ -125,7 +125,8 @@ def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     assert "sw.js" not in listed and not (site / "static" / "sw.js").exists()
     for path, integrity in data["files"]:
         assert integrity == build.sri(build.sha256_file(site / path))
-    assert data["version"] == build.sha256_file(site / "build-info.json")[:16]
+    assert data["version"] == manifest["build"]["version"] == build.build_version(manifest["files"])
+    assert data["caches"] == manifest["build"]["caches"] == build.CACHE_NAMES
     assert "exercises.json" in listed or not (site / "exercises.json").exists()
 
 
@@ -151,6 +152,7 @@ def test_reload_and_run_with_the_network_off(chromium, site):
         assert len(names) == 1, names
         urls = cached_urls(page, names[0])
         for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker.js",
+                     "fonts/jetbrains-mono-vietnamese-wght-normal.woff2",
                      json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
             assert server.url + path in urls
 
