@@ -54,6 +54,8 @@ import zipfile
 from urllib.parse import urlsplit
 from pathlib import Path
 
+import build_bytecode
+
 ROOT = Path(__file__).resolve().parent
 PYODIDE_VERSION = "0.27.7"
 PYODIDE_CDN = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
@@ -159,14 +161,36 @@ def mirror_from_env() -> Path | None:
     return mirror
 
 
-def vendor_pyodide(dest: Path) -> None:
+def vendor_pyodide(dest: Path, python: str | None = None) -> dict[str, str]:
+    """Copy the Pyodide files the lab loads into dest; with a CPython 3.12 (`python`), the standard
+    library and the NumPy and micropip wheels go in with their start-up modules compiled
+    (build_bytecode.py). Returns {upstream name: the name of the file in dest}."""
     mirror = mirror_from_env()
     dest.mkdir(parents=True)
+    listed = build_bytecode.read_imports() if python else {}
+    shipped = {}
     for name in PYODIDE_RUNTIME:
+        if name in listed:
+            continue
         shutil.copyfile(locate_pyodide_file(name, mirror), dest / name)
+        shipped[name] = name
+    items, where = [], []
+    for name, inner in listed.items():
+        upstream = locate_pyodide_file(name, mirror)  # checked against its pin
+        if missing := build_bytecode.missing_sources(upstream, inner):
+            raise BuildError(f"{build_bytecode.IMPORTS_LIST.name} lists files that {name} does not hold: {missing[:5]}")
+        with zipfile.ZipFile(upstream) as zf:
+            items += [(zf.read(path), build_bytecode.co_filename(name, path), "unchecked") for path in inner]
+        where += [(name, path) for path in inner]
+    pycs = build_bytecode.compile_sources(python, items) if items else []
+    for name in listed:
+        compiled = {path: pyc for (owner, path), pyc in zip(where, pycs) if owner == name}
+        shipped[name] = build_bytecode.repacked_name(name)
+        build_bytecode.repack(locate_pyodide_file(name, mirror), dest / shipped[name], compiled)
+    return shipped
 
 
-def lab_lock(full: dict) -> dict:
+def lab_lock(full: dict, shipped: dict[str, tuple[str, str]] | None = None) -> dict:
     """The official pyodide-lock.json cut down to the packages the lab loads (112 kB -> 1 kB).
 
     Pyodide 0.27 fetches and parses the whole lock file before anything else; the lab needs two
@@ -174,15 +198,24 @@ def lab_lock(full: dict) -> dict:
     every package download) except one: micropip 0.9.0 vendors its own copy of packaging
     (micropip/_vendored/packaging) and its METADATA requires nothing at run time, so the lock's
     `depends: ["packaging"]` only costs a 72 kB download; the lab's lock says micropip depends on nothing.
+    `shipped` {package: (file name, sha256)} names the wheels a bytecode build repacked (build_bytecode.py).
     """
     packages = {name: dict(full["packages"][name]) for name in LAB_PACKAGES}
     packages["micropip"]["depends"] = []
+    for name, (file_name, sha256) in (shipped or {}).items():
+        packages[name].update(file_name=file_name, sha256=sha256)
     return {"info": full["info"], "packages": packages}
 
 
-def write_lab_lock(out: Path) -> None:
+def write_lab_lock(out: Path, shipped: dict[str, str] | None = None) -> None:
+    """`shipped`: vendor_pyodide's {upstream name: name in dist/pyodide/}."""
     full = json.loads(locate_pyodide_file("pyodide-lock.json", mirror_from_env()).read_text(encoding="utf-8"))
-    (out / LAB_LOCK).write_text(json.dumps(lab_lock(full), separators=(",", ":")) + "\n", encoding="utf-8")
+    repacked = {}
+    for name in LAB_PACKAGES:
+        upstream = full["packages"][name]["file_name"]
+        if shipped and shipped.get(upstream, upstream) != upstream:
+            repacked[name] = (shipped[upstream], sha256_file(out / "pyodide" / shipped[upstream]))
+    (out / LAB_LOCK).write_text(json.dumps(lab_lock(full, repacked), separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 # ── the panels' font: JetBrains Mono (OFL), Latin + Vietnamese, like Pyodide: pinned and fetched ─
@@ -302,8 +335,12 @@ def record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def build_wheel(engine_dir: Path, out_dir: Path) -> tuple[Path, str]:
-    """Write <pkg>-<version>-py3-none-any.whl from engine_dir; returns (path, version). Reproducible bytes."""
+def build_wheel(engine_dir: Path, out_dir: Path, python: str | None = None) -> tuple[Path, str]:
+    """Write <pkg>-<version>-py3-none-any.whl from engine_dir; returns (path, version). Reproducible bytes.
+
+    With a CPython 3.12 (`python`), each x.py also gets its checked bytecode beside it,
+    __pycache__/x.cpython-312.pyc (build_bytecode.py), so Pyodide imports the engine without compiling it.
+    """
     name, version, deps = read_project(engine_dir)
     pkg = package_name(name)
     package_dir = engine_dir / pkg
@@ -314,6 +351,13 @@ def build_wheel(engine_dir: Path, out_dir: Path) -> tuple[Path, str]:
                         *(f"Requires-Dist: {d}\n" for d in deps)])
     wheel_meta = "Wheel-Version: 1.0\nGenerator: inference-lab build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     entries = [(f"{pkg}/{p.relative_to(package_dir).as_posix()}", p.read_bytes()) for p in package_files(package_dir)]
+    if python:
+        sources = [(arc, data) for arc, data in entries if arc.endswith(".py")]
+        pycs = build_bytecode.compile_sources(
+            python, [(data, build_bytecode.SITE_PACKAGES + arc, "checked") for arc, data in sources])
+        for (arc, _), pyc in zip(sources, pycs):
+            folder, _, module = arc.rpartition("/")
+            entries.append((f"{folder}/__pycache__/{module[:-3]}.cpython-312.pyc", pyc))
     entries += [(f"{dist_info}/METADATA", metadata.encode()), (f"{dist_info}/WHEEL", wheel_meta.encode())]
     record = "".join(f"{arc},{record_hash(data)},{len(data)}\n" for arc, data in entries) + f"{dist_info}/RECORD,,\n"
     entries.append((f"{dist_info}/RECORD", record.encode()))
@@ -598,21 +642,25 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
     if minify:
         minifiers()  # likewise for the minifiers
     font_tarball = locate_font_tarball()  # and for the font
+    python, why = build_bytecode.find_python312()
+    if python is None:
+        print(f"build.py: no CPython 3.12 ({why}): the site ships Python sources, which the browser compiles on every first visit", file=sys.stderr)
     prepare_out_dir(out)
     try:
-        wheel, version = build_wheel(engine_dir, out / "engine")
+        wheel, version = build_wheel(engine_dir, out / "engine", python)
         # A folder per wheel hash, so a browser never reuses an older wheel of the same version.
         wheel_dir = out / "engine" / sha256_file(wheel)[:12]
         wheel_dir.mkdir()
         wheel = wheel.rename(wheel_dir / wheel.name)
         if pyodide_mode == "cdn":
             index_url, origin = PYODIDE_CDN, "{0.scheme}://{0.netloc}".format(urlsplit(PYODIDE_CDN))
+            shipped = {name: name for name in PYODIDE_RUNTIME}
         else:
-            vendor_pyodide(out / "pyodide")
+            shipped = vendor_pyodide(out / "pyodide", python)
             index_url, origin = "pyodide/", None
         shutil.copytree(ROOT / "static", out / "static")
         vendor_font(out / FONT_DIR, font_tarball)
-        write_lab_lock(out)
+        write_lab_lock(out, shipped)
         sw_template = take_service_worker_template(out)
         if minify:
             minify_static(out / "static")
@@ -625,8 +673,11 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
         manifest = {
             "build": {"version": build_version(files), "caches": CACHE_NAMES},
             "pyodide": {"version": PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
-                        "lockFileURL": LAB_LOCK, "packages": LAB_PACKAGES, "files": PYODIDE_RUNTIME},
+                        "lockFileURL": LAB_LOCK, "packages": LAB_PACKAGES, "files": list(shipped.values()),
+                        # the standard library with its start-up modules compiled (relative to indexURL)
+                        **({"stdLibURL": shipped[build_bytecode.STDLIB_ZIP]} if shipped[build_bytecode.STDLIB_ZIP] != build_bytecode.STDLIB_ZIP else {})},
             "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix()},
+            "bytecode": {"compiler": build_bytecode.python_version(python), "magic": build_bytecode.PYC_MAGIC} if python else None,
             "files": files,
         }
         (out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -165,6 +165,10 @@ def make_bench_server(dist: Path, counter: Counter):
                 local = bench_file(path.split("?", 1)[0][len("/__bench__/"):])
                 if local:
                     return str(local)
+            name = path.split("?", 1)[0][len("/pyodide/"):] if path.startswith("/pyodide/") else None
+            if name in build.PYODIDE_PINS and not (dist / "pyodide" / name).is_file():
+                # the bare page loads Pyodide's own files, which a bytecode build replaced in dist/
+                return str(build.locate_pyodide_file(name, build.mirror_from_env()))
             return super().translate_path(path)
 
         def handle_one_request(self):
@@ -484,7 +488,8 @@ def main(argv=None) -> int:
         if manifest["pyodide"]["mode"] != "vendor":
             raise SystemExit("the benchmark needs a vendored build (the bare page loads Pyodide from /pyodide/)")
         has_sw = (dist / "sw.js").is_file()
-        has_pyc = (dist / "static" / "pyc-cache.js").is_file()
+        # the compiled-Python cache of the first visit: only where the build shipped no bytecode
+        has_pyc = (dist / "static" / "pyc-cache.js").is_file() and not manifest.get("bytecode")
         counter = Counter()
         server, url = make_bench_server(dist, counter)
         dist_for_sizes = dist

@@ -1,4 +1,6 @@
-// Compiled Python kept between visits (loaded into static/worker.js with importScripts).
+// Compiled Python kept between visits (loaded into static/worker.js with importScripts), for builds
+// without bytecode (build.py found no CPython 3.12): a build with bytecode ships what this cache
+// would hold, so the worker leaves this file unused there.
 //
 // Pyodide 0.27 ships Python sources only (python_stdlib.zip and the NumPy and micropip
 // wheels hold .py files), so every start compiles the standard library, NumPy, micropip and the

@@ -4,6 +4,9 @@
 // micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
+// A build with bytecode (build-info.json "bytecode", build_bytecode.py) names its standard library
+// (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
+// instead of compiling sources, and the compiled-Python cache of static/pyc-cache.js is not used.
 //
 // page -> worker: {id, type: 'run', config} · {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
@@ -148,7 +151,7 @@ async function fetchWheel(wheelURL) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function loadRuntime(indexURL, lockFileURL, extra) {
+async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
@@ -161,6 +164,7 @@ async function loadRuntime(indexURL, lockFileURL, extra) {
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
   };
+  if (stdLibURL) options.stdLibURL = stdLibURL; // build.py's python_stdlib.pyc.zip: start-up modules as bytecode
   try {
     try {
       return await self.loadPyodide({ ...options, ...extra });
@@ -224,11 +228,15 @@ async function boot() {
   wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     'pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 0.1);
-  const pycOptions = labPyc ? await labPyc.open(manifest.build) : {};
+  // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
+  const pyc = manifest.bytecode ? null : labPyc;
+  const pycOptions = pyc ? await pyc.open(manifest.build) : {};
   const lockFileURL = new URL(manifest.pyodide.lockFileURL, SITE_ROOT).href;
-  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, pycOptions), check);
+  const stdLibURL = manifest.pyodide.stdLibURL ? new URL(manifest.pyodide.stdLibURL, indexURL).href : null;
+  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions), check);
   mark('pyodide');
-  timings.pyc = Boolean(labPyc && labPyc.applySite(pyodide));
+  timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
+  timings.bytecode = Boolean(manifest.bytecode);
   await loadPackages();
   progress('engine', 'Cài inference_lab ' + manifest.engine.version, 0.85);
   web = await installEngine(wheelURL, await wheel);
@@ -254,7 +262,7 @@ function warmUp() {
   }
   mark('warm');
   post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
-  if (labPyc) {
+  if (labPyc && !timings.bytecode) {
     labPyc.buildLater(pyodide, (modules) => {
       mark('pycStored');
       post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });

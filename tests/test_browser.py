@@ -122,6 +122,44 @@ def test_screenshots_at_desktop_and_phone_width(lab):
     lab.page.set_viewport_size({"width": 1440, "height": 900})
 
 
+# Run inside the page's worker (Playwright evaluates in the worker, where `pyodide` is the lab's
+# interpreter): where each module of Pyodide's files and of the engine came from.
+IMPORTED_FROM = r"""
+import importlib.util, json, sys
+pyodide_files, engine = {}, {}
+for name, module in list(sys.modules.items()):
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str):
+        continue
+    if name.split(".")[0] == "inference_lab":
+        engine[name] = path
+    elif path.startswith("/lib/python312.zip/") or "/site-packages/" in path:
+        pyodide_files[name] = path
+compiles = []
+sys.addaudithook(lambda event, args: event == "compile" and compiles.append(str(args[1])))
+for name in sorted(engine):  # what the engine's loader does on import: takes __pycache__ or compiles
+    sys.modules[name].__spec__.loader.get_code(name)
+json.dumps({"pyodide_files": pyodide_files, "engine": engine, "engine_compiles": compiles})
+"""
+
+
+def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
+    """A bytecode build (build_bytecode.py): every module Pyodide's files gave the lab up to the first
+    run came from a .pyc (their sources are not shipped), and the engine's loader takes its
+    __pycache__ files without compiling; the output is the golden one."""
+    manifest = json.loads((site / "build-info.json").read_text())
+    if not manifest["bytecode"]:
+        pytest.skip("no CPython 3.12 where the site was built: it ships sources")
+    assert lab.run() == "done"
+    assert_page_shows(lab, GOLDEN.read_text(encoding="utf-8"))
+    [worker] = lab.page.workers
+    found = json.loads(worker.evaluate("(source) => pyodide.runPython(source)", IMPORTED_FROM))
+    from_source = sorted(path for path in found["pyodide_files"].values() if path.endswith(".py"))  # not .pyc, .so
+    assert from_source == [], f"compiled in the browser (add them to pyodide-imports.txt): {from_source}"
+    assert len(found["pyodide_files"]) > 250  # the standard library, NumPy and micropip
+    assert "inference_lab.engine" in found["engine"] and found["engine_compiles"] == []
+
+
 VIETNAMESE = "số ước ữ Đối chiếu"
 
 

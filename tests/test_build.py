@@ -34,9 +34,15 @@ def test_pins_match_the_mirror_checksums():
 
 
 def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
-    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(build.PYODIDE_RUNTIME)
-    for name in build.PYODIDE_RUNTIME:
-        assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
+    manifest = json.loads((site / "build-info.json").read_text())
+    shipped = manifest["pyodide"]["files"]
+    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(shipped)
+    assert len(shipped) == len(build.PYODIDE_RUNTIME)
+    for name in shipped:  # upstream files as pinned; the bytecode build's own files are listed with their hash
+        if name in build.PYODIDE_PINS:
+            assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
+        else:
+            assert manifest["bytecode"] and manifest["files"][f"pyodide/{name}"]["sha256"] == build.sha256_file(site / "pyodide" / name)
     for name in ("index.html", "static/app.js", "static/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
@@ -87,9 +93,16 @@ def test_lab_lock_is_the_official_lock_cut_down_to_numpy_and_micropip(site):
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["pyodide"]["lockFileURL"] == build.LAB_LOCK
     assert lab["info"] == official["info"] and sorted(lab["packages"]) == ["micropip", "numpy"]
-    assert lab["packages"]["numpy"] == official["packages"]["numpy"]
+    shipped = {}  # a bytecode build's repacked wheels: their own file name and sha256
+    for name in ("numpy", "micropip"):
+        file_name = lab["packages"][name]["file_name"]
+        assert (site / "pyodide" / file_name).is_file()
+        if file_name != official["packages"][name]["file_name"]:
+            shipped[name] = {"file_name": file_name, "sha256": build.sha256_file(site / "pyodide" / file_name)}
+    assert bool(shipped) == bool(manifest["bytecode"])
+    assert lab["packages"]["numpy"] == {**official["packages"]["numpy"], **shipped.get("numpy", {})}
     assert official["packages"]["micropip"]["depends"] == ["packaging"]
-    assert lab["packages"]["micropip"] == {**official["packages"]["micropip"], "depends": []}
+    assert lab["packages"]["micropip"] == {**official["packages"]["micropip"], "depends": [], **shipped.get("micropip", {})}
 
 
 def test_micropip_needs_no_packaging_wheel(tmp_path):
@@ -312,3 +325,103 @@ def test_csp_allows_fonts_from_the_site_only(site):
     assert "font-src 'self';" in csp
     source = (ROOT / "index.html").read_text()
     assert build.content_security_policy(None) in source  # the source page's meta says what the build writes
+
+
+# ── bytecode compiled at build time (build_bytecode.py, issue 15) ────────────
+import build_bytecode  # noqa: E402
+
+
+def _bytecode_site(site):
+    manifest = json.loads((site / "build-info.json").read_text())
+    if not manifest["bytecode"]:
+        pytest.skip("no CPython 3.12 on this machine: the build shipped sources (tested below)")
+    return manifest
+
+
+def _pyc_header(data: bytes) -> tuple[str, int]:
+    return data[:4].hex(), int.from_bytes(data[4:8], "little")
+
+
+def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
+    manifest = _bytecode_site(site)
+    assert manifest["bytecode"]["magic"] == build_bytecode.PYC_MAGIC and "3.12" in manifest["bytecode"]["compiler"]
+    assert manifest["pyodide"]["stdLibURL"] == build_bytecode.STDLIB_PYC_ZIP
+    for upstream, inner in build_bytecode.read_imports().items():
+        ours = site / "pyodide" / build_bytecode.repacked_name(upstream)
+        with zipfile.ZipFile(pyodide_mirror() / upstream) as original, zipfile.ZipFile(ours) as zf:
+            names = set(zf.namelist())
+            for path in inner:
+                assert path not in names and path + "c" in names, path  # the source replaced by its bytecode
+                assert _pyc_header(zf.read(path + "c")) == (build_bytecode.PYC_MAGIC, 0b01)  # hash-based, unchecked
+            listed = set(inner)
+            for info in original.infolist():  # everything else exactly as upstream
+                if info.filename not in listed and not info.filename.endswith(".dist-info/RECORD"):
+                    assert zf.read(info.filename) == original.read(info), info.filename
+            if ours.suffix == ".whl":
+                record = zf.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
+                rows = [line.rsplit(",", 2) for line in record.splitlines()]
+                assert {name for name, _, _ in rows} == names
+                for name, digest, size in rows:
+                    if digest:
+                        assert digest == build.record_hash(zf.read(name)) and int(size) == len(zf.read(name)), name
+
+
+def test_engine_wheel_carries_checked_bytecode_beside_its_sources(site):
+    manifest = _bytecode_site(site)
+    with zipfile.ZipFile(site / manifest["engine"]["wheel"]) as zf:
+        names = zf.namelist()
+        sources = [n for n in names if n.endswith(".py")]
+        assert sources and all(n.startswith("inference_lab/") for n in sources)
+        for source in sources:
+            folder, _, module = source.rpartition("/")
+            pyc = zf.read(f"{folder}/__pycache__/{module[:-3]}.cpython-312.pyc")
+            assert _pyc_header(pyc) == (build_bytecode.PYC_MAGIC, 0b11)  # checked against the source's hash
+    # the hashes are CPython 3.12's: check them with the interpreter the build used
+    python, _ = build_bytecode.find_python312()
+    code = ("import importlib.util, sys, zipfile\n"
+            "zf = zipfile.ZipFile(sys.argv[1]); bad = []\n"
+            "for n in zf.namelist():\n"
+            "    if n.endswith('.py'):\n"
+            "        d, _, m = n.rpartition('/')\n"
+            "        pyc = zf.read(f'{d}/__pycache__/{m[:-3]}.cpython-312.pyc')\n"
+            "        if pyc[8:16] != importlib.util.source_hash(zf.read(n)): bad.append(n)\n"
+            "print(bad)\n")
+    out = subprocess.run([python, "-c", code, str(site / manifest["engine"]["wheel"])], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@needs_mirror
+def test_bytecode_build_is_reproducible(site, tmp_path):
+    manifest = _bytecode_site(site)
+    again = build_site(tmp_path / "dist")
+    produced = [f"pyodide/{n}" for n in manifest["pyodide"]["files"] if n not in build.PYODIDE_PINS]
+    produced += [manifest["engine"]["wheel"], build.LAB_LOCK, "build-info.json", "sw.js"]
+    for path in produced:
+        assert (again / path).read_bytes() == (site / path).read_bytes(), path
+
+
+@needs_mirror
+def test_without_python_3_12_the_build_ships_sources_and_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(build_bytecode.PYTHON312_ENV, "none")
+    site = build_site(tmp_path / "dist")
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "3.12" in line]
+    assert len(lines) == 1 and "no CPython 3.12" in lines[0] and "sources" in lines[0]
+    manifest = json.loads((site / "build-info.json").read_text())
+    assert manifest["bytecode"] is None and "stdLibURL" not in manifest["pyodide"]
+    assert manifest["pyodide"]["files"] == build.PYODIDE_RUNTIME
+    for name in build.PYODIDE_RUNTIME:
+        assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
+    with zipfile.ZipFile(site / manifest["engine"]["wheel"]) as zf:
+        assert not [n for n in zf.namelist() if n.endswith(".pyc")]
+
+
+def test_imports_list_names_files_the_pinned_upstream_files_hold():
+    listed = build_bytecode.read_imports()
+    assert set(listed) <= set(build.PYODIDE_RUNTIME) and build_bytecode.STDLIB_ZIP in listed
+    mirror = pyodide_mirror()
+    if mirror is None:
+        pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
+    for upstream, inner in listed.items():
+        assert inner == sorted(set(inner)) and all(p.endswith(".py") for p in inner)
+        assert build_bytecode.missing_sources(mirror / upstream, inner) == [], upstream

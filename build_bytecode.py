@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Bytecode for the site: the Python the lab imports at start, compiled when build.py builds it.
+
+Pyodide 0.27.7 ships Python sources (python_stdlib.zip and the NumPy and micropip wheels hold .py
+files), so every first visit compiles the standard library, NumPy, micropip and the engine in
+WebAssembly before anything runs. build.py (Python 3.11+) uses this module to compile them ahead of
+time with a CPython 3.12 found on the machine (Pyodide 0.27.7 is Python 3.12.7: same bytecode, same
+magic number, checked), which runs this same file as a script:
+
+    python3.12 build_bytecode.py JOB.json     # JOB.json: [[source file, co_filename, mode], ...]
+
+What is compiled (pyodide-imports.txt lists the files; the engine is compiled whole):
+- python_stdlib.zip -> python_stdlib.pyc.zip: each listed x.py replaced by x.pyc (no source);
+- the NumPy and micropip wheels -> the same wheels with build tag "1pyc", listed x.py replaced by
+  x.pyc, RECORD rewritten (the lab's lock file names them, with their sha256);
+- the engine wheel: __pycache__/x.cpython-312.pyc beside every x.py, which stays (students read it,
+  tracebacks quote it).
+The .pyc files are hash-based (PEP 552): Pyodide's are "unchecked" (used as they are; their source
+is not shipped), the engine's "checked" (compared with the hash of the .py first, so an edited
+source is compiled instead of its stale bytecode). Same inputs give the same bytes. Left out: -O/-OO
+(asserts and docstrings stay: behaviour is unchanged), modules imported only later (they compile
+from source as before), and the CDN build mode (its Pyodide files come from the CDN unchanged).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+PYC_MAGIC = "cb0d0d0a"  # importlib.util.MAGIC_NUMBER of CPython 3.12.x, the Python of Pyodide 0.27.7
+PYTHON312_ENV = "LAB_PYTHON312"  # a python3.12 to use, or "none" to build without bytecode
+IMPORTS_LIST = ROOT / "pyodide-imports.txt"
+STDLIB_ZIP = "python_stdlib.zip"
+STDLIB_PYC_ZIP = "python_stdlib.pyc.zip"
+STDLIB_PATH = "/lib/python312.zip/"             # where Pyodide mounts the standard library zip
+SITE_PACKAGES = "/lib/python3.12/site-packages/"
+BUILD_TAG = "1pyc"                              # wheel build tag of the repacked NumPy and micropip wheels
+
+
+# ── finding a CPython 3.12 ───────────────────────────────────────────────────
+def _candidates() -> list[str]:
+    found = [shutil.which("python3.12")]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    found += [str(p) for p in sorted(pyenv.glob("3.12*/bin/python3.12"), reverse=True)]
+    if sys.version_info[:2] == (3, 12):
+        found.append(sys.executable)
+    return [c for c in found if c]
+
+
+def magic_of(python: str) -> str | None:
+    try:
+        out = subprocess.run([python, "-c", "import importlib.util; print(importlib.util.MAGIC_NUMBER.hex())"],
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def find_python312() -> tuple[str | None, str]:
+    """(interpreter, why): a CPython whose bytecode Pyodide runs, or None and the reason."""
+    wanted = os.environ.get(PYTHON312_ENV)
+    if wanted and wanted.lower() == "none":
+        return None, f"{PYTHON312_ENV}=none"
+    for python in ([wanted] if wanted else _candidates()):
+        if magic_of(python) == PYC_MAGIC:
+            return python, f"{python}"
+    if wanted:
+        return None, f"{PYTHON312_ENV}={wanted} is not a CPython 3.12"
+    return None, "no python3.12 on PATH or under pyenv"
+
+
+def python_version(python: str) -> str:
+    out = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                         capture_output=True, text=True, timeout=60)
+    return "CPython " + out.stdout.strip()
+
+
+# ── compiling, in the 3.12 interpreter ───────────────────────────────────────
+def compile_sources(python: str, items: list[tuple[bytes, str, str]]) -> list[bytes]:
+    """[(source, co_filename, "checked"|"unchecked")] -> the .pyc bytes of each, in one run of python."""
+    with tempfile.TemporaryDirectory(prefix="lab-pyc-") as tmp:
+        job = []
+        for i, (source, co_filename, mode) in enumerate(items):
+            path = Path(tmp) / f"{i}.py"
+            path.write_bytes(source)
+            job.append([str(path), co_filename, mode])
+        (Path(tmp) / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        result = subprocess.run([python, str(Path(__file__).resolve()), str(Path(tmp) / "job.json")],
+                                capture_output=True, text=True, timeout=600)
+        if result.returncode != 0 or result.stdout.strip() != PYC_MAGIC:
+            raise RuntimeError(f"{python} could not compile the sources: {result.stderr.strip()[-800:]}")
+        return [(Path(tmp) / f"{i}.pyc").read_bytes() for i in range(len(items))]
+
+
+def _compile_job(job_path: str) -> None:
+    from importlib._bootstrap_external import _code_to_hash_pyc
+    for source_path, co_filename, mode in json.loads(Path(job_path).read_text(encoding="utf-8")):
+        source = Path(source_path).read_bytes()
+        code = compile(source, co_filename, "exec", dont_inherit=True, optimize=0)
+        data = _code_to_hash_pyc(code, importlib.util.source_hash(source), mode == "checked")
+        Path(source_path + "c").write_bytes(bytes(data))
+    print(importlib.util.MAGIC_NUMBER.hex())
+
+
+# ── which files, and the archives that carry them ────────────────────────────
+def read_imports(path: Path = IMPORTS_LIST) -> dict[str, list[str]]:
+    """{upstream file: [path inside it, ...]} from pyodide-imports.txt."""
+    listed: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            upstream, inner = line.split()
+            listed.setdefault(upstream, []).append(inner)
+    return listed
+
+
+def co_filename(upstream: str, inner: str) -> str:
+    """The file name Pyodide gives the module: inside the mounted stdlib zip, or in site-packages."""
+    return (STDLIB_PATH if upstream == STDLIB_ZIP else SITE_PACKAGES) + inner
+
+
+def repacked_name(upstream: str) -> str:
+    if upstream == STDLIB_ZIP:
+        return STDLIB_PYC_ZIP
+    name, version, *tags = upstream[:-len(".whl")].split("-")
+    return "-".join([name, version, BUILD_TAG, *tags]) + ".whl"
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def repack(upstream: Path, dest: Path, pycs: dict[str, bytes]) -> None:
+    """Copy the zip/wheel `upstream` to `dest`, each x.py in `pycs` replaced by x.pyc (same place,
+    same date); a wheel's RECORD lists the new entries with their hashes."""
+    wheel = upstream.suffix == ".whl"
+    with zipfile.ZipFile(upstream) as src:
+        infos = src.infolist()
+        written: dict[str, bytes] = {}
+        with zipfile.ZipFile(dest, "w") as out:
+            record = None
+            for info in infos:
+                data = src.read(info)
+                if wheel and info.filename.endswith(".dist-info/RECORD"):
+                    record = info
+                    continue
+                if info.filename in pycs:
+                    data, old = pycs[info.filename], info
+                    info = zipfile.ZipInfo(old.filename[:-3] + ".pyc", date_time=old.date_time)
+                    info.external_attr, info.compress_type = old.external_attr, zipfile.ZIP_DEFLATED
+                out.writestr(info, data)
+                written[info.filename] = data
+            if record is not None:
+                lines = [f"{name},{_record_hash(data)},{len(data)}" for name, data in written.items()]
+                text = "\n".join(lines + [f"{record.filename},,"]) + "\n"
+                out.writestr(record, text.encode())
+
+
+def missing_sources(upstream: Path, inner: list[str]) -> list[str]:
+    with zipfile.ZipFile(upstream) as zf:
+        names = set(zf.namelist())
+    return [p for p in inner if p not in names]
+
+
+if __name__ == "__main__":
+    _compile_job(sys.argv[1])
