@@ -143,6 +143,16 @@ json.dumps({"pyodide_files": pyodide_files, "engine": engine, "engine_compiles":
 """
 
 
+def imports_line(manifest: dict, path: str) -> str:
+    """The pyodide-imports.txt line for a module file Pyodide compiled from source."""
+    import build_bytecode
+    if path.startswith(build_bytecode.STDLIB_PATH):
+        return f"{build_bytecode.STDLIB_ZIP} {path[len(build_bytecode.STDLIB_PATH):]}"
+    inner = path[len(build_bytecode.SITE_PACKAGES):]
+    upstream = next(n for n in build.PYODIDE_RUNTIME if n.endswith(".whl") and n.split("-")[0] == inner.split("/")[0])
+    return f"{upstream} {inner}"
+
+
 def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
     """A bytecode build (build_bytecode.py): every module Pyodide's files gave the lab up to the first
     run came from a .pyc (their sources are not shipped), and the engine's loader takes its
@@ -155,7 +165,8 @@ def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
     [worker] = lab.page.workers
     found = json.loads(worker.evaluate("(source) => pyodide.runPython(source)", IMPORTED_FROM))
     from_source = sorted(path for path in found["pyodide_files"].values() if path.endswith(".py"))  # not .pyc, .so
-    assert from_source == [], f"compiled in the browser (add them to pyodide-imports.txt): {from_source}"
+    assert from_source == [], "compiled in the browser; add these lines to pyodide-imports.txt:\n" + "\n".join(
+        imports_line(manifest, path) for path in from_source)
     assert len(found["pyodide_files"]) > 250  # the standard library, NumPy and micropip
     assert "inference_lab.engine" in found["engine"] and found["engine_compiles"] == []
 
