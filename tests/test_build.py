@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import GOLDEN, ROOT, RecordingServer, build, pyodide_mirror
+from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, pyodide_mirror
 
 needs_mirror = pytest.mark.skipif(pyodide_mirror() is None, reason="no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
 
