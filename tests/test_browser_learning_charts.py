@@ -167,6 +167,33 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
         lab.page.set_viewport_size({"width": 1440, "height": 900})
 
 
+# ── the guide's map of the nine learning points ─────────────────────────────
+def test_learning_map_links_reach_their_targets(lab):
+    run_and_wait(lab, RUNS["default"])
+    from inference_lab.exercises import load_all
+    from lab_site import ROOT
+    expect(lab.page.locator("article[data-exercise]")).to_have_count(len(load_all(ROOT / "exercises")), timeout=RUN_MS)
+    links = lab.page.locator("#guide [data-learning-link]").evaluate_all(
+        "els => els.map(a => [a.closest('[data-learning-point]').dataset.learningPoint, a.dataset.learningLink,"
+        " a.getAttribute('href').slice(1), a.dataset.chartName || null])")
+    assert {(p, k) for p, k, _, _ in links} == {(str(n), k) for n in range(1, 10) for k in ("panel", "chart", "exercise")}
+    for point, kind, target, name in links:
+        expect(lab.page.locator(f"#{target}"), f"point {point}: #{target}").to_have_count(1)
+        if kind == "chart":
+            expect(lab.page.locator(f'#{target} > [data-chart="{name}"]'), f"point {point}: {name} in #{target}").to_have_count(1)
+        if kind == "panel":
+            expect(lab.page.locator(f"#{target}")).to_have_attribute("data-block", target.split("-")[1])
+
+    # following a picture link from the guide opens the closed panel that holds it
+    lab.page.locator("#guide details", has=lab.page.locator("#hoc-2")).locator("summary").click()
+    lab.page.locator("#khoi-2").evaluate("el => { el.open = false; }")
+    lab.page.locator('#hoc-2 a[data-learning-link="chart"]').click()
+    expect(lab.page.locator("#khoi-2")).to_have_attribute("open", "")
+    expect(lab.page.locator('#hinh-khoi-2 [data-chart="tokens"]')).to_be_in_viewport()
+    lab.page.locator('#hoc-2 a[data-learning-link="exercise"]').click()
+    expect(lab.page.locator("#bai-tap-10")).to_be_in_viewport()
+
+
 def test_no_page_errors_and_nothing_refused_by_the_csp(lab):
     assert lab.page_errors == []
     assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e or "chart" in e] == []
