@@ -2,14 +2,17 @@
 (block 10), drawn from the report data for the default run and for degenerate runs (the followed request
 refused at the gateway: SLOTS=1; QUANT_BITS=2). Marks are checked against the engine's report computed here
 in CPython; keyboard details, phone width and screenshots at 375 and 1440 px (tests/artifacts/chart-*.png)
-too. Same harness as test_browser_charts.py.
+too. Same harness as test_browser_charts.py (conftest.py: the session's build, server and Chromium).
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from test_browser import ARTIFACTS, RUN_MS, Lab, chromium, expect, lab, server, site  # noqa: F401 (fixtures)
-from test_browser_charts import data, engine_report
+from inference_lab.exercises import load_all
+from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
+from lab_site import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -19,6 +22,17 @@ RUNS = {
     "refused": {"SLOTS": 1},           # FOLLOW=C gets 429 at the gateway: never tokenized
     "bits2": {"QUANT_BITS": 2},        # the lowest width: 1 level each side of zero
 }
+
+
+def engine_report(config: dict) -> dict:
+    from inference_lab import web
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return result["report"]
+
+
+def data(report: dict, n: int) -> dict:
+    return next(b for b in report["blocks"] if b["number"] == n)["data"]
 
 
 def chart(lab: Lab, name: str, block: int):
@@ -170,8 +184,6 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
 # ── the guide's map of the nine learning points ─────────────────────────────
 def test_learning_map_links_reach_their_targets(lab):
     run_and_wait(lab, RUNS["default"])
-    from inference_lab.exercises import load_all
-    from lab_site import ROOT
     expect(lab.page.locator("article[data-exercise]")).to_have_count(len(load_all(ROOT / "exercises")), timeout=RUN_MS)
     links = lab.page.locator("#guide [data-learning-link]").evaluate_all(
         "els => els.map(a => [a.closest('[data-learning-point]').dataset.learningPoint, a.dataset.learningLink,"
