@@ -536,8 +536,9 @@ def text_html(text: str) -> str:
 
 
 def mapping_rows(table) -> list[str]:
-    """One <tbody> per block: its mapping row, then the panel its output goes to (data-block="N")."""
-    out = []
+    """One <tbody> per block: its mapping row, then the panel its output goes to (data-block="N", id khoi-N),
+    with an empty box (id hinh-khoi-N) where static/charts/ draws the block's pictures after a run."""
+    out, charts = [], set(table.chart_blocks())
     for b in table.BLOCKS:
         out += [
             "<tbody>",
@@ -547,9 +548,10 @@ def mapping_rows(table) -> list[str]:
             f'    <td data-label="Lab dựng gì">{text_html(b.builds)}</td>',
             f'    <td data-label="Cách đọc &amp; kiểm chứng">{text_html(b.reads)}</td>',
             "  </tr>",
-            f'  <tr class="panel-row"><td colspan="4"><details class="panel" data-block="{b.number}"><summary>'
-            f'<span class="panel-title">Output khối {text_html(b.code)}</span></summary><pre class="lines">'
-            '<span class="line placeholder">Chưa chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
+            f'  <tr class="panel-row"><td colspan="4"><details class="panel" data-block="{b.number}" id="khoi-{b.number}">'
+            f'<summary><span class="panel-title">Output khối {text_html(b.code)}</span></summary>'
+            + (f'<div class="charts" id="hinh-khoi-{b.number}" hidden></div>' if b.number in charts else '')
+            + '<pre class="lines"><span class="line placeholder">Chưa chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
             "</tbody>",
         ]
     return out
@@ -564,10 +566,36 @@ def code_map_items(table) -> list[str]:
     return ['<ul class="code-map">', *("  " + item for item in items), "</ul>"]
 
 
+def exercise_numbers(directory: Path = EXERCISES_DIR) -> set[int]:
+    return {int(p.name[:2]) for p in directory.glob("*.md") if exercise_parser().FILENAME.match(p.name)}
+
+
+def learning_map(table) -> list[str]:
+    """The guide's nine learning points, each linking to its panel(s), picture(s) and exercise(s)."""
+    known = exercise_numbers()
+    missing = sorted({n for p in table.LEARNING_POINTS for n in p.exercises} - known)
+    if missing:
+        raise BuildError(f"py/inference_lab/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: {missing}")
+
+    def link(href, kind, label, **data):
+        extra = "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in data.items())
+        return f'<a href="#{href}" data-learning-link="{kind}"{extra}>{text_html(label)}</a>'
+
+    items = []
+    for p in table.LEARNING_POINTS:
+        panels = ", ".join(link(f"khoi-{n}", "panel", f"khối {table.BY_NUMBER[n].code}") for n in p.blocks)
+        charts = ", ".join(link(f"hinh-khoi-{n}", "chart", f"{table.CHART_LABELS[name]} (khối {n})", chart_name=name)
+                           for name, n in p.charts)
+        exercises = ", ".join(link(f"bai-tap-{n:02d}", "exercise", f"bài {n}") for n in p.exercises)
+        items += [f'  <li id="hoc-{p.number}" data-learning-point="{p.number}">{text_html(p.text[:1].upper() + p.text[1:])}.',
+                  f'    <span class="learning-links">Đọc {panels}; xem hình {charts}; làm {exercises}.</span></li>']
+    return [f"<p>{text_html(table.LEARNING_INTRO)}</p>", '<ol class="learning-map">', *items, "</ol>"]
+
+
 def render_blocks(source: str, table=None) -> str:
     """index.html with its <!-- @blocks:NAME --> lines filled from the blocks table (all text HTML-escaped)."""
     table = table or blocks_table()
-    parts = {"mapping-rows": mapping_rows, "code-map": code_map_items}
+    parts = {"mapping-rows": mapping_rows, "code-map": code_map_items, "learning-map": learning_map}
     found = [m.group(2) for m in BLOCKS_PLACEHOLDER.finditer(source)]
     if sorted(found) != sorted(parts):
         raise BuildError(f"index.html must contain each of the lines <!-- @blocks:NAME --> once for NAME in "

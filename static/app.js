@@ -228,13 +228,15 @@ function reset() {
   setNote('Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.');
 }
 
-// Mặc định, then `constants` in their controls, then the normal Run. Returns the names that have
-// no control (nothing is changed or run then), or null when Run is not possible now.
-function runWith(constants) {
+// Mặc định, then `afterReset()` (lab-api.js puts an exercise's REQUESTS into the request editor there),
+// then `constants` in their controls, then the normal Run. Returns the names that have no control
+// (nothing is changed or run then), or null when Run is not possible now.
+function runWith(constants, afterReset) {
   if (!canRun()) return null;
   const unknown = Object.keys(constants).filter((name) => !controls.controlFor(name));
   if (unknown.length) return unknown;
   reset();
+  if (afterReset) afterReset();
   for (const [name, value] of Object.entries(constants)) {
     const control = controls.controlFor(name);
     control.value = formatValue(value);

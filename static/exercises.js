@@ -39,7 +39,9 @@ function constantsLine(constants) {
   line.append(make('span', { class: 'exercise-label' }, 'Bài này đặt:'), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
-    line.append(make('code', {}, name + ' = ' + value));
+    // a request trace (REQUESTS) is a list of tables: name its size, the question says what changed
+    const shown = Array.isArray(value) ? '[' + value.length + ' yêu cầu]' : value;
+    line.append(make('code', {}, name + ' = ' + shown));
   });
   line.append(make('span', { class: 'exercise-rest' }, ' (các hằng số khác giữ mặc định)'));
   return line;

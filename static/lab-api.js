@@ -47,7 +47,15 @@ export function createLabApi(page) {
     insertControls: controls.insert,            // (node) into the form, before "Nâng cao"
     // ── running ──
     run: page.run,                              // the Run button
-    runWith: page.runWith,                      // (constants): Mặc định, these, Run; see app.js
+    // (constants): Mặc định, these, Run; see app.js. REQUESTS (a trace: a list of request objects) has
+    // no control: it goes into the request editor tool, after Mặc định and before the other constants.
+    runWith(constants) {
+      const { REQUESTS: trace, ...rest } = constants || {};
+      if (trace === undefined) return page.runWith(rest);
+      const editor = tools.get('editor');
+      if (!editor || !editor.name()) return ['REQUESTS'];
+      return page.runWith(rest, () => { editor.setTrace(trace); editor.open(); });
+    },
     setNote: page.setNote,                      // the note beside the Run button
     // ── places ──
     // (node, order) into the toolbar under the status line; lower order first (share 0, compare 1,

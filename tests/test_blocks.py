@@ -64,7 +64,7 @@ def test_page_row_and_panel_come_from_the_table(b):
     assert cell("Thành phần", b.number) == b.name
     assert cell("Lab dựng gì", b.number) == b.builds
     assert cell("Cách đọc &amp; kiểm chứng", b.number) == b.reads
-    panel = re.search(rf'<details class="panel" data-block="{b.number}"><summary><span class="panel-title">(.*?)</span>',
+    panel = re.search(rf'<details class="panel" data-block="{b.number}" id="khoi-{b.number}"><summary><span class="panel-title">(.*?)</span>',
                       PAGE).group(1)
     assert html.unescape(panel) == f"Output khối {b.code}"
     item = re.search(rf"<li>Khối {b.number} (.*?)</li>", PAGE).group(1)
@@ -81,10 +81,13 @@ def test_block_six_names_both_classes():
 def test_inserted_text_is_escaped():
     bad = SimpleNamespace(number=1, name="<b>&", builds="a < b", reads="x > y", seed="<i>",
                           source=(blocks.SourceRef("engine", "Engine.admit"),), code="1 · <b>&")
-    table = SimpleNamespace(BLOCKS=[bad], source_text=blocks.source_text)
+    point = blocks.LearningPoint(1, "<u>tokens</u>", (1,), (("timeline", 1),), (1,))
+    table = SimpleNamespace(BLOCKS=[bad], BY_NUMBER={1: bad}, source_text=blocks.source_text, chart_blocks=lambda: [1],
+                            LEARNING_INTRO="<p>", LEARNING_POINTS=[point], CHART_LABELS={"timeline": "<s>"})
     page = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"), table)
-    assert "<b>" not in page and "<i>" not in page
+    assert "<b>" not in page and "<i>" not in page and "<u>" not in page and "<s>" not in page
     assert "&lt;b&gt;&amp;" in page and "a &lt; b" in page and "x &gt; y" in page
+    assert "&lt;u&gt;tokens&lt;/u&gt;" in page and "&lt;s&gt; (khối 1)" in page
 
 
 def test_missing_placeholder_is_a_build_error():

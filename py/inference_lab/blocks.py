@@ -17,6 +17,10 @@ Every other place that names a block reads this table:
 imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
 only: build.py imports this file without NumPy.
 
+The second table, `LEARNING_POINTS`, is the seed's nine "Bạn sẽ học được gì?" points, each with the
+output panel(s), picture(s) and exercise(s) that teach it; build.py renders it into the guide as links
+(#khoi-N panels, #hinh-khoi-N chart boxes, #bai-tap-NN exercise cards).
+
 Leaves out: the Vietnamese title each block prints after its code (text_vi.py writes it, some titles
 depend on the constants, e.g. "INT8"), the block's output lines, and the rest of the page's text
 (intro, how-to, guide prose stay in index.html, checked against the engine by tests/test_page_text.py).
@@ -178,3 +182,53 @@ def code_map_lines() -> list[str]:
 def readme_code_map() -> list[str]:
     """README.md's "Khối → mô-đun" table (Markdown)."""
     return ["| Khối | Ở đâu |", "|---|---|"] + [f"| {b.number} {b.name} | {source_text(b, lambda name: f'`{name}`')} |" for b in BLOCKS]
+
+
+# ── the nine learning points: what a student can explain after the lab, and where to learn each ──
+@dataclass(frozen=True, slots=True)
+class LearningPoint:
+    """One of the seed's nine "Bạn sẽ học được gì?" points with the panel(s), picture(s) and exercise(s) for it."""
+    number: int                       # 1..9, the seed's order
+    text: str                         # the seed's words (Vietnamese)
+    blocks: tuple[int, ...]           # output panels to read (data-block)
+    charts: tuple[tuple[str, int], ...]  # pictures to look at: (data-chart, the block whose panel draws it)
+    exercises: tuple[int, ...]        # exercises/NN-*.md to do
+
+    def __post_init__(self):
+        if not (self.blocks and self.charts and self.exercises):
+            raise ValueError(f"learning point {self.number}: needs a panel, a picture and an exercise")
+        if not set(self.blocks) <= set(BY_NUMBER) or not {b for _, b in self.charts} <= set(BY_NUMBER):
+            raise ValueError(f"learning point {self.number}: unknown block")
+
+
+# The pictures' names in the page's words (the charts are drawn by static/charts/<name>.js).
+CHART_LABELS: dict[str, str] = {
+    "timeline": "dòng thời gian", "tokens": "văn bản → token ID", "attention": "trọng số attention",
+    "kv-blocks": "block KV theo bước", "sampling": "xác suất và token được rút", "ttft": "phân rã TTFT",
+    "policies": "ba chính sách lập lịch", "quantization": "số bit: byte ↔ sai số ↔ quyết định",
+    "memory": "ngân sách bộ nhớ",
+}
+
+LEARNING_INTRO = "Sau bài lab, bạn giải thích được bằng số cụ thể chín điều:"
+LEARNING_POINTS: tuple[LearningPoint, ...] = (
+    LearningPoint(1, "vì sao cổng từ chối một số yêu cầu ngay từ đầu", (1,), (("timeline", 3),), (2,)),
+    LearningPoint(2, "văn bản trở thành token ID như thế nào và vì sao có yêu cầu bị chặn vì quá ngân sách", (2,),
+                  (("tokens", 2),), (10,)),
+    LearningPoint(3, "bộ lập lịch chọn việc cho mỗi bước ra sao", (3,), (("timeline", 3),), (1, 3)),
+    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3),), (3,)),
+    LearningPoint(5, "trọng số attention khác xác suất từ vựng thế nào", (5, 8), (("attention", 5), ("sampling", 8)),
+                  (11,)),
+    LearningPoint(6, "KV cache phân trang dùng bảng block ra sao", (6,), (("kv-blocks", 6),), (4, 5)),
+    LearningPoint(7, "logits trở thành xác suất, rồi token, rồi quyết định dừng như thế nào", (8,), (("sampling", 8),),
+                  (12,)),
+    LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12), (("ttft", 11), ("policies", 12)), (1, 3)),
+    LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
+                  (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13)),
+)
+assert [p.number for p in LEARNING_POINTS] == list(range(1, 10)), "the seed's nine points, in order"
+assert all(name in CHART_LABELS for p in LEARNING_POINTS for name, _ in p.charts)
+
+
+def chart_blocks() -> list[int]:
+    """The blocks whose panel draws a picture a learning point links to (each gets a #hinh-khoi-N box)."""
+    return sorted({b for p in LEARNING_POINTS for _, b in p.charts})

@@ -21,11 +21,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import text_vi as text
-from .config import CORPUS, Config
+from .config import CORPUS, FIELD_BY_NAME, Config
 from .engine import run_engine
 from .metrics import summarize
 from .model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
-from .quantization import greedy_teacher_forced, quantize_weights
+from .quantization import compare_to_reference, greedy_reference, quantize_weights
 from .report import Block, Check, Report
 from .tokenizer import BPETokenizer
 
@@ -54,18 +54,22 @@ def quantized_for(seed: int, n_merges: int, bits: int):
     return Wq, info
 
 
+@functools.lru_cache(maxsize=64)
+def reference_for(seed: int, n_merges: int, ids: tuple) -> dict:
+    """The original model's greedy decode of one prompt: the same for every QUANT_BITS, so computed once."""
+    return greedy_reference(weights_for(seed, tokenizer_for(n_merges).vocab_size), list(ids), GATE_STEPS)
+
+
 @functools.lru_cache(maxsize=256)
 def teacher_forced_for(seed: int, n_merges: int, bits: int, ids: tuple) -> tuple:
     """The quality gate's decisions for one prompt; cached because re-runs rarely change its inputs."""
-    W = weights_for(seed, tokenizer_for(n_merges).vocab_size)
-    return tuple(greedy_teacher_forced(W, quantized_for(seed, n_merges, bits)[0], list(ids), GATE_STEPS))
+    return tuple(compare_to_reference(reference_for(seed, n_merges, ids), quantized_for(seed, n_merges, bits)[0], list(ids)))
 
 
 @functools.lru_cache(maxsize=256)
 def quantized_logit_err(seed: int, n_merges: int, bits: int, ids: tuple) -> float:
     """Block [9]'s probe: the largest logit change (without <bos>) quantization makes on one prompt; cached likewise."""
-    W = weights_for(seed, tokenizer_for(n_merges).vocab_size)
-    lg_fp, lg_q = forward(W, list(ids), 0)[0], forward(quantized_for(seed, n_merges, bits)[0], list(ids), 0)[0]
+    lg_fp, lg_q = reference_for(seed, n_merges, ids)["prompt_logits"], forward(quantized_for(seed, n_merges, bits)[0], list(ids), 0)[0]
     return float(np.max(np.abs(lg_fp[:, 1:] - lg_q[:, 1:])))
 
 
@@ -148,7 +152,28 @@ def block2_data(lab, main, info, S) -> dict:
                 prompt_lens=[(r.id, r.prompt_len) for r in main.done],
                 blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
                 cost_gateway=cfg.COST_GATEWAY, cost_tokenize=cfg.COST_TOKENIZE_PER_TOKEN, max_context=cfg.MAX_CONTEXT,
-                prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None)
+                prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None,
+                merge_steps=tok.merge_steps(follow.text), follow_ids=piece_ids(tok, follow.text),
+                budget=budget_rows(lab, main), block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS)
+
+
+def piece_ids(tok, text) -> list:
+    """The template's pieces of `text` with their IDs (None for a piece the vocabulary lacks)."""
+    return [[p, tok.token_to_id.get(p)] for p in tok.pieces(text)]
+
+
+def budget_rows(lab, main) -> list[dict]:
+    """Every request's prompt + max_new against MAX_CONTEXT and its fate, in REQUESTS order. A request
+    refused at the gateway was never tokenized: its prompt length is what the tokenizer would give."""
+    tok, last = lab.tokenizer, {d.request: d for d in main.decisions}
+    rows = []
+    for r in lab.cfg.REQUESTS:
+        d = last[r["id"]]
+        prompt = None if tok.unknown(r["text"]) else len(tok.pieces(r["text"]))
+        rows.append(dict(id=r["id"], prompt=prompt, max_new=r["max_new"],
+                         total=None if prompt is None else prompt + r["max_new"], code=d.code, stage=d.stage,
+                         reason=d.reason, tokenized=d.stage == "input"))
+    return rows
 
 
 def step_dict(st) -> dict:
@@ -285,7 +310,21 @@ def block10_data(lab, main) -> dict:
                 pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=sum(w.nbytes for w in lab.W.values()),
                 pool_blocks=cfg.POOL_BLOCKS, block_size=cfg.BLOCK_SIZE, n_heads=N_HEADS, d_head=D_HEAD,
                 peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
-                                                          bytes=bpe, hbm_gib=80, weights_gib=16))
+                                                          bytes=bpe, hbm_gib=80, weights_gib=16),
+                budget=memory_budget(lab, pool))
+
+
+def memory_budget(lab, pool) -> dict:
+    """The lab's "HBM" in bytes at the KV peak: weights + KV blocks in use (the tokens they hold and the
+    empty slots of partly filled blocks) + free KV blocks; the parts add up to `total`."""
+    per_token = 2 * N_HEADS * D_HEAD * pool.K.itemsize                     # K and V of one position
+    block_bytes = lab.cfg.BLOCK_SIZE * per_token
+    weights, kv_pool = sum(w.nbytes for w in lab.W.values()), pool.K.nbytes + pool.V.nbytes
+    in_use, stored = pool.peak["used"] * block_bytes, pool.peak["tokens"] * per_token
+    return dict(weights=weights, kv_stored=stored, kv_slack=in_use - stored, kv_free=kv_pool - in_use,
+                kv_in_use=in_use, kv_pool=kv_pool, total=weights + kv_pool, block_bytes=block_bytes,
+                per_token=per_token, peak_blocks=pool.peak["used"], peak_tokens=pool.peak["tokens"],
+                peak_step=pool.peak["step"])
 
 
 def request_timeline(r, m) -> dict:
@@ -318,7 +357,8 @@ def block12_data(lab, main, runs, S) -> dict:
     return dict(per=per, same=same, policies=policies, token_budget=lab.cfg.TOKEN_BUDGET)
 
 
-def block13_data(lab) -> dict:
+def gate_result(lab, bits: int) -> dict:
+    """The quality gate at `bits`: every prompt's top-1 decisions, original vs quantized (teacher forcing)."""
     cfg, tok = lab.cfg, lab.tokenizer
     rows, skipped, tight, flips, decisions = [], [], None, 0, 0
     for r in sorted(cfg.REQUESTS, key=lambda r: r["id"]):
@@ -326,7 +366,7 @@ def block13_data(lab) -> dict:
         if unknown:
             skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
             continue
-        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(tok.encode(r["text"])[1]))
+        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, tuple(tok.encode(r["text"])[1]))
         agree = sum(x["token"] == x["token_q"] for x in res)
         flips += len(res) - agree
         decisions += len(res)
@@ -335,9 +375,41 @@ def block13_data(lab) -> dict:
             tight = dict(low, id=r["id"])
         rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=list(res)))
     agreement = (decisions - flips) / decisions if decisions else None
-    return dict(bits=cfg.QUANT_BITS, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
+    return dict(bits=bits, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
                 agreement=agreement, gate=cfg.QUALITY_GATE,
                 passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight)
+
+
+def sweep_bits(bits: int) -> list[int]:
+    """QUANT_BITS and its two neighbours, shifted to stay inside the schema's bounds (8 -> 6, 7, 8)."""
+    f = FIELD_BY_NAME["QUANT_BITS"]
+    lo = min(max(int(f.min), bits - 1), int(f.max) - 2)
+    return [lo, lo + 1, lo + 2]
+
+
+def quant_sweep(lab, probe, current: dict) -> list[dict]:
+    """The trade-off of blocks [9] and [13] at QUANT_BITS and its neighbours: weight bytes against the
+    largest logit error on block [9]'s probe prompt and the share of top-1 decisions the gate keeps.
+    The neighbours' runs are cached like the current one's (lru caches keyed by seed, merges, bits)."""
+    cfg, out = lab.cfg, []
+    for bits in sweep_bits(cfg.QUANT_BITS):
+        qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, bits)[1]
+        n_el, n_sc = sum(i["elements"] for i in qinfo.values()), sum(i["scales"] for i in qinfo.values())
+        gate = current if bits == cfg.QUANT_BITS else gate_result(lab, bits)
+        out.append(dict(bits=bits, current=bits == cfg.QUANT_BITS, levels=2 ** (bits - 1) - 1,
+                        fp32_bytes=4 * n_el, int_bytes=n_el * bits / 8 + 4 * n_sc,
+                        max_err=max(i["max_err"] for i in qinfo.values()),
+                        logit_err=quantized_logit_err(cfg.SEED, cfg.N_MERGES, bits, tuple(probe[1])) if probe else None,
+                        agreement=gate["agreement"], kept=gate["decisions"] - gate["flips"], decisions=gate["decisions"],
+                        passed=gate["passed"]))
+    return out
+
+
+def block13_data(lab, main, info) -> dict:
+    d = gate_result(lab, lab.cfg.QUANT_BITS)
+    probe = probe_prompt(lab, main, info)
+    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None)
+    return d
 
 
 # ── invariant checks ───────────────────────────────────────────────────────
@@ -393,7 +465,7 @@ def run(config: Config | dict | None = None) -> Report:
     data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
                  6: block6_data(lab, main, runs), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
                  9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
-                 11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab)})
+                 11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, main, info)})
     checks = run_checks(lab, main, info, data, S)
     return build_report(cfg, info, data, checks, S)
 

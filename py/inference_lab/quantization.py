@@ -13,7 +13,9 @@ error is exactly what the format loses, at most half a scale per element.
 
 `greedy_teacher_forced` is the quality gate's probe: the original model decodes
 greedily and the quantized model is fed the SAME context at every step, so each step
-is one comparable top-1 decision.
+is one comparable top-1 decision. Its two halves are separate functions: the original
+model's side (`greedy_reference`) is the same for every bit width, so the lab computes
+it once per prompt when it compares several widths.
 
 Leaves out: integer kernels (their extra rounding and their speed), activation and KV
 quantization, calibration data, outlier handling.
@@ -43,19 +45,40 @@ def quantize_weights(W: dict, bits: int, names=LINEAR):
 
 def greedy_teacher_forced(W: dict, Wq: dict, ids, steps: int) -> list[dict]:
     """Original model decodes greedily; at each step the quantized model sees the same context."""
-    results = []
+    return compare_to_reference(greedy_reference(W, ids, steps), Wq, ids)
+
+
+def greedy_reference(W: dict, ids, steps: int) -> dict:
+    """The original model's side of the gate, which no bit width changes (so a lab caches it once):
+    the prompt's logits (T, VOCAB), then each step's last logits row (VOCAB,) and its greedy token."""
     logits, k, v, _ = forward(W, ids, 0)
-    logits_q, kq, vq, _ = forward(Wq, ids, 0)
+    out = dict(prompt_logits=logits, rows=[], tokens=[])
     for step in range(steps):
-        row, row_q = logits[-1].copy(), logits_q[-1].copy()
-        row[BOS] = row_q[BOS] = -np.inf
-        first, second = np.argsort(row)[::-1][:2]
-        results.append(dict(token=int(first), token_q=int(np.argmax(row_q)), margin=float(row[first] - row[second]),
-                            margin_q=float(row_q[first] - row_q[second]), step=step,
-                            err=float(np.max(np.abs(logits[-1][1:] - logits_q[-1][1:])))))
-        pos = len(ids) + step
-        logits, kn, vn, _ = forward(W, [int(first)], pos, k, v)
-        logits_q, knq, vnq, _ = forward(Wq, [int(first)], pos, kq, vq)
+        row = logits[-1].copy()
+        row[BOS] = -np.inf
+        first = int(np.argsort(row)[::-1][0])
+        out["rows"].append(logits[-1])
+        out["tokens"].append(first)
+        if step + 1 == steps:
+            break                                  # the last token is compared, never fed
+        logits, kn, vn, _ = forward(W, [first], len(ids) + step, k, v)
         k, v = np.concatenate([k, kn], axis=1), np.concatenate([v, vn], axis=1)
+    return out
+
+
+def compare_to_reference(ref: dict, Wq: dict, ids) -> list[dict]:
+    """The quantized model fed the reference's tokens: one comparable top-1 decision per step."""
+    results = []
+    logits_q, kq, vq, _ = forward(Wq, ids, 0)
+    for step, (raw, first) in enumerate(zip(ref["rows"], ref["tokens"])):
+        row, row_q = raw.copy(), logits_q[-1].copy()
+        row[BOS] = row_q[BOS] = -np.inf
+        second = np.argsort(row)[::-1][1]
+        results.append(dict(token=first, token_q=int(np.argmax(row_q)), margin=float(row[first] - row[second]),
+                            margin_q=float(row_q[first] - row_q[second]), step=step,
+                            err=float(np.max(np.abs(raw[1:] - logits_q[-1][1:])))))
+        if step + 1 == len(ref["rows"]):
+            break
+        logits_q, knq, vnq, _ = forward(Wq, [first], len(ids) + step, kq, vq)
         kq, vq = np.concatenate([kq, knq], axis=1), np.concatenate([vq, vnq], axis=1)
     return results

@@ -20,7 +20,9 @@ Blocks are found by their number, never by their place in the list: `report.bloc
 
 Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served
-  2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep
+  2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
+     merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
+     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context
   3  steps[{start, end, waiting, running, tasks[[id, phase, n]], decode, prefill, kv_used, preempted,
      block_owners{block: id}}], preemptions[{step, time, request, blocks, generated, recompute}], mixed, chunks, follow
   4  chunks, prompt_len, k_shape, logits, top3, top3_tokens, top3_scores, first_time, arrival, ttft
@@ -30,12 +32,15 @@ Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
      token_text, stream, stops
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
-  10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}
+  10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
+     kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
   11 steps, ttft_slo, requests[{id, arrival, ready, start, first, finish, token_times, prep, queue, prefill, ttft,
      tpot, e2e, gap, n, preemptions}], rejected[{id, code, arrival}], preempted_at{id: [steps]}
   12 per[{id, ttft, tpot, e2e, n}], same, policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
      mean_tpot, worst_gap, preemptions, served}]
-  13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight
+  13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,
+     probe, sweep[{bits, current, levels, fp32_bytes, int_bytes, max_err, logit_err, agreement, kept, decisions,
+     passed}] (QUANT_BITS and its two neighbours)
 Times are simulated µs (integers); a value that does not exist is null.
 """
 from __future__ import annotations

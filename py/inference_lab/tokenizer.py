@@ -100,6 +100,25 @@ class BPETokenizer:
             tokens += self.bpe_word(word)
         return tokens
 
+    def merge_steps(self, text: str) -> list[dict]:
+        """How BPE turns `text` into pieces, for the page's picture: every word's characters plus "</w>",
+        then the pieces after each merge (in training order) that changed something, with how many
+        places it merged. The last step's pieces, after <bos>, are `pieces(text)`.
+
+            >>> [(s["merge"], s["count"], len(s["pieces"])) for s in BPETokenizer.train(["ab ab"], 2).merge_steps("ab b")]
+            [(None, 0, 5), ('b</w>', 2, 3), ('ab</w>', 1, 2)]
+        """
+        words = [list(w) + [WORD_END] for w in text.split()]
+        steps = [dict(merge=None, rank=None, count=0, pieces=[p for w in words for p in w])]
+        for rank, pair in enumerate(self.merges):
+            merged = [_merge_word(w, pair) for w in words]
+            count = sum(len(w) - len(m) for w, m in zip(words, merged))
+            if not count:
+                continue
+            words = merged
+            steps.append(dict(merge="".join(pair), rank=rank, count=count, pieces=[p for w in words for p in w]))
+        return steps
+
     def unknown_chars(self, text: str) -> list[str]:
         """Characters of `text` that never appear in the training corpus, in order."""
         known = set("".join(t for t in self.id_to_token[2:]).replace(WORD_END, ""))

@@ -8,16 +8,23 @@ import * as attention from './attention.js';
 import * as sampling from './sampling.js';
 import * as ttft from './ttft.js';
 import * as policies from './policies.js';
+import * as tokens from './tokens.js';
+import * as quantization from './quantization.js';
+import * as memory from './memory.js';
 import { versioned } from '../versioned.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
+  2: [tokens],
   3: [timeline],
   5: [attention],
   6: [kvBlocks],
   8: [sampling],
+  9: [quantization],
+  10: [memory],
   11: [ttft],
   12: [policies],
+  13: [quantization],
 };
 
 const FALLBACK_WIDTH = 640;

@@ -1,0 +1,212 @@
+"""Browser tests of issue 16's three pictures: `tokens` (block 2), `quantization` (blocks 9 and 13) and `memory`
+(block 10), drawn from the report data for the default run and for degenerate runs (the followed request
+refused at the gateway: SLOTS=1; QUANT_BITS=2). Marks are checked against the engine's report computed here
+in CPython; keyboard details, phone width and screenshots at 375 and 1440 px (tests/artifacts/chart-*.png)
+too. Same harness as test_browser_charts.py (conftest.py: the session's build, server and Chromium).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inference_lab.exercises import load_all
+from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
+from lab_site import ROOT
+
+pytestmark = pytest.mark.browser
+
+PLACES = [("tokens", 2), ("quantization", 9), ("quantization", 13), ("memory", 10)]
+RUNS = {
+    "default": {},
+    "refused": {"SLOTS": 1},           # FOLLOW=C gets 429 at the gateway: never tokenized
+    "bits2": {"QUANT_BITS": 2},        # the lowest width: 1 level each side of zero
+}
+
+
+def engine_report(config: dict) -> dict:
+    from inference_lab import web
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return result["report"]
+
+
+def data(report: dict, n: int) -> dict:
+    return next(b for b in report["blocks"] if b["number"] == n)["data"]
+
+
+def chart(lab: Lab, name: str, block: int):
+    return lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]')
+
+
+def run_and_wait(lab: Lab, values: dict) -> None:
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    assert lab.run(values) == "done"
+    for name, block in PLACES:
+        expect(chart(lab, name, block)).to_have_count(1, timeout=RUN_MS)
+    expect(lab.page.locator("[data-chart][data-stale]")).to_have_count(0, timeout=RUN_MS)
+
+
+def assert_drawn(lab: Lab, name: str, block: int) -> None:
+    root = chart(lab, name, block)
+    assert root.get_attribute("data-empty") is None, f"{name} in block {block} drew nothing"
+    # test_browser_charts.assert_drawn finds a chart by its usual block; check the same things here
+    above = root.evaluate("""el => Boolean(el.compareDocumentPosition(
+        el.closest('[data-block]').querySelector(':scope > pre')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+    assert above, f"{name} is not above block {block}'s lines"
+    svg = root.locator('svg[role="img"]')
+    expect(svg).to_have_count(1)
+    assert len(svg.get_attribute("aria-label").strip()) > 20
+    assert root.locator("svg [data-mark]").count() > 0
+    assert root.locator(".chart-alt").count() > 0 and root.locator(".chart-alt").first.text_content().strip()
+    assert root.locator("figcaption").inner_text().strip()
+    assert root.locator(".panel-title, .axis-label").count() > 0
+
+
+# ── the default run ─────────────────────────────────────────────────────────
+def test_default_run_draws_the_three_pictures_from_the_report(lab):
+    run_and_wait(lab, RUNS["default"])
+    report = engine_report(RUNS["default"])
+    for name, block in PLACES:
+        assert_drawn(lab, name, block)
+
+    b2 = data(report, 2)
+    tok = chart(lab, "tokens", 2)
+    merges = tok.locator(".merge-step").evaluate_all("els => els.map(e => e.dataset.merge)")
+    assert merges == ["", "n</w>", "od", "ode", "odel", "odel</w>", "model</w>"]
+    ids = tok.locator(".token-id").evaluate_all("els => els.map(e => [e.dataset.piece, +e.dataset.id])")
+    assert ids == [[p, i] for p, i in b2["follow_ids"]]
+    assert [i for _, i in ids] == [0, 4, 3, 16, 8, 17, 5, 2, 14]
+    bars = tok.locator(".request").evaluate_all("els => els.map(e => [e.dataset.request, e.dataset.code])")
+    assert bars == [["A", "OK"], ["B", "OK"], ["E", "400"], ["C", "OK"], ["D", "429"]]
+    expect(tok.locator('.caption[data-request="E"]')).to_have_text("8 + 30 = 38 > 24 → 400 · bị chặn ở bước chuẩn bị đầu vào")
+    expect(tok.locator(".max-context")).to_have_attribute("data-max-context", "24")
+
+    sweep = data(report, 13)["sweep"]
+    for block in (9, 13):
+        q = chart(lab, "quantization", block)
+        assert q.locator('.bar[data-metric="int_bytes"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [6, 7, 8]
+        expect(q.locator('.bar[data-current="true"][data-metric="agreement"]')).to_contain_text("40/40 = 100.0% ✓")
+        expect(q.locator('.bar[data-bits="6"][data-metric="agreement"]')).to_contain_text("37/40 = 92.5% ✗")
+        expect(q.locator('.bar[data-bits="8"][data-metric="int_bytes"]')).to_contain_text("1192 byte")
+        expect(q.locator('.bar[data-bits="8"][data-metric="logit_err"]')).to_contain_text("0.0385")
+        expect(q.locator(".gate")).to_have_attribute("data-gate", "0.95")
+        assert q.locator(".bar").count() == 3 * len(sweep)
+    expect(chart(lab, "quantization", 9).locator("figcaption")).to_contain_text("Đổi bộ nhớ lấy sai số")
+    expect(chart(lab, "quantization", 13).locator("figcaption")).to_contain_text("Cổng chất lượng")
+
+    m = data(report, 10)["budget"]
+    mem = chart(lab, "memory", 10)
+    parts = mem.locator(".segment").evaluate_all("els => els.map(e => [e.dataset.part, +e.dataset.bytes])")
+    assert parts == [["weights", 7936], ["kv_stored", 3072], ["kv_slack", 512], ["kv_free", 2560]]
+    assert sum(b for _, b in parts) == m["total"] == 14080
+    expect(mem.locator("svg.chart-svg")).to_contain_text("Tổng 14080 byte = trọng số 7936 + bể KV 6144")
+    assert mem.locator(".kv-pool rect.used").count() == 7 and mem.locator(".kv-pool rect.free").count() == 5
+
+
+# ── degenerate runs ─────────────────────────────────────────────────────────
+def test_refused_followed_request_still_shows_how_its_text_would_be_split(lab):
+    run_and_wait(lab, RUNS["refused"])
+    report = engine_report(RUNS["refused"])
+    assert report["follow"]["served"] is False and report["follow"]["code"] == "429"
+    for name, block in PLACES:
+        assert_drawn(lab, name, block)
+    tok = chart(lab, "tokens", 2)
+    expect(tok.locator(".chart-note")).to_contain_text("C bị từ chối 429 ở cổng nên engine chưa tách token")
+    expect(tok.locator('.request[data-request="C"]')).to_have_attribute("data-code", "429")
+    expect(tok.locator('.caption[data-request="C"]')).to_contain_text("(nếu tokenize) → 429 · từ chối ở cổng, chưa tokenize")
+    assert tok.locator(".token-id").count() == len(data(report, 2)["follow_ids"]) == 9
+    assert chart(lab, "memory", 10).locator(".kv-pool rect.used").count() == data(report, 10)["budget"]["peak_blocks"]
+
+
+def test_two_bits_run_shows_the_lowest_width_and_its_neighbours(lab):
+    run_and_wait(lab, RUNS["bits2"])
+    report = engine_report(RUNS["bits2"])
+    b13 = data(report, 13)
+    for name, block in PLACES:
+        assert_drawn(lab, name, block)
+    for block in (9, 13):
+        q = chart(lab, "quantization", block)
+        assert q.locator('.bar[data-metric="agreement"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [2, 3, 4]
+        expect(q.locator('.bar[data-current="true"][data-metric="agreement"]')).to_have_attribute("data-bits", "2")
+        kept = f"{40 - b13['flips']}/40"
+        expect(q.locator('.bar[data-bits="2"][data-metric="agreement"]')).to_contain_text(kept + " = ")
+        expect(q.locator('.bar[data-bits="4"][data-metric="agreement"]')).to_contain_text("33/40 = 82.5% ✗")
+
+
+# ── reading the pictures: keyboard, phone width, screenshots ────────────────
+def test_keyboard_reads_every_new_picture(lab):
+    run_and_wait(lab, RUNS["default"])
+    for name, block in PLACES:
+        root = chart(lab, name, block)
+        root.locator(".chart-frame").focus()
+        expect(root.locator(".chart-tip")).to_be_visible()
+        first = root.locator(".chart-tip").inner_text()
+        lab.page.keyboard.press("ArrowDown")
+        expect(root.locator(".chart-tip")).not_to_have_text(first)
+        expect(root.locator(".chart-live")).to_have_text(root.locator(".chart-tip").inner_text())
+    expect(chart(lab, "tokens", 2).locator(".chart-tip")).to_contain_text("“n</w>”")
+
+
+@pytest.mark.parametrize("run", ["default", "refused", "bits2"])
+def test_legible_at_phone_width_and_screenshots(lab, run):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    run_and_wait(lab, RUNS[run])
+    try:
+        for width in (375, 1440):
+            lab.page.set_viewport_size({"width": width, "height": 900})
+            for name, block in PLACES:
+                sel = f'[data-block="{block}"] [data-chart="{name}"] svg[role=img]'
+                # redrawn for the panel's width: drawn 1:1, no sideways scroll inside the chart
+                lab.page.wait_for_function(
+                    """([sel, w]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
+                       return s && f && +s.getAttribute('width') <= f.clientWidth + 1 && (w > 400 || f.clientWidth < 400); }""",
+                    arg=[sel, width], timeout=5000)
+                svg = lab.page.locator(sel)
+                if width == 375:
+                    sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+                        .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+                    assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
+                    # no text runs past the drawing's right edge
+                    over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+                        .map(t => t.getBBox()).filter(b => b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1).length""")
+                    assert over == 0, f"{name} (block {block}): {over} labels outside the drawing at 375 px"
+                root = chart(lab, name, block)
+                root.scroll_into_view_if_needed()
+                root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-{run}-{width}.png"))
+            if width == 375:
+                overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 0, "the page scrolls sideways at 375 px"
+    finally:
+        lab.page.set_viewport_size({"width": 1440, "height": 900})
+
+
+# ── the guide's map of the nine learning points ─────────────────────────────
+def test_learning_map_links_reach_their_targets(lab):
+    run_and_wait(lab, RUNS["default"])
+    expect(lab.page.locator("article[data-exercise]")).to_have_count(len(load_all(ROOT / "exercises")), timeout=RUN_MS)
+    links = lab.page.locator("#guide [data-learning-link]").evaluate_all(
+        "els => els.map(a => [a.closest('[data-learning-point]').dataset.learningPoint, a.dataset.learningLink,"
+        " a.getAttribute('href').slice(1), a.dataset.chartName || null])")
+    assert {(p, k) for p, k, _, _ in links} == {(str(n), k) for n in range(1, 10) for k in ("panel", "chart", "exercise")}
+    for point, kind, target, name in links:
+        expect(lab.page.locator(f"#{target}"), f"point {point}: #{target}").to_have_count(1)
+        if kind == "chart":
+            expect(lab.page.locator(f'#{target} > [data-chart="{name}"]'), f"point {point}: {name} in #{target}").to_have_count(1)
+        if kind == "panel":
+            expect(lab.page.locator(f"#{target}")).to_have_attribute("data-block", target.split("-")[1])
+
+    # following a picture link from the guide opens the closed panel that holds it
+    lab.page.locator("#guide details", has=lab.page.locator("#hoc-2")).locator("summary").click()
+    lab.page.locator("#khoi-2").evaluate("el => { el.open = false; }")
+    lab.page.locator('#hoc-2 a[data-learning-link="chart"]').click()
+    expect(lab.page.locator("#khoi-2")).to_have_attribute("open", "")
+    expect(lab.page.locator('#hinh-khoi-2 [data-chart="tokens"]')).to_be_in_viewport()
+    lab.page.locator('#hoc-2 a[data-learning-link="exercise"]').click()
+    expect(lab.page.locator("#bai-tap-10")).to_be_in_viewport()
+
+
+def test_no_page_errors_and_nothing_refused_by_the_csp(lab):
+    assert lab.page_errors == []
+    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e or "chart" in e] == []
+    assert lab.foreign == []
