@@ -40,11 +40,6 @@ def admission_check(policy: str, slots: int, running: list, waiting: list, ready
     return (slots, "full_group") if full_group else (0, "group_incomplete")
 
 
-def admission_room(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> int:
-    """How many ready requests may start running now."""
-    return admission_check(policy, slots, running, waiting, ready, pending)[0]
-
-
 def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:
     """[(phase, sequence, n_tokens)]: decodes first, then prompt chunks within the budget."""
     decode = [r for r in running if r.num_prefill_left == 0]
