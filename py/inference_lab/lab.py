@@ -404,7 +404,7 @@ def run(config: Config | dict | None = None) -> Report:
 def narrated(record) -> dict:
     """The step record with each step's title and narration lines added (a new dict; the record is kept)."""
     items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"], step_text.narrate(record))]
-    return dict(record, items=items, after_text=step_text.after_lines(record))
+    return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
 def build_report(cfg, info, data, checks, S, record) -> Report:

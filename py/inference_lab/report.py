@@ -16,7 +16,8 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
       "steps":   {"count", "slots", "token_budget", "block_size", "pool_blocks",
                   "items": [one dict per step of block [3], see steps.py, plus "title": str, "text": [str]],
-                  "after": [events after the last step], "after_text": [str]}
+                  "after": [events after the last step], "after_text": [str],
+                  "wait_labels": {why a request waits (steps.py): Vietnamese words}}
     }
 
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
