@@ -7,8 +7,8 @@
 //   Lùi / Tiếp buttons; Phát / Dừng plays forward and stops by itself at the last step (slower and
 //   without animation under prefers-reduced-motion).
 // - The view (data-step-view) is drawn from report.steps (py/inference_lab/steps.py); scrubbing never
-//   calls Python. Only what changed is redrawn (the KV map keeps its cells), so a 1,000-step run
-//   scrubs as fast as a 12-step one (bench/steps_bench.py measures it).
+//   calls Python. Only what changed is redrawn (the KV map keeps its cells, or its canvas over 64
+//   blocks), so a step change stays within a frame on a 1,000-step run (bench/steps_bench.py).
 // - The timeline (block [3]) and the KV chart (block [6]) mark the selected step; clicking a step on
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (static/share.js keeps it) and selects step N after the run.
@@ -16,7 +16,6 @@
 
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
-import { requestColours, inkOn } from './charts/svg.js';
 import { blockMap, budgetParts, clampStep, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
 
 const PLAY_MS = 900;
@@ -38,11 +37,15 @@ export function init(lab) {
   let pendingStep = stepFromSearch(location.search, Infinity); // ?step=N of the opened address
   const ui = buildUi();
 
-  lab.on('result', (result) => {
+  let inkOn = () => '#ffffff';
+  lab.on('result', async (result) => {
     stop();
     const report = result && result.report;
+    // the request colours of the charts (loaded with them, on the first run, not with the page)
+    const svg = await import(versioned('charts/svg.js'));
+    inkOn = svg.inkOn;
     record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
-    colours = requestColours(report);
+    colours = svg.requestColours(report);
     placeUi();
     if (!record) { ui.nav.hidden = true; return; }
     ui.nav.hidden = false;
