@@ -8,7 +8,7 @@
 //   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
-// Tools (each init(lab)): editor.js, share.js, compare.js, exercises.js.
+// Tools (each init(lab)): editor.js, share.js, compare.js, exercises.js, steps.js.
 // Leaves out the file:// check: module scripts do not load from file://, so static/boot.js (a
 // classic script) shows how to serve the page instead.
 
@@ -23,9 +23,11 @@ import * as editor from './editor.js';
 import * as share from './share.js';
 import * as compare from './compare.js';
 import * as exercises from './exercises.js';
+import * as steps from './steps.js';
 
 // In this order: share uses lab.tool('editor').
-const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['exercises', exercises.init]];
+const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['exercises', exercises.init],
+  ['steps', steps.init]];
 const SLOW_RUN_MS = 30000;
 
 const byId = (id) => document.getElementById(id);

@@ -4,7 +4,8 @@
 //   (one array per request, columns in describe()'s order). Each run rewrites the address
 //   (history.replaceState); opening such an address restores the controls and runs once Python is
 //   ready. A value that is not valid is reported (near the controls and beside its field), replaced
-//   by its default, and nothing runs.
+//   by its default, and nothing runs. View parameters (share-state.js VIEW_PARAMS: ?step=N of
+//   static/steps.js) are not constants: they are kept as they are, and alone they run the defaults.
 // - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
 // - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
 //   JSON (web.run's "trace") as inference-lab-trace.json.
@@ -13,7 +14,7 @@
 
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
-import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from './share-state.js';
+import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from './share-state.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
 
@@ -61,7 +62,7 @@ export function init(api) {
   function addressFor(config) {
     const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
     const url = new URL(location.href);
-    url.search = queryFor(config, api.fields(), trace);
+    url.search = withViewParams(queryFor(config, api.fields(), trace), location.search);
     return url.href;
   }
 
@@ -72,8 +73,9 @@ export function init(api) {
   // On first ready: restore the controls from the address, then run — unless something was invalid.
   function applyAddress() {
     const params = new URLSearchParams(location.search);
-    const names = Array.from(new Set(params.keys()));
-    if (names.length === 0) return;
+    const all = Array.from(new Set(params.keys()));
+    const names = all.filter((name) => !VIEW_PARAMS.includes(name)); // ?step=N alone runs the defaults
+    if (all.length === 0) return;
     const problems = [];   // [{name, text}] for the note near the controls
     const restored = [];
     const fields = api.fields();
@@ -139,7 +141,7 @@ export function init(api) {
       api.setNote('Chưa chạy: địa chỉ trang có giá trị không hợp lệ.');
       return;
     }
-    ui.note.textContent = 'Đã khôi phục từ địa chỉ trang: ' + restored.join(', ') + '.';
+    if (restored.length) ui.note.textContent = 'Đã khôi phục từ địa chỉ trang: ' + restored.join(', ') + '.';
     api.run();
   }
 

@@ -5,6 +5,7 @@ localStorage across a reload. Site, server and Chromium: the session's (conftest
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from lab_site import ROOT
 from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
 
 pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

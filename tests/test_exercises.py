@@ -1,6 +1,7 @@
 """The exercises in exercises/*.md: every file parses, the six headline constants are covered,
-every `expect` string is in the lab's output under the exercise's constants, every number quoted
-in an answer is one the lab prints, and `python -m inference_lab --exercise N` runs them.
+every `expect` string is in the lab's output under the exercise's constants (every `expect_steps`
+string in its step narration, `--steps`), every number quoted in an answer is one the lab prints
+(the 13 blocks or the step narration), and `python -m inference_lab --exercise N` runs them.
 
 A number "quoted in an answer" is, in the `## Đáp án` section: a number with a decimal point
 (22.00, 0.0304, 82.5), a fraction (33/40, 7/12: the whole fraction is looked for), or an integer
@@ -31,13 +32,18 @@ IDS = [f"{e.number:02d}-{e.slug}" for e in ALL]
 
 
 @functools.lru_cache(maxsize=None)
-def _output(frozen: str) -> str:
-    return run(json.loads(frozen)).to_text()
+def _report(frozen: str):
+    return run(json.loads(frozen))
 
 
 def output(constants: dict) -> str:
     """The lab's text under these constants (cached: several tests share a run)."""
-    return _output(json.dumps(constants, sort_keys=True))
+    return _report(json.dumps(constants, sort_keys=True)).to_text()
+
+
+def steps_output(constants: dict) -> str:
+    """The step narration (`--steps`) under these constants."""
+    return _report(json.dumps(constants, sort_keys=True)).steps_text()
 
 
 def compare_runs(ex) -> list[dict]:
@@ -97,12 +103,16 @@ def test_expect_strings_in_output(ex):
     text = output(ex.constants)
     missing = [s for s in ex.expect if s not in text]
     assert not missing, f"not in the output under {ex.constants}: {missing}"
+    steps = steps_output(ex.constants)
+    missing = [s for s in ex.expect_steps if s not in steps]
+    assert not missing, f"not in the step narration (--steps) under {ex.constants}: {missing}"
 
 
 # ── (c) every quoted number is printed ─────────────────────────────────────
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_answer_numbers_are_printed(ex):
-    texts = [output(ex.constants)] + [output(c) for c in compare_runs(ex)]
+    texts = [output(ex.constants), steps_output(ex.constants)]
+    texts += [t for c in compare_runs(ex) for t in (output(c), steps_output(c))]
     numbers = quoted_numbers(ex.sections["Đáp án"])
     assert numbers, "the answer quotes no number from the lab"
     unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)})
@@ -131,6 +141,11 @@ def test_cli_exercise(ex, cli):
     assert proc.returncode == 0, proc.stderr[-2000:]
     missing = [s for s in ex.expect if s not in proc.stdout]
     assert not missing, f"--exercise {ex.number}: not in stdout: {missing}"
+    if ex.expect_steps:
+        proc = cli("--exercise", str(ex.number), "--steps")
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        missing = [s for s in ex.expect_steps if s not in proc.stdout]
+        assert not missing, f"--exercise {ex.number} --steps: not in stdout: {missing}"
 
 
 def test_cli_unknown_exercise(cli):

@@ -3,7 +3,8 @@
 Prints the lab exactly as the seed program does. Every constant is a flag named after
 it in lower-case kebab form (SLOTS → --slots, COST_DECODE_FIXED → --cost-decode-fixed);
 `--requests FILE.json` replaces the trace, `--json` prints the report as JSON,
-`--exercise N` takes exercise N's constants, `--trace FILE` writes a Chrome trace.
+`--exercise N` takes exercise N's constants, `--trace FILE` writes a Chrome trace,
+`--steps` prints the scheduler's steps one by one ("Bước N/M", who runs, who waits and why).
 
     $ python -m inference_lab --queue-limit 2 --follow D
 
@@ -58,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="In báo cáo dạng JSON thay cho văn bản.")
     p.add_argument("--exercise", metavar="N", help="Chạy với các hằng số của bài tập N (thư mục exercises/).")
     p.add_argument("--trace", metavar="FILE", help="Ghi timeline ra tệp Chrome trace-event JSON (mở bằng Perfetto).")
+    p.add_argument("--steps", action="store_true",
+                   help="In từng bước của bộ lập lịch (khối [3]): ai chạy, ai chờ và vì sao, ngân sách token, block KV.")
     return p
 
 
@@ -138,5 +141,6 @@ def emit(args, config: Config) -> int:
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)
-    sys.stdout.write(report.to_json(indent=1) + "\n" if args.json else report.to_text())
+    sys.stdout.write(report.to_json(indent=1) + "\n" if args.json else report.steps_text() if args.steps
+                     else report.to_text())
     return 0 if report.passed else EXIT_FAIL

@@ -27,6 +27,10 @@ request: `start` stays the first step that worked on it, so queue = start − re
 prefill = first token − start, which includes any time lost to a preemption before the
 first token (reported separately as `lost`).
 
+The run block [3] prints is given a `steps.StepRecorder`: the engine calls it at every step
+boundary and after every step, and the record lets the page and `--steps` scrub the run
+without running it again.
+
 Leaves out: swapping to CPU, cancellation, routing, more than one engine.
 """
 from __future__ import annotations
@@ -38,7 +42,7 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_room, plan_tasks, step_duration
+from .scheduler import admission_check, plan_tasks, step_duration
 from .sequence import Sequence
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
@@ -62,6 +66,9 @@ class Preemption:
     blocks: list               # physical blocks freed
     generated: int             # tokens it had generated so far
     recompute: int             # tokens it must prefill again
+    needed_by: str = ""        # the request whose task needed new blocks
+    need: int = 0              # new blocks that task needed
+    free: int = 0              # free blocks when the victim was chosen
 
 
 @dataclass(slots=True)
@@ -91,8 +98,9 @@ class EngineResult:
 
 
 class Engine:
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
+        self.recorder = recorder   # steps.StepRecorder for the run the page scrubs, else None
         self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE)
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
@@ -213,15 +221,17 @@ class Engine:
         Returns False when `seq` itself had to be preempted."""
         while not self.pool.can_append(seq, n):
             victim = self.running[-1]
-            self.preempt(victim, step)
+            self.preempt(victim, step, seq, n)
             if victim is seq:
                 return False
         return True
 
-    def preempt(self, seq: Sequence, step: Step) -> None:
+    def preempt(self, seq: Sequence, step: Step, needy: Sequence, n: int) -> None:
+        """Preempt `seq` because `needy` must store n more positions and no block is free."""
+        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         blocks = self.pool.evict(seq)
         self.preemptions.append(Preemption(len(self.steps) + 1, self.now, seq.id, blocks, len(seq.out),
-                                           len(seq.ids) + len(seq.out)))
+                                           len(seq.ids) + len(seq.out), needy.id, need, free))
         seq.reset_for_recompute()
         self.running.remove(seq)
         self.waiting.insert(0, seq)
@@ -232,12 +242,14 @@ class Engine:
         while self.pending and self.pending[0].arrival <= self.now:
             self.admit(self.pending.pop(0))
 
-    def schedule(self) -> None:
+    def schedule(self) -> tuple[list, int, str]:
+        """Move ready requests into free slots; returns (admitted, room, the check that decided room)."""
         ready = [w for w in self.waiting if w.ready <= self.now]
-        room = admission_room(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
+        room, check = admission_check(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
         for seq in ready[:room]:
             self.waiting.remove(seq)
             self.running.append(seq)
+        return ready[:room], room, check
 
     def skip_idle_time(self) -> None:
         upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] if t > self.now]
@@ -261,6 +273,8 @@ class Engine:
         step.kv_used = self.pool.num_used
         step.block_owners = self.pool.owner_map()
         self.steps.append(step)
+        if self.recorder:
+            self.recorder.step_done(self, step, tasks)
         self.now = end
 
     def run_task(self, phase: str, seq: Sequence, n: int, end: int, step: Step) -> bool:
@@ -287,16 +301,20 @@ class Engine:
             if not (self.pending or self.waiting or self.running):
                 break
             self.take_arrivals()
-            self.schedule()
+            admission = self.schedule()
             if not self.running:
                 self.skip_idle_time()
                 continue
+            if self.recorder:
+                self.recorder.boundary(self, *admission)
             self.run_step()
         else:
             raise RuntimeError("engine did not finish within MAX_ITERATIONS")
+        if self.recorder:
+            self.recorder.close(self)
         return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.steps, self.decisions,
                             self.trace, self.pool, self.now, self.preemptions)
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True) -> EngineResult:
-    return Engine(lab, policy, budget_cap, check).run()
+def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None) -> EngineResult:
+    return Engine(lab, policy, budget_cap, check, recorder).run()

@@ -39,6 +39,7 @@ class Exercise:
     constants: dict
     expect: list
     sections: dict = field(default_factory=dict)    # "Câu hỏi" / "Dự đoán" / "Đáp án" -> Markdown
+    expect_steps: list = field(default_factory=list)  # strings of the step narration (`--steps`)
 
     def to_dict(self) -> dict:
         return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
@@ -70,7 +71,7 @@ def parse_text(text: str, filename: str) -> Exercise:
         if key not in meta:
             raise ValueError(f"{filename}: phần đầu thiếu khóa {key!r}")
     return Exercise(int(m.group(1)), m.group(2), meta["title"], dict(meta["constants"]), list(meta["expect"]),
-                    split_sections(body))
+                    split_sections(body), list(meta.get("expect_steps", [])))
 
 
 def default_dir() -> Path:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import text_steps_vi as step_text
 from . import text_vi as text
 from .config import CORPUS, FIELD_BY_NAME, Config
 from .engine import run_engine
@@ -27,6 +28,7 @@ from .metrics import summarize
 from .model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
 from .quantization import compare_to_reference, greedy_reference, quantize_weights
 from .report import Block, Check, Report
+from .steps import StepRecorder
 from .tokenizer import BPETokenizer
 
 GATE_STEPS = 8
@@ -454,7 +456,8 @@ def run(config: Config | dict | None = None) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults)."""
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
-    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
+    recorder = StepRecorder(cfg)              # only the main run is recorded: the one block [3] prints
+    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, recorder=recorder)
     runs = {"static": run_engine(lab, "static", None, check=False), "nochunk": run_engine(lab, "continuous", None, check=False),
             "chunked": main}
     S = summarize(main.done)
@@ -467,10 +470,16 @@ def run(config: Config | dict | None = None) -> Report:
                  9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
                  11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, main, info)})
     checks = run_checks(lab, main, info, data, S)
-    return build_report(cfg, info, data, checks, S)
+    return build_report(cfg, info, data, checks, S, recorder.to_dict())
 
 
-def build_report(cfg, info, data, checks, S) -> Report:
+def narrated(record) -> dict:
+    """The step record with each step's title and narration lines added (a new dict; the record is kept)."""
+    items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"], step_text.narrate(record))]
+    return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
+
+
+def build_report(cfg, info, data, checks, S, record) -> Report:
     ctx = text.Context(cfg=cfg.to_dict(), follow=info, follow_metrics=S["per"].get(cfg.FOLLOW))
     blocks = []
     for n in range(1, 14):
@@ -479,4 +488,4 @@ def build_report(cfg, info, data, checks, S) -> Report:
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
     return Report(config=cfg.to_dict(), header=text.header_lines(data[0]), blocks=blocks, summary=summary,
-                  checks=checks, follow=info)
+                  checks=checks, follow=info, steps=narrated(record))

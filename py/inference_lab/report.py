@@ -13,7 +13,11 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "summary": [str],                       # TỔNG KẾT lines; the last is "PASS: ..." or "FAIL: ..."
       "checks":  [{"name": str, "ok": bool, "detail": str, "label": str}],
       "passed":  bool,
-      "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"}
+      "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
+      "steps":   {"count", "slots", "token_budget", "block_size", "pool_blocks",
+                  "items": [one dict per step of block [3], see steps.py, plus "title": str, "text": [str]],
+                  "after": [events after the last step], "after_text": [str],
+                  "wait_labels": {why a request waits (steps.py): Vietnamese words}}
     }
 
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
@@ -91,6 +95,7 @@ class Report:
     summary: list
     checks: list
     follow: dict = field(default_factory=dict)
+    steps: dict = field(default_factory=dict)   # the step record with its narration (lab.narrated)
 
     @property
     def passed(self) -> bool:
@@ -107,13 +112,21 @@ class Report:
     def to_dict(self) -> dict:
         return dict(config=self.config, header=list(self.header), blocks=[b.to_dict() for b in self.blocks],
                     summary=list(self.summary), checks=[c.to_dict() for c in self.checks], passed=self.passed,
-                    follow=self.follow)
+                    follow=self.follow, steps=self.steps)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Report":
         """The report again from to_dict()'s JSON (e.g. the page's): same lines, same to_text()."""
         return cls(config=d["config"], header=list(d["header"]), blocks=[Block.from_dict(b) for b in d["blocks"]],
-                   summary=list(d["summary"]), checks=[Check.from_dict(c) for c in d["checks"]], follow=d["follow"])
+                   summary=list(d["summary"]), checks=[Check.from_dict(c) for c in d["checks"]], follow=d["follow"],
+                   steps=d.get("steps", {}))
+
+    def steps_text(self) -> str:
+        """What `python -m inference_lab --steps` prints: each step's narration, a blank line between steps."""
+        parts = ["\n".join(it["text"]) for it in self.steps["items"]]
+        if self.steps["after_text"]:
+            parts.append("\n".join(self.steps["after_text"]))
+        return "\n\n".join(parts) + "\n"
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)

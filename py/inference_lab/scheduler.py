@@ -25,12 +25,19 @@ scheduling.
 from __future__ import annotations
 
 
-def admission_room(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> int:
-    """How many ready requests may start running now."""
+def admission_check(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> tuple[int, str]:
+    """(how many ready requests may start running now, the check that decided it).
+
+    The check is "free_slot" / "no_slot" (continuous), "full_group" / "group_running" /
+    "group_incomplete" (static: the previous group still runs, or fewer than SLOTS are ready
+    while more may still arrive)."""
     if policy == "continuous":
-        return slots - len(running)
+        room = slots - len(running)
+        return room, "free_slot" if room > 0 else "no_slot"
+    if running:
+        return 0, "group_running"
     full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
-    return slots if (not running and full_group) else 0
+    return (slots, "full_group") if full_group else (0, "group_incomplete")
 
 
 def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:

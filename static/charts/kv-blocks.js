@@ -1,7 +1,7 @@
 // kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
 // request that holds the block at the end of the step (block 3 steps[].block_owners). A ◤ corner marks a
 // block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
-import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
 
 export const NAME = 'kv-blocks';
 
@@ -72,6 +72,7 @@ export function render(data, report, opts = {}) {
   if (rowH >= 8) for (let b = 1; b < rows; b++) grid.append(s('line', { x1: LEFT, x2: round(LEFT + cols * colW), y1: ry(b), y2: ry(b), stroke: '#ffffff', 'stroke-width': 1 }));
   if (colW >= 6) for (let i = 1; i < cols; i++) grid.append(s('line', { x1: round(cx(i)), x2: round(cx(i)), y1: TOP, y2: TOP + gridH, stroke: '#ffffff', 'stroke-width': 1 }));
   svg.append(grid);
+  svg.append(stepColumns(steps.map((st, i) => [cx(i), colW]), TOP, gridH));
 
   // axes
   const axes = s('g', { class: 'axis', 'aria-hidden': 'true' });

@@ -105,6 +105,17 @@ export function refusedNote(report, what) {
     (others ? ` Chọn FOLLOW là một yêu cầu được phục vụ (${others}) rồi chạy lại để xem.` : '');
 }
 
+// ── the selected step (static/steps.js) ───────────────────────────────────
+/** Step columns for the step navigator: one unpainted .step-col rect per step (data-step = the 1-based
+ *  step; x, width = its column; it catches no pointer). The navigator reads them to mark the selected
+ *  step and to find the step under a click. spans: [[x, width], ...] in step order; append it under
+ *  the drawing. */
+export function stepColumns(spans, y, height) {
+  const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
+  spans.forEach(([x, w], i) => cols.append(s('rect', { class: 'step-col', 'data-step': i + 1, x: round(x), y: round(y), width: round(Math.max(1, w)), height: round(height), fill: 'none' })));
+  return cols;
+}
+
 // ── axes ──────────────────────────────────────────────────────────────────
 /** A horizontal axis at y with tick labels below; scale maps values to x. */
 export function xAxis(scale, y, values, format, label, labelX) {

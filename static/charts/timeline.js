@@ -1,7 +1,7 @@
 // timeline (block 3): simulated time on x, one lane per request (REQUESTS order). Each step's prefill
 // chunk (hatched, "p5") and decode (solid, "d") is a box; arrival ○, ready |, first token ◆ and finish ■
 // are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge.
-import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
 
 export const NAME = 'timeline';
 
@@ -65,6 +65,7 @@ export function render(data, report, opts = {}) {
   const stepLines = s('g', { class: 'grid', 'aria-hidden': 'true' });
   for (const st of steps) stepLines.append(s('line', { x1: round(x(st.start)), x2: round(x(st.start)), y1: TOP, y2: axisY, 'stroke-dasharray': '2 3' }));
   svg.append(stepLines);
+  svg.append(stepColumns(steps.map((st) => [x(st.start), x(st.end) - x(st.start)]), TOP, axisY - TOP));
   const scaleMs = (v) => x(v * 1000);
   scaleMs.domain = [0, end / 1000];
   svg.append(xAxis(scaleMs, axisY, t.values, (v) => String(v), 'thời gian mô phỏng (ms)', (LEFT + plotRight) / 2));
@@ -126,7 +127,7 @@ export function render(data, report, opts = {}) {
         const bx = x(st.start);
         const bw = Math.max(1, x(st.end) - bx);
         const lost = myPreempts.find((p) => p.time > st.start);
-        const box = s('g', { class: 'task', 'data-phase': phase });
+        const box = s('g', { class: 'task', 'data-phase': phase, 'data-step': stepNo.get(st) });
         box.append(s('rect', { x: round(bx + 0.5), y: round(mid - BOX / 2), width: round(Math.max(1, bw - 1)), height: BOX, fill: colour, stroke: '#1b1f24', 'stroke-width': 0.7, 'fill-opacity': lost ? 0.45 : 1 }));
         if (phase === 'prefill') box.append(s('rect', { x: round(bx + 0.5), y: round(mid - BOX / 2), width: round(Math.max(1, bw - 1)), height: BOX, fill: chart.hatchFor(colour) }));
         const lab = phase === 'prefill' ? 'p' + n : 'd';
@@ -165,6 +166,7 @@ export function render(data, report, opts = {}) {
     g.append(chart.mark(labelHit, story));
     for (const [, el, detail] of marks) g.append(chart.mark(el, detail));
   });
+
 
   // text alternative
   chart.table('Các yêu cầu trên dòng thời gian (ms mô phỏng)',

@@ -1,0 +1,83 @@
+// The step navigator's arithmetic (pure, no DOM; static/steps.js draws): which step a key goes to,
+// which steps have an event, the token budget bar's parts, every KV block's owner at a step, and the
+// ?step=N address value. Steps are numbered 1..count as in block [3] ("bước N"); `items` is
+// report.steps.items (py/inference_lab/steps.py documents one item).
+// Leaves out: words (the narration comes from the engine) and drawing.
+
+// Kinds of event that make a step worth stopping at with PageUp / PageDown.
+export const EVENT_KINDS = ['arrive', 'admit', 'preempt', 'first', 'finish'];
+
+export function clampStep(n, count) {
+  if (!count) return 0;
+  return Math.min(count, Math.max(1, Math.round(Number(n) || 1)));
+}
+
+export function hasEvent(item) {
+  return !!item && (item.events || []).some((e) => EVENT_KINDS.includes(e.kind));
+}
+
+/** The 1-based numbers of the steps with an event. */
+export function eventSteps(items) {
+  const out = [];
+  (items || []).forEach((item, i) => { if (hasEvent(item)) out.push(i + 1); });
+  return out;
+}
+
+/** The step a slider key leads to from step `now` (WAI-ARIA slider: arrows ±1, Home/End; PageUp/PageDown:
+ *  the previous/next step with an event), or null for a key the slider does not handle. */
+export function targetStep(key, now, items) {
+  const count = (items || []).length;
+  if (!count) return null;
+  switch (key) {
+    case 'ArrowLeft': case 'ArrowDown': return clampStep(now - 1, count);
+    case 'ArrowRight': case 'ArrowUp': return clampStep(now + 1, count);
+    case 'Home': return 1;
+    case 'End': return count;
+    case 'PageUp': {
+      const before = eventSteps(items).filter((n) => n < now);
+      return before.length ? before[before.length - 1] : 1;
+    }
+    case 'PageDown': {
+      const after = eventSteps(items).find((n) => n > now);
+      return after || count;
+    }
+    default: return null;
+  }
+}
+
+/** The budget bar: decodes first, then prompt chunks, as the scheduler fills it; `left` is what stayed unused. */
+export function budgetParts(item) {
+  const tasks = (item && item.tasks) || [];
+  const decodes = tasks.filter((t) => t[1] === 'decode').map((t) => ({ id: String(t[0]), phase: 'decode', n: 1 }));
+  const chunks = tasks.filter((t) => t[1] === 'prefill').map((t) => ({ id: String(t[0]), phase: 'prefill', n: Number(t[2]) }));
+  const [used, cap] = (item && item.budget) || [0, null];
+  return { parts: [...decodes, ...chunks], used, cap, left: cap === null || cap === undefined ? null : Math.max(0, cap - used) };
+}
+
+export function expandRanges(ranges) {
+  const out = [];
+  for (const [lo, hi] of ranges || []) for (let b = lo; b <= hi; b++) out.push(b);
+  return out;
+}
+
+/** Every physical block's owner after the step (null = free), plus the sets of blocks just taken / given back. */
+export function blockMap(item, poolBlocks) {
+  const owners = new Array(poolBlocks).fill(null);
+  const logical = new Array(poolBlocks).fill(-1);
+  for (const [id, table] of Object.entries((item && item.tables) || {})) {
+    table.forEach((b, i) => { owners[b] = id; logical[b] = i; });
+  }
+  return { owners, logical, alloc: new Set((item && item.alloc) || []), freed: new Set((item && item.freed) || []) };
+}
+
+/** The step named by ?step=N in `search`, clamped to the run; null when absent or not a number. */
+export function stepFromSearch(search, count) {
+  const raw = new URLSearchParams(search || '').get('step');
+  if (raw === null || !/^\s*\d+\s*$/.test(raw) || !count) return null;
+  return clampStep(Number(raw), count);
+}
+
+/** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
+export function valueText(item, n, count) {
+  return `Bước ${n}/${count}` + (item && item.title ? ': ' + item.title : '');
+}

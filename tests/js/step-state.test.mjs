@@ -1,0 +1,83 @@
+// static/step-state.js: the step navigator's arithmetic, on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
+// (exercise 5: C is preempted at step 6), as report.steps.items holds them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  blockMap, budgetParts, clampStep, eventSteps, expandRanges, hasEvent, stepFromSearch, targetStep, valueText,
+} from '../../static/step-state.js';
+
+const STEP5 = {
+  tasks: [['A', 'decode', 1], ['B', 'decode', 1], ['C', 'prefill', 4]], budget: [6, 6],
+  tables: { A: [0, 1, 5], B: [2, 3, 4], C: [6, 7] }, free: [], alloc: [7], freed: [],
+  events: [{ kind: 'budget', id: 'C', got: 4, left: 5, cap: 6 }, { kind: 'chunk', id: 'C', n: 4, done: 8, total: 9, first: false, recompute: false }],
+  title: 'A decode, B decode, C prefill 4 token',
+};
+const STEP6 = {
+  tasks: [['A', 'decode', 1], ['B', 'decode', 1]], budget: [2, 6],
+  tables: { A: [0, 1, 5], B: [2, 3, 4, 6] }, free: [[7, 7]], alloc: [6], freed: [6, 7],
+  events: [{ kind: 'preempt', id: 'C', blocks: [6, 7], generated: 0, recompute: 9, needed_by: 'B', need: 1, free: 0, dropped: 1 }],
+  title: 'preempt C',
+};
+const STEP7 = {
+  tasks: [['A', 'decode', 1], ['B', 'decode', 1], ['C', 'prefill', 4]], budget: [6, 6],
+  tables: { A: [0, 1, 5], C: [2] }, free: [[3, 4], [6, 7]], alloc: [2], freed: [2, 3, 4, 6],
+  events: [{ kind: 'admit', id: 'C', why: 'free_slot', room: 1 }, { kind: 'finish', id: 'B', reason: 'eos', n: 4, blocks: [2, 3, 4, 6] }],
+  title: 'C bắt đầu prefill lại 4 token, B xong',
+};
+const PLAIN = { tasks: [['A', 'decode', 1]], budget: [1, 6], tables: { A: [0] }, free: [[1, 7]], alloc: [], freed: [], events: [], title: 'A decode' };
+const ITEMS = [PLAIN, PLAIN, PLAIN, PLAIN, STEP5, STEP6, STEP7, PLAIN, PLAIN];
+
+test('steps with an event: arrivals, admissions, preemptions, first tokens, finishes (not budget or chunk)', () => {
+  assert.equal(hasEvent(STEP5), false);
+  assert.equal(hasEvent(STEP6), true);
+  assert.deepEqual(eventSteps(ITEMS), [6, 7]);
+});
+
+test('slider keys: arrows ±1 and clamped, Home/End, PageUp/PageDown to the previous/next step with an event', () => {
+  assert.equal(targetStep('ArrowRight', 4, ITEMS), 5);
+  assert.equal(targetStep('ArrowUp', 9, ITEMS), 9);
+  assert.equal(targetStep('ArrowLeft', 1, ITEMS), 1);
+  assert.equal(targetStep('ArrowDown', 5, ITEMS), 4);
+  assert.equal(targetStep('Home', 5, ITEMS), 1);
+  assert.equal(targetStep('End', 2, ITEMS), 9);
+  assert.equal(targetStep('PageDown', 1, ITEMS), 6);
+  assert.equal(targetStep('PageDown', 6, ITEMS), 7);
+  assert.equal(targetStep('PageDown', 7, ITEMS), 9);   // no later event: the last step
+  assert.equal(targetStep('PageUp', 9, ITEMS), 7);
+  assert.equal(targetStep('PageUp', 6, ITEMS), 1);     // no earlier event: the first step
+  assert.equal(targetStep('Enter', 3, ITEMS), null);
+  assert.equal(targetStep('End', 1, []), null);
+});
+
+test('the budget bar: decodes first, then prompt chunks, then what is left', () => {
+  assert.deepEqual(budgetParts(STEP5), {
+    parts: [{ id: 'A', phase: 'decode', n: 1 }, { id: 'B', phase: 'decode', n: 1 }, { id: 'C', phase: 'prefill', n: 4 }],
+    used: 6, cap: 6, left: 0,
+  });
+  assert.equal(budgetParts(STEP6).left, 4);               // C's task did not run: it was preempted
+  assert.equal(budgetParts({ tasks: [['A', 'prefill', 9]], budget: [9, null] }).left, null);
+});
+
+test('block owners after the step, and the blocks just taken or given back', () => {
+  const m = blockMap(STEP6, 8);
+  assert.deepEqual(m.owners, ['A', 'A', 'B', 'B', 'B', 'A', 'B', null]);
+  assert.deepEqual(m.logical, [0, 1, 0, 1, 2, 2, 3, -1]);
+  assert.deepEqual([...m.alloc], [6]);
+  assert.deepEqual([...m.freed], [6, 7]);                 // 6 went from C to B within the step
+  assert.deepEqual(expandRanges(STEP7.free), [3, 4, 6, 7]);
+});
+
+test('?step=N is clamped to the run; anything else is ignored', () => {
+  assert.equal(stepFromSearch('?SLOTS=3&step=8', 12), 8);
+  assert.equal(stepFromSearch('?step=99', 12), 12);
+  assert.equal(stepFromSearch('?step=0', 12), 1);
+  assert.equal(stepFromSearch('?step=x', 12), null);
+  assert.equal(stepFromSearch('?SLOTS=3', 12), null);
+  assert.equal(stepFromSearch('?step=3', 0), null);
+  assert.equal(clampStep(2.6, 5), 3);
+});
+
+test('the spoken value', () => {
+  assert.equal(valueText(STEP6, 6, 15), 'Bước 6/15: preempt C');
+  assert.equal(valueText({ title: 'C bắt đầu prefill 5 token' }, 8, 12), 'Bước 8/12: C bắt đầu prefill 5 token');
+});

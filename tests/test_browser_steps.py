@@ -1,0 +1,232 @@
+"""Browser tests of the step navigator (static/steps.js) in block [3]'s panel: the WAI-ARIA slider
+(data-step-slider) and its keys, the Lùi/Tiếp buttons, Phát stopping at the last step, clicks on the
+timeline (block [3]) and KV chart (block [6]), the view (data-step-view) with its state and reasons,
+?step=N in the address, the links from blocks [6] and [11], and that scrubbing never asks Python.
+Runs: the default run, a preemption run (SLOTS=3, POOL_BLOCKS=8) and a refused followed request
+(FOLLOW=D, refused 429 at step 2). Step numbers and sentences: tests/test_steps.py checks them
+against the engine by hand. Site, server and Chromium: the session's (conftest.py).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
+
+pytestmark = pytest.mark.browser
+
+# Counts the messages the page sends to the Python worker (a run is one).
+COUNT_POSTS = """
+(() => {
+  const post = Worker.prototype.postMessage;
+  window.__posts = 0;
+  Worker.prototype.postMessage = function (...args) { window.__posts += 1; return post.apply(this, args); };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def lab(chromium, server):
+    lab = Lab(chromium, server.origin)
+    lab.context.add_init_script(COUNT_POSTS)
+    lab.open(server.url)
+    yield lab
+    lab.close()
+
+
+def slider(lab):
+    return lab.page.locator("[data-step-slider]")
+
+
+def view(lab):
+    return lab.page.locator("[data-step-view]")
+
+
+def open_block(lab, n):
+    lab.page.evaluate(f"document.querySelector('[data-block=\"{n}\"]').open = true")
+
+
+def at_step(lab, n, count, title=None):
+    s = slider(lab)
+    expect(s).to_have_attribute("aria-valuenow", str(n))
+    expect(s).to_have_attribute("aria-valuemax", str(count))
+    if title is not None:
+        expect(s).to_have_attribute("aria-valuetext", f"Bước {n}/{count}: {title}")
+    expect(view(lab)).to_contain_text(f"Bước {n}/{count} ")
+
+
+def test_default_run_slider_spans_every_step(lab):
+    assert lab.run() == "done"
+    open_block(lab, 3)
+    s = slider(lab)
+    expect(s).to_have_attribute("role", "slider")
+    expect(s).to_have_attribute("aria-valuemin", "1")
+    at_step(lab, 1, 12, "A bắt đầu prefill 6 token, A có token đầu, E bị từ chối 400")
+    expect(view(lab)).to_contain_text("Chờ vì còn chuẩn bị đầu vào: B (sẵn sàng lúc 0.75 ms).")
+    expect(lab.page.locator("[data-step-nav] .kv-cell[data-kv-block]")).to_have_count(12)
+
+
+def test_keys_move_the_slider(lab):
+    s = slider(lab)
+    s.focus()
+    s.press("Home")
+    at_step(lab, 1, 12)
+    for _ in range(4):
+        s.press("ArrowRight")
+    at_step(lab, 5, 12, "A decode, B decode")
+    # steps 5-7: C waits for a slot while the budget has 4 tokens left
+    expect(view(lab)).to_contain_text("dùng 2/6 token, còn 4")
+    expect(lab.page.locator('[data-step-view] .step-wait[data-request="C"][data-why="no_slot"]')).to_contain_text("hết chỗ chạy")
+    s.press("PageDown")                        # the next step with an event: B finishes at step 7
+    at_step(lab, 7, 12, "B xong")
+    s.press("PageDown")
+    at_step(lab, 8, 12, "C bắt đầu prefill 5 token")
+    expect(view(lab)).to_contain_text("C còn 9 token prompt nhưng chỉ được 5: hết ngân sách 6 token của bước")
+    expect(lab.page.locator('[data-step-view] .budget-seg[data-phase="prefill"]')).to_have_text("C 5")
+    s.press("PageUp")
+    at_step(lab, 7, 12)
+    s.press("ArrowLeft")
+    s.press("ArrowDown")
+    at_step(lab, 5, 12)
+    s.press("End")
+    at_step(lab, 12, 12, "C xong")
+    s.press("ArrowRight")                      # stays at the last step
+    at_step(lab, 12, 12)
+    expect(lab.page.locator("[data-step-nav] .kv-cell.is-free[data-kv-block]")).to_have_count(12)
+
+
+def test_buttons_move_it_and_the_address_carries_the_step(lab):
+    back = lab.page.locator('[data-step-action="back"]')
+    nxt = lab.page.locator('[data-step-action="next"]')
+    expect(nxt).to_be_disabled()               # at step 12
+    back.click()
+    back.click()
+    at_step(lab, 10, 12, "A xong")
+    expect(view(lab)).to_contain_text("A xong (đủ max_new, 10 token), trả block [0, 1, 5, 2], nhường chỗ chạy.")
+    nxt.click()
+    at_step(lab, 11, 12)
+    expect(lab.page).to_have_url(re.compile(r"[?&]step=11(&|$)"))   # written once scrubbing pauses
+
+
+def test_play_stops_by_itself_at_the_end(lab):
+    slider(lab).focus()
+    slider(lab).press("End")
+    for _ in range(3):
+        slider(lab).press("ArrowLeft")
+    at_step(lab, 9, 12)
+    play = lab.page.locator('[data-step-action="play"]')
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(slider(lab)).to_have_attribute("aria-valuenow", "12", timeout=20_000)
+    expect(play).to_have_attribute("aria-pressed", "false")
+    expect(play).to_have_text("Phát")
+
+
+def click_step_column(lab, chart, n):
+    col = lab.page.locator(f'[data-chart="{chart}"] .step-col[data-step="{n}"]').first
+    col.scroll_into_view_if_needed()
+    box = col.bounding_box()
+    lab.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 4)
+
+
+def test_clicking_a_step_on_the_charts_selects_it(lab):
+    click_step_column(lab, "timeline", 3)
+    at_step(lab, 3, 12, "A decode, B prefill 5 token")
+    mark = lab.page.locator('[data-chart="timeline"] .step-mark')
+    expect(mark).to_have_attribute("data-step", "3")
+    expect(mark).to_be_visible()
+    col = lab.page.locator('[data-chart="timeline"] .step-col[data-step="3"]').bounding_box()
+    box = mark.bounding_box()
+    assert abs(box["x"] - col["x"]) < 2 and abs(box["width"] - col["width"]) < 2
+    open_block(lab, 6)
+    click_step_column(lab, "kv-blocks", 9)
+    at_step(lab, 9, 12, "C có token đầu")
+    expect(lab.page.locator('[data-chart="kv-blocks"] .step-mark')).to_have_attribute("data-step", "9")
+    expect(mark).to_have_attribute("data-step", "9")
+
+
+def test_blocks_6_and_11_lead_to_the_navigator(lab):
+    open_block(lab, 11)
+    lab.page.evaluate("document.querySelector('[data-block=\"3\"]').open = false")
+    lab.page.locator('[data-block="11"] [data-step-jump]').click()
+    expect(lab.page.locator('[data-block="3"]')).to_have_attribute("open", "")
+    expect(slider(lab)).to_be_focused()
+    expect(lab.page.locator('[data-block="6"] [data-step-jump]')).to_have_attribute("href", "#step-nav")
+
+
+def test_scrubbing_never_asks_python(lab):
+    posts = lab.page.evaluate("window.__posts")
+    s = slider(lab)
+    s.focus()
+    for key in ["Home", "End", "PageUp", "PageUp", "ArrowLeft", "Home"] + ["ArrowRight"] * 11:
+        s.press(key)
+    at_step(lab, 12, 12)
+    assert lab.page.evaluate("window.__posts") == posts
+    expect(lab.status).to_have_attribute("data-status", "done")
+
+
+def test_preemption_run_shows_victim_blocks_and_recompute(lab):
+    assert lab.run({"SLOTS": 3, "POOL_BLOCKS": 8}) == "done"
+    open_block(lab, 3)
+    s = slider(lab)
+    s.focus()
+    s.press("Home")
+    for _ in range(5):
+        s.press("ArrowRight")
+    at_step(lab, 6, 15, "preempt C")
+    expect(view(lab)).to_contain_text(
+        "PREEMPT: B cần 1 block KV mới nhưng bể chỉ còn 0/8 block trống -> preempt C (chuỗi vào chạy gần nhất): "
+        "trả block [6, 7], quay lại đầu hàng chờ; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã sinh).")
+    cell6 = lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="6"]')
+    cell7 = lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="7"]')
+    expect(cell6).to_have_class("kv-cell is-alloc is-freed")  # C gave it back, B took it
+    expect(cell6).to_contain_text("B")
+    expect(cell7).to_have_class("kv-cell is-free is-freed")
+    expect(view(lab)).to_contain_text("dùng 2/6 token, còn 4")   # C's planned chunk did not run
+    s.press("ArrowRight")
+    at_step(lab, 7, 15, "C bắt đầu prefill lại 4 token, B xong")
+    expect(lab.page.locator('[data-step-view] .step-slot[data-request="C"]')).to_contain_text("prefill · prompt 0/9 (tính lại)")
+
+
+def test_refused_followed_request_run(lab):
+    assert lab.run({"FOLLOW": "D"}) == "done"
+    open_block(lab, 3)
+    s = slider(lab)
+    s.focus()
+    s.press("Home")
+    s.press("PageDown")
+    at_step(lab, 2, 12, "B bắt đầu prefill 5 token, D bị từ chối 429")
+    expect(view(lab)).to_contain_text("Cổng: D (đến 1.50 ms) bị TỪ CHỐI 429 vì hàng chờ đầy - đang có 3 yêu cầu trong hệ thống, "
+                                      "đã chạm giới hạn 2+1 (SLOTS + QUEUE_LIMIT).")
+    lab.page.locator("[data-step-nav]").screenshot(path=str(ARTIFACTS / "steps-refused-1440.png"))
+
+
+def test_address_step_opens_that_step(chromium, server):
+    page_lab = Lab(chromium, server.origin)
+    try:
+        page_lab.page.goto(server.url + "?SLOTS=3&POOL_BLOCKS=8&step=6")
+        expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
+        at_step(page_lab, 6, 15, "preempt C")
+        assert "step=6" in page_lab.page.url and "SLOTS=3" in page_lab.page.url
+        assert page_lab.page.locator("#address-note").is_hidden()
+    finally:
+        page_lab.close()
+
+
+@pytest.mark.parametrize("width", [375, 1440])
+def test_screenshots(chromium, server, width):
+    shot = Lab(chromium, server.origin)
+    try:
+        shot.page.set_viewport_size({"width": width, "height": 900})
+        shot.page.goto(server.url + "?step=8")
+        expect(shot.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
+        at_step(shot, 8, 12, "C bắt đầu prefill 5 token")
+        nav = shot.page.locator("[data-step-nav]")
+        nav.scroll_into_view_if_needed()
+        assert nav.bounding_box()["width"] <= width
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        nav.screenshot(path=str(ARTIFACTS / f"steps-{width}.png"))
+        assert shot.page_errors == [] and shot.console_errors == []
+    finally:
+        shot.close()
