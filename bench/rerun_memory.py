@@ -31,13 +31,14 @@ import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import build  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from render_profile import serve  # noqa: E402  (a quiet build.SiteHandler server on a free port)
 
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -108,16 +109,6 @@ WORKER_STATS = """
   window.__probe.worker.postMessage({ id: 'bench-stats', type: 'stats' }, [channel.port2]);
 })
 """
-
-
-def serve(dist: Path):
-    class Quiet(build.SiteHandler):
-        def log_message(self, *args):
-            pass
-
-    server = build.make_server(dist, 0, handler=Quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def sample(page, cdp, runs: int) -> dict:
