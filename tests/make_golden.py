@@ -3,10 +3,14 @@
 
     python3 tests/make_golden.py           # rewrite tests/golden/*
     python3 tests/make_golden.py --check   # only verify that the files are up to date
+    python3 tests/make_golden.py --en      # rewrite tests/golden/en/* (the English edition, from the CLI)
 
 Writes
   tests/golden/<name>.txt     what the seed prints for configuration <name> (it must complete)
   tests/golden/configs.json   name -> overrides (top-level constants of the seed; REQUESTS = list of dicts)
+  tests/golden/en/<name>.txt  what `python -m inference_lab --lang en <flags>` prints for configuration <name>: the
+                              English edition has no seed to copy, so these are the lab's own output, reviewed
+                              once and then kept byte for byte (tests/test_english.py)
   tests/golden/crashes.json   name -> {overrides, error, expect, ...}: configurations where the seed itself
                               crashes. expect "pass": the engine must still run to "PASS:" (exit 0);
                               expect "invalid": the input is outside the engine's domain, exit 2 naming
@@ -344,10 +348,40 @@ def build() -> dict[str, str]:
     return files
 
 
+def build_en() -> dict[str, str]:
+    """en/<name>.txt -> the CLI's English output for every configuration of CONFIGS."""
+    import tempfile
+    files = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, overrides in CONFIGS.items():
+            proc = run_cli(cli_args(overrides, Path(tmp)) + ["--lang", "en"])
+            if proc.returncode != 0:
+                raise SystemExit(f"config {name}: exit {proc.returncode}\n{proc.stderr}")
+            files[f"{name}.txt"] = proc.stdout
+    return files
+
+
+def main_en(check: bool) -> int:
+    sys.path.insert(0, str(ROOT / "py"))
+    files, folder = build_en(), GOLDEN_DIR / "en"
+    if check:
+        bad = [n for n, c in files.items() if not (folder / n).exists() or (folder / n).read_text(encoding="utf-8") != c]
+        for n in bad:
+            print(f"out of date: tests/golden/en/{n}")
+        return 1 if bad else 0
+    folder.mkdir(exist_ok=True)
+    for n, c in files.items():
+        (folder / n).write_text(c, encoding="utf-8")
+    print(f"wrote {len(files)} English golden outputs -> {folder}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
+    if "--en" in argv:
+        return main_en(check)
     files = build()
-    stale = sorted(p.name for p in GOLDEN_DIR.glob("*") if p.name not in files) if GOLDEN_DIR.exists() else []
+    stale = sorted(p.name for p in GOLDEN_DIR.glob("*") if p.name not in files and p.is_file()) if GOLDEN_DIR.exists() else []
     if check:
         bad = [n for n, c in files.items() if not (GOLDEN_DIR / n).exists() or (GOLDEN_DIR / n).read_text(encoding="utf-8") != c]
         for n in bad + stale:

@@ -4,7 +4,8 @@ Prints the lab exactly as the seed program does. Every constant is a flag named 
 it in lower-case kebab form (SLOTS → --slots, COST_DECODE_FIXED → --cost-decode-fixed);
 `--requests FILE.json` replaces the trace, `--json` prints the report as JSON,
 `--exercise N` takes exercise N's constants, `--trace FILE` writes a Chrome trace,
-`--steps` prints the scheduler's steps one by one ("Bước N/M", who runs, who waits and why).
+`--steps` prints the scheduler's steps one by one ("Bước N/M", who runs, who waits and why),
+`--lang en` prints all of it in English (text_en.py), --help and error messages included.
 
     $ python -m inference_lab --queue-limit 2 --follow D
 
@@ -31,57 +32,109 @@ class UsageError(Exception):
         super().__init__("\n".join(messages))
 
 
+LANGS = ("vi", "en")
+# argparse's own error messages, in the lab's words (the English ones are argparse's, kept)
 ARGPARSE_VI = (
     (r"^unrecognized arguments: (.*)$", r"không có cờ (hoặc đối số) này: \1"),
     (r"^argument (\S+): expected one argument$", r"\1: thiếu giá trị sau cờ"),
     (r"^argument (\S+): (.*)$", r"\1: \2"),
 )
+ARGPARSE_EN = (
+    (r"^unrecognized arguments: (.*)$", r"no such flag (or argument): \1"),
+    (r"^argument (\S+): expected one argument$", r"\1: a value must follow the flag"),
+    (r"^argument (\S+): (.*)$", r"\1: \2"),
+)
+WORDS = {   # every sentence of the command line itself, per language
+    "vi": dict(
+        description="Lab tổng hợp Inference Engineering: chạy đường ống phục vụ LLM thu nhỏ và in 13 khối.",
+        default="Mặc định {default}{bounds}.",
+        requests="Thay trace REQUESTS bằng danh sách yêu cầu trong tệp JSON.",
+        json="In báo cáo dạng JSON thay cho văn bản.",
+        exercise="Chạy với các hằng số của bài tập N (thư mục exercises/).",
+        trace="Ghi timeline ra tệp Chrome trace-event JSON (mở bằng Perfetto).",
+        steps="In từng bước của bộ lập lịch (khối [3]): ai chạy, ai chờ và vì sao, ngân sách token, block KV.",
+        lang="Ngôn ngữ của output: vi (mặc định, đúng từng byte như chương trình gốc) hoặc en (tiếng Anh).",
+        integer="số nguyên", number="một số", not_a="{name} phải là {what} (nhận {raw!r}).",
+        unreadable="--requests: không đọc được tệp {path!r} ({error}).",
+        bad_json="--requests: tệp {path!r} không phải JSON hợp lệ (dòng {line}: {msg}).",
+        error="lỗi: {message}", see="Xem: python -m inference_lab --help",
+        internal="lỗi nội bộ: {kind}: {error}"),
+    "en": dict(
+        description="Inference Engineering end-to-end lab: run a miniature LLM serving pipeline and print its 13 blocks.",
+        default="Default {default}{bounds}.",
+        requests="Replace the REQUESTS trace with the list of requests in a JSON file.",
+        json="Print the report as JSON instead of text.",
+        exercise="Run with the constants of exercise N (the exercises/ folder).",
+        trace="Write the timeline to a Chrome trace-event JSON file (open it in Perfetto).",
+        steps="Print the scheduler's steps (block [3]) one by one: who runs, who waits and why, the token budget, KV blocks.",
+        lang="Language of the output: vi (default, byte for byte the seed program's) or en (English).",
+        integer="an integer", number="a number", not_a="{name} must be {what} (got {raw!r}).",
+        unreadable="--requests: cannot read the file {path!r} ({error}).",
+        bad_json="--requests: the file {path!r} is not valid JSON (line {line}: {msg}).",
+        error="error: {message}", see="See: python -m inference_lab --lang en --help",
+        internal="internal error: {kind}: {error}"),
+}
+
+
+def lang_of(argv) -> str:
+    """The --lang value among argv (looked at before parsing, so --help and parse errors use it); vi if none or unknown."""
+    argv = list(argv)
+    for i, a in enumerate(argv):
+        value = argv[i + 1] if a == "--lang" and i + 1 < len(argv) else a[7:] if a.startswith("--lang=") else None
+        if value in LANGS:
+            return value
+    return "vi"
 
 
 class Parser(argparse.ArgumentParser):
+    lang = "vi"
+
     def error(self, message):
-        for pattern, vi in ARGPARSE_VI:
+        for pattern, words in ARGPARSE_EN if self.lang == "en" else ARGPARSE_VI:
             if re.match(pattern, message):
-                message = re.sub(pattern, vi, message)
+                message = re.sub(pattern, words, message)
                 break
         raise UsageError([message])
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="python -m inference_lab",
-               description="Lab tổng hợp Inference Engineering: chạy đường ống phục vụ LLM thu nhỏ và in 13 khối.")
+def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
+    w = WORDS[lang]
+    p = Parser(prog="python -m inference_lab", description=w["description"])
+    p.lang = lang
     for f in FIELDS:
         if f.type == "requests":
             continue
         bounds = f" [{f.min}..{f.max}]" if f.min is not None else ""
-        p.add_argument(f.flag, dest=f.name, metavar=f.type.upper(), help=f"{f.help} Mặc định {f.default}{bounds}.")
-    p.add_argument("--requests", metavar="FILE.json", help="Thay trace REQUESTS bằng danh sách yêu cầu trong tệp JSON.")
-    p.add_argument("--json", action="store_true", help="In báo cáo dạng JSON thay cho văn bản.")
-    p.add_argument("--exercise", metavar="N", help="Chạy với các hằng số của bài tập N (thư mục exercises/).")
-    p.add_argument("--trace", metavar="FILE", help="Ghi timeline ra tệp Chrome trace-event JSON (mở bằng Perfetto).")
-    p.add_argument("--steps", action="store_true",
-                   help="In từng bước của bộ lập lịch (khối [3]): ai chạy, ai chờ và vì sao, ngân sách token, block KV.")
+        text = f.en[1] if lang == "en" else f.help
+        p.add_argument(f.flag, dest=f.name, metavar=f.type.upper(), help=f"{text} " + w["default"].format(default=f.default, bounds=bounds))
+    p.add_argument("--requests", metavar="FILE.json", help=w["requests"])
+    p.add_argument("--json", action="store_true", help=w["json"])
+    p.add_argument("--exercise", metavar="N", help=w["exercise"])
+    p.add_argument("--trace", metavar="FILE", help=w["trace"])
+    p.add_argument("--steps", action="store_true", help=w["steps"])
+    p.add_argument("--lang", choices=LANGS, default="vi", help=w["lang"])
     return p
 
 
-def convert(name: str, raw: str):
-    """The flag's string as the field's type; ValueError with a Vietnamese message."""
-    kind = FIELD_BY_NAME[name].type
+def convert(name: str, raw: str, lang: str = "vi"):
+    """The flag's string as the field's type; ValueError with a message in `lang`."""
+    kind, w = FIELD_BY_NAME[name].type, WORDS[lang]
     try:
         return int(raw) if kind == "int" else float(raw) if kind == "float" else raw
     except ValueError:
-        what = "số nguyên" if kind == "int" else "một số"
-        raise ValueError(f"{name} phải là {what} (nhận {raw!r}).") from None
+        what = w["integer"] if kind == "int" else w["number"]
+        raise ValueError(w["not_a"].format(name=name, what=what, raw=raw)) from None
 
 
-def load_requests(path: str) -> list:
+def load_requests(path: str, lang: str = "vi") -> list:
+    w = WORDS[lang]
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except OSError as exc:
-        raise UsageError([f"--requests: không đọc được tệp {path!r} ({exc.strerror})."]) from None
+        raise UsageError([w["unreadable"].format(path=path, error=exc.strerror)]) from None
     except json.JSONDecodeError as exc:
-        raise UsageError([f"--requests: tệp {path!r} không phải JSON hợp lệ (dòng {exc.lineno}: {exc.msg})."]) from None
+        raise UsageError([w["bad_json"].format(path=path, line=exc.lineno, msg=exc.msg)]) from None
 
 
 def flag_of(field: str) -> str:
@@ -91,11 +144,12 @@ def flag_of(field: str) -> str:
 
 def config_from_args(args) -> Config:
     """The run's Config from the flags; UsageError naming every bad flag (the config is validated once, here)."""
+    lang = getattr(args, "lang", "vi") or "vi"
     values, errors = {}, []
     if args.exercise is not None:
         from .exercises import constants_of
         try:
-            values.update(constants_of(args.exercise))
+            values.update(constants_of(args.exercise, lang=lang))
         except (LookupError, ValueError) as exc:
             errors.append(f"--exercise: {exc}")
     for f in FIELDS:
@@ -103,16 +157,16 @@ def config_from_args(args) -> Config:
         if raw is None:
             continue
         try:
-            values[f.name] = convert(f.name, raw)
+            values[f.name] = convert(f.name, raw, lang)
         except ValueError as exc:
             errors.append(f"{f.flag}: {exc}")
     if args.requests:
-        values["REQUESTS"] = load_requests(args.requests)
+        values["REQUESTS"] = load_requests(args.requests, lang)
     try:
         config = Config.from_values(values)
     except ConfigError as exc:
         bad = {e.split(":")[0] for e in errors}
-        errors += [f"{flag_of(p.field)}: {p.message}" for p in exc.problems if flag_of(p.field) not in bad]
+        errors += [f"{flag_of(p.field)}: {p.text(lang)}" for p in exc.problems if flag_of(p.field) not in bad]
     if errors:
         raise UsageError(errors)
     return config
@@ -122,22 +176,24 @@ def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    w = WORDS[lang_of(argv)]
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(lang_of(argv)).parse_args(argv)
         return emit(args, config_from_args(args))
     except UsageError as exc:
         for m in exc.messages:
-            print(f"lỗi: {m}", file=sys.stderr)
-        print("Xem: python -m inference_lab --help", file=sys.stderr)
+            print(w["error"].format(message=m), file=sys.stderr)
+        print(w["see"], file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # never a traceback for a student
-        print(f"lỗi nội bộ: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(w["internal"].format(kind=type(exc).__name__, error=exc), file=sys.stderr)
         return EXIT_INTERNAL
 
 
 def emit(args, config: Config) -> int:
     from .lab import run
-    report = run(config)
+    report = run(config, lang=args.lang)
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)

@@ -98,13 +98,16 @@ def parse_file(path: Path) -> Exercise:
         raise ValueError(f"{path.name}: {exc}") from exc
 
 
-def constants_of(number, directory: Path | None = None) -> dict:
-    """The constants of exercise `number` (int or digit string); LookupError if there is none."""
+def constants_of(number, directory: Path | None = None, lang: str = "vi") -> dict:
+    """The constants of exercise `number` (int or digit string); LookupError if there is none (message in `lang`)."""
+    en = lang == "en"
     try:
         n = int(number)
     except (TypeError, ValueError):
-        raise ValueError(f"số bài tập phải là số nguyên (nhận {number!r})") from None
+        raise ValueError(f"the exercise number must be an integer (got {number!r})" if en
+                         else f"số bài tập phải là số nguyên (nhận {number!r})") from None
     found = [e for e in load_all(directory) if e.number == n]
     if not found:
-        raise LookupError(f"không có bài tập số {n} trong {directory or default_dir()}")
+        where = directory or default_dir()
+        raise LookupError(f"there is no exercise number {n} in {where}" if en else f"không có bài tập số {n} trong {where}")
     return dict(found[0].constants)

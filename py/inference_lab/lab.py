@@ -4,13 +4,15 @@
 prefill (the run every block reads), then again with "static" batching and with
 continuous batching without chunking (block [12] compares the three). Each of the 13
 blocks gets a plain-JSON `data` dict of what it shows; `text_vi.py` turns that data into
-the Vietnamese lines the seed program prints, so the mechanics never hold a sentence.
+the Vietnamese lines the seed program prints (`text_en.py` into English ones: `run(cfg, lang="en")`),
+so the mechanics never hold a sentence. `render(report, lang)` words the same run again in the
+other language from the report's data alone (the page's language switch: no engine run).
 
 Where the seed program crashes, this module does better: a followed request that was
 refused (429/400) is reported as such and the invariant checks use a served request
 instead (and say so); a run where nobody is served still prints all 13 blocks.
 
-Leaves out: the words (text_vi.py), the arithmetic of serving (engine, scheduler,
+Leaves out: the words (text_vi.py, text_en.py and their step twins), the arithmetic of serving (engine, scheduler,
 block_manager, model, sampler, quantization, metrics).
 """
 from __future__ import annotations
@@ -20,8 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import text_steps_vi as step_text
-from . import text_vi as text
+from . import text_en, text_steps_en, text_steps_vi, text_vi
 from .config import CORPUS, FIELD_BY_NAME, Config
 from .engine import run_engine
 from .metrics import summarize
@@ -32,6 +33,8 @@ from .steps import StepRecorder
 from .tokenizer import BPETokenizer
 
 GATE_STEPS = 8
+LANGS = ("vi", "en")                       # the first is the default: the seed's language
+TEXTS = {"vi": (text_vi, text_steps_vi), "en": (text_en, text_steps_en)}   # lang -> (blocks' words, steps' words)
 
 
 @functools.lru_cache(maxsize=8)
@@ -452,8 +455,11 @@ def distribution_checks(main, info) -> list[Check]:
 
 
 # ── the whole run ──────────────────────────────────────────────────────────
-def run(config: Config | dict | None = None) -> Report:
-    """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults)."""
+def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
+    """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
+    worded in `lang` ("vi", the seed's words, or "en")."""
+    if lang not in TEXTS:
+        raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
     recorder = StepRecorder(cfg)              # only the main run is recorded: the one block [3] prints
@@ -470,22 +476,42 @@ def run(config: Config | dict | None = None) -> Report:
                  9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
                  11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, main, info)})
     checks = run_checks(lab, main, info, data, S)
-    return build_report(cfg, info, data, checks, S, recorder.to_dict())
+    facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
+                   summary=[], checks=checks, follow=info, steps=recorder.to_dict(), header_data=data[0])
+    return render(facts, lang)
 
 
-def narrated(record) -> dict:
+def bare_record(steps) -> dict:
+    """The step record without any words (what StepRecorder.to_dict() gave), from a narrated one."""
+    items = [{k: v for k, v in it.items() if k not in ("title", "text")} for it in steps["items"]]
+    return {**{k: v for k, v in steps.items() if k not in ("after_text", "wait_labels")}, "items": items}
+
+
+def narrated(record, step_text) -> dict:
     """The step record with each step's title and narration lines added (a new dict; the record is kept)."""
     items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"], step_text.narrate(record))]
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
-def build_report(cfg, info, data, checks, S, record) -> Report:
-    ctx = text.Context(cfg=cfg.to_dict(), follow=info, follow_metrics=S["per"].get(cfg.FOLLOW))
+def follow_metrics(report) -> dict | None:
+    """FOLLOW's TTFT parts (prep, queue, prefill, ttft), read back from block [11]'s timeline."""
+    return next((m for m in report.block(11).data["requests"] if m["id"] == report.follow["id"]), None)
+
+
+def render(report: Report, lang: str = "vi") -> Report:
+    """`report` worded in `lang`: every line comes from the report's data (blocks' data, header_data, config,
+    follow, checks, the step record), so a report from `to_dict()` JSON renders exactly like a new run."""
+    if lang not in TEXTS:
+        raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
+    text, step_text = TEXTS[lang]
+    ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report))
     blocks = []
-    for n in range(1, 14):
-        title, lines = text.BLOCKS[n](data[n], ctx)
-        blocks.append(Block(n, text.BLOCK_CODES[n], title, lines, data[n]))
+    for b in report.blocks:
+        title, lines = text.BLOCKS[b.number](b.data, ctx)
+        blocks.append(Block(b.number, b.code, title, lines, b.data))
+    checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
-    return Report(config=cfg.to_dict(), header=text.header_lines(data[0]), blocks=blocks, summary=summary,
-                  checks=checks, follow=info, steps=narrated(record))
+    return Report(config=report.config, header=text.header_lines(report.header_data), blocks=blocks, summary=summary,
+                  checks=checks, follow=report.follow, steps=narrated(bare_record(report.steps), step_text),
+                  header_data=report.header_data, lang=lang)

@@ -14,10 +14,13 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "checks":  [{"name": str, "ok": bool, "detail": str, "label": str}],
       "passed":  bool,
       "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
+      "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
+      "header_data": {requests, follow, slots, queue_limit, token_budget, block_size, pool_blocks,
+                      max_context, n_heads, d_model, vocab, seed},   # what the header lines print
       "steps":   {"count", "slots", "token_budget", "block_size", "pool_blocks",
                   "items": [one dict per step of block [3], see steps.py, plus "title": str, "text": [str]],
                   "after": [events after the last step], "after_text": [str],
-                  "wait_labels": {why a request waits (steps.py): Vietnamese words}}
+                  "wait_labels": {why a request waits (steps.py): words in "lang"}}
     }
 
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
@@ -96,6 +99,8 @@ class Report:
     checks: list
     follow: dict = field(default_factory=dict)
     steps: dict = field(default_factory=dict)   # the step record with its narration (lab.narrated)
+    header_data: dict = field(default_factory=dict)   # the facts header_lines words (lab.header_data)
+    lang: str = "vi"                            # the language of the lines (lab.TEXTS)
 
     @property
     def passed(self) -> bool:
@@ -112,14 +117,14 @@ class Report:
     def to_dict(self) -> dict:
         return dict(config=self.config, header=list(self.header), blocks=[b.to_dict() for b in self.blocks],
                     summary=list(self.summary), checks=[c.to_dict() for c in self.checks], passed=self.passed,
-                    follow=self.follow, steps=self.steps)
+                    follow=self.follow, steps=self.steps, lang=self.lang, header_data=self.header_data)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Report":
         """The report again from to_dict()'s JSON (e.g. the page's): same lines, same to_text()."""
         return cls(config=d["config"], header=list(d["header"]), blocks=[Block.from_dict(b) for b in d["blocks"]],
                    summary=list(d["summary"]), checks=[Check.from_dict(c) for c in d["checks"]], follow=d["follow"],
-                   steps=d.get("steps", {}))
+                   steps=d.get("steps", {}), header_data=d.get("header_data", {}), lang=d.get("lang", "vi"))
 
     def steps_text(self) -> str:
         """What `python -m inference_lab --steps` prints: each step's narration, a blank line between steps."""

@@ -7,8 +7,8 @@ character, including its fixed phrases (e.g. "5 yêu cầu", "cả 3 yêu cầu"
 fidelity. Lines that only appear where the seed program would crash (a refused followed
 request, preemption, nobody served, unknown characters) are this lab's own.
 
-An English version would be a sibling module with the same functions; nothing in the
-mechanics refers to these strings.
+text_en.py is the English sibling with the same functions (lab.TEXTS picks one by language);
+nothing in the mechanics refers to these strings.
 
 Formatting is pure: no function here changes the data, context or checks it is given.
 
@@ -38,6 +38,9 @@ CHECK_LABELS = {
 }
 
 POLICY_NAMES = {"static": "static (đợi đủ nhóm)", "nochunk": "continuous, không chia prompt"}
+
+TRACE = dict(process="Inference Lab (đồng hồ mô phỏng, µs)", request="yêu cầu {id}", arrive="đến",
+             ready="sẵn sàng", first="token đầu", finish="xong", reject="từ chối {code}")   # trace.py's labels
 
 
 @dataclass(slots=True)

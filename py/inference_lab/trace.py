@@ -9,6 +9,8 @@ preemption and 429/400 refusals. Timestamps are the lab's SIMULATED microseconds
     >>> sorted({e["ph"] for e in events})
     ['M', 'X', 'i']
 
+Labels come in the report's language (`TRACE` of text_vi.py / text_en.py).
+
 Leaves out: flow arrows between steps, counters (KV use is in block [11]).
 """
 from __future__ import annotations
@@ -18,13 +20,19 @@ import json
 PID = 1
 
 
+def _words(report) -> dict:
+    """The trace's few labels in the report's language (text_vi.TRACE / text_en.TRACE)."""
+    from .lab import TEXTS
+    return TEXTS.get(report.lang, TEXTS["vi"])[0].TRACE
+
+
 def _tids(report) -> dict:
     return {r["id"]: i + 1 for i, r in enumerate(report.config["REQUESTS"])}
 
 
-def _meta(tids) -> list[dict]:
-    events = [dict(ph="M", pid=PID, name="process_name", args=dict(name="Inference Lab (đồng hồ mô phỏng, µs)"))]
-    events += [dict(ph="M", pid=PID, tid=t, name="thread_name", args=dict(name=f"yêu cầu {rid}")) for rid, t in tids.items()]
+def _meta(tids, w) -> list[dict]:
+    events = [dict(ph="M", pid=PID, name="process_name", args=dict(name=w["process"]))]
+    events += [dict(ph="M", pid=PID, tid=t, name="thread_name", args=dict(name=w["request"].format(id=rid))) for rid, t in tids.items()]
     return events
 
 
@@ -43,14 +51,14 @@ def _slices(steps, tids) -> list[dict]:
 
 
 def trace_events(report) -> dict:
-    tids = _tids(report)
+    tids, w = _tids(report), _words(report)
     data11 = report.block(11).data
-    events = _meta(tids) + _slices(data11["steps"], tids)
+    events = _meta(tids, w) + _slices(data11["steps"], tids)
     for r in data11["requests"]:
         t = tids[r["id"]]
-        events += [_instant("đến", r["arrival"], t), _instant("sẵn sàng", r["ready"], t),
-                   _instant("token đầu", r["first"], t, ttft_us=r["ttft"]), _instant("xong", r["finish"], t)]
-    events += [_instant(f"từ chối {x['code']}", x["arrival"], tids[x["id"]]) for x in data11["rejected"]]
+        events += [_instant(w["arrive"], r["arrival"], t), _instant(w["ready"], r["ready"], t),
+                   _instant(w["first"], r["first"], t, ttft_us=r["ttft"]), _instant(w["finish"], r["finish"], t)]
+    events += [_instant(w["reject"].format(code=x["code"]), x["arrival"], tids[x["id"]]) for x in data11["rejected"]]
     events += [_instant("preempt", p["time"], tids[p["request"]], step=p["step"], blocks=p["blocks"])
                for p in report.block(3).data["preemptions"]]
     return dict(traceEvents=events, displayTimeUnit="ms", otherData=dict(clock="simulated µs"))

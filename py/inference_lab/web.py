@@ -13,9 +13,11 @@ added to REQUESTS as "alphabet" (the page's request editor warns about any other
     >>> [d["alphabet"] for d in json.loads(describe()) if d["name"] == "REQUESTS"]
     ['abcdehiklmnotx']
 
-`run(config_json)` returns
+`run(config_json, lang)` returns
 {"ok": true, "report": Report.to_dict(), "trace": Chrome trace-event JSON of the timeline}
-or {"ok": false, "errors": [{field, message}]}.
+or {"ok": false, "errors": [{field, message, message_en}]}; `lang` ("vi" or "en") words the report.
+`render(report_json, lang)` words an earlier run's report (its to_dict() JSON) in `lang` without
+running the engine again (the page's language switch), with the same answer shape.
 Strings keep the worker free of Python source and the messages small and typed.
 
 Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
@@ -78,16 +80,27 @@ def _errors(problems) -> str:
     return json.dumps({"ok": False, "errors": [p.to_dict() for p in problems]}, ensure_ascii=False)
 
 
-def run(config_json: str) -> str:
+def run(config_json: str, lang: str = "vi") -> str:
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
-        return _errors([Problem("config", f"Cấu hình không phải JSON hợp lệ ({exc.msg}).")])
+        return _errors([Problem("config", f"Cấu hình không phải JSON hợp lệ ({exc.msg}).",
+                                f"The config is not valid JSON ({exc.msg}).")])
     try:
         cfg = Config.from_values(as_declared(values))      # validates: every problem at once
     except ConfigError as exc:
         return _errors(exc.problems)
     from .lab import run as run_lab
+    return _answer(run_lab(cfg, lang=lang if lang in ("vi", "en") else "vi"))
+
+
+def _answer(report) -> str:
     from .trace import trace_events
-    report = run_lab(cfg)
     return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report)}, ensure_ascii=False)
+
+
+def render(report_json: str, lang: str) -> str:
+    """The same run in `lang`: every line worded again from the report's data (no engine run)."""
+    from .lab import render as render_lab
+    from .report import Report
+    return _answer(render_lab(Report.from_dict(json.loads(report_json)), lang if lang in ("vi", "en") else "vi"))
