@@ -535,23 +535,30 @@ def text_html(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def both(vi: str, en: str) -> str:
+    """Text in both languages (already HTML): the page shows the reader's (static/i18n.js, style.css)."""
+    return f'<span data-lang="vi">{vi}</span><span data-lang="en" lang="en">{en}</span>'
+
+
 def mapping_rows(table) -> list[str]:
     """One <tbody> per block: its mapping row, then the panel its output goes to (data-block="N", id khoi-N),
-    with an empty box (id hinh-khoi-N) where static/charts/ draws the block's pictures after a run."""
+    with an empty box (id hinh-khoi-N) where static/charts/ draws the block's pictures after a run.
+    The row's text comes in both languages (blocks.py `en`); labels carry their English in data-en*."""
     out, charts = [], set(table.chart_blocks())
     for b in table.BLOCKS:
+        builds, reads, _ = b.en
         out += [
             "<tbody>",
             "  <tr>",
-            f'    <td data-label="Khối" class="num">{b.number}</td>',
-            f'    <th scope="row" data-label="Thành phần">{text_html(b.name)}</th>',
-            f'    <td data-label="Lab dựng gì">{text_html(b.builds)}</td>',
-            f'    <td data-label="Cách đọc &amp; kiểm chứng">{text_html(b.reads)}</td>',
+            f'    <td data-label="Khối" data-en-data-label="Block" class="num">{b.number}</td>',
+            f'    <th scope="row" data-label="Thành phần" data-en-data-label="Component">{text_html(b.name)}</th>',
+            f'    <td data-label="Lab dựng gì" data-en-data-label="What the lab builds">{both(text_html(b.builds), text_html(builds))}</td>',
+            f'    <td data-label="Cách đọc &amp; kiểm chứng" data-en-data-label="How to read &amp; check">{both(text_html(b.reads), text_html(reads))}</td>',
             "  </tr>",
             f'  <tr class="panel-row"><td colspan="4"><details class="panel" data-block="{b.number}" id="khoi-{b.number}">'
-            f'<summary><span class="panel-title">Output khối {text_html(b.code)}</span></summary>'
+            f'<summary><span class="panel-title" data-en="Output of block {text_html(b.code)}">Output khối {text_html(b.code)}</span></summary>'
             + (f'<div class="charts" id="hinh-khoi-{b.number}" hidden></div>' if b.number in charts else '')
-            + '<pre class="lines"><span class="line placeholder">Chưa chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
+            + '<pre class="lines"><span class="line placeholder" data-en="Not run yet. Press Run to see it.">Chưa chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
             "</tbody>",
         ]
     return out
@@ -561,7 +568,7 @@ def code_map_items(table) -> list[str]:
     """The guide's list: where each block is in the seed program and in this package."""
     def code(name):
         return f"<code>{text_html(name)}</code>"
-    items = [f"<li>Khối {b.number} {text_html(b.name)} — chương trình gốc: {text_html(b.seed)}; engine: "
+    items = [f"<li>{both(f'Khối {b.number} {text_html(b.name)} — chương trình gốc: {text_html(b.seed)}; engine: ', f'Block {b.number} {text_html(b.name)} — seed program: {text_html(b.en[2])}; engine: ')}"
              f"{table.source_text(b, code)}.</li>" for b in table.BLOCKS]
     return ['<ul class="code-map">', *("  " + item for item in items), "</ul>"]
 
@@ -583,13 +590,22 @@ def learning_map(table) -> list[str]:
 
     items = []
     for p in table.LEARNING_POINTS:
-        panels = ", ".join(link(f"khoi-{n}", "panel", f"khối {table.BY_NUMBER[n].code}") for n in p.blocks)
-        charts = ", ".join(link(f"hinh-khoi-{n}", "chart", f"{table.CHART_LABELS[name]} (khối {n})", chart_name=name)
-                           for name, n in p.charts)
-        exercises = ", ".join(link(f"bai-tap-{n:02d}", "exercise", f"bài {n}") for n in p.exercises)
-        items += [f'  <li id="hoc-{p.number}" data-learning-point="{p.number}">{text_html(p.text[:1].upper() + p.text[1:])}.',
-                  f'    <span class="learning-links">Đọc {panels}; xem hình {charts}; làm {exercises}.</span></li>']
-    return [f"<p>{text_html(table.LEARNING_INTRO)}</p>", '<ol class="learning-map">', *items, "</ol>"]
+        def links(lang):
+            en = lang == "en"
+            labels = table.CHART_LABELS_EN if en else table.CHART_LABELS
+            block, pic = ("block", "block") if en else ("khối", "khối")
+            panels = ", ".join(link(f"khoi-{n}", "panel", f"{block} {table.BY_NUMBER[n].code}") for n in p.blocks)
+            charts = ", ".join(link(f"hinh-khoi-{n}", "chart", f"{labels[name]} ({pic} {n})", chart_name=name)
+                               for name, n in p.charts)
+            exercises = ", ".join(link(f"bai-tap-{n:02d}", "exercise", f"{'exercise' if en else 'bài'} {n}") for n in p.exercises)
+            return (f"Read {panels}; look at {charts}; do {exercises}." if en
+                    else f"Đọc {panels}; xem hình {charts}; làm {exercises}.")
+        vi_text, en_text = p.text[:1].upper() + p.text[1:], p.text_en[:1].upper() + p.text_en[1:]
+        items += [f'  <li id="hoc-{p.number}" data-learning-point="{p.number}">'
+                  f'<span data-lang="vi">{text_html(vi_text)}.\n    <span class="learning-links">{links("vi")}</span></span>'
+                  f'<span data-lang="en" lang="en">{text_html(en_text)}.\n    <span class="learning-links">{links("en")}</span></span></li>']
+    return [f'<p><span data-lang="vi">{text_html(table.LEARNING_INTRO)}</span><span data-lang="en" lang="en">{text_html(table.LEARNING_INTRO_EN)}</span></p>',
+            '<ol class="learning-map">', *items, "</ol>"]
 
 
 def render_blocks(source: str, table=None) -> str:

@@ -9,6 +9,7 @@
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
 // Tools (each init(lab)): editor.js, share.js, compare.js, exercises.js, steps.js.
+// Language: i18n.js (tl(vi, en) for every message, the header's switch, the English labels of index.html).
 // Leaves out the file:// check: module scripts do not load from file://, so static/boot.js (a
 // classic script) shows how to serve the page instead.
 
@@ -24,6 +25,7 @@ import * as share from './share.js';
 import * as compare from './compare.js';
 import * as exercises from './exercises.js';
 import * as steps from './steps.js';
+import { applyStatic, initSwitch, lang, takeHandoff, tl } from './i18n.js';
 
 // In this order: share uses lab.tool('editor').
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['exercises', exercises.init],
@@ -56,12 +58,26 @@ const panels = createPanels({
   checksList: byId('checks-list'), versions: byId('versions'), jump: byId('jump'), runHeader: byId('run-header'),
 });
 const worker = createWorkerClient({
-  progress: (msg) => setStatus('loading', 'Đang tải: ' + msg.stage, msg.detail, msg.fraction),
+  progress: (msg) => setStatus('loading', tl('Đang tải: ', 'Loading: ') + msg.stage, msg.detail, msg.fraction),
   ready: onReady,
   result: onResult,
   runError: onRunError,
   fatal,
 });
+
+// The schema in the page's language: label and help (and the request columns') from label_en / help_en
+// when the page is English, so every control, message and tool reads the one field it always read.
+function localized(schema) {
+  if (lang !== 'en') return schema;
+  const words = (d) => ({ ...d, label: d.label_en || d.label, help: d.help_en || d.help });
+  return schema.map((d) => ({ ...words(d), ...(Array.isArray(d.columns) ? { columns: d.columns.map(words) } : {}) }));
+}
+
+// An engine problem in the page's language (web.py sends message and message_en).
+const inLang = (e) => (lang === 'en' && e && e.message_en ? { ...e, message: e.message_en } : e);
+
+// The last run handed over by the language switch (static/i18n.js), worded again instead of run.
+let handoff = takeHandoff(location.search);
 
 const canRun = () => store.get().ready && store.get().inflight === null && store.get().fields.length > 0;
 const setNote = (text) => { el.actionNote.textContent = text; };
@@ -86,7 +102,7 @@ function updateButtons() {
 // ── the worker ───────────────────────────────────────────────────────────────
 function startWorker() {
   store.set({ ready: false });
-  setStatus('loading', 'Đang tải Python (Pyodide) và NumPy trong trình duyệt…', 'Lần đầu có thể mất 10–60 giây.', 0);
+  setStatus('loading', tl('Đang tải Python (Pyodide) và NumPy trong trình duyệt…', 'Loading Python (Pyodide) and NumPy in the browser…'), tl('Lần đầu có thể mất 10–60 giây.', 'The first time can take 10–60 seconds.'), 0);
   worker.start();
 }
 
@@ -100,22 +116,23 @@ function restartWorker(reason) {
 function fatal(title, message, details) {
   store.set({ ready: false });
   finishRun();
-  setStatus('error', 'Python chưa chạy được trong trang này; xem lý do và cách sửa bên dưới.',
-    'Các phần khác của trang vẫn đọc được. Sửa xong, tải lại trang hoặc bấm “Tải lại Python”.');
+  setStatus('error', tl('Python chưa chạy được trong trang này; xem lý do và cách sửa bên dưới.', 'Python cannot run in this page yet; see why and how to fix it below.'),
+    tl('Các phần khác của trang vẫn đọc được. Sửa xong, tải lại trang hoặc bấm “Tải lại Python”.', 'The rest of the page can still be read. Once fixed, reload the page or press “Reload Python”.'));
   panels.showPageError(title, message, details, null,
-    { label: 'Tải lại Python', onClick: () => { panels.clearPageError(); restartWorker(''); } });
+    { label: tl('Tải lại Python', 'Reload Python'), onClick: () => { panels.clearPageError(); restartWorker(''); } });
 }
 
 function onReady(msg) {
-  const schema = Array.isArray(msg.schema) ? msg.schema : [];
+  const schema = localized(Array.isArray(msg.schema) ? msg.schema : []);
   const first = store.get().fields.length === 0;
   if (first) controls.build(schema); // keep what the user typed across restarts
   store.set({ ready: true });
   panels.showVersions(msg.versions || {});
-  setStatus('ready', 'Sẵn sàng. Chỉnh hằng số nếu muốn rồi bấm Chạy.', '');
+  setStatus('ready', tl('Sẵn sàng. Chỉnh hằng số nếu muốn rồi bấm Chạy.', 'Ready. Change the constants if you like, then press Run.'), '');
   const readyInfo = { schema, first };
   store.set({ readyInfo });
   store.emit('ready', readyInfo);
+  if (handoff && first && canRun()) run(); // the language switch's last run (unless the address already ran it)
   registerServiceWorker();
 }
 
@@ -129,7 +146,7 @@ function registerServiceWorker() {
   swRegistered = true;
   const hadController = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (hadController) setNote('Đã có bản mới của bài lab: tải lại trang để dùng bản mới.');
+    if (hadController) setNote(tl('Đã có bản mới của bài lab: tải lại trang để dùng bản mới.', 'A new version of the lab is available: reload the page to use it.'));
   });
   navigator.serviceWorker.register(new URL('../sw.js', import.meta.url).href)
     .catch((err) => console.warn('service worker not registered:', err));
@@ -144,21 +161,25 @@ function run() {
   const { config, errors } = controls.readConfig();
   if (errors.length) {
     controls.showFieldErrors(errors);
-    setNote('Chưa chạy: sửa ' + errors.length + ' ô được đánh dấu.');
+    setNote(tl('Chưa chạy: sửa ', 'Not run: fix the ') + errors.length + tl(' ô được đánh dấu.', ' marked field(s).'));
     return;
   }
-  const id = worker.run(config); // first: the engine starts while the page updates
+  // The language switch's handover: the same constants as the run it carries, so Python only words
+  // that run's report again (web.render), no engine run. Any other run goes to the engine.
+  const again = handoff && JSON.stringify(handoff.config) === JSON.stringify(config) ? handoff : null;
+  handoff = null;
+  const id = again ? worker.render(again.report) : worker.run(config); // first: the engine starts while the page updates
   store.set({
     inflight: {
       id,
       started: performance.now(),
       config,
       slowTimer: setTimeout(() => {
-        setNote('Lần chạy đã quá ' + SLOW_RUN_MS / 1000 + ' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).');
+        setNote(tl('Lần chạy đã quá ', 'The run has taken more than ') + SLOW_RUN_MS / 1000 + tl(' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).', ' seconds. Press Stop to stop it and restart Python (the values you typed are kept).'));
       }, SLOW_RUN_MS),
     },
   });
-  setStatus('running', 'Đang chạy engine với cấu hình hiện tại…', 'Có thể bấm Dừng nếu chạy quá lâu.');
+  setStatus('running', tl('Đang chạy engine với cấu hình hiện tại…', 'Running the engine with the current config…'), tl('Có thể bấm Dừng nếu chạy quá lâu.', 'You can press Stop if it takes too long.'));
   panels.setBusy(true);
 }
 
@@ -175,17 +196,17 @@ function onResult(result) {
   const seconds = ((performance.now() - inflight.started) / 1000).toFixed(1);
   const config = inflight.config;
   if (!result || typeof result !== 'object') {
-    onRunError({ message: 'Engine trả về kết quả không đọc được.' });
+    onRunError({ message: tl('Engine trả về kết quả không đọc được.', 'The engine returned a result that cannot be read.') });
     return;
   }
   if (!result.ok) {
-    const errors = Array.isArray(result.errors) ? result.errors : [];
+    const errors = (Array.isArray(result.errors) ? result.errors : []).map(inLang);
     const unplaced = controls.showFieldErrors(errors);
     if (unplaced.length || errors.length === 0) {
-      panels.showPageError('Engine không chạy với cấu hình này.', unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || 'Không có chi tiết.');
+      panels.showPageError(tl('Engine không chạy với cấu hình này.', 'The engine does not run with this config.'), unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || tl('Không có chi tiết.', 'No details.'));
     }
-    setNote('Chưa chạy: engine báo lỗi ở giá trị nhập.');
-    setStatus('error', 'Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', '');
+    setNote(tl('Chưa chạy: engine báo lỗi ở giá trị nhập.', 'Not run: the engine reports errors in the values.'));
+    setStatus('error', tl('Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', 'The engine rejected the config. Fix the marked fields, then press Run.'), '');
     finishRun();
     return;
   }
@@ -195,8 +216,8 @@ function onResult(result) {
   panels.renderReport(report);
   store.emit('lines', report);
   const passed = result.report && result.report.passed;
-  setStatus('done', 'Xong (' + seconds + ' giây thật trong trình duyệt) · ' + (passed ? 'PASS' : 'FAIL') + '.',
-    'Đọc output ngay dưới từng hàng của bảng ánh xạ, rồi TỔNG KẾT ở cuối bảng.');
+  setStatus('done', 'Xong (' + seconds + tl(' giây thật trong trình duyệt) · ', ' real seconds in the browser) · ') + (passed ? 'PASS' : 'FAIL') + '.',
+    tl('Đọc output ngay dưới từng hàng của bảng ánh xạ, rồi TỔNG KẾT ở cuối bảng.', 'Read the output right under each row of the mapping table, then the SUMMARY below the table.'));
   const t1 = performance.now();
   store.set({ lastResult: { result, config } });
   store.emit('result', result, config);
@@ -211,23 +232,23 @@ function onResult(result) {
 // The status says error before Run is possible again, so whoever waits for the run (an exercise's
 // note) sees that it failed.
 function onRunError(msg) {
-  panels.showPageError('Engine gặp lỗi khi chạy.', (msg.message || 'Lỗi không rõ.') +
-    ' Các giá trị bạn nhập vẫn còn; thử đổi lại giá trị hoặc bấm Mặc định rồi Chạy.', msg.details);
-  setStatus('error', 'Lần chạy bị lỗi. Trang vẫn dùng được, bạn có thể bấm Chạy lại.', '');
+  panels.showPageError(tl('Engine gặp lỗi khi chạy.', 'The engine failed while running.'), (msg.message || tl('Lỗi không rõ.', 'Unknown error.')) +
+    tl(' Các giá trị bạn nhập vẫn còn; thử đổi lại giá trị hoặc bấm Mặc định rồi Chạy.', ' The values you typed are still there; try other values, or press Defaults and then Run.'), msg.details);
+  setStatus('error', tl('Lần chạy bị lỗi. Trang vẫn dùng được, bạn có thể bấm Chạy lại.', 'The run failed. The page still works; you can press Run again.'), '');
   finishRun();
-  if (msg.fatal) restartWorker('Python đã được khởi động lại sau lỗi.');
+  if (msg.fatal) restartWorker(tl('Python đã được khởi động lại sau lỗi.', 'Python was restarted after the error.'));
 }
 
 function stop() {
   if (!store.get().inflight) return;
-  restartWorker('Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.');
+  restartWorker(tl('Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.', 'The run was stopped and Python is restarting. The values you typed are kept.'));
 }
 
 function reset() {
   controls.clearFieldErrors();
   store.emit('reset');
   controls.resetValues();
-  setNote('Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.');
+  setNote(tl('Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.', 'Default values restored. Press Run to run again.'));
 }
 
 // Mặc định, then `afterReset()` (lab-api.js puts an exercise's REQUESTS into the request editor there),
@@ -260,6 +281,7 @@ function toolbar() {
 
 // ── start ────────────────────────────────────────────────────────────────────
 function init() {
+  applyStatic();
   if (location.protocol === 'file:') return; // static/boot.js has said how to serve the page
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
@@ -267,10 +289,11 @@ function init() {
   const { register } = createLabApi({ store, controls, panels, run, runWith, canRun, setNote, toolbar, form: el.form });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
-    fatal('Trình duyệt này không hỗ trợ Web Worker.', 'Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).');
+    fatal(tl('Trình duyệt này không hỗ trợ Web Worker.', 'This browser does not support Web Workers.'), tl('Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).', 'Use a recent browser (a recent Chrome, Edge, Firefox or Safari).'));
     return;
   }
   for (const [name, initTool] of TOOLS) register(name, initTool);
+  initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config });
   startWorker();
 }
 

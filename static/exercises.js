@@ -6,6 +6,7 @@
 // sections go in as HTML (setRenderedHtml).
 
 import { make } from './dom.js';
+import { tl } from './i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
 
@@ -36,76 +37,76 @@ function savePrediction(key, text) {
 // ── one exercise ─────────────────────────────────────────────────────────────
 function constantsLine(constants) {
   const line = make('p', { class: 'exercise-constants' });
-  line.append(make('span', { class: 'exercise-label' }, 'Bài này đặt:'), ' ');
+  line.append(make('span', { class: 'exercise-label' }, tl('Bài này đặt:', 'This exercise sets:')), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
     // a request trace (REQUESTS) is a list of tables: name its size, the question says what changed
-    const shown = Array.isArray(value) ? '[' + value.length + ' yêu cầu]' : value;
+    const shown = Array.isArray(value) ? '[' + value.length + tl(' yêu cầu]', ' requests]') : value;
     line.append(make('code', {}, name + ' = ' + shown));
   });
-  line.append(make('span', { class: 'exercise-rest' }, ' (các hằng số khác giữ mặc định)'));
+  line.append(make('span', { class: 'exercise-rest' }, tl(' (các hằng số khác giữ mặc định)', ' (other constants keep their defaults)')));
   return line;
 }
 
 function textColumn(ex, id) {
   const column = make('div', { class: 'exercise-text' });
-  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), ex.sections['Câu hỏi']));
+  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), ex.sections[tl('Câu hỏi', 'Question')]));
   column.append(constantsLine(ex.constants || {}));
   const guide = make('div', { class: 'exercise-guide' });
-  guide.append(make('h4', { id: id + '-guide' }, 'Cần dự đoán gì'),
-    setRenderedHtml(make('div', { class: 'md' }), ex.sections['Dự đoán']));
+  guide.append(make('h4', { id: id + '-guide' }, tl('Cần dự đoán gì', 'What to predict')),
+    setRenderedHtml(make('div', { class: 'md' }), ex.sections[tl('Dự đoán', 'Prediction')]));
   column.append(guide);
   return column;
 }
 
 function predictionBox(id, key) {
-  const label = make('label', { for: id + '-prediction' }, 'Dự đoán của bạn');
+  const label = make('label', { for: id + '-prediction' }, tl('Dự đoán của bạn', 'Your prediction'));
   const help = make('p', { class: 'help', id: id + '-prediction-help' },
-    'Ghi trước khi chạy. Tự lưu trong trình duyệt này, tải lại trang không mất.');
+    tl('Ghi trước khi chạy. Tự lưu trong trình duyệt này, tải lại trang không mất.', 'Write it before running. Saved in this browser; reloading the page keeps it.'));
   const box = make('textarea', { id: id + '-prediction', rows: '6', 'aria-describedby': help.id, spellcheck: 'false' });
   box.value = loadPrediction(key);
   box.addEventListener('input', () => {
-    if (!savePrediction(key, box.value)) help.textContent = 'Trình duyệt không cho lưu: dự đoán sẽ mất khi tải lại trang.';
+    if (!savePrediction(key, box.value)) help.textContent = tl('Trình duyệt không cho lưu: dự đoán sẽ mất khi tải lại trang.', 'The browser does not allow saving: the prediction is lost on reload.');
   });
   return [label, help, box];
 }
 
 function answerPanel(ex, id) {
   const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: true });
-  answer.append(make('h4', {}, 'Đáp án'), setRenderedHtml(make('div', { class: 'md' }), ex.sections['Đáp án']));
+  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), ex.sections[tl('Đáp án', 'Answer')]));
   return answer;
 }
 
 function answerButton(answer) {
   const button = make('button', { type: 'button', class: 'btn', 'aria-expanded': 'false', 'aria-controls': answer.id,
-    'data-exercise-action': 'answer' }, 'Xem đáp án');
+    'data-exercise-action': 'answer' }, tl('Xem đáp án', 'Show the answer'));
   button.addEventListener('click', () => {
     const show = answer.hidden;
     answer.hidden = !show;
     button.setAttribute('aria-expanded', String(show));
-    button.textContent = show ? 'Ẩn đáp án' : 'Xem đáp án';
+    button.textContent = show ? tl('Ẩn đáp án', 'Hide the answer') : tl('Xem đáp án', 'Show the answer');
   });
   return button;
 }
 
 function setNote(note, text, link) {
   note.replaceChildren(text);
-  if (link) note.append(' ', make('a', { href: '#mapping' }, 'Xem output trong bảng ánh xạ ↑'));
+  if (link) note.append(' ', make('a', { href: '#mapping' }, tl('Xem output trong bảng ánh xạ ↑', 'See the output in the mapping table ↑')));
 }
 
 function runButton(ex, lab, note) {
   const button = make('button', { type: 'button', class: 'btn primary', 'data-exercise-action': 'run' },
-    'Đặt hằng số và chạy');
+    tl('Đặt hằng số và chạy', 'Set the constants and run'));
   let started = false;
   button.addEventListener('click', () => {
     const unknown = lab.runWith(ex.constants || {});
     if (unknown === null) return; // disabled anyway
     if (unknown.length) {
-      setNote(note, 'Trang không có ô cho ' + unknown.join(', ') + '; kiểm tra tên hằng số trong tệp bài tập.');
+      setNote(note, tl('Trang không có ô cho ', 'The page has no field for ') + unknown.join(', ') + tl('; kiểm tra tên hằng số trong tệp bài tập.', '; check the constant names in the exercise file.'));
       return;
     }
     started = true;
-    setNote(note, 'Đã đặt hằng số của bài ' + ex.number + ' vào trình chạy và bấm Chạy.', true);
+    setNote(note, tl('Đã đặt hằng số của bài ', 'Set the constants of exercise ') + ex.number + tl(' vào trình chạy và bấm Chạy.', ' in the runner and pressed Run.'), true);
   });
   lab.on('runnable', () => {
     button.disabled = !lab.canRun();
@@ -113,8 +114,8 @@ function runButton(ex, lab, note) {
       started = false;
       const failed = lab.status() === 'error';
       setNote(note, failed
-        ? 'Lần chạy với hằng số của bài ' + ex.number + ' không xong; xem thông báo ở trình chạy.'
-        : 'Đã chạy xong với hằng số của bài ' + ex.number + '. So với dự đoán của bạn.', !failed);
+        ? tl('Lần chạy với hằng số của bài ', 'The run with the constants of exercise ') + ex.number + tl(' không xong; xem thông báo ở trình chạy.', ' did not finish; see the message at the runner.')
+        : tl('Đã chạy xong với hằng số của bài ', 'Finished running with the constants of exercise ') + ex.number + tl('. So với dự đoán của bạn.', '. Compare with your prediction.'), !failed);
     } else if (!started && button.disabled) {
       note.replaceChildren(); // another run replaces the output this note pointed at
     }
@@ -126,7 +127,7 @@ function exerciseCard(ex, lab) {
   const id = 'bai-tap-' + pad(ex.number);
   const card = make('article', { class: 'exercise', id, 'aria-labelledby': id + '-title', 'data-exercise': ex.number });
   const title = make('h3', { id: id + '-title' });
-  title.append(make('span', { class: 'exercise-number' }, 'Bài ' + ex.number), ' ', String(ex.title));
+  title.append(make('span', { class: 'exercise-number' }, tl('Bài ', 'Exercise ') + ex.number), ' ', String(ex.title));
   const answer = answerPanel(ex, id);
   const note = make('p', { class: 'exercise-note', 'aria-live': 'polite' });
   const actions = make('div', { class: 'exercise-actions' });
@@ -153,10 +154,10 @@ export async function init(lab) {
     const response = await fetch(new URL('exercises.json', document.baseURI), { cache: 'no-cache' });
     if (!response.ok) throw new Error('HTTP ' + response.status);
     exercises = await response.json();
-    if (!Array.isArray(exercises)) throw new Error('không phải một danh sách');
+    if (!Array.isArray(exercises)) throw new Error(tl('không phải một danh sách', 'not a list'));
   } catch (err) {
     list.replaceChildren(make('p', { class: 'page-error' },
-      'Không tải được danh sách bài tập (exercises.json: ' + err.message + '). Dựng lại trang bằng “python3 build.py”.'));
+      tl('Không tải được danh sách bài tập (exercises.json: ', 'Could not load the exercise list (exercises.json: ') + err.message + tl('). Dựng lại trang bằng “python3 build.py”.', '). Rebuild the page with “python3 build.py”.')));
     return;
   }
   list.replaceChildren(...exercises.map((ex) => exerciseCard(ex, lab)));

@@ -6,6 +6,7 @@
 // Leaves out: the controls themselves (static/controls.js) and the request table (static/editor.js).
 
 export const HEADLINE_ORDER = ['SLOTS', 'QUEUE_LIMIT', 'TOKEN_BUDGET', 'BLOCK_SIZE', 'POOL_BLOCKS', 'QUANT_BITS', 'FOLLOW'];
+import { tl } from './i18n.js';
 
 const has = (v) => v !== null && v !== undefined;
 
@@ -30,9 +31,9 @@ export function formatValue(value) {
 export function boundsText(field) {
   const lo = has(field.min);
   const hi = has(field.max);
-  if (lo && hi) return 'từ ' + field.min + ' đến ' + field.max;
-  if (lo) return 'ít nhất ' + field.min;
-  if (hi) return 'nhiều nhất ' + field.max;
+  if (lo && hi) return tl('từ ', 'from ') + field.min + tl(' đến ', ' to ') + field.max;
+  if (lo) return tl('ít nhất ', 'at least ') + field.min;
+  if (hi) return tl('nhiều nhất ', 'at most ') + field.max;
   return '';
 }
 
@@ -40,21 +41,21 @@ export function boundsText(field) {
 export function parseValue(field, raw) {
   const text = String(raw).trim();
   if (field.type === 'choice') {
-    return (field.choices || []).includes(text) ? { value: text } : { error: 'Hãy chọn một giá trị trong danh sách.' };
+    return (field.choices || []).includes(text) ? { value: text } : { error: tl('Hãy chọn một giá trị trong danh sách.', 'Pick a value from the list.') };
   }
-  if (text === '') return { error: 'Hãy nhập một số.' };
+  if (text === '') return { error: tl('Hãy nhập một số.', 'Enter a number.') };
   let value;
   if (field.type === 'int') {
-    if (!/^[+-]?\d+$/.test(text)) return { error: 'Hãy nhập một số nguyên (không có dấu phẩy hay chữ).' };
+    if (!/^[+-]?\d+$/.test(text)) return { error: tl('Hãy nhập một số nguyên (không có dấu phẩy hay chữ).', 'Enter an integer (no decimal point or letters).') };
     value = Number(text);
   } else {
     const normalized = text.replace(',', '.'); // accept 0,95 as well as 0.95
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized)) return { error: 'Hãy nhập một số, ví dụ 0.95.' };
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized)) return { error: tl('Hãy nhập một số, ví dụ 0.95.', 'Enter a number, for example 0.95.') };
     value = Number(normalized);
   }
-  if (!Number.isFinite(value) || (field.type === 'int' && !Number.isSafeInteger(value))) return { error: 'Số quá lớn.' };
-  if (has(field.min) && value < field.min) return { error: 'Giá trị nhỏ nhất là ' + field.min + '.' };
-  if (has(field.max) && value > field.max) return { error: 'Giá trị lớn nhất là ' + field.max + '.' };
+  if (!Number.isFinite(value) || (field.type === 'int' && !Number.isSafeInteger(value))) return { error: tl('Số quá lớn.', 'The number is too large.') };
+  if (has(field.min) && value < field.min) return { error: tl('Giá trị nhỏ nhất là ', 'The smallest value is ') + field.min + '.' };
+  if (has(field.max) && value > field.max) return { error: tl('Giá trị lớn nhất là ', 'The largest value is ') + field.max + '.' };
   return { value };
 }
 
@@ -87,8 +88,8 @@ export function cellName(specName, index, column) {
 
 // "Dài 1–40 ký tự." / "Từ 0 đến 5000, số nguyên." / '' (the request table's legend).
 export function columnBoundsText(col) {
-  if (col.type === 'str') return has(col.max) ? 'Dài ' + (has(col.min) ? col.min : 0) + '–' + col.max + ' ký tự.' : '';
-  if (has(col.min) && has(col.max)) return 'Từ ' + col.min + ' đến ' + col.max + (col.type === 'int' ? ', số nguyên.' : '.');
+  if (col.type === 'str') return has(col.max) ? tl('Dài ', 'Length ') + (has(col.min) ? col.min : 0) + '–' + col.max + tl(' ký tự.', ' characters.') : '';
+  if (has(col.min) && has(col.max)) return tl('Từ ', 'From ') + col.min + tl(' đến ', ' to ') + col.max + (col.type === 'int' ? tl(', số nguyên.', ', integer.') : '.');
   return '';
 }
 
@@ -98,14 +99,14 @@ export function parseCell(col, raw, ids, pattern = DEFAULT_ID_PATTERN) {
   const text = String(raw);
   if (col.name === 'id') {
     const id = text.trim();
-    if (!pattern.test(id)) return { error: 'Mã gồm 1–8 chữ cái hoặc chữ số không dấu, ví dụ F.' };
-    if (ids.filter((x) => x === id).length > 1) return { error: 'Mã ' + id + ' bị trùng: mỗi yêu cầu cần một mã riêng.' };
+    if (!pattern.test(id)) return { error: tl('Mã gồm 1–8 chữ cái hoặc chữ số không dấu, ví dụ F.', 'An ID is 1–8 ASCII letters or digits, for example F.') };
+    if (ids.filter((x) => x === id).length > 1) return { error: tl('Mã ', 'ID ') + id + tl(' bị trùng: mỗi yêu cầu cần một mã riêng.', ' is taken: every request needs its own ID.') };
     return { value: id };
   }
   const length = Array.from(text).length;
-  if (text.trim() === '') return { error: (col.label || col.name) + ' không được rỗng.' };
+  if (text.trim() === '') return { error: (col.label || col.name) + tl(' không được rỗng.', ' must not be empty.') };
   if (has(col.max) && length > col.max) {
-    return { error: (col.label || col.name) + ' dài tối đa ' + col.max + ' ký tự (đang có ' + length + ').' };
+    return { error: (col.label || col.name) + tl(' dài tối đa ', ' is at most ') + col.max + tl(' ký tự (đang có ', ' characters long (it has ') + length + ').' };
   }
   return { value: text };
 }
@@ -125,25 +126,25 @@ export function parseTrace(spec, rows) {
     }
     requests.push(request);
   });
-  if (rows.length === 0) errors.push({ field: spec.name, message: 'Trace cần ít nhất 1 yêu cầu.' });
+  if (rows.length === 0) errors.push({ field: spec.name, message: tl('Trace cần ít nhất 1 yêu cầu.', 'The trace needs at least 1 request.') });
   return { requests, errors };
 }
 
 // A whole list of requests as data (from the page address): [] or [{field, message}].
 export function validateRequests(spec, requests) {
-  if (!Array.isArray(requests)) return [{ field: spec.name, message: 'không phải một danh sách yêu cầu.' }];
+  if (!Array.isArray(requests)) return [{ field: spec.name, message: tl('không phải một danh sách yêu cầu.', 'is not a list of requests.') }];
   if (requests.length < 1 || requests.length > spec.max_items) {
-    return [{ field: spec.name, message: 'cần từ 1 đến ' + spec.max_items + ' yêu cầu (có ' + requests.length + ').' }];
+    return [{ field: spec.name, message: tl('cần từ 1 đến ', 'needs 1 to ') + spec.max_items + tl(' yêu cầu (có ', ' requests (it has ') + requests.length + ').' }];
   }
   const pattern = idPattern(spec);
   const problems = [];
   const ids = requests.map((r) => (r && typeof r.id === 'string' ? r.id.trim() : ''));
   requests.forEach((r, i) => {
-    if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: 'không phải một yêu cầu.' }); return; }
+    if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: tl('không phải một yêu cầu.', 'is not a request.') }); return; }
     for (const col of spec.columns) {
       const value = r[col.name];
       const wrongType = col.type === 'str' ? typeof value !== 'string' : typeof value !== 'number';
-      const parsed = wrongType ? { error: 'thiếu hoặc sai kiểu.' } : parseCell(col, String(value), ids, pattern);
+      const parsed = wrongType ? { error: tl('thiếu hoặc sai kiểu.', 'missing or of the wrong type.') } : parseCell(col, String(value), ids, pattern);
       if (parsed.error) problems.push({ field: cellName(spec.name, i, col.name), message: parsed.error });
     }
   });
@@ -162,6 +163,6 @@ export function unknownChars(alphabet, text) {
 
 // The warning beside a request's text with characters the tokenizer never saw ('' when none).
 export function unknownCharsWarning(chars) {
-  return chars.length ? 'Tokenizer chưa từng thấy ' + chars.map((c) => '“' + c + '”').join(', ') +
-    ': yêu cầu này sẽ bị từ chối 400 ở bước chuẩn bị đầu vào (khối 2).' : '';
+  return chars.length ? tl('Tokenizer chưa từng thấy ', 'The tokenizer never saw ') + chars.map((c) => '“' + c + '”').join(', ') +
+    tl(': yêu cầu này sẽ bị từ chối 400 ở bước chuẩn bị đầu vào (khối 2).', ': this request will be rejected with 400 during input preparation (block 2).') : '';
 }

@@ -6,6 +6,7 @@
 
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
+import { tl } from './i18n.js';
 
 export const BLOCKS = 13;
 
@@ -82,7 +83,7 @@ export function createPanels(el) {
     }
     if (details) {
       const fold = make('details');
-      fold.append(make('summary', {}, 'Chi tiết kỹ thuật'), make('pre', { class: 'trace' }, details));
+      fold.append(make('summary', {}, tl('Chi tiết kỹ thuật', 'Technical details')), make('pre', { class: 'trace' }, details));
       el.pageError.append(fold);
     }
     if (action) {
@@ -99,8 +100,8 @@ export function createPanels(el) {
   }
 
   function showVersions(versions) {
-    el.versions.textContent = 'Python chạy trong trình duyệt nhờ Pyodide ' + (versions.pyodide || '') +
-      ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + '. Không có dữ liệu nào rời khỏi máy của bạn.';
+    el.versions.textContent = tl('Python chạy trong trình duyệt nhờ Pyodide ', 'Python runs in the browser thanks to Pyodide ') + (versions.pyodide || '') +
+      ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + tl('. Không có dữ liệu nào rời khỏi máy của bạn.', '. No data leaves your machine.');
   }
 
   // aria-busy on the panels while a run is in the worker.
@@ -124,7 +125,7 @@ export function createPanels(el) {
         if (title.textContent !== heading) title.textContent = heading;
         fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
       } else {
-        fillLines(panel.querySelector('pre'), ['(Lần chạy này không in khối ' + n + '.)']);
+        fillLines(panel.querySelector('pre'), [tl('(Lần chạy này không in khối ', '(This run does not print block ') + n + '.)']);
       }
       if (!panel.open) panel.open = true;
       panels.push([panel, n]);
@@ -144,13 +145,13 @@ export function createPanels(el) {
     el.verdict.hidden = false;
     el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
     el.verdict.textContent = report.passed
-      ? 'PASS — các phép kiểm tra cơ chế đều đạt (không phải phép đo tốc độ).'
-      : 'FAIL — có phép kiểm tra cơ chế không đạt; xem danh sách bên dưới.';
+      ? tl('PASS — các phép kiểm tra cơ chế đều đạt (không phải phép đo tốc độ).', 'PASS — every mechanism check holds (not a speed measurement).')
+      : tl('FAIL — có phép kiểm tra cơ chế không đạt; xem danh sách bên dưới.', 'FAIL — a mechanism check failed; see the list below.');
     const checks = Array.isArray(report.checks) ? report.checks : [];
     el.checks.hidden = checks.length === 0;
     el.checksList.replaceChildren(...checks.map((c) => {
       const item = make('li', { class: c.ok ? 'ok' : 'not-ok' });
-      item.append(make('span', { class: 'mark' }, c.ok ? 'đạt' : 'KHÔNG ĐẠT'), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
+      item.append(make('span', { class: 'mark' }, c.ok ? tl('đạt', 'passed') : tl('KHÔNG ĐẠT', 'FAILED')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
       return item;
     }));
   }
@@ -173,12 +174,12 @@ export function createPanels(el) {
   // The output sections as shown now, for the tools: [{key, label, pre, summary}] (the run header,
   // blocks 1–13, TỔNG KẾT; summary: the <summary> element of the section's fold, if it has one).
   function sections() {
-    const out = [{ key: 'header', label: 'đầu vào', pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
+    const out = [{ key: 'header', label: tl('đầu vào', 'input'), pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
     for (let n = 1; n <= BLOCKS; n++) {
       const panel = blockPanel(n);
-      out.push({ key: String(n), label: 'khối ' + n, pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
+      out.push({ key: String(n), label: tl('khối ', 'block ') + n, pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
     }
-    out.push({ key: 'summary', label: 'TỔNG KẾT', pre: el.summaryLines, summary: null });
+    out.push({ key: 'summary', label: tl('TỔNG KẾT', 'SUMMARY'), pre: el.summaryLines, summary: null });
     return out.filter((s) => s.pre);
   }
 

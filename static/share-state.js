@@ -4,12 +4,14 @@
 // Leaves out: reading or changing the page address and the controls (static/share.js does that).
 
 import { formatValue, parseValue } from './fields.js';
+import { tl } from './i18n.js';
 
 export const REQUESTS = 'REQUESTS';
 
-// Address parameters that say what the page shows, not what runs (static/steps.js: ?step=N): never
-// read as constants, and kept when a run rewrites the address.
-export const VIEW_PARAMS = ['step'];
+// Address parameters that say what the page shows, not what runs (static/steps.js: ?step=N; the
+// language, static/i18n.js: ?lang=en): never read as constants, and kept when a run rewrites the
+// address, so a copied or shared address keeps the language.
+export const VIEW_PARAMS = ['step', 'lang'];
 
 /** `query` (a query string of constants) with the view parameters of `search` (the current address) kept. */
 export function withViewParams(query, search) {
@@ -28,7 +30,7 @@ export function toBase64Url(text) {
 
 // base64url (padding optional) -> UTF-8 text; throws on anything else.
 export function fromBase64Url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('ký tự lạ');
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error(tl('ký tự lạ', 'unexpected characters'));
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
@@ -44,10 +46,10 @@ export function decodeRequests(raw, columns) {
   try {
     rows = JSON.parse(fromBase64Url(raw));
   } catch (err) {
-    return { error: 'không giải mã được (cần base64url của JSON).' };
+    return { error: tl('không giải mã được (cần base64url của JSON).', 'cannot be decoded (it must be base64url of JSON).') };
   }
   if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length === columns.length)) {
-    return { error: 'mỗi yêu cầu phải là một danh sách ' + columns.length + ' giá trị (' + columns.join(', ') + ').' };
+    return { error: tl('mỗi yêu cầu phải là một danh sách ', 'every request must be a list of ') + columns.length + tl(' giá trị (', ' values (') + columns.join(', ') + ').' };
   }
   return { requests: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) };
 }
@@ -70,7 +72,7 @@ export function queryFor(config, fields, trace) {
 
 // A constant's values in the address (every occurrence of its name): {value} or {error}.
 export function parseAddressValue(field, values) {
-  if (values.length > 1) return { error: 'xuất hiện ' + values.length + ' lần.' };
+  if (values.length > 1) return { error: tl('xuất hiện ', 'appears ') + values.length + tl(' lần.', ' times.') };
   return parseValue(field, values[0]);
 }
 

@@ -6,6 +6,7 @@
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
 export const EVENT_KINDS = ['arrive', 'admit', 'preempt', 'first', 'finish'];
+import { tl } from './i18n.js';
 
 export function clampStep(n, count) {
   if (!count) return 0;
@@ -79,5 +80,5 @@ export function stepFromSearch(search, count) {
 
 /** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
 export function valueText(item, n, count) {
-  return `Bước ${n}/${count}` + (item && item.title ? ': ' + item.title : '');
+  return tl(`Bước ${n}/${count}`, `Step ${n}/${count}`) + (item && item.title ? ': ' + item.title : '');
 }

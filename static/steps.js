@@ -17,6 +17,7 @@
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
 import { blockMap, budgetParts, clampStep, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
+import { tl } from './i18n.js';
 
 const PLAY_MS = 900;
 const PLAY_MS_REDUCED = 1800;
@@ -59,10 +60,10 @@ export function init(lab) {
   // ── building and placing ─────────────────────────────────────────────────
   function buildUi() {
     const nav = make('section', { class: 'step-nav', id: 'step-nav', 'data-step-nav': '', 'aria-labelledby': 'step-nav-title', hidden: true });
-    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, 'Xem từng bước của bộ lập lịch');
-    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, '◀ Lùi');
-    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, 'Tiếp ▶');
-    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, 'Phát');
+    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, tl('Xem từng bước của bộ lập lịch', 'Step through the scheduler'));
+    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, tl('◀ Lùi', '◀ Back'));
+    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, tl('Tiếp ▶', 'Next ▶'));
+    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, tl('Phát', 'Play'));
     const slider = make('div', {
       class: 'step-slider', role: 'slider', tabindex: '0', 'data-step-slider': '', 'aria-labelledby': 'step-nav-title',
       'aria-valuemin': '1', 'aria-valuemax': '1', 'aria-valuenow': '1', 'aria-orientation': 'horizontal',
@@ -78,7 +79,7 @@ export function init(lab) {
     buttons.append(back, next, play, count);
     controls.append(slider, buttons);
     const help = make('p', { class: 'step-help' },
-      'Phím: ←/→ một bước, PageUp/PageDown bước có sự kiện trước/sau, Home/End bước đầu/cuối. Bấm một bước trên dòng thời gian hoặc bản đồ block KV để chọn nó.');
+      tl('Phím: ←/→ một bước, PageUp/PageDown bước có sự kiện trước/sau, Home/End bước đầu/cuối. Bấm một bước trên dòng thời gian hoặc bản đồ block KV để chọn nó.', 'Keys: ←/→ one step, PageUp/PageDown the previous/next step with an event, Home/End the first/last step. Click a step on the timeline or the KV block map to pick it.'));
     const view = make('div', { class: 'step-view', 'data-step-view': '' });
     const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
     nav.append(title, controls, help, live, view);
@@ -113,7 +114,7 @@ export function init(lab) {
   function placeJump(n) {
     const panel = panelOf(n);
     if (!panel || panel.querySelector(':scope > .step-jump')) return;
-    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, 'Xem từng bước: ai chạy, ai chờ, block KV của ai (khối [3]) →');
+    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, tl('Xem từng bước: ai chạy, ai chờ, block KV của ai (khối [3]) →', 'Step by step: who runs, who waits, whose KV blocks (block [3]) →'));
     link.addEventListener('click', (ev) => { ev.preventDefault(); focusNav(); });
     panel.querySelector(':scope > summary').after(link);
   }
@@ -138,7 +139,7 @@ export function init(lab) {
     s.setAttribute('aria-valuenow', String(step));
     s.setAttribute('aria-valuetext', valueText(item, step, count));
     ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
-    ui.count.textContent = `Bước ${step}/${count}`;
+    ui.count.textContent = tl(`Bước ${step}/${count}`, `Step ${step}/${count}`);
     ui.back.disabled = step <= 1;
     ui.next.disabled = step >= count;
     drawView(item, step, count);
@@ -178,7 +179,7 @@ export function init(lab) {
     if (!record) return;
     if (now >= record.items.length) select(1);
     ui.play.setAttribute('aria-pressed', 'true');
-    ui.play.textContent = 'Dừng';
+    ui.play.textContent = tl('Dừng', 'Pause');
     timer = setInterval(() => {
       if (now >= record.items.length) { stop(); return; }
       select(now + 1, { say: true });
@@ -190,7 +191,7 @@ export function init(lab) {
     if (timer) clearInterval(timer);
     timer = null;
     ui.play.setAttribute('aria-pressed', 'false');
-    ui.play.textContent = 'Phát';
+    ui.play.textContent = tl('Phát', 'Play');
   }
 
   // ── the view ─────────────────────────────────────────────────────────────
@@ -203,8 +204,8 @@ export function init(lab) {
       return t;
     }));
     const head = make('p', { class: 'step-head' });
-    const slots = make('ol', { class: 'step-slots', 'aria-label': 'Chỗ chạy' });
-    const queue = make('ol', { class: 'step-queue', 'aria-label': 'Hàng chờ theo thứ tự' });
+    const slots = make('ol', { class: 'step-slots', 'aria-label': tl('Chỗ chạy', 'Running slots') });
+    const queue = make('ol', { class: 'step-queue', 'aria-label': tl('Hàng chờ theo thứ tự', 'Waiting queue in order') });
     const budget = make('div', { class: 'step-budget' });
     const pool = record.pool_blocks;
     // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
@@ -224,10 +225,10 @@ export function init(lab) {
     const decisions = make('ul', { class: 'step-decisions' });
     ui.view.replaceChildren(
       head,
-      section('Chỗ chạy và hàng chờ', slots, queue),
-      section('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', budget),
-      section(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, kv, free, legend()),
-      section('Quyết định và lý do', decisions),
+      section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
+      section(tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)'), budget),
+      section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend()),
+      section(tl('Quyết định và lý do', 'Decisions and reasons'), decisions),
     );
     ui.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
   }
@@ -240,9 +241,9 @@ export function init(lab) {
 
   function legend() {
     const box = make('p', { class: 'step-legend' });
-    box.append(make('span', { class: 'kv-cell kv-key is-free' }), ' trống ',
-      make('span', { class: 'kv-cell kv-key is-alloc' }), ' vừa cấp ',
-      make('span', { class: 'kv-cell kv-key is-freed is-free' }), ' vừa trả');
+    box.append(make('span', { class: 'kv-cell kv-key is-free' }), tl(' trống ', ' free '),
+      make('span', { class: 'kv-cell kv-key is-alloc' }), tl(' vừa cấp ', ' just allocated '),
+      make('span', { class: 'kv-cell kv-key is-freed is-free' }), tl(' vừa trả', ' just freed'));
     return box;
   }
 
@@ -267,19 +268,19 @@ export function init(lab) {
     const p = ui.parts;
     const rows = [];
     for (const [id, phase, done, total, gen, preempted] of item.running) {
-      const what = phase === 'decode' ? `decode · đã sinh ${gen} token` : `prefill · prompt ${done}/${total}` + (preempted ? ' (tính lại)' : '');
+      const what = phase === 'decode' ? tl(`decode · đã sinh ${gen} token`, `decode · ${gen} tokens generated`) : `prefill · prompt ${done}/${total}` + (preempted ? tl(' (tính lại)', ' (recompute)') : '');
       const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
       li.append(...chip(id, what));
       rows.push(li);
     }
-    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, 'chỗ trống'));
+    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, tl('chỗ trống', 'free slot')));
     p.slots.replaceChildren(...rows);
     const labels = record.wait_labels || {};
     p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
       const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
-      li.append(...chip(id, (labels[why] || why) + (preempted ? ' · bị preempt, chờ tính lại' : '')));
+      li.append(...chip(id, (labels[why] || why) + (preempted ? tl(' · bị preempt, chờ tính lại', ' · preempted, waiting to recompute') : '')));
       return li;
-    }) : [make('li', { class: 'step-wait is-empty' }, 'hàng chờ trống')]));
+    }) : [make('li', { class: 'step-wait is-empty' }, tl('hàng chờ trống', 'empty queue'))]));
   }
 
   function drawBudget(item) {
@@ -296,13 +297,13 @@ export function init(lab) {
       bar.append(seg);
     }
     if (left) {
-      const seg = make('span', { class: 'budget-seg is-left' }, `còn ${left}`);
+      const seg = make('span', { class: 'budget-seg is-left' }, tl(`còn ${left}`, `${left} left`));
       seg.style.setProperty('--share', String(left / total));
       bar.append(seg);
     }
     const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode 1` : `${x.id} prefill ${x.n}`)).join(', ');
-    bar.setAttribute('aria-label', `Ngân sách: dùng ${used}${cap ? '/' + cap : ''} token (${said || 'không có việc'})` + (left ? `, còn ${left}.` : '.'));
-    ui.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? `dùng ${used}/${cap} token, còn ${left}` : `dùng ${used} token`));
+    bar.setAttribute('aria-label', tl(`Ngân sách: dùng ${used}${cap ? '/' + cap : ''} token (${said || 'không có việc'})`, `Budget: used ${used}${cap ? '/' + cap : ''} tokens (${said || 'no work'})`) + (left ? tl(`, còn ${left}.`, `, ${left} left.`) : '.'));
+    ui.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? tl(`dùng ${used}/${cap} token, còn ${left}`, `used ${used}/${cap} tokens, ${left} left`) : tl(`dùng ${used} token`, `used ${used} tokens`)));
   }
 
   function drawKv(item) {
@@ -328,13 +329,13 @@ export function init(lab) {
         cell.style.setProperty('--chip-ink', inkOn(c.colour));
       }
       if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : owner;
-      cell.title = `block ${b}: ` + (owner === null ? 'trống' : `của ${owner} (block logic ${map.logical[b]})`) +
-        (map.alloc.has(b) ? ', vừa cấp' : '') + (map.freed.has(b) ? ', vừa trả' : '');
+      cell.title = `block ${b}: ` + (owner === null ? tl('trống', 'free') : tl(`của ${owner} (block logic ${map.logical[b]})`, `held by ${owner} (logical block ${map.logical[b]})`)) +
+        (map.alloc.has(b) ? tl(', vừa cấp', ', just allocated') : '') + (map.freed.has(b) ? tl(', vừa trả', ', just freed') : '');
     }
-    const tables = Object.entries(item.tables).map(([id, t]) => `${id} giữ ${t.length} block`).join(', ');
+    const tables = Object.entries(item.tables).map(([id, t]) => tl(`${id} giữ ${t.length} block`, `${id} holds ${t.length} blocks`)).join(', ');
     const nFree = map.owners.filter((o) => o === null).length;
-    p.kv.setAttribute('aria-label', `Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}.`);
-    p.free.textContent = `Trống ${nFree}/${pool}` + (item.alloc.length ? ` · vừa cấp ${item.alloc.length}` : '') + (item.freed.length ? ` · vừa trả ${item.freed.length}` : '');
+    p.kv.setAttribute('aria-label', tl(`Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}.`, `KV pool of ${pool} blocks: ${tables || 'nobody holds a block'}; ${nFree} free.`));
+    p.free.textContent = tl(`Trống ${nFree}/${pool}`, `Free ${nFree}/${pool}`) + (item.alloc.length ? tl(` · vừa cấp ${item.alloc.length}`, ` · just allocated ${item.alloc.length}`) : '') + (item.freed.length ? tl(` · vừa trả ${item.freed.length}`, ` · just freed ${item.freed.length}`) : '');
   }
 
   function paintCell(canvas, b, owner, map) {

@@ -1,6 +1,6 @@
 // The page's side of the worker protocol (static/worker.js owns Pyodide). Messages are small typed
 // objects:
-//   page -> worker   {id, type: 'run', config}
+//   page -> worker   {id, type: 'run', config, lang} · {id, type: 'render', report, lang}
 //   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
 //                    {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
@@ -10,6 +10,7 @@
 // Leaves out: what the page does with them (static/app.js passes handlers).
 
 import { versioned } from './versioned.js';
+import { lang, tl } from './i18n.js';
 
 // handlers: {progress(msg), ready(msg), result(result), runError(msg), fatal(title, message, details)}
 export function createWorkerClient(handlers) {
@@ -28,7 +29,7 @@ export function createWorkerClient(handlers) {
       case 'error':
         if (msg.id === undefined || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
         break;
-      case 'fatal': handlers.fatal(msg.title || 'Không tải được Python.', msg.message, msg.details); break;
+      case 'fatal': handlers.fatal(msg.title || tl('Không tải được Python.', 'Could not load Python.'), msg.message, msg.details); break;
       case 'log': console.log('[engine ' + (msg.stream || 'log') + ']', msg.text); break;
       default: console.warn('unknown worker message', msg);
     }
@@ -40,10 +41,10 @@ export function createWorkerClient(handlers) {
     let started = early && early.worker;
     if (!started) {
       try {
-        started = new Worker(versioned('worker.js'));
+        started = new Worker(versioned('worker.js'), { name: lang }); // its messages in the page's language
       } catch (err) {
-        handlers.fatal('Không khởi động được Web Worker (static/worker.js).',
-          'Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', String(err));
+        handlers.fatal(tl('Không khởi động được Web Worker (static/worker.js).', 'Could not start the Web Worker (static/worker.js).'),
+          tl('Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', 'Open the page through a web server: run “python3 build.py serve” and open the address it prints.'), String(err));
         return false;
       }
     }
@@ -51,8 +52,8 @@ export function createWorkerClient(handlers) {
     const onError = (event) => {
       event.preventDefault();
       if (current !== worker) return;
-      handlers.fatal('Không tải được static/worker.js hoặc tệp Pyodide mà nó cần.',
-        'Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.',
+      handlers.fatal(tl('Không tải được static/worker.js hoặc tệp Pyodide mà nó cần.', 'Could not load static/worker.js or the Pyodide files it needs.'),
+        tl('Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.', 'Check that dist/ was made by “python3 build.py” and is served by “python3 build.py serve”, then reload the page.'),
         event.message || '');
     };
     current.onmessage = (event) => onMessage(current, event.data);
@@ -69,7 +70,16 @@ export function createWorkerClient(handlers) {
   function run(config) {
     const id = nextId++;
     waiting = id;
-    worker.postMessage({ id, type: 'run', config });
+    worker.postMessage({ id, type: 'run', config, lang });
+    return id;
+  }
+
+  // Words an earlier run's report (its JSON from a 'result') in the page's language without running
+  // the engine (the language switch); answered like a run. Returns its id.
+  function render(report) {
+    const id = nextId++;
+    waiting = id;
+    worker.postMessage({ id, type: 'render', report, lang });
     return id;
   }
 
@@ -80,5 +90,5 @@ export function createWorkerClient(handlers) {
     waiting = null;
   }
 
-  return { start, run, stop };
+  return { start, run, render, stop };
 }

@@ -8,7 +8,8 @@
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/pyc-cache.js is not used.
 //
-// page -> worker: {id, type: 'run', config} · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+// page -> worker: {id, type: 'run', config, lang} · {id, type: 'render', report, lang} (an earlier run's
+//                 report worded again in lang, no engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
@@ -43,8 +44,14 @@ class LoadError extends Error {
   }
 }
 
-const SERVE_HINT = 'Hãy tạo lại trang bằng “python3 build.py” (trên máy không có internet: đặt LAB_PYODIDE_MIRROR ' +
-  'trỏ tới thư mục chứa các tệp Pyodide 0.27.7) rồi phục vụ bằng “python3 build.py serve” và tải lại trang.';
+// The page's language (static/boot.js names the worker after it): every message below in it.
+const LANG = self.name === 'en' ? 'en' : 'vi';
+const t = (vi, en) => (LANG === 'en' ? en : vi);
+
+const SERVE_HINT = t('Hãy tạo lại trang bằng “python3 build.py” (trên máy không có internet: đặt LAB_PYODIDE_MIRROR ' +
+  'trỏ tới thư mục chứa các tệp Pyodide 0.27.7) rồi phục vụ bằng “python3 build.py serve” và tải lại trang.',
+'Rebuild the page with “python3 build.py” (on a machine without internet: point LAB_PYODIDE_MIRROR at a folder ' +
+  'holding the Pyodide 0.27.7 files), serve it with “python3 build.py serve” and reload the page.');
 
 const MANIFEST_URL = new URL('build-info.json', SITE_ROOT);
 
@@ -54,9 +61,9 @@ async function fetchManifest() {
   try {
     response = await fetch(url, { cache: 'no-store' });
   } catch (err) {
-    throw new LoadError('Không tải được build-info.json.', SERVE_HINT, String(err));
+    throw new LoadError(t('Không tải được build-info.json.', 'Could not load build-info.json.'), SERVE_HINT, String(err));
   }
-  if (!response.ok) throw new LoadError('Thiếu tệp build-info.json (HTTP ' + response.status + ').', SERVE_HINT);
+  if (!response.ok) throw new LoadError(t('Thiếu tệp build-info.json (HTTP ', 'build-info.json is missing (HTTP ') + response.status + ').', SERVE_HINT);
   manifestText = await response.text();
   return JSON.parse(manifestText);
 }
@@ -70,11 +77,11 @@ async function checkFiles(indexURL, files) {
     try {
       response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
     } catch (err) {
-      throw new LoadError('Không tải được tệp Pyodide ' + name + '.',
-        'Kiểm tra kết nối mạng (bản dựng --pyodide cdn) hoặc máy chủ cục bộ. ' + SERVE_HINT, url.href + '\n' + String(err));
+      throw new LoadError(t('Không tải được tệp Pyodide ', 'Could not load the Pyodide file ') + name + '.',
+        t('Kiểm tra kết nối mạng (bản dựng --pyodide cdn) hoặc máy chủ cục bộ. ', 'Check the network (a --pyodide cdn build) or the local server. ') + SERVE_HINT, url.href + '\n' + String(err));
     }
     if (!response.ok) {
-      throw new LoadError('Thiếu tệp Pyodide ' + name + ' (HTTP ' + response.status + ').', SERVE_HINT, url.href);
+      throw new LoadError(t('Thiếu tệp Pyodide ', 'Missing Pyodide file ') + name + ' (HTTP ' + response.status + ').', SERVE_HINT, url.href);
     }
   }));
 }
@@ -143,10 +150,10 @@ async function fetchWheel(wheelURL) {
   try {
     response = await fetch(wheelURL);
   } catch (err) {
-    throw new LoadError('Không tải được engine (' + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+    throw new LoadError(t('Không tải được engine (', 'Could not load the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
   }
   if (!response.ok) {
-    throw new LoadError('Thiếu tệp engine ' + wheelURL.split('/').pop() + ' (HTTP ' + response.status + ').', SERVE_HINT, wheelURL);
+    throw new LoadError(t('Thiếu tệp engine ', 'Missing engine file ') + wheelURL.split('/').pop() + ' (HTTP ' + response.status + ').', SERVE_HINT, wheelURL);
   }
   return new Uint8Array(await response.arrayBuffer());
 }
@@ -155,7 +162,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
-    throw new LoadError('Không nạp được pyodide.js.', SERVE_HINT, String(err));
+    throw new LoadError(t('Không nạp được pyodide.js.', 'Could not load pyodide.js.'), SERVE_HINT, String(err));
   }
   const options = {
     indexURL,
@@ -175,7 +182,8 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
       return await self.loadPyodide(options);
     }
   } catch (err) {
-    throw new LoadError('Pyodide không khởi động được (pyodide.asm.js, pyodide.asm.wasm hoặc python_stdlib.zip).',
+    throw new LoadError(t('Pyodide không khởi động được (pyodide.asm.js, pyodide.asm.wasm hoặc python_stdlib.zip).',
+      'Pyodide did not start (pyodide.asm.js, pyodide.asm.wasm or python_stdlib.zip).'),
       SERVE_HINT, String(err && err.stack || err));
   }
 }
@@ -188,7 +196,7 @@ async function loadPackages() {
     missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
   }
   if (missing.length) {
-    throw new LoadError('Không nạp được gói ' + missing.join(', ') + ' (tệp .whl trong thư mục pyodide/).',
+    throw new LoadError(t('Không nạp được gói ', 'Could not load the package ') + missing.join(', ') + t(' (tệp .whl trong thư mục pyodide/).', ' (.whl files in the pyodide/ folder).'),
       SERVE_HINT, failures.join('\n'));
   }
 }
@@ -205,19 +213,20 @@ async function installEngine(wheelURL, wheelBytes) {
     await micropip.install.callKwargs('emfs:' + path, { deps: false });
     mark('micropipInstalled');
   } catch (err) {
-    throw new LoadError('Không cài được engine (' + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+    throw new LoadError(t('Không cài được engine (', 'Could not install the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
   } finally {
     micropip.destroy();
   }
   try {
     return pyodide.pyimport('inference_lab.web');
   } catch (err) {
-    throw new LoadError('Không import được inference_lab.web.', 'Engine trong bản dựng bị lỗi; hãy báo cho người duy trì bài lab.', String(err));
+    throw new LoadError(t('Không import được inference_lab.web.', 'Could not import inference_lab.web.'),
+      t('Engine trong bản dựng bị lỗi; hãy báo cho người duy trì bài lab.', 'The engine in this build is broken; please tell the lab\'s maintainers.'), String(err));
   }
 }
 
 async function boot() {
-  progress('build-info.json', 'Đọc danh sách tệp của bản dựng', 0.02);
+  progress('build-info.json', t('Đọc danh sách tệp của bản dựng', 'Reading the build\'s file list'), 0.02);
   const manifest = await fetchManifest();
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
@@ -227,7 +236,7 @@ async function boot() {
   const wheel = fetchWheel(wheelURL);
   wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
-    'pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 0.1);
+    t('pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 'pyodide.asm.wasm, the standard library, NumPy and micropip (about 17 MB)'), 0.1);
   // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
   const pyc = manifest.bytecode ? null : labPyc;
   const pycOptions = pyc ? await pyc.open(manifest.build) : {};
@@ -238,10 +247,10 @@ async function boot() {
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
   await loadPackages();
-  progress('engine', 'Cài inference_lab ' + manifest.engine.version, 0.85);
+  progress('engine', t('Cài inference_lab ', 'Installing inference_lab ') + manifest.engine.version, 0.85);
   web = await installEngine(wheelURL, await wheel);
   mark('engineImported');
-  progress('engine', 'Đọc mô tả các hằng số', 0.95);
+  progress('engine', t('Đọc mô tả các hằng số', 'Reading the constants\' schema'), 0.95);
   const schema = JSON.parse(web.describe());
   await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
   staging.files = null;
@@ -273,7 +282,9 @@ function warmUp() {
 function handleRun(msg) {
   warmed = true;
   try {
-    const result = JSON.parse(web.run(JSON.stringify(msg.config || {})));
+    const lang = msg.lang === 'en' ? 'en' : 'vi';
+    const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
+      : web.run(JSON.stringify(msg.config || {}), lang));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
@@ -281,7 +292,7 @@ function handleRun(msg) {
     const lastLine = text.trim().split('\n').pop();
     post({
       id: msg.id, type: 'error',
-      message: isPython ? 'Python báo lỗi: ' + lastLine : 'Lỗi khi chạy: ' + lastLine,
+      message: (isPython ? t('Python báo lỗi: ', 'Python error: ') : t('Lỗi khi chạy: ', 'Error while running: ')) + lastLine,
       details: text,
       fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
     });
@@ -313,7 +324,7 @@ self.onmessage = (event) => {
     else post(reply);
     return;
   }
-  if (msg.type !== 'run') return;
+  if (msg.type !== 'run' && msg.type !== 'render') return;
   if (web) handleRun(msg);
   else queue.push(msg);
 };
@@ -325,7 +336,7 @@ boot().then(() => {
   const known = err instanceof LoadError;
   post({
     type: 'fatal',
-    title: known ? err.title : 'Không tải được Python trong trình duyệt.',
+    title: known ? err.title : t('Không tải được Python trong trình duyệt.', 'Could not load Python in the browser.'),
     message: known ? err.hint : SERVE_HINT,
     details: known ? err.details : String(err && err.stack || err),
   });

@@ -2,6 +2,7 @@
 // request that holds the block at the end of the step (block 3 steps[].block_owners). A ◤ corner marks a
 // block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
+import { tl } from '../i18n.js';
 
 export const NAME = 'kv-blocks';
 
@@ -26,7 +27,7 @@ export function render(data, report, opts = {}) {
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []);
   const peak = data.peak || {};
   const colourOf = requestColours(report);
-  const chart = new ChartBuilder(NAME, 'Block KV vật lý theo từng bước: ai giữ block nào (cuối mỗi bước)', opts.width);
+  const chart = new ChartBuilder(NAME, tl('Block KV vật lý theo từng bước: ai giữ block nào (cuối mỗi bước)', 'Physical KV blocks step by step: who holds which block (end of each step)'), opts.width);
 
   // rows: the whole pool when it is small, else the blocks ever used
   let maxUsed = -1;
@@ -39,10 +40,10 @@ export function render(data, report, opts = {}) {
   const order = ((report.config && report.config.REQUESTS) || []).map((r) => String(r.id));
   ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   chart.legend([
-    ...ids.map((id) => ({ label: 'block của ' + id, draw: swatches.box(colourOf(id).colour) })),
-    { label: 'trống', draw: swatches.box(FREE) },
-    { label: 'dùng lại: trước đó của yêu cầu khác', draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
-    { label: 'bước cao điểm', draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
+    ...ids.map((id) => ({ label: tl('block của ', 'block of ') + id, draw: swatches.box(colourOf(id).colour) })),
+    { label: tl('trống', 'free'), draw: swatches.box(FREE) },
+    { label: tl('dùng lại: trước đó của yêu cầu khác', 'reused: earlier held by another request'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
+    { label: tl('bước cao điểm', 'peak step'), draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
   ]);
 
@@ -60,10 +61,10 @@ export function render(data, report, opts = {}) {
   const peakStep = Number.isInteger(peak.step) ? peak.step - 1 : -1;
   const peakInside = peakStep >= 0 && !sameTables((steps[peakStep] || {}).block_owners, peak.tables);
 
-  const summary = `Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block` +
-    (peakStep >= 0 ? ` ở bước ${peakStep + 1}` : '') + `; ${(data.reused || []).length} block được yêu cầu khác dùng lại` +
-    (preemptions.length ? `; ${preemptions.length} lần preempt (bước ${preemptions.map((p) => p.step).join(', ')})` : '; không có preempt') +
-    (rows < pool ? `; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)` : '') + '.';
+  const summary = tl(`Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block`, `Pool of ${pool} KV blocks over ${steps.length} steps; peak ${peak.used ?? '?'}/${pool} blocks`) +
+    (peakStep >= 0 ? tl(` ở bước ${peakStep + 1}`, ` at step ${peakStep + 1}`) : '') + tl(`; ${(data.reused || []).length} block được yêu cầu khác dùng lại`, `; ${(data.reused || []).length} blocks reused by another request`) +
+    (preemptions.length ? tl(`; ${preemptions.length} lần preempt (bước ${preemptions.map((p) => p.step).join(', ')})`, `; ${preemptions.length} preemptions (steps ${preemptions.map((p) => p.step).join(', ')})`) : tl('; không có preempt', '; no preemption')) +
+    (rows < pool ? tl(`; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)`, `; only blocks 0–${rows - 1} drawn (the blocks ever used)`) : '') + '.';
   const svg = chart.svg(width, height, summary);
 
   // free background + grid
@@ -81,8 +82,8 @@ export function render(data, report, opts = {}) {
   const labelW = textWidth(String(cols)) + 6;
   const xEvery = Math.max(1, Math.ceil(labelW / colW));
   for (let i = 0; i < cols; i += xEvery) axes.append(text(cx(i) + colW / 2, TOP + gridH + 15, String(i + 1), { 'text-anchor': 'middle', class: 'tick' }));
-  axes.append(text(LEFT + (cols * colW) / 2, TOP + gridH + 33, 'bước (trạng thái cuối bước)', { 'text-anchor': 'middle', class: 'axis-label' }));
-  axes.append(text(12, TOP + gridH / 2, 'block vật lý', { 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 12 ${round(TOP + gridH / 2)})` }));
+  axes.append(text(LEFT + (cols * colW) / 2, TOP + gridH + 33, tl('bước (trạng thái cuối bước)', 'step (state at the end of the step)'), { 'text-anchor': 'middle', class: 'axis-label' }));
+  axes.append(text(12, TOP + gridH / 2, tl('block vật lý', 'physical block'), { 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 12 ${round(TOP + gridH / 2)})` }));
   svg.append(axes);
 
   // runs: consecutive steps where a block has the same owner
@@ -103,7 +104,7 @@ export function render(data, report, opts = {}) {
     });
     if (cur) runs.push(cur);
   }
-  const stepText = (i) => `bước ${i + 1}`;
+  const stepText = (i) => tl(`bước ${i + 1}`, `step ${i + 1}`);
   const timeText = (i) => steps[i] ? `${(steps[i].end / 1000).toFixed(2)} ms` : '';
   const runLayer = s('g', { class: 'runs' });
   const labelLayer = s('g', { class: 'labels', 'aria-hidden': 'true' }); // letters above the peak/preemption lines
@@ -127,8 +128,8 @@ export function render(data, report, opts = {}) {
       }));
     }
     const span = run.from === run.to ? stepText(run.from) : `${stepText(run.from)} → ${run.to + 1}`;
-    const reuse = run.reusedFrom ? ` Dùng lại: trước đó block này của ${run.reusedFrom}.` : '';
-    runLayer.append(chart.mark(g, `Block ${run.block}: của ${run.id}, ${span} (đến ${timeText(run.to)}).${reuse}`));
+    const reuse = run.reusedFrom ? tl(` Dùng lại: trước đó block này của ${run.reusedFrom}.`, ` Reused: this block belonged to ${run.reusedFrom} before.`) : '';
+    runLayer.append(chart.mark(g, tl(`Block ${run.block}: của ${run.id}, ${span} (đến ${timeText(run.to)}).${reuse}`, `Block ${run.block}: held by ${run.id}, ${span} (until ${timeText(run.to)}).${reuse}`)));
   }
 
   // peak column
@@ -137,13 +138,13 @@ export function render(data, report, opts = {}) {
     const tables = Object.entries(peak.tables || {}).map(([id, bl]) => `${id}→[${bl.join(', ')}]`).join('; ');
     const frame = s('g', { class: 'peak', 'data-step': peakStep + 1 },
       s('rect', { x: round(px - 1), y: TOP - 3, width: round(colW + 2), height: gridH + 6, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '4 3' }));
-    const label = `cao điểm ${peak.used}/${pool}`;
+    const label = tl(`cao điểm ${peak.used}/${pool}`, `peak ${peak.used}/${pool}`);
     const lw = textWidth(label, 12, true);
     let lx = px + colW / 2;
     lx = Math.max(LEFT + lw / 2, Math.min(lx, width - RIGHT - lw / 2));
     frame.append(text(lx, TOP - 20, label, { 'text-anchor': 'middle', class: 'strong' }));
-    const inside = peakInside ? ' (giữa bước, trước khi chuỗi vừa xong trả block, nên cột này chỉ cho thấy trạng thái cuối bước)' : '';
-    svg.append(chart.mark(frame, `Cao điểm ở bước ${peakStep + 1}${inside}: dùng ${peak.used}/${pool} block, lưu ${peak.tokens ?? '?'} token. Bảng block: ${tables}.`));
+    const inside = peakInside ? tl(' (giữa bước, trước khi chuỗi vừa xong trả block, nên cột này chỉ cho thấy trạng thái cuối bước)', ' (mid-step, before finished sequences freed their blocks, so this column only shows the state at the end of the step)') : '';
+    svg.append(chart.mark(frame, tl(`Cao điểm ở bước ${peakStep + 1}${inside}: dùng ${peak.used}/${pool} block, lưu ${peak.tokens ?? '?'} token. Bảng block: ${tables}.`, `Peak at step ${peakStep + 1}${inside}: ${peak.used}/${pool} blocks in use, holding ${peak.tokens ?? '?'} tokens. Block tables: ${tables}.`)));
   }
 
   // preemptions: at the start of step p.step (its left edge)
@@ -158,8 +159,8 @@ export function render(data, report, opts = {}) {
     g.append(s('line', { x1: round(px), x2: round(px), y1: TOP - 2, y2: TOP + gridH, stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' }));
     g.append(glyphs.pause(px, TOP - 8));
     const detail = list.map((p) => {
-      const held = p.blocks && p.blocks.length ? `trả block [${p.blocks.join(', ')}]` : 'chưa giữ block nào';
-      return `Preempt đầu bước ${step} (${(p.time / 1000).toFixed(2)} ms): hết block trống, ${p.request} ${held}; sau đó prefill lại ${p.recompute} token.`;
+      const held = p.blocks && p.blocks.length ? tl(`trả block [${p.blocks.join(', ')}]`, `frees blocks [${p.blocks.join(', ')}]`) : tl('chưa giữ block nào', 'held no block yet');
+      return tl(`Preempt đầu bước ${step} (${(p.time / 1000).toFixed(2)} ms): hết block trống, ${p.request} ${held}; sau đó prefill lại ${p.recompute} token.`, `Preempt at the start of step ${step} (${(p.time / 1000).toFixed(2)} ms): out of free blocks, ${p.request} ${held}; it then prefills ${p.recompute} tokens again.`);
     }).join(' ');
     svg.append(chart.mark(g, detail));
   }
@@ -167,18 +168,18 @@ export function render(data, report, opts = {}) {
   svg.append(labelLayer);
 
   // text alternative
-  chart.table(`Block KV cuối mỗi bước (bể ${pool} block)`, ['Bước', 'Block dùng', 'Bảng block (yêu cầu → block vật lý)'],
+  chart.table(tl(`Block KV cuối mỗi bước (bể ${pool} block)`, `KV blocks at the end of each step (pool of ${pool} blocks)`), [tl('Bước', 'Step'), tl('Block dùng', 'Blocks used'), tl('Bảng block (yêu cầu → block vật lý)', 'Block tables (request → physical blocks)')],
     steps.map((st, i) => {
       const by = new Map();
       for (const [b, id] of Object.entries(st.block_owners || {})) {
         if (!by.has(id)) by.set(id, []);
         by.get(id).push(Number(b));
       }
-      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).join('; ') || 'trống';
-      return [String(i + 1) + (i === peakStep ? ' (cao điểm)' : ''), `${st.kv_used}/${pool}`, tables];
+      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).join('; ') || tl('trống', 'free');
+      return [String(i + 1) + (i === peakStep ? tl(' (cao điểm)', ' (peak)') : ''), `${st.kv_used}/${pool}`, tables];
     }));
   const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');
-  chart.altText((reused ? `Block được dùng lại: ${reused}. ` : 'Không block nào được dùng lại. ') +
-    (preemptions.length ? 'Preempt: ' + preemptions.map((p) => `bước ${p.step} ${p.request}`).join('; ') + '.' : 'Không có preempt.'));
+  chart.altText((reused ? tl(`Block được dùng lại: ${reused}. `, `Blocks reused: ${reused}. `) : tl('Không block nào được dùng lại. ', 'No block is reused. ')) +
+    (preemptions.length ? 'Preempt: ' + preemptions.map((p) => tl(`bước ${p.step} ${p.request}`, `step ${p.step} ${p.request}`)).join('; ') + '.' : tl('Không có preempt.', 'No preemption.')));
   return chart.finish();
 }

@@ -2,6 +2,7 @@
 // chunk (hatched, "p5") and decode (solid, "d") is a box; arrival ○, ready |, first token ◆ and finish ■
 // are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge.
 import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { tl } from '../i18n.js';
 
 export const NAME = 'timeline';
 
@@ -13,7 +14,7 @@ const TOP = 6;
 const AXIS = 44;       // tick labels + axis title
 const MIN_STEP_PX = 5; // below this the drawing scrolls sideways
 
-const CODE_TEXT = { 429: '429 · từ chối ở cổng (quá tải)', 400: '400 · bị chặn ở bước chuẩn bị đầu vào' };
+const CODE_TEXT = { 429: tl('429 · từ chối ở cổng (quá tải)', '429 · rejected at the gateway (overloaded)'), 400: tl('400 · bị chặn ở bước chuẩn bị đầu vào', '400 · blocked during input preparation') };
 
 export function render(data, report, opts = {}) {
   const b11 = blockData(report, 11) || {};
@@ -26,16 +27,16 @@ export function render(data, report, opts = {}) {
   const follow = report.follow && report.follow.id;
   const colourOf = requestColours(report);
 
-  const chart = new ChartBuilder(NAME, 'Dòng thời gian: mỗi yêu cầu một làn, mỗi bước một ô (ms mô phỏng)', opts.width);
+  const chart = new ChartBuilder(NAME, tl('Dòng thời gian: mỗi yêu cầu một làn, mỗi bước một ô (ms mô phỏng)', 'Timeline: one lane per request, one box per step (simulated ms)'), opts.width);
   chart.legend([
-    { label: 'prefill (sọc, “p5” = 5 token prompt)', draw: swatches.box('#0072B2', 'hatch') },
-    { label: 'decode (đặc, “d”)', draw: swatches.box('#0072B2') },
-    { label: 'đến', draw: swatches.shape((x, y) => glyphs.circle(x, y)) },
-    { label: 'sẵn sàng', draw: swatches.shape((x, y) => glyphs.tick(x, y)) },
-    { label: 'chờ chỗ chạy', draw: swatches.line('#4a5260', '3 3') },
-    { label: 'token đầu', draw: swatches.shape((x, y) => glyphs.diamond(x, y)) },
+    { label: tl('prefill (sọc, “p5” = 5 token prompt)', 'prefill (striped, “p5” = 5 prompt tokens)'), draw: swatches.box('#0072B2', 'hatch') },
+    { label: tl('decode (đặc, “d”)', 'decode (solid, “d”)'), draw: swatches.box('#0072B2') },
+    { label: tl('đến', 'arrives'), draw: swatches.shape((x, y) => glyphs.circle(x, y)) },
+    { label: tl('sẵn sàng', 'ready'), draw: swatches.shape((x, y) => glyphs.tick(x, y)) },
+    { label: tl('chờ chỗ chạy', 'waiting for a slot'), draw: swatches.line('#4a5260', '3 3') },
+    { label: tl('token đầu', 'first token'), draw: swatches.shape((x, y) => glyphs.diamond(x, y)) },
     { label: 'xong', draw: swatches.shape((x, y) => glyphs.square(x, y)) },
-    { label: 'từ chối 429/400', draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
+    { label: tl('từ chối 429/400', 'rejected 429/400'), draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
   ]);
 
@@ -54,9 +55,9 @@ export function render(data, report, opts = {}) {
   const axisY = TOP + ids.length * LANE + 2;
 
   const nServed = served.size;
-  const summary = `Dòng thời gian ${steps.length} bước trong ${ms(end)} ms mô phỏng: ${nServed} yêu cầu được phục vụ` +
-    (rejected.size ? `, ${[...rejected.values()].map((r) => r.id + ' bị ' + r.code).join(', ')}` : '') +
-    (preemptions.length ? `, ${preemptions.length} lần preempt (${preemptions.map((p) => p.request + ' ở bước ' + p.step).join(', ')})` : ', không có preempt') + '.';
+  const summary = tl(`Dòng thời gian ${steps.length} bước trong ${ms(end)} ms mô phỏng: ${nServed} yêu cầu được phục vụ`, `Timeline of ${steps.length} steps in ${ms(end)} simulated ms: ${nServed} requests served`) +
+    (rejected.size ? tl(`, ${[...rejected.values()].map((r) => r.id + ' bị ' + r.code).join(', ')}`, `, ${[...rejected.values()].map((r) => r.id + ' got ' + r.code).join(', ')}`) : '') +
+    (preemptions.length ? tl(`, ${preemptions.length} lần preempt (${preemptions.map((p) => p.request + ' ở bước ' + p.step).join(', ')})`, `, ${preemptions.length} preemptions (${preemptions.map((p) => p.request + ' at step ' + p.step).join(', ')})`) : tl(', không có preempt', ', no preemption')) + '.';
   const svg = chart.svg(width, height, summary);
 
   const t = ticks(0, end / 1000, Math.max(2, Math.floor((plotRight - LEFT) / 70)));
@@ -68,7 +69,7 @@ export function render(data, report, opts = {}) {
   svg.append(stepColumns(steps.map((st) => [x(st.start), x(st.end) - x(st.start)]), TOP, axisY - TOP));
   const scaleMs = (v) => x(v * 1000);
   scaleMs.domain = [0, end / 1000];
-  svg.append(xAxis(scaleMs, axisY, t.values, (v) => String(v), 'thời gian mô phỏng (ms)', (LEFT + plotRight) / 2));
+  svg.append(xAxis(scaleMs, axisY, t.values, (v) => String(v), tl('thời gian mô phỏng (ms)', 'simulated time (ms)'), (LEFT + plotRight) / 2));
 
   const stepNo = new Map(steps.map((st, i) => [st, i + 1]));
   const preemptBy = new Map();
@@ -92,10 +93,10 @@ export function render(data, report, opts = {}) {
     const spec = trace.find((r) => String(r.id) === id) || {};
     if (rej) {
       const cx = x(rej.arrival);
-      const info = CODE_TEXT[rej.code] || (rej.code + ' · bị từ chối');
-      const labelText = (id === follow ? 'yêu cầu theo dõi · ' : '') + info;
+      const info = CODE_TEXT[rej.code] || (rej.code + tl(' · bị từ chối', ' · rejected'));
+      const labelText = (id === follow ? tl('yêu cầu theo dõi · ', 'followed request · ') : '') + info;
       const mk = chart.mark(s('g', { class: 'refused', 'data-code': rej.code }, s('rect', { x: round(cx - 8), y: round(mid - 8), width: 16, height: 16, fill: 'transparent' }), glyphs.cross(cx, mid)),
-        `${id}: đến ${ms(rej.arrival)} ms, ${info}; không được phục vụ.`);
+        tl(`${id}: đến ${ms(rej.arrival)} ms, ${info}; không được phục vụ.`, `${id}: arrives ${ms(rej.arrival)} ms, ${info}; not served.`));
       g.append(mk);
       const tw = textWidth(labelText);
       const tx = cx + 10 + tw > plotRight ? cx - 10 : cx + 10;
@@ -103,7 +104,7 @@ export function render(data, report, opts = {}) {
       return;
     }
     if (!req) {
-      g.append(text(LEFT + 6, mid + 4, 'không có số liệu', { class: 'muted' }));
+      g.append(text(LEFT + 6, mid + 4, tl('không có số liệu', 'no data'), { class: 'muted' }));
       return;
     }
     const { colour } = colourOf(id);
@@ -139,29 +140,29 @@ export function render(data, report, opts = {}) {
           }));
         }
         const what = phase === 'prefill' ? `prefill ${n} token prompt` : 'decode 1 token';
-        const lostText = lost ? ` — K/V này bị bỏ khi ${id} bị preempt lúc ${ms(lost.time)} ms, phải tính lại.` : '';
-        marks.push([bx, box, `Bước ${stepNo.get(st)} (${ms(st.start)} → ${ms(st.end)} ms): ${id} ${what}.${lostText}`]);
+        const lostText = lost ? tl(` — K/V này bị bỏ khi ${id} bị preempt lúc ${ms(lost.time)} ms, phải tính lại.`, ` — this K/V is dropped when ${id} is preempted at ${ms(lost.time)} ms and must be recomputed.`) : '';
+        marks.push([bx, box, tl(`Bước ${stepNo.get(st)} (${ms(st.start)} → ${ms(st.end)} ms): ${id} ${what}.${lostText}`, `Step ${stepNo.get(st)} (${ms(st.start)} → ${ms(st.end)} ms): ${id} ${what}.${lostText}`)]);
       }
     }
     // markers
-    const ttftText = `TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`;
-    marks.push([x(req.arrival) - 0.3, glyphs.circle(x(req.arrival), mid), `${id} đến lúc ${ms(req.arrival)} ms` + (spec.text ? ` (“${spec.text}”)` : '') + '.']);
-    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), `${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)` + (req.start > req.ready ? `, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).` : ', vào chạy ngay.')]);
-    marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), `${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`]);
-    marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), `${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`]);
+    const ttftText = tl(`TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`, `TTFT ${ms(req.ttft)} ms = preparation ${ms(req.prep)} + wait ${ms(req.queue)} + prefill ${ms(req.prefill)}`);
+    marks.push([x(req.arrival) - 0.3, glyphs.circle(x(req.arrival), mid), tl(`${id} đến lúc ${ms(req.arrival)} ms`, `${id} arrives at ${ms(req.arrival)} ms`) + (spec.text ? ` (“${spec.text}”)` : '') + '.']);
+    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), tl(`${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)`, `${id} is ready at ${ms(req.ready)} ms (input preparation ${ms(req.prep)} ms)`) + (req.start > req.ready ? tl(`, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).`, `, waits for a slot until ${ms(req.start)} ms (${ms(req.queue)} ms).`) : tl(', vào chạy ngay.', ', starts running at once.'))]);
+    marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), tl(`${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`, `${id} gets its first token at ${ms(req.first)} ms: ${ttftText}.`)]);
+    marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), tl(`${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`, `${id} finishes at ${ms(req.finish)} ms after ${req.n} tokens (E2E ${ms(req.e2e)} ms).`)]);
     for (const p of myPreempts) {
       const px = x(p.time);
       const badge = glyphs.pause(px, y0 + 7, { class: 'preempt', 'data-step': p.step });
       const line = s('line', { x1: round(px), x2: round(px), y1: y0 + 2, y2: y0 + LANE - 2, stroke: '#000000', 'stroke-width': 1.5, 'stroke-dasharray': '2 2' });
-      const kept = p.blocks && p.blocks.length ? `trả block [${p.blocks.join(', ')}]` : 'chưa giữ block nào';
-      const detail = `Preempt ở bước ${p.step} (${ms(p.time)} ms): hết block KV trống, ${p.request} ${kept}, quay lại hàng chờ; khi chạy lại phải prefill ${p.recompute} token.`;
+      const kept = p.blocks && p.blocks.length ? tl(`trả block [${p.blocks.join(', ')}]`, `frees blocks [${p.blocks.join(', ')}]`) : tl('chưa giữ block nào', 'held no block yet');
+      const detail = tl(`Preempt ở bước ${p.step} (${ms(p.time)} ms): hết block KV trống, ${p.request} ${kept}, quay lại hàng chờ; khi chạy lại phải prefill ${p.recompute} token.`, `Preempt at step ${p.step} (${ms(p.time)} ms): out of free KV blocks, ${p.request} ${kept}, back to the waiting queue; when it runs again it must prefill ${p.recompute} tokens.`);
       const group = s('g', { class: 'preemption', 'data-step': p.step }, line, badge);
       marks.push([px, group, detail]);
     }
     marks.sort((a, b) => a[0] - b[0]);
     // lane label first in keyboard order: the request's whole story
-    const story = `${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}, bắt đầu ${ms(req.start)}, token đầu ${ms(req.first)}, xong ${ms(req.finish)} ms; ${ttftText}` +
-      (myPreempts.length ? `; bị preempt ${myPreempts.length} lần.` : '.');
+    const story = tl(`${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}, bắt đầu ${ms(req.start)}, token đầu ${ms(req.first)}, xong ${ms(req.finish)} ms; ${ttftText}`, `${id}${id === follow ? ' (followed request)' : ''}: arrives ${ms(req.arrival)}, ready ${ms(req.ready)}, starts ${ms(req.start)}, first token ${ms(req.first)}, finishes ${ms(req.finish)} ms; ${ttftText}`) +
+      (myPreempts.length ? tl(`; bị preempt ${myPreempts.length} lần.`, `; preempted ${myPreempts.length} times.`) : '.');
     const labelHit = s('g', { class: 'lane-head' }, s('rect', { x: 0, y: y0 + 2, width: LEFT - 4, height: LANE - 4, fill: 'transparent' }));
     g.append(chart.mark(labelHit, story));
     for (const [, el, detail] of marks) g.append(chart.mark(el, detail));
@@ -169,20 +170,20 @@ export function render(data, report, opts = {}) {
 
 
   // text alternative
-  chart.table('Các yêu cầu trên dòng thời gian (ms mô phỏng)',
-    ['Yêu cầu', 'Đến', 'Sẵn sàng', 'Bắt đầu', 'Token đầu', 'Xong', 'Kết quả'],
+  chart.table(tl('Các yêu cầu trên dòng thời gian (ms mô phỏng)', 'The requests on the timeline (simulated ms)'),
+    [tl('Yêu cầu', 'Request'), tl('Đến', 'Arrives'), tl('Sẵn sàng', 'Ready'), tl('Bắt đầu', 'Starts'), tl('Token đầu', 'First token'), 'Xong', tl('Kết quả', 'Outcome')],
     ids.map((id) => {
       const r = served.get(id);
       const rej = rejected.get(id);
-      if (r) return [id, ms(r.arrival), ms(r.ready), ms(r.start), ms(r.first), ms(r.finish), `phục vụ, ${r.n} token` + (r.preemptions ? `, preempt ${r.preemptions} lần` : '')];
+      if (r) return [id, ms(r.arrival), ms(r.ready), ms(r.start), ms(r.first), ms(r.finish), tl(`phục vụ, ${r.n} token`, `served, ${r.n} tokens`) + (r.preemptions ? tl(`, preempt ${r.preemptions} lần`, `, preempted ${r.preemptions} times`) : '')];
       if (rej) return [id, ms(rej.arrival), '—', '—', '—', '—', CODE_TEXT[rej.code] || rej.code];
       return [id, '—', '—', '—', '—', '—', '—'];
     }));
-  chart.table('Các bước của bộ lập lịch', ['Bước', 'Bắt đầu (ms)', 'Kết thúc (ms)', 'Việc'],
+  chart.table(tl('Các bước của bộ lập lịch', 'The scheduler\'s steps'), [tl('Bước', 'Step'), tl('Bắt đầu (ms)', 'Start (ms)'), tl('Kết thúc (ms)', 'End (ms)'), tl('Việc', 'Work')],
     steps.map((st, i) => [String(i + 1), ms(st.start), ms(st.end),
       (st.tasks || []).map((tk) => `${tk[0]} ${tk[1] === 'prefill' ? 'prefill ' + tk[2] + ' token' : 'decode'}`).join(', ')]));
   if (preemptions.length) {
-    chart.altText('Preempt: ' + preemptions.map((p) => `bước ${p.step} (${ms(p.time)} ms) ${p.request}, tính lại ${p.recompute} token`).join('; ') + '.');
+    chart.altText('Preempt: ' + preemptions.map((p) => tl(`bước ${p.step} (${ms(p.time)} ms) ${p.request}, tính lại ${p.recompute} token`, `step ${p.step} (${ms(p.time)} ms) ${p.request}, recomputes ${p.recompute} tokens`)).join('; ') + '.');
   }
   return chart.finish();
 }

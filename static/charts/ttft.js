@@ -1,6 +1,7 @@
 // ttft (block 11): one stacked bar per served request — input preparation, waiting for a slot, prefill
 // (up to the first token) — on a simulated-ms axis, with the assumed TTFT_SLO as a dashed line.
 import { ChartBuilder, OKABE_ITO, linear, ms, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { tl } from '../i18n.js';
 
 export const NAME = 'ttft';
 
@@ -10,23 +11,23 @@ const LEFT = 34;
 const TOP = 26;
 const AXIS = 44;
 const PARTS = [
-  { key: 'prep', label: 'chuẩn bị đầu vào', colour: OKABE_ITO.sky, kind: 'dots' },
-  { key: 'queue', label: 'chờ chỗ chạy', colour: OKABE_ITO.orange, kind: 'hatch' },
-  { key: 'prefill', label: 'prefill tới token đầu', colour: OKABE_ITO.blue, kind: null },
+  { key: 'prep', label: tl('chuẩn bị đầu vào', 'input preparation'), colour: OKABE_ITO.sky, kind: 'dots' },
+  { key: 'queue', label: tl('chờ chỗ chạy', 'waiting for a slot'), colour: OKABE_ITO.orange, kind: 'hatch' },
+  { key: 'prefill', label: tl('prefill tới token đầu', 'prefill up to the first token'), colour: OKABE_ITO.blue, kind: null },
 ];
 
 export function render(data, report, opts = {}) {
   const requests = Array.isArray(data.requests) ? data.requests : [];
   const slo = Number(data.ttft_slo);
   const follow = report.follow && report.follow.id;
-  const chart = new ChartBuilder(NAME, 'TTFT của từng yêu cầu được phục vụ = chuẩn bị + chờ + prefill (ms mô phỏng)', opts.width);
+  const chart = new ChartBuilder(NAME, tl('TTFT của từng yêu cầu được phục vụ = chuẩn bị + chờ + prefill (ms mô phỏng)', 'TTFT of each served request = preparation + wait + prefill (simulated ms)'), opts.width);
   chart.legend([
     ...PARTS.map((p) => ({ label: p.label, draw: swatches.box(p.colour, p.kind) })),
-    { label: 'ngưỡng TTFT_SLO giả định', draw: swatches.line('#000000', '4 3') },
+    { label: tl('ngưỡng TTFT_SLO giả định', 'assumed TTFT_SLO target'), draw: swatches.line('#000000', '4 3') },
   ]);
   if (!requests.length) {
     chart.root.dataset.empty = 'true';
-    chart.note('Không có yêu cầu nào được phục vụ trong lần chạy này, nên không có TTFT để vẽ.');
+    chart.note(tl('Không có yêu cầu nào được phục vụ trong lần chạy này, nên không có TTFT để vẽ.', 'No request was served in this run, so there is no TTFT to draw.'));
     return chart.finish();
   }
 
@@ -41,11 +42,11 @@ export function render(data, report, opts = {}) {
   const axisY = TOP + requests.length * ROW + 2;
   const over = requests.filter((r) => slo && r.ttft > slo).map((r) => r.id);
 
-  const summary = 'TTFT (ms mô phỏng): ' + requests.map((r) => `${r.id} ${ms(r.ttft)} = ${ms(r.prep)} + ${ms(r.queue)} + ${ms(r.prefill)}`).join('; ') +
-    (slo ? `. Ngưỡng giả định ${ms(slo)} ms; vượt: ${over.length ? over.join(', ') : 'không yêu cầu nào'}.` : '.');
+  const summary = tl('TTFT (ms mô phỏng): ', 'TTFT (simulated ms): ') + requests.map((r) => `${r.id} ${ms(r.ttft)} = ${ms(r.prep)} + ${ms(r.queue)} + ${ms(r.prefill)}`).join('; ') +
+    (slo ? tl(`. Ngưỡng giả định ${ms(slo)} ms; vượt: ${over.length ? over.join(', ') : 'không yêu cầu nào'}.`, `. Assumed target ${ms(slo)} ms; missed by: ${over.length ? over.join(', ') : 'no request'}.`) : '.');
   const svg = chart.svg(width, height, summary);
   svg.append(xGrid(x, TOP - 4, axisY, tk.values));
-  svg.append(xAxis(x, axisY, tk.values, (v) => String(v), 'TTFT (ms mô phỏng)', (LEFT + plotRight) / 2));
+  svg.append(xAxis(x, axisY, tk.values, (v) => String(v), tl('TTFT (ms mô phỏng)', 'TTFT (simulated ms)'), (LEFT + plotRight) / 2));
 
   const labels = s('g', { class: 'labels', 'aria-hidden': 'true' }); // drawn last, above the SLO line
   requests.forEach((r, i) => {
@@ -69,14 +70,14 @@ export function render(data, report, opts = {}) {
         labels.append(s('rect', { x: round((x0 + x1) / 2 - textWidth(label, 11, true) / 2 - 3), y: round(y + 3), width: round(textWidth(label, 11, true) + 6), height: BAR - 6, rx: 2, fill: '#ffffff', 'fill-opacity': 0.9 }));
         labels.append(text((x0 + x1) / 2, y + BAR / 2 + 4, label, { 'text-anchor': 'middle', class: 'in-box' }));
       }
-      const extra = part.key === 'prefill' && r.preemptions ? ` (gồm thời gian mất vì ${r.preemptions} lần preempt)` : '';
+      const extra = part.key === 'prefill' && r.preemptions ? tl(` (gồm thời gian mất vì ${r.preemptions} lần preempt)`, ` (includes time lost to ${r.preemptions} preemptions)`) : '';
       g.append(chart.mark(seg, `${r.id}: ${part.label} ${ms(v)} ms${extra}; TTFT ${ms(r.ttft)} ms.`));
     }
     // under the bar: the total and the verdict against the SLO
     const total = text(x(0), y + BAR + 14, '', { class: 'value', stroke: r.id === follow ? '#fff4d6' : '#ffffff', 'stroke-width': 4, 'paint-order': 'stroke', 'stroke-linejoin': 'round' });
     total.append(s('tspan', { class: 'strong' }, `TTFT ${ms(r.ttft)} ms`));
-    if (slo) total.append(r.ttft > slo ? ' · ✗ vượt SLO' : ' · ✓ đạt SLO');
-    if (r.preemptions) total.append(` · preempt ${r.preemptions} lần`);
+    if (slo) total.append(r.ttft > slo ? tl(' · ✗ vượt SLO', ' · ✗ misses the SLO') : tl(' · ✓ đạt SLO', ' · ✓ meets the SLO'));
+    if (r.preemptions) total.append(tl(` · preempt ${r.preemptions} lần`, ` · preempted ${r.preemptions} times`));
     labels.append(total);
   });
 
@@ -88,11 +89,11 @@ export function render(data, report, opts = {}) {
     const lw = textWidth(label, 12, true);
     const lx = Math.max(lw / 2 + 2, Math.min(sx, width - lw / 2 - 2));
     g.append(text(lx, TOP - 10, label, { 'text-anchor': 'middle', class: 'strong' }));
-    svg.append(chart.mark(g, `Ngưỡng TTFT giả định (TTFT_SLO) ${ms(slo)} ms: ${over.length ? over.join(', ') + ' vượt ngưỡng' : 'mọi yêu cầu đều đạt'}.`));
+    svg.append(chart.mark(g, tl(`Ngưỡng TTFT giả định (TTFT_SLO) ${ms(slo)} ms: ${over.length ? over.join(', ') + ' vượt ngưỡng' : 'mọi yêu cầu đều đạt'}.`, `Assumed TTFT target (TTFT_SLO) ${ms(slo)} ms: ${over.length ? over.join(', ') + ' miss it' : 'every request meets it'}.`)));
   }
   svg.append(labels);
 
-  chart.table('Phân rã TTFT (ms mô phỏng)', ['Yêu cầu', 'Chuẩn bị', 'Chờ chỗ chạy', 'Prefill', 'TTFT', 'So với SLO'],
-    requests.map((r) => [r.id, ms(r.prep), ms(r.queue), ms(r.prefill), ms(r.ttft), slo ? (r.ttft > slo ? 'vượt' : 'đạt') + ' ' + ms(slo) : '—']));
+  chart.table(tl('Phân rã TTFT (ms mô phỏng)', 'TTFT breakdown (simulated ms)'), [tl('Yêu cầu', 'Request'), tl('Chuẩn bị', 'Preparation'), tl('Chờ chỗ chạy', 'Waiting for a slot'), 'Prefill', 'TTFT', tl('So với SLO', 'Against the SLO')],
+    requests.map((r) => [r.id, ms(r.prep), ms(r.queue), ms(r.prefill), ms(r.ttft), slo ? (r.ttft > slo ? tl('vượt', 'misses') : tl('đạt', 'meets')) + ' ' + ms(slo) : '—']));
   return chart.finish();
 }

@@ -56,8 +56,9 @@ test('shorten cuts long address text', () => {
 });
 
 test('view parameters (?step=N) are kept when a run rewrites the address, and are not constants', () => {
-  assert.deepEqual(VIEW_PARAMS, ['step']);
+  assert.deepEqual(VIEW_PARAMS, ['step', 'lang']);
   assert.equal(withViewParams('SLOTS=3', '?SLOTS=2&step=8'), 'SLOTS=3&step=8');
+  assert.equal(withViewParams('SLOTS=3', '?lang=en&SLOTS=2'), 'SLOTS=3&lang=en'); // shared addresses keep the language
   assert.equal(withViewParams('', '?step=8'), 'step=8');
   assert.equal(withViewParams('SLOTS=3', '?SLOTS=2'), 'SLOTS=3');
 });
