@@ -497,7 +497,8 @@ def render_markdown(md, text: str) -> str:
 
 
 def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
-    """[{number, slug, title, constants, expect, sections: {name: html}}] for every NN-slug.md."""
+    """[{number, slug, title, title_en, constants, expect, sections: {name: html}}] for every NN-slug.md
+    (sections: "Câu hỏi", "Dự đoán", "Đáp án" and, when the file has them, "Question", "Prediction", "Answer")."""
     md, parser = markdown_renderer(), exercise_parser()
     try:
         exercises = parser.load_all(directory)
@@ -507,6 +508,9 @@ def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
     for ex in exercises:
         item = ex.to_dict()
         item["sections"] = {name: render_markdown(md, ex.sections[name]) for name in parser.SECTIONS}
+        # the English edition's sections under their English names (the page falls back to Vietnamese)
+        item["sections"].update({name: render_markdown(md, ex.sections[name]) for name in parser.SECTIONS_EN
+                                 if name in ex.sections})
         rendered.append(item)
     return rendered
 

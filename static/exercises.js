@@ -11,6 +11,11 @@ import { tl } from './i18n.js';
 const STORAGE_PREFIX = 'inference-lab:prediction:';
 
 // The one place HTML is inserted: the sections build.py rendered from the exercise files.
+// An exercise's title and sections in the page's language: the English edition when the file has one,
+// else the Vietnamese text.
+const titleOf = (ex) => String(tl(ex.title, ex.title_en || ex.title));
+const section = (ex, vi, en) => ex.sections[tl(vi, ex.sections[en] === undefined ? vi : en)];
+
 function setRenderedHtml(node, html) {
   node.innerHTML = typeof html === 'string' ? html : '';
   return node;
@@ -50,11 +55,11 @@ function constantsLine(constants) {
 
 function textColumn(ex, id) {
   const column = make('div', { class: 'exercise-text' });
-  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), ex.sections[tl('Câu hỏi', 'Question')]));
+  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), section(ex, 'Câu hỏi', 'Question')));
   column.append(constantsLine(ex.constants || {}));
   const guide = make('div', { class: 'exercise-guide' });
   guide.append(make('h4', { id: id + '-guide' }, tl('Cần dự đoán gì', 'What to predict')),
-    setRenderedHtml(make('div', { class: 'md' }), ex.sections[tl('Dự đoán', 'Prediction')]));
+    setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Dự đoán', 'Prediction')));
   column.append(guide);
   return column;
 }
@@ -73,7 +78,7 @@ function predictionBox(id, key) {
 
 function answerPanel(ex, id) {
   const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: true });
-  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), ex.sections[tl('Đáp án', 'Answer')]));
+  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Đáp án', 'Answer')));
   return answer;
 }
 
@@ -127,7 +132,7 @@ function exerciseCard(ex, lab) {
   const id = 'bai-tap-' + pad(ex.number);
   const card = make('article', { class: 'exercise', id, 'aria-labelledby': id + '-title', 'data-exercise': ex.number });
   const title = make('h3', { id: id + '-title' });
-  title.append(make('span', { class: 'exercise-number' }, tl('Bài ', 'Exercise ') + ex.number), ' ', String(ex.title));
+  title.append(make('span', { class: 'exercise-number' }, tl('Bài ', 'Exercise ') + ex.number), ' ', titleOf(ex));
   const answer = answerPanel(ex, id);
   const note = make('p', { class: 'exercise-note', 'aria-live': 'polite' });
   const actions = make('div', { class: 'exercise-actions' });
@@ -140,7 +145,7 @@ function exerciseCard(ex, lab) {
 
 function tocItem(ex) {
   const item = make('li', { value: ex.number });
-  item.append(make('a', { href: '#bai-tap-' + pad(ex.number) }, ex.title));
+  item.append(make('a', { href: '#bai-tap-' + pad(ex.number) }, titleOf(ex)));
   return item;
 }
 

@@ -1,4 +1,5 @@
-"""The exercises in exercises/*.md: every file parses, the six headline constants are covered,
+"""The exercises in exercises/*.md: every file parses (and has its English edition, checked the same way:
+`expect_en` / `expect_steps_en` in the English output, the numbers of `## Answer` printed), the six headline constants are covered,
 every `expect` string is in the lab's output under the exercise's constants (every `expect_steps`
 string in its step narration, `--steps`), every number quoted in an answer is one the lab prints
 (the 13 blocks or the step narration), and `python -m inference_lab --exercise N` runs them.
@@ -36,14 +37,22 @@ def _report(frozen: str):
     return run(json.loads(frozen))
 
 
-def output(constants: dict) -> str:
+@functools.lru_cache(maxsize=None)
+def _report_en(frozen: str):
+    from inference_lab.lab import render
+    return render(_report(frozen), "en")
+
+
+def output(constants: dict, lang: str = "vi") -> str:
     """The lab's text under these constants (cached: several tests share a run)."""
-    return _report(json.dumps(constants, sort_keys=True)).to_text()
+    frozen = json.dumps(constants, sort_keys=True)
+    return (_report_en(frozen) if lang == "en" else _report(frozen)).to_text()
 
 
-def steps_output(constants: dict) -> str:
+def steps_output(constants: dict, lang: str = "vi") -> str:
     """The step narration (`--steps`) under these constants."""
-    return _report(json.dumps(constants, sort_keys=True)).steps_text()
+    frozen = json.dumps(constants, sort_keys=True)
+    return (_report_en(frozen) if lang == "en" else _report(frozen)).steps_text()
 
 
 def compare_runs(ex) -> list[dict]:
@@ -125,6 +134,34 @@ def test_number_matching_is_strict():
     assert printed("22.00", text) and printed("33/40", text) and printed("7/12", text)
     assert not printed("2.00", text) and not printed("22.0", text) and not printed("3/40", text)
     assert printed("10", text) and not printed("60", text)
+
+
+# ── (c') the English edition, checked like the Vietnamese one ─────────────
+VIETNAMESE = re.compile(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]")
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_english_edition(ex):
+    assert ex.has_english, f"{ex.slug}: needs title_en and ## Question / ## Prediction / ## Answer"
+    assert len(ex.expect_en) == len(ex.expect) and len(ex.expect_steps_en) == len(ex.expect_steps)
+    text = "\n".join([ex.title_en, *ex.expect_en, *ex.expect_steps_en, *(ex.sections[n] for n in ("Question", "Prediction", "Answer"))])
+    assert not VIETNAMESE.search(text), f"{ex.slug}: Vietnamese letters in the English edition: {VIETNAMESE.findall(text)[:5]}"
+    assert re.search(r"\[\d+ · [^\]]+\]", ex.sections["Prediction"]), "Prediction names no block like [1 · Gateway & admission]"
+    missing = [s for s in ex.expect_en if s not in output(ex.constants, "en")]
+    assert not missing, f"not in the English output under {ex.constants}: {missing}"
+    missing = [s for s in ex.expect_steps_en if s not in steps_output(ex.constants, "en")]
+    assert not missing, f"not in the English step narration under {ex.constants}: {missing}"
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_english_answer_numbers_are_printed(ex):
+    runs = [ex.constants, *compare_runs(ex)]
+    texts = [t for c in runs for t in (output(c, "en"), steps_output(c, "en"))]
+    numbers = quoted_numbers(re.sub(r"\b[Bb]locks?\s+\[?\d+\]?", " ", ex.sections["Answer"]))
+    assert numbers, "the answer quotes no number from the lab"
+    unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)})
+    assert not unprinted, f"numbers in ## Answer that the lab does not print under {runs}: {unprinted}"
+    assert sorted(set(numbers)) == sorted(set(quoted_numbers(ex.sections["Đáp án"]))), "the two answers quote different numbers"
 
 
 # ── (d) the command line ───────────────────────────────────────────────────

@@ -16,6 +16,10 @@ A file opens with front matter between two `+++` lines, then Markdown sections
     >>> ex.number, ex.constants, ex.sections["Câu hỏi"]
     (7, {'SLOTS': 3}, 'Q')
 
+The English edition sits in the same file: front matter `title_en`, `expect_en` (lines of the
+English output, `--lang en`), optional `expect_steps_en`, and the sections `## Question`,
+`## Prediction`, `## Answer` after the Vietnamese ones (all three or none).
+
 Adding a seventh exercise is adding one file. Leaves out: rendering Markdown to HTML
 (build.py does that with a Markdown library), checking the answers (tests do that).
 """
@@ -28,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SECTIONS = ("Câu hỏi", "Dự đoán", "Đáp án")
+SECTIONS_EN = ("Question", "Prediction", "Answer")   # the same sections in English (optional, all or none)
 FILENAME = re.compile(r"^(\d{2})-([a-z0-9-]+)\.md$")
 
 
@@ -40,10 +45,17 @@ class Exercise:
     expect: list
     sections: dict = field(default_factory=dict)    # "Câu hỏi" / "Dự đoán" / "Đáp án" -> Markdown
     expect_steps: list = field(default_factory=list)  # strings of the step narration (`--steps`)
+    title_en: str = ""                                # the English edition (empty: none yet)
+    expect_en: list = field(default_factory=list)     # strings of the English output (`--lang en`)
+    expect_steps_en: list = field(default_factory=list)
+
+    @property
+    def has_english(self) -> bool:
+        return bool(self.title_en) and all(s in self.sections for s in SECTIONS_EN)
 
     def to_dict(self) -> dict:
         return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
-                    expect=self.expect, sections=self.sections)
+                    expect=self.expect, sections=self.sections, title_en=self.title_en)
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
@@ -59,6 +71,9 @@ def split_sections(body: str) -> dict:
     missing = [s for s in SECTIONS if s not in sections]
     if missing:
         raise ValueError(f"thiếu mục: {', '.join('## ' + s for s in missing)}")
+    english = [s for s in SECTIONS_EN if s in sections]
+    if english and len(english) != len(SECTIONS_EN):
+        raise ValueError(f"English sections are all or none: {', '.join('## ' + s for s in SECTIONS_EN if s not in sections)} missing")
     return sections
 
 
@@ -71,7 +86,8 @@ def parse_text(text: str, filename: str) -> Exercise:
         if key not in meta:
             raise ValueError(f"{filename}: phần đầu thiếu khóa {key!r}")
     return Exercise(int(m.group(1)), m.group(2), meta["title"], dict(meta["constants"]), list(meta["expect"]),
-                    split_sections(body), list(meta.get("expect_steps", [])))
+                    split_sections(body), list(meta.get("expect_steps", [])), str(meta.get("title_en", "")),
+                    list(meta.get("expect_en", [])), list(meta.get("expect_steps_en", [])))
 
 
 def default_dir() -> Path:
