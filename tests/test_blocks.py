@@ -48,10 +48,13 @@ def test_engine_prints_the_tables_codes():
 PAGE = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
 
 
-def cell(label: str, number: int) -> str:
-    """The text of a mapping row's cell (`label` is its data-label) for block `number`."""
-    row = re.search(rf'<td data-label="Khối" class="num">{number}</td>(.*?)</tr>', PAGE, re.S).group(1)
-    return html.unescape(re.search(rf'data-label="{re.escape(label)}">(.*?)</t[dh]>', row, re.S).group(1))
+def cell(label: str, number: int, lang: str = "vi") -> str:
+    """The text of a mapping row's cell (`label` is its Vietnamese data-label) for block `number`, in `lang`
+    (a cell written in both languages holds <span data-lang="vi">…</span><span data-lang="en" …>…</span>)."""
+    row = re.search(rf'<td data-label="Khối"[^>]*class="num">{number}</td>(.*?)</tr>', PAGE, re.S).group(1)
+    inner = re.search(rf'data-label="{re.escape(label)}"[^>]*>(.*?)</t[dh]>', row, re.S).group(1)
+    part = re.search(rf'<span data-lang="{lang}"[^>]*>(.*?)</span>', inner, re.S)
+    return html.unescape(part.group(1) if part else inner)
 
 
 def test_page_template_is_filled():
@@ -62,15 +65,25 @@ def test_page_template_is_filled():
 @pytest.mark.parametrize("b", blocks.BLOCKS, ids=lambda b: str(b.number))
 def test_page_row_and_panel_come_from_the_table(b):
     assert cell("Thành phần", b.number) == b.name
-    assert cell("Lab dựng gì", b.number) == b.builds
+    assert cell("Lab dựng gì", b.number) == b.builds and cell("Lab dựng gì", b.number, "en") == b.en[0]
     assert cell("Cách đọc &amp; kiểm chứng", b.number) == b.reads
-    panel = re.search(rf'<details class="panel" data-block="{b.number}" id="khoi-{b.number}"><summary><span class="panel-title">(.*?)</span>',
+    assert cell("Cách đọc &amp; kiểm chứng", b.number, "en") == b.en[1]
+    panel = re.search(rf'<details class="panel" data-block="{b.number}" id="khoi-{b.number}"><summary><span class="panel-title"[^>]*>(.*?)</span>',
                       PAGE).group(1)
     assert html.unescape(panel) == f"Output khối {b.code}"
-    item = re.search(rf"<li>Khối {b.number} (.*?)</li>", PAGE).group(1)
-    text = html.unescape(re.sub(r"<[^>]+>", "", item))
+    item = re.search(rf'<li><span data-lang="vi">Khối {b.number} (.*?)</li>', PAGE).group(1)
+    text = html.unescape(re.sub(r'<span data-lang="en".*?</span>', "", item))
+    text = re.sub(r"<[^>]+>", "", text)
     assert text.startswith(b.name) and b.seed in text
     assert all(ref.qualname.rpartition(".")[2] in text for ref in b.source) and str(b.source[0]) in text
+
+
+def test_english_row_numbers_match_the_vietnamese():
+    """The English mapping text quotes the same numbers as the Vietnamese (the default run's)."""
+    number = re.compile(r"\d+(?:\.\d+)?")
+    for b in blocks.BLOCKS:
+        for vi, en in ((b.builds, b.en[0]), (b.reads, b.en[1])):
+            assert sorted(number.findall(vi)) == sorted(number.findall(en)), (b.number, vi, en)
 
 
 def test_block_six_names_both_classes():
@@ -80,12 +93,15 @@ def test_block_six_names_both_classes():
 
 def test_inserted_text_is_escaped():
     bad = SimpleNamespace(number=1, name="<b>&", builds="a < b", reads="x > y", seed="<i>",
-                          source=(blocks.SourceRef("engine", "Engine.admit"),), code="1 · <b>&")
-    point = blocks.LearningPoint(1, "<u>tokens</u>", (1,), (("timeline", 1),), (1,))
+                          source=(blocks.SourceRef("engine", "Engine.admit"),), code="1 · <b>&",
+                          en=("<xmp>", "<blink>", "<marquee>"))
+    point = blocks.LearningPoint(1, "<u>tokens</u>", (1,), (("timeline", 1),), (1,), text_en="<tt>")
     table = SimpleNamespace(BLOCKS=[bad], BY_NUMBER={1: bad}, source_text=blocks.source_text, chart_blocks=lambda: [1],
-                            LEARNING_INTRO="<p>", LEARNING_POINTS=[point], CHART_LABELS={"timeline": "<s>"})
+                            LEARNING_INTRO="<p>", LEARNING_POINTS=[point], CHART_LABELS={"timeline": "<s>"},
+                            LEARNING_INTRO_EN="<big>", CHART_LABELS_EN={"timeline": "<strike>"})
     page = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"), table)
     assert "<b>" not in page and "<i>" not in page and "<u>" not in page and "<s>" not in page
+    assert not any(tag in page for tag in ("<xmp>", "<blink>", "<marquee>", "<tt>", "<big>", "<strike>"))
     assert "&lt;b&gt;&amp;" in page and "a &lt; b" in page and "x &gt; y" in page
     assert "&lt;u&gt;tokens&lt;/u&gt;" in page and "&lt;s&gt; (khối 1)" in page
 

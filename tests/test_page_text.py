@@ -39,17 +39,23 @@ NUMBER = re.compile(r"\(\d+(?:, \d+)+\)|\[\d+(?:, \d+)+\]|(?<![\w./-])\d+(?:\.\d
 
 
 class SectionText(HTMLParser):
-    """Text of the <section id=...> elements named in `ids`, without <td class="num"> cells."""
+    """Text of the <section id=...> elements named in `ids`, without <td class="num"> cells, in `lang`: text
+    written in both languages ([data-lang="vi"] / [data-lang="en"] siblings) counts only in its own language,
+    and an element with data-en="…" reads as that text in English."""
 
-    def __init__(self, ids):
+    def __init__(self, ids, lang="vi"):
         super().__init__(convert_charrefs=True)
-        self.ids, self.texts = set(ids), {}
+        self.ids, self.texts, self.lang = set(ids), {}, lang
         self.stack = []            # (tag, section id or None, skipped)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         section = attrs.get("id") if tag == "section" and attrs.get("id") in self.ids else None
-        skipped = tag == "td" and "num" in (attrs.get("class") or "").split()
+        other = attrs.get("data-lang") not in (None, self.lang)
+        swapped = self.lang == "en" and "data-en" in attrs
+        skipped = (tag == "td" and "num" in (attrs.get("class") or "").split()) or other or swapped
+        if swapped and not other:
+            self.handle_data_now(attrs["data-en"])
         if tag not in ("br", "meta", "link", "input", "img", "hr", "source"):
             self.stack.append((tag, section, skipped))
 
@@ -57,6 +63,13 @@ class SectionText(HTMLParser):
         while self.stack:
             if self.stack.pop()[0] == tag:
                 break
+
+    def handle_data_now(self, data):
+        if any(skipped for _, _, skipped in self.stack):
+            return
+        sections = [s for _, s, _ in self.stack if s]
+        if sections:
+            self.texts[sections[0]] = self.texts.get(sections[0], "") + " " + data + " "
 
     def handle_data(self, data):
         if any(skipped for _, _, skipped in self.stack):
@@ -66,8 +79,8 @@ class SectionText(HTMLParser):
             self.texts[sections[0]] = self.texts.get(sections[0], "") + data
 
 
-def page_texts() -> dict[str, str]:
-    parser = SectionText(SECTIONS)
+def page_texts(lang: str = "vi") -> dict[str, str]:
+    parser = SectionText(SECTIONS, lang)
     parser.feed(build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8")))
     return {name: re.sub(r"\s+", " ", text) for name, text in parser.texts.items()}
 
@@ -82,6 +95,9 @@ def quoted_numbers(text: str) -> list[str]:
 
 TEXTS = page_texts()
 OUTPUT = run({}).to_text()
+TEXTS_EN = page_texts("en")
+OUTPUT_EN = run({}, lang="en").to_text()
+EN_BLOCK_REF = re.compile(r"\[\d+\s*·[^\]]*\]|\b[Bb]locks?\s+\d+(?:\s*(?:to|and|,)\s*\d+)*")
 
 
 def test_default_run_is_the_golden():
@@ -100,6 +116,17 @@ def test_numbers_on_the_page_are_printed_by_the_default_run(section):
     assert numbers, f"#{section} quotes no number"
     unprinted = sorted({n for n in numbers if not printed(n, OUTPUT)} - set(NOT_OUTPUT))
     assert not unprinted, f"#{section} quotes numbers the default run does not print: {unprinted}"
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_english_page_quotes_the_same_numbers(section):
+    """The English page's text quotes numbers the English default run prints, and the same ones as the Vietnamese."""
+    text = EN_BLOCK_REF.sub(" ", TEXTS_EN[section])
+    numbers = quoted_numbers(text)
+    unprinted = sorted({n for n in numbers if not printed(n, OUTPUT_EN)} - set(NOT_OUTPUT))
+    assert not unprinted, f"#{section} (English) quotes numbers the default run does not print: {unprinted}"
+    assert sorted(set(numbers)) == sorted(set(quoted_numbers(TEXTS[section]))), f"#{section}: other numbers than the Vietnamese"
+    assert not re.search(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]", TEXTS_EN[section]), f"#{section}: Vietnamese left"
 
 
 def test_allow_list_is_needed():
