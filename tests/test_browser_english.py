@@ -35,7 +35,7 @@ SPY = """
 """
 
 # The text a reader sees or hears: visible text, form controls' values and labels, SVG text and titles,
-# aria-label / title / alt attributes; the language switch (lang="vi": the other language's own name) left out.
+# aria-label / title / alt attributes, CSS-generated ::before/::after text; the language switch (lang="vi": the other language's own name) left out.
 VISIBLE_TEXT = """
 () => {
   const skip = (el) => el.closest('[lang="vi"]:not(html)');
@@ -52,6 +52,13 @@ VISIBLE_TEXT = """
     for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'data-label']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
   }
   for (const el of document.querySelectorAll('option')) out.push(el.textContent);
+  for (const el of document.body.querySelectorAll('*')) {   // CSS-generated text (::before / ::after)
+    if (skip(el) || !el.checkVisibility()) continue;
+    for (const pseudo of ['::before', '::after']) {
+      const content = getComputedStyle(el, pseudo).content;
+      if (content && content !== 'none' && content !== 'normal') out.push(content);
+    }
+  }
   out.push(document.title);
   return out;
 }
@@ -119,6 +126,17 @@ def test_english_page_after_a_run_has_no_vietnamese(new_lab):
     charts = page.evaluate("Array.from(document.querySelectorAll('svg title, svg desc, svg text, figcaption, .chart-title'), (e) => e.textContent)")
     assert charts and not [c for c in charts if VIETNAMESE.search(c)]
     assert not lab.page_errors and not lab.console_errors
+
+
+def test_phone_width_is_english_too(new_lab, server):
+    """At 375 px the mapping table becomes cards whose labels are CSS-generated text; the step viewer too."""
+    lab = new_lab(None)
+    lab.page.set_viewport_size({"width": 375, "height": 800})
+    lab.open(server.url + "?lang=en")
+    assert lab.run() == "done"
+    open_all(lab.page)
+    left = vietnamese_left(lab.page)
+    assert not left, f"Vietnamese on the English page at 375 px: {left[:10]}"
 
 
 def test_errors_are_english(new_lab):
