@@ -283,8 +283,9 @@ function handleRun(msg) {
   warmed = true;
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
+    const config = JSON.stringify(msg.config || {});
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : web.run(JSON.stringify(msg.config || {}), lang));
+      : lang === 'en' ? web.run(config, lang) : web.run(config)); // vi: web.run's default, the seed's words
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
