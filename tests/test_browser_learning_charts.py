@@ -199,10 +199,10 @@ def test_learning_map_links_reach_their_targets(lab):
     # following a picture link from the guide opens the closed panel that holds it
     lab.page.locator("#guide details", has=lab.page.locator("#hoc-2")).locator("summary").click()
     lab.page.locator("#khoi-2").evaluate("el => { el.open = false; }")
-    lab.page.locator('#hoc-2 a[data-learning-link="chart"]').click()
+    lab.page.locator('#hoc-2 [data-lang="vi"] a[data-learning-link="chart"]').click()   # the page's language
     expect(lab.page.locator("#khoi-2")).to_have_attribute("open", "")
     expect(lab.page.locator('#hinh-khoi-2 [data-chart="tokens"]')).to_be_in_viewport()
-    lab.page.locator('#hoc-2 a[data-learning-link="exercise"]').click()
+    lab.page.locator('#hoc-2 [data-lang="vi"] a[data-learning-link="exercise"]').click()
     expect(lab.page.locator("#bai-tap-10")).to_be_in_viewport()
 
 
