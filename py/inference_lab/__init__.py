@@ -22,7 +22,8 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph;
   [12] Benchmark & SLO methodology    metrics.summarize; lab.block12_data
   [13] Quality gates & rollout        quantization.greedy_teacher_forced; lab.block13_data
 
-Words live apart from mechanics: text_vi.py holds every printed sentence.
+Words live apart from mechanics: text_vi.py holds every printed sentence, text_en.py the English
+edition of each (`run(config, lang="en")`, `python -m inference_lab --lang en`).
 """
 from .config import Config, ConfigError, describe
 
