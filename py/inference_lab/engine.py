@@ -53,7 +53,7 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_room, plan_tasks, step_duration
+from .scheduler import admission_order, admission_room, plan_tasks, preemption_victim, step_duration
 from .sequence import Sequence
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
@@ -134,17 +134,13 @@ class EngineResult:
     overtakes: list = field(default_factory=list)    # [Overtake] in order
 
 
-def priority_key(seq) -> tuple:
-    return (seq.priority, seq.arrival)
-
-
 class Engine:
     def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True,
                  prefix_cache: bool | None = None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
         self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching)
-        self.by_priority = self.cfg.SCHED_POLICY == "priority"
+        self.sched_policy = self.cfg.SCHED_POLICY
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
@@ -260,19 +256,15 @@ class Engine:
 
     # ── preemption ─────────────────────────────────────────────────────────
     def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
-        """Preempt victims (see `victim`) until `seq` can store n positions.
+        """Preempt victims (scheduler.preemption_victim) until `seq` can store n positions.
 
         Returns False when `seq` itself had to be preempted."""
         while not self.pool.can_append(seq, n):
-            victim = self.victim()
+            victim = preemption_victim(self.running, self.sched_policy)
             self.preempt(victim, step)
             if victim is seq:
                 return False
         return True
-
-    def victim(self) -> Sequence:
-        """fcfs: the most recently admitted running sequence; priority: the largest (priority, arrival), as vLLM."""
-        return max(self.running, key=priority_key) if self.by_priority else self.running[-1]
 
     def preempt(self, seq: Sequence, step: Step) -> None:
         blocks = self.pool.evict(seq)
@@ -291,8 +283,8 @@ class Engine:
     def schedule(self) -> None:
         ready = [w for w in self.waiting if w.ready <= self.now]
         room = admission_room(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
-        chosen = sorted(ready, key=priority_key)[:room] if self.by_priority else ready[:room]
-        if self.by_priority:
+        chosen = admission_order(ready, self.sched_policy)[:room]
+        if self.sched_policy == "priority":
             self.note_overtakes(chosen, ready)
         for seq in chosen:
             self.waiting.remove(seq)

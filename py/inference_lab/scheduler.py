@@ -15,12 +15,21 @@ a prompt is prefilled whole in one step.
     >>> [(p, s.id, n) for p, s, n in plan_tasks([a, c], 6)]
     [('decode', 'A', 1), ('prefill', 'C', 5)]
 
+Who goes first (SCHED_POLICY): "fcfs" admits ready requests in arrival order and, when KV
+blocks run out, preempts the most recently admitted running sequence; "priority" (vLLM's
+scheduler policy "priority") admits in (priority, arrival) order, lower first, and preempts
+the running sequence with the largest (priority, arrival).
+
+    >>> w = [NS(id="B", priority=1, arrival=0), NS(id="C", priority=0, arrival=1000)]
+    >>> [s.id for s in admission_order(w, "priority")], preemption_victim(w, "priority").id
+    (['C', 'B'], 'B')
+
 `step_duration` is the simulated clock: prefill costs COST_PREFILL_FIXED +
 COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ × seqs,
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
 
-Leaves out: priorities, fairness between tenants, speculative decoding, prefix-aware
-scheduling.
+Leaves out: fairness between tenants, speculative decoding, prefix-aware scheduling,
+preempting a running request only because a higher-priority one waits.
 """
 from __future__ import annotations
 
@@ -31,6 +40,20 @@ def admission_room(policy: str, slots: int, running: list, waiting: list, ready:
         return slots - len(running)
     full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
     return slots if (not running and full_group) else 0
+
+
+def priority_key(seq) -> tuple:
+    return (seq.priority, seq.arrival)
+
+
+def admission_order(ready: list, sched_policy: str) -> list:
+    """Ready requests in the order they may start: arrival order, or (priority, arrival) (a stable sort)."""
+    return sorted(ready, key=priority_key) if sched_policy == "priority" else ready
+
+
+def preemption_victim(running: list, sched_policy: str):
+    """Whom to preempt when KV blocks run out (vLLM: running.pop() / max by (priority, arrival))."""
+    return max(running, key=priority_key) if sched_policy == "priority" else running[-1]
 
 
 def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:

@@ -342,7 +342,9 @@ def block6(d, ctx):
                   "Trả block theo thứ tự kết thúc: " + "; ".join(f"{rid} trả {blk}" for rid, blk in d["released"]) + "."]
     else:
         lines.append(f"Mỗi block chứa {bs} token. Không có chuỗi nào được phục vụ nên không block nào được cấp.")
-    lines += [f"Preemption ở bước {p['step']}: {p['request']} bị tạm dừng vì hết block trống, trả block {p['blocks']} về bể (K/V của nó bị bỏ, sẽ tính lại)."
+    kept = ("các block đầy giữ hash ở cuối hàng đợi trống, khi chạy lại nó có thể trúng chính chúng" if d["prefix_cache"]
+            else "K/V của nó bị bỏ, sẽ tính lại")
+    lines += [f"Preemption ở bước {p['step']}: {p['request']} bị tạm dừng vì hết block trống, trả block {p['blocks']} về bể ({kept})."
               if p["blocks"] else f"Preemption ở bước {p['step']}: {p['request']} chưa giữ block nào, nhường chỗ vì bể đã hết block trống."
               for p in d["preemptions"]]
     lines += [
