@@ -600,10 +600,11 @@ def stand_in_note(ctx, checks) -> list[str]:
     fl = ctx.follow
     if fl["served"]:
         return []
+    fate = "bị hủy" if fl.get("code") == "aborted" else "bị từ chối"
     used = sorted({c.detail for c in checks if c.detail and c.detail != "skipped"})
     if not used:
-        return [f"Ghi chú: {fl['id']} bị từ chối và không yêu cầu nào được phục vụ, nên các kiểm tra về xác suất và attention được bỏ qua."]
-    return [f"Ghi chú: {fl['id']} bị từ chối nên các kiểm tra xác suất/attention dùng yêu cầu được phục vụ {', '.join(used)} thay cho {fl['id']}."]
+        return [f"Ghi chú: {fl['id']} {fate} và không yêu cầu nào được phục vụ, nên các kiểm tra về xác suất và attention được bỏ qua."]
+    return [f"Ghi chú: {fl['id']} {fate} nên các kiểm tra xác suất/attention dùng yêu cầu được phục vụ {', '.join(used)} thay cho {fl['id']}."]
 
 
 def summary_lines(ctx, checks) -> list[str]:
