@@ -230,12 +230,18 @@ function reset() {
 
 // Mặc định, then `constants` in their controls, then the normal Run. Returns the names that have
 // no control (nothing is changed or run then), or null when Run is not possible now.
+// REQUESTS (an exercise's own trace, e.g. with a cancel_at column) goes into the request editor.
+let labApi = null; // set in init(): lets runWith hand REQUESTS to the editor tool
+
 function runWith(constants) {
   if (!canRun()) return null;
-  const unknown = Object.keys(constants).filter((name) => !controls.controlFor(name));
+  const editor = labApi ? labApi.tool('editor') : null;
+  const isTrace = (name) => name === 'REQUESTS' && editor && editor.name() === name;
+  const unknown = Object.keys(constants).filter((name) => !isTrace(name) && !controls.controlFor(name));
   if (unknown.length) return unknown;
   reset();
   for (const [name, value] of Object.entries(constants)) {
+    if (isTrace(name)) { editor.setTrace(value); editor.open(); continue; }
     const control = controls.controlFor(name);
     control.value = formatValue(value);
     controls.openAdvanced(control);
@@ -260,7 +266,8 @@ function init() {
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
-  const { register } = createLabApi({ store, controls, panels, run, runWith, canRun, setNote, toolbar, form: el.form });
+  const { lab, register } = createLabApi({ store, controls, panels, run, runWith, canRun, setNote, toolbar, form: el.form });
+  labApi = lab;
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal('Trình duyệt này không hỗ trợ Web Worker.', 'Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).');
