@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from test_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, chromium, expect, server, site  # noqa: F401  (fixtures)
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
 
 pytestmark = pytest.mark.browser
 
@@ -30,14 +30,6 @@ def data(report: dict, n: int) -> dict:
 
 def lines(report: dict, n: int) -> list[str]:
     return next(b for b in report["blocks"] if b["number"] == n)["lines"]
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin)
-    lab.open(server.url)
-    yield lab
-    lab.close()
 
 
 def cell(lab, index: int, column: str):
