@@ -39,6 +39,13 @@ def cell(lab, index: int, column: str):
     return lab.page.locator(f'[data-request-field="{index}.{column}"]')
 
 
+def run_and_wait_for_kv_chart(lab, values: dict) -> None:
+    """Run, then wait until the KV chart of the previous run has been replaced (charts may draw when idle)."""
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    assert lab.run(values) == "done"
+    expect(lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]:not([data-stale])')).to_have_count(1, timeout=RUN_MS)
+
+
 def panel_text(lab, n: int) -> str:
     return lab.page.locator(f'[data-block="{n}"] pre').inner_text()
 
@@ -67,7 +74,7 @@ def test_prefix_cache_on_shows_hits_and_marks_shared_blocks(lab):
     report = engine_report(SHARED)
     b6 = data(report, 6)
     assert b6["prefix_hits"]["D"] == 4 and b6["shared_blocks"] == [0]
-    assert lab.run(SHARED) == "done"
+    run_and_wait_for_kv_chart(lab, SHARED)
     text = panel_text(lab, 6)
     for line in lines(report, 6):
         if line.startswith(("Trúng cache", "Block dùng chung", "Evict", "Prefix cache")):
@@ -85,7 +92,7 @@ def test_prefix_cache_on_shows_hits_and_marks_shared_blocks(lab):
 
 
 def test_default_run_draws_no_prefix_cache_marks(lab):
-    assert lab.run({}) == "done"
+    run_and_wait_for_kv_chart(lab, {})
     kv = lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
     expect(kv.locator("svg.chart-svg")).to_have_count(1)
     assert kv.locator(".shared").count() == 0 and kv.locator(".cached").count() == 0
