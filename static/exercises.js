@@ -34,14 +34,24 @@ function savePrediction(key, text) {
 }
 
 // ── one exercise ─────────────────────────────────────────────────────────────
+// A constant as the line shows it; a trace (REQUESTS) as its ids, each with the columns that only some of
+// the requests set (e.g. "A (cancel_at 8000)").
+function constantText(value) {
+  if (!Array.isArray(value)) return String(value);
+  const rows = value.filter((r) => r && typeof r === 'object');
+  const common = rows.length ? Object.keys(rows[0]).filter((k) => rows.every((r) => k in r)) : [];
+  return '[' + value.map((r) => {
+    const extra = Object.keys(r || {}).filter((k) => !common.includes(k)).map((k) => k + ' ' + r[k]);
+    return String(r && r.id) + (extra.length ? ' (' + extra.join(', ') + ')' : '');
+  }).join(', ') + ']';
+}
+
 function constantsLine(constants) {
   const line = make('p', { class: 'exercise-constants' });
   line.append(make('span', { class: 'exercise-label' }, 'Bài này đặt:'), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
-    // a request trace (REQUESTS) is a list of tables: name its size, the question says what changed
-    const shown = Array.isArray(value) ? '[' + value.length + ' yêu cầu]' : value;
-    line.append(make('code', {}, name + ' = ' + shown));
+    line.append(make('code', {}, name + ' = ' + constantText(value)));
   });
   line.append(make('span', { class: 'exercise-rest' }, ' (các hằng số khác giữ mặc định)'));
   return line;

@@ -54,7 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
         if f.type == "requests":
             continue
         bounds = f" [{f.min}..{f.max}]" if f.min is not None else ""
-        p.add_argument(f.flag, dest=f.name, metavar=f.type.upper(), help=f"{f.help} Mặc định {f.default}{bounds}.")
+        if f.is_switch:
+            p.add_argument(f.flag, dest=f.name, metavar="off|on", nargs="?", const="on",
+                           help=f"{f.help} Cờ không kèm giá trị = on. Mặc định {f.default}.")
+            continue
+        metavar = "|".join(f.choices) if f.choices else f.type.upper()
+        p.add_argument(f.flag, dest=f.name, metavar=metavar, help=f"{f.help} Mặc định {f.default}{bounds}.")
     p.add_argument("--requests", metavar="FILE.json", help="Thay trace REQUESTS bằng danh sách yêu cầu trong tệp JSON.")
     p.add_argument("--json", action="store_true", help="In báo cáo dạng JSON thay cho văn bản.")
     p.add_argument("--exercise", metavar="N", help="Chạy với các hằng số của bài tập N (thư mục exercises/).")

@@ -51,6 +51,12 @@ class Field:
     min: float | None = None
     max: float | None = None
     step: float | None = None
+    choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead)
+
+    @property
+    def is_switch(self) -> bool:
+        """An off/on choice: the command line also takes the bare flag for "on" (--prefix-cache)."""
+        return self.choices == ("off", "on")
 
     @property
     def flag(self) -> str:
@@ -60,6 +66,8 @@ class Field:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["flag"] = self.flag
         d["default"] = [dict(r) for r in self.default] if self.type == "requests" else self.default
+        d["choices"] = list(self.choices) if self.choices else None
+        d["switch"] = self.is_switch
         return d
 
 
@@ -73,6 +81,7 @@ class RequestField:
     min: float | None = None
     max: float | None = None
     pattern: str | None = None     # a regular expression the whole value must match (JS and Python syntax)
+    optional: bool = False         # may be left out (or null): the seed's trace has no such column
 
 
 ID_PATTERN = r"^[A-Za-z0-9]{1,8}$"
@@ -114,6 +123,14 @@ FIELDS: tuple[Field, ...] = (
           "Chi phí cố định khi bước có prefill.", "advanced", 0, 10_000_000),
     Field("COST_PREFILL_PER_TOKEN", _I, 400, "Chi phí prefill mỗi token (COST_PREFILL_PER_TOKEN, µs)",
           "Prefill tính nhiều token cùng lúc (giới hạn tính toán).", "advanced", 0, 1_000_000),
+    Field("PREFIX_CACHE", "choice", "off", "Prefix cache tự động (PREFIX_CACHE)",
+          "on = giữ lại block KV đầy của các prompt đã tính (băm theo token, nối với block cha) để yêu cầu sau có "
+          "cùng phần đầu prompt dùng lại thay vì tính lại, như Automatic Prefix Caching của vLLM; off = như seed.",
+          "advanced", choices=("off", "on")),
+    Field("SCHED_POLICY", "choice", "fcfs", "Chính sách lập lịch (SCHED_POLICY)",
+          "fcfs = ai đến trước chạy trước (như seed); priority = hàng chờ xếp theo (priority, giờ đến), số nhỏ chạy "
+          "trước, và khi hết block KV thì preempt chuỗi có (priority, giờ đến) lớn nhất, như vLLM.",
+          "advanced", choices=("fcfs", "priority")),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
@@ -127,6 +144,10 @@ REQUEST_FIELDS: tuple[RequestField, ...] = (
     RequestField("top_k", "int", "top_k", "Giữ k token xác suất cao nhất; 0 = tắt.", 0, 64),
     RequestField("top_p", "float", "top_p", "Giữ nhóm token có tổng xác suất tới top_p (0 < top_p <= 1).", 0.001, 1.0),
     RequestField("seed", "int", "seed", "Seed riêng của yêu cầu (lấy mẫu lặp lại được).", 0, 2**31 - 1),
+    RequestField("priority", "int", "priority", "Độ ưu tiên khi SCHED_POLICY = priority: số nhỏ chạy trước; "
+                 "để trống = 0.", 0, 100, optional=True),
+    RequestField("cancel_at", "int", "Hủy lúc (µs)", "Client hủy yêu cầu lúc này (µs mô phỏng); engine bỏ nó ở "
+                 "ranh giới bước đầu tiên từ lúc đó; để trống = không hủy.", 0, 100_000_000, optional=True),
 )
 
 
@@ -179,13 +200,13 @@ def _check_request(i: int, req) -> list[Problem]:
     problems = []
     names = [f.name for f in REQUEST_FIELDS]
     extra = sorted(set(req) - set(names))
-    missing = [n for n in names if n not in req]
+    missing = [f.name for f in REQUEST_FIELDS if f.name not in req and not f.optional]
     if missing:
         problems.append(Problem(where, f"Yêu cầu thứ {i + 1} thiếu khóa: {', '.join(missing)}."))
     if extra:
         problems.append(Problem(where, f"Yêu cầu thứ {i + 1} có khóa lạ: {', '.join(extra)}."))
     for f in REQUEST_FIELDS:
-        if f.name in req:
+        if f.name in req and not (f.optional and req[f.name] is None):
             msg = _check_request_value(f, req[f.name])
             if msg:
                 problems.append(Problem(f"{where}.{f.name}", f"Yêu cầu thứ {i + 1}: {msg}"))
@@ -229,6 +250,10 @@ def _request_ids(values: dict) -> list[str]:
 def _check_field(f: Field, value, values: dict) -> list[Problem]:
     if f.type == "requests":
         return _check_requests(value)
+    if f.type == "choice" and f.choices:
+        if value not in f.choices:
+            return [Problem(f.name, f"{f.name} phải là một trong: {', '.join(f.choices)} (nhận {value!r}).")]
+        return []
     if f.type == "choice":
         ids = _request_ids(values)
         if value not in ids:
@@ -334,8 +359,8 @@ def describe() -> list[dict]:
         if d["name"] == "FOLLOW":
             d["choices"] = [r["id"] for r in DEFAULT_REQUESTS]
         if d["name"] == "REQUESTS":
-            d["columns"] = [{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max", "pattern")}
-                            for c in REQUEST_FIELDS]
+            d["columns"] = [{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max", "pattern",
+                                                        "optional")} for c in REQUEST_FIELDS]
             d["max_items"] = MAX_REQUESTS
     return out
 

@@ -1,6 +1,9 @@
 // kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
 // request that holds the block at the end of the step (block 3 steps[].block_owners). A ◤ corner marks a
 // block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
+// With PREFIX_CACHE=on (block 6 prefix_cache): a thick frame with "×n" marks a block shared by n running
+// requests (steps[].shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
+// hash (steps[].cached_free: a later request with the same prompt prefix can take it back).
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
 
 export const NAME = 'kv-blocks';
@@ -26,6 +29,7 @@ export function render(data, report, opts = {}) {
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []);
   const peak = data.peak || {};
   const colourOf = requestColours(report);
+  const caching = Boolean(data.prefix_cache);
   const chart = new ChartBuilder(NAME, 'Block KV vật lý theo từng bước: ai giữ block nào (cuối mỗi bước)', opts.width);
 
   // rows: the whole pool when it is small, else the blocks ever used
@@ -44,6 +48,10 @@ export function render(data, report, opts = {}) {
     { label: 'dùng lại: trước đó của yêu cầu khác', draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
     { label: 'bước cao điểm', draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
+    ...(caching ? [
+      { label: 'dùng chung: nhiều yêu cầu cùng giữ (prefix cache)', draw: swatches.shape(() => s('g', {}, s('rect', { x: 3, y: 1, width: 18, height: 12, fill: '#ffffff', stroke: '#000000', 'stroke-width': 2.5 }), s('text', { x: 12, y: 11, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700 }, '×2'))) },
+      { label: 'trống nhưng còn hash (dùng lại được)', draw: (svg, fill) => svg.append(s('rect', { x: 3, y: 1, width: 18, height: 12, fill: FREE, stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }), s('rect', { x: 3, y: 1, width: 18, height: 12, fill: fill(FREE, 'dots') })) },
+    ] : []),
   ]);
 
   const rowH = rows <= 24 ? 18 : Math.max(5, Math.min(18, Math.floor(480 / rows)));
@@ -63,7 +71,8 @@ export function render(data, report, opts = {}) {
   const summary = `Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block` +
     (peakStep >= 0 ? ` ở bước ${peakStep + 1}` : '') + `; ${(data.reused || []).length} block được yêu cầu khác dùng lại` +
     (preemptions.length ? `; ${preemptions.length} lần preempt (bước ${preemptions.map((p) => p.step).join(', ')})` : '; không có preempt') +
-    (rows < pool ? `; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)` : '') + '.';
+    (rows < pool ? `; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)` : '') +
+    (caching ? `; prefix cache bật: ${(data.shared_blocks || []).length} block từng được nhiều yêu cầu cùng giữ` : '') + '.';
   const svg = chart.svg(width, height, summary);
 
   // free background + grid
@@ -131,6 +140,52 @@ export function render(data, report, opts = {}) {
     runLayer.append(chart.mark(g, `Block ${run.block}: của ${run.id}, ${span} (đến ${timeText(run.to)}).${reuse}`));
   }
 
+  if (caching) drawPrefixCache();
+
+  // prefix cache: free blocks that keep their hash (dots), blocks held by several requests (frame + ×n)
+  function drawPrefixCache() {
+    const spans = (cellsOf) => {
+      const out = [];
+      for (let b = 0; b < rows; b++) {
+        let cur = null;
+        steps.forEach((st, i) => {
+          const key = cellsOf(st, b);
+          if (cur && key !== null && cur.key === key) { cur.to = i; return; }
+          if (cur) out.push(cur);
+          cur = key === null ? null : { block: b, key, from: i, to: i };
+        });
+        if (cur) out.push(cur);
+      }
+      return out;
+    };
+    const cachedLayer = s('g', { class: 'cached-free-blocks' });
+    for (const sp of spans((st, b) => ((st.cached_free || []).map(Number).includes(b) ? 'cached' : null))) {
+      const x0 = cx(sp.from) + 0.5;
+      const w = (sp.to - sp.from + 1) * colW - 1;
+      const g = s('g', { class: 'cached', 'data-kv-block': sp.block, 'data-from-step': sp.from + 1, 'data-to-step': sp.to + 1 },
+        s('rect', { x: round(x0), y: round(ry(sp.block) + 0.5), width: round(Math.max(1, w)), height: round(Math.max(1, rowH - 1)), fill: chart.hatchFor(FREE, 'dots'), stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }));
+      const span = sp.from === sp.to ? stepText(sp.from) : `${stepText(sp.from)} → ${sp.to + 1}`;
+      cachedLayer.append(chart.mark(g, `Block ${sp.block}: trống nhưng còn hash của prefix cache, ${span}; một yêu cầu sau có cùng phần đầu prompt có thể lấy lại nó cho tới khi nó bị evict.`));
+    }
+    svg.append(cachedLayer);
+    const sharedLayer = s('g', { class: 'shared-blocks' });
+    for (const sp of spans((st, b) => { const ids = (st.shared || {})[String(b)]; return ids && ids.length > 1 ? ids.map(String).join(',') : null; })) {
+      const ids = sp.key.split(',');
+      const x0 = cx(sp.from) + 1.5;
+      const w = Math.max(1, (sp.to - sp.from + 1) * colW - 3);
+      const hgt = Math.max(1, rowH - 3);
+      const g = s('g', { class: 'shared', 'data-kv-block': sp.block, 'data-shared': ids.join(','), 'data-from-step': sp.from + 1, 'data-to-step': sp.to + 1 },
+        s('rect', { x: round(x0), y: round(ry(sp.block) + 1.5), width: round(w), height: round(hgt), fill: 'none', stroke: '#000000', 'stroke-width': 2.5 }));
+      const label = '×' + ids.length;
+      if (rowH >= 13 && textWidth(label, 11, true) + 4 <= w) {
+        g.append(text(x0 + w - 2, ry(sp.block) + rowH / 2 + 4, label, { 'text-anchor': 'end', class: 'strong', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
+      }
+      const span = sp.from === sp.to ? stepText(sp.from) : `${stepText(sp.from)} → ${sp.to + 1}`;
+      sharedLayer.append(chart.mark(g, `Block ${sp.block}: dùng chung bởi ${ids.join(', ')} (số tham chiếu ${ids.length}), ${span}: một block đầy trùng phần đầu prompt, tính một lần.`));
+    }
+    svg.append(sharedLayer);
+  }
+
   // peak column
   if (peakStep >= 0) {
     const px = cx(peakStep);
@@ -174,7 +229,8 @@ export function render(data, report, opts = {}) {
         if (!by.has(id)) by.set(id, []);
         by.get(id).push(Number(b));
       }
-      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).join('; ') || 'trống';
+      const shared = Object.entries(st.shared || {}).map(([b, ids]) => `block ${b} dùng chung ${ids.join('+')}`);
+      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).concat(shared).join('; ') || 'trống';
       return [String(i + 1) + (i === peakStep ? ' (cao điểm)' : ''), `${st.kv_used}/${pool}`, tables];
     }));
   const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');

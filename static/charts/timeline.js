@@ -1,6 +1,7 @@
 // timeline (block 3): simulated time on x, one lane per request (REQUESTS order). Each step's prefill
 // chunk (hatched, "p5") and decode (solid, "d") is a box; arrival ○, ready |, first token ◆ and finish ■
-// are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge.
+// are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge; a request
+// aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
 import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
 
 export const NAME = 'timeline';
@@ -113,8 +114,10 @@ export function render(data, report, opts = {}) {
     if (req.ready > req.arrival) {
       g.append(s('line', { x1: round(x(req.arrival)), x2: round(x(req.ready)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 2.5 }));
     }
-    if (req.start > req.ready) {
-      g.append(s('line', { x1: round(x(req.ready)), x2: round(x(req.start)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 1.5, 'stroke-dasharray': '3 3' }));
+    const aborted = req.status === 'aborted';
+    const waitEnd = req.start === null || req.start === undefined ? (aborted ? req.finish : req.ready) : req.start;
+    if (waitEnd > req.ready) {
+      g.append(s('line', { x1: round(x(req.ready)), x2: round(x(waitEnd)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 1.5, 'stroke-dasharray': '3 3' }));
     }
 
     // boxes
@@ -144,11 +147,20 @@ export function render(data, report, opts = {}) {
       }
     }
     // markers
-    const ttftText = `TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`;
+    const ttftText = req.ttft === null || req.ttft === undefined ? 'bị hủy trước token đầu nên không có TTFT'
+      : `TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`;
     marks.push([x(req.arrival) - 0.3, glyphs.circle(x(req.arrival), mid), `${id} đến lúc ${ms(req.arrival)} ms` + (spec.text ? ` (“${spec.text}”)` : '') + '.']);
-    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), `${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)` + (req.start > req.ready ? `, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).` : ', vào chạy ngay.')]);
-    marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), `${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`]);
-    marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), `${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`]);
+    const started = req.start === null || req.start === undefined ? ', chưa được vào chạy.'
+      : req.start > req.ready ? `, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).` : ', vào chạy ngay.';
+    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), `${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)` + started]);
+    if (req.first !== null && req.first !== undefined) {
+      marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), `${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`]);
+    }
+    if (aborted) {
+      marks.push([x(req.finish) + 0.2, glyphs.cross(x(req.finish), mid, { class: 'aborted' }), `${id} bị client hủy (cancel_at ${ms(req.cancel_at)} ms), engine bỏ nó lúc ${ms(req.finish)} ms sau ${req.n} token.`]);
+    } else {
+      marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), `${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`]);
+    }
     for (const p of myPreempts) {
       const px = x(p.time);
       const badge = glyphs.pause(px, y0 + 7, { class: 'preempt', 'data-step': p.step });
@@ -160,7 +172,10 @@ export function render(data, report, opts = {}) {
     }
     marks.sort((a, b) => a[0] - b[0]);
     // lane label first in keyboard order: the request's whole story
-    const story = `${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}, bắt đầu ${ms(req.start)}, token đầu ${ms(req.first)}, xong ${ms(req.finish)} ms; ${ttftText}` +
+    const story = `${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}` +
+      (req.start === null || req.start === undefined ? '' : `, bắt đầu ${ms(req.start)}`) +
+      (req.first === null || req.first === undefined ? '' : `, token đầu ${ms(req.first)}`) +
+      `, ${aborted ? 'bị hủy' : 'xong'} ${ms(req.finish)} ms; ${ttftText}` +
       (myPreempts.length ? `; bị preempt ${myPreempts.length} lần.` : '.');
     const labelHit = s('g', { class: 'lane-head' }, s('rect', { x: 0, y: y0 + 2, width: LEFT - 4, height: LANE - 4, fill: 'transparent' }));
     g.append(chart.mark(labelHit, story));
@@ -174,7 +189,8 @@ export function render(data, report, opts = {}) {
     ids.map((id) => {
       const r = served.get(id);
       const rej = rejected.get(id);
-      if (r) return [id, ms(r.arrival), ms(r.ready), ms(r.start), ms(r.first), ms(r.finish), `phục vụ, ${r.n} token` + (r.preemptions ? `, preempt ${r.preemptions} lần` : '')];
+      const opt = (v) => (v === null || v === undefined ? '—' : ms(v));
+      if (r) return [id, ms(r.arrival), ms(r.ready), opt(r.start), opt(r.first), ms(r.finish), `${r.status === 'aborted' ? 'bị hủy' : 'phục vụ'}, ${r.n} token` + (r.preemptions ? `, preempt ${r.preemptions} lần` : '')];
       if (rej) return [id, ms(rej.arrival), '—', '—', '—', '—', CODE_TEXT[rej.code] || rej.code];
       return [id, '—', '—', '—', '—', '—', '—'];
     }));
