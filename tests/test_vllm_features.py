@@ -184,6 +184,19 @@ def test_cancel_before_ready_needs_no_running_step():
     assert r.passed and b1["n_aborted"] == 1 and b1["aborts"][0]["time"] == 100 and not block(r, 3).data["steps"]
 
 
+def test_abort_while_recomputing_after_a_preemption():
+    """B is preempted at step 5 (3 tokens generated) and cancelled at step 7 while it prefills again:
+    its rows from before the preemption are past its history then, the check must not read them."""
+    reqs = [dict(id="A", arrival=0, text="xin", max_new=6, temperature=0.0, top_k=0, top_p=0.5, seed=0),
+            dict(id="B", arrival=0, text="xin xin xin", max_new=4, temperature=0.0, top_k=0, top_p=0.5, seed=0,
+                 cancel_at=8301)]
+    r = run({"REQUESTS": reqs, "FOLLOW": "A", "BLOCK_SIZE": 1})
+    assert [(p["step"], p["request"], p["generated"]) for p in block(r, 3).data["preemptions"]] == [(5, "B", 3)]
+    [a] = block(r, 1).data["aborts"]
+    assert (a["step"], a["request"], a["stage"], a["generated"]) == (7, "B", "running", 3)
+    assert r.passed
+
+
 # ── priority scheduling ────────────────────────────────────────────────────
 def test_priority_orders_waiting_by_priority_then_arrival():
     reqs = trace(priority={"A": 1, "B": 1, "E": 1, "C": 0, "D": 0})

@@ -207,9 +207,14 @@ class Engine:
         self.done.append(seq)
 
     def check_against_recompute(self, seq: Sequence) -> None:
-        """One full forward of the whole history checks every cached logits row and the gathered K/V."""
+        """One full forward of the whole history checks every cached logits row and the gathered K/V.
+
+        A request aborted while it recomputes after a preemption has rows past its history (from
+        before the preemption): those are left out, the rows it has recomputed are checked."""
         logits, Kf, Vf, _ = self.lab.forward(seq.history, 0)
         for pos, row in seq.checked_rows:
+            if pos >= len(seq.history):
+                continue
             self.trace["parity"] = max(self.trace["parity"], float(np.max(np.abs(logits[pos] - row))))
         K, V = self.pool.gather(seq)
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
