@@ -311,7 +311,8 @@ export function init(lab) {
     const map = blockMap(item, pool);
     for (let b = 0; b < pool; b++) {
       const owner = map.owners[b];
-      const state = `${owner}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}`;
+      const shared = map.holders[b].length > 1;
+      const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}`;
       if (p.shown[b] === state) continue;
       p.shown[b] = state;
       if (!p.cells.length) { paintCell(p.kv, b, owner, map); continue; }
@@ -319,6 +320,8 @@ export function init(lab) {
       cell.classList.toggle('is-free', owner === null);
       cell.classList.toggle('is-alloc', map.alloc.has(b));
       cell.classList.toggle('is-freed', map.freed.has(b));
+      cell.classList.toggle('is-shared', shared);
+      cell.classList.toggle('is-reused', map.reused.has(b));
       if (owner === null) {
         cell.style.removeProperty('--chip');
         cell.style.removeProperty('--chip-ink');
@@ -327,14 +330,16 @@ export function init(lab) {
         cell.style.setProperty('--chip', c.colour);
         cell.style.setProperty('--chip-ink', inkOn(c.colour));
       }
-      if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : owner;
-      cell.title = `block ${b}: ` + (owner === null ? 'trống' : `của ${owner} (block logic ${map.logical[b]})`) +
-        (map.alloc.has(b) ? ', vừa cấp' : '') + (map.freed.has(b) ? ', vừa trả' : '');
+      if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
+      cell.title = `block ${b}: ` + (owner === null ? 'trống' : shared ? `dùng chung: ${map.holders[b].join(', ')} (prefix cache)` : `của ${owner} (block logic ${map.logical[b]})`) +
+        (map.alloc.has(b) ? ', vừa cấp' : '') + (map.reused.has(b) ? ', vừa lấy lại từ prefix cache' : '') + (map.freed.has(b) ? ', vừa trả' : '');
     }
     const tables = Object.entries(item.tables).map(([id, t]) => `${id} giữ ${t.length} block`).join(', ');
     const nFree = map.owners.filter((o) => o === null).length;
     p.kv.setAttribute('aria-label', `Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}.`);
-    p.free.textContent = `Trống ${nFree}/${pool}` + (item.alloc.length ? ` · vừa cấp ${item.alloc.length}` : '') + (item.freed.length ? ` · vừa trả ${item.freed.length}` : '');
+    const reused = (item.reused || []).length;
+    p.free.textContent = `Trống ${nFree}/${pool}` + (item.alloc.length ? ` · vừa cấp ${item.alloc.length}` : '') +
+      (reused ? ` · lấy lại từ prefix cache ${reused}` : '') + (item.freed.length ? ` · vừa trả ${item.freed.length}` : '');
   }
 
   function paintCell(canvas, b, owner, map) {
