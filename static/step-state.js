@@ -77,6 +77,7 @@ export function blockMap(item, poolBlocks) {
     alloc: new Set((item && item.alloc) || []),
     freed: new Set((item && item.freed) || []),
     reused: new Set((item && item.reused) || []), // taken back from the prefix cache (PREFIX_CACHE=on)
+    cached: new Set(expandRanges((item && item.cached_free) || [])), // free, still holding a prefix-cache hash
   };
 }
 

@@ -243,6 +243,11 @@ export function init(lab) {
     box.append(make('span', { class: 'kv-cell kv-key is-free' }), ' trống ',
       make('span', { class: 'kv-cell kv-key is-alloc' }), ' vừa cấp ',
       make('span', { class: 'kv-cell kv-key is-freed is-free' }), ' vừa trả');
+    if (record.prefix_cache) {
+      box.append(' ', make('span', { class: 'kv-cell kv-key is-shared' }), ' dùng chung (×n) ',
+        make('span', { class: 'kv-cell kv-key is-reused' }), ' vừa lấy lại từ prefix cache ',
+        make('span', { class: 'kv-cell kv-key is-free is-cached' }), ' trống, còn hash');
+    }
     return box;
   }
 
@@ -312,7 +317,7 @@ export function init(lab) {
     for (let b = 0; b < pool; b++) {
       const owner = map.owners[b];
       const shared = map.holders[b].length > 1;
-      const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}`;
+      const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}|${map.cached.has(b) ? 1 : 0}`;
       if (p.shown[b] === state) continue;
       p.shown[b] = state;
       if (!p.cells.length) { paintCell(p.kv, b, owner, map); continue; }
@@ -322,6 +327,7 @@ export function init(lab) {
       cell.classList.toggle('is-freed', map.freed.has(b));
       cell.classList.toggle('is-shared', shared);
       cell.classList.toggle('is-reused', map.reused.has(b));
+      cell.classList.toggle('is-cached', map.cached.has(b));
       if (owner === null) {
         cell.style.removeProperty('--chip');
         cell.style.removeProperty('--chip-ink');
@@ -331,7 +337,7 @@ export function init(lab) {
         cell.style.setProperty('--chip-ink', inkOn(c.colour));
       }
       if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
-      cell.title = `block ${b}: ` + (owner === null ? 'trống' : shared ? `dùng chung: ${map.holders[b].join(', ')} (prefix cache)` : `của ${owner} (block logic ${map.logical[b]})`) +
+      cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? 'trống, còn hash prefix cache' : 'trống') : shared ? `dùng chung: ${map.holders[b].join(', ')} (prefix cache)` : `của ${owner} (block logic ${map.logical[b]})`) +
         (map.alloc.has(b) ? ', vừa cấp' : '') + (map.reused.has(b) ? ', vừa lấy lại từ prefix cache' : '') + (map.freed.has(b) ? ', vừa trả' : '');
     }
     const tables = Object.entries(item.tables).map(([id, t]) => `${id} giữ ${t.length} block`).join(', ');

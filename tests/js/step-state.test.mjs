@@ -76,6 +76,7 @@ test('a block shared through the prefix cache keeps its first holder and lists e
   assert.deepEqual(m.holders[0], ['A', 'D']);
   assert.deepEqual(m.holders[11], ['D']);
   assert.deepEqual([...m.reused], [0]);
+  assert.deepEqual([...blockMap({ ...item, cached_free: [[2, 4]] }, 12).cached], [2, 3, 4]);
   assert.deepEqual([...blockMap(STEP6, 8).reused], []);     // records without prefix caching
 });
 
