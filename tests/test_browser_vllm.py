@@ -134,3 +134,77 @@ def test_share_address_round_trips_the_new_values(lab, chromium, server):
         assert "Trúng cache: D lấy 4 token" in panel_text(other, 6)
     finally:
         other.close()
+
+
+# ── the step view (block [3]'s navigator) with the new events ──────────────
+def step_to(lab, n: int, count: int, title: str) -> None:
+    lab.page.evaluate("document.querySelector('[data-block=\"3\"]').open = true")
+    slider = lab.page.locator("[data-step-slider]")
+    slider.focus()
+    slider.press("Home")
+    for _ in range(n - 1):
+        slider.press("ArrowRight")
+    expect(slider).to_have_attribute("aria-valuetext", f"Bước {n}/{count}: {title}")
+
+
+def test_step_view_narrates_a_prefix_cache_hit_and_marks_the_shared_block(lab):
+    report = engine_report(SHARED)
+    item = report["steps"]["items"][7]
+    assert item["reused"] == [0] and item["tables"]["D"] == [0, 11]
+    assert lab.run(SHARED) == "done"
+    step_to(lab, 8, 13, "D lấy 4 token từ prefix cache, D bắt đầu prefill 4 token")
+    view = lab.page.locator("[data-step-view]")
+    for line in item["text"][1:]:
+        expect(view).to_contain_text(line)
+    block0 = lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="0"]')
+    expect(block0).to_have_class("kv-cell is-shared is-reused")
+    expect(block0).to_contain_text("A×2")
+    expect(block0).to_have_attribute("title", "block 0: dùng chung: A, D (prefix cache), vừa lấy lại từ prefix cache")
+    expect(lab.page.locator("[data-step-nav] .step-free")).to_contain_text("lấy lại từ prefix cache 1")
+
+
+def test_step_view_narrates_a_cancellation(lab):
+    lab.page.click('[data-action="reset"]')
+    cell(lab, 0, "cancel_at").fill("8000")
+    assert lab.run(reset=False) == "done"
+    step_to(lab, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
+    expect(lab.page.locator("[data-step-view]")).to_contain_text(
+        'HỦY: client của A hủy lúc 8.00 ms -> engine bỏ A ở ranh giới bước lúc 10.60 ms (đang chạy, đã sinh 3 token, '
+        'trả block [0, 1]); trạng thái "aborted", không chạy tiếp (như finish_requests của vLLM).')
+    expect(lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="0"]')).to_have_class("kv-cell is-alloc is-freed")
+    legend = lab.page.locator('[data-block="3"] [data-chart="timeline"] .chart-legend')
+    expect(legend).to_contain_text("từ chối 429/400 hoặc bị hủy", timeout=RUN_MS)
+
+
+@pytest.mark.parametrize("width", [375, 1440])
+def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(chromium, server, width):
+    shot = Lab(chromium, server.origin)
+    try:
+        shot.page.set_viewport_size({"width": width, "height": 900})
+        shot.open(server.url)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert shot.run(SHARED) == "done"
+        step_to(shot, 8, 13, "D lấy 4 token từ prefix cache, D bắt đầu prefill 4 token")
+        nav = shot.page.locator("[data-step-nav]")
+        nav.scroll_into_view_if_needed()
+        assert nav.bounding_box()["width"] <= width
+        nav.screenshot(path=str(ARTIFACTS / f"vllm-steps-prefix-cache-{width}.png"))
+        kv = shot.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
+        shot.page.evaluate("document.querySelector('[data-block=\"6\"]').open = true")
+        expect(kv.locator(".shared")).not_to_have_count(0, timeout=RUN_MS)
+        expect(kv.locator(".step-mark")).to_have_attribute("data-step", "8")       # the navigator's step
+        kv.scroll_into_view_if_needed()
+        kv.screenshot(path=str(ARTIFACTS / f"vllm-kv-blocks-prefix-cache-{width}.png"))
+        shot.page.click('[data-action="reset"]')
+        cell(shot, 0, "cancel_at").fill("8000")
+        assert shot.run(reset=False) == "done"
+        step_to(shot, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
+        nav.scroll_into_view_if_needed()
+        nav.screenshot(path=str(ARTIFACTS / f"vllm-steps-cancel-{width}.png"))
+        timeline = shot.page.locator('[data-block="3"] [data-chart="timeline"]')
+        expect(timeline.locator(".step-mark")).to_have_attribute("data-step", "4", timeout=RUN_MS)
+        timeline.scroll_into_view_if_needed()
+        timeline.screenshot(path=str(ARTIFACTS / f"vllm-timeline-cancel-{width}.png"))
+        assert shot.page_errors == [] and shot.console_errors == []
+    finally:
+        shot.close()

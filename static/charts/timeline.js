@@ -36,7 +36,8 @@ export function render(data, report, opts = {}) {
     { label: 'chờ chỗ chạy', draw: swatches.line('#4a5260', '3 3') },
     { label: 'token đầu', draw: swatches.shape((x, y) => glyphs.diamond(x, y)) },
     { label: 'xong', draw: swatches.shape((x, y) => glyphs.square(x, y)) },
-    { label: 'từ chối 429/400', draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
+    { label: [...served.values()].some((r) => r.status === 'aborted') ? 'từ chối 429/400 hoặc bị hủy' : 'từ chối 429/400',
+      draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
   ]);
 
