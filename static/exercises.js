@@ -10,12 +10,12 @@ import { tl } from './i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
 
-// The one place HTML is inserted: the sections build.py rendered from the exercise files.
 // An exercise's title and sections in the page's language: the English edition when the file has one,
 // else the Vietnamese text.
 const titleOf = (ex) => String(tl(ex.title, ex.title_en || ex.title));
 const section = (ex, vi, en) => ex.sections[tl(vi, ex.sections[en] === undefined ? vi : en)];
 
+// The one place HTML is inserted: the sections build.py rendered from the exercise files.
 function setRenderedHtml(node, html) {
   node.innerHTML = typeof html === 'string' ? html : '';
   return node;
@@ -40,14 +40,24 @@ function savePrediction(key, text) {
 }
 
 // ── one exercise ─────────────────────────────────────────────────────────────
+// A constant as the line shows it; a trace (REQUESTS) as its ids, each with the columns that only some of
+// the requests set (e.g. "A (cancel_at 8000)").
+function constantText(value) {
+  if (!Array.isArray(value)) return String(value);
+  const rows = value.filter((r) => r && typeof r === 'object');
+  const common = rows.length ? Object.keys(rows[0]).filter((k) => rows.every((r) => k in r)) : [];
+  return '[' + value.map((r) => {
+    const extra = Object.keys(r || {}).filter((k) => !common.includes(k)).map((k) => k + ' ' + r[k]);
+    return String(r && r.id) + (extra.length ? ' (' + extra.join(', ') + ')' : '');
+  }).join(', ') + ']';
+}
+
 function constantsLine(constants) {
   const line = make('p', { class: 'exercise-constants' });
   line.append(make('span', { class: 'exercise-label' }, tl('Bài này đặt:', 'This exercise sets:')), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
-    // a request trace (REQUESTS) is a list of tables: name its size, the question says what changed
-    const shown = Array.isArray(value) ? '[' + value.length + tl(' yêu cầu]', ' requests]') : value;
-    line.append(make('code', {}, name + ' = ' + shown));
+    line.append(make('code', {}, name + ' = ' + constantText(value)));
   });
   line.append(make('span', { class: 'exercise-rest' }, tl(' (các hằng số khác giữ mặc định)', ' (other constants keep their defaults)')));
   return line;

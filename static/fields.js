@@ -93,8 +93,15 @@ export function columnBoundsText(col) {
   return '';
 }
 
-// One cell: {value} or {error}. ids: every row's id (for uniqueness); pattern: idPattern(spec).
+// An optional column (config.py RequestField.optional, e.g. priority, cancel_at) left empty: no value.
+function isBlank(raw) {
+  return raw === null || raw === undefined || String(raw).trim() === '';
+}
+
+// One cell: {value} or {error}; an empty optional cell is {value: undefined} (the request leaves the column
+// out). ids: every row's id (for uniqueness); pattern: idPattern(spec).
 export function parseCell(col, raw, ids, pattern = DEFAULT_ID_PATTERN) {
+  if (col.optional && isBlank(raw)) return { value: undefined };
   if (col.type === 'int' || col.type === 'float') return parseValue(col, raw);
   const text = String(raw);
   if (col.name === 'id') {
@@ -122,7 +129,7 @@ export function parseTrace(spec, rows) {
     for (const col of spec.columns) {
       const parsed = parseCell(col, row[col.name] === undefined ? '' : row[col.name], ids, pattern);
       if (parsed.error) errors.push({ field: cellName(spec.name, i, col.name), message: parsed.error });
-      else request[col.name] = parsed.value;
+      else if (parsed.value !== undefined) request[col.name] = parsed.value;
     }
     requests.push(request);
   });
@@ -143,6 +150,7 @@ export function validateRequests(spec, requests) {
     if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: tl('không phải một yêu cầu.', 'is not a request.') }); return; }
     for (const col of spec.columns) {
       const value = r[col.name];
+      if (col.optional && (value === null || value === undefined)) continue;
       const wrongType = col.type === 'str' ? typeof value !== 'string' : typeof value !== 'number';
       const parsed = wrongType ? { error: tl('thiếu hoặc sai kiểu.', 'missing or of the wrong type.') } : parseCell(col, String(value), ids, pattern);
       if (parsed.error) problems.push({ field: cellName(spec.name, i, col.name), message: parsed.error });

@@ -35,23 +35,32 @@ export function fromBase64Url(text) {
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
+// One array per request; trailing optional columns a request leaves out are dropped, so a trace without
+// them is encoded exactly as before those columns existed (older addresses keep working).
 export function encodeRequests(requests, columns) {
-  return toBase64Url(JSON.stringify(requests.map((r) => columns.map((c) => r[c]))));
+  return toBase64Url(JSON.stringify(requests.map((r) => {
+    const row = columns.map((c) => (r[c] === undefined ? null : r[c]));
+    while (row.length && row[row.length - 1] === null) row.pop();
+    return row;
+  })));
 }
 
 // REQUESTS= back into request objects: {requests} or {error}. Values are checked by the caller
-// (fields.validateRequests); only the shape is checked here.
-export function decodeRequests(raw, columns) {
+// (fields.validateRequests); only the shape is checked here. `required`: how many leading columns every
+// row must have (the rest are optional and may be cut off or null); default all of them.
+export function decodeRequests(raw, columns, required = columns.length) {
   let rows;
   try {
     rows = JSON.parse(fromBase64Url(raw));
   } catch (err) {
     return { error: tl('không giải mã được (cần base64url của JSON).', 'cannot be decoded (it must be base64url of JSON).') };
   }
-  if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length === columns.length)) {
-    return { error: tl('mỗi yêu cầu phải là một danh sách ', 'every request must be a list of ') + columns.length + tl(' giá trị (', ' values (') + columns.join(', ') + ').' };
+  if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length >= required && r.length <= columns.length)) {
+    const count = required === columns.length ? String(required) : required + '–' + columns.length;
+    return { error: tl('mỗi yêu cầu phải là một danh sách ', 'every request must be a list of ') + count + tl(' giá trị (', ' values (') + columns.join(', ') + ').' };
   }
-  return { requests: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) };
+  const request = (r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]).filter(([, v]) => v !== null && v !== undefined));
+  return { requests: rows.map(request) };
 }
 
 function same(a, b) {

@@ -92,7 +92,8 @@ export function init(api) {
       if (!editor || !editor.name()) {
         report(REQUESTS, tl('trình chạy này không có bảng yêu cầu; bỏ qua.', 'this runner has no request table; ignored.'));
       } else {
-        const decoded = decodeRequests(raw, editor.columns().map((c) => c.name));
+        const columns = editor.columns();
+        const decoded = decodeRequests(raw, columns.map((c) => c.name), columns.filter((c) => !c.optional).length);
         const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
         if (found.length) {
           const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
@@ -128,7 +129,7 @@ export function init(api) {
       }
     }
     // FOLLOW left at its default must still name a request of the restored trace.
-    const follow = fields.find((f) => f.type === 'choice');
+    const follow = fields.find((f) => f.type === 'choice' && f.name === 'FOLLOW');
     if (follow && !names.includes(follow.name)) {
       const control = api.controlFor(follow.name);
       if (control && !(follow.choices || []).includes(formatValue(follow.default))) {

@@ -5,7 +5,7 @@
 // Leaves out: words (the narration comes from the engine) and drawing.
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
-export const EVENT_KINDS = ['arrive', 'admit', 'preempt', 'first', 'finish'];
+export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'preempt', 'first', 'finish'];
 import { tl } from './i18n.js';
 
 export function clampStep(n, count) {
@@ -61,14 +61,25 @@ export function expandRanges(ranges) {
   return out;
 }
 
-/** Every physical block's owner after the step (null = free), plus the sets of blocks just taken / given back. */
+/** Every physical block's owner after the step (null = free; a block shared through the prefix cache: its first
+ *  holder, with every holder in `holders`), plus the sets of blocks just taken / given back / taken from the cache. */
 export function blockMap(item, poolBlocks) {
   const owners = new Array(poolBlocks).fill(null);
   const logical = new Array(poolBlocks).fill(-1);
+  const holders = new Array(poolBlocks).fill(null).map(() => []);
   for (const [id, table] of Object.entries((item && item.tables) || {})) {
-    table.forEach((b, i) => { owners[b] = id; logical[b] = i; });
+    table.forEach((b, i) => {
+      if (owners[b] === null) { owners[b] = id; logical[b] = i; }
+      holders[b].push(id);
+    });
   }
-  return { owners, logical, alloc: new Set((item && item.alloc) || []), freed: new Set((item && item.freed) || []) };
+  return {
+    owners, logical, holders,
+    alloc: new Set((item && item.alloc) || []),
+    freed: new Set((item && item.freed) || []),
+    reused: new Set((item && item.reused) || []), // taken back from the prefix cache (PREFIX_CACHE=on)
+    cached: new Set(expandRanges((item && item.cached_free) || [])), // free, still holding a prefix-cache hash
+  };
 }
 
 /** The step named by ?step=N in `search`, clamped to the run; null when absent or not a number. */

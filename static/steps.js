@@ -244,6 +244,11 @@ export function init(lab) {
     box.append(make('span', { class: 'kv-cell kv-key is-free' }), tl(' trống ', ' free '),
       make('span', { class: 'kv-cell kv-key is-alloc' }), tl(' vừa cấp ', ' just allocated '),
       make('span', { class: 'kv-cell kv-key is-freed is-free' }), tl(' vừa trả', ' just freed'));
+    if (record.prefix_cache) {
+      box.append(' ', make('span', { class: 'kv-cell kv-key is-shared' }), tl(' dùng chung (×n) ', ' shared (×n) '),
+        make('span', { class: 'kv-cell kv-key is-reused' }), tl(' vừa lấy lại từ prefix cache ', ' just taken back from the prefix cache '),
+        make('span', { class: 'kv-cell kv-key is-free is-cached' }), tl(' trống, còn hash', ' free, still hashed'));
+    }
     return box;
   }
 
@@ -312,7 +317,8 @@ export function init(lab) {
     const map = blockMap(item, pool);
     for (let b = 0; b < pool; b++) {
       const owner = map.owners[b];
-      const state = `${owner}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}`;
+      const shared = map.holders[b].length > 1;
+      const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}|${map.cached.has(b) ? 1 : 0}`;
       if (p.shown[b] === state) continue;
       p.shown[b] = state;
       if (!p.cells.length) { paintCell(p.kv, b, owner, map); continue; }
@@ -320,6 +326,9 @@ export function init(lab) {
       cell.classList.toggle('is-free', owner === null);
       cell.classList.toggle('is-alloc', map.alloc.has(b));
       cell.classList.toggle('is-freed', map.freed.has(b));
+      cell.classList.toggle('is-shared', shared);
+      cell.classList.toggle('is-reused', map.reused.has(b));
+      cell.classList.toggle('is-cached', map.cached.has(b));
       if (owner === null) {
         cell.style.removeProperty('--chip');
         cell.style.removeProperty('--chip-ink');
@@ -328,14 +337,16 @@ export function init(lab) {
         cell.style.setProperty('--chip', c.colour);
         cell.style.setProperty('--chip-ink', inkOn(c.colour));
       }
-      if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : owner;
-      cell.title = `block ${b}: ` + (owner === null ? tl('trống', 'free') : tl(`của ${owner} (block logic ${map.logical[b]})`, `held by ${owner} (logical block ${map.logical[b]})`)) +
-        (map.alloc.has(b) ? tl(', vừa cấp', ', just allocated') : '') + (map.freed.has(b) ? tl(', vừa trả', ', just freed') : '');
+      if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
+      cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? tl('trống, còn hash prefix cache', 'free, still carrying a prefix-cache hash') : tl('trống', 'free')) : shared ? tl(`dùng chung: ${map.holders[b].join(', ')} (prefix cache)`, `shared: ${map.holders[b].join(', ')} (prefix cache)`) : tl(`của ${owner} (block logic ${map.logical[b]})`, `held by ${owner} (logical block ${map.logical[b]})`)) +
+        (map.alloc.has(b) ? tl(', vừa cấp', ', just allocated') : '') + (map.reused.has(b) ? tl(', vừa lấy lại từ prefix cache', ', just taken back from the prefix cache') : '') + (map.freed.has(b) ? tl(', vừa trả', ', just freed') : '');
     }
     const tables = Object.entries(item.tables).map(([id, t]) => tl(`${id} giữ ${t.length} block`, `${id} holds ${t.length} blocks`)).join(', ');
     const nFree = map.owners.filter((o) => o === null).length;
     p.kv.setAttribute('aria-label', tl(`Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}.`, `KV pool of ${pool} blocks: ${tables || 'nobody holds a block'}; ${nFree} free.`));
-    p.free.textContent = tl(`Trống ${nFree}/${pool}`, `Free ${nFree}/${pool}`) + (item.alloc.length ? tl(` · vừa cấp ${item.alloc.length}`, ` · just allocated ${item.alloc.length}`) : '') + (item.freed.length ? tl(` · vừa trả ${item.freed.length}`, ` · just freed ${item.freed.length}`) : '');
+    const reused = (item.reused || []).length;
+    p.free.textContent = tl(`Trống ${nFree}/${pool}`, `Free ${nFree}/${pool}`) + (item.alloc.length ? tl(` · vừa cấp ${item.alloc.length}`, ` · just allocated ${item.alloc.length}`) : '') +
+      (reused ? tl(` · lấy lại từ prefix cache ${reused}`, ` · taken back from the prefix cache ${reused}`) : '') + (item.freed.length ? tl(` · vừa trả ${item.freed.length}`, ` · just freed ${item.freed.length}`) : '');
   }
 
   function paintCell(canvas, b, owner, map) {

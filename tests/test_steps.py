@@ -215,3 +215,96 @@ def test_cli_steps_with_preemption(capsys):
 def test_default_output_unchanged_without_steps(capsys, default):
     assert cli.main([]) == 0
     assert capsys.readouterr().out == default.to_text()
+
+
+# ── the vLLM behaviours (PREFIX_CACHE, cancel_at, SCHED_POLICY=priority) in the record ──
+PREFIX_RUN = {"QUEUE_LIMIT": 2, "PREFIX_CACHE": "on", "FOLLOW": "D"}     # exercise 17
+
+
+def prio_trace(**priority) -> list[dict]:
+    return [dict(r, priority=priority[r["id"]]) if r["id"] in priority else dict(r) for r in DEFAULT_REQUESTS]
+
+
+def assert_blocks_conserved(report):
+    """With the prefix cache a full block can sit in several tables; it is still never both owned and free."""
+    rec = report.steps
+    for n, it in enumerate(rec["items"], 1):
+        owned, free = {b for t in it["tables"].values() for b in t}, expand_ranges(it["free"])
+        assert len(free) == len(set(free)) and not owned & set(free), f"step {n}"
+        assert sorted(owned | set(free)) == list(range(rec["pool_blocks"])), f"step {n}"
+        assert set(expand_ranges(it["cached_free"])) <= set(free), f"step {n}"
+
+
+def test_prefix_cache_hit_step():
+    r = run(PREFIX_RUN)
+    assert r.steps["prefix_cache"] is True and r.steps["sched_policy"] == "fcfs"
+    it = r.steps["items"][10]                                  # step 11: D admitted, A's block 0 is still cached
+    assert by_kind(it, "cache_hit") == [dict(kind="cache_hit", id="D", tokens=4, blocks=[0], recompute=False)]
+    assert it["running"][1] == ["D", "prefill", 4, 10, 0, 0]
+    [chunk] = by_kind(it, "chunk")
+    assert chunk["first"] and (chunk["n"], chunk["done"]) == (5, 9)    # its first chunk starts after the cached 4
+    assert it["reused"] == [0] and it["alloc"] == [6, 11] and it["tables"]["D"] == [0, 11, 6]
+    assert it["cached_free"] == [[1, 5]]
+    assert it["title"] == "D lấy 4 token từ prefix cache, D bắt đầu prefill 5 token"
+    assert ("Prefix cache: D lấy lại block [0] (block đầy cùng hash của một prompt trước): 4 token đầu của prompt "
+            "đã có K/V, không tính lại, chỉ phải prefill 6/10 token còn lại.") in it["text"]
+    assert "Lấy lại từ prefix cache [0]." in it["text"][-1]
+    assert sum(len(by_kind(i, "cache_hit")) for i in r.steps["items"]) == 1
+    assert_blocks_conserved(r)
+
+
+def test_shared_block_step():
+    r = run(dict(PREFIX_RUN, SLOTS=3))
+    it = r.steps["items"][7]                                   # step 8: A still runs and D shares its block 0
+    assert it["tables"] == {"A": [0, 1, 5, 10], "C": [6, 7, 9], "D": [0, 11]}
+    assert it["reused"] == [0] and it["alloc"] == [10, 11]
+    assert "Dùng chung: 0 (A, D)." in it["text"][-1]
+    assert_blocks_conserved(r)
+
+
+def test_cancelled_running_request_step():
+    reqs = [dict(r, cancel_at=8000) if r["id"] == "A" else dict(r) for r in DEFAULT_REQUESTS]
+    r = run({"REQUESTS": reqs})                                # exercise 18
+    it = r.steps["items"][3]
+    assert by_kind(it, "abort") == [dict(kind="abort", id="A", time=10600, cancel_at=8000, stage="running",
+                                         blocks=[0, 1], generated=3)]
+    assert it["freed"] == [0, 1] and it["title"].startswith("A bị hủy")
+    assert ('HỦY: client của A hủy lúc 8.00 ms -> engine bỏ A ở ranh giới bước lúc 10.60 ms (đang chạy, đã sinh '
+            '3 token, trả block [0, 1]); trạng thái "aborted", không chạy tiếp (như finish_requests của vLLM).') in it["text"]
+    finished = [e["id"] for i in r.steps["items"] for e in by_kind(i, "finish")]
+    assert "A" not in finished and sorted(finished) == ["B", "C"]
+    assert_kv_consistent(r)
+
+
+def test_cancelled_waiting_request_and_a_cancel_after_the_last_step():
+    late = dict(id="F", arrival=100_000, text="xin chao", max_new=2, temperature=0.0, top_k=0, top_p=1.0, seed=6,
+                cancel_at=100_001)                             # cancelled while its input is still being prepared
+    reqs = [dict(r, cancel_at=5000) if r["id"] == "C" else dict(r) for r in DEFAULT_REQUESTS] + [late]
+    r = run({"REQUESTS": reqs})
+    [(n, e)] = [(n, e) for n, i in enumerate(r.steps["items"], 1) for e in by_kind(i, "abort")]
+    assert n == 3 and e == dict(kind="abort", id="C", time=7000, cancel_at=5000, stage="waiting", blocks=[], generated=0)
+    assert [e["kind"] for e in r.steps["after"]] == ["arrive", "abort"]
+    assert r.steps["after_text"][-1].startswith("HỦY: client của F hủy lúc 100.00 ms")
+    assert "chưa sinh token nào, chưa giữ block nào" in r.steps["after_text"][-1]
+    assert_kv_consistent(r)
+
+
+def test_priority_victim_and_overtake_steps():
+    r = run({"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2, "SCHED_POLICY": "priority", "REQUESTS": prio_trace(A=5)})
+    assert r.steps["priority_key"] == {"A": [5, 0], "B": [0, 0], "E": [0, 500], "C": [0, 1000], "D": [0, 1500]}
+    s5, s6 = r.steps["items"][4], r.steps["items"][5]
+    [p] = by_kind(s5, "preempt")
+    assert (p["id"], p["needed_by"], p["blocks"]) == ("A", "C", [0, 1, 5])
+    assert ("PREEMPT: C cần 1 block KV mới nhưng bể chỉ còn 0/7 block trống -> preempt A: nó có (priority, lúc đến) "
+            "= (5, 0.00 ms) lớn nhất trong các chuỗi đang chạy (SCHED_POLICY=priority)") in "\n".join(s5["text"])
+    assert by_kind(s6, "overtake") == [dict(kind="overtake", id="D", priority=0,
+                                            overtaken=[dict(id="A", priority=5, arrival=0)])]
+    assert "D (priority 0) vào chạy trước A (priority 5, đến 0.00 ms) dù sẵn sàng sau" in "\n".join(s6["text"])
+    assert "Hàng chờ (theo thứ tự; vào chạy theo priority rồi lúc đến): A (priority 5)." in s6["text"]
+    assert_kv_consistent(r)
+
+
+def test_fcfs_record_has_no_priority_key(default):
+    assert default.steps["sched_policy"] == "fcfs" and default.steps["priority_key"] == {}
+    assert default.steps["prefix_cache"] is False
+    assert all(it["reused"] == [] and it["cached_free"] == [] for it in default.steps["items"])

@@ -1,40 +1,94 @@
-"""[6] KV state manager: a pool of physical KV blocks and one block table per sequence.
+"""[6] KV state manager: a pool of physical KV blocks, one block table per sequence, optional prefix cache.
 
 The pool holds POOL_BLOCKS blocks of BLOCK_SIZE token slots each (K and V arrays of
 shape (blocks, heads, block_size, d_head)). A sequence's logical block i lives in
 physical block `seq.block_table[i]`; position p sits in slot p % BLOCK_SIZE of logical
-block p // BLOCK_SIZE. Blocks are allocated lazily while K/V are written, lowest free
-index first (easy to read), and returned when the sequence finishes or is preempted.
+block p // BLOCK_SIZE. Blocks are allocated lazily while K/V are written and returned
+when the sequence finishes, is preempted or is aborted. Every block has a reference
+count (`ref_cnt`: how many block tables hold it).
+
+Without prefix caching (PREFIX_CACHE=off, the seed's behaviour) a block has one owner at
+a time and the free list is kept sorted: lowest free index first (easy to read).
 
     >>> from types import SimpleNamespace as NS
     >>> import numpy as np
     >>> pool = BlockManager(num_blocks=4, block_size=2)
-    >>> seq = NS(id="A", cached=0, block_table=[])
+    >>> seq = NS(id="A", cached=0, block_table=[], history=[0, 5, 6])
     >>> pool.can_append(seq, 3), pool.num_new_blocks(seq, 3)
     (True, 2)
     >>> pool.write(seq, np.ones((2, 3, 4)), np.ones((2, 3, 4))); seq.block_table, pool.num_used
     ([0, 1], 2)
 
-Leaves out: prefix caching and reference counts (a block has one owner at a time),
-copy-on-write, swapping to CPU. When the pool is full the *engine* decides whom to
-preempt (see engine.py); this class only answers `can_append()` and frees blocks.
+With prefix caching (PREFIX_CACHE=on) the pool follows vLLM's design document "Automatic
+Prefix Caching" (docs/design/prefix_caching.md, the v1 KVCacheManager / BlockPool):
+- a block that becomes FULL gets a hash of its tokens chained with its parent block's hash
+  (`hash_block`), and the hash → block map remembers it; partial blocks are never cached;
+- `take_cached_prefix` (vLLM's get_computed_blocks + "touch") gives a newly scheduled
+  sequence the cached full blocks of what it must prefill: ref_cnt + 1, out of the free
+  queue; at most (tokens − 1) // BLOCK_SIZE blocks, so the last prompt token is always
+  computed (its logits pick the first token);
+- the free list becomes vLLM's `free_block_queue`: freed blocks go to its TAIL, a
+  sequence's blocks in reverse order (its last block hashes the most tokens, so it should
+  be evicted first), and keep their hash; allocation pops the HEAD (least recently used)
+  and, when that block still has a hash, evicts it from the cache;
+- blocks of running sequences can be shared (ref_cnt > 1); a preempted request's
+  recompute can hit its own blocks while they are still cached.
+
+    >>> pool = BlockManager(num_blocks=4, block_size=2, enable_caching=True)
+    >>> a = NS(id="A", cached=0, block_table=[], history=[0, 5, 6])
+    >>> pool.write(a, np.ones((2, 3, 4)), np.ones((2, 3, 4)))
+    >>> pool.release(a); pool.free                      # reverse order to the tail; block 0 keeps its hash
+    [2, 3, 1, 0]
+    >>> d = NS(id="D", cached=0, block_table=[], history=[], prefill_ids=[0, 5, 7])
+    >>> pool.take_cached_prefix(d, d.prefill_ids), d.block_table, pool.ref_cnt[0]
+    (2, [0], 1)
+
+`audit()` checks the pool's invariants (reference counts never negative and equal to the
+number of tables holding the block, every block either free or owned and never both) and
+keeps any violation in `problems`; the engine calls it after every step of a checked run.
+
+Leaves out: copy-on-write (only full blocks are shared and a sequence writes only into its
+own last block), swapping to CPU, cache salts and LoRA/multimodal extra hashes, the
+de-duplication of identical blocks (vLLM v1 keeps block tables append-only and so do we).
+When the pool is full the *engine* decides whom to preempt (see engine.py); this class
+only answers `can_append()` and frees blocks.
 """
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
 from .model import D_HEAD, N_HEADS
 
 
+def hash_block(parent: str | None, tokens) -> str:
+    """A full block's hash: its token ids chained with the parent block's hash (16 hex digits of SHA-256).
+
+    >>> hash_block(None, [0, 21, 5, 9]) == hash_block(None, [0, 21, 5, 9]) != hash_block("x", [0, 21, 5, 9])
+    True
+    """
+    text = f"{parent or ''}|{','.join(str(int(t)) for t in tokens)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 class BlockManager:
-    def __init__(self, num_blocks: int, block_size: int):
-        self.num_blocks, self.block_size = num_blocks, block_size
+    def __init__(self, num_blocks: int, block_size: int, enable_caching: bool = False):
+        self.num_blocks, self.block_size, self.enable_caching = num_blocks, block_size, enable_caching
         self.K = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))     # (blocks, heads, slots, d_head)
         self.V = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))
-        self.free = list(range(num_blocks))      # lowest index first
+        self.free = list(range(num_blocks))      # sorted (no caching) or the LRU free queue, head first
+        self.ref_cnt = [0] * num_blocks          # block tables holding each block
+        self.block_hash = [None] * num_blocks    # set when a block becomes full (caching only)
+        self.cached = {}                         # hash -> physical block (vLLM's cached_block_hash_to_block)
         self.released = []                       # (request, blocks returned) in finishing order
         self.owners = {}                         # physical block -> requests that used it, in order
         self.active = {}                         # request id -> sequence holding blocks
+        self.hits = []                           # (step, request, blocks taken from the cache, recompute?)
+        self.evictions = []                      # (step, block, hash) cached blocks reused for new data
+        self.max_shared = 0                      # largest ref_cnt seen
+        self.shared_blocks = set()               # blocks that were ever held by two tables at once
+        self.problems = []                       # invariant violations found by audit()
         self.peak = dict(used=0, tables={}, tokens=0, step=None)
         self.current_step = None                 # set by the engine: the 1-based step being executed
 
@@ -50,14 +104,31 @@ class BlockManager:
     def can_append(self, seq, n: int) -> bool:
         return self.num_new_blocks(seq, n) <= len(self.free)
 
-    def _allocate(self, seq) -> None:
-        block = self.free.pop(0)
+    def _hold(self, seq, block: int) -> None:
+        self.ref_cnt[block] += 1
+        if self.ref_cnt[block] > 1:
+            self.shared_blocks.add(block)
+            self.max_shared = max(self.max_shared, self.ref_cnt[block])
         seq.block_table.append(block)
         self.owners.setdefault(block, []).append(seq.id)
         self.active[seq.id] = seq
 
+    def _allocate(self, seq) -> None:
+        block = self.free.pop(0)
+        if self.block_hash[block] is not None:   # the LRU head still held a cached block: evict it
+            self._evict_cached(block)
+        self._hold(seq, block)
+
+    def _evict_cached(self, block: int) -> None:
+        h = self.block_hash[block]
+        if self.cached.get(h) == block:
+            del self.cached[h]
+        self.block_hash[block] = None
+        self.evictions.append((self.current_step, block, h))
+
     def write(self, seq, k_new, v_new) -> None:
         """Store K/V (heads, n, d_head) at positions seq.cached.. ; call can_append() first."""
+        first_block = seq.cached // self.block_size
         for i in range(k_new.shape[1]):
             pos = seq.cached + i
             if pos // self.block_size == len(seq.block_table):
@@ -66,16 +137,81 @@ class BlockManager:
             self.K[block, :, slot] = k_new[:, i]
             self.V[block, :, slot] = v_new[:, i]
         seq.cached += k_new.shape[1]
+        if self.enable_caching:
+            self._cache_full_blocks(seq, first_block)
         self._track_peak()
+
+    def _cache_full_blocks(self, seq, first: int) -> None:
+        """Hash the blocks of `seq` that are now full (vLLM caches a block as soon as it is full)."""
+        bs = self.block_size
+        for i in range(first, seq.cached // bs):
+            block = seq.block_table[i]
+            if self.block_hash[block] is not None:
+                continue
+            parent = self.block_hash[seq.block_table[i - 1]] if i else None
+            h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
+            self.block_hash[block] = h
+            self.cached.setdefault(h, block)     # an identical block already cached stays the one found
+
+    def find_cached_prefix(self, token_ids) -> list[int]:
+        """The cached blocks of the longest prefix of full blocks of `token_ids`, leaving at least the last token."""
+        blocks, parent, bs = [], None, self.block_size
+        for i in range((len(token_ids) - 1) // bs):
+            h = hash_block(parent, token_ids[i * bs:(i + 1) * bs])
+            if h not in self.cached:
+                break
+            blocks.append(self.cached[h])
+            parent = h
+        return blocks
+
+    def take_cached_prefix(self, seq, token_ids, recompute: bool = False) -> int:
+        """A sequence with nothing cached takes the cached blocks of its prefix; returns the tokens it may skip."""
+        if not self.enable_caching or seq.cached or seq.block_table:
+            return 0
+        blocks = self.find_cached_prefix(token_ids)
+        for b in blocks:
+            if self.ref_cnt[b] == 0:
+                self.free.remove(b)              # "touch": out of the free queue, so it cannot be evicted
+            self._hold(seq, b)
+        seq.cached = len(blocks) * self.block_size
+        if blocks:
+            self.hits.append((self.current_step, seq.id, list(blocks), recompute))
+            self._track_peak()
+        return seq.cached
+
+    def _stored_tokens(self) -> int:
+        """Token positions held in used blocks; a shared block counts once."""
+        fill = {}
+        for seq in self.active.values():
+            for i, b in enumerate(seq.block_table):
+                fill[b] = max(fill.get(b, 0), min(self.block_size, seq.cached - i * self.block_size))
+        return sum(fill.values())
 
     def _track_peak(self) -> None:
         if self.num_used > self.peak["used"]:     # remember the moment with the most blocks in use
             self.peak = dict(used=self.num_used, tables={k: list(v.block_table) for k, v in self.active.items()},
-                             tokens=sum(v.cached for v in self.active.values()), step=self.current_step)
+                             tokens=self._stored_tokens(), step=self.current_step)
 
     def owner_map(self) -> dict:
-        """{physical block: request id} for every block in use now."""
-        return {b: rid for rid, seq in self.active.items() for b in seq.block_table}
+        """{physical block: request id} for every block in use now (a shared block: its first holder)."""
+        out = {}
+        for rid, seq in self.active.items():
+            for b in seq.block_table:
+                out.setdefault(b, rid)
+        return out
+
+    def shared_map(self) -> dict:
+        """{physical block: [request ids]} for the blocks held by more than one table now."""
+        out = {}
+        for rid, seq in self.active.items():
+            for b in seq.block_table:
+                if self.ref_cnt[b] > 1:
+                    out.setdefault(b, []).append(rid)
+        return out
+
+    def cached_free(self) -> list[int]:
+        """Free blocks that still hold a cached hash (reusable by a prefix hit until evicted), head first."""
+        return [b for b in self.free if self.block_hash[b] is not None]
 
     def gather(self, seq):
         """K, V of the sequence's cached positions, read from its scattered blocks: (heads, cached, d_head)."""
@@ -88,13 +224,18 @@ class BlockManager:
 
     def _free(self, seq) -> list[int]:
         blocks = list(seq.block_table)
-        self.free = sorted(self.free + seq.block_table)
+        for b in blocks:
+            self.ref_cnt[b] -= 1
+        if self.enable_caching:                  # reverse order to the tail of the free queue, hashes kept
+            self.free += [b for b in reversed(blocks) if self.ref_cnt[b] == 0]
+        else:
+            self.free = sorted(self.free + blocks)
         self.active.pop(seq.id, None)
         seq.block_table = []
         return blocks
 
     def release(self, seq) -> None:
-        """The sequence finished: return its blocks."""
+        """The sequence finished (or was aborted): return its blocks."""
         self.released.append((seq.id, list(seq.block_table)))
         self._free(seq)
 
@@ -102,3 +243,20 @@ class BlockManager:
         """The sequence is preempted: return its blocks and forget its cache; returns the freed blocks."""
         seq.cached = 0
         return self._free(seq)
+
+    def audit(self) -> None:
+        """Check the pool's invariants now; a violation is kept in `problems` (with the step)."""
+        held = {}
+        for seq in self.active.values():
+            for b in seq.block_table:
+                held[b] = held.get(b, 0) + 1
+        free = set(self.free)
+        where = f"bước {self.current_step}"
+        if any(r < 0 for r in self.ref_cnt):
+            self.problems.append(f"{where}: số tham chiếu âm")
+        if any(self.ref_cnt[b] != held.get(b, 0) for b in range(self.num_blocks)):
+            self.problems.append(f"{where}: số tham chiếu khác số bảng block đang giữ block")
+        if len(free) != len(self.free) or free & held.keys() or len(free) + len(held) != self.num_blocks:
+            self.problems.append(f"{where}: block không được bảo toàn (trùng, mất, hoặc vừa trống vừa có chủ)")
+        if any(self.block_hash[b] != h for h, b in self.cached.items()):
+            self.problems.append(f"{where}: bảng băm trỏ tới block mang hash khác")

@@ -10,8 +10,8 @@ Every other place that names a block reads this table:
     >>> block = BLOCKS[5]
     >>> block.code, [str(ref) for ref in block.source][:2]
     ('6 · KV state manager', ['block_manager.BlockManager', 'engine.Engine.make_room'])
-    >>> code_map_lines()[5]
-    '  [6]  KV state manager               block_manager.BlockManager; engine.Engine.make_room / preempt'
+    >>> code_map_lines()[4]
+    '  [5]  Transformer × N layers         model.forward / attention'
 
 `source` entries are (module, qualified name) inside the `inference_lab` package; `SourceRef.resolve()`
 imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
@@ -84,7 +84,7 @@ BLOCKS: tuple[Block, ...] = (
           "Hàm admit: cổng chỉ cho tối đa 2 chạy + 1 chờ yêu cầu có mặt trong hệ thống và từ chối bằng mã 429 khi đầy.",
           "offered = served + rejected (5 = 3 + 2); D nhận 429 vì lúc xét đã có 3 yêu cầu.",
           "hàm admit",
-          _refs("engine.Engine.admit"),
+          _refs("engine.Engine.admit", "engine.Engine.abort"),
           en=('The admit function: the gateway lets at most 2 running + 1 waiting requests into the system and rejects with code 429 when full.', 'offered = served + rejected (5 = 3 + 2); D gets 429 because 3 requests were already in the system when it was checked.', 'the admit function')),
     Block(2, "Input preparation",
           "BPE 10 phép gộp học từ 5 câu mẫu, thêm token bos, rồi kiểm tra prompt + max_new <= 24.",
@@ -96,8 +96,8 @@ BLOCKS: tuple[Block, ...] = (
           "Vòng lặp theo bước: nhận yêu cầu khi có chỗ trống, decode trước, chia prompt theo ngân sách 6 token mỗi bước.",
           "12 bước; prompt của C chia thành các đoạn [5, 4]; C chờ chỗ chạy 14.55 ms mô phỏng.",
           "vòng lặp chính của run_engine (nhận yêu cầu, chọn việc mỗi bước, chia prompt theo TOKEN_BUDGET)",
-          _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.plan_tasks",
-                "scheduler.step_duration", "steps.StepRecorder"),
+          _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.admission_order",
+                "scheduler.plan_tasks", "scheduler.step_duration", "steps.StepRecorder"),
           en=('A step loop: admits requests when a slot is free, decodes first, splits prompts by the budget of 6 tokens per step.', "12 steps; C's prompt is split into chunks [5, 4]; C waits 14.55 simulated ms for a slot.", "the main loop of run_engine (admitting requests, picking each step's work, splitting prompts by TOKEN_BUDGET)")),
     Block(4, "Prefill",
           "Đưa từng đoạn prompt qua mô hình, ghi K và V vào cache, lấy hàng logits cuối để chọn token đầu tiên.",
@@ -116,7 +116,8 @@ BLOCKS: tuple[Block, ...] = (
           "theo block và trả block khi xong; hết block thì preempt chuỗi vào chạy gần nhất.",
           "Cao điểm 7/12 block; K/V gom từ block rời khớp tính lại; cuối còn 12/12 block trống.",
           "lớp KVPool",
-          _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt"),
+          _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt",
+                "scheduler.preemption_victim", "scheduler.choose_victim", "block_manager.hash_block"),
           en=("The BlockManager class (the seed's KVPool class): 12 physical blocks, a block table per sequence, allocation by block and freeing when done; when blocks run out it preempts the most recently admitted sequence.", 'Peak 7/12 blocks; K/V gathered from scattered blocks match a recompute; 12/12 blocks free at the end.', 'the KVPool class')),
     Block(7, "Decode",
           "Mỗi bước đưa đúng một token mới qua mô hình và đọc lại K/V cũ từ cache.",

@@ -47,7 +47,7 @@ ARGPARSE_EN = (
 WORDS = {   # every sentence of the command line itself, per language
     "vi": dict(
         description="Lab tổng hợp Inference Engineering: chạy đường ống phục vụ LLM thu nhỏ và in 13 khối.",
-        default="Mặc định {default}{bounds}.",
+        default="Mặc định {default}{bounds}.", switch="Cờ không kèm giá trị = on. Mặc định {default}.",
         requests="Thay trace REQUESTS bằng danh sách yêu cầu trong tệp JSON.",
         json="In báo cáo dạng JSON thay cho văn bản.",
         exercise="Chạy với các hằng số của bài tập N (thư mục exercises/).",
@@ -61,7 +61,7 @@ WORDS = {   # every sentence of the command line itself, per language
         internal="lỗi nội bộ: {kind}: {error}"),
     "en": dict(
         description="Inference Engineering end-to-end lab: run a miniature LLM serving pipeline and print its 13 blocks.",
-        default="Default {default}{bounds}.",
+        default="Default {default}{bounds}.", switch="The bare flag means on. Default {default}.",
         requests="Replace the REQUESTS trace with the list of requests in a JSON file.",
         json="Print the report as JSON instead of text.",
         exercise="Run with the constants of exercise N (the exercises/ folder).",
@@ -106,7 +106,12 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
             continue
         bounds = f" [{f.min}..{f.max}]" if f.min is not None else ""
         text = f.en[1] if lang == "en" else f.help
-        p.add_argument(f.flag, dest=f.name, metavar=f.type.upper(), help=f"{text} " + w["default"].format(default=f.default, bounds=bounds))
+        if f.is_switch:
+            p.add_argument(f.flag, dest=f.name, metavar="off|on", nargs="?", const="on",
+                           help=f"{text} " + w["switch"].format(default=f.default))
+            continue
+        metavar = "|".join(f.choices) if f.choices else f.type.upper()
+        p.add_argument(f.flag, dest=f.name, metavar=metavar, help=f"{text} " + w["default"].format(default=f.default, bounds=bounds))
     p.add_argument("--requests", metavar="FILE.json", help=w["requests"])
     p.add_argument("--json", action="store_true", help=w["json"])
     p.add_argument("--exercise", metavar="N", help=w["exercise"])

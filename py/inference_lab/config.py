@@ -53,7 +53,13 @@ class Field:
     min: float | None = None
     max: float | None = None
     step: float | None = None
+    choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead)
     en: tuple[str, str] = ("", "")   # (label, help) in English, beside the Vietnamese ones
+
+    @property
+    def is_switch(self) -> bool:
+        """An off/on choice: the command line also takes the bare flag for "on" (--prefix-cache)."""
+        return self.choices == ("off", "on")
 
     @property
     def flag(self) -> str:
@@ -64,6 +70,8 @@ class Field:
         d["label_en"], d["help_en"] = self.en
         d["flag"] = self.flag
         d["default"] = [dict(r) for r in self.default] if self.type == "requests" else self.default
+        d["choices"] = list(self.choices) if self.choices else None
+        d["switch"] = self.is_switch
         return d
 
 
@@ -77,6 +85,7 @@ class RequestField:
     min: float | None = None
     max: float | None = None
     pattern: str | None = None     # a regular expression the whole value must match (JS and Python syntax)
+    optional: bool = False         # may be left out (or null): the seed's trace has no such column
     en: tuple[str, str] = ("", "")   # (label, help) in English
 
 
@@ -138,6 +147,16 @@ FIELDS: tuple[Field, ...] = (
     Field("COST_PREFILL_PER_TOKEN", _I, 400, "Chi phí prefill mỗi token (COST_PREFILL_PER_TOKEN, µs)",
           "Prefill tính nhiều token cùng lúc (giới hạn tính toán).", "advanced", 0, 1_000_000,
           en=('Prefill cost per token (COST_PREFILL_PER_TOKEN, µs)', 'Prefill computes many tokens at once (compute-bound).')),
+    Field("PREFIX_CACHE", "choice", "off", "Prefix cache tự động (PREFIX_CACHE)",
+          "on = giữ lại block KV đầy của các prompt đã tính (băm theo token, nối với block cha) để yêu cầu sau có "
+          "cùng phần đầu prompt dùng lại thay vì tính lại, như Automatic Prefix Caching của vLLM; off = như seed.",
+          "advanced", choices=("off", "on"),
+          en=('Automatic prefix caching (PREFIX_CACHE)', "on = keep the full KV blocks of prompts already computed (hashed by their tokens, chained to the parent block) so a later request with the same prompt prefix reuses them instead of recomputing, like vLLM's Automatic Prefix Caching; off = as in the seed.")),
+    Field("SCHED_POLICY", "choice", "fcfs", "Chính sách lập lịch (SCHED_POLICY)",
+          "fcfs = ai đến trước chạy trước (như seed); priority = hàng chờ xếp theo (priority, giờ đến), số nhỏ chạy "
+          "trước, và khi hết block KV thì preempt chuỗi có (priority, giờ đến) lớn nhất, như vLLM.",
+          "advanced", choices=("fcfs", "priority"),
+          en=('Scheduling policy (SCHED_POLICY)', 'fcfs = first come, first served (as in the seed); priority = the waiting queue is ordered by (priority, arrival), lower numbers first, and when KV blocks run out the sequence with the largest (priority, arrival) is preempted, like vLLM.')),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
@@ -159,6 +178,12 @@ REQUEST_FIELDS: tuple[RequestField, ...] = (
                  en=('top_p', 'Keep the smallest set of tokens whose probabilities add up to top_p (0 < top_p <= 1).')),
     RequestField("seed", "int", "seed", "Seed riêng của yêu cầu (lấy mẫu lặp lại được).", 0, 2**31 - 1,
                  en=('seed', "The request's own seed (repeatable sampling).")),
+    RequestField("priority", "int", "priority", "Độ ưu tiên khi SCHED_POLICY = priority: số nhỏ chạy trước; "
+                 "để trống = 0.", 0, 100, optional=True,
+                 en=('priority', 'Priority when SCHED_POLICY = priority: lower numbers run first; empty = 0.')),
+    RequestField("cancel_at", "int", "Hủy lúc (µs)", "Client hủy yêu cầu lúc này (µs mô phỏng); engine bỏ nó ở "
+                 "ranh giới bước đầu tiên từ lúc đó; để trống = không hủy.", 0, 100_000_000, optional=True,
+                 en=('Cancel at (µs)', 'The client cancels the request at this time (simulated µs); the engine drops it at the first step boundary from then on; empty = never cancelled.')),
 )
 
 
@@ -216,7 +241,7 @@ def _check_request(i: int, req) -> list[Problem]:
     problems = []
     names = [f.name for f in REQUEST_FIELDS]
     extra = sorted(set(req) - set(names))
-    missing = [n for n in names if n not in req]
+    missing = [f.name for f in REQUEST_FIELDS if f.name not in req and not f.optional]
     if missing:
         problems.append(Problem(where, f"Yêu cầu thứ {i + 1} thiếu khóa: {', '.join(missing)}.",
                                 f"Request {i + 1} lacks keys: {', '.join(missing)}."))
@@ -224,7 +249,7 @@ def _check_request(i: int, req) -> list[Problem]:
         problems.append(Problem(where, f"Yêu cầu thứ {i + 1} có khóa lạ: {', '.join(extra)}.",
                                 f"Request {i + 1} has unknown keys: {', '.join(extra)}."))
     for f in REQUEST_FIELDS:
-        if f.name in req:
+        if f.name in req and not (f.optional and req[f.name] is None):
             msg = _check_request_value(f, req[f.name])
             if msg:
                 problems.append(Problem(f"{where}.{f.name}", f"Yêu cầu thứ {i + 1}: {msg[0]}", f"Request {i + 1}: {msg[1]}"))
@@ -270,6 +295,11 @@ def _request_ids(values: dict) -> list[str]:
 def _check_field(f: Field, value, values: dict) -> list[Problem]:
     if f.type == "requests":
         return _check_requests(value)
+    if f.type == "choice" and f.choices:
+        if value not in f.choices:
+            return [Problem(f.name, f"{f.name} phải là một trong: {', '.join(f.choices)} (nhận {value!r}).",
+                            f"{f.name} must be one of: {', '.join(f.choices)} (got {value!r}).")]
+        return []
     if f.type == "choice":
         ids = _request_ids(values)
         if value not in ids:
@@ -377,7 +407,8 @@ def describe() -> list[dict]:
         if d["name"] == "FOLLOW":
             d["choices"] = [r["id"] for r in DEFAULT_REQUESTS]
         if d["name"] == "REQUESTS":
-            d["columns"] = [{**{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max", "pattern")},
+            d["columns"] = [{**{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max", "pattern",
+                                                           "optional")},
                              "label_en": c.en[0], "help_en": c.en[1]} for c in REQUEST_FIELDS]
             d["max_items"] = MAX_REQUESTS
     return out

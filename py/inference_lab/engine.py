@@ -31,7 +31,22 @@ The run block [3] prints is given a `steps.StepRecorder`: the engine calls it at
 boundary and after every step, and the record lets the page and `--steps` scrub the run
 without running it again.
 
-Leaves out: swapping to CPU, cancellation, routing, more than one engine.
+Three behaviours of vLLM, each off (or unused) by default so the seed's output is unchanged:
+- Automatic prefix caching (PREFIX_CACHE=on; vLLM design document "Automatic Prefix
+  Caching"): when a sequence is scheduled with nothing cached, it takes the cached full
+  blocks of what it must prefill (block_manager.take_cached_prefix) and prefills only the
+  rest, at least its last token; a preempted request's recompute can hit its own blocks.
+- Cancellation (request column `cancel_at`, vLLM's `finish_requests` with status
+  FINISHED_ABORTED, as the engine's abort path): at the first step boundary at or after
+  `cancel_at`, the request leaves `waiting` or `running`, its blocks go back to the pool and
+  it is reported "aborted" with the tokens it had produced.
+- Priority scheduling (SCHED_POLICY=priority, request column `priority`; vLLM's scheduler
+  policy "priority"): ready requests are admitted in (priority, arrival) order, lower first,
+  and the preemption victim is the running sequence with the largest (priority, arrival)
+  instead of the most recently admitted one.
+
+Leaves out: swapping to CPU, routing, more than one engine, preempting a running request
+only because a higher-priority one waits (vLLM v1 preempts only when KV blocks run out).
 """
 from __future__ import annotations
 
@@ -42,7 +57,7 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_check, plan_tasks, step_duration
+from .scheduler import admission_check, admission_order, plan_tasks, preemption_victim, step_duration
 from .sequence import Sequence
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
@@ -69,6 +84,30 @@ class Preemption:
     needed_by: str = ""        # the request whose task needed new blocks
     need: int = 0              # new blocks that task needed
     free: int = 0              # free blocks when the victim was chosen
+    priority: int = 0
+    arrival: int = 0
+
+
+@dataclass(slots=True)
+class Abort:
+    """A request cancelled by its client (cancel_at), removed at a step boundary."""
+    step: int                  # the 1-based step that started at this boundary (or would have)
+    time: int                  # simulated µs of the boundary
+    request: str
+    cancel_at: int
+    stage: str                 # "waiting" | "running"
+    blocks: list               # physical blocks it returned
+    generated: int             # tokens it had produced
+
+
+@dataclass(slots=True)
+class Overtake:
+    """SCHED_POLICY=priority admitted `request` while earlier ready requests kept waiting."""
+    step: int
+    time: int
+    request: str
+    priority: int
+    overtaken: list            # [{id, priority, arrival}] ready before it in arrival order, still waiting
 
 
 @dataclass(slots=True)
@@ -83,6 +122,8 @@ class Step:
     kv_used: int = 0
     preempted: list = field(default_factory=list)   # request ids preempted in this step
     block_owners: dict = field(default_factory=dict)  # physical block -> request id, after the step
+    shared: dict = field(default_factory=dict)        # physical block -> request ids, blocks with ref_cnt > 1
+    cached_free: list = field(default_factory=list)   # free blocks still holding a prefix-cache hash
 
 
 @dataclass(slots=True)
@@ -95,17 +136,24 @@ class EngineResult:
     pool: BlockManager
     end: int
     preemptions: list
+    aborted: list = field(default_factory=list)      # aborted Sequences, by id
+    aborts: list = field(default_factory=list)       # [Abort] in order
+    overtakes: list = field(default_factory=list)    # [Overtake] in order
 
 
 class Engine:
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,
+                 prefix_cache: bool | None = None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         self.recorder = recorder   # steps.StepRecorder for the run the page scrubs, else None
-        self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE)
+        caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
+        self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching)
+        self.sched_policy = self.cfg.SCHED_POLICY
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
         self.steps, self.decisions, self.preemptions = [], [], []
+        self.aborted, self.aborts, self.overtakes = [], [], []
         self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
                           positions_cached=0, positions_naive=0)
         self.now = 0
@@ -159,9 +207,14 @@ class Engine:
         self.done.append(seq)
 
     def check_against_recompute(self, seq: Sequence) -> None:
-        """One full forward of the whole history checks every cached logits row and the gathered K/V."""
+        """One full forward of the whole history checks every cached logits row and the gathered K/V.
+
+        A request aborted while it recomputes after a preemption has rows past its history (from
+        before the preemption): those are left out, the rows it has recomputed are checked."""
         logits, Kf, Vf, _ = self.lab.forward(seq.history, 0)
         for pos, row in seq.checked_rows:
+            if pos >= len(seq.history):
+                continue
             self.trace["parity"] = max(self.trace["parity"], float(np.max(np.abs(logits[pos] - row))))
         K, V = self.pool.gather(seq)
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
@@ -216,11 +269,11 @@ class Engine:
 
     # ── preemption ─────────────────────────────────────────────────────────
     def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
-        """Preempt the most recently admitted running sequences until `seq` can store n positions.
+        """Preempt victims (scheduler.preemption_victim) until `seq` can store n positions.
 
         Returns False when `seq` itself had to be preempted."""
         while not self.pool.can_append(seq, n):
-            victim = self.running[-1]
+            victim = preemption_victim(self.running, self.sched_policy, seq)
             self.preempt(victim, step, seq, n)
             if victim is seq:
                 return False
@@ -231,7 +284,7 @@ class Engine:
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         blocks = self.pool.evict(seq)
         self.preemptions.append(Preemption(len(self.steps) + 1, self.now, seq.id, blocks, len(seq.out),
-                                           len(seq.ids) + len(seq.out), needy.id, need, free))
+                                           len(seq.ids) + len(seq.out), needy.id, need, free, seq.priority, seq.arrival))
         seq.reset_for_recompute()
         self.running.remove(seq)
         self.waiting.insert(0, seq)
@@ -246,13 +299,57 @@ class Engine:
         """Move ready requests into free slots; returns (admitted, room, the check that decided room)."""
         ready = [w for w in self.waiting if w.ready <= self.now]
         room, check = admission_check(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
-        for seq in ready[:room]:
+        chosen = admission_order(ready, self.sched_policy)[:room]
+        if self.sched_policy == "priority":
+            self.note_overtakes(chosen, ready)
+        for seq in chosen:
             self.waiting.remove(seq)
             self.running.append(seq)
-        return ready[:room], room, check
+            self.take_cached_prefix(seq)
+        return chosen, room, check
+
+    def note_overtakes(self, chosen: list, ready: list) -> None:
+        """Record who was admitted ahead of earlier ready requests that keep waiting (priority only)."""
+        left = [w for w in ready if w not in chosen]
+        for seq in chosen:
+            behind = [w for w in left if ready.index(w) < ready.index(seq)]
+            if behind:
+                self.overtakes.append(Overtake(len(self.steps) + 1, self.now, seq.id, seq.priority,
+                                               [dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind]))
+
+    def take_cached_prefix(self, seq: Sequence) -> None:
+        """Prefix caching: a sequence with nothing cached starts from the cached full blocks of its prefill."""
+        if not self.pool.enable_caching:
+            return
+        recompute = seq.num_cached_tokens is not None
+        n = self.pool.take_cached_prefix(seq, seq.prefill_ids, recompute)
+        seq.skip_cached(n)
+        self.trace["positions_naive"] += n
+
+    # ── cancellation (vLLM's finish_requests → FINISHED_ABORTED) ───────────
+    def abort_due(self) -> None:
+        due = [s for s in self.running + self.waiting if s.cancel_at is not None and s.cancel_at <= self.now]
+        for seq in sorted(due, key=lambda s: (s.cancel_at, s.arrival)):
+            self.abort(seq)
+        if due and self.check:
+            self.pool.audit()
+
+    def abort(self, seq: Sequence) -> None:
+        stage = "running" if seq in self.running else "waiting"
+        blocks = list(seq.block_table)
+        if self.check and seq.history:
+            self.check_against_recompute(seq)
+        if blocks:
+            self.pool.release(seq)
+        (self.running if stage == "running" else self.waiting).remove(seq)
+        seq.finish, seq.reason = self.now, "aborted"
+        self.aborted.append(seq)
+        self.aborts.append(Abort(len(self.steps) + 1, self.now, seq.id, seq.cancel_at, stage, blocks, len(seq.out)))
 
     def skip_idle_time(self) -> None:
-        upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] if t > self.now]
+        cancels = [w.cancel_at for w in self.waiting if w.cancel_at is not None]
+        upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] + cancels
+                    if t > self.now]
         if upcoming:              # none left: every remaining request was just refused
             self.now = min(upcoming)
 
@@ -272,6 +369,10 @@ class Engine:
         step.prefill = sum(n for p, _, n in ran if p == "prefill")
         step.kv_used = self.pool.num_used
         step.block_owners = self.pool.owner_map()
+        if self.pool.enable_caching:
+            step.shared, step.cached_free = self.pool.shared_map(), self.pool.cached_free()
+        if self.check:
+            self.pool.audit()
         self.steps.append(step)
         if self.recorder:
             self.recorder.step_done(self, step, tasks)
@@ -300,7 +401,9 @@ class Engine:
         for _ in range(MAX_ITERATIONS):
             if not (self.pending or self.waiting or self.running):
                 break
+            self.pool.current_step = len(self.steps) + 1     # the step this boundary opens
             self.take_arrivals()
+            self.abort_due()
             admission = self.schedule()
             if not self.running:
                 self.skip_idle_time()
@@ -313,8 +416,11 @@ class Engine:
         if self.recorder:
             self.recorder.close(self)
         return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.steps, self.decisions,
-                            self.trace, self.pool, self.now, self.preemptions)
+                            self.trace, self.pool, self.now, self.preemptions, sorted(self.aborted, key=lambda r: r.id),
+                            self.aborts, self.overtakes)
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None) -> EngineResult:
-    return Engine(lab, policy, budget_cap, check, recorder).run()
+def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,
+               prefix_cache: bool | None = None) -> EngineResult:
+    """One run of the trace; `prefix_cache` overrides PREFIX_CACHE (None = as configured)."""
+    return Engine(lab, policy, budget_cap, check, recorder, prefix_cache).run()

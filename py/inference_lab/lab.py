@@ -99,10 +99,13 @@ def arr(a) -> list:
 
 # ── who is followed ────────────────────────────────────────────────────────
 def follow_info(cfg, main) -> dict:
-    """The followed request's fate; when it was refused, a served stand-in for the checks."""
+    """The followed request's fate; when it was refused or aborted, a served stand-in for the checks."""
     served = [r.id for r in sorted(main.done, key=lambda r: order_of(cfg, r.id))]
     info = dict(id=cfg.FOLLOW, served=cfg.FOLLOW in served, served_ids=served)
-    if not info["served"]:
+    abort = next((a for a in main.aborts if a.request == cfg.FOLLOW), None)
+    if abort is not None:
+        info.update(code="aborted", stage="cancel", reason="cancel", facts=abort_dict(abort))
+    elif not info["served"]:
         d = next(d for d in reversed(main.decisions) if d.request == cfg.FOLLOW)
         info.update(code=d.code, stage=d.stage, reason=d.reason, facts=d.facts)
     return info
@@ -128,7 +131,17 @@ def header_data(lab) -> dict:
     return dict(requests=[dict(r) for r in cfg.REQUESTS], follow=cfg.FOLLOW, slots=cfg.SLOTS,
                 queue_limit=cfg.QUEUE_LIMIT, token_budget=cfg.TOKEN_BUDGET, block_size=cfg.BLOCK_SIZE,
                 pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, n_heads=N_HEADS, d_model=D_MODEL,
-                vocab=lab.tokenizer.vocab_size, seed=cfg.SEED)
+                vocab=lab.tokenizer.vocab_size, seed=cfg.SEED, prefix_cache=cfg.PREFIX_CACHE == "on",
+                sched_policy=cfg.SCHED_POLICY, cancels=any(r.get("cancel_at") is not None for r in cfg.REQUESTS))
+
+
+def abort_dict(a) -> dict:
+    return dict(step=a.step, time=a.time, request=a.request, cancel_at=a.cancel_at, stage=a.stage,
+                blocks=list(a.blocks), generated=a.generated)
+
+
+def overtake_dict(o) -> dict:
+    return dict(step=o.step, time=o.time, request=o.request, priority=o.priority, overtaken=[dict(x) for x in o.overtaken])
 
 
 def decision_dict(d) -> dict:
@@ -141,7 +154,8 @@ def block1_data(lab, main) -> dict:
     gate = [dict(decision_dict(d), arrival=arrival[d.request]) for d in main.decisions if d.stage == "gateway"]
     codes = [c for _, c in main.rejected]
     return dict(capacity=cfg.SLOTS + cfg.QUEUE_LIMIT, decisions=gate, offered=len(cfg.REQUESTS),
-                n_429=codes.count("429"), n_400=codes.count("400"), served=len(main.done))
+                n_429=codes.count("429"), n_400=codes.count("400"), served=len(main.done),
+                n_aborted=len(main.aborted), aborts=[abort_dict(a) for a in main.aborts])
 
 
 def seq_brief(seq) -> dict:
@@ -151,8 +165,9 @@ def seq_brief(seq) -> dict:
 
 def block2_data(lab, main, info, S) -> dict:
     cfg, tok = lab.cfg, lab.tokenizer
-    follow = next(s for s in [r for r in main.done] + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
-    return dict(n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
+    follow = next(s for s in main.done + main.aborted + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
+    return dict(prefix_cache=main.pool.enable_caching, cached_tokens=follow.num_cached_tokens or 0,
+                n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
                 first_merges=["".join(m) for m in tok.merges[:5]], follow=seq_brief(follow),
                 prompt_lens=[(r.id, r.prompt_len) for r in main.done],
                 blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
@@ -184,12 +199,13 @@ def budget_rows(lab, main) -> list[dict]:
 def step_dict(st) -> dict:
     return dict(start=st.start, end=st.end, waiting=st.waiting, running=st.running,
                 tasks=[list(t) for t in st.tasks], decode=st.decode, prefill=st.prefill, kv_used=st.kv_used,
-                preempted=list(st.preempted), block_owners=dict(st.block_owners))
+                preempted=list(st.preempted), block_owners=dict(st.block_owners),
+                shared={b: list(ids) for b, ids in st.shared.items()}, cached_free=list(st.cached_free))
 
 
 def preemption_dict(p) -> dict:
     return dict(step=p.step, time=p.time, request=p.request, blocks=list(p.blocks), generated=p.generated,
-                recompute=p.recompute)
+                recompute=p.recompute, priority=p.priority, arrival=p.arrival)
 
 
 def block3_data(lab, main, info, S) -> dict:
@@ -197,7 +213,9 @@ def block3_data(lab, main, info, S) -> dict:
     d = dict(steps=[step_dict(s) for s in steps], token_budget=cfg.TOKEN_BUDGET,
              preemptions=[preemption_dict(p) for p in main.preemptions],
              mixed=[i + 1 for i, st in enumerate(steps) if st.decode and st.prefill],
-             chunks=[n for st in steps for rid, p, n in st.tasks if p == "prefill" and rid == cfg.FOLLOW])
+             chunks=[n for st in steps for rid, p, n in st.tasks if p == "prefill" and rid == cfg.FOLLOW],
+             sched_policy=cfg.SCHED_POLICY, overtakes=[overtake_dict(o) for o in main.overtakes],
+             aborts=[abort_dict(a) for a in main.aborts])
     if steps:
         lone = steps[0].tasks[0][0]
         d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
@@ -216,7 +234,8 @@ def block4_data(lab, main, info, S, chunks) -> dict:
     fs = main.trace["first_sample"][f.id]
     row = fs["logits"]
     top3 = np.argsort(row)[::-1][:3]
-    return dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
+    return dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len,
+                prefix_cache=main.pool.enable_caching, cached_tokens=f.num_cached_tokens or 0, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
                 top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
                 first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
 
@@ -245,7 +264,21 @@ def block6_data(lab, main, runs) -> dict:
                 owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
                 gather=main.trace["gather"], preemptions=[preemption_dict(p) for p in main.preemptions],
-                any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done))
+                any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
+                **prefix_cache_data(main))
+
+
+def prefix_cache_data(main) -> dict:
+    """Block [6]'s prefix-cache facts: hits per request, shared blocks, evictions (empty when it is off)."""
+    pool = main.pool
+    ran = sorted(main.done + main.aborted, key=lambda r: r.id)
+    return dict(prefix_cache=pool.enable_caching,
+                prefix_hits={r.id: r.num_cached_tokens or 0 for r in ran if r.num_cached_tokens is not None},
+                hits=[dict(step=st, request=rid, blocks=list(b), tokens=len(b) * pool.block_size, recompute=rc)
+                      for st, rid, b, rc in pool.hits],
+                shared_blocks=sorted(pool.shared_blocks), max_shared=pool.max_shared,
+                evictions=[dict(step=st, block=b, hash=h) for st, b, h in pool.evictions],
+                cached_free=pool.cached_free(), pool_problems=list(pool.problems))
 
 
 def block7_data(lab, main, info) -> dict:
@@ -267,7 +300,9 @@ def block7_data(lab, main, info) -> dict:
 def block8_data(lab, main, info) -> dict:
     tok = lab.tokenizer
     stops = [dict(id=r.id, reason=r.reason, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out)) for r in main.done]
-    d = dict(vocab=tok.vocab_size, tokens=list(tok.id_to_token), stops=stops)
+    aborted = [dict(id=r.id, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out), time=r.finish,
+                    cancel_at=r.cancel_at) for r in main.aborted]
+    d = dict(vocab=tok.vocab_size, tokens=list(tok.id_to_token), stops=stops, aborted=aborted)
     if not info["served"]:
         return d
     f = {r.id: r for r in main.done}[info["id"]]
@@ -301,7 +336,7 @@ def block9_data(lab, main, info, qinfo) -> dict:
 
 def probe_prompt(lab, main, info):
     """(request id, prompt ids) for block [9]: FOLLOW's prompt, or a stand-in when it has none."""
-    by_id = {r.id: r for r in main.done + [s for s, _ in main.rejected]}
+    by_id = {r.id: r for r in main.done + main.aborted + [s for s, _ in main.rejected]}
     for rid in [info["id"]] + info["served_ids"] + [r["id"] for r in lab.cfg.REQUESTS]:
         if by_id[rid].ids:
             return rid, by_id[rid].ids
@@ -333,20 +368,45 @@ def memory_budget(lab, pool) -> dict:
 
 
 def request_timeline(r, m) -> dict:
-    return dict(id=r.id, arrival=r.arrival, ready=r.ready, start=r.start, first=r.token_times[0],
+    return dict(id=r.id, status="finished", arrival=r.arrival, ready=r.ready, start=r.start, first=r.token_times[0],
                 finish=r.finish, token_times=list(r.token_times), preemptions=r.num_preemptions, **m)
 
 
-def block11_data(lab, main, S) -> dict:
+def aborted_timeline(r) -> dict:
+    """An aborted request: what it got before the abort; no TTFT without a first token."""
+    first = r.token_times[0] if r.token_times else None
+    return dict(id=r.id, status="aborted", arrival=r.arrival, ready=r.ready, start=r.start, first=first,
+                finish=r.finish, token_times=list(r.token_times), preemptions=r.num_preemptions,
+                prep=r.ready - r.arrival, queue=None if r.start is None else r.start - r.ready,
+                prefill=None if first is None else first - r.start, ttft=None if first is None else first - r.arrival,
+                tpot=None, e2e=None, gap=None, n=len(r.out), cancel_at=r.cancel_at)
+
+
+def block11_data(lab, main, S, nocache=None) -> dict:
     cfg = lab.cfg
     by_id = {r.id: r for r in main.done}
     lost = {}
     for p in main.preemptions:
         lost.setdefault(p.request, []).append(p.step)
-    return dict(steps=[step_dict(s) for s in main.steps], pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
-                requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())],
-                rejected=[dict(id=s.id, code=c, arrival=s.arrival) for s, c in main.rejected],
-                preempted_at=lost)
+    d = dict(steps=[step_dict(s) for s in main.steps], pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
+             requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())]
+             + [aborted_timeline(r) for r in main.aborted],
+             rejected=[dict(id=s.id, code=c, arrival=s.arrival) for s, c in main.rejected],
+             preempted_at=lost)
+    if nocache is not None:
+        d["ttft_saved"] = ttft_saved(main, nocache)
+    return d
+
+
+def ttft_saved(main, nocache) -> list[dict]:
+    """TTFT with and without the prefix cache, for the requests with a first token in both runs."""
+    with_cache = {r.id: r for r in main.done + main.aborted if r.token_times}
+    without = {r.id: r for r in nocache.done + nocache.aborted if r.token_times}
+    return [dict(id=rid, ttft=with_cache[rid].token_times[0] - with_cache[rid].arrival,
+                 ttft_nocache=without[rid].token_times[0] - without[rid].arrival,
+                 saved=without[rid].token_times[0] - with_cache[rid].token_times[0],
+                 cached_tokens=with_cache[rid].num_cached_tokens or 0)
+            for rid in sorted(with_cache) if rid in without]
 
 
 def summary_dict(S) -> dict:
@@ -418,11 +478,11 @@ def block13_data(lab, main, info) -> dict:
 
 
 # ── invariant checks ───────────────────────────────────────────────────────
-def run_checks(lab, main, info, blocks, S) -> list[Check]:
+def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
     cfg, tr = lab.cfg, main.trace
     b1, b6, b12 = blocks[1], blocks[6], blocks[12]
     checks = [
-        Check("offered", b1["offered"] == b1["served"] + b1["n_429"] + b1["n_400"]),
+        Check("offered", b1["offered"] == b1["served"] + b1["n_429"] + b1["n_400"] + b1["n_aborted"]),
         Check("parity", tr["parity"] <= 1e-9),
         Check("gather", tr["gather"] <= 1e-9),
         Check("blocks_returned", b6["free"] == cfg.POOL_BLOCKS and b6["free_sorted"]),
@@ -431,8 +491,19 @@ def run_checks(lab, main, info, blocks, S) -> list[Check]:
               and (tr["positions_cached"] < tr["positions_naive"] or not any(st.decode for st in main.steps))),
         Check("tokens_counted", S["tokens"] == sum(len(r.out) for r in main.done)),
         Check("quantization_error", blocks[9]["within_half_scale"]),
+        Check("pool_invariants", not main.pool.problems),             # the violations: block [6] pool_problems
     ]
+    if nocache is not None:
+        checks.append(Check("prefix_cache_same_text", same_text(main, nocache)))
     return checks + distribution_checks(main, info)
+
+
+def same_text(main, other) -> bool:
+    """Every request generates the same tokens in both runs (an aborted one: a prefix of the other's)."""
+    a = {r.id: r.out for r in main.done + main.aborted}
+    b = {r.id: r.out for r in other.done + other.aborted}
+    finished = {r.id for r in main.done} & {r.id for r in other.done}
+    return all(a[k] == b[k] if k in finished else a[k][:len(b[k])] == b[k][:len(a[k])] for k in a.keys() & b.keys())
 
 
 def distribution_checks(main, info) -> list[Check]:
@@ -466,6 +537,7 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, recorder=recorder)
     runs = {"static": run_engine(lab, "static", None, check=False), "nochunk": run_engine(lab, "continuous", None, check=False),
             "chunked": main}
+    nocache = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS)[1]
@@ -474,8 +546,9 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
                  6: block6_data(lab, main, runs), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
                  9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
-                 11: block11_data(lab, main, S), 12: block12_data(lab, main, runs, S), 13: block13_data(lab, main, info)})
-    checks = run_checks(lab, main, info, data, S)
+                 11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
+                 13: block13_data(lab, main, info)})
+    checks = run_checks(lab, main, info, data, S, nocache)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
                    summary=[], checks=checks, follow=info, steps=recorder.to_dict(), header_data=data[0])
     return render(facts, lang)
@@ -495,7 +568,8 @@ def narrated(record, step_text) -> dict:
 
 def follow_metrics(report) -> dict | None:
     """FOLLOW's TTFT parts (prep, queue, prefill, ttft), read back from block [11]'s timeline."""
-    return next((m for m in report.block(11).data["requests"] if m["id"] == report.follow["id"]), None)
+    return next((m for m in report.block(11).data["requests"]
+                 if m["id"] == report.follow["id"] and m.get("status", "finished") == "finished"), None)
 
 
 def render(report: Report, lang: str = "vi") -> Report:

@@ -26,23 +26,32 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
 
 Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
-  1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served
+  1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served, n_aborted,
+     aborts[{step, time, request, cancel_at, stage ("waiting"|"running"), blocks, generated}]
   2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
-     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context
+     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
+     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
   3  steps[{start, end, waiting, running, tasks[[id, phase, n]], decode, prefill, kv_used, preempted,
-     block_owners{block: id}}], preemptions[{step, time, request, blocks, generated, recompute}], mixed, chunks, follow
-  4  chunks, prompt_len, k_shape, logits, top3, top3_tokens, top3_scores, first_time, arrival, ttft
+     block_owners{block: id}, shared{block: [ids]} (ref count > 1), cached_free[blocks]}],
+     preemptions[{step, time, request, blocks, generated, recompute, priority, arrival}], mixed, chunks, follow,
+     sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts
+  4  chunks, prompt_len, prefix_cache, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
+     arrival, ttft
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
-  6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions
+  6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions,
+     prefix_cache, prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
+     shared_blocks, max_shared, evictions[{step, block, hash}], cached_free, pool_problems
   7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
-     token_text, stream, stops
+     token_text, stream, stops, aborted[{id, n, max_new, text, time, cancel_at}]
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
-  11 steps, ttft_slo, requests[{id, arrival, ready, start, first, finish, token_times, prep, queue, prefill, ttft,
-     tpot, e2e, gap, n, preemptions}], rejected[{id, code, arrival}], preempted_at{id: [steps]}
+  11 steps, ttft_slo, requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
+     prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
+     without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
+     ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)
   12 per[{id, ttft, tpot, e2e, n}], same, policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
      mean_tpot, worst_gap, preemptions, served}]
   13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,

@@ -15,29 +15,71 @@ a prompt is prefilled whole in one step.
     >>> [(p, s.id, n) for p, s, n in plan_tasks([a, c], 6)]
     [('decode', 'A', 1), ('prefill', 'C', 5)]
 
+`choose_victim` picks the running sequence to preempt when a task needs a KV block and
+none is free: the most recently admitted one (vLLM's choice: it has the least work to lose).
+
+Who goes first (SCHED_POLICY): "fcfs" admits ready requests in arrival order and, when KV
+blocks run out, preempts the most recently admitted running sequence; "priority" (vLLM's
+scheduler policy "priority") admits in (priority, arrival) order, lower first, and preempts
+the running sequence with the largest (priority, arrival).
+
+    >>> w = [NS(id="B", priority=1, arrival=0), NS(id="C", priority=0, arrival=1000)]
+    >>> [s.id for s in admission_order(w, "priority")], preemption_victim(w, "priority", w[0]).id
+    (['C', 'B'], 'B')
+
 `step_duration` is the simulated clock: prefill costs COST_PREFILL_FIXED +
 COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ × seqs,
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
 
-Leaves out: priorities, fairness between tenants, speculative decoding, prefix-aware
-scheduling.
+Leaves out: fairness between tenants, speculative decoding, prefix-aware scheduling,
+preempting a running request only because a higher-priority one waits.
 """
 from __future__ import annotations
 
 
+def admission_room(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> int:
+    """How many ready requests may start running now."""
+    if policy == "continuous":
+        return slots - len(running)
+    full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
+    return slots if (not running and full_group) else 0
+
+
 def admission_check(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> tuple[int, str]:
-    """(how many ready requests may start running now, the check that decided it).
+    """(admission_room(...), the check that decided it).
 
     The check is "free_slot" / "no_slot" (continuous), "full_group" / "group_running" /
     "group_incomplete" (static: the previous group still runs, or fewer than SLOTS are ready
     while more may still arrive)."""
+    room = admission_room(policy, slots, running, waiting, ready, pending)
     if policy == "continuous":
-        room = slots - len(running)
         return room, "free_slot" if room > 0 else "no_slot"
-    if running:
-        return 0, "group_running"
-    full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
-    return (slots, "full_group") if full_group else (0, "group_incomplete")
+    if room:
+        return room, "full_group"
+    return room, "group_running" if running else "group_incomplete"
+
+
+def priority_key(seq) -> tuple:
+    return (seq.priority, seq.arrival)
+
+
+def admission_order(ready: list, sched_policy: str) -> list:
+    """Ready requests in the order they may start: arrival order, or (priority, arrival) (a stable sort)."""
+    return sorted(ready, key=priority_key) if sched_policy == "priority" else ready
+
+
+def choose_victim(running: list, seq) -> object:
+    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`)."""
+    return running[-1]
+
+
+def preemption_victim(running: list, sched_policy: str, seq):
+    """Whom to preempt when KV blocks run out (vLLM: running.pop() / max by (priority, arrival)).
+
+    Under "fcfs" the rule is `choose_victim`, looked up in this module when called."""
+    if sched_policy == "priority":
+        return max(running, key=priority_key)
+    return choose_victim(running, seq)
 
 
 def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:

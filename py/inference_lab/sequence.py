@@ -6,6 +6,10 @@ last sampled token, which enters the cache at the next decode step (so the cache
 finished sequence is one token shorter than prompt + output). After a preemption the
 sequence must recompute `prefill_ids` = prompt + everything generated so far.
 
+With the prefix cache on, a newly scheduled sequence may start with `cached` > 0: the
+blocks of its prompt's prefix were found in the cache, `history` holds their token ids and
+`num_prefill_left` counts only the rest (`skip_cached`).
+
 Leaves out: beam groups, multimodal inputs, LoRA adapters.
 """
 from __future__ import annotations
@@ -25,6 +29,8 @@ class Sequence:
     top_k: int
     top_p: float
     seed: int
+    priority: int = 0                                 # SCHED_POLICY=priority: lower runs earlier
+    cancel_at: int | None = None                      # simulated µs at which the client aborts it
     tokens: list = field(default_factory=list)        # prompt pieces, e.g. ['<bos>', 'b', ...]
     ids: list = field(default_factory=list)           # prompt token ids
     ready: int = 0                                    # arrival + gateway + tokenize cost
@@ -36,17 +42,19 @@ class Sequence:
     start: int | None = None                          # first step that worked on it
     out: list = field(default_factory=list)           # generated token ids
     token_times: list = field(default_factory=list)   # simulated µs of each generated token
-    reason: str | None = None                         # "eos" | "max_new_tokens"
+    reason: str | None = None                         # "eos" | "max_new_tokens" | "aborted"
     history: list = field(default_factory=list)       # token ids fed through the model, in order
     finish: int | None = None
     num_preemptions: int = 0
     checked_rows: list = field(default_factory=list)  # (position, logits row) seen via the cache
+    num_cached_tokens: int | None = None              # prompt tokens taken from the prefix cache, first admission
     rng: object = None
 
     @classmethod
     def from_request(cls, req: dict) -> "Sequence":
         keys = ("id", "arrival", "text", "max_new", "temperature", "top_k", "top_p", "seed")
-        return cls(**{k: req[k] for k in keys})
+        optional = {k: req[k] for k in ("priority", "cancel_at") if req.get(k) is not None}
+        return cls(**{k: req[k] for k in keys}, **optional)
 
     @property
     def prompt_len(self) -> int:
@@ -62,6 +70,13 @@ class Sequence:
         self.prefill_ids = list(self.ids)
         self.num_prefill_left = len(self.ids)
         self.rng = np.random.default_rng(self.seed)
+
+    def skip_cached(self, n: int) -> None:
+        """n positions of prefill_ids were found in the prefix cache: they need no computing."""
+        self.history = list(self.prefill_ids[:n])
+        self.num_prefill_left = len(self.prefill_ids) - n
+        if self.num_cached_tokens is None:      # like vLLM's request.num_cached_tokens: set once
+            self.num_cached_tokens = n
 
     def reset_for_recompute(self) -> None:
         """After preemption: the cache is gone; prefill prompt + generated tokens again."""

@@ -29,12 +29,21 @@ CHECK_LABELS = {
     "quantization_error": "reconstruction error <= half a scale",
     "probabilities": "probabilities before and after filtering sum to 1",
     "attention": "every attention row sums to 1",
+    "pool_invariants": "block reference counts never negative, blocks conserved, no block both free and owned",
+    "prefix_cache_same_text": "turning the prefix cache on does not change the generated tokens",
+}
+
+# The public vLLM documents each simulated behaviour follows (named in the text and on the page).
+VLLM_DOCS = {
+    "prefix_cache": "vLLM's design document \"Automatic Prefix Caching\"",
+    "abort": "vLLM's request abort path (finish_requests, status FINISHED_ABORTED)",
+    "priority": "vLLM's \"priority\" scheduling policy (SchedulerConfig.policy)",
 }
 
 POLICY_NAMES = {"static": "static (waits for a full batch)", "nochunk": "continuous, no prompt chunking"}
 
 TRACE = dict(process="Inference Lab (simulated clock, µs)", request="request {id}", arrive="arrive",
-             ready="ready", first="first token", finish="finish", reject="rejected {code}")
+             ready="ready", first="first token", finish="finish", abort="cancelled", reject="rejected {code}")
 
 
 def pl(n, word: str) -> str:
@@ -71,8 +80,13 @@ def unknown_text(chars, pieces, code="code 400: ") -> str:
 
 
 def refusal(ctx) -> str:
-    """The followed request was refused: where and why (no full stop)."""
+    """The followed request was refused (or aborted): where and why (no full stop)."""
     fl = ctx.follow
+    if fl["stage"] == "cancel":
+        f = fl["facts"]
+        where = "while running" if f["stage"] == "running" else "while still waiting"
+        return (f"The followed request {fl['id']} was CANCELLED at {ms(f['time'])} {where} (the client cancelled at {ms(f['cancel_at'])}), "
+                f"after {pl(f['generated'], 'token')}")
     where = "at the gateway" if fl["stage"] == "gateway" else "during input preparation"
     d = dict(stage=fl["stage"], code=fl["code"], reason=fl["reason"], facts=fl["facts"])
     return f"The followed request {fl['id']} was REJECTED {fl['code']} {where} ({why(d)})"
@@ -97,7 +111,19 @@ def not_followed(ctx) -> list[str]:
 def request_line(r, follow) -> str:
     mode = "greedy" if r["temperature"] == 0 else f"sampling T={r['temperature']} top_k={r['top_k']} top_p={r['top_p']}"
     mark = "  <- followed request" if r["id"] == follow else ""
-    return f"  {r['id']}: arrives {ms(r['arrival'])}, \"{r['text']}\", max_new={r['max_new']}, {mode}, seed {r['seed']}{mark}"
+    extra = f", priority {r['priority']}" if r.get("priority") is not None else ""
+    extra += f", client cancels at {ms(r['cancel_at'])}" if r.get("cancel_at") is not None else ""
+    return f"  {r['id']}: arrives {ms(r['arrival'])}, \"{r['text']}\", max_new={r['max_new']}, {mode}, seed {r['seed']}{extra}{mark}"
+
+
+def vllm_line(d) -> list[str]:
+    """The header's line about the vLLM behaviours switched on (none by default)."""
+    parts = []
+    if d["prefix_cache"]:
+        parts.append(f"automatic prefix caching ON (PREFIX_CACHE=on, after {VLLM_DOCS['prefix_cache']})")
+    if d["sched_policy"] == "priority":
+        parts.append(f"priority scheduling (SCHED_POLICY=priority, after {VLLM_DOCS['priority']})")
+    return [f"VLLM: {'; '.join(parts)}."] if parts else []
 
 
 def header_lines(d) -> list[str]:
@@ -108,10 +134,13 @@ def header_lines(d) -> list[str]:
         *[request_line(r, d["follow"]) for r in d["requests"]],
         f"CONFIG: {d['slots']} running slots + {d['queue_limit']} queue places; at most {d['token_budget']} tokens per step; "
         f"KV blocks of {d['block_size']} tokens x {d['pool_blocks']} blocks; max context {d['max_context']}.",
+        *vllm_line(d),
         f"MODEL: 1 decoder layer (MHA {d['n_heads']} heads, RoPE, SwiGLU), d_model={d['d_model']}, vocabulary of {d['vocab']} tokens, random weights seed {d['seed']}.",
         "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
         "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
-        "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. Routing, authentication and request cancellation are not simulated.",
+        "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. "
+        + ("Routing and authentication are not simulated; request cancellation is, from the cancel_at column." if d["cancels"]
+           else "Routing, authentication and request cancellation are not simulated."),
         "",
     ]
 
@@ -122,13 +151,29 @@ def block1(d, ctx):
     for x in d["decisions"]:
         verdict = "admitted" if x["code"] == "OK" else "REJECTED " + x["code"]
         lines.append(f"{x['request']} (arrives {ms(x['arrival'])}): {verdict} - {why(x)}")
+    lines += [abort_line(a) for a in d["aborts"]]
     rejected = d["n_429"] + d["n_400"]
-    lines.append(f"Counts: offered={d['offered']}; rejected 429 at the gateway={d['n_429']}; rejected 400 during input preparation={d['n_400']}; served={d['served']}.")
-    lines.append(f"Check: offered = served + rejected -> {d['offered']} = {d['served']} + {rejected} -> {d['offered'] == d['served'] + rejected}.")
+    if d["n_aborted"]:
+        n = d["n_aborted"]
+        lines.append(f"Counts: offered={d['offered']}; rejected 429 at the gateway={d['n_429']}; rejected 400 during input preparation={d['n_400']}; "
+                     f"cancelled={n}; served={d['served']}.")
+        lines.append(f"Check: offered = served + rejected + aborted -> {d['offered']} = {d['served']} + {rejected} + {n} "
+                     f"-> {d['offered'] == d['served'] + rejected + n}.")
+    else:
+        lines.append(f"Counts: offered={d['offered']}; rejected 429 at the gateway={d['n_429']}; rejected 400 during input preparation={d['n_400']}; served={d['served']}.")
+        lines.append(f"Check: offered = served + rejected -> {d['offered']} = {d['served']} + {rejected} -> {d['offered'] == d['served'] + rejected}.")
     lines.append("Conclusion: rejecting early keeps the queue bounded, so a request that arrives when the system is full gets 429 instead of waiting long and missing its deadline anyway." if d["n_429"]
                  else "Conclusion: with the current limits the queue never fills, so no request gets 429; lower QUEUE_LIMIT to see rejections.")
     lines.append("Limitation: the gateway only decides between two steps, so a request arriving mid-step is considered when that step ends (its arrival time is kept).")
     return "Gateway and admission control", lines
+
+
+def abort_line(a) -> str:
+    """A cancelled request, as block [1] tells it (who, when, why, what it had)."""
+    where = (f"running, {pl(a['generated'], 'token')} generated, frees blocks {a['blocks']}" if a["stage"] == "running"
+             else f"still waiting, {pl(a['generated'], 'token')} generated" + (f", frees blocks {a['blocks']}" if a["blocks"] else ""))
+    return (f"{a['request']}: the client CANCELS at {ms(a['cancel_at'])} -> the engine drops it at the step boundary at {ms(a['time'])} "
+            f"({where}); it leaves the system and frees its place, as in {VLLM_DOCS['abort']}.")
 
 
 # ── [2] ────────────────────────────────────────────────────────────────────
@@ -139,8 +184,20 @@ def block2_follow(d, ctx) -> list[str]:
         lines += [f"Request {f['id']}: \"{f['text']}\" -> {f['tokens']}",
                   f"Token IDs: {f['ids']}  (an ID is only a row number in the vocabulary; the meaning lives in the embedding vector the model looks up by ID)."]
     if fl["served"]:
-        return lines + [f"Budget: prompt {pl(f['prompt_len'], 'token')} + max_new {f['max_new']} = {f['prompt_len'] + f['max_new']} <= MAX_CONTEXT {d['max_context']}."]
+        return lines + [f"Budget: prompt {pl(f['prompt_len'], 'token')} + max_new {f['max_new']} = {f['prompt_len'] + f['max_new']} <= MAX_CONTEXT {d['max_context']}.",
+                        *prefix_line(d)]
     return lines + not_followed(ctx)
+
+
+def prefix_line(d) -> list[str]:
+    """Block [2]: how much of the followed prompt the prefix cache already held (only when it is on)."""
+    if not d["prefix_cache"]:
+        return []
+    f, n = d["follow"], d["cached_tokens"]
+    if n:
+        return [f"Prefix cache: the first {n}/{f['prompt_len']} tokens of prompt {f['id']} were already cached (full blocks of an earlier "
+                f"request with the same prefix, same hash), so the engine only prefills {pl(f['prompt_len'] - n, 'token')}."]
+    return [f"Prefix cache: no full block at the start of prompt {f['id']} was cached when it started running, so all {f['prompt_len']} tokens are prefilled."]
 
 
 def block2(d, ctx):
@@ -161,12 +218,14 @@ def block2(d, ctx):
 
 
 # ── [3] ────────────────────────────────────────────────────────────────────
-def preemption_line(p) -> str:
+def preemption_line(p, policy="fcfs") -> str:
     at = f"Preemption at step {p['step']} ({ms(p['time'])}): "
+    who = ("the most recently admitted" if policy != "priority"
+           else f"priority {p['priority']}, arrived {ms(p['arrival'])}: the largest (priority, arrival) of the running sequences")
     if not p["blocks"]:
-        return (at + f"no free KV block for {p['request']} (the most recently admitted, holding no block yet), so it "
+        return (at + f"no free KV block for {p['request']} ({who}, holding no block yet), so it "
                 f"gives up its slot and goes back to the front of the waiting queue; no work is lost.")
-    return (at + f"out of free KV blocks, so {p['request']} (the most recently admitted) is preempted, "
+    return (at + f"out of free KV blocks, so {p['request']} ({who}) is preempted, "
             f"frees blocks {p['blocks']} and goes back to the front of the waiting queue; when it runs again it must prefill {pl(p['recompute'], 'token')} again "
             f"(prompt + {p['generated']} generated).")
 
@@ -186,7 +245,11 @@ def block3(d, ctx):
     mixed = d["mixed"]
     lines.append(f"Steps {mixed} decode for running requests and prefill for new ones at once: they share one step and (under the assumed cost formula) the two phases run back to back, so decode waits for the prefill to finish." if mixed
                  else "No step mixes decode and prefill.")
-    lines += [preemption_line(p) for p in d["preemptions"]]
+    lines += [preemption_line(p, d["sched_policy"]) for p in d["preemptions"]]
+    lines += [overtake_line(o) for o in d["overtakes"]]
+    lines += [f"Cancelled at the step boundary at {ms(a['time'])}: {a['request']} (the client cancelled at {ms(a['cancel_at'])}) leaves "
+              f"{'the running batch' if a['stage'] == 'running' else 'the waiting queue'}; the scheduler no longer puts it in any step."
+              for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]
         lines.append(f"Chunked prefill: the prompt of {fid}, {f['prompt_len']} tokens long, is processed in chunks {d['chunks']} (budget {d['token_budget']} tokens per step).")
@@ -199,6 +262,12 @@ def block3(d, ctx):
     return "Iteration-level scheduling (continuous batching + chunked prefill)", lines
 
 
+def overtake_line(o) -> str:
+    behind = ", ".join(f"{x['id']} (priority {x['priority']}, arrived {ms(x['arrival'])})" for x in o["overtaken"])
+    return (f"Priority at step {o['step']} ({ms(o['time'])}): {o['request']} (priority {o['priority']}) starts running before {behind} "
+            f"although it arrived later, because SCHED_POLICY=priority orders the waiting queue by (priority, arrival), lower first.")
+
+
 # ── [4] ────────────────────────────────────────────────────────────────────
 def block4(d, ctx):
     title = "Processing the prompt, writing KV and producing the first logits"
@@ -208,8 +277,13 @@ def block4(d, ctx):
         return title, not_followed(ctx) + [conclusion]
     row = d["logits"]
     again = f" (including the prefill redone after {pl(d['preempted'], 'preemption')})" if d["preempted"] else ""
+    n = d.get("cached_tokens", 0)
+    first = (f"Prompt {fid} has {pl(d['prompt_len'], 'token')}: the first {n} come from the prefix cache (K/V already there, not recomputed), "
+             f"the remaining {d['prompt_len'] - n} -> chunks {d['chunks']}{again} run through the model; every token writes its K and V into the cache."
+             if n else
+             f"Prompt {fid} has {pl(d['prompt_len'], 'token')} -> chunks {d['chunks']}{again} run through the model; every token writes its K and V into the cache.")
     return title, [
-        f"Prompt {fid} has {pl(d['prompt_len'], 'token')} -> chunks {d['chunks']}{again} run through the model; every token writes its K and V into the cache.",
+        first,
         f"After prefill, the cache of {fid} holds K of shape {tuple(d['k_shape'])} = (heads, tokens, head dim); V has the same shape.",
         f"Only the LAST row of the logits picks the first token: {vec(row, 2)}",
         f"How to read it: {len(row)} columns = {len(row)} tokens in the vocabulary; the three highest scores are at IDs {d['top3']} = {d['top3_tokens']} (scores {vec(d['top3_scores'], 2)}).",
@@ -256,7 +330,9 @@ def block6(d, ctx):
                   "Blocks freed in order of finishing: " + "; ".join(f"{rid} frees {blk}" for rid, blk in d["released"]) + "."]
     else:
         lines.append(f"Each block holds {bs} tokens. No sequence was served, so no block was allocated.")
-    lines += [f"Preemption at step {p['step']}: {p['request']} is preempted for lack of free blocks and returns blocks {p['blocks']} to the pool (its K/V are dropped and will be recomputed)."
+    kept = ("its full blocks keep their hash at the end of the free queue, so when it runs again it may hit them" if d["prefix_cache"]
+            else "its K/V are dropped and will be recomputed")
+    lines += [f"Preemption at step {p['step']}: {p['request']} is preempted for lack of free blocks and returns blocks {p['blocks']} to the pool ({kept})."
               if p["blocks"] else f"Preemption at step {p['step']}: {p['request']} held no block yet and gives up its slot because the pool has no free block."
               for p in d["preemptions"]]
     lines += [
@@ -264,10 +340,36 @@ def block6(d, ctx):
         else "No block is reused in this trace.",
         f"After every request finishes, {d['free']}/{d['pool_blocks']} blocks are free (no leak).",
         f"Numerical check: K/V gathered from scattered blocks match K/V recomputed from scratch for each sequence, largest difference <= 1e-9: {d['gather'] <= 1e-9}.",
-        "Limitation: no prefix caching or reference counting; when blocks run out the engine preempts by recompute as vLLM does (no swapping to CPU)."
-        if d["any_preemption"] else "Limitation: no prefix caching, reference counting or preemption when blocks run out.",
     ]
+    if d["prefix_cache"]:
+        lines += prefix_cache_lines(d)
+    else:
+        lines.append("Limitation: no prefix caching or reference counting; when blocks run out the engine preempts by recompute as vLLM does (no swapping to CPU)."
+                     if d["any_preemption"] else "Limitation: no prefix caching, reference counting or preemption when blocks run out.")
     return "Physical blocks, block tables and freeing blocks", lines
+
+
+def prefix_cache_lines(d) -> list[str]:
+    """Block [6] with PREFIX_CACHE=on: hits, shared blocks (ref count > 1), evictions, what stays cached."""
+    hits = [f"{h['request']} takes {pl(h['tokens'], 'token')} (blocks {h['blocks']}) at step {h['step']}"
+            + (" while recomputing after a preemption" if h["recompute"] else "") for h in d["hits"]]
+    lines = [f"Prefix cache (after {VLLM_DOCS['prefix_cache']}): every FULL block carries hash = hash(its tokens, the parent block's hash); "
+             "a sequence that starts running takes back the full blocks matching the start of its prompt (reference count +1) and prefills only the rest, at least the last token.",
+             ("Cache hits: " + "; ".join(hits) + ".") if hits
+             else "Cache hits: none (no prompt's first full block matched a block already computed)."]
+    if d["shared_blocks"]:
+        lines.append(f"Shared blocks (reference count > 1, read by several running sequences): {d['shared_blocks']}; "
+                     f"at most {d['max_shared']} sequences held one block at once.")
+    else:
+        lines.append("Shared blocks: no two running sequences ever held the same block (the reference count stays <= 1).")
+    ev = [f"block {e['block']} (step {e['step']})" for e in d["evictions"]]
+    lines.append(("Evicted (the head of the free block queue, LRU, taken for new data so its hash is lost): " + ", ".join(ev) + ".") if ev
+                 else "Evicted: no hashed block was taken back for new data.")
+    lines.append(f"A freed block goes to the END of the free queue (a sequence's last block first) and keeps its hash: at the end {len(d['cached_free'])} free blocks "
+                 "can still be reused by a later request with the same prefix.")
+    lines.append("Limitation: only full blocks are shared and they are never written again (no copy-on-write needed); blocks with equal contents are not merged "
+                 "(block tables only append, as in vLLM v1); no swapping to CPU, no cache_salt.")
+    return lines
 
 
 # ── [7] ────────────────────────────────────────────────────────────────────
@@ -304,7 +406,15 @@ def block7(d, ctx):
 
 # ── [8] ────────────────────────────────────────────────────────────────────
 def stop_lines(d) -> list[str]:
-    return [f"  {s['id']}: stopped on {s['reason']} after {s['n']}/{s['max_new']} tokens -> {s['text']!r}" for s in d["stops"]]
+    return ([f"  {s['id']}: stopped on {s['reason']} after {s['n']}/{s['max_new']} tokens -> {s['text']!r}" for s in d["stops"]]
+            + [aborted_stop_line(s) for s in d.get("aborted", [])])
+
+
+def aborted_stop_line(s) -> str:
+    head = f"  {s['id']}: CANCELLED at {ms(s['time'])} (the client cancelled at {ms(s['cancel_at'])})"
+    if not s["n"]:
+        return head + f" before its first token: 0/{s['max_new']} tokens, the client received nothing"
+    return head + f" after {s['n']}/{s['max_new']} tokens -> {s['text']!r} (the client had received that many tokens by streaming)"
 
 
 def block8(d, ctx):
@@ -379,6 +489,23 @@ def ttft_line(m, slo, lost) -> str:
     return line
 
 
+def aborted_metrics_line(m) -> str:
+    if m["first"] is None:
+        return f"  {m['id']}: cancelled at {ms(m['finish'])} before its first token -> no TTFT; not counted in the served requests' metrics."
+    return (f"  {m['id']}: cancelled at {ms(m['finish'])} after {pl(m['n'], 'token')} (first token at {ms(m['first'])}, TTFT {ms(m['ttft'])}); "
+            "not counted in the served requests' metrics.")
+
+
+def ttft_saved_line(rows) -> str:
+    changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
+    if not changed:
+        return "Prefix cache: against a rerun of the same trace with the cache off, no request's TTFT changes (nobody hit the cache)."
+    return ("Prefix cache: TTFT with the cache on against a rerun of the same trace with it off: "
+            + "; ".join(f"{r['id']} {ms(r['ttft'])} instead of {ms(r['ttft_nocache'])} "
+                        f"({'saves ' + ms(r['saved']) if r['saved'] >= 0 else 'slower by ' + ms(-r['saved'])}, "
+                        f"{r['cached_tokens']} prompt tokens from the cache)" for r in changed) + ".")
+
+
 def block11(d, ctx):
     lines = ["Each step: duration, waiting/running requests, decode/prefill tokens, KV blocks in use (measured after finished sequences freed their blocks)."]
     for i, st in enumerate(d["steps"]):
@@ -386,9 +513,13 @@ def block11(d, ctx):
         lines.append(f"step {i + 1:>2}: {st['end'] - st['start']:>5} µs | waiting={st['waiting']} running={st['running']} decode={st['decode']} prefill={st['prefill']} "
                      f"| KV {st['kv_used']}/{d['pool_blocks']} ({100 * st['kv_used'] / d['pool_blocks']:.0f}%){mark}")
     lines.append("TTFT breakdown (simulated µs): input preparation + waiting for a slot + prefill = TTFT")
-    lines += [ttft_line(m, d["ttft_slo"], d["preempted_at"].get(m["id"])) for m in d["requests"]]
-    if not d["requests"]:
+    served = [m for m in d["requests"] if m["status"] == "finished"]
+    lines += [ttft_line(m, d["ttft_slo"], d["preempted_at"].get(m["id"])) for m in served]
+    if not served:
         lines.append("  (no request was served)")
+    lines += [aborted_metrics_line(m) for m in d["requests"] if m["status"] == "aborted"]
+    if "ttft_saved" in d:
+        lines.append(ttft_saved_line(d["ttft_saved"]))
     lines.append("Conclusion: don't look at total TTFT alone; find the largest part to know whether the bottleneck is queueing or prefill before fixing anything.")
     lines.append("Limitation: only 3 requests are served, so there is no trustworthy p95/p99; a real system needs thousands of samples.")
     return "Metrics on the simulated clock", lines
@@ -458,10 +589,11 @@ def stand_in_note(ctx, checks) -> list[str]:
     fl = ctx.follow
     if fl["served"]:
         return []
+    fate = "was cancelled" if fl.get("code") == "aborted" else "was rejected"
     used = sorted({c.detail for c in checks if c.detail and c.detail != "skipped"})
     if not used:
-        return [f"Note: {fl['id']} was rejected and no request was served, so the probability and attention checks are skipped."]
-    return [f"Note: {fl['id']} was rejected, so the probability/attention checks use the served request {', '.join(used)} instead of {fl['id']}."]
+        return [f"Note: {fl['id']} {fate} and no request was served, so the probability and attention checks are skipped."]
+    return [f"Note: {fl['id']} {fate}, so the probability/attention checks use the served request {', '.join(used)} instead of {fl['id']}."]
 
 
 def summary_lines(ctx, checks) -> list[str]:

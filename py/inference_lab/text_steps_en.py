@@ -43,6 +43,28 @@ def admit_line(e, slots) -> str:
     return f"{e['id']} starts running: {e['room']}/{slots} slots were free when checked."
 
 
+def abort_line(e) -> str:
+    where = "running" if e["stage"] == "running" else "waiting"
+    made = f"{pl(e['generated'], 'token')} generated" if e["generated"] else "no token generated yet"
+    freed = f"frees blocks {blocks(e['blocks'])}" if e["blocks"] else "held no block yet"
+    return (f"CANCEL: {e['id']}'s client cancels at {ms(e['cancel_at'])} -> the engine drops {e['id']} at the step boundary at "
+            f"{ms(e['time'])} ({where}, {made}, {freed}); status \"aborted\", "
+            f"it runs no further (like vLLM's finish_requests).")
+
+
+def overtake_line(e) -> str:
+    behind = ", ".join(f"{w['id']} (priority {w['priority']}, arrived {ms(w['arrival'])})" for w in e["overtaken"])
+    return (f"{e['id']} (priority {e['priority']}) starts running before {behind} although it was ready later: SCHED_POLICY=priority "
+            f"orders the waiting queue by (priority, arrival), lower first.")
+
+
+def cache_hit_line(e, total) -> str:
+    whose = "its own blocks, still cached from before its preemption" if e["recompute"] else "full blocks with the same hash from an earlier prompt"
+    rest = f", so it only prefills the remaining {total - e['tokens']}/{total} tokens" if total is not None else ""
+    return (f"Prefix cache: {e['id']} takes back blocks {blocks(e['blocks'])} ({whose}): the first {e['tokens']} tokens "
+            f"of its prompt already have K/V and are not recomputed{rest}.")
+
+
 def running_part(r) -> str:
     rid, phase, done, total, gen, preempted = r
     if phase == "decode":
@@ -51,11 +73,15 @@ def running_part(r) -> str:
     return f"{rid} prefill (prompt {done}/{total}{redo})"
 
 
-def waiting_lines(it, slots, ready) -> list[str]:
+def waiting_lines(it, slots, ready, priority_key=None) -> list[str]:
     """The queue in order, then who waits for which reason (the check that kept it waiting)."""
     if not it["waiting"]:
         return ["Waiting queue: empty."]
-    lines = ["Waiting queue (in order): " + ", ".join(w[0] for w in it["waiting"]) + "."]
+    if priority_key:
+        lines = ["Waiting queue (in order; admitted by priority, then arrival): "
+                 + ", ".join(f"{w[0]} (priority {priority_key.get(w[0], (0,))[0]})" for w in it["waiting"]) + "."]
+    else:
+        lines = ["Waiting queue (in order): " + ", ".join(w[0] for w in it["waiting"]) + "."]
     for reason, label in WAIT_WHY.items():
         who = [w for w in it["waiting"] if w[1] == reason]
         if not who:
@@ -98,9 +124,13 @@ def chunk_line(e) -> str:
     return f"{e['id']} {start}{what} of {pl(e['n'], 'token')} (prompt {e['done']}/{e['total']}{end})."
 
 
-def preempt_line(e, pool_blocks) -> str:
+def preempt_line(e, pool_blocks, priority_key=None) -> str:
     need = f"{e['needed_by']} needs {pl(e['need'], 'new KV block')} but the pool has only {e['free']}/{pool_blocks} free blocks"
-    if e["id"] == e["needed_by"]:
+    if priority_key:
+        p, t = priority_key.get(e["id"], (0, 0))
+        rule = f"has the largest (priority, arrival) = ({p}, {ms(t)}) of the running sequences (SCHED_POLICY=priority)"
+        victim = f"{e['id']} {rule}, so it preempts itself" if e["id"] == e["needed_by"] else f"preempt {e['id']}: it {rule}"
+    elif e["id"] == e["needed_by"]:
         victim = f"{e['id']} is the most recently admitted sequence, so it preempts itself"
     else:
         victim = f"preempt {e['id']} (the most recently admitted sequence)"
@@ -125,9 +155,21 @@ def kv_line(it, pool_blocks) -> str:
     line = f"KV after the step: {tables}."
     if it["alloc"]:
         line += f" Just allocated {blocks(it['alloc'])}."
+    if it.get("reused"):
+        line += f" Taken back from the prefix cache {blocks(it['reused'])}."
     if it["freed"]:
         line += f" Just freed {blocks(it['freed'])}."
-    return line + f" Free {count(it['free'])}/{pool_blocks}: {ranges(it['free'])}."
+    holders = {}
+    for rid, t in it["tables"].items():
+        for b in t:
+            holders.setdefault(b, []).append(rid)
+    shared = [f"{b} ({', '.join(ids)})" for b, ids in sorted(holders.items()) if len(ids) > 1]
+    if shared:
+        line += f" Shared: {'; '.join(shared)}."
+    line += f" Free {count(it['free'])}/{pool_blocks}: {ranges(it['free'])}"
+    if it.get("cached_free"):
+        line += f"; of these, still holding a prefix-cache hash (reusable until taken for new data): {ranges(it['cached_free'])}"
+    return line + "."
 
 
 # ── one step ───────────────────────────────────────────────────────────────
@@ -135,6 +177,9 @@ def title(it) -> str:
     """A few words for the step: its most telling events, else its tasks."""
     ev = it["events"]
     picks = [f"preempt {e['id']}" for e in ev if e["kind"] == "preempt"]
+    picks += [f"{e['id']} cancelled" for e in ev if e["kind"] == "abort"]
+    picks += [f"{e['id']} takes {pl(e['tokens'], 'token')} from the prefix cache" for e in ev if e["kind"] == "cache_hit"]
+    picks += [f"{e['id']} overtakes {', '.join(w['id'] for w in e['overtaken'])} by priority" for e in ev if e["kind"] == "overtake"]
     picks += [f"{e['id']} {'starts re-prefill' if e['recompute'] else 'starts prefill'} {pl(e['n'], 'token')}"
               for e in ev if e["kind"] == "chunk" and e["first"]]
     picks += [f"{e['id']} finishes" for e in ev if e["kind"] == "finish"]
@@ -146,17 +191,21 @@ def title(it) -> str:
 
 
 def step_lines(it, n, m, record, ready) -> list[str]:
-    slots, pool = record["slots"], record["pool_blocks"]
+    slots, pool, priority_key = record["slots"], record["pool_blocks"], record.get("priority_key")
     ev = it["events"]
+    total = {r[0]: r[3] for r in it["running"]}
     lines = [f"Step {n}/{m} ({ms(it['start'])} -> {ms(it['end'])}): {title(it)}"]
     lines += [arrive_line(e) for e in ev if e["kind"] == "arrive"]
+    lines += [abort_line(e) for e in ev if e["kind"] == "abort"]
     lines += [admit_line(e, slots) for e in ev if e["kind"] == "admit"]
+    lines += [overtake_line(e) for e in ev if e["kind"] == "overtake"]
+    lines += [cache_hit_line(e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
     lines.append(f"Running {len(it['running'])}/{slots} slots: " + "; ".join(running_part(r) for r in it["running"]) + ".")
-    lines += waiting_lines(it, slots, ready)
+    lines += waiting_lines(it, slots, ready, priority_key)
     lines += budget_lines(it)
     lines += [budget_event_line(e) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(e) for e in ev if e["kind"] == "chunk"]
-    lines += [preempt_line(e, pool) for e in ev if e["kind"] == "preempt"]
+    lines += [preempt_line(e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(e) for e in ev if e["kind"] == "first"]
     lines += [finish_line(e) for e in ev if e["kind"] == "finish"]
     lines.append(kv_line(it, pool))
@@ -171,8 +220,10 @@ def narrate(record) -> list[tuple[str, list[str]]]:
 
 
 def after_lines(record) -> list[str]:
-    """Requests the gateway looked at after the last step (only refusals can happen then)."""
+    """Requests the gateway looked at, or cancelled while waiting, after the last step (only refusals and
+    cancellations can happen then)."""
     if not record["after"]:
         return []
     head = f"After step {record['count']}:" if record["count"] else "No steps (no request ran):"
-    return [head] + [arrive_line(e) for e in record["after"] if e["kind"] == "arrive"]
+    return [head] + [arrive_line(e) if e["kind"] == "arrive" else abort_line(e) for e in record["after"]
+                     if e["kind"] in ("arrive", "abort")]

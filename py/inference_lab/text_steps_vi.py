@@ -60,6 +60,28 @@ def admit_line(e, slots) -> str:
     return f"{e['id']} vào chạy: lúc xét còn {e['room']}/{slots} chỗ trống."
 
 
+def abort_line(e) -> str:
+    where = "đang chạy" if e["stage"] == "running" else "đang chờ"
+    made = f"đã sinh {e['generated']} token" if e["generated"] else "chưa sinh token nào"
+    freed = f"trả block {blocks(e['blocks'])}" if e["blocks"] else "chưa giữ block nào"
+    return (f"HỦY: client của {e['id']} hủy lúc {ms(e['cancel_at'])} -> engine bỏ {e['id']} ở ranh giới bước lúc "
+            f"{ms(e['time'])} ({where}, {made}, {freed}); trạng thái \"aborted\", "
+            f"không chạy tiếp (như finish_requests của vLLM).")
+
+
+def overtake_line(e) -> str:
+    behind = ", ".join(f"{w['id']} (priority {w['priority']}, đến {ms(w['arrival'])})" for w in e["overtaken"])
+    return (f"{e['id']} (priority {e['priority']}) vào chạy trước {behind} dù sẵn sàng sau: SCHED_POLICY=priority "
+            f"xét hàng chờ theo (priority, lúc đến), số nhỏ trước.")
+
+
+def cache_hit_line(e, total) -> str:
+    whose = "block của chính nó còn trong cache từ trước khi bị preempt" if e["recompute"] else "block đầy cùng hash của một prompt trước"
+    rest = f", chỉ phải prefill {total - e['tokens']}/{total} token còn lại" if total is not None else ""
+    return (f"Prefix cache: {e['id']} lấy lại block {blocks(e['blocks'])} ({whose}): {e['tokens']} token đầu "
+            f"của prompt đã có K/V, không tính lại{rest}.")
+
+
 def running_part(r) -> str:
     rid, phase, done, total, gen, preempted = r
     if phase == "decode":
@@ -68,11 +90,15 @@ def running_part(r) -> str:
     return f"{rid} prefill (prompt {done}/{total}{redo})"
 
 
-def waiting_lines(it, slots, ready) -> list[str]:
+def waiting_lines(it, slots, ready, priority_key=None) -> list[str]:
     """The queue in order, then who waits for which reason (the check that kept it waiting)."""
     if not it["waiting"]:
         return ["Hàng chờ: trống."]
-    lines = ["Hàng chờ (theo thứ tự): " + ", ".join(w[0] for w in it["waiting"]) + "."]
+    if priority_key:
+        lines = ["Hàng chờ (theo thứ tự; vào chạy theo priority rồi lúc đến): "
+                 + ", ".join(f"{w[0]} (priority {priority_key.get(w[0], (0,))[0]})" for w in it["waiting"]) + "."]
+    else:
+        lines = ["Hàng chờ (theo thứ tự): " + ", ".join(w[0] for w in it["waiting"]) + "."]
     for reason, label in WAIT_WHY.items():
         who = [w for w in it["waiting"] if w[1] == reason]
         if not who:
@@ -115,9 +141,13 @@ def chunk_line(e) -> str:
     return f"{e['id']} {start}{what} {e['n']} token (prompt {e['done']}/{e['total']}{end})."
 
 
-def preempt_line(e, pool_blocks) -> str:
+def preempt_line(e, pool_blocks, priority_key=None) -> str:
     need = f"{e['needed_by']} cần {e['need']} block KV mới nhưng bể chỉ còn {e['free']}/{pool_blocks} block trống"
-    if e["id"] == e["needed_by"]:
+    if priority_key:
+        p, t = priority_key.get(e["id"], (0, 0))
+        rule = f"có (priority, lúc đến) = ({p}, {ms(t)}) lớn nhất trong các chuỗi đang chạy (SCHED_POLICY=priority)"
+        victim = f"{e['id']} {rule} nên chính nó bị preempt" if e["id"] == e["needed_by"] else f"preempt {e['id']}: nó {rule}"
+    elif e["id"] == e["needed_by"]:
         victim = f"{e['id']} là chuỗi vào chạy gần nhất nên chính nó bị preempt"
     else:
         victim = f"preempt {e['id']} (chuỗi vào chạy gần nhất)"
@@ -142,9 +172,21 @@ def kv_line(it, pool_blocks) -> str:
     line = f"KV sau bước: {tables}."
     if it["alloc"]:
         line += f" Vừa cấp {blocks(it['alloc'])}."
+    if it.get("reused"):
+        line += f" Lấy lại từ prefix cache {blocks(it['reused'])}."
     if it["freed"]:
         line += f" Vừa trả {blocks(it['freed'])}."
-    return line + f" Trống {count(it['free'])}/{pool_blocks}: {ranges(it['free'])}."
+    holders = {}
+    for rid, t in it["tables"].items():
+        for b in t:
+            holders.setdefault(b, []).append(rid)
+    shared = [f"{b} ({', '.join(ids)})" for b, ids in sorted(holders.items()) if len(ids) > 1]
+    if shared:
+        line += f" Dùng chung: {'; '.join(shared)}."
+    line += f" Trống {count(it['free'])}/{pool_blocks}: {ranges(it['free'])}"
+    if it.get("cached_free"):
+        line += f"; trong đó còn giữ hash prefix cache (dùng lại được tới khi bị lấy cấp mới): {ranges(it['cached_free'])}"
+    return line + "."
 
 
 # ── one step ───────────────────────────────────────────────────────────────
@@ -152,6 +194,9 @@ def title(it) -> str:
     """A few words for the step: its most telling events, else its tasks."""
     ev = it["events"]
     picks = [f"preempt {e['id']}" for e in ev if e["kind"] == "preempt"]
+    picks += [f"{e['id']} bị hủy" for e in ev if e["kind"] == "abort"]
+    picks += [f"{e['id']} lấy {e['tokens']} token từ prefix cache" for e in ev if e["kind"] == "cache_hit"]
+    picks += [f"{e['id']} vượt {', '.join(w['id'] for w in e['overtaken'])} nhờ priority" for e in ev if e["kind"] == "overtake"]
     picks += [f"{e['id']} {'bắt đầu prefill lại' if e['recompute'] else 'bắt đầu prefill'} {e['n']} token"
               for e in ev if e["kind"] == "chunk" and e["first"]]
     picks += [f"{e['id']} xong" for e in ev if e["kind"] == "finish"]
@@ -163,17 +208,21 @@ def title(it) -> str:
 
 
 def step_lines(it, n, m, record, ready) -> list[str]:
-    slots, pool = record["slots"], record["pool_blocks"]
+    slots, pool, priority_key = record["slots"], record["pool_blocks"], record.get("priority_key")
     ev = it["events"]
+    total = {r[0]: r[3] for r in it["running"]}
     lines = [f"Bước {n}/{m} ({ms(it['start'])} -> {ms(it['end'])}): {title(it)}"]
     lines += [arrive_line(e) for e in ev if e["kind"] == "arrive"]
+    lines += [abort_line(e) for e in ev if e["kind"] == "abort"]
     lines += [admit_line(e, slots) for e in ev if e["kind"] == "admit"]
+    lines += [overtake_line(e) for e in ev if e["kind"] == "overtake"]
+    lines += [cache_hit_line(e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
     lines.append(f"Đang chạy {len(it['running'])}/{slots} chỗ: " + "; ".join(running_part(r) for r in it["running"]) + ".")
-    lines += waiting_lines(it, slots, ready)
+    lines += waiting_lines(it, slots, ready, priority_key)
     lines += budget_lines(it)
     lines += [budget_event_line(e) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(e) for e in ev if e["kind"] == "chunk"]
-    lines += [preempt_line(e, pool) for e in ev if e["kind"] == "preempt"]
+    lines += [preempt_line(e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(e) for e in ev if e["kind"] == "first"]
     lines += [finish_line(e) for e in ev if e["kind"] == "finish"]
     lines.append(kv_line(it, pool))
@@ -188,8 +237,10 @@ def narrate(record) -> list[tuple[str, list[str]]]:
 
 
 def after_lines(record) -> list[str]:
-    """Requests the gateway looked at after the last step (only refusals can happen then)."""
+    """Requests the gateway looked at, or cancelled while waiting, after the last step (only refusals and
+    cancellations can happen then)."""
     if not record["after"]:
         return []
     head = f"Sau bước {record['count']}:" if record["count"] else "Không có bước nào (không yêu cầu nào được chạy):"
-    return [head] + [arrive_line(e) for e in record["after"] if e["kind"] == "arrive"]
+    return [head] + [arrive_line(e) if e["kind"] == "arrive" else abort_line(e) for e in record["after"]
+                     if e["kind"] in ("arrive", "abort")]

@@ -35,12 +35,21 @@ CHECK_LABELS = {
     "quantization_error": "sai số khôi phục <= nửa scale",
     "probabilities": "xác suất trước và sau lọc có tổng 1",
     "attention": "mỗi hàng attention có tổng 1",
+    "pool_invariants": "số tham chiếu block không âm, block được bảo toàn, không block nào vừa trống vừa có chủ",
+    "prefix_cache_same_text": "bật prefix cache không đổi token sinh ra",
+}
+
+# The public vLLM documents each simulated behaviour follows (named in the text and on the page).
+VLLM_DOCS = {
+    "prefix_cache": "tài liệu thiết kế \"Automatic Prefix Caching\" của vLLM",
+    "abort": "đường hủy yêu cầu của vLLM (finish_requests, trạng thái FINISHED_ABORTED)",
+    "priority": "chính sách lập lịch \"priority\" của vLLM (SchedulerConfig.policy)",
 }
 
 POLICY_NAMES = {"static": "static (đợi đủ nhóm)", "nochunk": "continuous, không chia prompt"}
 
 TRACE = dict(process="Inference Lab (đồng hồ mô phỏng, µs)", request="yêu cầu {id}", arrive="đến",
-             ready="sẵn sàng", first="token đầu", finish="xong", reject="từ chối {code}")   # trace.py's labels
+             ready="sẵn sàng", first="token đầu", finish="xong", abort="hủy", reject="từ chối {code}")   # trace.py's labels
 
 
 @dataclass(slots=True)
@@ -87,8 +96,13 @@ def unknown_text(chars, pieces, code="mã 400: ") -> str:
 
 
 def refusal(ctx) -> str:
-    """The followed request was refused: where and why (no full stop)."""
+    """The followed request was refused (or aborted): where and why (no full stop)."""
     fl = ctx.follow
+    if fl["stage"] == "cancel":
+        f = fl["facts"]
+        where = "khi đang chạy" if f["stage"] == "running" else "khi còn trong hàng chờ"
+        return (f"Yêu cầu theo dõi {fl['id']} bị HỦY lúc {ms(f['time'])} {where} (client hủy lúc {ms(f['cancel_at'])}), "
+                f"sau {f['generated']} token")
     where = "ở cổng" if fl["stage"] == "gateway" else "ở bước chuẩn bị đầu vào"
     d = dict(stage=fl["stage"], code=fl["code"], reason=fl["reason"], facts=fl["facts"])
     return f"Yêu cầu theo dõi {fl['id']} bị TỪ CHỐI {fl['code']} {where} ({why(d)})"
@@ -113,7 +127,19 @@ def not_followed(ctx) -> list[str]:
 def request_line(r, follow) -> str:
     mode = "greedy" if r["temperature"] == 0 else f"lấy mẫu T={r['temperature']} top_k={r['top_k']} top_p={r['top_p']}"
     mark = "  <- yêu cầu theo dõi" if r["id"] == follow else ""
-    return f"  {r['id']}: đến {ms(r['arrival'])}, \"{r['text']}\", max_new={r['max_new']}, {mode}, seed {r['seed']}{mark}"
+    extra = f", priority {r['priority']}" if r.get("priority") is not None else ""
+    extra += f", client hủy lúc {ms(r['cancel_at'])}" if r.get("cancel_at") is not None else ""
+    return f"  {r['id']}: đến {ms(r['arrival'])}, \"{r['text']}\", max_new={r['max_new']}, {mode}, seed {r['seed']}{extra}{mark}"
+
+
+def vllm_line(d) -> list[str]:
+    """The header's line about the vLLM behaviours switched on (none by default)."""
+    parts = []
+    if d["prefix_cache"]:
+        parts.append(f"prefix cache tự động BẬT (PREFIX_CACHE=on, theo {VLLM_DOCS['prefix_cache']})")
+    if d["sched_policy"] == "priority":
+        parts.append(f"lập lịch theo độ ưu tiên (SCHED_POLICY=priority, theo {VLLM_DOCS['priority']})")
+    return [f"VLLM: {'; '.join(parts)}."] if parts else []
 
 
 def header_lines(d) -> list[str]:
@@ -124,10 +150,13 @@ def header_lines(d) -> list[str]:
         *[request_line(r, d["follow"]) for r in d["requests"]],
         f"CẤU HÌNH: {d['slots']} chỗ chạy + {d['queue_limit']} chỗ chờ; mỗi bước tối đa {d['token_budget']} token; "
         f"block KV {d['block_size']} token x {d['pool_blocks']} block; context tối đa {d['max_context']}.",
+        *vllm_line(d),
         f"MÔ HÌNH: 1 lớp decoder (MHA {d['n_heads']} head, RoPE, SwiGLU), d_model={d['d_model']}, từ vựng {d['vocab']} token, trọng số ngẫu nhiên seed {d['seed']}.",
         "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
         "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
-        "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. Router, xác thực và hủy yêu cầu không được mô phỏng.",
+        "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. "
+        + ("Router và xác thực không được mô phỏng; hủy yêu cầu được mô phỏng theo cột cancel_at." if d["cancels"]
+           else "Router, xác thực và hủy yêu cầu không được mô phỏng."),
         "",
     ]
 
@@ -138,13 +167,29 @@ def block1(d, ctx):
     for x in d["decisions"]:
         verdict = "nhận" if x["code"] == "OK" else "TỪ CHỐI " + x["code"]
         lines.append(f"{x['request']} (đến {ms(x['arrival'])}): {verdict} - {why(x)}")
+    lines += [abort_line(a) for a in d["aborts"]]
     rejected = d["n_429"] + d["n_400"]
-    lines.append(f"Số đếm: offered={d['offered']}; từ chối 429 ở cổng={d['n_429']}; từ chối 400 ở bước chuẩn bị đầu vào={d['n_400']}; được phục vụ={d['served']}.")
-    lines.append(f"Đối chiếu: offered = served + rejected -> {d['offered']} = {d['served']} + {rejected} -> {d['offered'] == d['served'] + rejected}.")
+    if d["n_aborted"]:
+        n = d["n_aborted"]
+        lines.append(f"Số đếm: offered={d['offered']}; từ chối 429 ở cổng={d['n_429']}; từ chối 400 ở bước chuẩn bị đầu vào={d['n_400']}; "
+                     f"bị hủy={n}; được phục vụ={d['served']}.")
+        lines.append(f"Đối chiếu: offered = served + rejected + aborted -> {d['offered']} = {d['served']} + {rejected} + {n} "
+                     f"-> {d['offered'] == d['served'] + rejected + n}.")
+    else:
+        lines.append(f"Số đếm: offered={d['offered']}; từ chối 429 ở cổng={d['n_429']}; từ chối 400 ở bước chuẩn bị đầu vào={d['n_400']}; được phục vụ={d['served']}.")
+        lines.append(f"Đối chiếu: offered = served + rejected -> {d['offered']} = {d['served']} + {rejected} -> {d['offered'] == d['served'] + rejected}.")
     lines.append("Kết luận: từ chối sớm giữ hàng đợi hữu hạn, nên yêu cầu tới khi hệ thống đầy nhận 429 thay vì chờ lâu rồi vẫn trễ hạn." if d["n_429"]
                  else "Kết luận: với giới hạn hiện tại hàng đợi chưa đầy nên không có yêu cầu nào bị 429; thử giảm QUEUE_LIMIT để thấy từ chối.")
     lines.append("Giới hạn: cổng chỉ xét ở ranh giới giữa hai bước, nên yêu cầu đến giữa bước được xét sau khi bước đó kết thúc (giờ đến vẫn giữ nguyên).")
     return "Cổng tiếp nhận và kiểm soát hàng đợi", lines
+
+
+def abort_line(a) -> str:
+    """A cancelled request, as block [1] tells it (who, when, why, what it had)."""
+    where = (f"đang chạy, đã sinh {a['generated']} token, trả block {a['blocks']}" if a["stage"] == "running"
+             else f"còn trong hàng chờ, đã sinh {a['generated']} token" + (f", trả block {a['blocks']}" if a["blocks"] else ""))
+    return (f"{a['request']}: client HỦY lúc {ms(a['cancel_at'])} -> engine bỏ nó ở ranh giới bước lúc {ms(a['time'])} "
+            f"({where}); nó rời hệ thống và nhường chỗ, như {VLLM_DOCS['abort']}.")
 
 
 # ── [2] ────────────────────────────────────────────────────────────────────
@@ -155,8 +200,20 @@ def block2_follow(d, ctx) -> list[str]:
         lines += [f"Yêu cầu {f['id']}: \"{f['text']}\" -> {f['tokens']}",
                   f"Token IDs: {f['ids']}  (ID chỉ là số thứ tự trong bảng từ vựng; ý nghĩa nằm ở vector nhúng mà mô hình tra ra từ ID)."]
     if fl["served"]:
-        return lines + [f"Ngân sách: prompt {f['prompt_len']} token + max_new {f['max_new']} = {f['prompt_len'] + f['max_new']} <= MAX_CONTEXT {d['max_context']}."]
+        return lines + [f"Ngân sách: prompt {f['prompt_len']} token + max_new {f['max_new']} = {f['prompt_len'] + f['max_new']} <= MAX_CONTEXT {d['max_context']}.",
+                        *prefix_line(d)]
     return lines + not_followed(ctx)
+
+
+def prefix_line(d) -> list[str]:
+    """Block [2]: how much of the followed prompt the prefix cache already held (only when it is on)."""
+    if not d["prefix_cache"]:
+        return []
+    f, n = d["follow"], d["cached_tokens"]
+    if n:
+        return [f"Prefix cache: {n}/{f['prompt_len']} token đầu của prompt {f['id']} đã có trong cache (block đầy của một yêu cầu "
+                f"trước có cùng phần đầu, cùng hash) nên engine chỉ phải prefill {f['prompt_len'] - n} token."]
+    return [f"Prefix cache: không block đầy nào ở đầu prompt {f['id']} có sẵn trong cache lúc nó vào chạy, nên phải prefill cả {f['prompt_len']} token."]
 
 
 def block2(d, ctx):
@@ -177,12 +234,14 @@ def block2(d, ctx):
 
 
 # ── [3] ────────────────────────────────────────────────────────────────────
-def preemption_line(p) -> str:
+def preemption_line(p, policy="fcfs") -> str:
     at = f"Preemption ở bước {p['step']} ({ms(p['time'])}): "
+    who = ("vào chạy gần nhất" if policy != "priority"
+           else f"priority {p['priority']}, đến {ms(p['arrival'])}: (priority, giờ đến) lớn nhất trong các chuỗi đang chạy")
     if not p["blocks"]:
-        return (at + f"không còn block KV trống cho {p['request']} (vào chạy gần nhất, chưa giữ block nào) nên nó "
+        return (at + f"không còn block KV trống cho {p['request']} ({who}, chưa giữ block nào) nên nó "
                 f"nhường chỗ và quay lại đầu hàng chờ; chưa mất phần tính nào.")
-    return (at + f"hết block KV trống nên {p['request']} (vào chạy gần nhất) bị tạm dừng, "
+    return (at + f"hết block KV trống nên {p['request']} ({who}) bị tạm dừng, "
             f"trả block {p['blocks']}, quay lại đầu hàng chờ; khi chạy lại phải prefill lại {p['recompute']} token "
             f"(prompt + {p['generated']} token đã sinh).")
 
@@ -202,7 +261,11 @@ def block3(d, ctx):
     mixed = d["mixed"]
     lines.append(f"Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: chúng dùng chung một bước và (theo công thức chi phí giả định) hai pha chạy nối tiếp nên decode phải đợi prefill xong." if mixed
                  else "Không có bước nào trộn decode và prefill.")
-    lines += [preemption_line(p) for p in d["preemptions"]]
+    lines += [preemption_line(p, d["sched_policy"]) for p in d["preemptions"]]
+    lines += [overtake_line(o) for o in d["overtakes"]]
+    lines += [f"Hủy ở ranh giới bước lúc {ms(a['time'])}: {a['request']} (client hủy lúc {ms(a['cancel_at'])}) rời "
+              f"{'nhóm đang chạy' if a['stage'] == 'running' else 'hàng chờ'}; bộ lập lịch không còn xếp nó vào bước nào."
+              for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]
         lines.append(f"Chunked prefill: prompt {fid} dài {f['prompt_len']} token được xử lý theo các đoạn {d['chunks']} (ngân sách {d['token_budget']} token mỗi bước).")
@@ -215,6 +278,12 @@ def block3(d, ctx):
     return "Lập lịch theo vòng lặp (continuous batching + chunked prefill)", lines
 
 
+def overtake_line(o) -> str:
+    behind = ", ".join(f"{x['id']} (priority {x['priority']}, đến {ms(x['arrival'])})" for x in o["overtaken"])
+    return (f"Priority ở bước {o['step']} ({ms(o['time'])}): {o['request']} (priority {o['priority']}) được vào chạy trước {behind} "
+            f"dù đến sau, vì SCHED_POLICY=priority xếp hàng chờ theo (priority, giờ đến), số nhỏ trước.")
+
+
 # ── [4] ────────────────────────────────────────────────────────────────────
 def block4(d, ctx):
     title = "Xử lý prompt, ghi KV và tạo logits đầu tiên"
@@ -223,8 +292,13 @@ def block4(d, ctx):
         return title, not_followed(ctx) + ["Kết luận: prefill kết thúc bằng token đầu tiên, nên nó cùng với thời gian chờ quyết định TTFT. Logits là điểm số, chưa phải xác suất."]
     row = d["logits"]
     again = f" (gồm cả phần prefill lại sau {d['preempted']} lần bị preempt)" if d["preempted"] else ""
+    n = d.get("cached_tokens", 0)
+    first = (f"Prompt {fid} có {d['prompt_len']} token: {n} token đầu lấy từ prefix cache (K/V đã có, không tính lại), "
+             f"{d['prompt_len'] - n} token còn lại -> các đoạn {d['chunks']}{again} chạy qua mô hình; mỗi token ghi K và V vào cache."
+             if n else
+             f"Prompt {fid} có {d['prompt_len']} token -> các đoạn {d['chunks']}{again} chạy qua mô hình; mỗi token ghi K và V vào cache.")
     return title, [
-        f"Prompt {fid} có {d['prompt_len']} token -> các đoạn {d['chunks']}{again} chạy qua mô hình; mỗi token ghi K và V vào cache.",
+        first,
         f"Sau prefill, cache của {fid} có K shape {tuple(d['k_shape'])} = (số head, số token, chiều mỗi head); V cùng shape.",
         f"Chỉ hàng CUỐI của logits dùng để chọn token đầu tiên: {vec(row, 2)}",
         f"Cách đọc: {len(row)} cột = {len(row)} token trong từ vựng; ba điểm cao nhất ở ID {d['top3']} = {d['top3_tokens']} (điểm {vec(d['top3_scores'], 2)}).",
@@ -271,7 +345,9 @@ def block6(d, ctx):
                   "Trả block theo thứ tự kết thúc: " + "; ".join(f"{rid} trả {blk}" for rid, blk in d["released"]) + "."]
     else:
         lines.append(f"Mỗi block chứa {bs} token. Không có chuỗi nào được phục vụ nên không block nào được cấp.")
-    lines += [f"Preemption ở bước {p['step']}: {p['request']} bị tạm dừng vì hết block trống, trả block {p['blocks']} về bể (K/V của nó bị bỏ, sẽ tính lại)."
+    kept = ("các block đầy giữ hash ở cuối hàng đợi trống, khi chạy lại nó có thể trúng chính chúng" if d["prefix_cache"]
+            else "K/V của nó bị bỏ, sẽ tính lại")
+    lines += [f"Preemption ở bước {p['step']}: {p['request']} bị tạm dừng vì hết block trống, trả block {p['blocks']} về bể ({kept})."
               if p["blocks"] else f"Preemption ở bước {p['step']}: {p['request']} chưa giữ block nào, nhường chỗ vì bể đã hết block trống."
               for p in d["preemptions"]]
     lines += [
@@ -279,10 +355,36 @@ def block6(d, ctx):
         else "Không có block nào được dùng lại trong trace này.",
         f"Sau khi mọi yêu cầu kết thúc còn {d['free']}/{d['pool_blocks']} block trống (không rò rỉ).",
         f"Kiểm tra số học: K/V gom từ các block rời khớp K/V tính lại từ đầu cho từng chuỗi, sai lệch lớn nhất <= 1e-9: {d['gather'] <= 1e-9}.",
-        "Giới hạn: không mô phỏng prefix cache hay đếm tham chiếu; khi hết block, engine preempt theo kiểu recompute của vLLM (không swap sang CPU)."
-        if d["any_preemption"] else "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.",
     ]
+    if d["prefix_cache"]:
+        lines += prefix_cache_lines(d)
+    else:
+        lines.append("Giới hạn: không mô phỏng prefix cache hay đếm tham chiếu; khi hết block, engine preempt theo kiểu recompute của vLLM (không swap sang CPU)."
+                     if d["any_preemption"] else "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.")
     return "Block vật lý, bảng block và việc trả block", lines
+
+
+def prefix_cache_lines(d) -> list[str]:
+    """Block [6] with PREFIX_CACHE=on: hits, shared blocks (ref count > 1), evictions, what stays cached."""
+    hits = [f"{h['request']} lấy {h['tokens']} token (block {h['blocks']}) ở bước {h['step']}"
+            + (" khi tính lại sau preempt" if h["recompute"] else "") for h in d["hits"]]
+    lines = [f"Prefix cache (theo {VLLM_DOCS['prefix_cache']}): mỗi block ĐẦY mang hash = băm(token của nó, hash block cha); "
+             "chuỗi mới vào chạy lấy lại các block đầy trùng phần đầu prompt (số tham chiếu +1) và chỉ prefill phần còn lại, ít nhất token cuối.",
+             ("Trúng cache: " + "; ".join(hits) + ".") if hits
+             else "Trúng cache: không lần nào (không prompt nào có block đầy đầu tiên trùng với block đã tính)."]
+    if d["shared_blocks"]:
+        lines.append(f"Block dùng chung (số tham chiếu > 1, nhiều chuỗi đang chạy cùng đọc): {d['shared_blocks']}; "
+                     f"nhiều nhất {d['max_shared']} chuỗi cùng giữ một block.")
+    else:
+        lines.append("Block dùng chung: không có lúc nào hai chuỗi đang chạy cùng giữ một block (số tham chiếu luôn <= 1).")
+    ev = [f"block {e['block']} (bước {e['step']})" for e in d["evictions"]]
+    lines.append(("Evict (đầu hàng đợi block trống, LRU, bị lấy cho dữ liệu mới nên mất hash): " + ", ".join(ev) + ".") if ev
+                 else "Evict: không block nào có hash bị lấy lại cho dữ liệu mới.")
+    lines.append(f"Block trả về đi vào CUỐI hàng đợi trống (block cuối của chuỗi trước) và giữ hash: lúc kết thúc {len(d['cached_free'])} block trống "
+                 "vẫn dùng lại được cho yêu cầu sau có cùng phần đầu.")
+    lines.append("Giới hạn: chỉ block đầy được chia sẻ và không bị ghi lại (không cần copy-on-write); block trùng nội dung không được gộp "
+                 "(bảng block chỉ nối thêm, như vLLM v1); không swap sang CPU, không cache_salt.")
+    return lines
 
 
 # ── [7] ────────────────────────────────────────────────────────────────────
@@ -318,7 +420,15 @@ def block7(d, ctx):
 
 # ── [8] ────────────────────────────────────────────────────────────────────
 def stop_lines(d) -> list[str]:
-    return [f"  {s['id']}: dừng vì {s['reason']} sau {s['n']}/{s['max_new']} token -> {s['text']!r}" for s in d["stops"]]
+    return ([f"  {s['id']}: dừng vì {s['reason']} sau {s['n']}/{s['max_new']} token -> {s['text']!r}" for s in d["stops"]]
+            + [aborted_stop_line(s) for s in d.get("aborted", [])])
+
+
+def aborted_stop_line(s) -> str:
+    head = f"  {s['id']}: bị HỦY lúc {ms(s['time'])} (client hủy lúc {ms(s['cancel_at'])})"
+    if not s["n"]:
+        return head + f" trước token đầu tiên: 0/{s['max_new']} token, client không nhận được gì"
+    return head + f" sau {s['n']}/{s['max_new']} token -> {s['text']!r} (client đã nhận chừng ấy token qua streaming)"
 
 
 def block8(d, ctx):
@@ -393,6 +503,23 @@ def ttft_line(m, slo, lost) -> str:
     return line
 
 
+def aborted_metrics_line(m) -> str:
+    if m["first"] is None:
+        return f"  {m['id']}: bị hủy lúc {ms(m['finish'])} trước token đầu -> không có TTFT; không tính vào số liệu của yêu cầu được phục vụ."
+    return (f"  {m['id']}: bị hủy lúc {ms(m['finish'])} sau {m['n']} token (token đầu lúc {ms(m['first'])}, TTFT {ms(m['ttft'])}); "
+            "không tính vào số liệu của yêu cầu được phục vụ.")
+
+
+def ttft_saved_line(rows) -> str:
+    changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
+    if not changed:
+        return "Prefix cache: so với chạy lại cùng trace khi tắt cache, TTFT của mọi yêu cầu không đổi (không ai trúng cache)."
+    return ("Prefix cache: TTFT khi bật so với chạy lại cùng trace khi tắt: "
+            + "; ".join(f"{r['id']} {ms(r['ttft'])} thay vì {ms(r['ttft_nocache'])} "
+                        f"({'tiết kiệm ' + ms(r['saved']) if r['saved'] >= 0 else 'chậm hơn ' + ms(-r['saved'])}, "
+                        f"{r['cached_tokens']} token prompt lấy từ cache)" for r in changed) + ".")
+
+
 def block11(d, ctx):
     lines = ["Mỗi bước: thời lượng, số yêu cầu chờ/chạy, token decode/prefill, block KV đang dùng (đo sau khi các chuỗi vừa xong đã trả block)."]
     for i, st in enumerate(d["steps"]):
@@ -400,9 +527,13 @@ def block11(d, ctx):
         lines.append(f"bước {i + 1:>2}: {st['end'] - st['start']:>5} µs | chờ={st['waiting']} chạy={st['running']} decode={st['decode']} prefill={st['prefill']} "
                      f"| KV {st['kv_used']}/{d['pool_blocks']} ({100 * st['kv_used'] / d['pool_blocks']:.0f}%){mark}")
     lines.append("Phân rã TTFT (µs mô phỏng): chuẩn bị đầu vào + chờ chỗ chạy + prefill = TTFT")
-    lines += [ttft_line(m, d["ttft_slo"], d["preempted_at"].get(m["id"])) for m in d["requests"]]
-    if not d["requests"]:
+    served = [m for m in d["requests"] if m["status"] == "finished"]
+    lines += [ttft_line(m, d["ttft_slo"], d["preempted_at"].get(m["id"])) for m in served]
+    if not served:
         lines.append("  (không có yêu cầu nào được phục vụ)")
+    lines += [aborted_metrics_line(m) for m in d["requests"] if m["status"] == "aborted"]
+    if "ttft_saved" in d:
+        lines.append(ttft_saved_line(d["ttft_saved"]))
     lines.append("Kết luận: đừng chỉ nhìn tổng TTFT; xem phần nào lớn nhất để biết nút thắt là hàng đợi hay prefill trước khi sửa.")
     lines.append("Giới hạn: chỉ có 3 yêu cầu được phục vụ nên không có p95/p99 đáng tin; hệ thống thật cần hàng nghìn mẫu.")
     return "Số đo trên đồng hồ mô phỏng", lines
@@ -472,10 +603,11 @@ def stand_in_note(ctx, checks) -> list[str]:
     fl = ctx.follow
     if fl["served"]:
         return []
+    fate = "bị hủy" if fl.get("code") == "aborted" else "bị từ chối"
     used = sorted({c.detail for c in checks if c.detail and c.detail != "skipped"})
     if not used:
-        return [f"Ghi chú: {fl['id']} bị từ chối và không yêu cầu nào được phục vụ, nên các kiểm tra về xác suất và attention được bỏ qua."]
-    return [f"Ghi chú: {fl['id']} bị từ chối nên các kiểm tra xác suất/attention dùng yêu cầu được phục vụ {', '.join(used)} thay cho {fl['id']}."]
+        return [f"Ghi chú: {fl['id']} {fate} và không yêu cầu nào được phục vụ, nên các kiểm tra về xác suất và attention được bỏ qua."]
+    return [f"Ghi chú: {fl['id']} {fate} nên các kiểm tra xác suất/attention dùng yêu cầu được phục vụ {', '.join(used)} thay cho {fl['id']}."]
 
 
 def summary_lines(ctx, checks) -> list[str]:

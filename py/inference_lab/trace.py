@@ -2,7 +2,7 @@
 
 One track (thread) per request, one complete event ("ph": "X") per prefill chunk or
 decode step on that request's track, instant events for arrival, ready, first token,
-preemption and 429/400 refusals. Timestamps are the lab's SIMULATED microseconds.
+finish or abort, preemption and 429/400 refusals. Timestamps are the lab's SIMULATED microseconds.
 
     >>> from inference_lab import run
     >>> events = trace_events(run())["traceEvents"]
@@ -56,8 +56,10 @@ def trace_events(report) -> dict:
     events = _meta(tids, w) + _slices(data11["steps"], tids)
     for r in data11["requests"]:
         t = tids[r["id"]]
-        events += [_instant(w["arrive"], r["arrival"], t), _instant(w["ready"], r["ready"], t),
-                   _instant(w["first"], r["first"], t, ttft_us=r["ttft"]), _instant(w["finish"], r["finish"], t)]
+        events += [_instant(w["arrive"], r["arrival"], t), _instant(w["ready"], r["ready"], t)]
+        if r["first"] is not None:           # an aborted request may have no first token (and no TTFT)
+            events.append(_instant(w["first"], r["first"], t, ttft_us=r["ttft"]))
+        events.append(_instant(w["abort"] if r.get("status") == "aborted" else w["finish"], r["finish"], t))
     events += [_instant(w["reject"].format(code=x["code"]), x["arrival"], tids[x["id"]]) for x in data11["rejected"]]
     events += [_instant("preempt", p["time"], tids[p["request"]], step=p["step"], blocks=p["blocks"])
                for p in report.block(3).data["preemptions"]]

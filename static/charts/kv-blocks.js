@@ -1,6 +1,9 @@
 // kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
 // request that holds the block at the end of the step (block 3 steps[].block_owners). A ◤ corner marks a
 // block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
+// With PREFIX_CACHE=on (block 6 prefix_cache): a thick frame with "×n" marks a block shared by n running
+// requests (steps[].shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
+// hash (steps[].cached_free: a later request with the same prompt prefix can take it back).
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
 import { tl } from '../i18n.js';
 
@@ -27,6 +30,7 @@ export function render(data, report, opts = {}) {
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []);
   const peak = data.peak || {};
   const colourOf = requestColours(report);
+  const caching = Boolean(data.prefix_cache);
   const chart = new ChartBuilder(NAME, tl('Block KV vật lý theo từng bước: ai giữ block nào (cuối mỗi bước)', 'Physical KV blocks step by step: who holds which block (end of each step)'), opts.width);
 
   // rows: the whole pool when it is small, else the blocks ever used
@@ -45,6 +49,10 @@ export function render(data, report, opts = {}) {
     { label: tl('dùng lại: trước đó của yêu cầu khác', 'reused: earlier held by another request'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
     { label: tl('bước cao điểm', 'peak step'), draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
+    ...(caching ? [
+      { label: tl('dùng chung: nhiều yêu cầu cùng giữ (prefix cache)', 'shared: held by several requests (prefix cache)'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 3, y: 1, width: 18, height: 12, fill: '#ffffff', stroke: '#000000', 'stroke-width': 2.5 }), s('text', { x: 12, y: 11, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700 }, '×2'))) },
+      { label: tl('trống nhưng còn hash (dùng lại được)', 'free but still hashed (reusable)'), draw: (svg, fill) => svg.append(s('rect', { x: 3, y: 1, width: 18, height: 12, fill: FREE, stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }), s('rect', { x: 3, y: 1, width: 18, height: 12, fill: fill(FREE, 'dots') })) },
+    ] : []),
   ]);
 
   const rowH = rows <= 24 ? 18 : Math.max(5, Math.min(18, Math.floor(480 / rows)));
@@ -64,7 +72,8 @@ export function render(data, report, opts = {}) {
   const summary = tl(`Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block`, `Pool of ${pool} KV blocks over ${steps.length} steps; peak ${peak.used ?? '?'}/${pool} blocks`) +
     (peakStep >= 0 ? tl(` ở bước ${peakStep + 1}`, ` at step ${peakStep + 1}`) : '') + tl(`; ${(data.reused || []).length} block được yêu cầu khác dùng lại`, `; ${(data.reused || []).length} blocks reused by another request`) +
     (preemptions.length ? tl(`; ${preemptions.length} lần preempt (bước ${preemptions.map((p) => p.step).join(', ')})`, `; ${preemptions.length} preemptions (steps ${preemptions.map((p) => p.step).join(', ')})`) : tl('; không có preempt', '; no preemption')) +
-    (rows < pool ? tl(`; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)`, `; only blocks 0–${rows - 1} drawn (the blocks ever used)`) : '') + '.';
+    (rows < pool ? tl(`; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)`, `; only blocks 0–${rows - 1} drawn (the blocks ever used)`) : '') +
+    (caching ? tl(`; prefix cache bật: ${(data.shared_blocks || []).length} block từng được nhiều yêu cầu cùng giữ`, `; prefix cache on: ${(data.shared_blocks || []).length} blocks were held by several requests at once`) : '') + '.';
   const svg = chart.svg(width, height, summary);
 
   // free background + grid
@@ -132,6 +141,52 @@ export function render(data, report, opts = {}) {
     runLayer.append(chart.mark(g, tl(`Block ${run.block}: của ${run.id}, ${span} (đến ${timeText(run.to)}).${reuse}`, `Block ${run.block}: held by ${run.id}, ${span} (until ${timeText(run.to)}).${reuse}`)));
   }
 
+  if (caching) drawPrefixCache();
+
+  // prefix cache: free blocks that keep their hash (dots), blocks held by several requests (frame + ×n)
+  function drawPrefixCache() {
+    const spans = (cellsOf) => {
+      const out = [];
+      for (let b = 0; b < rows; b++) {
+        let cur = null;
+        steps.forEach((st, i) => {
+          const key = cellsOf(st, b);
+          if (cur && key !== null && cur.key === key) { cur.to = i; return; }
+          if (cur) out.push(cur);
+          cur = key === null ? null : { block: b, key, from: i, to: i };
+        });
+        if (cur) out.push(cur);
+      }
+      return out;
+    };
+    const cachedLayer = s('g', { class: 'cached-free-blocks' });
+    for (const sp of spans((st, b) => ((st.cached_free || []).map(Number).includes(b) ? 'cached' : null))) {
+      const x0 = cx(sp.from) + 0.5;
+      const w = (sp.to - sp.from + 1) * colW - 1;
+      const g = s('g', { class: 'cached', 'data-kv-block': sp.block, 'data-from-step': sp.from + 1, 'data-to-step': sp.to + 1 },
+        s('rect', { x: round(x0), y: round(ry(sp.block) + 0.5), width: round(Math.max(1, w)), height: round(Math.max(1, rowH - 1)), fill: chart.hatchFor(FREE, 'dots'), stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }));
+      const span = sp.from === sp.to ? stepText(sp.from) : `${stepText(sp.from)} → ${sp.to + 1}`;
+      cachedLayer.append(chart.mark(g, tl(`Block ${sp.block}: trống nhưng còn hash của prefix cache, ${span}; một yêu cầu sau có cùng phần đầu prompt có thể lấy lại nó cho tới khi nó bị evict.`, `Block ${sp.block}: free but still carrying its prefix-cache hash, ${span}; a later request with the same prompt prefix can take it back until it is evicted.`)));
+    }
+    svg.append(cachedLayer);
+    const sharedLayer = s('g', { class: 'shared-blocks' });
+    for (const sp of spans((st, b) => { const ids = (st.shared || {})[String(b)]; return ids && ids.length > 1 ? ids.map(String).join(',') : null; })) {
+      const ids = sp.key.split(',');
+      const x0 = cx(sp.from) + 1.5;
+      const w = Math.max(1, (sp.to - sp.from + 1) * colW - 3);
+      const hgt = Math.max(1, rowH - 3);
+      const g = s('g', { class: 'shared', 'data-kv-block': sp.block, 'data-shared': ids.join(','), 'data-from-step': sp.from + 1, 'data-to-step': sp.to + 1 },
+        s('rect', { x: round(x0), y: round(ry(sp.block) + 1.5), width: round(w), height: round(hgt), fill: 'none', stroke: '#000000', 'stroke-width': 2.5 }));
+      const label = '×' + ids.length;
+      if (rowH >= 13 && textWidth(label, 11, true) + 4 <= w) {
+        g.append(text(x0 + w - 2, ry(sp.block) + rowH / 2 + 4, label, { 'text-anchor': 'end', class: 'strong', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
+      }
+      const span = sp.from === sp.to ? stepText(sp.from) : `${stepText(sp.from)} → ${sp.to + 1}`;
+      sharedLayer.append(chart.mark(g, tl(`Block ${sp.block}: dùng chung bởi ${ids.join(', ')} (số tham chiếu ${ids.length}), ${span}: một block đầy trùng phần đầu prompt, tính một lần.`, `Block ${sp.block}: shared by ${ids.join(', ')} (reference count ${ids.length}), ${span}: one full block of a common prompt prefix, computed once.`)));
+    }
+    svg.append(sharedLayer);
+  }
+
   // peak column
   if (peakStep >= 0) {
     const px = cx(peakStep);
@@ -175,7 +230,8 @@ export function render(data, report, opts = {}) {
         if (!by.has(id)) by.set(id, []);
         by.get(id).push(Number(b));
       }
-      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).join('; ') || tl('trống', 'free');
+      const shared = Object.entries(st.shared || {}).map(([b, ids]) => tl(`block ${b} dùng chung ${ids.join('+')}`, `block ${b} shared ${ids.join('+')}`));
+      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).concat(shared).join('; ') || tl('trống', 'free');
       return [String(i + 1) + (i === peakStep ? tl(' (cao điểm)', ' (peak)') : ''), `${st.kv_used}/${pool}`, tables];
     }));
   const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');

@@ -1,6 +1,7 @@
 // timeline (block 3): simulated time on x, one lane per request (REQUESTS order). Each step's prefill
 // chunk (hatched, "p5") and decode (solid, "d") is a box; arrival ○, ready |, first token ◆ and finish ■
-// are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge.
+// are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge; a request
+// aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
 import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
 import { tl } from '../i18n.js';
 
@@ -36,7 +37,8 @@ export function render(data, report, opts = {}) {
     { label: tl('chờ chỗ chạy', 'waiting for a slot'), draw: swatches.line('#4a5260', '3 3') },
     { label: tl('token đầu', 'first token'), draw: swatches.shape((x, y) => glyphs.diamond(x, y)) },
     { label: 'xong', draw: swatches.shape((x, y) => glyphs.square(x, y)) },
-    { label: tl('từ chối 429/400', 'rejected 429/400'), draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
+    { label: [...served.values()].some((r) => r.status === 'aborted') ? tl('từ chối 429/400 hoặc bị hủy', 'rejected 429/400 or cancelled') : tl('từ chối 429/400', 'rejected 429/400'),
+      draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
   ]);
 
@@ -114,8 +116,10 @@ export function render(data, report, opts = {}) {
     if (req.ready > req.arrival) {
       g.append(s('line', { x1: round(x(req.arrival)), x2: round(x(req.ready)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 2.5 }));
     }
-    if (req.start > req.ready) {
-      g.append(s('line', { x1: round(x(req.ready)), x2: round(x(req.start)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 1.5, 'stroke-dasharray': '3 3' }));
+    const aborted = req.status === 'aborted';
+    const waitEnd = req.start === null || req.start === undefined ? (aborted ? req.finish : req.ready) : req.start;
+    if (waitEnd > req.ready) {
+      g.append(s('line', { x1: round(x(req.ready)), x2: round(x(waitEnd)), y1: mid, y2: mid, stroke: '#4a5260', 'stroke-width': 1.5, 'stroke-dasharray': '3 3' }));
     }
 
     // boxes
@@ -145,11 +149,20 @@ export function render(data, report, opts = {}) {
       }
     }
     // markers
-    const ttftText = tl(`TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`, `TTFT ${ms(req.ttft)} ms = preparation ${ms(req.prep)} + wait ${ms(req.queue)} + prefill ${ms(req.prefill)}`);
+    const ttftText = req.ttft === null || req.ttft === undefined ? tl('bị hủy trước token đầu nên không có TTFT', 'cancelled before its first token, so no TTFT')
+      : tl(`TTFT ${ms(req.ttft)} ms = chuẩn bị ${ms(req.prep)} + chờ ${ms(req.queue)} + prefill ${ms(req.prefill)}`, `TTFT ${ms(req.ttft)} ms = preparation ${ms(req.prep)} + wait ${ms(req.queue)} + prefill ${ms(req.prefill)}`);
     marks.push([x(req.arrival) - 0.3, glyphs.circle(x(req.arrival), mid), tl(`${id} đến lúc ${ms(req.arrival)} ms`, `${id} arrives at ${ms(req.arrival)} ms`) + (spec.text ? ` (“${spec.text}”)` : '') + '.']);
-    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), tl(`${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)`, `${id} is ready at ${ms(req.ready)} ms (input preparation ${ms(req.prep)} ms)`) + (req.start > req.ready ? tl(`, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).`, `, waits for a slot until ${ms(req.start)} ms (${ms(req.queue)} ms).`) : tl(', vào chạy ngay.', ', starts running at once.'))]);
-    marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), tl(`${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`, `${id} gets its first token at ${ms(req.first)} ms: ${ttftText}.`)]);
-    marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), tl(`${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`, `${id} finishes at ${ms(req.finish)} ms after ${req.n} tokens (E2E ${ms(req.e2e)} ms).`)]);
+    const started = req.start === null || req.start === undefined ? tl(', chưa được vào chạy.', ', never started running.')
+      : req.start > req.ready ? tl(`, chờ chỗ chạy tới ${ms(req.start)} ms (${ms(req.queue)} ms).`, `, waits for a slot until ${ms(req.start)} ms (${ms(req.queue)} ms).`) : tl(', vào chạy ngay.', ', starts running at once.');
+    marks.push([x(req.ready) - 0.2, glyphs.tick(x(req.ready), mid), tl(`${id} sẵn sàng lúc ${ms(req.ready)} ms (chuẩn bị đầu vào ${ms(req.prep)} ms)`, `${id} is ready at ${ms(req.ready)} ms (input preparation ${ms(req.prep)} ms)`) + started]);
+    if (req.first !== null && req.first !== undefined) {
+      marks.push([x(req.first) + 0.1, glyphs.diamond(x(req.first), mid - BOX / 2 + 2), tl(`${id} nhận token đầu lúc ${ms(req.first)} ms: ${ttftText}.`, `${id} gets its first token at ${ms(req.first)} ms: ${ttftText}.`)]);
+    }
+    if (aborted) {
+      marks.push([x(req.finish) + 0.2, glyphs.cross(x(req.finish), mid, { class: 'aborted' }), tl(`${id} bị client hủy (cancel_at ${ms(req.cancel_at)} ms), engine bỏ nó lúc ${ms(req.finish)} ms sau ${req.n} token.`, `${id} was cancelled by the client (cancel_at ${ms(req.cancel_at)} ms); the engine dropped it at ${ms(req.finish)} ms after ${req.n} tokens.`)]);
+    } else {
+      marks.push([x(req.finish) + 0.2, glyphs.square(x(req.finish), mid), tl(`${id} xong lúc ${ms(req.finish)} ms sau ${req.n} token (E2E ${ms(req.e2e)} ms).`, `${id} finishes at ${ms(req.finish)} ms after ${req.n} tokens (E2E ${ms(req.e2e)} ms).`)]);
+    }
     for (const p of myPreempts) {
       const px = x(p.time);
       const badge = glyphs.pause(px, y0 + 7, { class: 'preempt', 'data-step': p.step });
@@ -161,7 +174,10 @@ export function render(data, report, opts = {}) {
     }
     marks.sort((a, b) => a[0] - b[0]);
     // lane label first in keyboard order: the request's whole story
-    const story = tl(`${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}, bắt đầu ${ms(req.start)}, token đầu ${ms(req.first)}, xong ${ms(req.finish)} ms; ${ttftText}`, `${id}${id === follow ? ' (followed request)' : ''}: arrives ${ms(req.arrival)}, ready ${ms(req.ready)}, starts ${ms(req.start)}, first token ${ms(req.first)}, finishes ${ms(req.finish)} ms; ${ttftText}`) +
+    const story = tl(`${id}${id === follow ? ' (yêu cầu theo dõi)' : ''}: đến ${ms(req.arrival)}, sẵn sàng ${ms(req.ready)}`, `${id}${id === follow ? ' (followed request)' : ''}: arrives ${ms(req.arrival)}, ready ${ms(req.ready)}`) +
+      (req.start === null || req.start === undefined ? '' : tl(`, bắt đầu ${ms(req.start)}`, `, starts ${ms(req.start)}`)) +
+      (req.first === null || req.first === undefined ? '' : tl(`, token đầu ${ms(req.first)}`, `, first token ${ms(req.first)}`)) +
+      tl(`, ${aborted ? 'bị hủy' : 'xong'} ${ms(req.finish)} ms; ${ttftText}`, `, ${aborted ? 'cancelled' : 'finishes'} ${ms(req.finish)} ms; ${ttftText}`) +
       (myPreempts.length ? tl(`; bị preempt ${myPreempts.length} lần.`, `; preempted ${myPreempts.length} times.`) : '.');
     const labelHit = s('g', { class: 'lane-head' }, s('rect', { x: 0, y: y0 + 2, width: LEFT - 4, height: LANE - 4, fill: 'transparent' }));
     g.append(chart.mark(labelHit, story));
@@ -175,7 +191,8 @@ export function render(data, report, opts = {}) {
     ids.map((id) => {
       const r = served.get(id);
       const rej = rejected.get(id);
-      if (r) return [id, ms(r.arrival), ms(r.ready), ms(r.start), ms(r.first), ms(r.finish), tl(`phục vụ, ${r.n} token`, `served, ${r.n} tokens`) + (r.preemptions ? tl(`, preempt ${r.preemptions} lần`, `, preempted ${r.preemptions} times`) : '')];
+      const opt = (v) => (v === null || v === undefined ? '—' : ms(v));
+      if (r) return [id, ms(r.arrival), ms(r.ready), opt(r.start), opt(r.first), ms(r.finish), tl(`${r.status === 'aborted' ? 'bị hủy' : 'phục vụ'}, ${r.n} token`, `${r.status === 'aborted' ? 'cancelled' : 'served'}, ${r.n} tokens`) + (r.preemptions ? tl(`, preempt ${r.preemptions} lần`, `, preempted ${r.preemptions} times`) : '')];
       if (rej) return [id, ms(rej.arrival), '—', '—', '—', '—', CODE_TEXT[rej.code] || rej.code];
       return [id, '—', '—', '—', '—', '—', '—'];
     }));

@@ -67,6 +67,24 @@ test('block owners after the step, and the blocks just taken or given back', () 
   assert.deepEqual(expandRanges(STEP7.free), [3, 4, 6, 7]);
 });
 
+test('a block shared through the prefix cache keeps its first holder and lists every holder', () => {
+  // SLOTS=3, QUEUE_LIMIT=2, PREFIX_CACHE=on, step 8: D took A's first block (block 0) from the cache
+  const item = { tables: { A: [0, 1, 5, 10], C: [6, 7, 9], D: [0, 11] }, alloc: [10, 11], freed: [], reused: [0] };
+  const m = blockMap(item, 12);
+  assert.equal(m.owners[0], 'A');
+  assert.equal(m.logical[0], 0);
+  assert.deepEqual(m.holders[0], ['A', 'D']);
+  assert.deepEqual(m.holders[11], ['D']);
+  assert.deepEqual([...m.reused], [0]);
+  assert.deepEqual([...blockMap({ ...item, cached_free: [[2, 4]] }, 12).cached], [2, 3, 4]);
+  assert.deepEqual([...blockMap(STEP6, 8).reused], []);     // records without prefix caching
+});
+
+test('cancellations, priority overtakes and prefix-cache hits are steps worth stopping at', () => {
+  for (const kind of ['abort', 'overtake', 'cache_hit']) assert.ok(hasEvent({ events: [{ kind, id: 'A' }] }), kind);
+  assert.ok(!hasEvent({ events: [{ kind: 'chunk', id: 'A' }] }));
+});
+
 test('?step=N is clamped to the run; anything else is ignored', () => {
   assert.equal(stepFromSearch('?SLOTS=3&step=8', 12), 8);
   assert.equal(stepFromSearch('?step=99', 12), 12);

@@ -1,0 +1,210 @@
+"""Browser tests of the three vLLM behaviours on the page: the PREFIX_CACHE and SCHED_POLICY controls and the
+request editor's priority / cancel_at columns come from the engine's schema; PREFIX_CACHE=on shows block 6's
+hits and shared blocks in its panel and marks the shared blocks on the KV chart; the share address carries
+the new constant and columns and restores them. Numbers are checked against the engine's own report.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
+
+pytestmark = pytest.mark.browser
+
+SHARED = {"SLOTS": 3, "QUEUE_LIMIT": 2, "PREFIX_CACHE": "on"}      # A and D run together and share block 0
+
+
+def engine_report(config: dict) -> dict:
+    from inference_lab import web
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return result["report"]
+
+
+def data(report: dict, n: int) -> dict:
+    return next(b for b in report["blocks"] if b["number"] == n)["data"]
+
+
+def lines(report: dict, n: int) -> list[str]:
+    return next(b for b in report["blocks"] if b["number"] == n)["lines"]
+
+
+def cell(lab, index: int, column: str):
+    editor = lab.page.locator("#requests-editor")
+    if editor.get_attribute("open") is None:
+        editor.locator("> summary").click()
+    return lab.page.locator(f'[data-request-field="{index}.{column}"]')
+
+
+def run_and_wait_for_kv_chart(lab, values: dict) -> None:
+    """Run, then wait until the KV chart of the previous run has been replaced (charts may draw when idle)."""
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    assert lab.run(values) == "done"
+    expect(lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]:not([data-stale])')).to_have_count(1, timeout=RUN_MS)
+
+
+def panel_text(lab, n: int) -> str:
+    return lab.page.locator(f'[data-block="{n}"] pre').inner_text()
+
+
+def shared_spans(steps: list) -> list[tuple[int, str]]:
+    """(block, "A,D") for each run of consecutive steps in which a block is held by the same requests."""
+    spans, last = [], {}
+    for st in steps:
+        now = {int(b): ",".join(ids) for b, ids in st.get("shared", {}).items() if len(ids) > 1}
+        spans += [(b, key) for b, key in now.items() if last.get(b) != key]
+        last = now
+    return spans
+
+
+def test_new_controls_and_columns_come_from_the_schema(lab):
+    for name, options in (("PREFIX_CACHE", ["off", "on"]), ("SCHED_POLICY", ["fcfs", "priority"])):
+        control = lab.control(name)
+        assert control.evaluate("el => el.tagName") == "SELECT"
+        assert control.locator("option").evaluate_all("els => els.map(e => e.value)") == options
+        assert control.input_value() == options[0]
+    for column in ("priority", "cancel_at"):
+        expect(cell(lab, 0, column)).to_have_value("")          # optional and absent in the seed's trace
+
+
+def test_prefix_cache_on_shows_hits_and_marks_shared_blocks(lab):
+    report = engine_report(SHARED)
+    b6 = data(report, 6)
+    assert b6["prefix_hits"]["D"] == 4 and b6["shared_blocks"] == [0]
+    run_and_wait_for_kv_chart(lab, SHARED)
+    text = panel_text(lab, 6)
+    for line in lines(report, 6):
+        if line.startswith(("Trúng cache", "Block dùng chung", "Evict", "Prefix cache")):
+            assert line in text
+    assert "Trúng cache: D lấy 4 token (block [0]) ở bước 8." in text
+    kv = lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
+    expect(kv.locator("svg.chart-svg")).to_have_count(1)
+    marks = kv.locator(".shared").evaluate_all("els => els.map(e => [+e.dataset.kvBlock, e.dataset.shared])")
+    assert [tuple(m) for m in marks] == shared_spans(data(report, 3)["steps"]) and marks
+    assert kv.locator(".cached").count() > 0                     # freed blocks that keep their hash
+    expect(kv.locator(".chart-legend")).to_contain_text("dùng chung")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    kv.screenshot(path=str(ARTIFACTS / "vllm-kv-blocks-prefix-cache.png"))
+    assert "block từng được nhiều yêu cầu cùng giữ" in kv.locator("svg.chart-svg").get_attribute("aria-label")
+
+
+def test_default_run_draws_no_prefix_cache_marks(lab):
+    run_and_wait_for_kv_chart(lab, {})
+    kv = lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
+    expect(kv.locator("svg.chart-svg")).to_have_count(1)
+    assert kv.locator(".shared").count() == 0 and kv.locator(".cached").count() == 0
+    assert "Prefix cache" not in panel_text(lab, 6)
+
+
+def test_cancel_at_and_priority_from_the_editor_reach_the_engine(lab):
+    lab.page.click('[data-action="reset"]')
+    cell(lab, 0, "cancel_at").fill("8000")
+    lab.set_value("SCHED_POLICY", "priority")
+    cell(lab, 3, "priority").fill("0")
+    for i in (0, 1, 2, 4):
+        cell(lab, i, "priority").fill("1")
+    assert lab.run(reset=False) == "done"
+    text1, text3 = panel_text(lab, 1), panel_text(lab, 3)
+    assert "A: client HỦY lúc 8.00 ms -> engine bỏ nó ở ranh giới bước lúc 10.20 ms" in text1   # C runs before B
+    assert "offered = served + rejected + aborted" in text1
+    assert "Priority ở bước" in text3 and "C (priority 0) được vào chạy trước" in text3
+    query = {k: v[-1] for k, v in parse_qs(urlsplit(lab.page.url).query).items()}
+    assert query["SCHED_POLICY"] == "priority" and "REQUESTS" in query
+
+
+def test_share_address_round_trips_the_new_values(lab, chromium, server):
+    lab.page.click('[data-action="reset"]')
+    cell(lab, 0, "cancel_at").fill("8000")
+    cell(lab, 3, "priority").fill("2")
+    assert lab.run({"PREFIX_CACHE": "on", "QUEUE_LIMIT": 2}, reset=False) == "done"
+    address = lab.page.url
+    query = parse_qs(urlsplit(address).query)
+    assert query["PREFIX_CACHE"] == ["on"] and query["QUEUE_LIMIT"] == ["2"]
+    other = Lab(chromium, server.origin)
+    try:
+        other.page.goto(address)                                  # the address runs once Python is ready
+        expect(other.status).to_have_attribute("data-status", "done", timeout=READY_MS + RUN_MS)
+        assert other.control("PREFIX_CACHE").input_value() == "on"
+        expect(cell(other, 0, "cancel_at")).to_have_value("8000")
+        expect(cell(other, 3, "priority")).to_have_value("2")
+        expect(cell(other, 1, "cancel_at")).to_have_value("")
+        assert "Trúng cache: D lấy 4 token" in panel_text(other, 6)
+    finally:
+        other.close()
+
+
+# ── the step view (block [3]'s navigator) with the new events ──────────────
+def step_to(lab, n: int, count: int, title: str) -> None:
+    lab.page.evaluate("document.querySelector('[data-block=\"3\"]').open = true")
+    slider = lab.page.locator("[data-step-slider]")
+    slider.focus()
+    slider.press("Home")
+    for _ in range(n - 1):
+        slider.press("ArrowRight")
+    expect(slider).to_have_attribute("aria-valuetext", f"Bước {n}/{count}: {title}")
+
+
+def test_step_view_narrates_a_prefix_cache_hit_and_marks_the_shared_block(lab):
+    report = engine_report(SHARED)
+    item = report["steps"]["items"][7]
+    assert item["reused"] == [0] and item["tables"]["D"] == [0, 11]
+    assert lab.run(SHARED) == "done"
+    step_to(lab, 8, 13, "D lấy 4 token từ prefix cache, D bắt đầu prefill 4 token")
+    view = lab.page.locator("[data-step-view]")
+    for line in item["text"][1:]:
+        expect(view).to_contain_text(line)
+    block0 = lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="0"]')
+    expect(block0).to_have_class("kv-cell is-shared is-reused")
+    expect(block0).to_contain_text("A×2")
+    expect(block0).to_have_attribute("title", "block 0: dùng chung: A, D (prefix cache), vừa lấy lại từ prefix cache")
+    expect(lab.page.locator("[data-step-nav] .step-free")).to_contain_text("lấy lại từ prefix cache 1")
+
+
+def test_step_view_narrates_a_cancellation(lab):
+    lab.page.click('[data-action="reset"]')
+    cell(lab, 0, "cancel_at").fill("8000")
+    assert lab.run(reset=False) == "done"
+    step_to(lab, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
+    expect(lab.page.locator("[data-step-view]")).to_contain_text(
+        'HỦY: client của A hủy lúc 8.00 ms -> engine bỏ A ở ranh giới bước lúc 10.60 ms (đang chạy, đã sinh 3 token, '
+        'trả block [0, 1]); trạng thái "aborted", không chạy tiếp (như finish_requests của vLLM).')
+    expect(lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="0"]')).to_have_class("kv-cell is-alloc is-freed")
+    legend = lab.page.locator('[data-block="3"] [data-chart="timeline"] .chart-legend')
+    expect(legend).to_contain_text("từ chối 429/400 hoặc bị hủy", timeout=RUN_MS)
+
+
+@pytest.mark.parametrize("width", [375, 1440])
+def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(chromium, server, width):
+    shot = Lab(chromium, server.origin)
+    try:
+        shot.page.set_viewport_size({"width": width, "height": 900})
+        shot.open(server.url)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert shot.run(SHARED) == "done"
+        step_to(shot, 8, 13, "D lấy 4 token từ prefix cache, D bắt đầu prefill 4 token")
+        nav = shot.page.locator("[data-step-nav]")
+        nav.scroll_into_view_if_needed()
+        assert nav.bounding_box()["width"] <= width
+        nav.screenshot(path=str(ARTIFACTS / f"vllm-steps-prefix-cache-{width}.png"))
+        kv = shot.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
+        shot.page.evaluate("document.querySelector('[data-block=\"6\"]').open = true")
+        expect(kv.locator(".shared")).not_to_have_count(0, timeout=RUN_MS)
+        expect(kv.locator(".step-mark")).to_have_attribute("data-step", "8")       # the navigator's step
+        kv.scroll_into_view_if_needed()
+        kv.screenshot(path=str(ARTIFACTS / f"vllm-kv-blocks-prefix-cache-{width}.png"))
+        shot.page.click('[data-action="reset"]')
+        cell(shot, 0, "cancel_at").fill("8000")
+        assert shot.run(reset=False) == "done"
+        step_to(shot, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
+        nav.scroll_into_view_if_needed()
+        nav.screenshot(path=str(ARTIFACTS / f"vllm-steps-cancel-{width}.png"))
+        timeline = shot.page.locator('[data-block="3"] [data-chart="timeline"]')
+        expect(timeline.locator(".step-mark")).to_have_attribute("data-step", "4", timeout=RUN_MS)
+        timeline.scroll_into_view_if_needed()
+        timeline.screenshot(path=str(ARTIFACTS / f"vllm-timeline-cancel-{width}.png"))
+        assert shot.page_errors == [] and shot.console_errors == []
+    finally:
+        shot.close()
