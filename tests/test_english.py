@@ -79,6 +79,35 @@ def test_crash_configs_same_numbers(name):
     assert_english(en.steps_text(), f"{name} --steps", PASSING_CRASHES[name])
 
 
+def _trace(**changes):
+    """The default trace with per-request column changes, e.g. _trace(A=dict(cancel_at=8000))."""
+    return [dict(r, **changes.get(r["id"], {})) for r in config.DEFAULT_REQUESTS]
+
+
+# vLLM behaviours off by default (issue 13): prefix caching, cancellation, priority scheduling
+FEATURES = {
+    "prefix_cache": dict(PREFIX_CACHE="on"),
+    "prefix_cache_queue_2_follow_D": dict(PREFIX_CACHE="on", QUEUE_LIMIT=2, FOLLOW="D"),
+    "prefix_cache_small_pool": dict(PREFIX_CACHE="on", SLOTS=3, POOL_BLOCKS=8, QUEUE_LIMIT=2),
+    "cancel_running": dict(REQUESTS=_trace(A=dict(cancel_at=8000))),
+    "cancel_followed_waiting": dict(REQUESTS=_trace(C=dict(cancel_at=2000))),
+    "cancel_after_last_step": dict(QUEUE_LIMIT=2, REQUESTS=_trace(D=dict(cancel_at=20000))),
+    "priority": dict(SCHED_POLICY="priority", QUEUE_LIMIT=2, REQUESTS=_trace(D=dict(priority=0), C=dict(priority=2), A=dict(priority=1))),
+    "priority_preempt": dict(SCHED_POLICY="priority", SLOTS=3, POOL_BLOCKS=8, REQUESTS=_trace(A=dict(priority=3), B=dict(priority=0), C=dict(priority=1))),
+}
+
+
+@pytest.mark.parametrize("name", list(FEATURES))
+def test_vllm_features_same_numbers(name):
+    vi = lab.run(FEATURES[name])
+    en = lab.render(vi, "en")
+    assert_same_numbers(vi.to_text(), en.to_text(), name)
+    assert_english(en.to_text(), name)
+    assert_same_numbers(vi.steps_text(), en.steps_text(), f"{name} --steps")
+    assert_english(en.steps_text(), f"{name} --steps")
+    assert en.to_text() == lab.run(FEATURES[name], lang="en").to_text()
+
+
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_steps_same_numbers(name):
     vi = lab.run(CONFIGS[name])
