@@ -3,12 +3,17 @@
 Prints the lab exactly as the seed program does. Every constant is a flag named after
 it in lower-case kebab form (SLOTS → --slots, COST_DECODE_FIXED → --cost-decode-fixed);
 `--requests FILE.json` replaces the trace, `--json` prints the report as JSON,
-`--exercise N` takes exercise N's constants, `--trace FILE` writes a Chrome trace.
+`--exercise N` takes exercise N's constants, `--trace FILE` writes a Chrome trace,
+`--patch MODULE=FILE.py` (repeatable) runs the lab with FILE.py's functions in place of the
+module's functions of the same names (see patch.py); `--timeout S` stops such a run after S
+seconds (Ctrl-C stops it too), for a patch that loops forever.
 
     $ python -m inference_lab --queue-limit 2 --follow D
+    $ python -m inference_lab --patch scheduler=prefill_first.py
 
 Exit status: 0 when every invariant check holds (PASS), 1 when one fails (FAIL),
-2 for invalid input (every problem is named on stderr, by flag), 3 for an internal error.
+2 for invalid input (every problem is named on stderr, by flag) and for every mistake in a
+patch (syntax, exception, wrong return value, stopped), 3 for an internal error.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import argparse
 import json
 import re
 import sys
+import threading
 
 from .config import FIELDS, FIELD_BY_NAME, ConfigError, validate
 
@@ -58,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="In báo cáo dạng JSON thay cho văn bản.")
     p.add_argument("--exercise", metavar="N", help="Chạy với các hằng số của bài tập N (thư mục exercises/).")
     p.add_argument("--trace", metavar="FILE", help="Ghi timeline ra tệp Chrome trace-event JSON (mở bằng Perfetto).")
+    p.add_argument("--patch", metavar="MODULE=FILE.py", action="append",
+                   help="Chạy với các hàm trong FILE.py thay cho hàm cùng tên của mô-đun engine MODULE (engine, "
+                        "scheduler, sampler, quantization, model, metrics); lặp lại được.")
+    p.add_argument("--timeout", metavar="GIÂY",
+                   help="Với --patch: dừng lần chạy sau chừng này giây (mã sửa có thể lặp mãi; Ctrl-C cũng dừng được).")
     return p
 
 
@@ -111,6 +122,40 @@ def values_from_args(args) -> dict:
     return values
 
 
+def units_from_args(args) -> list:
+    """The --patch flags as patch.Unit objects; UsageError naming each bad one."""
+    if not args.patch:
+        if args.timeout is not None:
+            raise UsageError(["--timeout: chỉ dùng cùng --patch."])
+        return []
+    from .patch import Unit
+    units, errors = [], []
+    for raw in args.patch:
+        module, sep, path = raw.partition("=")
+        if not sep or not module or not path:
+            errors.append(f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                source = fh.read()
+            units.append(Unit(module, source, path))
+        except OSError as exc:
+            errors.append(f"--patch: không đọc được tệp {path!r} ({exc.strerror}).")
+        except UnicodeDecodeError:
+            errors.append(f"--patch: tệp {path!r} không phải văn bản UTF-8.")
+        except ValueError as exc:
+            errors.append(f"--patch: {exc}.")
+    if args.timeout is not None:
+        try:
+            if not float(args.timeout) > 0:
+                raise ValueError
+        except ValueError:
+            errors.append(f"--timeout: phải là một số giây > 0 (nhận {args.timeout!r}).")
+    if errors:
+        raise UsageError(errors)
+    return units
+
+
 def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
@@ -118,7 +163,8 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         values = values_from_args(args)
-        return emit(args, values)
+        units = units_from_args(args)
+        return emit(args, values, units)
     except UsageError as exc:
         for m in exc.messages:
             print(f"lỗi: {m}", file=sys.stderr)
@@ -128,14 +174,52 @@ def main(argv=None) -> int:
         for p in exc.problems:
             print(f"lỗi: {flag_of(p.field)}: {p.message}", file=sys.stderr)
         return EXIT_USAGE
+    except PatchFailed as exc:
+        for lesson in exc.error.lessons:
+            print(f"lỗi: --patch: {lesson.message}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # never a traceback for a student
         print(f"lỗi nội bộ: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INTERNAL
 
 
-def emit(args, values) -> int:
+class PatchFailed(Exception):
+    """A patch.PatchError on its way to main() (patch.py is imported only when --patch is given)."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def run_patched(units: list, timeout: str | None, values: dict):
+    """lab.run(values) with the patches in place, stopped after `timeout` seconds if given."""
+    import _thread
+    from . import patch
     from .lab import run
-    report = run(values)
+    fired = []
+
+    def stop():
+        fired.append(True)
+        _thread.interrupt_main()
+
+    timer = threading.Timer(float(timeout), stop) if timeout is not None else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    try:
+        report, names = patch.run(units, run, values,
+                                  stopped=lambda: f"--timeout {timeout} giây" if fired else "Ctrl-C")
+    except patch.PatchError as exc:
+        raise PatchFailed(exc) from None
+    finally:
+        if timer:
+            timer.cancel()
+    print(f"lưu ý: lần chạy này dùng mã đã sửa: {', '.join(names)}.", file=sys.stderr)
+    return report
+
+
+def emit(args, values, units=()) -> int:
+    from .lab import run
+    report = run_patched(units, args.timeout, values) if units else run(values)
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)

@@ -15,6 +15,9 @@ a prompt is prefilled whole in one step.
     >>> [(p, s.id, n) for p, s, n in plan_tasks([a, c], 6)]
     [('decode', 'A', 1), ('prefill', 'C', 5)]
 
+`choose_victim` picks the running sequence to preempt when a task needs a KV block and
+none is free: the most recently admitted one (vLLM's choice: it has the least work to lose).
+
 `step_duration` is the simulated clock: prefill costs COST_PREFILL_FIXED +
 COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ × seqs,
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
@@ -45,6 +48,11 @@ def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object,
                 tasks.append(("prefill", r, n))
                 budget = None if budget is None else budget - n
     return tasks
+
+
+def choose_victim(running: list, seq) -> object:
+    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`)."""
+    return running[-1]
 
 
 def step_duration(cfg, tasks) -> int:
