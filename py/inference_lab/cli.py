@@ -124,13 +124,17 @@ def values_from_args(args) -> dict:
 
 def units_from_args(args) -> list:
     """The --patch flags as patch.Unit objects; UsageError naming each bad one."""
-    if not args.patch:
+    exercise = {}
+    if args.exercise is not None:
+        from .exercises import patch_of
+        exercise = patch_of(args.exercise)              # --exercise was checked by values_from_args
+    if not args.patch and not exercise:
         if args.timeout is not None:
-            raise UsageError(["--timeout: chỉ dùng cùng --patch."])
+            raise UsageError(["--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
         return []
-    from .patch import Unit
-    units, errors = [], []
-    for raw in args.patch:
+    from .patch import Unit, units_of
+    units, errors = units_of(exercise, f"bài tập {args.exercise}:"), []
+    for raw in args.patch or []:
         module, sep, path = raw.partition("=")
         if not sep or not module or not path:
             errors.append(f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")

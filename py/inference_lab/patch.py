@@ -72,12 +72,14 @@ class Unit:
     """One patch: `source` replaces functions of inference_lab.<module>; `name` is the file shown in messages.
 
     `first_line` is the line number of the source's first line (the page's editor shows a function at
-    its place in the engine's file); `key` names the patch in the page's messages (default `name`)."""
+    its place in the engine's file); `key` names the patch in the page's messages (default `name`);
+    `function`, when given, must be defined by the source (one editor, or one exercise entry, per function)."""
     module: str
     source: str
     name: str
     first_line: int = 1
     key: str = ""
+    function: str = ""
 
     def __post_init__(self):
         self.module = self.module.removeprefix(PACKAGE + ".").removesuffix(".py")
@@ -196,12 +198,28 @@ def load(units: list[Unit]) -> tuple[dict, dict]:
                 lessons.append(lesson)
                 continue
             found[(unit.module, name)] = (fn, unit)
-        if not any(not n.startswith("_") for n in new):
+        if unit.function and unit.function not in new:
+            lessons.append(Lesson(unit.key, "name", f"{unit.name}: mã này phải định nghĩa hàm {unit.function} "
+                                  f"(def {unit.function}(...):).", unit.function))
+        elif not any(not n.startswith("_") for n in new):
             lessons.append(Lesson(unit.key, "name", f"{unit.name}: không định nghĩa hàm nào của {unit.module} "
                                   f"(thay được: {', '.join(sorted(originals))})."))
     if lessons:
         raise PatchError(lessons)
     return found, namespaces
+
+
+def units_of(functions: dict, label: str = "") -> list[Unit]:
+    """{"module.function": source} (an exercise's [patch]) as one Unit per function, named "label module.function".
+
+    >>> [(u.module, u.function, u.name) for u in units_of({"scheduler.plan_tasks": "..."}, "bài 11:")]
+    [('scheduler', 'plan_tasks', 'bài 11: scheduler.plan_tasks')]
+    """
+    units = []
+    for key, source in functions.items():
+        module, _, function = key.rpartition(".")
+        units.append(Unit(module, source, f"{label} {key}".strip(), key=key, function=function))
+    return units
 
 
 # ── installing: every binding of the original, and back ───────────────────
