@@ -132,12 +132,15 @@ def units_from_args(args) -> list:
         if args.timeout is not None:
             raise UsageError(["--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
         return []
-    from .patch import Unit, units_of
+    from .patch import MODULES, Unit, units_of
     units, errors = units_of(exercise, f"bài tập {args.exercise}:"), []
     for raw in args.patch or []:
         module, sep, path = raw.partition("=")
         if not sep or not module or not path:
             errors.append(f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")
+            continue
+        if module.removeprefix("inference_lab.").removesuffix(".py") not in MODULES:
+            errors.append(f"--patch: không có mô-đun {module!r} để sửa; chọn một trong: {', '.join(MODULES)}.")
             continue
         try:
             with open(path, encoding="utf-8") as fh:
