@@ -52,18 +52,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .blocks import BLOCKS
+
 PACKAGE = "inference_lab"
 # The modules whose functions a patch may replace (the engine's mechanics, not its words or plumbing).
 MODULES = ("engine", "scheduler", "sampler", "quantization", "model", "metrics")
-# The functions the page offers in its editor, per block; all of them have a contract below.
-EDITABLE = {
-    1: ("engine.gateway_admits",),
-    3: ("scheduler.admission_room", "scheduler.plan_tasks"),
-    5: ("model.attention",),
-    6: ("scheduler.choose_victim",),
-    8: ("sampler.sample", "sampler.top_k_top_p"),
-    9: ("quantization.quantize_weights",),
-}
+# The functions the page offers in its editor, per block (blocks.py says which); each has a contract below.
+EDITABLE = {b.number: tuple(str(ref) for ref in b.editable) for b in BLOCKS if b.editable}
 MAX_FRAMES = 8        # a recursion shows its last 8 frames of the student's code
 
 
