@@ -84,6 +84,11 @@ PYODIDE_RUNTIME = [
     "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
     "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl", "micropip-0.9.0-py3-none-any.whl",
 ]
+# Files of static/vendor/ built elsewhere and committed (tools/codemirror/README.md says how to rebuild
+# them): their sha256 must match before the build copies them; they are already minified.
+VENDOR_PINS = {
+    "vendor/codemirror.js": "1db0bbb6454cba02ef1cf04476c6ea06694dc96dea7db03b534e6d1afcf983f1",
+}
 LAB_PACKAGES = ["numpy", "micropip"]
 LAB_LOCK = "pyodide-lock.lab.json"  # written by lab_lock(), at the site root in both build modes
 
@@ -302,11 +307,21 @@ def minifiers():
     return rjsmin.jsmin, rcssmin.cssmin
 
 
+def check_vendor(static: Path) -> None:
+    """Every VENDOR_PINS file is there and matches its pin (a stale or edited bundle never ships)."""
+    for name, pin in VENDOR_PINS.items():
+        path = static / name
+        if not path.is_file() or sha256_file(path) != pin:
+            raise BuildError(f"static/{name} is missing or does not match its sha256 pin in build.py (VENDOR_PINS). "
+                             "Rebuild it as tools/codemirror/README.md says, then update the pin.")
+
+
 def minify_static(static: Path) -> None:
-    """Minify every .js and .css under dist/static/ in place (the commented sources stay in static/)."""
+    """Minify every .js and .css under dist/static/ in place (the commented sources stay in static/;
+    the vendored bundles are minified already)."""
     js, css = minifiers()
     for path in sorted(static.rglob("*")):
-        if path.suffix in (".js", ".css"):
+        if path.suffix in (".js", ".css") and path.relative_to(static).as_posix() not in VENDOR_PINS:
             text = path.read_text(encoding="utf-8")
             path.write_text((js if path.suffix == ".js" else css)(text) + "\n", encoding="utf-8")
 
@@ -598,6 +613,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             vendor_pyodide(out / "pyodide")
             index_url, origin = "pyodide/", None
         shutil.copytree(ROOT / "static", out / "static")
+        check_vendor(out / "static")
         write_lab_lock(out)
         sw_template = take_service_worker_template(out)
         if minify:
