@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 import build
+from lab_site import mirror_env
 from inference_lab import patch
 from inference_lab.blocks import BLOCKS
 
@@ -60,8 +60,9 @@ def test_editable_functions_are_shown_and_have_contracts():
 
 
 def test_code_json_is_built_and_listed(tmp_path):
-    os.environ.setdefault("LAB_PYODIDE_MIRROR", str(build.ROOT.parent / "shared" / "pyodide-0.27.7"))
-    dist = build.build(tmp_path / "dist", "cdn")
+
+    with mirror_env():
+        dist = build.build(tmp_path / "dist", "cdn")
     data = json.loads((dist / build.CODE_JSON).read_text(encoding="utf-8"))
     assert data == json.loads(json.dumps(VIEWS))
     assert build.CODE_JSON in json.loads((dist / build.MANIFEST).read_text(encoding="utf-8"))["files"]
