@@ -296,3 +296,13 @@ def test_web_run_reports_config_errors_before_patch_errors():
     assert [e["field"] for e in bad["errors"]] == ["SLOTS"]
     bad = json.loads(web.run("{}", "not json"))
     assert bad["errors"][0]["field"] == "patch"
+
+
+def test_readme_example_is_exercise_11s_patch():
+    import re
+    from inference_lab.exercises import load_all
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```python\n# plan.py\n(.*?)```", readme, re.S).group(1)
+    exercise = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
+    assert example.strip() == "\n".join(line for line in exercise.patch["scheduler.plan_tasks"].strip().splitlines()
+                                        if '"""' not in line)
