@@ -103,7 +103,7 @@ def test_every_binding_is_replaced_inside_and_restored_after():
     with patch.patched([patch.Unit("scheduler", PREFILL_FIRST, "p.py")]):
         assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.scheduler", "plan_tasks")]
         assert not [k for k, v in originals().items() if v is before[("inference_lab.scheduler", "plan_tasks")]]
-        assert lab.quantized_for is not before[("inference_lab.lab", "quantized_for")]   # a fresh cache
+        assert lab.quantized_for is before[("inference_lab.lab", "quantized_for")]   # the scheduler feeds no cache
     assert originals() == before
     assert run().to_text() == GOLDEN.read_text(encoding="utf-8")
 
@@ -116,10 +116,12 @@ def test_a_failed_patch_restores_everything_too(capsys, tmp_path):
 
 
 def test_patched_quantizer_does_not_touch_the_default_caches():
-    cached = lab.quantized_for(7, 10, 8)
+    cached_fn, cached = lab.quantized_for, lab.quantized_for(7, 10, 8)
     no_rounding = "def quantize_weights(W, bits, names=LINEAR):\n    Wq, info = _orig(W, bits, names)\n    return dict(W), info\n"
     no_rounding += "from inference_lab.quantization import quantize_weights as _orig\n"
-    report, _ = patch.run([patch.Unit("quantization", no_rounding, "q.py")], run, None)
+    with patch.patched([patch.Unit("quantization", no_rounding, "q.py")]):
+        assert lab.quantized_for is not cached_fn and lab.quantized_for.cache_info().currsize == 0   # fresh caches
+        report = run()
     assert all(row["max_err"] == 0.0 for row in report.blocks[12].data["rows"])   # [13]: nothing was rounded
     assert lab.quantized_for(7, 10, 8) is cached
     assert run().to_text() == GOLDEN.read_text(encoding="utf-8")
@@ -306,3 +308,12 @@ def test_readme_example_is_exercise_11s_patch():
     exercise = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
     assert example.strip() == "\n".join(line for line in exercise.patch["scheduler.plan_tasks"].strip().splitlines()
                                         if '"""' not in line)
+
+
+def test_modules_left_unscanned_bind_no_engine_function():
+    import inference_lab.cli
+    import inference_lab.exercises
+    engine_functions = {id(f) for m in patch.MODULES for f in patch.functions_of(patch.module_of(m)).values()}
+    for module in (inference_lab.cli, inference_lab.exercises):
+        assert patch.NOT_SCANNED[1:] == ("cli", "exercises")
+        assert not [n for n, v in vars(module).items() if id(v) in engine_functions], module.__name__

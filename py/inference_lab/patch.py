@@ -7,8 +7,8 @@ with the names of that module's functions, e.g. a `plan_tasks` that prefills bef
 inside the `with`, puts each new function, wrapped in a check of what it returns, everywhere the
 package holds the original: the module itself and every module that bound it by name (`engine`
 does `from .scheduler import plan_tasks`). Leaving the `with` puts every original back and the
-lab's caches (`lab.quantized_for`, …) are fresh ones inside it, so a run without patches
-afterwards is the seed's program again, byte for byte.
+lab's caches (`lab.quantized_for`, …) are fresh ones inside it when a patch could change what they
+hold (CACHE_INPUTS), so a run without patches afterwards is the seed's program again, byte for byte.
 
     >>> from inference_lab.lab import run
     >>> greedy = "def sample(logits, params, rng, vocab):\\n    return _greedy(logits, vocab)\\n"
@@ -59,6 +59,9 @@ PACKAGE = "inference_lab"
 MODULES = ("engine", "scheduler", "sampler", "quantization", "model", "metrics")
 # The functions the page offers in its editor, per block (blocks.py says which); each has a contract below.
 EDITABLE = {b.number: tuple(str(ref) for ref in b.editable) for b in BLOCKS if b.editable}
+# Patches of these modules may change what the lab's caches hold (weights, quantized weights, the quality
+# gate's decisions): a run with them gets fresh, empty caches. Other patches keep the caches.
+CACHE_INPUTS = ("model", "quantization")
 MAX_FRAMES = 8        # a recursion shows its last 8 frames of the student's code
 
 
@@ -218,11 +221,15 @@ def units_of(functions: dict, label: str = "") -> list[Unit]:
 
 
 # ── installing: every binding of the original, and back ───────────────────
+# Modules that bind no engine function (the command line's own): not imported just to be scanned.
+NOT_SCANNED = ("__main__", "cli", "exercises")
+
+
 def package_modules() -> list:
     """Every module of the package, imported (so none binds a patched function later and keeps it)."""
     package = importlib.import_module(PACKAGE)
     for info in pkgutil.iter_modules(package.__path__):
-        if info.name != "__main__":
+        if info.name not in NOT_SCANNED:
             importlib.import_module(f"{PACKAGE}.{info.name}")
     return [m for n, m in sorted(sys.modules.items()) if m is not None and (n == PACKAGE or n.startswith(PACKAGE + "."))]
 
@@ -263,7 +270,7 @@ def fresh_caches() -> dict:
 def patched(units: list[Unit]):
     """Inside the `with`, the package runs the patched functions (checked by CONTRACTS); PatchError if they cannot."""
     found, namespaces = load(units)
-    replacements = fresh_caches()
+    replacements = fresh_caches() if any(unit.module in CACHE_INPUTS for unit in units) else {}
     for (module, name), (fn, unit) in found.items():
         original = getattr(module_of(module), name)
         wrapper = checked(fn, f"{module}.{name}", unit, original)
