@@ -317,3 +317,17 @@ def test_modules_left_unscanned_bind_no_engine_function():
     for module in (inference_lab.cli, inference_lab.exercises):
         assert patch.NOT_SCANNED[1:] == ("cli", "exercises")
         assert not [n for n, v in vars(module).items() if id(v) in engine_functions], module.__name__
+
+
+def test_exit_in_student_code_is_a_lesson(capsys, tmp_path):
+    code, out, err = cli_run(capsys, tmp_path, ("scheduler", "def plan_tasks(running, budget_cap):\n    exit(5)\n"))
+    assert_lesson(code, out, err, "dòng 2, trong plan_tasks", "SystemExit: 5")
+
+
+def test_prints_go_to_stderr_on_the_cli_and_back_to_the_page(capsys, tmp_path):
+    source = "def gateway_admits(num_in_system, slots, queue_limit):\n    print('xét', num_in_system)\n" \
+             "    return num_in_system < slots + queue_limit\n"
+    code, out, err = cli_run(capsys, tmp_path, ("engine", source))
+    assert code == 0 and out == GOLDEN.read_text(encoding="utf-8") and "xét 0\n" in err
+    answer = json.loads(web.run("{}", {"engine": source}))
+    assert answer["ok"] and answer["printed"].startswith("xét 0\nxét 1\n")

@@ -18,6 +18,7 @@ patch (syntax, exception, wrong return value, stopped), 3 for an internal error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -213,8 +214,9 @@ def run_patched(units: list, timeout: str | None, values: dict):
         timer.daemon = True
         timer.start()
     try:
-        report, names = patch.run(units, run, values,
-                                  stopped=lambda: f"--timeout {timeout} giây" if fired else "Ctrl-C")
+        with contextlib.redirect_stdout(sys.stderr):      # the student's print()s: stdout stays the report
+            report, names = patch.run(units, run, values,
+                                      stopped=lambda: f"--timeout {timeout} giây" if fired else "Ctrl-C")
     except patch.PatchError as exc:
         raise PatchFailed(exc) from None
     finally:

@@ -180,7 +180,7 @@ def load(units: list[Unit]) -> tuple[dict, dict]:
         namespace = namespaces.setdefault(unit.module, dict(vars(module)))
         try:
             exec(code, namespace)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise PatchError([exception_lesson(exc, sources, unit)]) from None
         originals, new = functions_of(module), defined_functions(unit, namespace)
         for name, fn in new.items():
@@ -292,7 +292,7 @@ def run(units: list[Unit], fn, *args, stopped="Ctrl-C"):
     except KeyboardInterrupt as exc:
         reason = stopped() if callable(stopped) else stopped
         raise PatchError([stopped_lesson(exc, sources, units, reason)]) from None
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:          # exit() in a student's code ends nothing but the run
         raise PatchError([exception_lesson(exc, sources, units[0] if units else None)]) from None
 
 

@@ -21,7 +21,7 @@ Strings keep the worker free of Python source and the messages small and typed.
 `run(config_json, patches)` runs the lab with the student's edited functions (patch.py): `patches`
 is JSON (or the same as Python objects) of {module: source} or of a list of
 {module, source, name, first_line, key}. The answer then says which functions ran edited
-("patched": ["scheduler.plan_tasks"]); a mistake in a patch is an error with field "patch:<key>"
+("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an error with field "patch:<key>"
 and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
 
     >>> bad = json.loads(run('{}', {"scheduler": "def plan_tasks(running, budget_cap)\\n    return []"}))
@@ -32,6 +32,8 @@ Leaves out: anything about the browser; this module is plain Python and is teste
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 
@@ -108,6 +110,13 @@ def patch_units(patches) -> list:
     return units
 
 
+PRINTED_MAX = 4000  # characters of the student's print() output sent back to the page
+
+
+def shorten(text: str) -> str:
+    return text if len(text) <= PRINTED_MAX else text[:PRINTED_MAX] + f"\n… (bỏ {len(text) - PRINTED_MAX} ký tự)"
+
+
 def run(config_json: str, patches=None) -> str:
     try:
         values = json.loads(config_json)
@@ -127,12 +136,15 @@ def run(config_json: str, patches=None) -> str:
         units = patch_units(patches)
     except ValueError as exc:
         return _errors([Problem("patch", f"{exc}.")])
+    printed = io.StringIO()
     try:
-        report, names = patch.run(units, run_lab, cfg)
-        return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names},
-                          ensure_ascii=False, allow_nan=False)
+        with contextlib.redirect_stdout(printed):
+            report, names = patch.run(units, run_lab, cfg)
+        return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
+                           "printed": shorten(printed.getvalue())}, ensure_ascii=False, allow_nan=False)
     except patch.PatchError as exc:
-        return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons]}, ensure_ascii=False)
+        return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
+                           "printed": shorten(printed.getvalue())}, ensure_ascii=False)
     except (TypeError, ValueError) as exc:      # a value from the student's code JSON cannot hold
         lesson = patch.Lesson(units[0].key, "engine", f"Kết quả của lần chạy với mã đã sửa không gửi được về trang: {exc}.")
         return json.dumps({"ok": False, "errors": [lesson.to_dict()]}, ensure_ascii=False)
