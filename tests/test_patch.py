@@ -331,3 +331,10 @@ def test_prints_go_to_stderr_on_the_cli_and_back_to_the_page(capsys, tmp_path):
     assert code == 0 and out == GOLDEN.read_text(encoding="utf-8") and "xét 0\n" in err
     answer = json.loads(web.run("{}", {"engine": source}))
     assert answer["ok"] and answer["printed"].startswith("xét 0\nxét 1\n")
+
+
+def test_an_editor_must_define_its_function():
+    answer = json.loads(web.run("{}", [dict(module="sampler", source="def top_k_top_p(probs, top_k, top_p):\n    return probs\n",
+                                            key="sampler.sample", function="sample", first_line=48)]))
+    assert [(e["field"], e["kind"]) for e in answer["errors"]] == [("patch:sampler.sample", "name")]
+    assert "phải định nghĩa hàm sample" in answer["errors"][0]["message"]

@@ -20,7 +20,7 @@ Strings keep the worker free of Python source and the messages small and typed.
 
 `run(config_json, patches)` runs the lab with the student's edited functions (patch.py): `patches`
 is JSON (or the same as Python objects) of {module: source} or of a list of
-{module, source, name, first_line, key}. The answer then says which functions ran edited
+{module, source, name, first_line, key, function}. The answer then says which functions ran edited
 ("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an error with field "patch:<key>"
 and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
 
@@ -91,7 +91,8 @@ def _errors(problems) -> str:
 
 
 def patch_units(patches) -> list:
-    """{module: source} or [{module, source, name?, first_line?, key?}] (or their JSON) as patch.Unit objects."""
+    """{module: source} or [{module, source, name?, first_line?, key?, function?}] (or their JSON) as patch.Unit
+    objects (the page sends one per editor: key "module.function", function: the one it must define)."""
     from .patch import Unit
     if isinstance(patches, str):
         try:
@@ -106,7 +107,8 @@ def patch_units(patches) -> list:
     for p in patches:
         module = str(p.get("module", ""))
         name = p.get("name") or module.removeprefix("inference_lab.").removesuffix(".py") + ".py"
-        units.append(Unit(module, p.get("source"), str(name), p.get("first_line", 1), str(p.get("key") or name)))
+        units.append(Unit(module, p.get("source"), str(name), p.get("first_line", 1), str(p.get("key") or name),
+                          str(p.get("function") or "")))
     return units
 
 
