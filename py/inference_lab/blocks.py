@@ -11,11 +11,11 @@ Every other place that names a block reads this table:
     >>> block.code, [str(ref) for ref in block.source][:2]
     ('6 · KV state manager', ['block_manager.BlockManager', 'engine.Engine.make_room'])
     >>> code_map_lines()[5]
-    '  [6]  KV state manager               block_manager.BlockManager; engine.Engine.make_room / preempt'
+    '  [6]  KV state manager               block_manager.BlockManager; engine.Engine.make_room / preempt; scheduler.choose_victim'
 
 `editable` names the functions a student may rewrite on the page ("Sửa mã", see patch.py); each has a
-return-value contract there. `source` entries are (module, qualified name) inside the `inference_lab` package; `SourceRef.resolve()`
-imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
+return-value contract there. `source` entries are (module, qualified name) inside the `inference_lab`
+package; `SourceRef.resolve()` imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
 only: build.py imports this file without NumPy.
 
 Leaves out: the Vietnamese title each block prints after its code (text_vi.py writes it, some titles
@@ -78,7 +78,7 @@ BLOCKS: tuple[Block, ...] = (
           "Hàm admit: cổng chỉ cho tối đa 2 chạy + 1 chờ yêu cầu có mặt trong hệ thống và từ chối bằng mã 429 khi đầy.",
           "offered = served + rejected (5 = 3 + 2); D nhận 429 vì lúc xét đã có 3 yêu cầu.",
           "hàm admit",
-          _refs("engine.Engine.admit"),
+          _refs("engine.Engine.admit", "engine.gateway_admits"),
           editable=_refs("engine.gateway_admits")),
     Block(2, "Input preparation",
           "BPE 10 phép gộp học từ 5 câu mẫu, thêm token bos, rồi kiểm tra prompt + max_new <= 24.",
@@ -108,7 +108,8 @@ BLOCKS: tuple[Block, ...] = (
           "theo block và trả block khi xong; hết block thì preempt chuỗi vào chạy gần nhất.",
           "Cao điểm 7/12 block; K/V gom từ block rời khớp tính lại; cuối còn 12/12 block trống.",
           "lớp KVPool",
-          _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt"),
+          _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt",
+                "scheduler.choose_victim"),
           editable=_refs("scheduler.choose_victim")),
     Block(7, "Decode",
           "Mỗi bước đưa đúng một token mới qua mô hình và đọc lại K/V cũ từ cache.",
