@@ -13,8 +13,11 @@ unless --pyodide cdn, the Pyodide files the lab loads under dist/pyodide/. Each 
 first place that has it: the folder named by $LAB_PYODIDE_MIRROR, the download cache
 (.cache/pyodide-0.27.7/), then the official CDN (saved into the cache). Every file's sha256 must
 equal the pin below before it enters dist/. dist/build-info.json lists every built file's sha256;
-the page's worker reads it to find Pyodide and the engine wheel. dist/pyodide-lock.lab.json is
-Pyodide's lock file cut down to the two packages the lab loads (see lab_lock()).
+the page's worker reads it to find Pyodide, the engine wheel, the build's version and its cache
+names (CACHE_NAMES). dist/pyodide-lock.lab.json is Pyodide's lock file cut down to the two packages
+the lab loads (see lab_lock()).
+dist/fonts/ holds the output panels' monospace font (JetBrains Mono, Latin + Vietnamese woff2, from
+Fontsource's npm package) and its OFL licence, pinned like Pyodide (see FONT_PINS).
 dist/static/ is static/ minified (rjsmin, rcssmin: comments and white space only), unless --no-minify.
 dist/sw.js (rendered from static/sw.js with that list) is the service worker that caches the whole
 build for offline use; a new build gives a new sw.js and so a new cache.
@@ -46,8 +49,11 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import tarfile
 import tempfile
+import tomllib
 import urllib.error
 import urllib.request
 import zipfile
@@ -190,32 +196,99 @@ def write_lab_lock(out: Path) -> None:
     (out / LAB_LOCK).write_text(json.dumps(lab_lock(full), separators=(",", ":")) + "\n", encoding="utf-8")
 
 
+# ── the panels' font: JetBrains Mono (OFL), Latin + Vietnamese, like Pyodide: pinned and fetched ─
+# The output panels need a monospace face whose Vietnamese letters carry their stacked accents
+# ("số", "ước", "ữ"); many computers have none. Fontsource's npm package of JetBrains Mono ships the
+# font already cut into per-script woff2 files (one variable font for weights 100-800 each); the lab
+# takes two, Latin and Vietnamese, and static/style.css gives each its unicode-range, so a browser
+# downloads a file only for text that needs it. Left out: italics, Cyrillic, Greek and Latin
+# Extended (the engine prints none of them), and subsetting at build time (the files come subset).
+# The package tarball is taken from the folder named by $LAB_FONT_MIRROR, the cache (.cache/fonts/),
+# then from the npm registry with `npm pack` (saved into the cache); the tarball and every file
+# taken from it must match their pins. dist/fonts/ gets the two fonts and the licence text.
+FONT_PACKAGE = "@fontsource-variable/jetbrains-mono"
+FONT_VERSION = "5.3.0"
+FONT_TARBALL = "fontsource-variable-jetbrains-mono-5.3.0.tgz"  # the name npm pack gives it
+FONT_TARBALL_PIN = "996fe6368a480c9ce15d4de22a2682b7c40b403718fee2b15e7272f244fd993f"
+FONT_MIRROR_ENV = "LAB_FONT_MIRROR"
+FONT_CACHE_DIR = ROOT / ".cache" / "fonts"
+FONT_DIR = "fonts"  # in dist/; static/style.css names these files (tests/test_build.py checks it)
+FONT_PINS = {  # dist/fonts/<name>: (the file in the tarball, its sha256)
+    "jetbrains-mono-latin-wght-normal.woff2":
+        ("package/files/jetbrains-mono-latin-wght-normal.woff2", "18be452724bfdc236c074ca94a249a7f41a86752c7d04ab258ce9ed5651f6a7e"),
+    "jetbrains-mono-vietnamese-wght-normal.woff2":
+        ("package/files/jetbrains-mono-vietnamese-wght-normal.woff2", "2288795da89dd97e648954b96e22b4501bd85dfc453264460b252f888b582ca2"),
+    "LICENSE-JetBrainsMono-OFL.txt":
+        ("package/LICENSE", "403581b69dac5cff4079205e01c6b467e56af449ecbd7247693ddb1baafa005b"),
+}
+FONT_WHAT_TO_DO = (
+    f"What to do: put {FONT_TARBALL} (npm pack {FONT_PACKAGE}@{FONT_VERSION}) into a folder and point "
+    f"{FONT_MIRROR_ENV} at it, or install Node.js (npm) with access to the npm registry, and run the build again."
+)
+
+
+def npm_pack(dest: Path) -> None:
+    """`npm pack` the font package into dest's folder (atomically: a partial file never lands there)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise BuildError(f"{FONT_TARBALL} is in neither ${FONT_MIRROR_ENV} nor {FONT_CACHE_DIR}, and npm is not installed.\n{FONT_WHAT_TO_DO}")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".npm-pack-") as tmp:
+        print(f"  npm pack {FONT_PACKAGE}@{FONT_VERSION}", file=sys.stderr)
+        result = subprocess.run([npm, "pack", f"{FONT_PACKAGE}@{FONT_VERSION}", "--silent", "--pack-destination", tmp],
+                                cwd=tmp, capture_output=True, text=True, timeout=300)
+        packed = Path(tmp) / FONT_TARBALL
+        if result.returncode != 0 or not packed.is_file():
+            raise BuildError(f"npm pack {FONT_PACKAGE}@{FONT_VERSION} failed: {result.stderr.strip()[-500:]}\n{FONT_WHAT_TO_DO}")
+        os.replace(packed, dest)
+
+
+def locate_font_tarball() -> Path:
+    """A local copy of the font package's tarball whose sha256 is FONT_TARBALL_PIN."""
+    value = os.environ.get(FONT_MIRROR_ENV)
+    if value:
+        mirrored = Path(value).expanduser() / FONT_TARBALL
+        if mirrored.is_file():
+            if sha256_file(mirrored) != FONT_TARBALL_PIN:
+                raise BuildError(f"{mirrored}: sha256 {sha256_file(mirrored)} does not match the pin {FONT_TARBALL_PIN} "
+                                 f"for {FONT_PACKAGE} {FONT_VERSION}; replace it.\n{FONT_WHAT_TO_DO}")
+            return mirrored
+    cached = FONT_CACHE_DIR / FONT_TARBALL
+    if cached.is_file() and sha256_file(cached) != FONT_TARBALL_PIN:
+        print(f"  cache: {cached} is damaged, fetching it again", file=sys.stderr)
+        cached.unlink()
+    if not cached.is_file():
+        npm_pack(cached)
+        if sha256_file(cached) != FONT_TARBALL_PIN:
+            got = sha256_file(cached)
+            cached.unlink()
+            raise BuildError(f"npm pack {FONT_PACKAGE}@{FONT_VERSION} gave a file with sha256 {got}, not the pin {FONT_TARBALL_PIN}.\n{FONT_WHAT_TO_DO}")
+    return cached
+
+
+def vendor_font(dest: Path, tarball: Path) -> None:
+    """dist/fonts/: the pinned font files and their licence, taken from the package tarball."""
+    dest.mkdir(parents=True)
+    with tarfile.open(tarball, "r:gz") as tar:
+        for name, (member, pin) in FONT_PINS.items():
+            data = tar.extractfile(member).read()
+            if hashlib.sha256(data).hexdigest() != pin:
+                raise BuildError(f"{member} in {FONT_TARBALL} does not match its pin {pin}.\n{FONT_WHAT_TO_DO}")
+            (dest / name).write_bytes(data)
+
+
 # ── the engine wheel, written with zipfile (no setuptools or network needed) ─
 def read_project(engine_dir: Path) -> tuple[str, str, list[str]]:
     """(name, version, dependencies) from pyproject.toml's [project] table."""
     pyproject = engine_dir / "pyproject.toml"
     if not pyproject.is_file():
         raise BuildError(f"No {pyproject}: the engine package (py/) is missing or incomplete.")
-    try:
-        import tomllib  # Python 3.11+
-        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
-    except ModuleNotFoundError:
-        project = _read_project_fallback(pyproject.read_text(encoding="utf-8"))
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
     name = project.get("name")
     if not name:
         raise BuildError(f"{pyproject} has no [project] name.")
     version = project.get("version") or _version_from_package(engine_dir, name)
     return name, version, list(project.get("dependencies", []))
-
-
-def _read_project_fallback(text: str) -> dict:
-    """Enough of TOML for name/version/dependencies on Pythons without tomllib."""
-    section = re.search(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
-    body = section.group(1) if section else ""
-    found = {k: m.group(1) for k in ("name", "version") if (m := re.search(rf'^{k}\s*=\s*"([^"]+)"', body, re.M))}
-    deps = re.search(r"^dependencies\s*=\s*\[(.*?)\]", body, re.M | re.S)
-    found["dependencies"] = re.findall(r'"([^"]+)"', deps.group(1)) if deps else []
-    return found
 
 
 def _version_from_package(engine_dir: Path, name: str) -> str:
@@ -279,6 +352,7 @@ def content_security_policy(pyodide_origin: str | None) -> str:
         f"connect-src 'self'{extra}",
         "worker-src 'self'",
         "style-src 'self'",
+        "font-src 'self'",
         "img-src 'self' data:",
         "base-uri 'none'",
         "form-action 'none'",
@@ -324,6 +398,25 @@ def minify_static(static: Path) -> None:
         if path.suffix in (".js", ".css") and path.relative_to(static).as_posix() not in VENDOR_PINS:
             text = path.read_text(encoding="utf-8")
             path.write_text((js if path.suffix == ".js" else css)(text) + "\n", encoding="utf-8")
+
+
+# A relative module specifier in an import or export: from './x.js', import('../y.js'), import './z.js'.
+MODULE_SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}/[^'"?#\s]+\.js)\2""")
+
+
+def version_module_imports(static: Path, asset_version: str) -> None:
+    """Give every relative import between the modules under dist/static/ the page's ?v=<version>.
+
+    index.html loads static/app.js?v=…; an import of './store.js' would otherwise load an unversioned
+    URL that a browser may keep from an older build, and a module imported once with and once
+    without the query would run twice (two stores). static/versioned.js relies on this: a module's
+    own URL carries the version.
+    """
+    for path in sorted(static.rglob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        stamped = MODULE_SPECIFIER.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}?v={asset_version}{m.group(2)}", text)
+        if stamped != text:
+            path.write_text(stamped, encoding="utf-8")
 
 
 def static_version(dist: Path) -> str:
@@ -586,6 +679,20 @@ def prepare_out_dir(out: Path) -> None:
     out.mkdir(parents=True)
 
 
+# The build's version and the names of the lab's browser caches, written once here: build-info.json
+# carries them ("build") to static/worker.js, which hands them to static/pyc-cache.js, and sw.js gets
+# them in its BUILD line. A cache is named "<name> <site root URL>", plus " <version>" for the caches
+# that hold one build: the service worker's copy of the site ("site") and the compiled Python ("pyc");
+# "staging" holds what the worker downloads on a first visit until sw.js takes it (see static/sw.js).
+CACHE_NAMES = {"site": "inference-lab", "staging": "inference-lab-staging", "pyc": "inference-lab-pyc"}
+
+
+def build_version(files: dict[str, dict]) -> str:
+    """16 hex digits of a hash of every built file's path and sha256: any change to any file changes it."""
+    listing = json.dumps({path: info["sha256"] for path, info in files.items()}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(listing.encode()).hexdigest()[:16]
+
+
 def file_hashes(dist: Path) -> dict[str, dict]:
     return {p.relative_to(dist).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
             for p in sorted(dist.rglob("*")) if p.is_file() and p.name != MANIFEST}
@@ -600,6 +707,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
     views = code_views()            # likewise for Pygments
     if minify:
         minifiers()  # likewise for the minifiers
+    font_tarball = locate_font_tarball()  # and for the font
     prepare_out_dir(out)
     try:
         wheel, version = build_wheel(engine_dir, out / "engine")
@@ -614,20 +722,24 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             index_url, origin = "pyodide/", None
         shutil.copytree(ROOT / "static", out / "static")
         check_vendor(out / "static")
+        vendor_font(out / FONT_DIR, font_tarball)
         write_lab_lock(out)
         sw_template = take_service_worker_template(out)
         if minify:
             minify_static(out / "static")
         asset_version = static_version(out)
+        version_module_imports(out / "static", asset_version)
         write_exercises(out, exercises)
         write_code_views(out, views)
         index = render_index(page, content_security_policy(origin), asset_version)
         (out / "index.html").write_text(index, encoding="utf-8")
+        files = file_hashes(out)
         manifest = {
+            "build": {"version": build_version(files), "caches": CACHE_NAMES},
             "pyodide": {"version": PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
                         "lockFileURL": LAB_LOCK, "packages": LAB_PACKAGES, "files": PYODIDE_RUNTIME},
             "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix()},
-            "files": file_hashes(out),
+            "files": files,
         }
         (out / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         write_service_worker(out, manifest, sw_template, asset_version)
@@ -660,9 +772,9 @@ def sri(hex_digest: str) -> str:
 
 
 def write_service_worker(dist: Path, manifest: dict, template: str, asset_version: str = "") -> None:
-    """dist/sw.js: the template with the build's files and a cache version (a hash of build-info.json).
+    """dist/sw.js: the template with the build's files, its version and cache names (manifest["build"]).
 
-    Any change to any file changes build-info.json, so sw.js changes byte-wise and browsers update it.
+    Any change to any file changes its hash listed here, so sw.js changes byte-wise and browsers update it.
     sw.js is derived from the manifest, like build-info.json itself, so the manifest does not list it.
     """
     files = [[path, sri(info["sha256"])] for path, info in manifest["files"].items()]
@@ -671,7 +783,7 @@ def write_service_worker(dist: Path, manifest: dict, template: str, asset_versio
         files += [[manifest["pyodide"]["indexURL"] + name, sri(PYODIDE_PINS[name])] for name in manifest["pyodide"]["files"]]
     # "query": the ?v= the page puts on static/ URLs, so sw.js asks for the URLs the browser has just
     # loaded (an HTTP-cache revalidation, not a second download).
-    data = {"version": sha256_file(dist / MANIFEST)[:16], "query": f"?v={asset_version}" if asset_version else "", "files": files}
+    data = {**manifest["build"], "query": f"?v={asset_version}" if asset_version else "", "files": files}
     line = "const BUILD = " + json.dumps(data, separators=(",", ":")) + "; // written by build.py"
     (dist / SERVICE_WORKER).write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
 

@@ -4,14 +4,17 @@
 // The table's inputs are the state; Run reads them through the 'config' event and sends REQUESTS.
 // Hooks: each cell's input carries data-request-field="<index>.<column>"; an error beside a cell
 // carries data-error-for="REQUESTS[<index>].<column>" (the engine's own field names).
-// Loaded by app.js (import()); everything from the user or the engine goes in as textContent.
+// A tool of static/lab-api.js; the cells' parsing and messages are static/fields.js's.
+// Everything from the user or the engine goes in as textContent.
 
-let ID_PATTERN = /^[A-Za-z0-9]{1,8}$/; // replaced by the id column's pattern from describe() (config.py)
+import { make } from './dom.js';
+import { cellName, columnBoundsText, formatValue, idPattern, parseTrace, unknownChars, unknownCharsWarning, validateRequests } from './fields.js';
+
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const FIELD_NAME = /^REQUESTS(?:\[(\d+)\](?:\.(\w+))?)?$/;
 
 export function init(api) {
-  const { make } = api;
+  let ID_PATTERN = null;    // the id column's pattern from describe() (config.py)
   let spec = null;          // describe()'s REQUESTS entry
   let rows = [];            // [{tr, inputs: {column: input}, syncedId}]
   let lastRun = null;       // the REQUESTS of the last run, to tell whether a run note still applies
@@ -22,8 +25,7 @@ export function init(api) {
     const entry = (schema || []).find((f) => f && f.type === 'requests' && Array.isArray(f.columns));
     if (!entry) return;
     spec = entry;
-    const idColumn = entry.columns.find((c) => c.name === 'id');
-    if (idColumn && idColumn.pattern) ID_PATTERN = new RegExp(idColumn.pattern);
+    ID_PATTERN = idPattern(entry);
     build();
     setTrace(defaultTrace());
   });
@@ -82,10 +84,7 @@ export function init(api) {
       setTrace(defaultTrace());
       say('Đã khôi phục trace mặc định (' + defaultTrace().map((r) => r.id).join(', ') + ').');
     });
-    const form = document.getElementById('controls');
-    const advanced = document.getElementById('advanced');
-    if (advanced && advanced.parentNode === form) form.insertBefore(ui.fold, advanced);
-    else if (form) form.append(ui.fold);
+    api.insertControls(ui.fold);
   }
 
   // What each column means and its bounds, from the schema (also the only place bounds are shown).
@@ -94,19 +93,12 @@ export function init(api) {
     fold.append(make('summary', {}, 'Ý nghĩa và giới hạn của từng cột'));
     const list = make('dl');
     for (const col of columns) {
-      const bounds = boundsText(col);
+      const bounds = columnBoundsText(col);
       list.append(make('dt', {}, (col.label || col.name) + (col.label && col.label !== col.name ? ' (' + col.name + ')' : '')),
         make('dd', {}, [col.help, bounds].filter(Boolean).join(' ')));
     }
     fold.append(list);
     return fold;
-  }
-
-  function boundsText(col) {
-    const has = (v) => v !== null && v !== undefined;
-    if (col.type === 'str') return has(col.max) ? 'Dài ' + (has(col.min) ? col.min : 0) + '–' + col.max + ' ký tự.' : '';
-    if (has(col.min) && has(col.max)) return 'Từ ' + col.min + ' đến ' + col.max + (col.type === 'int' ? ', số nguyên.' : '.');
-    return '';
   }
 
   function addRow(values) {
@@ -121,7 +113,7 @@ export function init(api) {
         inputmode: numeric ? (col.type === 'int' ? 'numeric' : 'decimal') : undefined,
         'data-request-field': index + '.' + col.name,
       });
-      input.value = formatCell(values[col.name]);
+      input.value = formatValue(values[col.name]);
       input.addEventListener('input', () => onInput(row, col));
       td.append(input);
       tr.append(td);
@@ -136,10 +128,6 @@ export function init(api) {
     rows.push(row);
     ui.tbody.append(tr);
     return row;
-  }
-
-  function formatCell(value) {
-    return value === null || value === undefined ? '' : String(value);
   }
 
   // Indexes, names and labels follow the row order (after a removal too).
@@ -166,7 +154,7 @@ export function init(api) {
   }
 
   function fieldName(index, column) {
-    return spec.name + '[' + index + '].' + column;
+    return cellName(spec.name, index, column);
   }
 
   // ── the trace as data ──────────────────────────────────────────────────────
@@ -186,68 +174,12 @@ export function init(api) {
 
   // Parses every cell; {requests, errors: [{field, message}]} (errors name the engine's fields).
   function readTrace() {
-    const requests = [];
-    const errors = [];
-    const ids = rows.map((row) => (row.inputs.id ? row.inputs.id.value.trim() : ''));
-    rows.forEach((row, i) => {
-      const request = {};
-      for (const col of spec.columns) {
-        const parsed = checkCell(col, row.inputs[col.name].value, ids);
-        if (parsed.error) errors.push({ field: fieldName(i, col.name), message: parsed.error });
-        else request[col.name] = parsed.value;
-      }
-      requests.push(request);
-    });
-    if (rows.length === 0) errors.push({ field: spec.name, message: 'Trace cần ít nhất 1 yêu cầu.' });
-    return { requests, errors };
-  }
-
-  // One cell: {value} or {error}, in Vietnamese. ids: every row's id (for uniqueness).
-  function checkCell(col, raw, ids) {
-    if (col.type === 'int' || col.type === 'float') return api.parseValue(col, raw);
-    const text = String(raw);
-    if (col.name === 'id') {
-      const id = text.trim();
-      if (!ID_PATTERN.test(id)) return { error: 'Mã gồm 1–8 chữ cái hoặc chữ số không dấu, ví dụ F.' };
-      if (ids.filter((x) => x === id).length > 1) return { error: 'Mã ' + id + ' bị trùng: mỗi yêu cầu cần một mã riêng.' };
-      return { value: id };
-    }
-    const length = Array.from(text).length;
-    if (text.trim() === '') return { error: (col.label || col.name) + ' không được rỗng.' };
-    if (col.max !== null && col.max !== undefined && length > col.max) {
-      return { error: (col.label || col.name) + ' dài tối đa ' + col.max + ' ký tự (đang có ' + length + ').' };
-    }
-    return { value: text };
-  }
-
-  // Characters of `text` the tokenizer never saw (whitespace only separates words), in order.
-  function unknownChars(text) {
-    if (!spec.alphabet) return [];
-    const out = [];
-    for (const ch of String(text)) {
-      if (!/\s/u.test(ch) && !spec.alphabet.includes(ch) && !out.includes(ch)) out.push(ch);
-    }
-    return out;
+    return parseTrace(spec, rows.map((row) => Object.fromEntries(spec.columns.map((col) => [col.name, row.inputs[col.name].value]))));
   }
 
   // Validates a whole list of requests (from the address): [] or [{field, message}].
   function validate(requests) {
-    if (!Array.isArray(requests)) return [{ field: spec.name, message: 'không phải một danh sách yêu cầu.' }];
-    if (requests.length < 1 || requests.length > spec.max_items) {
-      return [{ field: spec.name, message: 'cần từ 1 đến ' + spec.max_items + ' yêu cầu (có ' + requests.length + ').' }];
-    }
-    const problems = [];
-    const ids = requests.map((r) => (r && typeof r.id === 'string' ? r.id.trim() : ''));
-    requests.forEach((r, i) => {
-      if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: 'không phải một yêu cầu.' }); return; }
-      for (const col of spec.columns) {
-        const value = r[col.name];
-        const wrongType = col.type === 'str' ? typeof value !== 'string' : typeof value !== 'number';
-        const parsed = wrongType ? { error: 'thiếu hoặc sai kiểu.' } : checkCell(col, String(value), ids);
-        if (parsed.error) problems.push({ field: fieldName(i, col.name), message: parsed.error });
-      }
-    });
-    return problems;
+    return validateRequests(spec, requests);
   }
 
   function sameAsDefault(requests) {
@@ -369,7 +301,7 @@ export function init(api) {
   }
 
   function describe(input) {
-    const ids = ['-error', '-warning'].map((s) => input.id + s).filter((id) => document.getElementById(id));
+    const ids = ['.field-error', '.field-warning'].map((sel) => input.parentNode.querySelector(sel)).filter(Boolean).map((node) => node.id);
     if (ids.length) input.setAttribute('aria-describedby', ids.join(' '));
     else input.removeAttribute('aria-describedby');
   }
@@ -378,14 +310,7 @@ export function init(api) {
   // which is exactly what the lab teaches (the engine names the characters too).
   function showWarning(row, runNote) {
     if (!row.inputs.text) return;
-    const chars = unknownChars(row.inputs.text.value);
-    let message = '';
-    if (chars.length) {
-      message = 'Tokenizer chưa từng thấy ' + chars.map((c) => '“' + c + '”').join(', ') +
-        ': yêu cầu này sẽ bị từ chối 400 ở bước chuẩn bị đầu vào (khối 2).';
-    } else if (runNote) {
-      message = runNote;
-    }
+    const message = unknownCharsWarning(unknownChars(spec.alphabet, row.inputs.text.value)) || runNote || '';
     setCellWarning(row, 'text', message);
   }
 

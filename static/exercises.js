@@ -1,17 +1,13 @@
 // "Bài tập" section: the exercises of exercises/NN-slug.md, read from exercises.json (build.py renders
-// their Markdown to HTML with markdown-it-py, raw HTML off). app.js imports this module and passes
-// `lab` = {canRun(), onRunnableChange(fn), runWith(constants)}; the run itself stays app.js's.
+// their Markdown to HTML with markdown-it-py, raw HTML off). A tool of static/lab-api.js: it uses
+// lab.runWith(constants), lab.canRun(), lab.status() and the 'runnable' event; the run itself stays
+// app.js's. It fills its own section of the page (#exercise-list, #exercise-toc).
 // Titles, constants and the student's prediction are inserted as text; only the build-rendered
 // sections go in as HTML (setRenderedHtml).
 
-const STORAGE_PREFIX = 'inference-lab:prediction:';
+import { make } from './dom.js';
 
-function make(tag, attrs, text) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
+const STORAGE_PREFIX = 'inference-lab:prediction:';
 
 // The one place HTML is inserted: the sections build.py rendered from the exercise files.
 function setRenderedHtml(node, html) {
@@ -73,7 +69,7 @@ function predictionBox(id, key) {
 }
 
 function answerPanel(ex, id) {
-  const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: '' });
+  const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: true });
   answer.append(make('h4', {}, 'Đáp án'), setRenderedHtml(make('div', { class: 'md' }), ex.sections['Đáp án']));
   return answer;
 }
@@ -109,11 +105,11 @@ function runButton(ex, lab, note) {
     started = true;
     setNote(note, 'Đã đặt hằng số của bài ' + ex.number + ' vào trình chạy và bấm Chạy.', true);
   });
-  lab.onRunnableChange(() => {
+  lab.on('runnable', () => {
     button.disabled = !lab.canRun();
     if (started && !button.disabled) {
       started = false;
-      const failed = document.querySelector('[data-status]').dataset.status === 'error';
+      const failed = lab.status() === 'error';
       setNote(note, failed
         ? 'Lần chạy với hằng số của bài ' + ex.number + ' không xong; xem thông báo ở trình chạy.'
         : 'Đã chạy xong với hằng số của bài ' + ex.number + '. So với dự đoán của bạn.', !failed);

@@ -10,39 +10,35 @@
 //                unpacked right after loadPyodide, before anything there is imported.
 // A .pyc whose magic number does not match is ignored by Python (it compiles the source), and a
 // module without one is compiled as before; so the cache can only make starts faster.
-// Where Cache Storage or crypto.subtle is missing (plain http on a LAN address) nothing happens.
+// The cache is named "<build.caches.pyc> <site root> <build.version>" (build-info.json's "build",
+// written by build.py, handed over by the worker in open()). stdlib.zip reaches loadPyodide through
+// the worker's one fetch interceptor, which asks answer() first.
+// Where Cache Storage is missing (plain http on a LAN address) nothing happens.
 'use strict';
 
 self.labPyc = (function () {
   const ROOT = new URL('../', self.location.href).href;
-  const PREFIX = 'inference-lab-pyc ' + ROOT + ' ';
   const STDLIB_URL = ROOT + 'pyodide/python_stdlib.pyc-cache.zip'; // answered here, never fetched
   const SLICE_MS = 12;
   const START_AFTER_MS = 10000; // after the warm-up: keep out of the way of the student's first clicks
-  const state = { version: null, stdlib: null, site: null, found: false, modules: 0 };
+  const state = { prefix: null, version: null, stdlib: null, site: null, found: false, modules: 0 };
 
-  const previousFetch = self.fetch;
-  self.fetch = function (input, init) {
-    const url = input instanceof Request ? input.url : String(input);
-    if (state.stdlib && new URL(url, self.location.href).href === STDLIB_URL) {
-      return Promise.resolve(new Response(state.stdlib, { headers: { 'Content-Type': 'application/zip' } }));
-    }
-    return previousFetch.call(this, input, init);
-  };
+  const usable = () => typeof caches !== 'undefined';
 
-  const usable = () => typeof caches !== 'undefined' && self.crypto && crypto.subtle;
-
-  async function hex(text) {
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-    return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+  // For the worker's fetch interceptor: the cached stdlib.zip when `href` is STDLIB_URL, else null.
+  function answer(href) {
+    if (!state.stdlib || href !== STDLIB_URL) return null;
+    return new Response(state.stdlib, { headers: { 'Content-Type': 'application/zip' } });
   }
 
-  // Before loadPyodide: find this build's cache. Returns the loadPyodide options to add.
-  async function open(manifestText) {
-    if (!usable()) return {};
+  // Before loadPyodide: find this build's cache (build: build-info.json's "build"). Returns the
+  // loadPyodide options to add.
+  async function open(build) {
+    if (!usable() || !build || !build.version || !build.caches) return {};
     try {
-      state.version = (await hex(manifestText)).slice(0, 16);
-      const cache = await caches.open(PREFIX + state.version);
+      state.prefix = build.caches.pyc + ' ' + ROOT + ' ';
+      state.version = build.version;
+      const cache = await caches.open(state.prefix + state.version);
       const [stdlib, site] = await Promise.all([cache.match(ROOT + '__pyc__/stdlib.zip'), cache.match(ROOT + '__pyc__/site.zip')]);
       if (!stdlib || !site) return {};
       [state.stdlib, state.site] = await Promise.all([stdlib.arrayBuffer(), site.arrayBuffer()]);
@@ -118,9 +114,9 @@ def _lab_pyc_steps(out_stdlib, out_site):
     const [stdlib, site] = files.map((path) => pyodide.FS.readFile(path));
     files.forEach((path) => pyodide.FS.unlink(path));
     for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== PREFIX + state.version) await caches.delete(name);
+      if (name.startsWith(state.prefix) && name !== state.prefix + state.version) await caches.delete(name);
     }
-    const cache = await caches.open(PREFIX + state.version);
+    const cache = await caches.open(state.prefix + state.version);
     const headers = { 'Content-Type': 'application/zip' };
     await cache.put(ROOT + '__pyc__/stdlib.zip', new Response(stdlib, { headers }));
     await cache.put(ROOT + '__pyc__/site.zip', new Response(site, { headers }));
@@ -168,5 +164,5 @@ def _lab_pyc_steps(out_stdlib, out_site):
     setTimeout(slice, 0);
   }
 
-  return { open, applySite, buildLater, state };
+  return { open, answer, applySite, buildLater, state };
 })();

@@ -8,14 +8,17 @@
 // - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
 // - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
 //   JSON (web.run's "trace") as inference-lab-trace.json.
-// Loaded by app.js (import()); text from the address is only ever shown with textContent.
+// A tool of static/lab-api.js (uses the 'editor' tool); the address format is static/share-state.js.
+// Text from the address is only ever shown with textContent.
+
+import { make } from './dom.js';
+import { formatValue } from './fields.js';
+import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from './share-state.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
-const REQUESTS = 'REQUESTS';
 
 export function init(api) {
-  const { make } = api;
-  const editor = api.editor || null;
+  const editor = api.tool('editor');
   let lastTrace = null;
   const ui = buildUi();
 
@@ -32,7 +35,6 @@ export function init(api) {
 
   // ── the toolbar under the status line ──────────────────────────────────────
   function buildUi() {
-    const bar = api.toolbar();
     const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, 'Sao chép liên kết');
     const download = make('button', {
       type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
@@ -44,72 +46,27 @@ export function init(api) {
     linkBox.append(make('label', { for: 'share-url' }, 'Liên kết tới cấu hình hiện tại:'), linkField);
     const group = make('div', { class: 'tool-group share-tools' });
     group.append(copy, download, note);
-    bar.prepend(group);
-    bar.append(linkBox);
+    api.addToToolbar(group, 0);
+    api.addToToolbar(linkBox, 9);
     copy.addEventListener('click', copyLink);
     download.addEventListener('click', downloadTrace);
 
     const addressNote = make('div', { class: 'address-note', id: 'address-note', role: 'alert', hidden: true });
-    const form = document.getElementById('controls');
-    if (form) form.before(addressNote);
+    api.beforeControls(addressNote);
     return { copy, download, note, linkBox, linkField, addressNote };
   }
 
   // ── address <-> config ─────────────────────────────────────────────────────
-  function same(a, b) {
-    return JSON.stringify(a) === JSON.stringify(b);
-  }
-
   // The address (URL) that restores `config`: only what differs from the defaults.
   function addressFor(config) {
-    const params = new URLSearchParams();
-    for (const field of api.fields()) {
-      if (field.name in config && !same(config[field.name], field.default)) params.set(field.name, api.formatValue(config[field.name]));
-    }
-    const requests = config[REQUESTS];
-    if (editor && Array.isArray(requests) && !editor.sameAsDefault(requests)) {
-      const columns = editor.columns().map((c) => c.name);
-      params.set(REQUESTS, toBase64Url(JSON.stringify(requests.map((r) => columns.map((c) => r[c])))));
-    }
+    const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
     const url = new URL(location.href);
-    url.search = params.toString();
+    url.search = queryFor(config, api.fields(), trace);
     return url.href;
   }
 
   function setAddress(href) {
     if (href !== location.href) history.replaceState(history.state, '', href);
-  }
-
-  function toBase64Url(text) {
-    let binary = '';
-    for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-    return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }
-
-  function fromBase64Url(text) {
-    if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('ký tự lạ');
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  }
-
-  // REQUESTS= back into a list of request objects; {requests} or {error}.
-  function decodeRequests(raw) {
-    let rows;
-    try {
-      rows = JSON.parse(fromBase64Url(raw));
-    } catch (err) {
-      return { error: 'không giải mã được (cần base64url của JSON).' };
-    }
-    const columns = editor.columns().map((c) => c.name);
-    if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length === columns.length)) {
-      return { error: 'mỗi yêu cầu phải là một danh sách ' + columns.length + ' giá trị (' + columns.join(', ') + ').' };
-    }
-    return { requests: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) };
-  }
-
-  function shorten(text) {
-    const s = String(text);
-    return s.length > 40 ? s.slice(0, 37) + '…' : s;
   }
 
   // On first ready: restore the controls from the address, then run — unless something was invalid.
@@ -132,7 +89,7 @@ export function init(api) {
       if (!editor || !editor.name()) {
         report(REQUESTS, 'trình chạy này không có bảng yêu cầu; bỏ qua.');
       } else {
-        const decoded = decodeRequests(raw);
+        const decoded = decodeRequests(raw, editor.columns().map((c) => c.name));
         const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
         if (found.length) {
           const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
@@ -154,24 +111,24 @@ export function init(api) {
       const raw = values[values.length - 1];
       if (!field) { report(name, 'không có hằng số tên này; bỏ qua.'); continue; }
       const control = api.controlFor(name);
-      const parsed = values.length > 1 ? { error: 'xuất hiện ' + values.length + ' lần.' } : api.parseValue(field, raw);
+      const parsed = parseAddressValue(field, values);
       if (parsed.error) {
-        const fallback = api.formatValue(field.default);
+        const fallback = formatValue(field.default);
         control.value = fallback;
         if (control.value !== fallback && control.options && control.options.length) control.selectedIndex = 0;
         report(name, '“' + shorten(raw) + '” không hợp lệ: ' + parsed.error + ' Đã dùng mặc định ' + (control.value || fallback) + '.',
           'Giá trị “' + shorten(raw) + '” trong địa chỉ không hợp lệ: ' + parsed.error + ' Đã đặt về mặc định ' + (control.value || fallback) + '.');
       } else {
-        control.value = api.formatValue(parsed.value);
+        control.value = formatValue(parsed.value);
         api.openAdvanced(control);
-        restored.push(name + '=' + api.formatValue(parsed.value));
+        restored.push(name + '=' + formatValue(parsed.value));
       }
     }
     // FOLLOW left at its default must still name a request of the restored trace.
     const follow = fields.find((f) => f.type === 'choice');
     if (follow && !names.includes(follow.name)) {
       const control = api.controlFor(follow.name);
-      if (control && !(follow.choices || []).includes(api.formatValue(follow.default))) {
+      if (control && !(follow.choices || []).includes(formatValue(follow.default))) {
         report(follow.name, 'trace trong địa chỉ không có yêu cầu ' + follow.default + ' để theo dõi; đã chọn ' + control.value + '.',
           'Trace trong địa chỉ không có yêu cầu ' + follow.default + '; đã chọn ' + control.value + '. Kiểm tra rồi bấm Chạy.');
       }

@@ -3,8 +3,9 @@
 // loads and runs with no network.
 //
 // This file is a template: build.py writes it to dist/sw.js with BUILD filled in from the build's
-// manifest (every file with its sha256), so each new build gives a byte-different sw.js, which the
-// browser installs as an update. Served as a template (BUILD null) it does nothing.
+// manifest (its version, the cache names of build.py's CACHE_NAMES, every file with its sha256), so
+// each new build gives a byte-different sw.js, which the browser installs as an update. Served as a
+// template (BUILD null) it does nothing.
 //
 // - install: fetch every file of the build, each checked against its sha256 (fetch integrity),
 //   into a new cache named after the build. A file that the page's worker already downloaded on
@@ -20,7 +21,10 @@
 const BUILD = null; // @build: replaced by build.py
 
 const SCOPE = self.registration.scope; // the folder holding index.html, ends with "/"
-const PREFIX = 'inference-lab ' + SCOPE + ' ';
+// Cache names: "<name> <scope>" (+ " <version>" for one build's caches), names from build.py.
+const PREFIX = BUILD ? BUILD.caches.site + ' ' + SCOPE + ' ' : null;
+const PYC_PREFIX = BUILD ? BUILD.caches.pyc + ' ' + SCOPE + ' ' : null; // static/pyc-cache.js: compiled Python
+const STAGING = BUILD ? BUILD.caches.staging + ' ' + SCOPE : null;     // static/worker.js: first-visit copies
 const CACHE = BUILD ? PREFIX + BUILD.version : null;
 const FILES = new Map(); // absolute URL without query -> integrity ("sha256-…")
 if (BUILD) {
@@ -34,8 +38,6 @@ function cacheKey(request) {
   if (url.href === SCOPE) return SCOPE + 'index.html';
   return url.href;
 }
-
-const STAGING = 'inference-lab-staging ' + SCOPE;
 
 // The URL the page itself loaded for a file (so the HTTP cache can answer): the folder for
 // index.html, static/ files with the build's ?v= query.
@@ -88,9 +90,8 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   if (!BUILD) return;
   event.waitUntil((async () => {
-    const pyc = 'inference-lab-pyc ' + SCOPE + ' '; // static/pyc-cache.js: compiled Python, per build
     for (const name of await caches.keys()) {
-      if ((name.startsWith(PREFIX) && name !== CACHE) || (name.startsWith(pyc) && name !== pyc + BUILD.version)) {
+      if ((name.startsWith(PREFIX) && name !== CACHE) || (name.startsWith(PYC_PREFIX) && name !== PYC_PREFIX + BUILD.version)) {
         await caches.delete(name);
       }
     }

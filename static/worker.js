@@ -5,8 +5,10 @@
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
 //
-// page -> worker: {id, type: 'run', config}
+// page -> worker: {id, type: 'run', config} · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+//                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
+//                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
 //                 {id, type: 'result', result} · {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
@@ -79,26 +81,6 @@ function unlessFails(promise, check) {
   return Promise.race([promise, check.then(() => promise)]);
 }
 
-// ── first visit: hand what this worker downloads anyway to the service worker (sw.js) ──
-// sw.js caches the whole build once the lab is ready. So that it need not download the same 17 MB a
-// second time, a worker that is not yet served by it copies each build file it fetches into a
-// staging cache; sw.js takes a staged file only if its sha256 matches the build, and fetches the rest.
-const STAGING = 'inference-lab-staging ' + SITE_ROOT.href;
-const staging = { files: null, puts: [] }; // files: URLs (no query) of the build, once the manifest is read
-const nativeFetch = self.fetch.bind(self);
-self.fetch = async function (input, init) {
-  const response = await nativeFetch(input, init);
-  if (staging.files && response.ok && !(init && init.method && init.method !== 'GET')) {
-    const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
-    url.search = '';
-    if (staging.files.has(url.href)) {
-      const copy = response.clone(); // now, before the caller reads the body
-      staging.puts.push(caches.open(STAGING).then((cache) => cache.put(url.href, copy)).catch(() => {}));
-    }
-  }
-  return response;
-};
-
 // Compiled Python kept between visits (static/pyc-cache.js); optional: without it Python compiles the sources.
 try {
   const url = new URL('pyc-cache.js', self.location.href);
@@ -110,16 +92,46 @@ try {
 const labPyc = self.labPyc || null;
 let manifestText = '';
 
+// ── first visit: hand what this worker downloads anyway to the service worker (sw.js) ──
+// sw.js caches the whole build once the lab is ready. So that it need not download the same 17 MB a
+// second time, a worker that is not yet served by it copies each build file it fetches into a
+// staging cache (named from build-info.json's "build", like every cache of the lab); sw.js takes a
+// staged file only if its sha256 matches the build, and fetches the rest.
+const staging = { cache: null, files: null, puts: [] }; // files: URLs (no query) of the build, once the manifest is read
+
+function stage(url, response, init) {
+  if (!staging.files || !response.ok || (init && init.method && init.method !== 'GET')) return;
+  const key = new URL(url);
+  key.search = '';
+  if (!staging.files.has(key.href)) return;
+  const copy = response.clone(); // now, before the caller reads the body
+  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(key.href, copy)).catch(() => {}));
+}
+
+// The worker's one fetch interceptor (Pyodide fetches its files through self.fetch): the compiled
+// stdlib comes from memory when pyc-cache.js has it; anything else from the network, a copy of
+// each build file staged for sw.js.
+const nativeFetch = self.fetch.bind(self);
+self.fetch = async function (input, init) {
+  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  const local = labPyc && labPyc.answer(url.href);
+  if (local) return local;
+  const response = await nativeFetch(input, init);
+  stage(url, response, init);
+  return response;
+};
+
 function startStaging(manifest, manifestURL, indexURL) {
   const timing = performance.getEntriesByName(manifestURL.href)[0];
   const served = timing && timing.workerStart > 0; // sw.js answered: the build is cached already
-  if (served || typeof caches === 'undefined') return;
+  if (served || typeof caches === 'undefined' || !manifest.build) return;
+  staging.cache = manifest.build.caches.staging + ' ' + SITE_ROOT.href;
   staging.files = new Set([
     ...Object.keys(manifest.files || {}).map((path) => new URL(path, SITE_ROOT).href),
     ...(manifest.pyodide.files || []).map((name) => new URL(name, indexURL).href),
   ]);
   const copy = new Response(manifestText, { headers: { 'Content-Type': 'application/json' } });
-  staging.puts.push(caches.open(STAGING).then((cache) => cache.put(manifestURL.href, copy)).catch(() => {}));
+  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(manifestURL.href, copy)).catch(() => {}));
 }
 
 // The engine wheel's bytes, fetched while Pyodide loads.
@@ -212,7 +224,7 @@ async function boot() {
   wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     'pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 0.1);
-  const pycOptions = labPyc ? await labPyc.open(manifestText) : {};
+  const pycOptions = labPyc ? await labPyc.open(manifest.build) : {};
   const lockFileURL = new URL(manifest.pyodide.lockFileURL, SITE_ROOT).href;
   pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, pycOptions), check);
   mark('pyodide');
@@ -268,8 +280,31 @@ function handleRun(msg) {
   }
 }
 
+// What the worker holds, for bench/rerun_memory.py: the WebAssembly memory (Pyodide's heap; it
+// grows and never shrinks) and the objects Python's garbage collector tracks.
+function memoryStats() {
+  const stats = { wasmBytes: null, pyGcObjects: null, runsQueued: queue.length };
+  if (!pyodide) return stats;
+  stats.wasmBytes = pyodide._module.HEAPU8.length;
+  const gc = pyodide.pyimport('gc');
+  try {
+    const objects = gc.get_objects();
+    stats.pyGcObjects = objects.length;
+    objects.destroy();
+  } finally {
+    gc.destroy();
+  }
+  return stats;
+}
+
 self.onmessage = (event) => {
   const msg = event.data || {};
+  if (msg.type === 'stats') {
+    const reply = { id: msg.id, type: 'stats', stats: memoryStats() };
+    if (event.ports && event.ports[0]) event.ports[0].postMessage(reply);
+    else post(reply);
+    return;
+  }
   if (msg.type !== 'run') return;
   if (web) handleRun(msg);
   else queue.push(msg);

@@ -14,7 +14,8 @@ Writes
                               request), unknown_chars (request id -> characters missing from the vocabulary).
 
 Deterministic: the seed is deterministic and the output files are written in a fixed order.
-Also home of the few helpers the CLI tests share (overrides -> flags, the 13 block headers).
+Also home of the few helpers the CLI tests share (overrides -> flags, the 13 block headers, running the
+CLI in this process with run_cli or in a new interpreter with run_module).
 """
 from __future__ import annotations
 
@@ -292,7 +293,21 @@ def cli_args(overrides: dict, workdir: Path) -> list[str]:
     return args
 
 
-def run_cli(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+def run_cli(args: list[str]) -> subprocess.CompletedProcess:
+    """`python -m inference_lab ARGS` run in this process through cli.main: exit status, stdout and stderr
+    as text (no interpreter start-up, and the engine's caches stay warm between tests)."""
+    from inference_lab import cli
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exc:  # argparse's --help
+            code = exc.code or 0
+    return subprocess.CompletedProcess(["python", "-m", "inference_lab", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_module(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+    """The same in a new interpreter, `python -m inference_lab ARGS`: for the few smoke tests of the real entry point."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), PYTHONIOENCODING="utf-8")
     return subprocess.run([sys.executable, "-m", "inference_lab", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, encoding="utf-8", timeout=timeout)

@@ -2,6 +2,9 @@
 # Runs every test of the lab (engine, golden and differential, exercises, browser),
 # installing first what they need: the Python packages in requirements-dev.txt and
 # Debian's chromium (Playwright drives it; it never downloads a browser of its own).
+# Then the unit tests of the page's JavaScript modules with Node's own runner
+# (node --test tests/js/, Node 20, no npm packages). Both must pass for exit 0; a
+# machine without node fails, saying so (the JS tests never pass by not running).
 # Extra arguments go to pytest, e.g.  bash tests/run-all.sh -k golden
 set -u
 cd "$(dirname "$0")/.."
@@ -21,4 +24,24 @@ if [ -z "${LAB_PYODIDE_MIRROR:-}" ] && [ -d ../shared/pyodide-0.27.7 ]; then
   export LAB_PYODIDE_MIRROR="$(cd ../shared/pyodide-0.27.7 && pwd)"
 fi
 
-exec python3 -m pytest "$@"
+python3 -m pytest "$@"
+pytest_rc=$?
+
+echo
+echo "== JavaScript unit tests: node --test tests/js/"
+if command -v node >/dev/null 2>&1; then
+  node --test --test-reporter=spec tests/js/
+  node_rc=$?
+else
+  echo "ERROR: node is not installed, so the JavaScript unit tests (tests/js/) did not run." >&2
+  echo "       Install Node.js 20 (e.g. apt-get install nodejs) and run this script again." >&2
+  node_rc=127
+fi
+
+if [ "$node_rc" -ne 0 ]; then
+  echo "JavaScript unit tests FAILED (exit $node_rc)" >&2
+  # keep pytest's own failure code; never let "no tests collected" (5) hide a JS failure
+  if [ "$pytest_rc" -ne 0 ] && [ "$pytest_rc" -ne 5 ]; then exit "$pytest_rc"; fi
+  exit 1
+fi
+exit "$pytest_rc"

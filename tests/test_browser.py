@@ -1,191 +1,21 @@
-"""Browser tests of the web lab: build dist/ from the Pyodide mirror, serve it on 127.0.0.1 with a
-plain file server, and use the page in Debian's Chromium (Playwright) the way a student would.
+"""Browser tests of the web lab: the session's build (conftest.py: site, server, chromium, lab) served on
+127.0.0.1 by a plain file server, used in Debian's Chromium (Playwright) the way a student would.
 
-Needs `pip install playwright pytest` and Chromium at /usr/bin/chromium (or $LAB_CHROMIUM); never
-`playwright install`. Without them the tests skip, unless LAB_REQUIRE_BROWSER=1 (CI), where they fail.
-Pyodide takes a while to start on small machines, so each module loads the page once.
+Without Playwright or Chromium the tests skip, unless LAB_REQUIRE_BROWSER=1 (CI), where they fail.
+Pyodide takes a while to start on small machines, so the module loads the page once (`lab`).
 Screenshots go to tests/artifacts/ (ignored by git).
 """
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, page_csp
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, engine_text, expect
+from lab_site import GOLDEN, RecordingServer, build, page_csp
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = ROOT / "tests" / "artifacts"
-READY_MS = 180_000       # Pyodide + numpy start-up on a 2-core machine
-RUN_MS = 60_000
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-    # Belt and braces for "no request leaves the local server": no other host name resolves.
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
-
-
-def _unavailable(reason: str):
-    if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
-
-
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    _unavailable("playwright is not installed (pip install playwright)")
-if not Path(CHROMIUM).exists():  # pragma: no cover
-    _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-
-
-# ── fixtures ─────────────────────────────────────────────────────────────────
-# Other test_browser_*.py modules import these fixtures, and pytest then keeps one instance per
-# importing module. _SESSION makes them share one built site and one Playwright/Chromium (a second
-# sync Playwright in the same thread would fail with "Sync API inside the asyncio loop").
-_SESSION: dict = {}
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    if "site" not in _SESSION:
-        _SESSION["site"] = build_site(tmp_path_factory.mktemp("site") / "dist")
-    return _SESSION["site"]
-
-
-@pytest.fixture(scope="session")
-def server(site):
-    # The page's CSP is also sent as a header, so the worker (which a meta tag does not cover) runs under it.
-    srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)})
-    yield srv
-    srv.close()
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    if "browser" not in _SESSION:
-        pw = sync_playwright().start()
-        _SESSION.update(playwright=pw, users=0,
-                        browser=pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
-    _SESSION["users"] += 1
-    yield _SESSION["browser"]
-    _SESSION["users"] -= 1
-    if _SESSION["users"] == 0:  # the last module's copy of this fixture closes it
-        _SESSION.pop("browser").close()
-        _SESSION.pop("playwright").stop()
-
-
-class Lab:
-    """One open page plus what it did: page errors, console errors, requests that left the origin."""
-
-    def __init__(self, browser, origin: str, *also_allowed: str):
-        self.origins = (origin, *also_allowed)
-        self.context = browser.new_context(viewport={"width": 1440, "height": 900})
-        self.page = self.context.new_page()
-        self.page_errors: list[str] = []
-        self.console_errors: list[str] = []
-        self.requests: list[str] = []
-        self.foreign: list[str] = []
-        self.context.route("**/*", self._route)
-        self.context.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
-        self.page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
-
-    def _local(self, url: str) -> bool:
-        return url.startswith(tuple(o + "/" for o in self.origins)) or url.startswith(("data:", "blob:"))
-
-    def _route(self, route):
-        if self._local(route.request.url):
-            route.continue_()
-        else:
-            self.foreign.append(route.request.url)
-            route.abort()
-
-    def open(self, url: str):
-        self.page.goto(url)
-        expect(self.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
-        return self
-
-    @property
-    def status(self):
-        return self.page.locator("[data-status]")
-
-    def control(self, name: str):
-        return self.page.locator(f'[data-constant="{name}"]')
-
-    def set_value(self, name: str, value):
-        control = self.control(name)
-        if not control.is_visible():
-            self.page.locator("#advanced > summary").click()
-        if control.evaluate("el => el.tagName") == "SELECT":
-            control.select_option(str(value))
-        else:
-            control.fill(str(value))
-
-    def run(self, values: dict | None = None, reset: bool = True) -> str:
-        """Mặc định (optionally), set values, Chạy; returns the final status."""
-        if reset:
-            self.page.click('[data-action="reset"]')
-        for name, value in (values or {}).items():
-            self.set_value(name, value)
-        self.page.click('[data-action="run"]')
-        expect(self.status).to_have_attribute("data-status", re.compile("^(done|error)$"), timeout=RUN_MS)
-        return self.status.get_attribute("data-status")
-
-    def panel_lines(self, block) -> list[str]:
-        """The panel's heading and printed lines (not the charts drawn above the lines)."""
-        panel = self.page.locator(f'[data-block="{block}"]')
-        return [panel.locator(":scope > summary").inner_text()] + panel.locator(":scope > pre").inner_text().split("\n")
-
-    def close(self):
-        self.context.close()
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
-    yield lab
-    lab.close()
-
-
-# ── reference output ─────────────────────────────────────────────────────────
-def cli_sections(text: str) -> dict:
-    """Split command-line output into {"header": [...], 1: [heading, line, ...], ..., "summary": [...]}."""
-    sections, current = {"header": []}, "header"
-    for line in text.rstrip("\n").split("\n"):
-        block = re.match(r"^\[(\d+) · ", line)
-        if block:
-            current = int(block.group(1))
-            sections[current] = [line]
-        elif line.startswith("TỔNG KẾT"):
-            current = "summary"
-            sections[current] = [line]
-        elif line:
-            sections[current].append(line)
-    return sections
-
-
-def engine_text(config: dict) -> str:
-    """What the engine prints for `config`, computed in CPython (the page must show the same)."""
-    from inference_lab import web
-    result = json.loads(web.run(json.dumps(config)))
-    assert result["ok"], result
-    return result["report"]["text"]
-
-
-def assert_page_shows(lab: Lab, text: str):
-    expected = cli_sections(text)
-    assert sorted(k for k in expected if isinstance(k, int)) == list(range(1, 14))
-    for n in range(1, 14):
-        assert lab.panel_lines(n) == expected[n], f"panel {n} differs from the command-line block"
-    assert lab.page.locator('#run-header pre').inner_text().split("\n") == expected["header"]
-    assert lab.page.locator('[data-block="summary"] pre').inner_text().split("\n") == expected["summary"]
 
 
 # ── the lab as a student uses it ─────────────────────────────────────────────
@@ -290,6 +120,45 @@ def test_screenshots_at_desktop_and_phone_width(lab):
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways at {width} px"
     lab.page.set_viewport_size({"width": 1440, "height": 900})
+
+
+VIETNAMESE = "số ước ữ Đối chiếu"
+
+
+def test_panels_draw_vietnamese_with_the_self_hosted_font(lab):
+    """The panels' text is drawn with the vendored JetBrains Mono (dist/fonts/), stacked accents
+    included, whatever fonts the computer has: checked with the glyphs Chromium actually used."""
+    assert lab.run() == "done"
+    pre = '[data-block="1"] pre'
+    family = lab.page.evaluate(f"getComputedStyle(document.querySelector('{pre}')).fontFamily")
+    assert family.startswith('"Lab Mono"'), family
+    faces = lab.page.evaluate("""async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Lab Mono').map((f) => f.status);
+    }""")
+    assert faces == ["loaded", "loaded"]  # the Latin and the Vietnamese file
+    assert lab.page.evaluate("(t) => document.fonts.check('16px \"Lab Mono\"', t)", VIETNAMESE)
+    assert lab.page.evaluate(f"getComputedStyle(document.querySelector('{pre}')).fontVariantLigatures") == "none"
+    cdp = lab.context.new_cdp_session(lab.page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        for selector in (pre, '[data-block="summary"] pre'):
+            node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+            used = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            glyphs = {f["familyName"]: f["glyphCount"] for f in used}
+            custom = [f for f in used if f["isCustomFont"]]
+            assert custom and all(f["familyName"].startswith("JetBrains Mono") for f in custom), used
+            # all but a few characters outside the font's ranges (e.g. "→") come from it
+            assert sum(f["glyphCount"] for f in custom) >= 0.98 * sum(glyphs.values()), used
+    finally:
+        cdp.detach()
+    assert any(p.startswith("/fonts/") and p.endswith("vietnamese-wght-normal.woff2") for p in lab_server_paths(lab))
+
+
+def lab_server_paths(lab: Lab) -> list[str]:
+    return [re.sub(r"^https?://[^/]+", "", url) for url in lab.requests]
 
 
 def test_keyboard_alone_can_change_a_value_and_run(lab):

@@ -3,7 +3,7 @@ block's panel above the lines, for the default run, a run whose followed request
 and a run with preemptions (SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2). Marks are checked against the
 engine's own report (computed here in CPython); hover and keyboard details, phone width and the CSP are
 checked too. Screenshots of every chart at 375 and 1440 px go to tests/artifacts/chart-*.png.
-Same harness as test_browser.py (Debian's Chromium, local server).
+Same harness as test_browser.py (conftest.py: the session's build, server and Chromium).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from test_browser import ARTIFACTS, RUN_MS, Lab, chromium, expect, lab, server, site  # noqa: F401 (fixtures)
+from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
 
 pytestmark = pytest.mark.browser
 
@@ -227,18 +227,38 @@ def test_charts_are_legible_at_phone_width_and_follow_the_width(lab):
         "() => +document.querySelector('[data-chart=timeline] svg[role=img]').getAttribute('width') > 900", timeout=5000)
 
 
+DRAWN_FOR_ITS_FRAME = """([sel]) => {
+    const root = document.querySelector(sel);
+    if (!root) return false;
+    if (root.dataset.empty === 'true') return true;                      // a note instead of a drawing
+    const svg = root.querySelector('svg[role=img]'), frame = svg && svg.closest('.chart-frame');
+    return Boolean(frame) && (+svg.getAttribute('width') <= frame.clientWidth + 1
+                              || root.querySelector('.chart-scroll-note') !== null);  // wider: scrolls in its frame
+}"""
+
+
 @pytest.mark.parametrize("run", list(RUNS))
 def test_screenshots_of_every_chart_at_both_widths(lab, run):
+    """At each width every chart is redrawn for its frame, stays inside the screen with its caption,
+    and the page never scrolls sideways; the screenshots are saved for a person to look at."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     run_and_wait_for_charts(lab, RUNS[run])
     try:
-        for width in (375, 1440):
+        for width in (1440, 375):
             lab.page.set_viewport_size({"width": width, "height": 900})
-            lab.page.wait_for_timeout(300)  # the charts redraw for the new width
             for name in BLOCK_OF:
+                lab.page.wait_for_function(DRAWN_FOR_ITS_FRAME, arg=[f'[data-chart="{name}"]'], timeout=RUN_MS)
                 root = chart(lab, name)
                 root.scroll_into_view_if_needed()
+                box = root.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, f"{name} leaves the screen at {width} px"
+                expect(root.locator("figcaption")).to_be_visible()
+                assert root.locator("figcaption").inner_text().strip(), f"{name} has no caption at {width} px"
+                if root.get_attribute("data-empty") != "true":
+                    expect(root.locator("svg[role=img]")).to_be_visible()
                 root.screenshot(path=str(ARTIFACTS / f"chart-{name}-{run}-{width}.png"))
+            overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"the page scrolls sideways at {width} px"
     finally:
         lab.page.set_viewport_size({"width": 1440, "height": 900})
 

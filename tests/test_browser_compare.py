@@ -1,7 +1,7 @@
 """Browser tests of "compare with the previous run" (static/compare.js): after a re-run every number
 that changed carries data-changed="OLD" (drawn as OLD → NEW by CSS, so the panel text stays the
 engine's), the checkbox data-action="toggle-changes" removes and restores the marks, and lines are
-only compared when they correspond. Same harness as test_browser.py (Debian's Chromium, local server).
+only compared when they correspond. Same harness as test_browser.py (conftest.py: the session's build, server and Chromium).
 """
 from __future__ import annotations
 
@@ -9,18 +9,9 @@ import re
 
 import pytest
 
-from test_browser import (  # noqa: F401  (site, server, chromium are fixtures)
-    ARTIFACTS, Lab, assert_page_shows, chromium, engine_text, expect, server, site,
-)
+from lab_browser import ARTIFACTS, assert_page_shows, engine_text, expect
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
-    yield lab
-    lab.close()
 
 
 def marks(lab, where="body"):

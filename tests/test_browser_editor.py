@@ -9,9 +9,7 @@ import json
 
 import pytest
 
-from test_browser import (  # noqa: F401  (site, server, chromium are fixtures)
-    ARTIFACTS, RUN_MS, Lab, assert_page_shows, chromium, engine_text, expect, server, site,
-)
+from lab_browser import ARTIFACTS, RUN_MS, assert_page_shows, engine_text, expect
 
 pytestmark = pytest.mark.browser
 
@@ -25,13 +23,6 @@ WATCH_STATUS = """() => {
 def schema() -> dict:
     from inference_lab import web
     return next(d for d in json.loads(web.describe()) if d["name"] == "REQUESTS")
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
-    yield lab
-    lab.close()
 
 
 def open_editor(lab):

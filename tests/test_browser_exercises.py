@@ -1,6 +1,6 @@
 """Browser tests of the "Bài tập" section (static/exercises.js): the exercises from dist/exercises.json,
 the run button that sets an exercise's constants and runs, the answer toggle, and predictions kept in
-localStorage across a reload. Same site, server and Chromium fixtures as test_browser.py.
+localStorage across a reload. Site, server and Chromium: the session's (conftest.py).
 """
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from test_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, chromium, expect, server, site  # noqa: F401 (fixtures)
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
 
 pytestmark = pytest.mark.browser
 

@@ -13,9 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from test_browser import (  # noqa: F401  (site, server, chromium are fixtures)
-    ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, chromium, engine_text, expect, server, site,
-)
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, engine_text, expect
 
 pytestmark = pytest.mark.browser
 

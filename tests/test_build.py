@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, pyodide_mirror
+from lab_site import GOLDEN, ROOT, RecordingServer, build, pyodide_mirror
 
 needs_mirror = pytest.mark.skipif(pyodide_mirror() is None, reason="no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+@pytest.fixture
+def site(site) -> Path:
+    """The session's vendored build (conftest.py), checked here only when it came from a Pyodide mirror."""
     if pyodide_mirror() is None:
         pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
-    return build_site(tmp_path_factory.mktemp("build") / "dist")
+    return site
 
 
 def test_pins_match_the_mirror_checksums():
@@ -73,7 +74,8 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
-    code = "import json, sys; from inference_lab import web; sys.stdout.write(json.loads(web.run('{}'))['report']['text'])"
+    code = ("import json, sys; from inference_lab import web; from inference_lab.report import Report; "
+            "sys.stdout.write(Report.from_dict(json.loads(web.run('{}'))['report']).to_text())")
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out == GOLDEN.read_text(encoding="utf-8")
@@ -124,7 +126,9 @@ def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
     plain = build.build(tmp_path / "plain", "cdn", minify=False)
-    assert (plain / "static" / "app.js").read_text() == (ROOT / "static" / "app.js").read_text()
+    # the same text but for the build's version on the module imports (build.version_module_imports)
+    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "app.js").read_text())
+    assert unstamped == (ROOT / "static" / "app.js").read_text()
 
 
 def test_wheel_is_reproducible(tmp_path):
@@ -221,3 +225,90 @@ def test_command_line_reports_errors_without_a_traceback(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.startswith("build.py: error:") and "Traceback" not in result.stderr
+
+
+def test_module_imports_carry_the_page_version(site):
+    """Every relative import between the modules has index.html's ?v=, so a module loads once per build."""
+    version = re.search(r'src="static/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
+    specifiers = []
+    for path in sorted((site / "static").rglob("*.js")):
+        specifiers += re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"]+)['"]""", path.read_text())
+    assert len(specifiers) > 20  # app.js's modules, the tools' and the charts' imports
+    assert [s for s in specifiers if not s.endswith(".js?v=" + version)] == []
+
+
+# ── one build version and one set of cache names (build.py) for worker.js, pyc-cache.js and sw.js ──
+def test_build_version_and_cache_names_come_from_build_py_only(site):
+    manifest = json.loads((site / "build-info.json").read_text())
+    assert manifest["build"] == {"version": build.build_version(manifest["files"]), "caches": build.CACHE_NAMES}
+    assert re.fullmatch(r"[0-9a-f]{16}", manifest["build"]["version"])
+    for name in ("static/worker.js", "static/pyc-cache.js", "static/sw.js"):
+        source = (ROOT / name).read_text()
+        for cache in build.CACHE_NAMES.values():
+            assert f"'{cache}" not in source and f'"{cache}' not in source, (name, cache)
+        assert "crypto.subtle.digest" not in source or name == "static/sw.js", name  # no version derived in JS
+    worker = (ROOT / "static" / "worker.js").read_text()
+    assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "pyc-cache.js").read_text()
+
+
+def test_build_version_changes_with_any_file():
+    files = {"a.js": {"sha256": "1" * 64, "bytes": 1}, "b.whl": {"sha256": "2" * 64, "bytes": 2}}
+    changed = {**files, "b.whl": {"sha256": "3" * 64, "bytes": 2}}
+    assert build.build_version(files) != build.build_version(changed)
+    assert build.build_version(files) == build.build_version(dict(reversed(list(files.items()))))
+
+
+# ── the panels' font: pinned, small, licensed, named by the stylesheet, allowed by the CSP ──
+def test_font_files_match_their_pins_and_fit_the_budget(site):
+    fonts = site / build.FONT_DIR
+    assert sorted(p.name for p in fonts.iterdir()) == sorted(build.FONT_PINS)
+    for name, (_member, pin) in build.FONT_PINS.items():
+        assert build.sha256_file(fonts / name) == pin, name
+        if name.endswith(".woff2"):
+            data = (fonts / name).read_bytes()
+            assert data[:4] == b"wOF2" and len(data) <= 60 * 1024, name
+    licence = next(p for p in fonts.iterdir() if p.suffix == ".txt").read_text()
+    assert "SIL Open Font License" in licence and "JetBrains Mono" in licence
+    manifest = json.loads((site / "build-info.json").read_text())
+    assert {f"{build.FONT_DIR}/{name}" for name in build.FONT_PINS} <= set(manifest["files"])
+
+
+def _font_faces(css: str) -> dict[str, tuple[str, str]]:
+    """{woff2 file name: (font-family, unicode-range without spaces)} of every @font-face in css."""
+    faces = {}
+    for body in re.findall(r"@font-face\s*{([^}]*)}", css):
+        src = re.search(r"url\(['\"]?(?:\.\./fonts/|\./files/)?([\w.-]+\.woff2)", body).group(1)
+        family = re.search(r"font-family:\s*['\"]([^'\"]+)", body).group(1)
+        ranges = re.search(r"unicode-range:\s*([^;]+);", body).group(1).replace(" ", "")
+        faces[src] = (family, ranges)
+    return faces
+
+
+def test_stylesheet_names_the_vendored_font_first_with_the_package_ranges():
+    css = (ROOT / "static" / "style.css").read_text()
+    ours = _font_faces(css)
+    assert sorted(ours) == sorted(n for n in build.FONT_PINS if n.endswith(".woff2"))
+    family = {fam for fam, _ in ours.values()}
+    assert len(family) == 1
+    mono = re.search(r"--mono:\s*([^;]+);", css).group(1)
+    assert mono.split(",")[0].strip().strip('"') == family.pop()
+    import tarfile
+    with tarfile.open(build.locate_font_tarball()) as tar:
+        package = _font_faces(tar.extractfile("package/index.css").read().decode())
+    for name, (_fam, ranges) in ours.items():
+        assert ranges == package[name][1], name  # the browser picks files by the package's own ranges
+
+
+def test_font_tarball_pin_is_checked(tmp_path, monkeypatch):
+    (tmp_path / build.FONT_TARBALL).write_bytes(b"not the package")
+    monkeypatch.setenv(build.FONT_MIRROR_ENV, str(tmp_path))
+    with pytest.raises(build.BuildError) as err:
+        build.locate_font_tarball()
+    assert build.FONT_TARBALL_PIN in str(err.value) and build.FONT_MIRROR_ENV in str(err.value)
+
+
+def test_csp_allows_fonts_from_the_site_only(site):
+    csp = re.search(r'Content-Security-Policy" content="([^"]+)"', (site / "index.html").read_text()).group(1)
+    assert "font-src 'self';" in csp
+    source = (ROOT / "index.html").read_text()
+    assert build.content_security_policy(None) in source  # the source page's meta says what the build writes

@@ -2,6 +2,8 @@
 
 Invalid input -> exit 2 with a message on stderr naming the flag (every bad flag when there are several),
 never a traceback. --json -> one JSON document with keys header, blocks (13), summary, checks, passed.
+The cases run in this process through cli.main (make_golden.run_cli); the few marked "new interpreter"
+run the real `python -m inference_lab` (make_golden.run_module).
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import json
 
 import pytest
 
-from make_golden import run_cli
+from make_golden import run_cli, run_module
 
 
 def assert_rejected(proc, *flags: str) -> None:
@@ -46,7 +48,8 @@ def test_stray_positional_argument():
 
 
 def test_several_bad_flags_are_all_named():
-    proc = run_cli(["--slots", "abc", "--block-size", "0", "--quant-bits", "99", "--quality-gate", "2"])
+    """New interpreter: exit status 2 and the messages on stderr of the real process."""
+    proc = run_module(["--slots", "abc", "--block-size", "0", "--quant-bits", "99", "--quality-gate", "2"])
     assert_rejected(proc, "--slots", "--block-size", "--quant-bits", "--quality-gate")
 
 
@@ -102,8 +105,8 @@ def test_valid_requests_file_runs(requests_file):
     assert proc.stdout.rstrip("\n").splitlines()[-1].startswith("PASS:")
 
 
-def load_report(args: list[str]) -> dict:
-    proc = run_cli(["--json", *args])
+def load_report(args: list[str], run=run_cli) -> dict:
+    proc = run(["--json", *args])
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode in (0, 1), f"exit {proc.returncode}: {proc.stderr[-2000:]}"
     report = json.loads(proc.stdout)
@@ -116,9 +119,12 @@ def load_report(args: list[str]) -> dict:
 
 
 def test_json_report_default():
-    report = load_report([])
+    """New interpreter: --json prints one JSON document that holds every line of the text output."""
+    report = load_report([], run=run_module)
     assert report["passed"] is True
     assert report["checks"]
+    from inference_lab.report import Report
+    assert Report.from_dict(report).to_text() == run_cli([]).stdout
 
 
 def test_json_report_degenerate_config():

@@ -1,15 +1,16 @@
 """Engine behaviour beyond byte-fidelity: invariants on random configs, validation, preemption, JSON."""
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from inference_lab import Config, ConfigError, run
-from inference_lab.config import DEFAULT_REQUESTS, FIELDS, describe, validate
+from inference_lab import Config, ConfigError, cli, config, run, text_vi, web
+from inference_lab.config import DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, describe, validate
 from inference_lab.lab import tokenizer_for
-from inference_lab import web
+from inference_lab.report import Report
 
 BLOCK_HEADERS = [f"[{i} · " for i in range(1, 14)]
 WORDS = ["xin", "chao", "model", "hoc", "token", "ban", "xyz", "chào"]
@@ -23,7 +24,7 @@ def test_default_run_reference_numbers():
     assert "D (đến 1.50 ms): TỪ CHỐI 429" in text
     assert "Bị chặn: E - prompt 8 token + max_new 30 = 38 > MAX_CONTEXT 24." in text
     assert "  C:   650 + 14550 +  6800 = 22000" in text
-    b6 = r.blocks[5].data
+    b6 = r.block(6).data
     assert b6["peak"]["used"] == 7 and b6["free"] == 12
 
 
@@ -72,7 +73,7 @@ def test_random_valid_configs_complete_with_invariants(values):
     failed = [c.name for c in r.checks if not c.ok]
     assert not failed, failed
     assert text.splitlines()[-1].startswith("PASS:")
-    b1 = r.blocks[0].data
+    b1 = r.block(1).data
     assert b1["offered"] == b1["served"] + b1["n_429"] + b1["n_400"]
     json.dumps(r.to_dict())                       # plain JSON
 
@@ -82,9 +83,9 @@ def test_random_valid_configs_complete_with_invariants(values):
 def test_preemption_keeps_generated_tokens(slots, pool):
     small = run(dict(SLOTS=slots, POOL_BLOCKS=pool, QUEUE_LIMIT=2))
     big = run(dict(SLOTS=slots, POOL_BLOCKS=500, QUEUE_LIMIT=2))
-    assert small.blocks[2].data["preemptions"], "this config is meant to preempt"
-    assert not big.blocks[2].data["preemptions"]
-    stops = lambda r: {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.blocks[7].data["stops"]}
+    assert small.block(3).data["preemptions"], "this config is meant to preempt"
+    assert not big.block(3).data["preemptions"]
+    stops = lambda r: {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.block(8).data["stops"]}
     assert stops(small) == stops(big)
     assert small.passed
     text = small.to_text()
@@ -95,7 +96,7 @@ def test_preemption_keeps_generated_tokens(slots, pool):
 
 def test_preempted_ttft_parts_add_up():
     r = run(dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2))
-    for m in r.blocks[10].data["requests"]:
+    for m in r.block(11).data["requests"]:
         assert m["prep"] + m["queue"] + m["prefill"] == m["ttft"]
 
 
@@ -130,7 +131,7 @@ def test_followed_request_refused_still_prints_everything(values):
 def test_nobody_served_is_degenerate_but_passes():
     reqs = [dict(DEFAULT_REQUESTS[0], max_new=30)]
     r = run(dict(REQUESTS=reqs, FOLLOW="A"))
-    assert r.passed and r.blocks[0].data["served"] == 0
+    assert r.passed and r.block(1).data["served"] == 0
     assert "Không có bước nào" in r.to_text()
 
 
@@ -155,31 +156,66 @@ def test_invalid_config_lists_every_problem():
 ])
 def test_malformed_trace_is_an_invalid_config(bad):
     assert any(p.field.startswith("REQUESTS") for p in validate(dict(REQUESTS=bad, FOLLOW="A")))
+    with pytest.raises(ConfigError) as exc:
+        Config.from_values(dict(REQUESTS=bad, FOLLOW="A"))
+    assert exc.value.problems == validate(dict(REQUESTS=bad, FOLLOW="A"))
 
 
-def test_zero_cost_steps_are_refused():
-    problems = validate(dict(COST_PREFILL_FIXED=0, COST_PREFILL_PER_TOKEN=0))
-    assert [p.field for p in problems] == ["COST_PREFILL_FIXED"]
+def test_config_defaults_are_the_schema_defaults():
+    cfg = Config()
+    assert [name for name in cfg.to_values()] == [f.name for f in FIELDS]
+    for f in FIELDS:
+        want = [dict(r) for r in f.default] if f.type == "requests" else f.default
+        assert cfg.to_dict()[f.name] == want, f.name
+    assert not hasattr(cfg, "__dict__")                      # slots: a typo cannot add a constant
+    with pytest.raises(ConfigError) as exc:
+        Config.from_values(dict(NOPE=1, SLOTS=0, QUEUE_LIMIT="x"))
+    assert [p.field for p in exc.value.problems] == ["NOPE", "SLOTS", "QUEUE_LIMIT"]
+    assert Config.from_values({}) == Config() and Config.from_values({"SLOTS": 3}).SLOTS == 3
 
 
-def test_every_field_has_bounds_label_and_help():
-    for d in describe():
-        assert d["label"] and d["help"] and d["group"] in {"headline", "requests", "advanced"}
-        if d["type"] in {"int", "float"}:
-            assert d["min"] is not None and d["max"] is not None and d["min"] <= d["default"] <= d["max"]
-            assert d["max"] < 10**9 or d["name"] == "SEED"
-    assert [d["name"] for d in describe() if d["group"] == "headline"][:6] == [
-        "SLOTS", "QUEUE_LIMIT", "TOKEN_BUDGET", "BLOCK_SIZE", "POOL_BLOCKS", "QUANT_BITS"]
-    assert {f.name for f in FIELDS} >= {"SEED", "MAX_CONTEXT", "COST_GATEWAY", "TTFT_SLO", "N_MERGES", "REQUESTS"}
+def count_validations(monkeypatch) -> list:
+    """Counts every validation of a whole config (Config.__post_init__ and validate() both use _value_problems)."""
+    calls = []
+    real = config._value_problems
+    monkeypatch.setattr(config, "_value_problems", lambda values: calls.append(1) or real(values))
+    return calls
+
+
+@pytest.mark.parametrize("entry", ["lab.run", "web.run", "cli.main"])
+def test_a_run_validates_its_config_once(entry, monkeypatch, capsys):
+    calls = count_validations(monkeypatch)
+    if entry == "lab.run":
+        assert run({"QUEUE_LIMIT": 2}).passed
+    elif entry == "web.run":
+        assert json.loads(web.run(json.dumps({"QUEUE_LIMIT": 2})))["ok"]
+    else:
+        assert cli.main(["--queue-limit", "2"]) == 0 and "PASS:" in capsys.readouterr().out
+    assert len(calls) == 1
+
+
+# ── formatting never changes the report's data ─────────────────────────────
+@pytest.mark.parametrize("values", [{}, dict(SLOTS=1), dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2), dict(SLOTS=3, FOLLOW="A")])
+def test_text_vi_never_mutates_what_it_formats(values):
+    r = run(values)
+    before, checks = copy.deepcopy(r.to_dict()), copy.deepcopy(r.checks)
+    timeline = {m["id"]: m for m in r.block(11).data["requests"]}
+    ctx = text_vi.Context(cfg=r.config, follow=r.follow, follow_metrics=timeline.get(r.follow["id"]))
+    for b in r.blocks:                                        # formatting again gives the same lines ...
+        assert text_vi.BLOCKS[b.number](b.data, ctx) == (b.title, b.lines)
+    assert text_vi.summary_lines(ctx, r.checks) == r.summary
+    assert r.to_dict() == before and r.checks == checks       # ... and changes nothing it was given
 
 
 # ── the page's entry points ────────────────────────────────────────────────
 def test_web_run_round_trip():
     out = json.loads(web.run(json.dumps({"QUEUE_LIMIT": 2})))
     assert out["ok"] and out["report"]["passed"]
+    assert "text" not in out["report"]                       # every line once: in header, blocks and summary
+    assert Report.from_dict(out["report"]).to_text() == run({"QUEUE_LIMIT": 2}).to_text()
     blocks = out["report"]["blocks"]
     assert [b["number"] for b in blocks] == list(range(1, 14))
-    assert "D (đến 1.50 ms): nhận" in "\n".join(blocks[0]["lines"])
+    assert "D (đến 1.50 ms): nhận" in "\n".join(next(b for b in blocks if b["number"] == 1)["lines"])
     bad = json.loads(web.run(json.dumps({"SLOTS": "abc", "TOKEN_BUDGET": -1})))
     assert not bad["ok"] and {e["field"] for e in bad["errors"]} == {"SLOTS", "TOKEN_BUDGET"}
     assert not json.loads(web.run("{nope"))["ok"]

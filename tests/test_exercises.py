@@ -17,10 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +25,7 @@ import pytest
 from inference_lab import run
 from inference_lab import patch
 from inference_lab.exercises import load_all, split_front_matter
+from make_golden import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
@@ -143,22 +141,22 @@ def test_number_matching_is_strict():
 
 
 # ── (d) the command line ───────────────────────────────────────────────────
-def cli(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), PYTHONIOENCODING="utf-8")
-    env.pop("LAB_EXERCISES", None)
-    return subprocess.run([sys.executable, "-m", "inference_lab", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, encoding="utf-8", timeout=60)
+@pytest.fixture
+def cli(monkeypatch):
+    """`python -m inference_lab ARGS` in this process, reading the repository's exercises/."""
+    monkeypatch.delenv("LAB_EXERCISES", raising=False)
+    return lambda *args: run_cli(list(args))
 
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
-def test_cli_exercise(ex):
+def test_cli_exercise(ex, cli):
     proc = cli("--exercise", str(ex.number))
     assert proc.returncode == 0, proc.stderr[-2000:]
     missing = [s for s in ex.expect if s not in proc.stdout]
     assert not missing, f"--exercise {ex.number}: not in stdout: {missing}"
 
 
-def test_cli_unknown_exercise():
+def test_cli_unknown_exercise(cli):
     proc = cli("--exercise", "99")
     assert proc.returncode == 2
     assert "99" in proc.stderr and "--exercise" in proc.stderr, proc.stderr

@@ -1,7 +1,8 @@
 """The engine CLI against the seed program, byte for byte.
 
 - every configuration of tests/golden/configs.json: `python -m inference_lab <flags>` == tests/golden/<name>.txt
-- the default run == ../shared/golden/default.txt
+  (run in this process through cli.main, see make_golden.run_cli)
+- the default run == ../shared/golden/default.txt (in a new interpreter: the real `python -m inference_lab`)
 - the goldens still reproduce from the seed (seed side only; catches a stale tests/golden)
 - differential: random bounded configurations (hypothesis); where the seed completes the CLI must print the
   same bytes, where the seed crashes the CLI must still finish (exit 0/1, all 13 blocks, TỔNG KẾT, no traceback).
@@ -21,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seed_program
-from make_golden import GOLDEN_DIR, cli_args, missing_parts, run_cli
+from make_golden import GOLDEN_DIR, cli_args, missing_parts, run_cli, run_module
 
 CONFIGS = json.loads((GOLDEN_DIR / "configs.json").read_text(encoding="utf-8"))
 
@@ -48,7 +49,8 @@ def assert_finishes(proc, label: str) -> None:
 
 
 def test_default_run_matches_shared_golden():
-    assert_same_output(run_cli([]), seed_program.GOLDEN.read_text(encoding="utf-8"), "default")
+    """In a new interpreter, as a student types it: `python -m inference_lab`."""
+    assert_same_output(run_module([]), seed_program.GOLDEN.read_text(encoding="utf-8"), "default")
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))

@@ -1,15 +1,15 @@
 """Offline use and deployment: the service worker (dist/sw.js), the classroom zip and the Pages workflow.
 
-The service worker tests build sites from the Pyodide mirror (tests/lab_site.py), serve them on
-127.0.0.1 and use Debian's Chromium through Playwright (no request interception: Playwright's routing
-does not see what a service worker answers). "Offline" means the server is shut down and the browser
-context is set offline. No timing assertions: only what happens, with generous time limits.
+The service worker tests use the session's build and Chromium (conftest.py: site, chromium) or build
+their own site from the Pyodide mirror (tests/lab_site.py), serve it on 127.0.0.1 and use the page
+through Playwright (no request interception: Playwright's routing does not see what a service worker
+answers). "Offline" means the server is shut down and the browser context is set offline.
+No timing assertions: only what happens, with generous time limits.
 """
 from __future__ import annotations
 
 import json
 import re
-import os
 import shutil
 import socket
 import subprocess
@@ -24,29 +24,10 @@ import pytest
 
 from lab_site import ROOT, build, build_site, mirror_env, page_csp
 
-CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
 READY_MS = 240_000
 RUN_MS = 90_000
 SW_MS = 120_000
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
-
-
-def _browser_unavailable() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install playwright)"
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
-def need_browser():
-    reason = _browser_unavailable()
-    if reason:
-        if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
 
 
 # ── a file server whose files can go missing, restartable on the same port (same origin) ──
@@ -84,16 +65,6 @@ class SiteServer:
             self.running = False
             self.server.shutdown()
             self.server.server_close()
-
-
-if _browser_unavailable() is None:
-    # One Playwright + Chromium for the whole test session (a second sync Playwright in the same
-    # thread fails), shared with tests/test_browser*.py.
-    from test_browser import chromium  # noqa: F401  (a fixture)
-else:
-    @pytest.fixture(scope="module")
-    def chromium():
-        need_browser()
 
 
 def new_page(browser):
@@ -143,11 +114,6 @@ def cached_urls(page, cache_name):
     return page.evaluate("async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)", cache_name)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return build_site(tmp_path_factory.mktemp("offline") / "dist")
-
-
 # ── the build's service worker file ──────────────────────────────────────────
 def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     sw = (site / "sw.js").read_text(encoding="utf-8")
@@ -159,7 +125,8 @@ def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     assert "sw.js" not in listed and not (site / "static" / "sw.js").exists()
     for path, integrity in data["files"]:
         assert integrity == build.sri(build.sha256_file(site / path))
-    assert data["version"] == build.sha256_file(site / "build-info.json")[:16]
+    assert data["version"] == manifest["build"]["version"] == build.build_version(manifest["files"])
+    assert data["caches"] == manifest["build"]["caches"] == build.CACHE_NAMES
     assert "exercises.json" in listed or not (site / "exercises.json").exists()
 
 
@@ -174,6 +141,7 @@ def test_sw_js_changes_when_any_file_changes(tmp_path):
 
 
 # ── offline after the first visit ────────────────────────────────────────────
+@pytest.mark.browser
 def test_reload_and_run_with_the_network_off(chromium, site):
     server = SiteServer(site, csp=page_csp(site))
     context, page, errors = new_page(chromium)
@@ -184,6 +152,7 @@ def test_reload_and_run_with_the_network_off(chromium, site):
         assert len(names) == 1, names
         urls = cached_urls(page, names[0])
         for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker.js",
+                     "fonts/jetbrains-mono-vietnamese-wght-normal.woff2",
                      json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
             assert server.url + path in urls
 
@@ -205,6 +174,7 @@ def test_reload_and_run_with_the_network_off(chromium, site):
         server.stop()
 
 
+@pytest.mark.browser
 def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(chromium, tmp_path):
     dist = tmp_path / "dist"
     build_site(dist)
@@ -276,6 +246,7 @@ def page_output(page) -> list[str]:
         [page.locator('[data-block="summary"] pre').inner_text()]
 
 
+@pytest.mark.browser
 def test_the_next_visit_uses_compiled_python_and_prints_the_same(chromium, site):
     server = SiteServer(site, csp=page_csp(site))
     context = chromium.new_context()
@@ -307,8 +278,8 @@ def test_the_next_visit_uses_compiled_python_and_prints_the_same(chromium, site)
             from playwright.sync_api import expect
             expect(page.locator("[data-status]")).to_have_attribute("data-status", "done", timeout=RUN_MS)
             got = page_output(page)
-            from inference_lab import web
-            expected = json.loads(web.run(json.dumps(values)))["report"]["text"]
+            from inference_lab import run
+            expected = run(values).to_text()
             for block in got:
                 for line in block.split("\n"):
                     assert line.strip() in expected, line
@@ -325,6 +296,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.browser
 def test_zip_unpacks_to_a_folder_that_python_http_server_serves(chromium, site, tmp_path):
     zip_path = build.write_zip(site, tmp_path)
     version = json.loads((site / "build-info.json").read_text())["engine"]["version"]

@@ -2,7 +2,7 @@
 
     >>> from inference_lab import run
     >>> report = run({"QUEUE_LIMIT": 2})
-    >>> report.passed, report.blocks[0].code
+    >>> report.passed, report.block(1).code
     (True, '1 · Gateway & admission')
 
 Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph; written from blocks.py by

@@ -24,7 +24,7 @@ import re
 import sys
 import threading
 
-from .config import FIELDS, FIELD_BY_NAME, ConfigError, validate
+from .config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 
 EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -98,7 +98,8 @@ def flag_of(field: str) -> str:
     return FIELD_BY_NAME[base].flag if base in FIELD_BY_NAME else field
 
 
-def values_from_args(args) -> dict:
+def config_from_args(args) -> Config:
+    """The run's Config from the flags; UsageError naming every bad flag (the config is validated once, here)."""
     values, errors = {}, []
     if args.exercise is not None:
         from .exercises import constants_of
@@ -116,11 +117,14 @@ def values_from_args(args) -> dict:
             errors.append(f"{f.flag}: {exc}")
     if args.requests:
         values["REQUESTS"] = load_requests(args.requests)
-    bad = {e.split(":")[0] for e in errors}
-    errors += [f"{flag_of(p.field)}: {p.message}" for p in validate(values) if flag_of(p.field) not in bad]
+    try:
+        config = Config.from_values(values)
+    except ConfigError as exc:
+        bad = {e.split(":")[0] for e in errors}
+        errors += [f"{flag_of(p.field)}: {p.message}" for p in exc.problems if flag_of(p.field) not in bad]
     if errors:
         raise UsageError(errors)
-    return values
+    return config
 
 
 def units_from_args(args) -> list:
@@ -128,7 +132,7 @@ def units_from_args(args) -> list:
     exercise = {}
     if args.exercise is not None:
         from .exercises import patch_of
-        exercise = patch_of(args.exercise)              # --exercise was checked by values_from_args
+        exercise = patch_of(args.exercise)              # --exercise was checked by config_from_args
     if not args.patch and not exercise:
         if args.timeout is not None:
             raise UsageError(["--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
@@ -170,17 +174,13 @@ def main(argv=None) -> int:
             stream.reconfigure(encoding="utf-8")
     try:
         args = build_parser().parse_args(argv)
-        values = values_from_args(args)
+        config = config_from_args(args)
         units = units_from_args(args)
-        return emit(args, values, units)
+        return emit(args, config, units)
     except UsageError as exc:
         for m in exc.messages:
             print(f"lỗi: {m}", file=sys.stderr)
         print("Xem: python -m inference_lab --help", file=sys.stderr)
-        return EXIT_USAGE
-    except ConfigError as exc:
-        for p in exc.problems:
-            print(f"lỗi: {flag_of(p.field)}: {p.message}", file=sys.stderr)
         return EXIT_USAGE
     except PatchFailed as exc:
         for lesson in exc.error.lessons:
@@ -198,8 +198,8 @@ class PatchFailed(Exception):
         self.error = error
 
 
-def run_patched(units: list, timeout: str | None, values: dict):
-    """lab.run(values) with the patches in place, stopped after `timeout` seconds if given."""
+def run_patched(units: list, timeout: str | None, config: Config):
+    """lab.run(config) with the patches in place, stopped after `timeout` seconds if given."""
     import _thread
     from . import patch
     from .lab import run
@@ -215,7 +215,7 @@ def run_patched(units: list, timeout: str | None, values: dict):
         timer.start()
     try:
         with contextlib.redirect_stdout(sys.stderr):      # the student's print()s: stdout stays the report
-            report, names = patch.run(units, run, values,
+            report, names = patch.run(units, run, config,
                                       stopped=lambda: f"--timeout {timeout} giây" if fired else "Ctrl-C")
     except patch.PatchError as exc:
         raise PatchFailed(exc) from None
@@ -226,9 +226,9 @@ def run_patched(units: list, timeout: str | None, values: dict):
     return report
 
 
-def emit(args, values, units=()) -> int:
+def emit(args, config: Config, units=()) -> int:
     from .lab import run
-    report = run_patched(units, args.timeout, values) if units else run(values)
+    report = run_patched(units, args.timeout, config) if units else run(config)
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)

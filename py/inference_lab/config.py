@@ -21,10 +21,9 @@ they live in `model.py`.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 
 BOS, EOS = 0, 1
 CORPUS = ("xin chao model", "xin chao ban", "model hoc token", "ban hoc model", "xin chao token")
@@ -250,52 +249,74 @@ def _check_costs(values: dict) -> list[Problem]:
     return problems
 
 
-def validate(values: dict) -> list[Problem]:
-    """All problems of a partial {NAME: value} mapping (missing names take the default)."""
+def _name_problems(values) -> list[Problem]:
+    """Problems with the mapping itself: not a mapping, or a name that is not a constant."""
     if not isinstance(values, dict):
         return [Problem("config", "Cấu hình phải là một bảng TÊN → giá trị.")]
-    problems = [Problem(k, f"Không có hằng số tên {k}.") for k in values if k not in FIELD_BY_NAME]
+    return [Problem(k, f"Không có hằng số tên {k}.") for k in values if k not in FIELD_BY_NAME]
+
+
+def _value_problems(values: dict) -> list[Problem]:
+    """Problems with the values of the known constants (missing names take the default)."""
+    problems = []
     for f in FIELDS:
         problems += _check_field(f, values.get(f.name, f.default), values)
     return problems + _check_costs(values)
 
 
+def validate(values: dict) -> list[Problem]:
+    """All problems of a partial {NAME: value} mapping (missing names take the default)."""
+    problems = _name_problems(values)
+    return problems + _value_problems(values) if isinstance(values, dict) else problems
+
+
+_TYPES = {"int": "int", "float": "float", "choice": "str", "requests": "tuple"}
+
+
+def _fields_from_schema(cls):
+    """Give `cls` one annotated attribute per schema Field, its default taken from FIELDS (written once)."""
+    annotations = cls.__dict__.get("__annotations__", {})
+    for f in FIELDS:
+        annotations[f.name] = _TYPES[f.type]
+        setattr(cls, f.name, f.default)
+    cls.__annotations__ = annotations
+    return cls
+
+
 @dataclass(slots=True)
+@_fields_from_schema
 class Config:
-    """The seed's constants as one object; construction validates everything at once."""
-    SEED: int = 7
-    MAX_CONTEXT: int = 24
-    BLOCK_SIZE: int = 4
-    POOL_BLOCKS: int = 12
-    SLOTS: int = 2
-    QUEUE_LIMIT: int = 1
-    TOKEN_BUDGET: int = 6
-    COST_GATEWAY: int = 200
-    COST_TOKENIZE_PER_TOKEN: int = 50
-    COST_DECODE_FIXED: int = 1000
-    COST_DECODE_PER_SEQ: int = 100
-    COST_PREFILL_FIXED: int = 500
-    COST_PREFILL_PER_TOKEN: int = 400
-    TTFT_SLO: int = 8000
-    QUANT_BITS: int = 8
-    QUALITY_GATE: float = 0.95
-    N_MERGES: int = 10
-    FOLLOW: str = "C"
-    REQUESTS: tuple = field(default=DEFAULT_REQUESTS)
+    """The seed's constants as one object, one attribute per Field of FIELDS (same name, same default);
+    construction validates everything at once, and only there.
+
+    >>> Config().SLOTS == FIELD_BY_NAME["SLOTS"].default, Config(SLOTS=3).SLOTS
+    (True, 3)
+    >>> Config(SLOTS=0)
+    Traceback (most recent call last):
+    ...
+    inference_lab.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..16 (nhận 0).
+    """
 
     def __post_init__(self):
-        self.REQUESTS = tuple(dict(r) if isinstance(r, dict) else r for r in self.REQUESTS)
-        problems = validate(self.to_values())
+        if isinstance(self.REQUESTS, (list, tuple)):
+            self.REQUESTS = tuple(dict(r) if isinstance(r, dict) else r for r in self.REQUESTS)
+        problems = _value_problems(self.to_values())
         if problems:
             raise ConfigError(problems)
 
     @classmethod
     def from_values(cls, values: dict) -> "Config":
         """Build from a partial {NAME: value} mapping; raises ConfigError listing every problem."""
-        problems = validate(values)
+        problems = _name_problems(values)
+        if not isinstance(values, dict):
+            raise ConfigError(problems)
+        try:
+            config = cls(**{k: v for k, v in values.items() if k in FIELD_BY_NAME})
+        except ConfigError as exc:
+            raise ConfigError(problems + exc.problems) from None
         if problems:
             raise ConfigError(problems)
-        return cls(**values)
+        return config
 
     def to_values(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -304,15 +325,6 @@ class Config:
         d = self.to_values()
         d["REQUESTS"] = [dict(r) for r in self.REQUESTS]
         return d
-
-    def changed(self) -> dict:
-        """Only the constants that differ from the seed's defaults."""
-        return {k: v for k, v in self.to_dict().items() if v != Config.default_value(k)}
-
-    @staticmethod
-    def default_value(name: str):
-        d = FIELD_BY_NAME[name].default
-        return [dict(r) for r in d] if name == "REQUESTS" else d
 
 
 def describe() -> list[dict]:
@@ -327,6 +339,3 @@ def describe() -> list[dict]:
             d["max_items"] = MAX_REQUESTS
     return out
 
-
-def describe_json() -> str:
-    return json.dumps(describe(), ensure_ascii=False)

@@ -16,7 +16,7 @@ block_manager, model, sampler, quantization, metrics).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -399,12 +399,12 @@ def run(config: Config | dict | None = None) -> Report:
 
 
 def build_report(cfg, info, data, checks, S) -> Report:
-    ctx = text.Context(cfg=cfg.to_dict(), follow=info, summary=summary_dict(S),
-                       follow_metrics=S["per"].get(cfg.FOLLOW))
+    ctx = text.Context(cfg=cfg.to_dict(), follow=info, follow_metrics=S["per"].get(cfg.FOLLOW))
     blocks = []
     for n in range(1, 14):
         title, lines = text.BLOCKS[n](data[n], ctx)
         blocks.append(Block(n, text.BLOCK_CODES[n], title, lines, data[n]))
     summary = text.summary_lines(ctx, checks)
+    checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
     return Report(config=cfg.to_dict(), header=text.header_lines(data[0]), blocks=blocks, summary=summary,
                   checks=checks, follow=info)

@@ -2,7 +2,8 @@
 
 `Report.to_text()` is exactly what `python -m inference_lab` prints (and, with the
 default constants, byte for byte what the seed program prints). `Report.to_dict()` is
-plain JSON for the page and its charts:
+plain JSON for the page and its charts; it holds every printed line once (no second copy of
+the whole text: `Report.from_dict(d).to_text()` prints it again):
 
     {
       "config":  {NAME: value, ..., "REQUESTS": [{id, arrival, text, max_new, temperature, top_k, top_p, seed}]},
@@ -12,9 +13,10 @@ plain JSON for the page and its charts:
       "summary": [str],                       # TỔNG KẾT lines; the last is "PASS: ..." or "FAIL: ..."
       "checks":  [{"name": str, "ok": bool, "detail": str, "label": str}],
       "passed":  bool,
-      "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
-      "text":    str                          # the whole printed output
+      "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"}
     }
+
+Blocks are found by their number, never by their place in the list: `report.block(11)`.
 
 Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served
@@ -56,6 +58,10 @@ class Block:
     def to_dict(self) -> dict:
         return dict(number=self.number, code=self.code, title=self.title, lines=list(self.lines), data=self.data)
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Block":
+        return cls(d["number"], d["code"], d["title"], list(d["lines"]), d["data"])
+
 
 @dataclass(slots=True)
 class Check:
@@ -66,6 +72,10 @@ class Check:
 
     def to_dict(self) -> dict:
         return dict(name=self.name, ok=bool(self.ok), detail=self.detail, label=self.label)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Check":
+        return cls(d["name"], d["ok"], d["detail"], d["label"])
 
 
 @dataclass(slots=True)
@@ -81,6 +91,10 @@ class Report:
     def passed(self) -> bool:
         return all(c.ok for c in self.checks)
 
+    def block(self, number: int) -> Block:
+        """The block printed as [number · …]."""
+        return next(b for b in self.blocks if b.number == number)
+
     def to_text(self) -> str:
         head = "".join(line + "\n" for line in self.header)
         return head + "".join(b.to_text() for b in self.blocks) + "".join(line + "\n" for line in self.summary)
@@ -88,7 +102,13 @@ class Report:
     def to_dict(self) -> dict:
         return dict(config=self.config, header=list(self.header), blocks=[b.to_dict() for b in self.blocks],
                     summary=list(self.summary), checks=[c.to_dict() for c in self.checks], passed=self.passed,
-                    follow=self.follow, text=self.to_text())
+                    follow=self.follow)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Report":
+        """The report again from to_dict()'s JSON (e.g. the page's): same lines, same to_text()."""
+        return cls(config=d["config"], header=list(d["header"]), blocks=[Block.from_dict(b) for b in d["blocks"]],
+                   summary=list(d["summary"]), checks=[Check.from_dict(c) for c in d["checks"]], follow=d["follow"])
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)

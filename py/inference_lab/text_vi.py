@@ -10,6 +10,8 @@ request, preemption, nobody served, unknown characters) are this lab's own.
 An English version would be a sibling module with the same functions; nothing in the
 mechanics refers to these strings.
 
+Formatting is pure: no function here changes the data, context or checks it is given.
+
 Leaves out: all computation — only formatting happens here.
 """
 from __future__ import annotations
@@ -42,7 +44,6 @@ POLICY_NAMES = {"static": "static (đợi đủ nhóm)", "nochunk": "continuous,
 class Context:
     cfg: dict
     follow: dict
-    summary: dict
     follow_metrics: dict | None
 
 
@@ -475,8 +476,6 @@ def stand_in_note(ctx, checks) -> list[str]:
 
 
 def summary_lines(ctx, checks) -> list[str]:
-    for c in checks:
-        c.label = CHECK_LABELS[c.name]
     fl, fm = ctx.follow, ctx.follow_metrics
     if fl["served"]:
         first = f"1. Yêu cầu {fl['id']} đi qua 13 khối; TTFT {ms(fm['ttft'])} = chuẩn bị {ms(fm['prep'])} + chờ chỗ chạy {ms(fm['queue'])} + prefill {ms(fm['prefill'])}."
@@ -492,7 +491,7 @@ def summary_lines(ctx, checks) -> list[str]:
     ]
     failed = [c for c in checks if not c.ok]
     if failed:
-        lines.append("FAIL: kiểm tra bất biến không đạt: " + "; ".join(c.label for c in failed) + ".")
+        lines.append("FAIL: kiểm tra bất biến không đạt: " + "; ".join(CHECK_LABELS[c.name] for c in failed) + ".")
     else:
         lines.append("PASS: đường ống phục vụ LLM thu nhỏ chạy đúng (cache khớp tính lại, block được trả đủ, lập lịch không đổi nội dung).")
     return lines

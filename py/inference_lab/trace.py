@@ -44,7 +44,7 @@ def _slices(steps, tids) -> list[dict]:
 
 def trace_events(report) -> dict:
     tids = _tids(report)
-    data11 = report.blocks[10].data
+    data11 = report.block(11).data
     events = _meta(tids) + _slices(data11["steps"], tids)
     for r in data11["requests"]:
         t = tids[r["id"]]
@@ -52,7 +52,7 @@ def trace_events(report) -> dict:
                    _instant("token đầu", r["first"], t, ttft_us=r["ttft"]), _instant("xong", r["finish"], t)]
     events += [_instant(f"từ chối {x['code']}", x["arrival"], tids[x["id"]]) for x in data11["rejected"]]
     events += [_instant("preempt", p["time"], tids[p["request"]], step=p["step"], blocks=p["blocks"])
-               for p in report.blocks[2].data["preemptions"]]
+               for p in report.block(3).data["preemptions"]]
     return dict(traceEvents=events, displayTimeUnit="ms", otherData=dict(clock="simulated µs"))
 
 

@@ -1,5 +1,5 @@
 // Charts for the block panels, drawn from the run's report data (never from its printed lines).
-// app.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run; the
+// static/panels.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run; the
 // charts go into a <div class="charts"> above the panel's lines and are redrawn when the panel's
 // width changes.
 import * as timeline from './timeline.js';
@@ -8,6 +8,7 @@ import * as attention from './attention.js';
 import * as sampling from './sampling.js';
 import * as ttft from './ttft.js';
 import * as policies from './policies.js';
+import { versioned } from '../versioned.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
@@ -26,13 +27,11 @@ const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observe
 let cssLoaded = false;
 const cssReady = new Promise((resolve) => {
   const done = () => { cssLoaded = true; resolve(); };
-  const here = new URL(import.meta.url);
-  const href = new URL('charts.css', here);
-  href.search = here.search;
+  const href = versioned('charts.css', import.meta.url);
   if (document.querySelector('link[data-charts-css]')) { done(); return; }
   const link = document.createElement('link');
   link.rel = 'stylesheet';
-  link.href = href.href;
+  link.href = href;
   link.dataset.chartsCss = '';
   link.addEventListener('load', done);
   link.addEventListener('error', done);

@@ -3,7 +3,9 @@
 // visually hidden text alternative). No library, no inline style strings (the page's CSP forbids them):
 // presentation goes through SVG attributes and the classes in charts.css.
 
-export const SVG_NS = 'http://www.w3.org/2000/svg';
+import { SVG_NS, h, setAttrs, svg as s } from '../dom.js';
+
+export { SVG_NS, h, s }; // the element builders live in static/dom.js
 
 // Okabe & Ito (2008), "Color Universal Design": eight colours that readers with any common form of
 // colour-vision deficiency can tell apart. Charts never rely on colour alone (labels, patterns, shapes).
@@ -15,32 +17,6 @@ const REQUEST_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', 
 
 export const FONT = 12;            // px; the SVG is drawn 1:1 with the page, so this is the real size
 const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
-
-// ── elements ──────────────────────────────────────────────────────────────
-function setAttrs(node, attrs) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? '' : String(value));
-  }
-  return node;
-}
-
-function appendAll(node, children) {
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(typeof child === 'object' ? child : String(child));
-  }
-  return node;
-}
-
-/** An SVG element: s('rect', {x: 1}, ...children). Text children become text nodes. */
-export function s(tag, attrs, ...children) {
-  return appendAll(setAttrs(document.createElementNS(SVG_NS, tag), attrs), children);
-}
-
-/** An HTML element: h('p', {class: 'x'}, 'text', child). */
-export function h(tag, attrs, ...children) {
-  return appendAll(setAttrs(document.createElement(tag), attrs), children);
-}
 
 /** SVG <text>; anchor: start | middle | end. */
 export function text(x, y, content, attrs) {

@@ -1,0 +1,69 @@
+// The shareable address's format: the constants that differ from their defaults as a query string
+// (?SLOTS=3&QUEUE_LIMIT=2) and an edited trace under REQUESTS= as base64url JSON (one array per
+// request, columns in describe()'s order). Pure functions, no DOM (tests/js/share-state.test.mjs).
+// Leaves out: reading or changing the page address and the controls (static/share.js does that).
+
+import { formatValue, parseValue } from './fields.js';
+
+export const REQUESTS = 'REQUESTS';
+
+// UTF-8 text -> base64url without padding.
+export function toBase64Url(text) {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+// base64url (padding optional) -> UTF-8 text; throws on anything else.
+export function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('ký tự lạ');
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
+  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+export function encodeRequests(requests, columns) {
+  return toBase64Url(JSON.stringify(requests.map((r) => columns.map((c) => r[c]))));
+}
+
+// REQUESTS= back into request objects: {requests} or {error}. Values are checked by the caller
+// (fields.validateRequests); only the shape is checked here.
+export function decodeRequests(raw, columns) {
+  let rows;
+  try {
+    rows = JSON.parse(fromBase64Url(raw));
+  } catch (err) {
+    return { error: 'không giải mã được (cần base64url của JSON).' };
+  }
+  if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length === columns.length)) {
+    return { error: 'mỗi yêu cầu phải là một danh sách ' + columns.length + ' giá trị (' + columns.join(', ') + ').' };
+  }
+  return { requests: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) };
+}
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// The query string that restores `config`: only what differs from the defaults. trace: null, or
+// {columns, sameAsDefault(requests)} when the page has a request table.
+export function queryFor(config, fields, trace) {
+  const params = new URLSearchParams();
+  for (const field of fields) {
+    if (field.name in config && !same(config[field.name], field.default)) params.set(field.name, formatValue(config[field.name]));
+  }
+  const requests = config[REQUESTS];
+  if (trace && Array.isArray(requests) && !trace.sameAsDefault(requests)) params.set(REQUESTS, encodeRequests(requests, trace.columns));
+  return params.toString();
+}
+
+// A constant's values in the address (every occurrence of its name): {value} or {error}.
+export function parseAddressValue(field, values) {
+  if (values.length > 1) return { error: 'xuất hiện ' + values.length + ' lần.' };
+  return parseValue(field, values[0]);
+}
+
+// "…" after 37 characters: text from the address shown in a message.
+export function shorten(text) {
+  const s = String(text);
+  return s.length > 40 ? s.slice(0, 37) + '…' : s;
+}

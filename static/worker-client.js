@@ -1,0 +1,84 @@
+// The page's side of the worker protocol (static/worker.js owns Pyodide). Messages are small typed
+// objects:
+//   page -> worker   {id, type: 'run', config}
+//   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
+//                    {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
+//                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
+// start() adopts the worker static/boot.js started while the page was still loading and replays
+// what it already said (Pyodide's download starts before this module is even fetched), else starts
+// one. Messages of a worker that was stopped, and results of runs no longer waited for, are dropped.
+// Leaves out: what the page does with them (static/app.js passes handlers).
+
+import { versioned } from './versioned.js';
+
+// handlers: {progress(msg), ready(msg), result(result), runError(msg), fatal(title, message, details)}
+export function createWorkerClient(handlers) {
+  let worker = null;
+  let waiting = null; // id of the run whose result is awaited
+  let nextId = 1;
+
+  function onMessage(from, msg) {
+    if (from !== worker || !msg || typeof msg !== 'object') return; // a stopped worker's late message
+    switch (msg.type) {
+      case 'progress': handlers.progress(msg); break;
+      case 'ready': handlers.ready(msg); break;
+      case 'result':
+        if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }
+        break;
+      case 'error':
+        if (msg.id === undefined || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
+        break;
+      case 'fatal': handlers.fatal(msg.title || 'Không tải được Python.', msg.message, msg.details); break;
+      case 'log': console.log('[engine ' + (msg.stream || 'log') + ']', msg.text); break;
+      default: console.warn('unknown worker message', msg);
+    }
+  }
+
+  // Returns false (after telling handlers.fatal) when no worker could be started.
+  function start() {
+    const early = window.labBoot ? window.labBoot.take() : null; // started by static/boot.js at page load
+    let started = early && early.worker;
+    if (!started) {
+      try {
+        started = new Worker(versioned('worker.js'));
+      } catch (err) {
+        handlers.fatal('Không khởi động được Web Worker (static/worker.js).',
+          'Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', String(err));
+        return false;
+      }
+    }
+    const current = started;
+    const onError = (event) => {
+      event.preventDefault();
+      if (current !== worker) return;
+      handlers.fatal('Không tải được static/worker.js hoặc tệp Pyodide mà nó cần.',
+        'Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.',
+        event.message || '');
+    };
+    current.onmessage = (event) => onMessage(current, event.data);
+    current.onerror = onError;
+    worker = current;
+    if (early) {
+      for (const event of early.events) onMessage(current, event.data);
+      if (early.error) onError(early.error);
+    }
+    return true;
+  }
+
+  // Sends a run; returns its id.
+  function run(config) {
+    const id = nextId++;
+    waiting = id;
+    worker.postMessage({ id, type: 'run', config });
+    return id;
+  }
+
+  // Ends the worker (a run in it is abandoned); start() makes a new one.
+  function stop() {
+    if (worker) worker.terminate();
+    worker = null;
+    waiting = null;
+  }
+
+  return { start, run, stop };
+}

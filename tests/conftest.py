@@ -1,0 +1,65 @@
+"""Fixtures shared by every test module (pytest finds them here; no test module imports another).
+
+    site      session  Path of dist/ built once by build.py, Pyodide vendored from the mirror
+                       ($LAB_PYODIDE_MIRROR, else ../shared/pyodide-0.27.7). Read it, never change it:
+                       a test that needs another build makes its own (lab_site.build_site(tmp_path / "dist")).
+    server    session  lab_site.RecordingServer serving `site` on 127.0.0.1 with the page's CSP also sent as
+                       a header (so the Web Worker runs under it): .origin, .url, .paths (every path asked for).
+    chromium  session  one Playwright Chromium Browser (Debian's /usr/bin/chromium or $LAB_CHROMIUM, never a
+                       downloaded one); every test opens its own context from it. Skips the test when Playwright
+                       or Chromium is missing, fails it instead under LAB_REQUIRE_BROWSER=1 (CI).
+    lab       module   lab_browser.Lab: a fresh context and page on `server`, loaded until the status says
+                       ready (1440 × 900). A module that needs a differently opened page defines its own `lab`.
+
+Every test that uses `chromium` (directly or through `lab`) gets the `browser` marker, so
+`pytest -m "not browser"` runs everything else. One Playwright per session is also a must: a second
+sync Playwright in the same thread fails ("Sync API inside the asyncio loop").
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lab_browser import CHROMIUM, CHROMIUM_ARGS, Lab, browser_unavailable
+from lab_site import RecordingServer, build_site, page_csp
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site") / "dist")
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)})
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    reason = browser_unavailable()
+    if reason:
+        if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def lab(chromium, server):
+    lab = Lab(chromium, server.origin).open(server.url)
+    yield lab
+    lab.close()

@@ -1,0 +1,144 @@
+"""Helpers for the browser tests (the fixtures that use them live in conftest.py).
+
+`Lab` is one open page of the lab in its own browser context, recording page errors, console
+errors and any request that tried to leave the local server. `engine_text(config)` is what the
+engine prints for a config, computed in CPython; `assert_page_shows(lab, text)` checks that the
+page's panels show exactly those lines. `browser_unavailable()` says why Chromium cannot be driven
+here (None when it can).
+
+Needs `pip install playwright` and Chromium at /usr/bin/chromium (or $LAB_CHROMIUM); never
+`playwright install`. Screenshots go to tests/artifacts/ (ignored by git).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the chromium fixture then skips (fails under LAB_REQUIRE_BROWSER=1)
+    expect = None
+
+from lab_site import ROOT
+
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "tests" / "artifacts"
+READY_MS = 180_000       # Pyodide + numpy start-up on a 2-core machine
+RUN_MS = 60_000
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+    # Belt and braces for "no request leaves the local server": no other host name resolves.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+
+def browser_unavailable() -> str | None:
+    if expect is None:
+        return "playwright is not installed (pip install playwright)"
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+class Lab:
+    """One open page plus what it did: page errors, console errors, requests that left the origin."""
+
+    def __init__(self, browser, origin: str, *also_allowed: str):
+        self.origins = (origin, *also_allowed)
+        self.context = browser.new_context(viewport={"width": 1440, "height": 900})
+        self.page = self.context.new_page()
+        self.page_errors: list[str] = []
+        self.console_errors: list[str] = []
+        self.requests: list[str] = []
+        self.foreign: list[str] = []
+        self.context.route("**/*", self._route)
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
+        self.page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
+
+    def _local(self, url: str) -> bool:
+        return url.startswith(tuple(o + "/" for o in self.origins)) or url.startswith(("data:", "blob:"))
+
+    def _route(self, route):
+        if self._local(route.request.url):
+            route.continue_()
+        else:
+            self.foreign.append(route.request.url)
+            route.abort()
+
+    def open(self, url: str):
+        self.page.goto(url)
+        expect(self.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+        return self
+
+    @property
+    def status(self):
+        return self.page.locator("[data-status]")
+
+    def control(self, name: str):
+        return self.page.locator(f'[data-constant="{name}"]')
+
+    def set_value(self, name: str, value):
+        control = self.control(name)
+        if not control.is_visible():
+            self.page.locator("#advanced > summary").click()
+        if control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(str(value))
+        else:
+            control.fill(str(value))
+
+    def run(self, values: dict | None = None, reset: bool = True) -> str:
+        """Mặc định (optionally), set values, Chạy; returns the final status."""
+        if reset:
+            self.page.click('[data-action="reset"]')
+        for name, value in (values or {}).items():
+            self.set_value(name, value)
+        self.page.click('[data-action="run"]')
+        expect(self.status).to_have_attribute("data-status", re.compile("^(done|error)$"), timeout=RUN_MS)
+        return self.status.get_attribute("data-status")
+
+    def panel_lines(self, block) -> list[str]:
+        """The panel's heading and printed lines (not the charts drawn above the lines)."""
+        panel = self.page.locator(f'[data-block="{block}"]')
+        return [panel.locator(":scope > summary").inner_text()] + panel.locator(":scope > pre").inner_text().split("\n")
+
+    def close(self):
+        self.context.close()
+
+
+# ── reference output ─────────────────────────────────────────────────────────
+def cli_sections(text: str) -> dict:
+    """Split command-line output into {"header": [...], 1: [heading, line, ...], ..., "summary": [...]}."""
+    sections, current = {"header": []}, "header"
+    for line in text.rstrip("\n").split("\n"):
+        block = re.match(r"^\[(\d+) · ", line)
+        if block:
+            current = int(block.group(1))
+            sections[current] = [line]
+        elif line.startswith("TỔNG KẾT"):
+            current = "summary"
+            sections[current] = [line]
+        elif line:
+            sections[current].append(line)
+    return sections
+
+
+def engine_text(config: dict) -> str:
+    """What the engine prints for `config`, rebuilt from the JSON the page gets (the page must show the same)."""
+    from inference_lab import web
+    from inference_lab.report import Report
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return Report.from_dict(result["report"]).to_text()
+
+
+def assert_page_shows(lab: Lab, text: str):
+    expected = cli_sections(text)
+    assert sorted(k for k in expected if isinstance(k, int)) == list(range(1, 14))
+    for n in range(1, 14):
+        assert lab.panel_lines(n) == expected[n], f"panel {n} differs from the command-line block"
+    assert lab.page.locator('#run-header pre').inner_text().split("\n") == expected["header"]
+    assert lab.page.locator('[data-block="summary"] pre').inner_text().split("\n") == expected["summary"]
