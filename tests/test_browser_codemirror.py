@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from lab_site import RecordingServer, build, mirror_env, page_csp
-from test_browser import chromium  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 

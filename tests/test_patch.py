@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -19,7 +21,6 @@ import pytest
 
 from inference_lab import cli, engine, lab, patch, sampler, scheduler, web
 from inference_lab.lab import run
-from make_golden import run_cli
 from seed_program import GOLDEN
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -279,7 +280,10 @@ def test_bad_patch_flags(capsys, argv, needle):
 def test_endless_loop_is_stopped_by_timeout(tmp_path):
     path = tmp_path / "loop.py"
     path.write_text("def plan_tasks(running, budget_cap):\n    while True:\n        pass\n", encoding="utf-8")
-    proc = run_cli(["--patch", f"scheduler={path}", "--timeout", "1"], timeout=60)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), PYTHONIOENCODING="utf-8")   # a new interpreter: the
+    proc = subprocess.run([sys.executable, "-m", "inference_lab", "--patch", f"scheduler={path}",   # timer stops
+                           "--timeout", "1"], cwd=ROOT, env=env, capture_output=True, text=True,    # its main thread
+                          encoding="utf-8", timeout=120)
     assert proc.returncode == 2 and proc.stdout == "", proc.stderr
     assert "Đã dừng (--timeout 1 giây)" in proc.stderr and "loop.py, dòng " in proc.stderr
     assert "Traceback" not in proc.stderr
