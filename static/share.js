@@ -1,7 +1,8 @@
 // Shareable runs and trace export.
 // - The constants that differ from their defaults live in the page address as a query string,
 //   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
-//   (one array per request, columns in describe()'s order). Each run rewrites the address
+//   (one array per request, columns in describe()'s order); the student's edited functions go under
+//   PATCH= (static/code.js reads it and says what goes there). Each run rewrites the address
 //   (history.replaceState); opening such an address restores the controls and runs once Python is
 //   ready. A value that is not valid is reported (near the controls and beside its field), replaced
 //   by its default, and nothing runs.
@@ -14,6 +15,7 @@
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from './share-state.js';
+import { PATCH_PARAM } from './code.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
 
@@ -61,7 +63,11 @@ export function init(api) {
   function addressFor(config) {
     const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
     const url = new URL(location.href);
-    url.search = queryFor(config, api.fields(), trace);
+    const params = new URLSearchParams(queryFor(config, api.fields(), trace));
+    const code = api.tool('code');
+    const part = code ? code.addressPart() : null;
+    if (part) params.set(part[0], part[1]);
+    url.search = params.toString();
     return url.href;
   }
 
@@ -72,7 +78,9 @@ export function init(api) {
   // On first ready: restore the controls from the address, then run — unless something was invalid.
   function applyAddress() {
     const params = new URLSearchParams(location.search);
+    params.delete(PATCH_PARAM); // static/code.js's: already applied when the tools started
     const names = Array.from(new Set(params.keys()));
+    if (names.length === 0 && new URLSearchParams(location.search).has(PATCH_PARAM)) { api.run(); return; }
     if (names.length === 0) return;
     const problems = [];   // [{name, text}] for the note near the controls
     const restored = [];

@@ -1,6 +1,6 @@
 // The page's side of the worker protocol (static/worker.js owns Pyodide). Messages are small typed
 // objects:
-//   page -> worker   {id, type: 'run', config}
+//   page -> worker   {id, type: 'run', config, patches?}
 //   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
 //                    {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
@@ -65,11 +65,11 @@ export function createWorkerClient(handlers) {
     return true;
   }
 
-  // Sends a run; returns its id.
-  function run(config) {
+  // Sends a run (patches: the edited functions, static/code.js; null for none); returns its id.
+  function run(config, patches) {
     const id = nextId++;
     waiting = id;
-    worker.postMessage({ id, type: 'run', config });
+    worker.postMessage(patches && patches.length ? { id, type: 'run', config, patches } : { id, type: 'run', config });
     return id;
   }
 

@@ -5,7 +5,9 @@
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
 //
-// page -> worker: {id, type: 'run', config} · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+// page -> worker: {id, type: 'run', config, patches?} (patches: the student's edited functions, see
+//                 py/inference_lab/patch.py; web.run(config_json, patches_json))
+//                 {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
@@ -265,7 +267,9 @@ function warmUp() {
 function handleRun(msg) {
   warmed = true;
   try {
-    const result = JSON.parse(web.run(JSON.stringify(msg.config || {})));
+    const config = JSON.stringify(msg.config || {});
+    const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
+    const result = JSON.parse(patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
