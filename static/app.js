@@ -191,8 +191,13 @@ function onResult(result) {
     if (unplaced.length || errors.length === 0) {
       panels.showPageError('Engine không chạy với cấu hình này.', unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || 'Không có chi tiết.');
     }
-    setNote('Chưa chạy: engine báo lỗi ở giá trị nhập.');
-    setStatus('error', 'Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', '');
+    if (errors.length && errors.every((e) => String(e.field || '').startsWith('patch'))) {
+      setNote('Chưa chạy: mã Python đã sửa có lỗi; xem thông báo bên cạnh trình sửa mã. Các khối giữ output trước.');
+      setStatus('error', 'Mã đã sửa có lỗi. Sửa trong trình sửa mã rồi bấm Chạy (hoặc Khôi phục).', '');
+    } else {
+      setNote('Chưa chạy: engine báo lỗi ở giá trị nhập.');
+      setStatus('error', 'Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', '');
+    }
     finishRun();
     return;
   }

@@ -76,6 +76,7 @@ export function init(lab) {
   let edits = {};              // ref -> the student's source (only functions that differ from the original)
   let addressProblem = '';     // PATCH= in the address could not be read
   let lastRunPatched = [];     // refs the last run shown ran edited
+  let ranWith = {};            // ref -> the source the last run shown ran (to tell a later edit)
 
   // Edits from the address win over the stored ones (a shared link shows what it was made with).
   const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
@@ -91,11 +92,13 @@ export function init(lab) {
   lab.on('ready', ({ first }) => { if (first) loadViews(); });
   lab.on('result', (result) => {
     lastRunPatched = result && Array.isArray(result.patched) ? result.patched : [];
+    ranWith = Object.assign({}, edits);
     for (const ed of editors.values()) {
       ed.errorBox.hidden = true;
       ed.errorBox.textContent = '';
     }
     showPrinted(result && result.printed);
+    for (const [ref, ed] of editors) updateEditorState(ref, ed);
     markPanels();
   });
   lab.on('clearErrors', () => {
@@ -250,6 +253,7 @@ export function init(lab) {
     const printed = make('div', { class: 'code-printed', hidden: true });
     box.append(help, host, actions, errorBox, printed);
     figure.append(box);
+    figure.classList.add('is-editing');
     const button = figure.querySelector('[data-action="edit-code"]');
     if (button) button.setAttribute('aria-expanded', 'true');
     const ed = { figure, host, errorBox, printed, runButton, restore, stop, status, api: null };
@@ -303,12 +307,15 @@ export function init(lab) {
     const edited = ref in edits;
     ed.figure.classList.toggle('is-edited', edited);
     ed.restore.disabled = !edited;
-    if (edited) ed.status.textContent = lastRunPatched.includes(ref) ? '' : 'Đã sửa; bấm Chạy để chạy cả bài lab với mã này.';
+    const ran = lastRunPatched.includes(ref) && ref in edits && edits[ref] === ranWith[ref];
+    ed.status.textContent = ran ? 'Lần chạy vừa rồi dùng mã này (các khối phía trên và TỔNG KẾT).'
+      : edited ? 'Đã sửa; bấm Chạy để chạy cả bài lab với mã này.' : '';
   }
 
   function showError(ed, message) {
     ed.errorBox.textContent = message;
     ed.errorBox.hidden = false;
+    ed.status.textContent = 'Chưa chạy được với mã này: xem lỗi bên dưới. Mã của bạn vẫn còn; các khối giữ output trước.';
   }
 
   // An engine error about "patch:<ref>" goes beside that editor (opened if needed).
