@@ -194,7 +194,9 @@ export function init(lab) {
     const end = entry.start + entry.lines.length - 1;
     const figure = make('figure', { class: 'code-unit', 'data-code-ref': ref });
     const caption = make('figcaption');
-    caption.append(make('code', {}, entry.file), ', dòng ' + entry.start + '–' + end + ': ', make('code', { class: 'code-name' }, entry.qualname));
+    const where = make('span', { class: 'code-where' });
+    where.append(make('code', {}, entry.file), ', dòng ' + entry.start + '–' + end + ': ', make('code', { class: 'code-name' }, entry.qualname));
+    caption.append(where);
     if (editable) {
       const edit = make('button', { type: 'button', class: 'btn btn-small', 'data-action': 'edit-code', 'aria-expanded': 'false' }, 'Sửa mã');
       edit.addEventListener('click', () => openEditor(ref, true));
