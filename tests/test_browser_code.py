@@ -254,3 +254,9 @@ def test_endless_loop_watchdog_restarts_python_and_keeps_the_edit(lab):
     editor = restore(lab, "scheduler.plan_tasks", 3)
     assert run_from(editor, lab) == "done"
     assert changed_blocks(lab, expected_text()) == []
+
+
+def test_no_page_error_and_no_csp_violation(lab):
+    assert lab.page_errors == []
+    assert not [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e], lab.console_errors
+    assert lab.foreign == []
