@@ -25,6 +25,7 @@ import { fromBase64Url, toBase64Url } from './share-state.js';
 
 export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
+const STASH_KEY = 'inference-lab:patches-before-exercise';
 const CODE_JSON = '../code.json';
 
 // Text of one highlighted line: its runs are [class, text, class, text, …].
@@ -77,6 +78,8 @@ export function init(lab) {
   let addressProblem = '';     // PATCH= in the address could not be read
   let lastRunPatched = [];     // refs the last run shown ran edited
   let ranWith = {};            // ref -> the source the last run shown ran (to tell a later edit)
+  let stash = null;            // the student's edits an exercise put aside ({ref: source}), or null
+  let stashUi = null;          // the toolbar button that puts them back
 
   // Edits from the address win over the stored ones (a shared link shows what it was made with).
   const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
@@ -88,6 +91,8 @@ export function init(lab) {
     edits = loadStored();
   }
   lab.setPatches(patchList());
+  try { stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { stash = null; }
+  if (stash) showStash();
 
   lab.on('ready', ({ first }) => { if (first) loadViews(); });
   lab.on('result', (result) => {
@@ -361,16 +366,57 @@ export function init(lab) {
     }
   }
 
-  // Exercises with a [patch]: their functions go into the editors (replacing edits of those functions).
-  function applyExercisePatch(functions) {
-    for (const [ref, source] of Object.entries(functions || {})) {
-      setEdit(ref, source);
-      if (views && views.sources[ref]) {
-        const ed = openEditor(ref, false);
-        if (ed) ed.api.setDoc(source);
-      }
+  // An exercise runs with exactly its [patch] ({} for most): its functions go into the editors and
+  // every other edited function gets its original back. The student's own edits are not lost: they
+  // are kept (localStorage too) and a toolbar button puts them back.
+  function applyExercise(functions) {
+    const wanted = functions || {};
+    if (JSON.stringify(edits) === JSON.stringify(wanted)) return;
+    if (Object.keys(edits).length) {
+      stash = Object.assign({}, edits);
+      try { localStorage.setItem(STASH_KEY, JSON.stringify(stash)); } catch (err) { /* kept in memory */ }
     }
+    setAll(wanted);
+    showStash();
   }
 
-  return { addressPart, applyExercisePatch, edits: () => Object.assign({}, edits), loadViews };
+  // edits := functions, in the editors as well.
+  function setAll(functions) {
+    for (const ref of Object.keys(edits)) {
+      if (ref in functions) continue;
+      const entry = views && views.sources[ref];
+      if (!entry) { delete edits[ref]; continue; }
+      const ed = editors.get(ref);
+      if (ed) ed.api.setDoc(sourceOf(entry));
+      setEdit(ref, sourceOf(entry));
+    }
+    for (const [ref, source] of Object.entries(functions)) {
+      setEdit(ref, source);
+      const ed = views && views.sources[ref] ? openEditor(ref, false) : null;
+      if (ed) ed.api.setDoc(source);
+    }
+    store(edits);
+    lab.setPatches(patchList());
+  }
+
+  function showStash() {
+    if (!stashUi) {
+      stashUi = make('button', { type: 'button', class: 'btn', 'data-action': 'unstash-code', hidden: true });
+      stashUi.addEventListener('click', () => {
+        if (!stash) return;
+        setAll(stash);
+        stash = null;
+        try { localStorage.removeItem(STASH_KEY); } catch (err) { /* nothing kept */ }
+        showStash();
+        lab.setNote('Đã lấy lại mã bạn sửa trước bài tập; bấm Chạy để chạy với nó.');
+      });
+      const group = make('div', { class: 'tool-group code-tools' });
+      group.append(stashUi);
+      lab.addToToolbar(group, 2);
+    }
+    stashUi.hidden = !stash;
+    if (stash) stashUi.textContent = 'Lấy lại mã bạn đã sửa (' + Object.keys(stash).join(', ') + ')';
+  }
+
+  return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews };
 }

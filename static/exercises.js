@@ -105,7 +105,7 @@ function runButton(ex, lab, note) {
   let started = false;
   button.addEventListener('click', () => {
     const code = lab.tool('code');
-    if (patched && code && lab.canRun()) code.applyExercisePatch(ex.patch); // into the editors ("Sửa mã")
+    if (code && lab.canRun()) code.applyExercise(ex.patch || {}); // exactly its functions ("Sửa mã"), else the originals
     const unknown = lab.runWith(ex.constants || {});
     if (unknown === null) return; // disabled anyway
     if (unknown.length) {

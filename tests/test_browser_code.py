@@ -256,7 +256,27 @@ def test_endless_loop_watchdog_restarts_python_and_keeps_the_edit(lab):
     assert changed_blocks(lab, expected_text()) == []
 
 
+def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):
+    from inference_lab.exercises import load_all
+    ex = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
+    set_code(lab, "sampler.sample", 8, GREEDY)                      # the student's own edit
+    lab.page.locator(f'article.exercise[data-exercise="{ex.number}"] [data-exercise-action="run"]').click()
+    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    text = "\n".join(line for n in range(1, 14) for line in lab.panel_lines(n))
+    assert [s for s in ex.expect if s not in text] == []            # exactly the exercise's patch ran
+    assert editor_text(open_editor(lab, "scheduler.plan_tasks", 3)) == ex.patch["scheduler.plan_tasks"]
+    assert editor_text(open_editor(lab, "sampler.sample", 8)) == inspect.getsource(original("sampler.sample"))
+    unstash = lab.page.locator('[data-action="unstash-code"]')
+    expect(unstash).to_be_visible()
+    unstash.click()
+    expect(unstash).to_be_hidden()
+    assert editor_text(open_editor(lab, "sampler.sample", 8)) == GREEDY
+    assert editor_text(open_editor(lab, "scheduler.plan_tasks", 3)) == inspect.getsource(original("scheduler.plan_tasks"))
+    restore(lab, "sampler.sample", 8)
+
+
 def test_no_page_error_and_no_csp_violation(lab):
     assert lab.page_errors == []
     assert not [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e], lab.console_errors
     assert lab.foreign == []
+
