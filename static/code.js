@@ -212,7 +212,8 @@ export function init(lab) {
   }
 
   function codeBlock(entry) {
-    const pre = make('pre', { class: 'code', tabindex: '0' });
+    // <code> shown as a block, not <pre>: a panel's only <pre> is its lines ([data-block] pre).
+    const pre = make('code', { class: 'code-block', tabindex: '0', role: 'region', 'aria-label': entry.qualname + ' (' + entry.file + ')' });
     const frag = document.createDocumentFragment();
     entry.lines.forEach((runs, i) => {
       if (i > 0) frag.append('\n');
@@ -256,7 +257,7 @@ export function init(lab) {
     const stop = make('button', { type: 'button', class: 'btn', 'data-action': 'stop-code', hidden: true }, 'Dừng');
     const status = make('span', { class: 'code-status', 'data-code-status': '', 'aria-live': 'polite' });
     actions.append(runButton, restore, stop, status);
-    const errorBox = make('pre', { class: 'code-error', 'data-error-for': 'patch:' + ref, role: 'alert', hidden: true });
+    const errorBox = make('div', { class: 'code-error', 'data-error-for': 'patch:' + ref, role: 'alert', hidden: true });
     const printed = make('div', { class: 'code-printed', hidden: true });
     box.append(help, host, actions, errorBox, printed);
     figure.append(box);
@@ -342,7 +343,7 @@ export function init(lab) {
       ed.printed.replaceChildren();
       ed.printed.hidden = !(text && ref in edits);
       if (ed.printed.hidden) continue;
-      ed.printed.append(make('p', { class: 'code-printed-title' }, 'Mã của bạn đã in (print):'), make('pre', {}, text));
+      ed.printed.append(make('p', { class: 'code-printed-title' }, 'Mã của bạn đã in (print):'), make('div', { class: 'code-printed-text' }, text));
     }
   }
 

@@ -16,9 +16,7 @@ import re
 
 import pytest
 
-from test_browser import (  # noqa: F401  (site, server, chromium are fixtures)
-    RUN_MS, Lab, chromium, cli_sections, expect, server, site,
-)
+from lab_browser import RUN_MS, cli_sections, expect
 
 pytestmark = pytest.mark.browser
 
@@ -56,13 +54,6 @@ def expected_text(patches: dict | None = None) -> dict:
 def original(ref: str):
     from inference_lab.blocks import SourceRef
     return SourceRef(*ref.split(".", 1)).resolve()
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
-    yield lab
-    lab.close()
 
 
 def open_editor(lab, ref: str, block: int):
