@@ -63,6 +63,7 @@ const panels = createPanels({
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', 'Đang tải: ' + msg.stage, msg.detail, msg.fraction),
   ready: onReady,
+  started: onStarted,
   result: onResult,
   runError: onRunError,
   fatal,
@@ -160,13 +161,22 @@ function run() {
       started: performance.now(),
       config,
       patched: patches.length > 0,
-      slowTimer: patches.length ? setTimeout(() => stopRun('watchdog'), WATCHDOG_MS) : setTimeout(() => {
+      slowTimer: patches.length ? null : setTimeout(() => {
         setNote('Lần chạy đã quá ' + SLOW_RUN_MS / 1000 + ' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).');
       }, SLOW_RUN_MS),
     },
   });
   setStatus('running', 'Đang chạy engine với cấu hình hiện tại…', 'Có thể bấm Dừng nếu chạy quá lâu.');
   panels.setBusy(true);
+}
+
+// The worker took the run off its queue (it may have been busy warming up): a run with edited code
+// gets WATCHDOG_MS from now.
+function onStarted(id) {
+  const { inflight } = store.get();
+  if (!inflight || inflight.id !== id || !inflight.patched) return;
+  clearTimeout(inflight.slowTimer);
+  inflight.slowTimer = setTimeout(() => stopRun('watchdog'), WATCHDOG_MS);
 }
 
 function finishRun() {

@@ -12,7 +12,8 @@
 // worker -> page: {type: 'progress', stage, detail, fraction}
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
-//                 {id, type: 'result', result} · {id, type: 'error', message, details, fatal}
+//                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
+//                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
 'use strict';
 
@@ -266,6 +267,7 @@ function warmUp() {
 
 function handleRun(msg) {
   warmed = true;
+  post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
   try {
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
