@@ -93,7 +93,7 @@ PYODIDE_RUNTIME = [
 # Files of static/vendor/ built elsewhere and committed (tools/codemirror/README.md says how to rebuild
 # them): their sha256 must match before the build copies them; they are already minified.
 VENDOR_PINS = {
-    "vendor/codemirror.js": "1db0bbb6454cba02ef1cf04476c6ea06694dc96dea7db03b534e6d1afcf983f1",
+    "vendor/codemirror.js": "3cbf99825cf54c40c1bd4fafb3369973d5ce3cf83e6b663c9df720dd9ee077c1",
 }
 LAB_PACKAGES = ["numpy", "micropip"]
 LAB_LOCK = "pyodide-lock.lab.json"  # written by lab_lock(), at the site root in both build modes

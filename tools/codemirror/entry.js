@@ -16,7 +16,7 @@ import {
 const theme = EditorView.theme({
   '&': { fontSize: '0.875rem', backgroundColor: '#ffffff', color: '#1b1f24', border: '1px solid #d4d7dd', borderRadius: '4px' },
   '&.cm-focused': { outline: '3px solid #c2410c', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'var(--mono, ui-monospace, monospace)', lineHeight: '1.45', maxHeight: '28rem' },
+  '.cm-scroller': { fontFamily: 'var(--mono, ui-monospace, monospace)', fontVariantLigatures: 'none', lineHeight: '1.45', maxHeight: '28rem' },
   '.cm-content': { padding: '0.35rem 0' },
   '.cm-gutters': { backgroundColor: '#f1f3f6', color: '#4a5260', borderRight: '1px solid #d4d7dd' },
   '.cm-activeLine': { backgroundColor: '#eef4fb' },
