@@ -8,7 +8,7 @@
 //   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
-// Tools (each init(lab)): editor.js, share.js, compare.js, exercises.js, steps.js.
+// Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
 // Leaves out the file:// check: module scripts do not load from file://, so static/boot.js (a
 // classic script) shows how to serve the page instead.
 
@@ -24,11 +24,16 @@ import * as share from './share.js';
 import * as compare from './compare.js';
 import * as exercises from './exercises.js';
 import * as steps from './steps.js';
+import * as code from './code.js';
 
-// In this order: share uses lab.tool('editor').
-const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['exercises', exercises.init],
-  ['steps', steps.init]];
+// In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
+const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
+  ['exercises', exercises.init], ['steps', steps.init]];
 const SLOW_RUN_MS = 30000;
+// A run with the student's edited code (static/code.js) that takes longer than this is stopped and
+// Python restarted: an endless loop in the student's function must not hang the page. A normal run
+// with edits takes well under a second once Python is warm.
+const WATCHDOG_MS = 8000;
 
 const byId = (id) => document.getElementById(id);
 const el = {
@@ -47,6 +52,7 @@ const store = createStore({
   inflight: null,    // {id, started, config, slowTimer} while a run is in the worker
   status: 'loading', // the status line's data-status
   lastResult: null,  // {result, config} of the last run shown
+  patches: [],       // the student's edited functions every run sends (static/code.js)
 });
 const controls = createControls({ form: el.form, headline: byId('fields-headline'), advanced: byId('fields-advanced'),
   advancedFold: byId('advanced') }, store);
@@ -58,6 +64,7 @@ const panels = createPanels({
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', 'Đang tải: ' + msg.stage, msg.detail, msg.fraction),
   ready: onReady,
+  started: onStarted,
   result: onResult,
   runError: onRunError,
   fatal,
@@ -147,19 +154,30 @@ function run() {
     setNote('Chưa chạy: sửa ' + errors.length + ' ô được đánh dấu.');
     return;
   }
-  const id = worker.run(config); // first: the engine starts while the page updates
+  const patches = store.get().patches;
+  const id = worker.run(config, patches); // first: the engine starts while the page updates
   store.set({
     inflight: {
       id,
       started: performance.now(),
       config,
-      slowTimer: setTimeout(() => {
+      patched: patches.length > 0,
+      slowTimer: patches.length ? null : setTimeout(() => {
         setNote('Lần chạy đã quá ' + SLOW_RUN_MS / 1000 + ' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).');
       }, SLOW_RUN_MS),
     },
   });
   setStatus('running', 'Đang chạy engine với cấu hình hiện tại…', 'Có thể bấm Dừng nếu chạy quá lâu.');
   panels.setBusy(true);
+}
+
+// The worker took the run off its queue (it may have been busy warming up): a run with edited code
+// gets WATCHDOG_MS from now.
+function onStarted(id) {
+  const { inflight } = store.get();
+  if (!inflight || inflight.id !== id || !inflight.patched) return;
+  clearTimeout(inflight.slowTimer);
+  inflight.slowTimer = setTimeout(() => stopRun('watchdog'), WATCHDOG_MS);
 }
 
 function finishRun() {
@@ -184,8 +202,13 @@ function onResult(result) {
     if (unplaced.length || errors.length === 0) {
       panels.showPageError('Engine không chạy với cấu hình này.', unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || 'Không có chi tiết.');
     }
-    setNote('Chưa chạy: engine báo lỗi ở giá trị nhập.');
-    setStatus('error', 'Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', '');
+    if (errors.length && errors.every((e) => String(e.field || '').startsWith('patch'))) {
+      setNote('Chưa chạy: mã Python đã sửa có lỗi; xem thông báo bên cạnh trình sửa mã. Các khối giữ output trước.');
+      setStatus('error', 'Mã đã sửa có lỗi. Sửa trong trình sửa mã rồi bấm Chạy (hoặc Khôi phục).', '');
+    } else {
+      setNote('Chưa chạy: engine báo lỗi ở giá trị nhập.');
+      setStatus('error', 'Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', '');
+    }
     finishRun();
     return;
   }
@@ -219,8 +242,22 @@ function onRunError(msg) {
 }
 
 function stop() {
-  if (!store.get().inflight) return;
-  restartWorker('Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.');
+  stopRun('user');
+}
+
+// reason: 'user' (Dừng) or 'watchdog' (a run with edited code ran too long).
+function stopRun(reason) {
+  const { inflight } = store.get();
+  if (!inflight) return;
+  restartWorker(reason === 'watchdog'
+    ? 'Đã dừng: lần chạy với mã đã sửa quá ' + WATCHDOG_MS / 1000 + ' giây. Python đang khởi động lại; mã và các giá trị bạn nhập được giữ nguyên.'
+    : 'Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.');
+  store.emit('stopped', { reason, patched: inflight.patched });
+}
+
+// The edited functions every run sends from now on ([] for none).
+function setPatches(patches) {
+  store.set({ patches: Array.isArray(patches) ? patches : [] });
 }
 
 function reset() {
@@ -264,7 +301,8 @@ function init() {
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
-  const { register } = createLabApi({ store, controls, panels, run, runWith, canRun, setNote, toolbar, form: el.form });
+  const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal('Trình duyệt này không hỗ trợ Web Worker.', 'Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).');

@@ -34,8 +34,15 @@ function savePrediction(key, text) {
 }
 
 // ── one exercise ─────────────────────────────────────────────────────────────
-function constantsLine(constants) {
+function constantsLine(constants, patch) {
   const line = make('p', { class: 'exercise-constants' });
+  const functions = Object.keys(patch || {});
+  if (functions.length && !Object.keys(constants).length) {
+    line.append(make('span', { class: 'exercise-label' }, 'Bài này sửa hàm:'), ' ');
+    functions.forEach((name, i) => line.append(i > 0 ? ', ' : '', make('code', {}, name)));
+    line.append(make('span', { class: 'exercise-rest' }, ' (nút chạy nạp hàm đã sửa vào “Sửa mã” của khối; các hằng số giữ mặc định)'));
+    return line;
+  }
   line.append(make('span', { class: 'exercise-label' }, 'Bài này đặt:'), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
@@ -50,7 +57,7 @@ function constantsLine(constants) {
 function textColumn(ex, id) {
   const column = make('div', { class: 'exercise-text' });
   column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), ex.sections['Câu hỏi']));
-  column.append(constantsLine(ex.constants || {}));
+  column.append(constantsLine(ex.constants || {}, ex.patch));
   const guide = make('div', { class: 'exercise-guide' });
   guide.append(make('h4', { id: id + '-guide' }, 'Cần dự đoán gì'),
     setRenderedHtml(make('div', { class: 'md' }), ex.sections['Dự đoán']));
@@ -94,10 +101,13 @@ function setNote(note, text, link) {
 }
 
 function runButton(ex, lab, note) {
+  const patched = Object.keys(ex.patch || {}).length > 0;
   const button = make('button', { type: 'button', class: 'btn primary', 'data-exercise-action': 'run' },
-    'Đặt hằng số và chạy');
+    patched ? 'Nạp hàm đã sửa và chạy' : 'Đặt hằng số và chạy');
   let started = false;
   button.addEventListener('click', () => {
+    const code = lab.tool('code');
+    if (code && lab.canRun()) code.applyExercise(ex.patch || {}); // exactly its functions ("Sửa mã"), else the originals
     const unknown = lab.runWith(ex.constants || {});
     if (unknown === null) return; // disabled anyway
     if (unknown.length) {

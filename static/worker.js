@@ -8,12 +8,15 @@
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/pyc-cache.js is not used.
 //
-// page -> worker: {id, type: 'run', config} · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+// page -> worker: {id, type: 'run', config, patches?} (patches: the student's edited functions, see
+//                 py/inference_lab/patch.py; web.run(config_json, patches_json))
+//                 {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
-//                 {id, type: 'result', result} · {id, type: 'error', message, details, fatal}
+//                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
+//                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
 'use strict';
 
@@ -272,8 +275,11 @@ function warmUp() {
 
 function handleRun(msg) {
   warmed = true;
+  post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
   try {
-    const result = JSON.parse(web.run(JSON.stringify(msg.config || {})));
+    const config = JSON.stringify(msg.config || {});
+    const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
+    const result = JSON.parse(patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;

@@ -5,15 +5,13 @@ localStorage across a reload. Site, server and Chromium: the session's (conftest
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from lab_site import ROOT
 from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
+from lab_site import ROOT
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +48,8 @@ def test_the_section_lists_every_exercise(lab, exercises):
         for name, value in ex["constants"].items():
             shown = f"[{len(value)} yêu cầu]" if isinstance(value, list) else value   # REQUESTS: a trace
             expect(item.locator(".exercise-constants")).to_contain_text(f"{name} = {shown}")
+        for name in ex["patch"]:                     # an exercise that rewrites a function names it
+            expect(item.locator(".exercise-constants")).to_contain_text(name)
         expect(item.locator("textarea")).to_have_accessible_name("Dự đoán của bạn")
         expect(item.locator(".exercise-answer")).to_be_hidden()
         expect(item.locator('[data-exercise-action="run"]')).to_be_enabled()

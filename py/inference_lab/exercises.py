@@ -16,6 +16,15 @@ A file opens with front matter between two `+++` lines, then Markdown sections
     >>> ex.number, ex.constants, ex.sections["Câu hỏi"]
     (7, {'SLOTS': 3}, 'Q')
 
+An exercise that needs the code adds a `[patch]` table at the end of its front matter: one key per
+edited engine function, "module.function", with the function's new source as a TOML string;
+`--exercise N` and the page's exercise button run the lab with it (see patch.py):
+
+    >>> text = "+++\\ntitle = 'T'\\nconstants = {}\\nexpect = []\\n[patch]\\n'sampler.sample' = 'def sample(): ...'\\n+++\\n"
+    >>> ex = parse_text(text + "## Câu hỏi\\nQ\\n## Dự đoán\\nP\\n## Đáp án\\nA\\n", "08-y.md")
+    >>> ex.patch
+    {'sampler.sample': 'def sample(): ...'}
+
 Adding a seventh exercise is adding one file. Leaves out: rendering Markdown to HTML
 (build.py does that with a Markdown library), checking the answers (tests do that).
 """
@@ -40,10 +49,17 @@ class Exercise:
     expect: list
     sections: dict = field(default_factory=dict)    # "Câu hỏi" / "Dự đoán" / "Đáp án" -> Markdown
     expect_steps: list = field(default_factory=list)  # strings of the step narration (`--steps`)
+    patch: dict = field(default_factory=dict)       # "module.function" -> new source (patch.py)
+
+    def __post_init__(self):
+        for key, source in self.patch.items():
+            if not re.fullmatch(r"[a-z_]+\.[a-z_]\w*", key) or not isinstance(source, str):
+                raise ValueError(f"[patch]: mỗi khóa là 'mô-đun.hàm' (ví dụ 'scheduler.plan_tasks') với mã nguồn "
+                                 f"là một chuỗi (nhận {key!r})")
 
     def to_dict(self) -> dict:
         return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
-                    expect=self.expect, sections=self.sections)
+                    expect=self.expect, sections=self.sections, patch=self.patch)
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
@@ -71,7 +87,8 @@ def parse_text(text: str, filename: str) -> Exercise:
         if key not in meta:
             raise ValueError(f"{filename}: phần đầu thiếu khóa {key!r}")
     return Exercise(int(m.group(1)), m.group(2), meta["title"], dict(meta["constants"]), list(meta["expect"]),
-                    split_sections(body), list(meta.get("expect_steps", [])))
+                    split_sections(body), expect_steps=list(meta.get("expect_steps", [])),
+                    patch=dict(meta.get("patch", {})))
 
 
 def default_dir() -> Path:
@@ -98,8 +115,8 @@ def parse_file(path: Path) -> Exercise:
         raise ValueError(f"{path.name}: {exc}") from exc
 
 
-def constants_of(number, directory: Path | None = None) -> dict:
-    """The constants of exercise `number` (int or digit string); LookupError if there is none."""
+def find(number, directory: Path | None = None) -> Exercise:
+    """Exercise `number` (int or digit string); LookupError if there is none."""
     try:
         n = int(number)
     except (TypeError, ValueError):
@@ -107,4 +124,14 @@ def constants_of(number, directory: Path | None = None) -> dict:
     found = [e for e in load_all(directory) if e.number == n]
     if not found:
         raise LookupError(f"không có bài tập số {n} trong {directory or default_dir()}")
-    return dict(found[0].constants)
+    return found[0]
+
+
+def constants_of(number, directory: Path | None = None) -> dict:
+    """The constants of exercise `number` (int or digit string); LookupError if there is none."""
+    return dict(find(number, directory).constants)
+
+
+def patch_of(number, directory: Path | None = None) -> dict:
+    """The [patch] of exercise `number`: {"module.function": source}, {} for most exercises."""
+    return dict(find(number, directory).patch)
