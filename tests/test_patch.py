@@ -149,6 +149,23 @@ def test_greedy_sampler_changes_token_blocks_and_leaves_the_others():
     assert "Lọc top-k/top-p giữ 1 token, tái chuẩn hóa tổng về 1: d=1.000" in report.to_text()
 
 
+ONE_AT_A_TIME = '''
+def admission_room(policy, slots, running, waiting, ready, pending):
+    return 1 if not running else 0
+'''
+
+
+def test_admission_room_edit_reaches_admission_check_and_the_step_narration():
+    """scheduler.admission_check calls admission_room through the module: the edit decides the room, and
+    the step narration names it as the reason requests wait while a slot is free."""
+    report = patch.run([patch.Unit("scheduler", ONE_AT_A_TIME, "a.py")], run, None)[0]
+    assert "bước  2: 3.40 ms -> 4.50 ms | chờ=2 chạy=1 | A:d:1" in report.to_text()
+    assert ("Hàng chờ (theo thứ tự): B, C.\nChờ vì admission_room (mã đã sửa) cho 0 chỗ dù còn chỗ trống: B, C."
+            in report.steps_text())
+    assert scheduler.admission_check("continuous", 2, [], [], [], []) == (2, "free_slot")   # the original is back
+    assert "admission_room (mã đã sửa)" not in run().steps_text()
+
+
 def test_cli_patch_changes_stdout(capsys, tmp_path):
     code, out, err = cli_run(capsys, tmp_path, ("scheduler", PREFILL_FIRST))
     assert code == 0 and "TTFT = 19.20 ms - 1.00 ms = 18.20 ms" in out

@@ -42,14 +42,17 @@ def admission_check(policy: str, slots: int, running: list, waiting: list, ready
 
     The check is "free_slot" / "no_slot" (continuous), "full_group" / "group_running" /
     "group_incomplete" (static: the previous group still runs, or fewer than SLOTS are ready
-    while more may still arrive)."""
+    while more may still arrive), or "room_rule" when the state would admit but admission_room
+    said 0 (only an edited admission_room does that)."""
     room = admission_room(policy, slots, running, waiting, ready, pending)
     if policy == "continuous":
-        return room, "free_slot" if slots > len(running) else "no_slot"
-    if running:
-        return room, "group_running"
-    full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
-    return room, "full_group" if full_group else "group_incomplete"
+        check = "free_slot" if slots > len(running) else "no_slot"
+    elif running:
+        check = "group_running"
+    else:
+        full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
+        check = "full_group" if full_group else "group_incomplete"
+    return room, "room_rule" if room <= 0 and check in ("free_slot", "full_group") else check
 
 
 def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:
