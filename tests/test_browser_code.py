@@ -167,6 +167,46 @@ def test_editing_sample_changes_token_blocks_and_leaves_the_others(lab):
     restore(lab, "sampler.sample", 8)
 
 
+ONE_AT_A_TIME = """def admission_room(policy, slots, running, waiting, ready, pending):
+    return 1 if not running else 0
+"""
+# Run in the page's worker: where the engine's modules came from, and whether loading them again compiles.
+ENGINE_LOADED = r"""
+import json, sys
+engine = {n: m for n, m in sys.modules.items() if n.split(".")[0] == "inference_lab"}
+compiles = []
+sys.addaudithook(lambda event, args: event == "compile" and compiles.append(str(args[1])))
+for name in sorted(engine):
+    engine[name].__spec__.loader.get_code(name)
+json.dumps({"engine": sorted(engine), "cached": sorted(n for n, m in engine.items() if m.__cached__),
+            "compiles": compiles})
+"""
+
+
+def test_an_edit_runs_in_the_bytecode_build_and_reaches_the_step_view(lab, site):
+    """The build ships the engine with its bytecode (build_bytecode.py): an edited admission_room still
+    replaces the compiled original (admission_check calls it), patch.py itself loads from __pycache__,
+    and the step view in block [3] says why B and C wait."""
+    import json
+    editor = set_code(lab, "scheduler.admission_room", 3, ONE_AT_A_TIME)
+    assert run_from(editor, lab) == "done"
+    assert changed_blocks(lab, expected_text({"scheduler.admission_room": ONE_AT_A_TIME})) == [3, 4, 6, 8, 10, 11, 12]
+    assert "bước  2: 3.40 ms -> 4.50 ms | chờ=2 chạy=1 | A:d:1" in "\n".join(lab.panel_lines(3))
+    slider = lab.page.locator("[data-step-slider]")
+    slider.focus()
+    slider.press("Home")
+    slider.press("ArrowRight")
+    expect(slider).to_have_attribute("aria-valuenow", "2")
+    expect(lab.page.locator('[data-step-view] .step-wait[data-request="B"][data-why="room_rule"]')).to_contain_text(
+        "admission_room (mã đã sửa) cho 0 chỗ dù còn chỗ trống")
+    if json.loads((site / "build-info.json").read_text())["bytecode"]:
+        [worker] = lab.page.workers
+        found = json.loads(worker.evaluate("(source) => pyodide.runPython(source)", ENGINE_LOADED))
+        assert "inference_lab.patch" in found["engine"] and found["cached"] == found["engine"]
+        assert found["compiles"] == []
+    restore(lab, "scheduler.admission_room", 3)
+
+
 # ── mistakes are lessons; nothing is lost ───────────────────────────────────
 def assert_lesson_kept_everything(lab, editor, source: str, before: list, *needles: str):
     error = editor.locator('[data-error-for="patch:scheduler.plan_tasks"], [data-error-for^="patch:"]').first
