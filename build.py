@@ -237,13 +237,16 @@ def write_lab_lock(out: Path, shipped: dict[str, str] | None = None) -> None:
 # downloads a file only for text that needs it. Left out: italics, Cyrillic, Greek and Latin
 # Extended (the engine prints none of them), and subsetting at build time (the files come subset).
 # The package tarball is taken from the folder named by $LAB_FONT_MIRROR, the cache (.cache/fonts/),
-# then from the npm registry with `npm pack` (saved into the cache); the tarball and every file
-# taken from it must match their pins. dist/fonts/ gets the two fonts and the licence text.
+# then from the npm registry with `npm pack` (saved into the cache); a machine without npm (or whose
+# npm fails) takes the three files one by one from the CDN that also serves Pyodide (saved into
+# .cache/fonts/files/). The tarball and every file must match their pins. dist/fonts/ gets the two
+# fonts and the licence text.
 FONT_PACKAGE = "@fontsource-variable/jetbrains-mono"
 FONT_VERSION = "5.3.0"
 FONT_TARBALL = "fontsource-variable-jetbrains-mono-5.3.0.tgz"  # the name npm pack gives it
 FONT_TARBALL_PIN = "996fe6368a480c9ce15d4de22a2682b7c40b403718fee2b15e7272f244fd993f"
 FONT_MIRROR_ENV = "LAB_FONT_MIRROR"
+FONT_CDN = f"https://cdn.jsdelivr.net/npm/{FONT_PACKAGE}@{FONT_VERSION}/"  # the package's files, as in the tarball
 FONT_CACHE_DIR = ROOT / ".cache" / "fonts"
 FONT_DIR = "fonts"  # in dist/; static/style.css names these files (tests/test_build.py checks it)
 FONT_PINS = {  # dist/fonts/<name>: (the file in the tarball, its sha256)
@@ -260,11 +263,15 @@ FONT_WHAT_TO_DO = (
 )
 
 
+class NoFontTarball(BuildError):
+    """npm could not give the font package: the build then tries the CDN file by file."""
+
+
 def npm_pack(dest: Path) -> None:
     """`npm pack` the font package into dest's folder (atomically: a partial file never lands there)."""
     npm = shutil.which("npm")
     if npm is None:
-        raise BuildError(f"{FONT_TARBALL} is in neither ${FONT_MIRROR_ENV} nor {FONT_CACHE_DIR}, and npm is not installed.\n{FONT_WHAT_TO_DO}")
+        raise NoFontTarball(f"{FONT_TARBALL} is in neither ${FONT_MIRROR_ENV} nor {FONT_CACHE_DIR}, and npm is not installed.")
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".npm-pack-") as tmp:
         print(f"  npm pack {FONT_PACKAGE}@{FONT_VERSION}", file=sys.stderr)
@@ -272,7 +279,7 @@ def npm_pack(dest: Path) -> None:
                                 cwd=tmp, capture_output=True, text=True, timeout=300)
         packed = Path(tmp) / FONT_TARBALL
         if result.returncode != 0 or not packed.is_file():
-            raise BuildError(f"npm pack {FONT_PACKAGE}@{FONT_VERSION} failed: {result.stderr.strip()[-500:]}\n{FONT_WHAT_TO_DO}")
+            raise NoFontTarball(f"npm pack {FONT_PACKAGE}@{FONT_VERSION} failed: {result.stderr.strip()[-500:]}")
         os.replace(packed, dest)
 
 
@@ -299,15 +306,49 @@ def locate_font_tarball() -> Path:
     return cached
 
 
-def vendor_font(dest: Path, tarball: Path) -> None:
-    """dist/fonts/: the pinned font files and their licence, taken from the package tarball."""
-    dest.mkdir(parents=True)
+def read_font_tarball(tarball: Path) -> dict[str, bytes]:
+    """{dist/fonts/ name: bytes} of the pinned files in the package tarball."""
+    files = {}
     with tarfile.open(tarball, "r:gz") as tar:
         for name, (member, pin) in FONT_PINS.items():
             data = tar.extractfile(member).read()
             if hashlib.sha256(data).hexdigest() != pin:
                 raise BuildError(f"{member} in {FONT_TARBALL} does not match its pin {pin}.\n{FONT_WHAT_TO_DO}")
-            (dest / name).write_bytes(data)
+            files[name] = data
+    return files
+
+
+def fetch_font_file(name: str, member: str, pin: str) -> bytes:
+    """One pinned font file from the cache, else from FONT_CDN (saved into the cache)."""
+    cached = FONT_CACHE_DIR / "files" / name
+    if not (cached.is_file() and sha256_file(cached) == pin):
+        url = FONT_CDN + member.removeprefix("package/")
+        print(f"  downloading {url}", file=sys.stderr)
+        try:
+            download(url, cached)
+        except BuildError as exc:
+            raise BuildError(f"Could not download {url}.\n{FONT_WHAT_TO_DO}") from exc
+    if sha256_file(cached) != pin:
+        got = sha256_file(cached)
+        cached.unlink()
+        raise BuildError(f"{FONT_CDN}: {member} has sha256 {got}, not the pin {pin}.\n{FONT_WHAT_TO_DO}")
+    return cached.read_bytes()
+
+
+def font_files() -> dict[str, bytes]:
+    """{dist/fonts/ name: bytes}: from the package tarball, or file by file from the CDN without npm."""
+    try:
+        return read_font_tarball(locate_font_tarball())
+    except NoFontTarball as why:
+        print(f"  {why} Taking the font files from {FONT_CDN}", file=sys.stderr)
+        return {name: fetch_font_file(name, member, pin) for name, (member, pin) in FONT_PINS.items()}
+
+
+def vendor_font(dest: Path, files: dict[str, bytes]) -> None:
+    """dist/fonts/: the pinned font files and their licence."""
+    dest.mkdir(parents=True)
+    for name, data in files.items():
+        (dest / name).write_bytes(data)
 
 
 # ── the engine wheel, written with zipfile (no setuptools or network needed) ─
@@ -779,7 +820,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
     views = code_views()            # likewise for Pygments
     if minify:
         minifiers()  # likewise for the minifiers
-    font_tarball = locate_font_tarball()  # and for the font
+    fonts = font_files()  # and for the font
     python, why = build_bytecode.find_python312()
     if python is None:
         print(f"build.py: no CPython 3.12 ({why}): the site ships Python sources, which the browser compiles on every first visit", file=sys.stderr)
@@ -798,7 +839,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             index_url, origin = "pyodide/", None
         shutil.copytree(ROOT / "static", out / "static")
         check_vendor(out / "static")
-        vendor_font(out / FONT_DIR, font_tarball)
+        vendor_font(out / FONT_DIR, fonts)
         write_lab_lock(out, shipped)
         sw_template = take_service_worker_template(out)
         if minify:

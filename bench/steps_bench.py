@@ -21,13 +21,14 @@ import json
 import statistics
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests")]
 import build  # noqa: E402
 from test_steps import long_run_config  # noqa: E402
+sys.path.insert(0, str(ROOT / "bench"))
+from render_profile import serve  # noqa: E402  (a quiet build.SiteHandler server on a free port)
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -93,15 +94,6 @@ def record_size(config: dict) -> tuple[int, int, int]:
     report = out["report"]
     steps = len(json.dumps(report["steps"], ensure_ascii=False).encode())
     return report["steps"]["count"], steps, len(json.dumps(out, ensure_ascii=False).encode())
-
-
-def serve(dist: Path):
-    class Quiet(build.SiteHandler):
-        def log_message(self, *args):
-            pass
-    server = build.make_server(dist, 0, handler=Quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def stats(name: str, xs: list[float]) -> str:

@@ -126,6 +126,19 @@ def cli_sections(text: str) -> dict:
     return sections
 
 
+def engine_report(config: dict) -> dict:
+    """The JSON report the page gets for `config` (what its charts draw)."""
+    from inference_lab import web
+    result = json.loads(web.run(json.dumps(config)))
+    assert result["ok"], result
+    return result["report"]
+
+
+def block_data(report: dict, n: int) -> dict:
+    """Block n's machine-readable data in a report."""
+    return next(b for b in report["blocks"] if b["number"] == n)["data"]
+
+
 def engine_text(config: dict) -> str:
     """What the engine prints for `config`, rebuilt from the JSON the page gets (the page must show the same)."""
     from inference_lab import web

@@ -7,11 +7,10 @@ Same harness as test_browser.py (conftest.py: the session's build, server and Ch
 """
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 
 pytestmark = pytest.mark.browser
 
@@ -21,17 +20,6 @@ RUNS = {
     "refused": {"SLOTS": 1},                                    # FOLLOW=C gets 429 at the gateway
     "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2},  # the KV pool runs out: 3 preemptions
 }
-
-
-def engine_report(config: dict) -> dict:
-    from inference_lab import web
-    result = json.loads(web.run(json.dumps(config)))
-    assert result["ok"], result
-    return result["report"]
-
-
-def data(report: dict, n: int) -> dict:
-    return next(b for b in report["blocks"] if b["number"] == n)["data"]
 
 
 def chart(lab: Lab, name: str):
@@ -85,7 +73,7 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     for name in BLOCK_OF:
         assert_drawn(lab, name)
 
-    b3, b6, b11 = data(report, 3), data(report, 6), data(report, 11)
+    b3, b6, b11 = block_data(report, 3), block_data(report, 6), block_data(report, 11)
     tl = chart(lab, "timeline")
     lanes = tl.locator("[data-request]").evaluate_all("els => els.map(e => e.dataset.request)")
     assert lanes == [r["id"] for r in report["config"]["REQUESTS"]]            # REQUESTS order: A B E C D
@@ -106,15 +94,15 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     assert kv.locator(".reuse").count() == kv_reuses(steps) == 4
     assert kv.locator(".preemption").count() == 0
 
-    att = data(report, 5)
+    att = block_data(report, 5)
     assert chart(lab, "attention").locator(".bar").count() == 2 * len(att["heads"][0]) == 18
     expect(chart(lab, "attention").locator("figcaption")).to_contain_text(att["token_text"])
 
     smp = chart(lab, "sampling")
     expect(smp.locator(".chosen-band")).to_have_count(1)
-    chosen = data(report, 8)["token_text"]
+    chosen = block_data(report, 8)["token_text"]
     expect(smp.locator("figcaption")).to_contain_text(f"“{chosen}”")
-    assert smp.locator(f'.bar[data-token="{data(report, 8)["token"]}"]').count() == 2       # before and after
+    assert smp.locator(f'.bar[data-token="{block_data(report, 8)["token"]}"]').count() == 2       # before and after
 
     tt = chart(lab, "ttft")
     assert tt.locator(".request").evaluate_all("els => els.map(e => e.dataset.request)") == [r["id"] for r in b11["requests"]]
@@ -142,7 +130,7 @@ def test_refused_followed_request_keeps_every_chart_and_explains_the_missing_one
     tl = chart(lab, "timeline")
     expect(tl.locator('[data-request="C"] .refused')).to_have_attribute("data-code", "429")
     expect(tl.locator('[data-request="C"]')).to_contain_text("yêu cầu theo dõi")
-    assert tl.locator(".refused").count() == len(data(report, 11)["rejected"]) == 3
+    assert tl.locator(".refused").count() == len(block_data(report, 11)["rejected"]) == 3
     assert chart(lab, "ttft").locator(".request").count() == 2
 
 
@@ -151,7 +139,7 @@ def test_preemption_run_marks_preemptions_on_the_timeline_and_kv_blocks(lab):
     report = engine_report(RUNS["preempt"])
     for name in BLOCK_OF:
         assert_drawn(lab, name)
-    pre = data(report, 3)["preemptions"]
+    pre = block_data(report, 3)["preemptions"]
     assert [(p["step"], p["request"]) for p in pre] == [(5, "C"), (6, "C"), (9, "D")]
 
     tl = chart(lab, "timeline")
@@ -162,7 +150,7 @@ def test_preemption_run_marks_preemptions_on_the_timeline_and_kv_blocks(lab):
     kv = chart(lab, "kv-blocks")
     steps = kv.locator(".preemption").evaluate_all("els => els.map(e => +e.dataset.step)")
     assert steps == sorted({p["step"] for p in pre})
-    assert kv.locator(".reuse").count() == kv_reuses(data(report, 3)["steps"]) > 4
+    assert kv.locator(".reuse").count() == kv_reuses(block_data(report, 3)["steps"]) > 4
     assert "preempt" in kv.locator("svg.chart-svg").get_attribute("aria-label")
 
     expect(chart(lab, "ttft").locator("svg.chart-svg")).to_contain_text("TTFT 22.50 ms · ✗ vượt SLO · preempt 2 lần")

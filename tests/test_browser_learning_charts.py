@@ -6,12 +6,11 @@ too. Same harness as test_browser_charts.py (conftest.py: the session's build, s
 """
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from inference_lab.exercises import load_all
-from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 from lab_site import ROOT
 
 pytestmark = pytest.mark.browser
@@ -22,17 +21,6 @@ RUNS = {
     "refused": {"SLOTS": 1},           # FOLLOW=C gets 429 at the gateway: never tokenized
     "bits2": {"QUANT_BITS": 2},        # the lowest width: 1 level each side of zero
 }
-
-
-def engine_report(config: dict) -> dict:
-    from inference_lab import web
-    result = json.loads(web.run(json.dumps(config)))
-    assert result["ok"], result
-    return result["report"]
-
-
-def data(report: dict, n: int) -> dict:
-    return next(b for b in report["blocks"] if b["number"] == n)["data"]
 
 
 def chart(lab: Lab, name: str, block: int):
@@ -70,7 +58,7 @@ def test_default_run_draws_the_three_pictures_from_the_report(lab):
     for name, block in PLACES:
         assert_drawn(lab, name, block)
 
-    b2 = data(report, 2)
+    b2 = block_data(report, 2)
     tok = chart(lab, "tokens", 2)
     merges = tok.locator(".merge-step").evaluate_all("els => els.map(e => e.dataset.merge)")
     assert merges == ["", "n</w>", "od", "ode", "odel", "odel</w>", "model</w>"]
@@ -82,7 +70,7 @@ def test_default_run_draws_the_three_pictures_from_the_report(lab):
     expect(tok.locator('.caption[data-request="E"]')).to_have_text("8 + 30 = 38 > 24 → 400 · bị chặn ở bước chuẩn bị đầu vào")
     expect(tok.locator(".max-context")).to_have_attribute("data-max-context", "24")
 
-    sweep = data(report, 13)["sweep"]
+    sweep = block_data(report, 13)["sweep"]
     for block in (9, 13):
         q = chart(lab, "quantization", block)
         assert q.locator('.bar[data-metric="int_bytes"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [6, 7, 8]
@@ -95,7 +83,7 @@ def test_default_run_draws_the_three_pictures_from_the_report(lab):
     expect(chart(lab, "quantization", 9).locator("figcaption")).to_contain_text("Đổi bộ nhớ lấy sai số")
     expect(chart(lab, "quantization", 13).locator("figcaption")).to_contain_text("Cổng chất lượng")
 
-    m = data(report, 10)["budget"]
+    m = block_data(report, 10)["budget"]
     mem = chart(lab, "memory", 10)
     parts = mem.locator(".segment").evaluate_all("els => els.map(e => [e.dataset.part, +e.dataset.bytes])")
     assert parts == [["weights", 7936], ["kv_stored", 3072], ["kv_slack", 512], ["kv_free", 2560]]
@@ -115,14 +103,14 @@ def test_refused_followed_request_still_shows_how_its_text_would_be_split(lab):
     expect(tok.locator(".chart-note")).to_contain_text("C bị từ chối 429 ở cổng nên engine chưa tách token")
     expect(tok.locator('.request[data-request="C"]')).to_have_attribute("data-code", "429")
     expect(tok.locator('.caption[data-request="C"]')).to_contain_text("(nếu tokenize) → 429 · từ chối ở cổng, chưa tokenize")
-    assert tok.locator(".token-id").count() == len(data(report, 2)["follow_ids"]) == 9
-    assert chart(lab, "memory", 10).locator(".kv-pool rect.used").count() == data(report, 10)["budget"]["peak_blocks"]
+    assert tok.locator(".token-id").count() == len(block_data(report, 2)["follow_ids"]) == 9
+    assert chart(lab, "memory", 10).locator(".kv-pool rect.used").count() == block_data(report, 10)["budget"]["peak_blocks"]
 
 
 def test_two_bits_run_shows_the_lowest_width_and_its_neighbours(lab):
     run_and_wait(lab, RUNS["bits2"])
     report = engine_report(RUNS["bits2"])
-    b13 = data(report, 13)
+    b13 = block_data(report, 13)
     for name, block in PLACES:
         assert_drawn(lab, name, block)
     for block in (9, 13):

@@ -320,6 +320,40 @@ def test_font_tarball_pin_is_checked(tmp_path, monkeypatch):
     assert build.FONT_TARBALL_PIN in str(err.value) and build.FONT_MIRROR_ENV in str(err.value)
 
 
+def test_without_npm_the_font_files_come_from_the_cdn_checked_against_their_pins(tmp_path, monkeypatch):
+    """A Python-only machine (no npm) still builds: each pinned file is fetched from FONT_CDN."""
+    import tarfile
+    with tarfile.open(build.locate_font_tarball()) as tar:  # what the CDN serves: the package's files
+        served = {build.FONT_CDN + member.removeprefix("package/"): tar.extractfile(member).read()
+                  for member, _pin in build.FONT_PINS.values()}
+    asked = []
+
+    def fake_download(url, dest):
+        asked.append(url)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(served[url])
+
+    def no_npm(_dest):
+        raise build.NoFontTarball("npm is not installed.")
+    monkeypatch.delenv(build.FONT_MIRROR_ENV, raising=False)
+    monkeypatch.setattr(build, "FONT_CACHE_DIR", tmp_path)
+    monkeypatch.setattr(build, "npm_pack", no_npm)
+    monkeypatch.setattr(build, "download", fake_download)
+    files = build.font_files()
+    assert sorted(asked) == sorted(served)
+    assert {name: build.hashlib.sha256(data).hexdigest() for name, data in files.items()} == \
+        {name: pin for name, (_member, pin) in build.FONT_PINS.items()}
+    asked.clear()
+    assert build.font_files() == files and asked == []  # the second build takes them from the cache
+
+    served[build.FONT_CDN + "LICENSE"] = b"another licence"
+    (tmp_path / "files" / "LICENSE-JetBrainsMono-OFL.txt").unlink()
+    with pytest.raises(build.BuildError) as err:
+        build.font_files()
+    assert "not the pin" in str(err.value) and build.FONT_MIRROR_ENV in str(err.value)
+    assert not (tmp_path / "files" / "LICENSE-JetBrainsMono-OFL.txt").exists()  # a bad file never stays
+
+
 def test_csp_allows_fonts_from_the_site_only(site):
     csp = re.search(r'Content-Security-Policy" content="([^"]+)"', (site / "index.html").read_text()).group(1)
     assert "font-src 'self';" in csp
