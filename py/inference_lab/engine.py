@@ -42,10 +42,17 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_check, plan_tasks, step_duration
+from .scheduler import admission_check, choose_victim, plan_tasks, step_duration
 from .sequence import Sequence
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
+
+
+def gateway_admits(num_in_system: int, slots: int, queue_limit: int) -> bool:
+    """[1] The gateway's decision: True lets the request in, False refuses it with 429.
+
+    `num_in_system` counts the requests already running or waiting when this one is looked at."""
+    return num_in_system < slots + queue_limit
 
 
 @dataclass(slots=True)
@@ -121,7 +128,7 @@ class Engine:
         cfg = self.cfg
         in_system = len(self.waiting) + len(self.running)
         facts = dict(in_system=in_system, slots=cfg.SLOTS, queue_limit=cfg.QUEUE_LIMIT)
-        if in_system >= cfg.SLOTS + cfg.QUEUE_LIMIT:
+        if not gateway_admits(in_system, cfg.SLOTS, cfg.QUEUE_LIMIT):
             return self.decide(seq, "gateway", "429", "capacity", **facts)
         self.decide(seq, "gateway", "OK", "ok", **facts)
         if self.input_rejected(seq):
@@ -216,11 +223,11 @@ class Engine:
 
     # ── preemption ─────────────────────────────────────────────────────────
     def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
-        """Preempt the most recently admitted running sequences until `seq` can store n positions.
+        """Preempt running sequences (scheduler.choose_victim picks each) until `seq` can store n positions.
 
         Returns False when `seq` itself had to be preempted."""
         while not self.pool.can_append(seq, n):
-            victim = self.running[-1]
+            victim = choose_victim(self.running, seq)
             self.preempt(victim, step, seq, n)
             if victim is seq:
                 return False

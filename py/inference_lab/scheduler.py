@@ -1,6 +1,7 @@
 """[3] Iteration scheduler: at every step boundary, who runs and how many tokens each gets.
 
-Two admission policies decide how many ready requests move from `waiting` to `running`:
+Two admission policies decide how many ready requests move from `waiting` to `running`
+(`admission_room`; `admission_check` adds which check decided it, for the step narration):
 - "continuous": take ready requests as soon as a slot is free (continuous batching, Orca);
 - "static": form a new group only when the previous group has finished and either
   SLOTS requests are ready or nothing more can arrive.
@@ -15,6 +16,9 @@ a prompt is prefilled whole in one step.
     >>> [(p, s.id, n) for p, s, n in plan_tasks([a, c], 6)]
     [('decode', 'A', 1), ('prefill', 'C', 5)]
 
+`choose_victim` picks the running sequence to preempt when a task needs a KV block and
+none is free: the most recently admitted one (vLLM's choice: it has the least work to lose).
+
 `step_duration` is the simulated clock: prefill costs COST_PREFILL_FIXED +
 COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ × seqs,
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
@@ -25,19 +29,30 @@ scheduling.
 from __future__ import annotations
 
 
+def admission_room(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> int:
+    """How many ready requests may start running now (the rule the page's editor lets a student rewrite)."""
+    if policy == "continuous":
+        return slots - len(running)
+    full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
+    return slots if (not running and full_group) else 0
+
+
 def admission_check(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> tuple[int, str]:
-    """(how many ready requests may start running now, the check that decided it).
+    """(admission_room(...), the check that decided it): said from the state, for the step narration.
 
     The check is "free_slot" / "no_slot" (continuous), "full_group" / "group_running" /
     "group_incomplete" (static: the previous group still runs, or fewer than SLOTS are ready
-    while more may still arrive)."""
+    while more may still arrive), or "room_rule" when the state would admit but admission_room
+    said 0 (only an edited admission_room does that)."""
+    room = admission_room(policy, slots, running, waiting, ready, pending)
     if policy == "continuous":
-        room = slots - len(running)
-        return room, "free_slot" if room > 0 else "no_slot"
-    if running:
-        return 0, "group_running"
-    full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
-    return (slots, "full_group") if full_group else (0, "group_incomplete")
+        check = "free_slot" if slots > len(running) else "no_slot"
+    elif running:
+        check = "group_running"
+    else:
+        full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
+        check = "full_group" if full_group else "group_incomplete"
+    return room, "room_rule" if room <= 0 and check in ("free_slot", "full_group") else check
 
 
 def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object, int]]:
@@ -52,6 +67,11 @@ def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object,
                 tasks.append(("prefill", r, n))
                 budget = None if budget is None else budget - n
     return tasks
+
+
+def choose_victim(running: list, seq) -> object:
+    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`)."""
+    return running[-1]
 
 
 def step_duration(cfg, tasks) -> int:
