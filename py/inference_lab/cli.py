@@ -193,33 +193,39 @@ def config_from_args(args) -> Config:
 
 
 def units_from_args(args) -> list:
-    """The --patch flags as patch.Unit objects; UsageError naming each bad one."""
+    """The --patch flags as patch.Unit objects; UsageError naming each bad one (in --lang's language)."""
+    en = getattr(args, "lang", "vi") == "en"
     exercise = {}
     if args.exercise is not None:
         from .exercises import patch_of
         exercise = patch_of(args.exercise)              # --exercise was checked by config_from_args
     if not args.patch and not exercise:
         if args.timeout is not None:
-            raise UsageError(["--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
+            raise UsageError(["--timeout: only with --patch (or an exercise with a [patch])." if en
+                              else "--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
         return []
-    from .patch import MODULES, Unit, units_of
-    units, errors = units_of(exercise, f"bài tập {args.exercise}:"), []
+    from .patch import MODULES, Unit, language, units_of
+    units, errors = units_of(exercise, f"exercise {args.exercise}:" if en else f"bài tập {args.exercise}:"), []
     for raw in args.patch or []:
         module, sep, path = raw.partition("=")
         if not sep or not module or not path:
-            errors.append(f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")
+            errors.append(f"--patch: write MODULE=FILE.py, for example --patch scheduler=plan.py (got {raw!r})." if en
+                          else f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")
             continue
         if module.removeprefix("inference_lab.").removesuffix(".py") not in MODULES:
-            errors.append(f"--patch: không có mô-đun {module!r} để sửa; chọn một trong: {', '.join(MODULES)}.")
+            errors.append(f"--patch: there is no module {module!r} to edit; pick one of: {', '.join(MODULES)}." if en
+                          else f"--patch: không có mô-đun {module!r} để sửa; chọn một trong: {', '.join(MODULES)}.")
             continue
         try:
             with open(path, encoding="utf-8") as fh:
                 source = fh.read()
-            units.append(Unit(module, source, path))
+            with language("en" if en else "vi"):
+                units.append(Unit(module, source, path))
         except OSError as exc:
-            errors.append(f"--patch: không đọc được tệp {path!r} ({exc.strerror}).")
+            errors.append(f"--patch: cannot read the file {path!r} ({exc.strerror})." if en
+                          else f"--patch: không đọc được tệp {path!r} ({exc.strerror}).")
         except UnicodeDecodeError:
-            errors.append(f"--patch: tệp {path!r} không phải văn bản UTF-8.")
+            errors.append(f"--patch: the file {path!r} is not UTF-8 text." if en else f"--patch: tệp {path!r} không phải văn bản UTF-8.")
         except ValueError as exc:
             errors.append(f"--patch: {exc}.")
     if args.timeout is not None:
@@ -227,7 +233,8 @@ def units_from_args(args) -> list:
             if not float(args.timeout) > 0:
                 raise ValueError
         except ValueError:
-            errors.append(f"--timeout: phải là một số giây > 0 (nhận {args.timeout!r}).")
+            errors.append(f"--timeout: must be a number of seconds > 0 (got {args.timeout!r})." if en
+                          else f"--timeout: phải là một số giây > 0 (nhận {args.timeout!r}).")
     if errors:
         raise UsageError(errors)
     return units
@@ -281,7 +288,7 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
         timer.daemon = True
         timer.start()
     try:
-        with contextlib.redirect_stdout(sys.stderr):      # the student's print()s: stdout stays the report
+        with contextlib.redirect_stdout(sys.stderr), patch.language(lang):   # the student's print()s: stdout stays the report
             report, names = patch.run(units, functools.partial(run, lang=lang), config,
                                       stopped=lambda: f"--timeout {timeout} {WORDS[lang]['seconds_word']}" if fired else "Ctrl-C")
     except patch.PatchError as exc:

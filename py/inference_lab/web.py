@@ -96,16 +96,17 @@ def _errors(problems) -> str:
 def patch_units(patches) -> list:
     """{module: source} or [{module, source, name?, first_line?, key?, function?}] (or their JSON) as patch.Unit
     objects (the page sends one per editor: key "module.function", function: the one it must define)."""
-    from .patch import Unit
+    from .patch import Unit, say
     if isinstance(patches, str):
         try:
             patches = json.loads(patches)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"patches không phải JSON hợp lệ ({exc.msg})") from None
+            raise ValueError(say(f"patches không phải JSON hợp lệ ({exc.msg})", f"patches is not valid JSON ({exc.msg})")) from None
     if isinstance(patches, dict):
         patches = [dict(module=m, source=s) for m, s in patches.items()]
     if not isinstance(patches, list) or not all(isinstance(p, dict) for p in patches):
-        raise ValueError("patches phải là {mô-đun: mã} hoặc một danh sách {module, source}")
+        raise ValueError(say("patches phải là {mô-đun: mã} hoặc một danh sách {module, source}",
+                             "patches must be {module: source} or a list of {module, source}"))
     units = []
     for p in patches:
         module = str(p.get("module", ""))
@@ -118,8 +119,9 @@ def patch_units(patches) -> list:
 PRINTED_MAX = 4000  # characters of the student's print() output sent back to the page
 
 
-def shorten(text: str) -> str:
-    return text if len(text) <= PRINTED_MAX else text[:PRINTED_MAX] + f"\n… (bỏ {len(text) - PRINTED_MAX} ký tự)"
+def shorten(text: str, lang: str = "vi") -> str:
+    cut = len(text) - PRINTED_MAX
+    return text if cut <= 0 else text[:PRINTED_MAX] + (f"\n… ({cut} characters left out)" if lang == "en" else f"\n… (bỏ {cut} ký tự)")
 
 
 def run(config_json: str, patches=None, lang: str = "vi") -> str:
@@ -139,20 +141,22 @@ def run(config_json: str, patches=None, lang: str = "vi") -> str:
         return _answer(run_lab(cfg, lang=lang))
     from . import patch
     try:
-        units = patch_units(patches)
+        with patch.language(lang):
+            units = patch_units(patches)
     except ValueError as exc:
         return _errors([Problem("patch", f"{exc}.")])
     printed = io.StringIO()
     try:
-        with contextlib.redirect_stdout(printed):
+        with contextlib.redirect_stdout(printed), patch.language(lang):
             report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg)
         return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
-                           "printed": shorten(printed.getvalue())}, ensure_ascii=False, allow_nan=False)
+                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)
     except patch.PatchError as exc:
         return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
-                           "printed": shorten(printed.getvalue())}, ensure_ascii=False)
+                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False)
     except (TypeError, ValueError) as exc:      # a value from the student's code JSON cannot hold
-        lesson = patch.Lesson(units[0].key, "engine", f"Kết quả của lần chạy với mã đã sửa không gửi được về trang: {exc}.")
+        lesson = patch.Lesson(units[0].key, "engine", f"The result of the run with edited code cannot be sent to the page: {exc}." if lang == "en"
+                              else f"Kết quả của lần chạy với mã đã sửa không gửi được về trang: {exc}.")
         return json.dumps({"ok": False, "errors": [lesson.to_dict()]}, ensure_ascii=False)
 
 
