@@ -25,6 +25,11 @@ build for offline use; a new build gives a new sw.js and so a new cache.
 index.html is a template: the mapping table's rows, the block panels under them and the guide's
 block → code list are rendered into it from py/inference_lab/blocks.py (see render_blocks()).
 
+dist/code.json holds, for each of the 13 blocks, the exact source of the engine functions and classes
+py/inference_lab/blocks.py names for it (cut from the package's files with `ast`, the lines
+inspect.getsource gives; file name and line numbers), highlighted by Pygments into runs of
+[CSS class, text] that the page puts in with textContent (static/code.css colours the classes).
+
 dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/exercises.py),
 their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
 so the page never parses Markdown: `python3 -m pip install -r requirements.txt` installs it and the
@@ -33,6 +38,7 @@ minifiers.
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import functools
 import hashlib
@@ -86,6 +92,11 @@ PYODIDE_RUNTIME = [
     "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
     "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl", "micropip-0.9.0-py3-none-any.whl",
 ]
+# Files of static/vendor/ built elsewhere and committed (tools/codemirror/README.md says how to rebuild
+# them): their sha256 must match before the build copies them; they are already minified.
+VENDOR_PINS = {
+    "vendor/codemirror.js": "3cbf99825cf54c40c1bd4fafb3369973d5ce3cf83e6b663c9df720dd9ee077c1",
+}
 LAB_PACKAGES = ["numpy", "micropip"]
 LAB_LOCK = "pyodide-lock.lab.json"  # written by lab_lock(), at the site root in both build modes
 
@@ -455,11 +466,21 @@ def minifiers():
     return rjsmin.jsmin, rcssmin.cssmin
 
 
+def check_vendor(static: Path) -> None:
+    """Every VENDOR_PINS file is there and matches its pin (a stale or edited bundle never ships)."""
+    for name, pin in VENDOR_PINS.items():
+        path = static / name
+        if not path.is_file() or sha256_file(path) != pin:
+            raise BuildError(f"static/{name} is missing or does not match its sha256 pin in build.py (VENDOR_PINS). "
+                             "Rebuild it as tools/codemirror/README.md says, then update the pin.")
+
+
 def minify_static(static: Path) -> None:
-    """Minify every .js and .css under dist/static/ in place (the commented sources stay in static/)."""
+    """Minify every .js and .css under dist/static/ in place (the commented sources stay in static/;
+    the vendored bundles are minified already)."""
     js, css = minifiers()
     for path in sorted(static.rglob("*")):
-        if path.suffix in (".js", ".css"):
+        if path.suffix in (".js", ".css") and path.relative_to(static).as_posix() not in VENDOR_PINS:
             text = path.read_text(encoding="utf-8")
             path.write_text((js if path.suffix == ".js" else css)(text) + "\n", encoding="utf-8")
 
@@ -693,6 +714,94 @@ def write_docs() -> list[Path]:
     return changed
 
 
+# ── the code views: each block's engine source, highlighted here ─────────────
+CODE_JSON = "code.json"
+NEED_PYGMENTS = "Pygments is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
+
+
+def source_of(text: str, qualname: str) -> tuple[int, str]:
+    """(first line, source) of a function or class in a module's text: from its first decorator to its
+    last statement, the lines inspect.getsource returns."""
+    body, node = ast.parse(text).body, None
+    for part in qualname.split("."):
+        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     and n.name == part), None)
+        if node is None:
+            raise BuildError(f"py/inference_lab/blocks.py names {qualname}, which is not in its module.")
+        body = node.body
+    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return start, "".join(text.splitlines(keepends=True)[start - 1:node.end_lineno])
+
+
+# Pygments token type -> the page's class (static/code.css); the first match walking up the type's parents.
+TOKEN_CLASSES = {"Keyword": "k", "Operator.Word": "k", "Name.Function": "f", "Name.Class": "f", "Name.Builtin": "b",
+                 "Name.Decorator": "b", "Literal.String.Doc": "sd", "Literal.String": "s", "Comment": "c",
+                 "Literal.Number": "m"}
+
+
+def token_class(kind) -> str:
+    while kind.parent is not None:
+        name = str(kind).removeprefix("Token.")
+        if name in TOKEN_CLASSES:
+            return "tok-" + TOKEN_CLASSES[name]
+        kind = kind.parent
+    return ""
+
+
+def highlighted_lines(source: str) -> list[list[str]]:
+    """Pygments' Python tokens as one flat [class, text, class, text, …] list per line ("" = plain text).
+
+    >>> highlighted_lines("def f(x):\\n    return x + 1  # one\\n")
+    [['tok-k', 'def', '', ' ', 'tok-f', 'f', '', '(x):'], ['', '    ', 'tok-k', 'return', '', ' x + ', 'tok-m', '1', '', '  ', 'tok-c', '# one']]
+    """
+    try:
+        from pygments.lexers import PythonLexer
+    except ModuleNotFoundError as exc:
+        raise BuildError(NEED_PYGMENTS) from exc
+    lines: list[list[str]] = [[]]
+    for kind, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens(source):
+        css = token_class(kind)
+        for i, piece in enumerate(value.split("\n")):
+            if i:
+                lines.append([])
+            if not piece:
+                continue
+            line = lines[-1]
+            if line and line[-2] == css:
+                line[-1] += piece
+            else:
+                line += [css, piece]
+    if source.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def code_views() -> dict:
+    """{"blocks": {n: [ref, …]}, "editable": {n: [ref, …]}, "sources": {ref: {file, start, lines}}}."""
+    table = blocks_table()
+    texts: dict[str, str] = {}
+    sources, blocks, editable = {}, {}, {}
+    for block in table.BLOCKS:
+        refs = list(dict.fromkeys(block.source + block.editable))
+        blocks[block.number] = [str(ref) for ref in refs]
+        editable[block.number] = [str(ref) for ref in block.editable]
+        for ref in refs:
+            if str(ref) in sources:
+                continue
+            path = ENGINE_PACKAGE / f"{ref.module}.py"
+            if path not in texts:
+                texts[path] = path.read_text(encoding="utf-8")
+            start, source = source_of(texts[path], ref.qualname)
+            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=f"inference_lab/{ref.module}.py",
+                                     start=start, lines=highlighted_lines(source))
+    return dict(blocks=blocks, editable=editable, sources=sources)
+
+
+def write_code_views(dist: Path, views: dict) -> None:
+    data = json.dumps(views, separators=(",", ":"), ensure_ascii=False) + "\n"
+    (dist / CODE_JSON).write_text(data, encoding="utf-8")
+
+
 # ── the whole build ──────────────────────────────────────────────────────────
 def prepare_out_dir(out: Path) -> None:
     """Empty out/, refusing to wipe a folder that is not an earlier build."""
@@ -728,6 +837,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             raise BuildError(f"{ROOT / source} is missing.")
     exercises = render_exercises()  # before touching out/: a missing markdown-it-py keeps the old build
     page = render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))  # likewise for a broken template
+    views = code_views()            # likewise for Pygments
     if minify:
         minifiers()  # likewise for the minifiers
     fonts = font_files()  # and for the font
@@ -748,6 +858,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
             shipped = vendor_pyodide(out / "pyodide", python)
             index_url, origin = "pyodide/", None
         shutil.copytree(ROOT / "static", out / "static")
+        check_vendor(out / "static")
         vendor_font(out / FONT_DIR, fonts)
         write_lab_lock(out, shipped)
         sw_template = take_service_worker_template(out)
@@ -756,6 +867,7 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
         asset_version = static_version(out)
         version_module_imports(out / "static", asset_version)
         write_exercises(out, exercises)
+        write_code_views(out, views)
         index = render_index(page, content_security_policy(origin), asset_version)
         (out / "index.html").write_text(index, encoding="utf-8")
         files = file_hashes(out)

@@ -8,7 +8,7 @@
 //   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
-// Tools (each init(lab)): editor.js, share.js, compare.js, exercises.js, steps.js.
+// Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
 // Language: i18n.js (tl(vi, en) for every message, the header's switch, the English labels of index.html).
 // Leaves out the file:// check: module scripts do not load from file://, so static/boot.js (a
 // classic script) shows how to serve the page instead.
@@ -25,12 +25,17 @@ import * as share from './share.js';
 import * as compare from './compare.js';
 import * as exercises from './exercises.js';
 import * as steps from './steps.js';
+import * as code from './code.js';
 import { applyStatic, initSwitch, lang, takeHandoff, tl } from './i18n.js';
 
-// In this order: share uses lab.tool('editor').
-const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['exercises', exercises.init],
-  ['steps', steps.init]];
+// In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
+const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
+  ['exercises', exercises.init], ['steps', steps.init]];
 const SLOW_RUN_MS = 30000;
+// A run with the student's edited code (static/code.js) that takes longer than this is stopped and
+// Python restarted: an endless loop in the student's function must not hang the page. A normal run
+// with edits takes well under a second once Python is warm.
+const WATCHDOG_MS = 8000;
 
 const byId = (id) => document.getElementById(id);
 const el = {
@@ -49,6 +54,7 @@ const store = createStore({
   inflight: null,    // {id, started, config, slowTimer} while a run is in the worker
   status: 'loading', // the status line's data-status
   lastResult: null,  // {result, config} of the last run shown
+  patches: [],       // the student's edited functions every run sends (static/code.js)
 });
 const controls = createControls({ form: el.form, headline: byId('fields-headline'), advanced: byId('fields-advanced'),
   advancedFold: byId('advanced') }, store);
@@ -60,6 +66,7 @@ const panels = createPanels({
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', tl('Đang tải: ', 'Loading: ') + msg.stage, msg.detail, msg.fraction),
   ready: onReady,
+  started: onStarted,
   result: onResult,
   runError: onRunError,
   fatal,
@@ -166,21 +173,32 @@ function run() {
   }
   // The language switch's handover: the same constants as the run it carries, so Python only words
   // that run's report again (web.render), no engine run. Any other run goes to the engine.
-  const again = handoff && JSON.stringify(handoff.config) === JSON.stringify(config) ? handoff : null;
+  const patches = store.get().patches;
+  const again = handoff && !patches.length && JSON.stringify(handoff.config) === JSON.stringify(config) ? handoff : null;
   handoff = null;
-  const id = again ? worker.render(again.report) : worker.run(config); // first: the engine starts while the page updates
+  const id = again ? worker.render(again.report) : worker.run(config, patches); // first: the engine starts while the page updates
   store.set({
     inflight: {
       id,
       started: performance.now(),
       config,
-      slowTimer: setTimeout(() => {
+      patched: patches.length > 0,
+      slowTimer: patches.length ? null : setTimeout(() => {
         setNote(tl('Lần chạy đã quá ', 'The run has taken more than ') + SLOW_RUN_MS / 1000 + tl(' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).', ' seconds. Press Stop to stop it and restart Python (the values you typed are kept).'));
       }, SLOW_RUN_MS),
     },
   });
   setStatus('running', tl('Đang chạy engine với cấu hình hiện tại…', 'Running the engine with the current config…'), tl('Có thể bấm Dừng nếu chạy quá lâu.', 'You can press Stop if it takes too long.'));
   panels.setBusy(true);
+}
+
+// The worker took the run off its queue (it may have been busy warming up): a run with edited code
+// gets WATCHDOG_MS from now.
+function onStarted(id) {
+  const { inflight } = store.get();
+  if (!inflight || inflight.id !== id || !inflight.patched) return;
+  clearTimeout(inflight.slowTimer);
+  inflight.slowTimer = setTimeout(() => stopRun('watchdog'), WATCHDOG_MS);
 }
 
 function finishRun() {
@@ -205,8 +223,13 @@ function onResult(result) {
     if (unplaced.length || errors.length === 0) {
       panels.showPageError(tl('Engine không chạy với cấu hình này.', 'The engine does not run with this config.'), unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || tl('Không có chi tiết.', 'No details.'));
     }
-    setNote(tl('Chưa chạy: engine báo lỗi ở giá trị nhập.', 'Not run: the engine reports errors in the values.'));
-    setStatus('error', tl('Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', 'The engine rejected the config. Fix the marked fields, then press Run.'), '');
+    if (errors.length && errors.every((e) => String(e.field || '').startsWith('patch'))) {
+      setNote(tl('Chưa chạy: mã Python đã sửa có lỗi; xem thông báo bên cạnh trình sửa mã. Các khối giữ output trước.', 'Not run: the edited Python code has an error; see the message beside the code editor. The blocks keep the previous output.'));
+      setStatus('error', tl('Mã đã sửa có lỗi. Sửa trong trình sửa mã rồi bấm Chạy (hoặc Khôi phục).', 'The edited code has an error. Fix it in the code editor, then press Run (or Restore).'), '');
+    } else {
+      setNote(tl('Chưa chạy: engine báo lỗi ở giá trị nhập.', 'Not run: the engine reports errors in the values.'));
+      setStatus('error', tl('Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', 'The engine rejected the config. Fix the marked fields, then press Run.'), '');
+    }
     finishRun();
     return;
   }
@@ -240,8 +263,22 @@ function onRunError(msg) {
 }
 
 function stop() {
-  if (!store.get().inflight) return;
-  restartWorker(tl('Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.', 'The run was stopped and Python is restarting. The values you typed are kept.'));
+  stopRun('user');
+}
+
+// reason: 'user' (Dừng) or 'watchdog' (a run with edited code ran too long).
+function stopRun(reason) {
+  const { inflight } = store.get();
+  if (!inflight) return;
+  restartWorker(reason === 'watchdog'
+    ? tl('Đã dừng: lần chạy với mã đã sửa quá ', 'Stopped: the run with edited code took more than ') + WATCHDOG_MS / 1000 + tl(' giây. Python đang khởi động lại; mã và các giá trị bạn nhập được giữ nguyên.', ' seconds. Python is restarting; your code and the values you typed are kept.')
+    : tl('Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.', 'The run was stopped and Python is restarting. The values you typed are kept.'));
+  store.emit('stopped', { reason, patched: inflight.patched });
+}
+
+// The edited functions every run sends from now on ([] for none).
+function setPatches(patches) {
+  store.set({ patches: Array.isArray(patches) ? patches : [] });
 }
 
 function reset() {
@@ -286,7 +323,8 @@ function init() {
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
-  const { register } = createLabApi({ store, controls, panels, run, runWith, canRun, setNote, toolbar, form: el.form });
+  const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal(tl('Trình duyệt này không hỗ trợ Web Worker.', 'This browser does not support Web Workers.'), tl('Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).', 'Use a recent browser (a recent Chrome, Edge, Firefox or Safari).'));

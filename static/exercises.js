@@ -54,6 +54,13 @@ function constantText(value) {
 
 function constantsLine(constants) {
   const line = make('p', { class: 'exercise-constants' });
+  const functions = Object.keys(patch || {});
+  if (functions.length && !Object.keys(constants).length) {
+    line.append(make('span', { class: 'exercise-label' }, tl('Bài này sửa hàm:', 'This exercise edits:')), ' ');
+    functions.forEach((name, i) => line.append(i > 0 ? ', ' : '', make('code', {}, name)));
+    line.append(make('span', { class: 'exercise-rest' }, tl(' (nút chạy nạp hàm đã sửa vào “Sửa mã” của khối; các hằng số giữ mặc định)', ' (the run button loads the edited functions into the block\'s “Edit code”; constants keep their defaults)')));
+    return line;
+  }
   line.append(make('span', { class: 'exercise-label' }, tl('Bài này đặt:', 'This exercise sets:')), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
@@ -65,11 +72,11 @@ function constantsLine(constants) {
 
 function textColumn(ex, id) {
   const column = make('div', { class: 'exercise-text' });
-  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), section(ex, 'Câu hỏi', 'Question')));
-  column.append(constantsLine(ex.constants || {}));
+  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), section(ex, tl('Câu hỏi', 'Question'), 'Question')));
+  column.append(constantsLine(ex.constants || {}, ex.patch));
   const guide = make('div', { class: 'exercise-guide' });
   guide.append(make('h4', { id: id + '-guide' }, tl('Cần dự đoán gì', 'What to predict')),
-    setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Dự đoán', 'Prediction')));
+    setRenderedHtml(make('div', { class: 'md' }), section(ex, tl('Dự đoán', 'Prediction'), 'Prediction')));
   column.append(guide);
   return column;
 }
@@ -88,7 +95,7 @@ function predictionBox(id, key) {
 
 function answerPanel(ex, id) {
   const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: true });
-  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Đáp án', 'Answer')));
+  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, tl('Đáp án', 'Answer'), 'Answer')));
   return answer;
 }
 
@@ -110,10 +117,13 @@ function setNote(note, text, link) {
 }
 
 function runButton(ex, lab, note) {
+  const patched = Object.keys(ex.patch || {}).length > 0;
   const button = make('button', { type: 'button', class: 'btn primary', 'data-exercise-action': 'run' },
-    tl('Đặt hằng số và chạy', 'Set the constants and run'));
+    patched ? tl('Nạp hàm đã sửa và chạy', 'Load the edited functions and run') : tl('Đặt hằng số và chạy', 'Set the constants and run'));
   let started = false;
   button.addEventListener('click', () => {
+    const code = lab.tool('code');
+    if (code && lab.canRun()) code.applyExercise(ex.patch || {}); // exactly its functions ("Sửa mã"), else the originals
     const unknown = lab.runWith(ex.constants || {});
     if (unknown === null) return; // disabled anyway
     if (unknown.length) {

@@ -16,12 +16,15 @@
 //   result(result, config)   a run was shown (result.report, result.trace…; config: what ran).
 //   reset()                  "Mặc định" was pressed (put your part back to its default).
 //   clearErrors()            clear the errors you placed.
+//   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
+//                            'watchdog' (a run with edited code took longer than watchdogSeconds());
+//                            patched: the run had edited code.
 //   fieldError(name, message) an error (message null: clear it) about a field with no control (e.g.
 //                            REQUESTS[1].text): return the element you put it beside, else nothing.
 // Methods: see createLabApi below.
 // Leaves out: how a run happens (static/app.js) and the tools' own features.
 
-// page: {store, controls, panels, run, runWith, canRun, setNote, toolbar}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -47,6 +50,9 @@ export function createLabApi(page) {
     insertControls: controls.insert,            // (node) into the form, before "Nâng cao"
     // ── running ──
     run: page.run,                              // the Run button
+    stop: page.stop,                            // the Stop button (restarts Python)
+    setPatches: page.setPatches,                // ([{module, function, source, key, …}]): every Run sends them
+    watchdogSeconds: () => page.watchdogMs / 1000, // a run with edited code is stopped after this
     // (constants): Mặc định, these, Run; see app.js. REQUESTS (a trace: a list of request objects) has
     // no control: it goes into the request editor tool, after Mặc định and before the other constants.
     runWith(constants) {

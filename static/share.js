@@ -1,7 +1,8 @@
 // Shareable runs and trace export.
 // - The constants that differ from their defaults live in the page address as a query string,
 //   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
-//   (one array per request, columns in describe()'s order). Each run rewrites the address
+//   (one array per request, columns in describe()'s order); the student's edited functions go under
+//   PATCH= (static/code.js reads it and says what goes there). Each run rewrites the address
 //   (history.replaceState); opening such an address restores the controls and runs once Python is
 //   ready. A value that is not valid is reported (near the controls and beside its field), replaced
 //   by its default, and nothing runs. View parameters (share-state.js VIEW_PARAMS: ?step=N of
@@ -15,6 +16,7 @@
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from './share-state.js';
+import { PATCH_PARAM } from './code.js';
 import { tl } from './i18n.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
@@ -63,7 +65,11 @@ export function init(api) {
   function addressFor(config) {
     const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
     const url = new URL(location.href);
-    url.search = withViewParams(queryFor(config, api.fields(), trace), location.search);
+    const params = new URLSearchParams(queryFor(config, api.fields(), trace));
+    const code = api.tool('code');
+    const part = code ? code.addressPart() : null;
+    if (part) params.set(part[0], part[1]);
+    url.search = withViewParams(params.toString(), location.search);
     return url.href;
   }
 
@@ -75,7 +81,9 @@ export function init(api) {
   function applyAddress() {
     const params = new URLSearchParams(location.search);
     const all = Array.from(new Set(params.keys()));
-    const names = all.filter((name) => !VIEW_PARAMS.includes(name)); // ?step=N alone runs the defaults
+    // ?step=N and ?lang=en (view parameters) and PATCH= (static/code.js's: applied when the tools started)
+    // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
+    const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
     if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
     const problems = [];   // [{name, text}] for the note near the controls
     const restored = [];

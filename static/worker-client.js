@@ -1,8 +1,8 @@
 // The page's side of the worker protocol (static/worker.js owns Pyodide). Messages are small typed
 // objects:
-//   page -> worker   {id, type: 'run', config, lang} · {id, type: 'render', report, lang}
+//   page -> worker   {id, type: 'run', config, patches?, lang} · {id, type: 'render', report, lang}
 //   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
-//                    {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
+//                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
 // start() adopts the worker static/boot.js started while the page was still loading and replays
 // what it already said (Pyodide's download starts before this module is even fetched), else starts
@@ -12,7 +12,7 @@
 import { versioned } from './versioned.js';
 import { lang, tl } from './i18n.js';
 
-// handlers: {progress(msg), ready(msg), result(result), runError(msg), fatal(title, message, details)}
+// handlers: {progress(msg), ready(msg), started(id), result(result), runError(msg), fatal(title, message, details)}
 export function createWorkerClient(handlers) {
   let worker = null;
   let waiting = null; // id of the run whose result is awaited
@@ -23,6 +23,7 @@ export function createWorkerClient(handlers) {
     switch (msg.type) {
       case 'progress': handlers.progress(msg); break;
       case 'ready': handlers.ready(msg); break;
+      case 'started': if (waiting !== null && msg.id === waiting && handlers.started) handlers.started(msg.id); break;
       case 'result':
         if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }
         break;
@@ -66,11 +67,11 @@ export function createWorkerClient(handlers) {
     return true;
   }
 
-  // Sends a run; returns its id.
-  function run(config) {
+  // Sends a run (patches: the edited functions, static/code.js; null for none); returns its id.
+  function run(config, patches) {
     const id = nextId++;
     waiting = id;
-    worker.postMessage({ id, type: 'run', config, lang });
+    worker.postMessage(patches && patches.length ? { id, type: 'run', config, patches, lang } : { id, type: 'run', config, lang });
     return id;
   }
 

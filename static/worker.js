@@ -8,13 +8,16 @@
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/pyc-cache.js is not used.
 //
-// page -> worker: {id, type: 'run', config, lang} · {id, type: 'render', report, lang} (an earlier run's
-//                 report worded again in lang, no engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+// page -> worker: {id, type: 'run', config, patches?, lang} (patches: the student's edited functions, see
+//                 py/inference_lab/patch.py; web.run(config_json, patches_json, lang))
+//                 {id, type: 'render', report, lang} (an earlier run's report worded again in lang, no
+//                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
-//                 {id, type: 'result', result} · {id, type: 'error', message, details, fatal}
+//                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
+//                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
 'use strict';
 
@@ -281,11 +284,14 @@ function warmUp() {
 
 function handleRun(msg) {
   warmed = true;
+  post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
     const config = JSON.stringify(msg.config || {});
+    const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
+    // vi without patches: web.run(config), the seed's words; the other arguments only when needed
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : lang === 'en' ? web.run(config, lang) : web.run(config)); // vi: web.run's default, the seed's words
+      : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;

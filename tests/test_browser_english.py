@@ -66,7 +66,7 @@ VISIBLE_TEXT = """
 
 
 def english_text(config: dict) -> str:
-    result = json.loads(web.run(json.dumps(config), "en"))
+    result = json.loads(web.run(json.dumps(config), lang="en"))
     assert result["ok"], result
     return Report.from_dict(result["report"]).to_text()
 
@@ -184,3 +184,31 @@ def test_switching_language_keeps_the_constants_and_rewords_the_last_run(new_lab
 def _vi_text(config):
     from lab_browser import engine_text
     return engine_text(config)
+
+
+def test_code_editor_and_its_lessons_are_english(new_lab):
+    """Issue 11's code views on the English page: the fold, the editor's help and buttons, and a lesson about a
+    mistake in the edited code are English (the engine's source itself is shown as written)."""
+    lab = new_lab("?lang=en")
+    page = lab.page
+    assert lab.run() == "done"
+    page.locator('[data-block="3"] > summary').click() if page.locator('[data-block="3"]').get_attribute("open") is None else None
+    fold = page.locator('[data-code-for="3"]')
+    assert not VIETNAMESE.search(fold.locator(":scope > summary").inner_text())
+    fold.locator(":scope > summary").click()
+    page.locator('[data-code-ref="scheduler.plan_tasks"] [data-action="edit-code"]').click()
+    editor = page.locator('[data-code-editor="scheduler.plan_tasks"]')
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    editor.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text("def plan_tasks(running, budget_cap):\n    return 5\n")
+    editor.locator('[data-action="run-code"]').click()
+    error = editor.locator('[data-error-for^="patch:"]').first
+    expect(error).to_be_visible(timeout=RUN_MS)
+    assert "returned a wrong value" in error.inner_text(), error.inner_text()
+    texts = editor.evaluate("""(el) => Array.from(el.querySelectorAll('button, p, [data-error-for], label'),
+                                                  (e) => e.innerText).concat([el.getAttribute('aria-label') || ''])""")
+    left = [t for t in texts if VIETNAMESE.search(t)]
+    assert not left, left
+    assert not VIETNAMESE.search(page.locator('#status').inner_text())

@@ -133,8 +133,8 @@ def test_render_from_json_is_a_new_run(name):
 def test_web_render_answers_like_run():
     first = json.loads(web.run("{}"))
     assert first["report"]["lang"] == "vi"
-    assert web.render(json.dumps(first["report"]), "en") == web.run("{}", "en")
-    assert json.loads(web.run("{}", "en"))["trace"]["traceEvents"][0]["args"]["name"].startswith("Inference Lab (simulated")
+    assert web.render(json.dumps(first["report"]), "en") == web.run("{}", lang="en")
+    assert json.loads(web.run("{}", lang="en"))["trace"]["traceEvents"][0]["args"]["name"].startswith("Inference Lab (simulated")
 
 
 def test_english_default_has_its_own_golden():
@@ -183,3 +183,20 @@ def test_cli_steps_in_english():
     proc = run_cli(["--lang", "en", "--steps", "--pool-blocks", "6"])
     assert proc.stdout.startswith("Step 1/") and "PREEMPT:" in proc.stdout
     assert_english(proc.stdout, "--steps")
+
+
+@pytest.mark.parametrize("source", [
+    "def plan_tasks(running, budget_cap)\n    return []",                 # syntax
+    "def plan_tasks(running, budget_cap):\n    return 5",                 # wrong return value
+    "def plan_tasks(running, budget_cap):\n    return 1 / 0",             # exception in the student's lines
+    "def plan_task(running, budget_cap):\n    return []",                 # no such function
+    "def plan_tasks(running):\n    return []",                            # wrong parameters
+])
+def test_patch_lessons_in_english(source):
+    """Issue 11's lessons about edited code come in the run's language (Vietnamese by default)."""
+    en = json.loads(web.run("{}", {"scheduler": source}, lang="en"))
+    vi = json.loads(web.run("{}", {"scheduler": source}))
+    assert not en["ok"] and not vi["ok"]
+    for lesson in en["errors"]:
+        assert not VIETNAMESE.search(lesson["message"]), lesson["message"]
+    assert any(VIETNAMESE.search(lesson["message"]) for lesson in vi["errors"])

@@ -50,11 +50,13 @@ def test_exercises_json_has_every_exercise_with_html_sections(cdn_site):
     assert [f"{e['number']:02d}-{e['slug']}.md" for e in data] == files
     assert len(data) >= 6
     for item in data:
-        assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections"}
-        assert item["constants"] and item["expect"] and item["title"] and item["title_en"]
+        assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch"}
+        assert (item["constants"] or item["patch"]) and item["expect"] and item["title"] and item["title_en"]
         assert set(item["sections"]) == {"Câu hỏi", "Dự đoán", "Đáp án", "Question", "Prediction", "Answer"}
         for html in item["sections"].values():
             assert html.startswith("<") and "<p>" in html
+    greedy = next(e for e in data if e["patch"].keys() == {"sampler.sample"})   # the editor's source, as written
+    assert greedy["patch"]["sampler.sample"].startswith("def sample(logits, params, rng, vocab):\n")
     queue = next(e for e in data if e["number"] == 2)
     assert queue["constants"] == {"QUEUE_LIMIT": 0}
     assert "<table>" in queue["sections"]["Đáp án"]          # tables are on

@@ -4,6 +4,10 @@ every `expect` string is in the lab's output under the exercise's constants (eve
 string in its step narration, `--steps`), every number quoted in an answer is one the lab prints
 (the 13 blocks or the step narration), and `python -m inference_lab --exercise N` runs them.
 
+An exercise with a `[patch]` (engine functions rewritten, see py/inference_lab/patch.py) is checked
+the same way under its patch; its `compare` runs are unpatched. Each patched function is one the page
+offers in its editor (patch.EDITABLE) and loads without a lesson.
+
 A number "quoted in an answer" is, in the `## Đáp án` section: a number with a decimal point
 (22.00, 0.0304, 82.5), a fraction (33/40, 7/12: the whole fraction is looked for), or an integer
 ≥ 10 (8950, 127). Block references ("[6 · KV state manager]", "khối [12]", "[13]", "khối 6") are
@@ -21,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from inference_lab import run
+from inference_lab import patch
 from inference_lab.exercises import load_all, split_front_matter
 from make_golden import run_cli
 
@@ -33,26 +38,33 @@ IDS = [f"{e.number:02d}-{e.slug}" for e in ALL]
 
 
 @functools.lru_cache(maxsize=None)
-def _report(frozen: str):
-    return run(json.loads(frozen))
+def _report(frozen: str, frozen_patch: str = "{}"):
+    functions = json.loads(frozen_patch)
+    if not functions:
+        return run(json.loads(frozen))
+    return patch.run(patch.units_of(functions), run, json.loads(frozen))[0]
 
 
 @functools.lru_cache(maxsize=None)
-def _report_en(frozen: str):
+def _report_en(frozen: str, frozen_patch: str = "{}"):
     from inference_lab.lab import render
-    return render(_report(frozen), "en")
+    return render(_report(frozen, frozen_patch), "en")
 
 
-def output(constants: dict, lang: str = "vi") -> str:
-    """The lab's text under these constants (cached: several tests share a run)."""
-    frozen = json.dumps(constants, sort_keys=True)
-    return (_report_en(frozen) if lang == "en" else _report(frozen)).to_text()
+def _key(constants: dict, functions: dict | None) -> tuple[str, str]:
+    return json.dumps(constants, sort_keys=True), json.dumps(functions or {}, sort_keys=True)
 
 
-def steps_output(constants: dict, lang: str = "vi") -> str:
-    """The step narration (`--steps`) under these constants."""
-    frozen = json.dumps(constants, sort_keys=True)
-    return (_report_en(frozen) if lang == "en" else _report(frozen)).steps_text()
+def output(constants: dict, functions: dict | None = None, lang: str = "vi") -> str:
+    """The lab's text under these constants and patched functions (cached: several tests share a run)."""
+    key = _key(constants, functions)
+    return (_report_en(*key) if lang == "en" else _report(*key)).to_text()
+
+
+def steps_output(constants: dict, functions: dict | None = None, lang: str = "vi") -> str:
+    """The step narration (`--steps`) under these constants and patched functions."""
+    key = _key(constants, functions)
+    return (_report_en(*key) if lang == "en" else _report(*key)).steps_text()
 
 
 def compare_runs(ex) -> list[dict]:
@@ -99,7 +111,7 @@ def test_headline_constants_covered():
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_exercise_is_well_formed(ex):
     assert ex.title.strip()
-    assert ex.constants, "an exercise changes at least one constant"
+    assert ex.constants or ex.patch, "an exercise changes at least one constant or one function"
     assert 3 <= len(ex.expect) <= 8, f"{len(ex.expect)} expect strings; want 3-8"
     for name in ("Câu hỏi", "Dự đoán", "Đáp án"):
         assert ex.sections[name].strip(), f"section ## {name} is empty"
@@ -109,10 +121,10 @@ def test_exercise_is_well_formed(ex):
 # ── (b) expect strings ─────────────────────────────────────────────────────
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_expect_strings_in_output(ex):
-    text = output(ex.constants)
+    text = output(ex.constants, ex.patch)
     missing = [s for s in ex.expect if s not in text]
     assert not missing, f"not in the output under {ex.constants}: {missing}"
-    steps = steps_output(ex.constants)
+    steps = steps_output(ex.constants, ex.patch)
     missing = [s for s in ex.expect_steps if s not in steps]
     assert not missing, f"not in the step narration (--steps) under {ex.constants}: {missing}"
 
@@ -120,13 +132,28 @@ def test_expect_strings_in_output(ex):
 # ── (c) every quoted number is printed ─────────────────────────────────────
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_answer_numbers_are_printed(ex):
-    texts = [output(ex.constants), steps_output(ex.constants)]
+    texts = [output(ex.constants, ex.patch), steps_output(ex.constants, ex.patch)]
     texts += [t for c in compare_runs(ex) for t in (output(c), steps_output(c))]
     numbers = quoted_numbers(ex.sections["Đáp án"])
     assert numbers, "the answer quotes no number from the lab"
     unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)})
     assert not unprinted, (f"numbers in ## Đáp án that the lab does not print under {ex.constants}"
                            f" or compare {compare_runs(ex)}: {unprinted}")
+
+
+EDITABLE = {name for names in patch.EDITABLE.values() for name in names}
+
+
+def test_some_exercises_need_the_code():
+    assert sum(1 for e in ALL if e.patch) >= 2, "at least two exercises rewrite an engine function ([patch])"
+
+
+@pytest.mark.parametrize("ex", [e for e in ALL if e.patch], ids=[i for e, i in zip(ALL, IDS) if e.patch])
+def test_patch_is_editable_and_changes_the_output(ex):
+    assert set(ex.patch) <= EDITABLE, f"[patch] keys the page's editor does not offer: {set(ex.patch) - EDITABLE}"
+    with patch.patched(patch.units_of(ex.patch)) as names:     # loads without a lesson
+        assert names == sorted(ex.patch)
+    assert output(ex.constants, ex.patch) != output(ex.constants), "the patch changes nothing"
 
 
 def test_number_matching_is_strict():
@@ -147,16 +174,17 @@ def test_english_edition(ex):
     text = "\n".join([ex.title_en, *ex.expect_en, *ex.expect_steps_en, *(ex.sections[n] for n in ("Question", "Prediction", "Answer"))])
     assert not VIETNAMESE.search(text), f"{ex.slug}: Vietnamese letters in the English edition: {VIETNAMESE.findall(text)[:5]}"
     assert re.search(r"\[\d+ · [^\]]+\]", ex.sections["Prediction"]), "Prediction names no block like [1 · Gateway & admission]"
-    missing = [s for s in ex.expect_en if s not in output(ex.constants, "en")]
+    missing = [s for s in ex.expect_en if s not in output(ex.constants, ex.patch, "en")]
     assert not missing, f"not in the English output under {ex.constants}: {missing}"
-    missing = [s for s in ex.expect_steps_en if s not in steps_output(ex.constants, "en")]
+    missing = [s for s in ex.expect_steps_en if s not in steps_output(ex.constants, ex.patch, "en")]
     assert not missing, f"not in the English step narration under {ex.constants}: {missing}"
 
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_english_answer_numbers_are_printed(ex):
     runs = [ex.constants, *compare_runs(ex)]
-    texts = [t for c in runs for t in (output(c, "en"), steps_output(c, "en"))]
+    texts = [output(ex.constants, ex.patch, "en"), steps_output(ex.constants, ex.patch, "en")]
+    texts += [t for c in runs for t in (output(c, None, "en"), steps_output(c, None, "en"))]
     numbers = quoted_numbers(re.sub(r"\b[Bb]locks?\s+\[?\d+\]?", " ", ex.sections["Answer"]))
     assert numbers, "the answer quotes no number from the lab"
     unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)})

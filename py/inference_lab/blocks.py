@@ -13,8 +13,9 @@ Every other place that names a block reads this table:
     >>> code_map_lines()[4]
     '  [5]  Transformer × N layers         model.forward / attention'
 
-`source` entries are (module, qualified name) inside the `inference_lab` package; `SourceRef.resolve()`
-imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
+`editable` names the functions a student may rewrite on the page ("Sửa mã", see patch.py); each has a
+return-value contract there. `source` entries are (module, qualified name) inside the `inference_lab`
+package; `SourceRef.resolve()` imports the module and returns the function or class, e.g. for `inspect.getsource`. Standard library
 only: build.py imports this file without NumPy.
 
 The second table, `LEARNING_POINTS`, is the seed's nine "Bạn sẽ học được gì?" points, each with the
@@ -63,6 +64,7 @@ class Block:
     reads: str                      # mapping column "Cách đọc số liệu & phép kiểm chứng" (default run's numbers)
     seed: str                       # where the seed program inference-end-to-end.py has it (Vietnamese)
     source: tuple[SourceRef, ...]   # where this package has it, most important first
+    editable: tuple[SourceRef, ...] = ()   # functions the page's editor offers ("Sửa mã"; patch.py)
     en: tuple[str, str, str] = ("", "", "")   # builds, reads, seed in English (the page's English edition)
 
     def __post_init__(self):
@@ -84,7 +86,8 @@ BLOCKS: tuple[Block, ...] = (
           "Hàm admit: cổng chỉ cho tối đa 2 chạy + 1 chờ yêu cầu có mặt trong hệ thống và từ chối bằng mã 429 khi đầy.",
           "offered = served + rejected (5 = 3 + 2); D nhận 429 vì lúc xét đã có 3 yêu cầu.",
           "hàm admit",
-          _refs("engine.Engine.admit", "engine.Engine.abort"),
+          _refs("engine.Engine.admit", "engine.Engine.abort", "engine.gateway_admits"),
+          editable=_refs("engine.gateway_admits"),
           en=('The admit function: the gateway lets at most 2 running + 1 waiting requests into the system and rejects with code 429 when full.', 'offered = served + rejected (5 = 3 + 2); D gets 429 because 3 requests were already in the system when it was checked.', 'the admit function')),
     Block(2, "Input preparation",
           "BPE 10 phép gộp học từ 5 câu mẫu, thêm token bos, rồi kiểm tra prompt + max_new <= 24.",
@@ -96,8 +99,9 @@ BLOCKS: tuple[Block, ...] = (
           "Vòng lặp theo bước: nhận yêu cầu khi có chỗ trống, decode trước, chia prompt theo ngân sách 6 token mỗi bước.",
           "12 bước; prompt của C chia thành các đoạn [5, 4]; C chờ chỗ chạy 14.55 ms mô phỏng.",
           "vòng lặp chính của run_engine (nhận yêu cầu, chọn việc mỗi bước, chia prompt theo TOKEN_BUDGET)",
-          _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.admission_order",
-                "scheduler.plan_tasks", "scheduler.step_duration", "steps.StepRecorder"),
+          _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.admission_room",
+                "scheduler.admission_order", "scheduler.plan_tasks", "scheduler.step_duration", "steps.StepRecorder"),
+          editable=_refs("scheduler.admission_room", "scheduler.plan_tasks"),
           en=('A step loop: admits requests when a slot is free, decodes first, splits prompts by the budget of 6 tokens per step.', "12 steps; C's prompt is split into chunks [5, 4]; C waits 14.55 simulated ms for a slot.", "the main loop of run_engine (admitting requests, picking each step's work, splitting prompts by TOKEN_BUDGET)")),
     Block(4, "Prefill",
           "Đưa từng đoạn prompt qua mô hình, ghi K và V vào cache, lấy hàng logits cuối để chọn token đầu tiên.",
@@ -110,6 +114,7 @@ BLOCKS: tuple[Block, ...] = (
           "Trọng số attention (9 phần tử, tổng 1) khác logits (22 điểm số); kết quả qua cache khớp tính lại trong 1e-9.",
           "hàm forward (attention, RoPE, SwiGLU, LM head)",
           _refs("model.forward", "model.attention"),
+          editable=_refs("model.attention"),
           en=('The one-layer forward function: RMSNorm, per-head Q/K/V, RoPE, causal mask, softmax, W_O, SwiGLU, LM head.', 'Attention weights (9 entries, sum 1) differ from logits (22 scores); results through the cache match a recompute within 1e-9.', 'the forward function (attention, RoPE, SwiGLU, LM head)')),
     Block(6, "KV state manager",
           "Lớp BlockManager (lớp KVPool của chương trình gốc): 12 block vật lý, bảng block cho từng chuỗi, cấp phát "
@@ -118,6 +123,7 @@ BLOCKS: tuple[Block, ...] = (
           "lớp KVPool",
           _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt",
                 "scheduler.preemption_victim", "scheduler.choose_victim", "block_manager.hash_block"),
+          editable=_refs("scheduler.choose_victim"),
           en=("The BlockManager class (the seed's KVPool class): 12 physical blocks, a block table per sequence, allocation by block and freeing when done; when blocks run out it preempts the most recently admitted sequence.", 'Peak 7/12 blocks; K/V gathered from scattered blocks match a recompute; 12/12 blocks free at the end.', 'the KVPool class')),
     Block(7, "Decode",
           "Mỗi bước đưa đúng một token mới qua mô hình và đọc lại K/V cũ từ cache.",
@@ -131,12 +137,14 @@ BLOCKS: tuple[Block, ...] = (
           "Xác suất tổng 1 trước và sau lọc; C rút ra token o và dừng vì eos sau 4 token.",
           "hàm sample và điều kiện dừng trong emit",
           _refs("sampler.sample", "engine.Engine.emit"),
+          editable=_refs("sampler.sample", "sampler.top_k_top_p"),
           en=("The sample function: softmax with temperature, top-k and top-p filtering, draws a token with the request's own seed; stops on eos or at max_new.", 'Probabilities sum to 1 before and after filtering; C draws token o and stops on eos after 4 tokens.', 'the sample function and the stop condition in emit')),
     Block(9, "KV / weight precision",
           "Hàm quantize_weights: INT8 đối xứng với một scale cho mỗi cột của 8 ma trận tuyến tính.",
           "3264 byte còn 1192 byte (tính trên định dạng); sai số khôi phục 0.0056 nằm trong nửa scale 0.0061.",
           "hàm quantize_weights",
           _refs("quantization.quantize_weights"),
+          editable=_refs("quantization.quantize_weights"),
           en=('The quantize_weights function: symmetric INT8 with one scale per column of the 8 linear matrices.', '3264 bytes become 1192 bytes (computed from the format); the reconstruction error 0.0056 stays within half a scale 0.0061.', 'the quantize_weights function')),
     Block(10, "HBM memory budget",
           "Tính byte KV từ công thức 2 × lớp × token × KV head × chiều head × byte, cho lab và cho cấu hình mẫu giả "

@@ -5,19 +5,27 @@ it in lower-case kebab form (SLOTS → --slots, COST_DECODE_FIXED → --cost-dec
 `--requests FILE.json` replaces the trace, `--json` prints the report as JSON,
 `--exercise N` takes exercise N's constants, `--trace FILE` writes a Chrome trace,
 `--steps` prints the scheduler's steps one by one ("Bước N/M", who runs, who waits and why),
+`--patch MODULE=FILE.py` (repeatable) runs the lab with FILE.py's functions in place of the
+module's functions of the same names (see patch.py); `--timeout S` stops such a run after S
+seconds (Ctrl-C stops it too), for a patch that loops forever.
 `--lang en` prints all of it in English (text_en.py), --help and error messages included.
 
     $ python -m inference_lab --queue-limit 2 --follow D
+    $ python -m inference_lab --patch scheduler=prefill_first.py
 
 Exit status: 0 when every invariant check holds (PASS), 1 when one fails (FAIL),
-2 for invalid input (every problem is named on stderr, by flag), 3 for an internal error.
+2 for invalid input (every problem is named on stderr, by flag) and for every mistake in a
+patch (syntax, exception, wrong return value, stopped), 3 for an internal error.
 """
 from __future__ import annotations
 
 import argparse
+import functools
+import contextlib
 import json
 import re
 import sys
+import threading
 
 from .config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 
@@ -54,6 +62,11 @@ WORDS = {   # every sentence of the command line itself, per language
         trace="Ghi timeline ra tệp Chrome trace-event JSON (mở bằng Perfetto).",
         steps="In từng bước của bộ lập lịch (khối [3]): ai chạy, ai chờ và vì sao, ngân sách token, block KV.",
         lang="Ngôn ngữ của output: vi (mặc định, đúng từng byte như chương trình gốc) hoặc en (tiếng Anh).",
+        patch="Chạy với các hàm trong FILE.py thay cho hàm cùng tên của mô-đun engine MODULE (engine, "
+              "scheduler, sampler, quantization, model, metrics); lặp lại được.",
+        seconds="GIÂY",
+        timeout="Với --patch: dừng lần chạy sau chừng này giây (mã sửa có thể lặp mãi; Ctrl-C cũng dừng được).",
+        patched="lưu ý: lần chạy này dùng mã đã sửa: {names}.", seconds_word="giây",
         integer="số nguyên", number="một số", not_a="{name} phải là {what} (nhận {raw!r}).",
         unreadable="--requests: không đọc được tệp {path!r} ({error}).",
         bad_json="--requests: tệp {path!r} không phải JSON hợp lệ (dòng {line}: {msg}).",
@@ -68,6 +81,11 @@ WORDS = {   # every sentence of the command line itself, per language
         trace="Write the timeline to a Chrome trace-event JSON file (open it in Perfetto).",
         steps="Print the scheduler's steps (block [3]) one by one: who runs, who waits and why, the token budget, KV blocks.",
         lang="Language of the output: vi (default, byte for byte the seed program's) or en (English).",
+        patch="Run with the functions in FILE.py in place of the functions of the same names in the engine module "
+              "MODULE (engine, scheduler, sampler, quantization, model, metrics); repeatable.",
+        seconds="SECONDS",
+        timeout="With --patch: stop the run after this many seconds (edited code may loop forever; Ctrl-C stops it too).",
+        patched="note: this run used edited code: {names}.", seconds_word="seconds",
         integer="an integer", number="a number", not_a="{name} must be {what} (got {raw!r}).",
         unreadable="--requests: cannot read the file {path!r} ({error}).",
         bad_json="--requests: the file {path!r} is not valid JSON (line {line}: {msg}).",
@@ -118,6 +136,8 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
     p.add_argument("--trace", metavar="FILE", help=w["trace"])
     p.add_argument("--steps", action="store_true", help=w["steps"])
     p.add_argument("--lang", choices=LANGS, default="vi", help=w["lang"])
+    p.add_argument("--patch", metavar="MODULE=FILE.py", action="append", help=w["patch"])
+    p.add_argument("--timeout", metavar=w["seconds"], help=w["timeout"])
     return p
 
 
@@ -177,6 +197,54 @@ def config_from_args(args) -> Config:
     return config
 
 
+def units_from_args(args) -> list:
+    """The --patch flags as patch.Unit objects; UsageError naming each bad one (in --lang's language)."""
+    en = getattr(args, "lang", "vi") == "en"
+    exercise = {}
+    if args.exercise is not None:
+        from .exercises import patch_of
+        exercise = patch_of(args.exercise)              # --exercise was checked by config_from_args
+    if not args.patch and not exercise:
+        if args.timeout is not None:
+            raise UsageError(["--timeout: only with --patch (or an exercise with a [patch])." if en
+                              else "--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
+        return []
+    from .patch import MODULES, Unit, language, units_of
+    units, errors = units_of(exercise, f"exercise {args.exercise}:" if en else f"bài tập {args.exercise}:"), []
+    for raw in args.patch or []:
+        module, sep, path = raw.partition("=")
+        if not sep or not module or not path:
+            errors.append(f"--patch: write MODULE=FILE.py, for example --patch scheduler=plan.py (got {raw!r})." if en
+                          else f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")
+            continue
+        if module.removeprefix("inference_lab.").removesuffix(".py") not in MODULES:
+            errors.append(f"--patch: there is no module {module!r} to edit; pick one of: {', '.join(MODULES)}." if en
+                          else f"--patch: không có mô-đun {module!r} để sửa; chọn một trong: {', '.join(MODULES)}.")
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                source = fh.read()
+            with language("en" if en else "vi"):
+                units.append(Unit(module, source, path))
+        except OSError as exc:
+            errors.append(f"--patch: cannot read the file {path!r} ({exc.strerror})." if en
+                          else f"--patch: không đọc được tệp {path!r} ({exc.strerror}).")
+        except UnicodeDecodeError:
+            errors.append(f"--patch: the file {path!r} is not UTF-8 text." if en else f"--patch: tệp {path!r} không phải văn bản UTF-8.")
+        except ValueError as exc:
+            errors.append(f"--patch: {exc}.")
+    if args.timeout is not None:
+        try:
+            if not float(args.timeout) > 0:
+                raise ValueError
+        except ValueError:
+            errors.append(f"--timeout: must be a number of seconds > 0 (got {args.timeout!r})." if en
+                          else f"--timeout: phải là một số giây > 0 (nhận {args.timeout!r}).")
+    if errors:
+        raise UsageError(errors)
+    return units
+
+
 def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
@@ -185,20 +253,61 @@ def main(argv=None) -> int:
     w = WORDS[lang_of(argv)]
     try:
         args = build_parser(lang_of(argv)).parse_args(argv)
-        return emit(args, config_from_args(args))
+        config = config_from_args(args)
+        units = units_from_args(args)
+        return emit(args, config, units)
     except UsageError as exc:
         for m in exc.messages:
             print(w["error"].format(message=m), file=sys.stderr)
         print(w["see"], file=sys.stderr)
+        return EXIT_USAGE
+    except PatchFailed as exc:
+        for lesson in exc.error.lessons:
+            print(w["error"].format(message=f"--patch: {lesson.message}"), file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # never a traceback for a student
         print(w["internal"].format(kind=type(exc).__name__, error=exc), file=sys.stderr)
         return EXIT_INTERNAL
 
 
-def emit(args, config: Config) -> int:
+class PatchFailed(Exception):
+    """A patch.PatchError on its way to main() (patch.py is imported only when --patch is given)."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def run_patched(units: list, timeout: str | None, config: Config, lang: str = "vi"):
+    """lab.run(config) with the patches in place, stopped after `timeout` seconds if given."""
+    import _thread
+    from . import patch
     from .lab import run
-    report = run(config, lang=args.lang)
+    fired = []
+
+    def stop():
+        fired.append(True)
+        _thread.interrupt_main()
+
+    timer = threading.Timer(float(timeout), stop) if timeout is not None else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    try:
+        with contextlib.redirect_stdout(sys.stderr), patch.language(lang):   # the student's print()s: stdout stays the report
+            report, names = patch.run(units, functools.partial(run, lang=lang), config,
+                                      stopped=lambda: f"--timeout {timeout} {WORDS[lang]['seconds_word']}" if fired else "Ctrl-C")
+    except patch.PatchError as exc:
+        raise PatchFailed(exc) from None
+    finally:
+        if timer:
+            timer.cancel()
+    print(WORDS[lang]["patched"].format(names=", ".join(names)), file=sys.stderr)
+    return report
+
+
+def emit(args, config: Config, units=()) -> int:
+    from .lab import run
+    report = run_patched(units, args.timeout, config, args.lang) if units else run(config, lang=args.lang)
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)

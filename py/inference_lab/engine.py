@@ -63,6 +63,13 @@ from .sequence import Sequence
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
 
 
+def gateway_admits(num_in_system: int, slots: int, queue_limit: int) -> bool:
+    """[1] The gateway's decision: True lets the request in, False refuses it with 429.
+
+    `num_in_system` counts the requests already running or waiting when this one is looked at."""
+    return num_in_system < slots + queue_limit
+
+
 @dataclass(slots=True)
 class Decision:
     """One gateway or input-preparation decision: code "OK", "429" or "400" and its facts."""
@@ -169,7 +176,7 @@ class Engine:
         cfg = self.cfg
         in_system = len(self.waiting) + len(self.running)
         facts = dict(in_system=in_system, slots=cfg.SLOTS, queue_limit=cfg.QUEUE_LIMIT)
-        if in_system >= cfg.SLOTS + cfg.QUEUE_LIMIT:
+        if not gateway_admits(in_system, cfg.SLOTS, cfg.QUEUE_LIMIT):
             return self.decide(seq, "gateway", "429", "capacity", **facts)
         self.decide(seq, "gateway", "OK", "ok", **facts)
         if self.input_rejected(seq):

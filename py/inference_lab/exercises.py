@@ -20,6 +20,15 @@ The English edition sits in the same file: front matter `title_en`, `expect_en` 
 English output, `--lang en`), optional `expect_steps_en`, and the sections `## Question`,
 `## Prediction`, `## Answer` after the Vietnamese ones (all three or none).
 
+An exercise that needs the code adds a `[patch]` table at the end of its front matter: one key per
+edited engine function, "module.function", with the function's new source as a TOML string;
+`--exercise N` and the page's exercise button run the lab with it (see patch.py):
+
+    >>> text = "+++\\ntitle = 'T'\\nconstants = {}\\nexpect = []\\n[patch]\\n'sampler.sample' = 'def sample(): ...'\\n+++\\n"
+    >>> ex = parse_text(text + "## Câu hỏi\\nQ\\n## Dự đoán\\nP\\n## Đáp án\\nA\\n", "08-y.md")
+    >>> ex.patch
+    {'sampler.sample': 'def sample(): ...'}
+
 Adding a seventh exercise is adding one file. Leaves out: rendering Markdown to HTML
 (build.py does that with a Markdown library), checking the answers (tests do that).
 """
@@ -48,14 +57,21 @@ class Exercise:
     title_en: str = ""                                # the English edition (empty: none yet)
     expect_en: list = field(default_factory=list)     # strings of the English output (`--lang en`)
     expect_steps_en: list = field(default_factory=list)
+    patch: dict = field(default_factory=dict)       # "module.function" -> new source (patch.py)
 
     @property
     def has_english(self) -> bool:
         return bool(self.title_en) and all(s in self.sections for s in SECTIONS_EN)
 
+    def __post_init__(self):
+        for key, source in self.patch.items():
+            if not re.fullmatch(r"[a-z_]+\.[a-z_]\w*", key) or not isinstance(source, str):
+                raise ValueError(f"[patch]: mỗi khóa là 'mô-đun.hàm' (ví dụ 'scheduler.plan_tasks') với mã nguồn "
+                                 f"là một chuỗi (nhận {key!r})")
+
     def to_dict(self) -> dict:
         return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
-                    expect=self.expect, sections=self.sections, title_en=self.title_en)
+                    expect=self.expect, sections=self.sections, patch=self.patch, title_en=self.title_en)
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
@@ -86,8 +102,9 @@ def parse_text(text: str, filename: str) -> Exercise:
         if key not in meta:
             raise ValueError(f"{filename}: phần đầu thiếu khóa {key!r}")
     return Exercise(int(m.group(1)), m.group(2), meta["title"], dict(meta["constants"]), list(meta["expect"]),
-                    split_sections(body), list(meta.get("expect_steps", [])), str(meta.get("title_en", "")),
-                    list(meta.get("expect_en", [])), list(meta.get("expect_steps_en", [])))
+                    split_sections(body), expect_steps=list(meta.get("expect_steps", [])),
+                    patch=dict(meta.get("patch", {})), title_en=str(meta.get("title_en", "")),
+                    expect_en=list(meta.get("expect_en", [])), expect_steps_en=list(meta.get("expect_steps_en", [])))
 
 
 def default_dir() -> Path:
@@ -114,8 +131,8 @@ def parse_file(path: Path) -> Exercise:
         raise ValueError(f"{path.name}: {exc}") from exc
 
 
-def constants_of(number, directory: Path | None = None, lang: str = "vi") -> dict:
-    """The constants of exercise `number` (int or digit string); LookupError if there is none (message in `lang`)."""
+def find(number, directory: Path | None = None, lang: str = "vi") -> Exercise:
+    """Exercise `number` (int or digit string); LookupError if there is none (message in `lang`)."""
     en = lang == "en"
     try:
         n = int(number)
@@ -126,4 +143,14 @@ def constants_of(number, directory: Path | None = None, lang: str = "vi") -> dic
     if not found:
         where = directory or default_dir()
         raise LookupError(f"there is no exercise number {n} in {where}" if en else f"không có bài tập số {n} trong {where}")
-    return dict(found[0].constants)
+    return found[0]
+
+
+def constants_of(number, directory: Path | None = None, lang: str = "vi") -> dict:
+    """The constants of exercise `number` (int or digit string); LookupError if there is none."""
+    return dict(find(number, directory, lang).constants)
+
+
+def patch_of(number, directory: Path | None = None, lang: str = "vi") -> dict:
+    """The [patch] of exercise `number`: {"module.function": source}, {} for most exercises."""
+    return dict(find(number, directory, lang).patch)

@@ -1,6 +1,7 @@
 """[3] Iteration scheduler: at every step boundary, who runs and how many tokens each gets.
 
-Two admission policies decide how many ready requests move from `waiting` to `running`:
+Two admission policies decide how many ready requests move from `waiting` to `running`
+(`admission_room`; `admission_check` adds which check decided it, for the step narration):
 - "continuous": take ready requests as soon as a slot is free (continuous batching, Orca);
 - "static": form a new group only when the previous group has finished and either
   SLOTS requests are ready or nothing more can arrive.
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 
 def admission_room(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> int:
-    """How many ready requests may start running now."""
+    """How many ready requests may start running now (the rule the page's editor lets a student rewrite)."""
     if policy == "continuous":
         return slots - len(running)
     full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
@@ -46,17 +47,21 @@ def admission_room(policy: str, slots: int, running: list, waiting: list, ready:
 
 
 def admission_check(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> tuple[int, str]:
-    """(admission_room(...), the check that decided it).
+    """(admission_room(...), the check that decided it): said from the state, for the step narration.
 
     The check is "free_slot" / "no_slot" (continuous), "full_group" / "group_running" /
     "group_incomplete" (static: the previous group still runs, or fewer than SLOTS are ready
-    while more may still arrive)."""
+    while more may still arrive), or "room_rule" when the state would admit but admission_room
+    said 0 (only an edited admission_room does that)."""
     room = admission_room(policy, slots, running, waiting, ready, pending)
     if policy == "continuous":
-        return room, "free_slot" if room > 0 else "no_slot"
-    if room:
-        return room, "full_group"
-    return room, "group_running" if running else "group_incomplete"
+        check = "free_slot" if slots > len(running) else "no_slot"
+    elif running:
+        check = "group_running"
+    else:
+        full_group = len(ready) >= slots or (not pending and len(ready) == len(waiting))
+        check = "full_group" if full_group else "group_incomplete"
+    return room, "room_rule" if room <= 0 and check in ("free_slot", "full_group") else check
 
 
 def priority_key(seq) -> tuple:
@@ -94,6 +99,11 @@ def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object,
                 tasks.append(("prefill", r, n))
                 budget = None if budget is None else budget - n
     return tasks
+
+
+def choose_victim(running: list, seq) -> object:
+    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`)."""
+    return running[-1]
 
 
 def step_duration(cfg, tasks) -> int:

@@ -11,7 +11,8 @@ Each step is one small plain-JSON dict (`StepRecorder.to_dict()["items"][i]`):
     start, end      simulated µs
     waiting         [[id, why, preemptions]] in queue order; why = the check that keeps it waiting:
                     "preparing" (input preparation not done), "no_slot" (every slot runs),
-                    "group_running" / "group_incomplete" (static batching; not in the main run)
+                    "group_running" / "group_incomplete" (static batching; not in the main run),
+                    "room_rule" (an edited scheduler.admission_room said 0 although a slot is free)
     running         [[id, phase, done, total, generated, preemptions]] as the step starts: phase
                     "prefill" | "decode", prompt tokens done / total (prompt + generated when
                     recomputing after a preemption)

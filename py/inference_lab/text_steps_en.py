@@ -15,6 +15,7 @@ from .text_steps_vi import blocks, count
 WAIT_WHY = {
     "preparing": "input preparation not done",
     "no_slot": "no free slot",
+    "room_rule": "admission_room (edited code) gives 0 slots although a slot is free",
     "group_running": "static: the previous batch is still running",
     "group_incomplete": "static: not yet a full batch of SLOTS ready requests",
 }

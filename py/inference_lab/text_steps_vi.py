@@ -16,6 +16,7 @@ from .text_vi import ms, why
 WAIT_WHY = {
     "preparing": "còn chuẩn bị đầu vào",
     "no_slot": "hết chỗ chạy",
+    "room_rule": "admission_room (mã đã sửa) cho 0 chỗ dù còn chỗ trống",
     "group_running": "static: nhóm trước chưa chạy xong",
     "group_incomplete": "static: chưa đủ một nhóm SLOTS yêu cầu sẵn sàng",
 }

@@ -20,10 +20,23 @@ or {"ok": false, "errors": [{field, message, message_en}]}; `lang` ("vi" or "en"
 running the engine again (the page's language switch), with the same answer shape.
 Strings keep the worker free of Python source and the messages small and typed.
 
+`run(config_json, patches, lang)` runs the lab with the student's edited functions (patch.py): `patches`
+is JSON (or the same as Python objects) of {module: source} or of a list of
+{module, source, name, first_line, key, function}. The answer then says which functions ran edited
+("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an error with field "patch:<key>"
+and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
+
+    >>> bad = json.loads(run('{}', {"scheduler": "def plan_tasks(running, budget_cap)\\n    return []"}))
+    >>> bad["ok"], [(e["field"], e["kind"], e["line"]) for e in bad["errors"]]
+    (False, [('patch:scheduler.py', 'syntax', 1)])
+
 Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import json
 import math
 
@@ -80,7 +93,38 @@ def _errors(problems) -> str:
     return json.dumps({"ok": False, "errors": [p.to_dict() for p in problems]}, ensure_ascii=False)
 
 
-def run(config_json: str, lang: str = "vi") -> str:
+def patch_units(patches) -> list:
+    """{module: source} or [{module, source, name?, first_line?, key?, function?}] (or their JSON) as patch.Unit
+    objects (the page sends one per editor: key "module.function", function: the one it must define)."""
+    from .patch import Unit, say
+    if isinstance(patches, str):
+        try:
+            patches = json.loads(patches)
+        except json.JSONDecodeError as exc:
+            raise ValueError(say(f"patches không phải JSON hợp lệ ({exc.msg})", f"patches is not valid JSON ({exc.msg})")) from None
+    if isinstance(patches, dict):
+        patches = [dict(module=m, source=s) for m, s in patches.items()]
+    if not isinstance(patches, list) or not all(isinstance(p, dict) for p in patches):
+        raise ValueError(say("patches phải là {mô-đun: mã} hoặc một danh sách {module, source}",
+                             "patches must be {module: source} or a list of {module, source}"))
+    units = []
+    for p in patches:
+        module = str(p.get("module", ""))
+        name = p.get("name") or module.removeprefix("inference_lab.").removesuffix(".py") + ".py"
+        units.append(Unit(module, p.get("source"), str(name), p.get("first_line", 1), str(p.get("key") or name),
+                          str(p.get("function") or "")))
+    return units
+
+
+PRINTED_MAX = 4000  # characters of the student's print() output sent back to the page
+
+
+def shorten(text: str, lang: str = "vi") -> str:
+    cut = len(text) - PRINTED_MAX
+    return text if cut <= 0 else text[:PRINTED_MAX] + (f"\n… ({cut} characters left out)" if lang == "en" else f"\n… (bỏ {cut} ký tự)")
+
+
+def run(config_json: str, patches=None, lang: str = "vi") -> str:
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
@@ -91,7 +135,29 @@ def run(config_json: str, lang: str = "vi") -> str:
     except ConfigError as exc:
         return _errors(exc.problems)
     from .lab import run as run_lab
-    return _answer(run_lab(cfg, lang=lang if lang in ("vi", "en") else "vi"))
+    from .trace import trace_events
+    lang = lang if lang in ("vi", "en") else "vi"
+    if not patches:
+        return _answer(run_lab(cfg, lang=lang))
+    from . import patch
+    try:
+        with patch.language(lang):
+            units = patch_units(patches)
+    except ValueError as exc:
+        return _errors([Problem("patch", f"{exc}.")])
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed), patch.language(lang):
+            report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg)
+        return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
+                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)
+    except patch.PatchError as exc:
+        return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
+                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:      # a value from the student's code JSON cannot hold
+        lesson = patch.Lesson(units[0].key, "engine", f"The result of the run with edited code cannot be sent to the page: {exc}." if lang == "en"
+                              else f"Kết quả của lần chạy với mã đã sửa không gửi được về trang: {exc}.")
+        return json.dumps({"ok": False, "errors": [lesson.to_dict()]}, ensure_ascii=False)
 
 
 def _answer(report) -> str:
