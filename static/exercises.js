@@ -52,7 +52,7 @@ function constantText(value) {
   }).join(', ') + ']';
 }
 
-function constantsLine(constants) {
+function constantsLine(constants, patch) {
   const line = make('p', { class: 'exercise-constants' });
   const functions = Object.keys(patch || {});
   if (functions.length && !Object.keys(constants).length) {
@@ -72,11 +72,11 @@ function constantsLine(constants) {
 
 function textColumn(ex, id) {
   const column = make('div', { class: 'exercise-text' });
-  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), section(ex, tl('Câu hỏi', 'Question'), 'Question')));
+  column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), section(ex, 'Câu hỏi', 'Question')));
   column.append(constantsLine(ex.constants || {}, ex.patch));
   const guide = make('div', { class: 'exercise-guide' });
   guide.append(make('h4', { id: id + '-guide' }, tl('Cần dự đoán gì', 'What to predict')),
-    setRenderedHtml(make('div', { class: 'md' }), section(ex, tl('Dự đoán', 'Prediction'), 'Prediction')));
+    setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Dự đoán', 'Prediction')));
   column.append(guide);
   return column;
 }
@@ -95,7 +95,7 @@ function predictionBox(id, key) {
 
 function answerPanel(ex, id) {
   const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: true });
-  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, tl('Đáp án', 'Answer'), 'Answer')));
+  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Đáp án', 'Answer')));
   return answer;
 }
 

@@ -35,10 +35,12 @@ SPY = """
 """
 
 # The text a reader sees or hears: visible text, form controls' values and labels, SVG text and titles,
-# aria-label / title / alt attributes, CSS-generated ::before/::after text; the language switch (lang="vi": the other language's own name) left out.
+# aria-label / title / alt attributes, CSS-generated ::before/::after text; the engine's Python source in the
+# code views (issue 11: code, shown as written) and the language switch (lang="vi": the other language's own name) left out.
 VISIBLE_TEXT = """
 () => {
-  const skip = (el) => el.closest('[lang="vi"]:not(html)');
+  // the other language's own name (the switch), and the engine's source code shown as written (code views)
+  const skip = (el) => el.closest('[lang="vi"]:not(html), .code-block, .cm-content');
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
