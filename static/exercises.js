@@ -10,12 +10,12 @@ import { tl } from './i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
 
-// The one place HTML is inserted: the sections build.py rendered from the exercise files.
 // An exercise's title and sections in the page's language: the English edition when the file has one,
 // else the Vietnamese text.
 const titleOf = (ex) => String(tl(ex.title, ex.title_en || ex.title));
 const section = (ex, vi, en) => ex.sections[tl(vi, ex.sections[en] === undefined ? vi : en)];
 
+// The one place HTML is inserted: the sections build.py rendered from the exercise files.
 function setRenderedHtml(node, html) {
   node.innerHTML = typeof html === 'string' ? html : '';
   return node;

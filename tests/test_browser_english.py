@@ -66,7 +66,7 @@ VISIBLE_TEXT = """
 
 
 def english_text(config: dict) -> str:
-    result = json.loads(web.run(json.dumps(config), "en"))
+    result = json.loads(web.run(json.dumps(config), lang="en"))
     assert result["ok"], result
     return Report.from_dict(result["report"]).to_text()
 

@@ -104,8 +104,8 @@ def test_render_from_json_is_a_new_run(name):
 def test_web_render_answers_like_run():
     first = json.loads(web.run("{}"))
     assert first["report"]["lang"] == "vi"
-    assert web.render(json.dumps(first["report"]), "en") == web.run("{}", "en")
-    assert json.loads(web.run("{}", "en"))["trace"]["traceEvents"][0]["args"]["name"].startswith("Inference Lab (simulated")
+    assert web.render(json.dumps(first["report"]), "en") == web.run("{}", lang="en")
+    assert json.loads(web.run("{}", lang="en"))["trace"]["traceEvents"][0]["args"]["name"].startswith("Inference Lab (simulated")
 
 
 def test_english_default_has_its_own_golden():
