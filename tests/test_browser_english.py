@@ -38,7 +38,8 @@ SPY = """
 # aria-label / title / alt attributes, CSS-generated ::before/::after text; the language switch (lang="vi": the other language's own name) left out.
 VISIBLE_TEXT = """
 () => {
-  const skip = (el) => el.closest('[lang="vi"]:not(html)');
+  // the other language's own name (the switch), and the engine's source code shown as written (code views)
+  const skip = (el) => el.closest('[lang="vi"]:not(html), .code-block, .cm-content');
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
