@@ -1,31 +1,20 @@
 """Browser tests of the three vLLM behaviours on the page: the PREFIX_CACHE and SCHED_POLICY controls and the
 request editor's priority / cancel_at columns come from the engine's schema; PREFIX_CACHE=on shows block 6's
 hits and shared blocks in its panel and marks the shared blocks on the KV chart; the share address carries
-the new constant and columns and restores them. Numbers are checked against the engine's own report.
+the new constant and columns and restores them; the step view (block [3]'s navigator) narrates a cache hit
+and a cancellation and marks the shared block. Numbers are checked against the engine's own report.
 """
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, block_data as data, engine_report, expect
 
 pytestmark = pytest.mark.browser
 
 SHARED = {"SLOTS": 3, "QUEUE_LIMIT": 2, "PREFIX_CACHE": "on"}      # A and D run together and share block 0
-
-
-def engine_report(config: dict) -> dict:
-    from inference_lab import web
-    result = json.loads(web.run(json.dumps(config)))
-    assert result["ok"], result
-    return result["report"]
-
-
-def data(report: dict, n: int) -> dict:
-    return next(b for b in report["blocks"] if b["number"] == n)["data"]
 
 
 def lines(report: dict, n: int) -> list[str]:
