@@ -101,11 +101,6 @@ def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object,
     return tasks
 
 
-def choose_victim(running: list, seq) -> object:
-    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`)."""
-    return running[-1]
-
-
 def step_duration(cfg, tasks) -> int:
     """Simulated µs of one step with these tasks (assumed cost model)."""
     prefill_tokens = sum(n for p, _, n in tasks if p == "prefill")
