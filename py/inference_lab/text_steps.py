@@ -1,0 +1,230 @@
+"""The step narration in any language: which sentence each recorded event gets, and in which order.
+
+`narrate(w, record)` turns the step record (steps.StepRecorder.to_dict()) into one (title, lines)
+per step; `after_lines(w, record)` tells what happened after the last step. `w` is one language's
+`text.Words` (text_steps_vi.WORDS, text_steps_en.WORDS): the step templates plus the blocks' ones,
+which word the refusal reasons (text.why). The record is read, never changed.
+
+Leaves out: the words (text_steps_vi.py, text_steps_en.py), all computation (steps.py records);
+block [12]'s comparison runs, which are not recorded.
+"""
+from __future__ import annotations
+
+from .text import why
+
+# The reasons a request waits, in the order the narration names them (template "wait.<reason>").
+WAIT_REASONS = ("preparing", "no_slot", "room_rule", "group_running", "group_incomplete")
+
+
+def blocks(bs) -> str:
+    """[0, 1, 5, 2]; runs of four or more consecutive blocks shortened: [0–9, 12]."""
+    parts, i = [], 0
+    while i < len(bs):
+        j = i
+        while j + 1 < len(bs) and bs[j + 1] == bs[j] + 1:
+            j += 1
+        parts += [f"{bs[i]}–{bs[j]}"] if j - i >= 3 else [str(b) for b in bs[i:j + 1]]
+        i = j + 1
+    return "[" + ", ".join(parts) + "]"
+
+
+def ranges(w, rs) -> str:
+    return ", ".join(str(lo) if lo == hi else f"{lo}–{hi}" for lo, hi in rs) or w("kv.none_left")
+
+
+def count(rs) -> int:
+    return sum(hi - lo + 1 for lo, hi in rs)
+
+
+def freed(w, bs) -> str:
+    return w("freed.blocks", blocks=blocks(bs)) if bs else w("freed.none")
+
+
+# ── one line per kind of event ─────────────────────────────────────────────
+def arrive_line(w, e) -> str:
+    d = e["decisions"][-1]
+    head = w("gate.head", e=e)
+    if d["code"] in ("429", "400"):
+        return head + w("gate." + d["code"], why=why(w, d))
+    return head + w("gate.ok", e=e, why=why(w, e["decisions"][0]))
+
+
+def admit_line(w, e, slots) -> str:
+    return w("admit.full_group" if e["why"] == "full_group" else "admit.room", e=e, slots=slots)
+
+
+def abort_line(w, e) -> str:
+    where = w("abort.running" if e["stage"] == "running" else "abort.waiting")
+    made = w("abort.made", e=e) if e["generated"] else w("abort.none_made")
+    return w("abort.line", e=e, where=where, made=made, freed=freed(w, e["blocks"]))
+
+
+def overtake_line(w, e) -> str:
+    behind = ", ".join(w("overtake.behind", x=x) for x in e["overtaken"])
+    return w("overtake.line", e=e, behind=behind)
+
+
+def cache_hit_line(w, e, total) -> str:
+    whose = w("hit.own" if e["recompute"] else "hit.earlier")
+    rest = w("hit.rest", left=total - e["tokens"], total=total) if total is not None else ""
+    return w("hit.line", e=e, blocks=blocks(e["blocks"]), whose=whose, rest=rest)
+
+
+def running_part(w, r) -> str:
+    rid, phase, done, total, gen, preempted = r
+    if phase == "decode":
+        return w("running.decode", rid=rid, gen=gen)
+    redo = w("running.redo", gen=gen) if preempted else ""
+    return w("running.prefill", rid=rid, done=done, total=total, redo=redo)
+
+
+def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
+    """The queue in order, then who waits for which reason (the check that kept it waiting)."""
+    if not it["waiting"]:
+        return [w("waiting.empty")]
+    if priority_key:
+        queue = ", ".join(w("waiting.priority_of", id=x[0], p=priority_key.get(x[0], (0,))[0]) for x in it["waiting"])
+        lines = [w("waiting.by_priority", queue=queue)]
+    else:
+        lines = [w("waiting.in_order", queue=", ".join(x[0] for x in it["waiting"]))]
+    for reason in WAIT_REASONS:
+        who = [x for x in it["waiting"] if x[1] == reason]
+        if not who:
+            continue
+        if reason == "preparing":
+            names = ", ".join(w("waiting.ready_at", id=x[0], t=ready[x[0]]) if ready.get(x[0]) is not None else x[0] for x in who)
+        else:
+            names = ", ".join(x[0] for x in who)
+        busy = w("waiting.busy", n=len(it["running"]), slots=slots) if reason == "no_slot" else ""
+        lines.append(w("waiting.because", label=w("wait." + reason), busy=busy, names=names))
+    back = [x[0] for x in it["waiting"] if x[2]]
+    if back:
+        lines.append(w("waiting.preempted", back=", ".join(back)))
+    return lines
+
+
+def budget_lines(w, it) -> list[str]:
+    used, cap = it["budget"]
+    decodes = [t for t in it["tasks"] if t[1] == "decode"]
+    chunks = [t for t in it["tasks"] if t[1] == "prefill"]
+    head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
+    parts = [w("budget.decodes", ids=", ".join(f"{t[0]} 1" for t in decodes)) if decodes else w("budget.no_decode")]
+    if chunks:
+        rest = w("budget.left", left=cap - len(decodes)) if cap is not None else w("budget.prompts")
+        parts.append(rest + ", ".join(f"{t[0]} {t[2]}" for t in chunks))
+    tail = w("budget.used", used=used, cap=cap, left=cap - used) if cap is not None else "."
+    return [head + "; ".join(parts) + tail]
+
+
+def budget_event_line(w, e) -> str:
+    got = w("budget.got_none") if e["got"] == 0 else w("budget.got_some", e=e)
+    return w("budget.event", e=e, got=got)
+
+
+def chunk_line(w, e) -> str:
+    what = w("chunk.reprefill" if e["recompute"] else "chunk.prefill")
+    start = w("chunk.starts") if e["first"] else ""
+    end = w("chunk.done") if e["done"] == e["total"] else ""
+    return w("chunk.line", e=e, start=start, what=what, end=end)
+
+
+def preempt_line(w, e, pool_blocks, priority_key=None) -> str:
+    need = w("preempt.need", e=e, pool=pool_blocks)
+    itself = e["id"] == e["needed_by"]
+    if priority_key:
+        p, t = priority_key.get(e["id"], (0, 0))
+        rule = w("preempt.rule", p=p, t=t)
+        victim = w("preempt.self_priority" if itself else "preempt.other_priority", e=e, rule=rule)
+    else:
+        victim = w("preempt.self" if itself else "preempt.other", e=e)
+    line = w("preempt.line", e=e, need=need, victim=victim, freed=freed(w, e["blocks"]))
+    if e["dropped"]:
+        line += w("preempt.dropped", e=e)
+    return line
+
+
+def first_line(w, e) -> str:
+    return w("first", e=e)
+
+
+def finish_line(w, e) -> str:
+    why_stop = w("stop." + e["reason"]) if "stop." + e["reason"] in w.say else e["reason"]
+    return w("finish", e=e, why=why_stop, blocks=blocks(e["blocks"]))
+
+
+def kv_line(w, it, pool_blocks) -> str:
+    tables = "; ".join(f"{rid}→{blocks(t)}" for rid, t in it["tables"].items()) or w("kv.no_tables")
+    line = w("kv.after", tables=tables)
+    if it["alloc"]:
+        line += w("kv.alloc", blocks=blocks(it["alloc"]))
+    if it.get("reused"):
+        line += w("kv.reused", blocks=blocks(it["reused"]))
+    if it["freed"]:
+        line += w("kv.freed", blocks=blocks(it["freed"]))
+    holders = {}
+    for rid, t in it["tables"].items():
+        for b in t:
+            holders.setdefault(b, []).append(rid)
+    shared = [f"{b} ({', '.join(ids)})" for b, ids in sorted(holders.items()) if len(ids) > 1]
+    if shared:
+        line += w("kv.shared", shared="; ".join(shared))
+    line += w("kv.free", n=count(it["free"]), pool=pool_blocks, ranges=ranges(w, it["free"]))
+    if it.get("cached_free"):
+        line += w("kv.cached", ranges=ranges(w, it["cached_free"]))
+    return line + "."
+
+
+# ── one step ───────────────────────────────────────────────────────────────
+def title(w, it) -> str:
+    """A few words for the step: its most telling events, else its tasks."""
+    ev = it["events"]
+    picks = [w("title.preempt", e=e) for e in ev if e["kind"] == "preempt"]
+    picks += [w("title.cancelled", e=e) for e in ev if e["kind"] == "abort"]
+    picks += [w("title.cache_hit", e=e) for e in ev if e["kind"] == "cache_hit"]
+    picks += [w("title.overtake", e=e, ids=", ".join(x["id"] for x in e["overtaken"])) for e in ev if e["kind"] == "overtake"]
+    picks += [w("title.reprefill" if e["recompute"] else "title.prefill", e=e) for e in ev if e["kind"] == "chunk" and e["first"]]
+    picks += [w("title.finish", e=e) for e in ev if e["kind"] == "finish"]
+    picks += [w("title.first", e=e) for e in ev if e["kind"] == "first"]
+    picks += [w("title.rejected", e=e) for e in ev if e["kind"] == "arrive" and e["code"] != "OK"]
+    if picks:
+        return ", ".join(picks[:3])
+    return ", ".join(w("title.decode" if p == "decode" else "title.prefill_task", rid=rid, n=n) for rid, p, n in it["tasks"])
+
+
+def step_lines(w, it, n, m, record, ready) -> list[str]:
+    slots, pool, priority_key = record["slots"], record["pool_blocks"], record.get("priority_key")
+    ev = it["events"]
+    total = {r[0]: r[3] for r in it["running"]}
+    lines = [w("step.head", n=n, m=m, it=it, title=title(w, it))]
+    lines += [arrive_line(w, e) for e in ev if e["kind"] == "arrive"]
+    lines += [abort_line(w, e) for e in ev if e["kind"] == "abort"]
+    lines += [admit_line(w, e, slots) for e in ev if e["kind"] == "admit"]
+    lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
+    lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
+    lines.append(w("step.running", n=len(it["running"]), slots=slots, parts="; ".join(running_part(w, r) for r in it["running"])))
+    lines += waiting_lines(w, it, slots, ready, priority_key)
+    lines += budget_lines(w, it)
+    lines += [budget_event_line(w, e) for e in ev if e["kind"] == "budget"]
+    lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
+    lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
+    lines += [first_line(w, e) for e in ev if e["kind"] == "first"]
+    lines += [finish_line(w, e) for e in ev if e["kind"] == "finish"]
+    lines.append(kv_line(w, it, pool))
+    return lines
+
+
+def narrate(w, record) -> list[tuple[str, list[str]]]:
+    """(title, lines) for every recorded step."""
+    m = record["count"]
+    ready = {e["id"]: e.get("ready") for it in record["items"] for e in it["events"] if e["kind"] == "arrive"}
+    return [(title(w, it), step_lines(w, it, i + 1, m, record, ready)) for i, it in enumerate(record["items"])]
+
+
+def after_lines(w, record) -> list[str]:
+    """Requests the gateway looked at, or cancelled while waiting, after the last step (only refusals and
+    cancellations can happen then)."""
+    if not record["after"]:
+        return []
+    head = w("step.after", count=record["count"]) if record["count"] else w("step.none")
+    return [head] + [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in record["after"]
+                     if e["kind"] in ("arrive", "abort")]
