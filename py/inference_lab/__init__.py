@@ -23,7 +23,8 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph;
   [13] Quality gates & rollout        quantization.greedy_teacher_forced; lab.block13_data
 
 Words live apart from mechanics: text_vi.py holds every printed sentence, text_en.py the English
-edition of each (`run(config, lang="en")`, `python -m inference_lab --lang en`).
+edition of each (`run(config, lang="en")`, `python -m inference_lab --lang en`); text.py and text_steps.py
+say which sentence goes where, in either language.
 """
 from .config import Config, ConfigError, describe
 

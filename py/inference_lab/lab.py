@@ -3,8 +3,8 @@
 `run(config)` → `Report`. The engine runs the trace with continuous batching + chunked
 prefill (the run every block reads), then again with "static" batching and with
 continuous batching without chunking (block [12] compares the three). Each of the 13
-blocks gets a plain-JSON `data` dict of what it shows; `text_vi.py` turns that data into
-the Vietnamese lines the seed program prints (`text_en.py` into English ones: `run(cfg, lang="en")`),
+blocks gets a plain-JSON `data` dict of what it shows; text.py turns that data into lines with the
+Vietnamese sentences of `text_vi.py`, the seed program's (or the English ones of `text_en.py`: `run(cfg, lang="en")`),
 so the mechanics never hold a sentence. `render(report, lang)` words the same run again in the
 other language from the report's data alone (the page's language switch: no engine run).
 
@@ -12,7 +12,7 @@ Where the seed program crashes, this module does better: a followed request that
 refused (429/400) is reported as such and the invariant checks use a served request
 instead (and say so); a run where nobody is served still prints all 13 blocks.
 
-Leaves out: the words (text_vi.py, text_en.py and their step twins), the arithmetic of serving (engine, scheduler,
+Leaves out: the words (text.py and text_steps.py with their sentence tables text_vi/en.py, text_steps_vi/en.py), the arithmetic of serving (engine, scheduler,
 block_manager, model, sampler, quantization, metrics).
 """
 from __future__ import annotations

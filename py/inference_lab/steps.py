@@ -40,7 +40,7 @@ only ids, small ints and the tables (BLOCK_SIZE 1 makes them longest).
     >>> expand_ranges([[0, 2], [5, 5], [7, 8]])
     [0, 1, 2, 5, 7, 8]
 
-Leaves out: the sentences (text_steps_vi.py, text_steps_en.py), block [12]'s comparison runs (not recorded), the K/V
+Leaves out: the sentences (text_steps.py, text_steps_vi.py, text_steps_en.py), block [12]'s comparison runs (not recorded), the K/V
 numbers themselves, the sampled tokens (block [8] shows them).
 """
 from __future__ import annotations

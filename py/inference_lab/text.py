@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -65,9 +66,16 @@ FORMAT = Format()
 class Words:
     """One language's words: `say` maps a key to a sentence template; the named phrase tables beside it."""
     say: dict
-    checks: dict = None          # check name -> label (CHECK_LABELS)
-    docs: dict = None            # vLLM behaviour -> the public document it follows (VLLM_DOCS)
-    policies: dict = None        # scheduling policy -> its name in block [12] (POLICY_NAMES)
+    checks: dict | None = None          # check name -> label (CHECK_LABELS)
+    docs: dict | None = None            # vLLM behaviour -> the public document it follows (VLLM_DOCS)
+    policies: dict | None = None        # scheduling policy -> its name in block [12] (POLICY_NAMES)
+
+    def __post_init__(self):
+        for key, template in self.say.items():
+            try:
+                list(FORMAT.parse(template))
+            except ValueError as exc:                # a stray brace: say which sentence, at import time
+                raise ValueError(f"template {key!r}: {exc}") from None
 
     def __call__(self, key: str, **fields) -> str:
         return FORMAT.vformat(self.say[key], (), fields)
@@ -556,7 +564,6 @@ def summary_lines(w, ctx, checks) -> list[str]:
     return lines
 
 
-def bind(w: Words) -> tuple[dict, object, object]:
-    """(BLOCKS, header_lines, summary_lines) worded by `w`: what lab.render calls on a language module."""
-    blocks = {n: (lambda f: lambda d, ctx: f(w, d, ctx))(f) for n, f in BLOCKS.items()}
-    return blocks, lambda d: header_lines(w, d), lambda ctx, checks: summary_lines(w, ctx, checks)
+def bind(w: Words) -> tuple[dict, partial, partial]:
+    """(BLOCKS, header_lines, summary_lines) worded by `w`: the names lab.render calls on a language module."""
+    return {n: partial(f, w) for n, f in BLOCKS.items()}, partial(header_lines, w), partial(summary_lines, w)

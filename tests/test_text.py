@@ -1,0 +1,52 @@
+"""The renderers (text.py, text_steps.py) and the sentence tables they fill (text_vi/en.py, text_steps_vi/en.py).
+
+- the format specs the templates use, on hand-checkable values
+- both languages have the same keys, and each pair of templates names the same fields the same number of
+  times: the English line prints the numbers of the Vietnamese one by construction
+- a malformed template is refused when the language module is built, naming its key
+"""
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from inference_lab import text, text_en, text_steps, text_steps_en, text_steps_vi, text_vi
+
+
+def fields(template: str) -> list[str]:
+    return sorted(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
+
+
+def test_format_specs():
+    say = text.FORMAT.format
+    assert say("{t:ms}", t=1500) == "1.50 ms" and say("{t:ms}", t=0) == "0.00 ms"
+    assert say("{a:vec}", a=[0.5, 0.25]) == "[0.500, 0.250]" and say("{a:vec2}", a=[[1, 2]]) == "[1.00, 2.00]"
+    assert say("{n:pl token}", n=1) == "1 token" and say("{n:pl token}", n=0) == "0 tokens"
+    assert say("{n:pl KV block}", n=3) == "3 KV blocks"
+    assert say("{d[x]:>4}|{d[y]!r}", d=dict(x=7, y="a")) == "   7|'a'"
+
+
+@pytest.mark.parametrize("vi, en", [(text_vi.SAY, text_en.SAY), (text_steps_vi.SAY, text_steps_en.SAY)])
+def test_both_languages_fill_the_same_fields(vi, en):
+    assert list(vi) == list(en)
+    differ = [k for k in vi if fields(vi[k]) != fields(en[k])]
+    assert not differ, differ
+
+
+def test_words_fill_a_template_by_key():
+    w = text.Words({"hi": "{who} has {n:pl token} at {t:ms}"})
+    assert w("hi", who="C", n=2, t=23000) == "C has 2 tokens at 23.00 ms"
+
+
+def test_a_stray_brace_is_refused_with_its_key():
+    with pytest.raises(ValueError, match="'b1.title'"):
+        text.Words({"b1.title": "Cổng {"})
+
+
+def test_language_modules_keep_their_names():
+    for mod in (text_vi, text_en):
+        assert sorted(mod.BLOCKS) == list(range(1, 14)) and callable(mod.header_lines) and callable(mod.summary_lines)
+        assert mod.BLOCK_CODES is text.BLOCK_CODES and mod.Context is text.Context
+    assert list(text_steps_vi.WAIT_WHY) == list(text_steps_en.WAIT_WHY) == list(text_steps.WAIT_REASONS)
+    assert text_steps_vi.blocks([0, 1, 2, 3, 7]) == "[0–3, 7]" and text_steps_vi.count([(0, 2), (5, 5)]) == 4
