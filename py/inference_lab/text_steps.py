@@ -10,6 +10,8 @@ block [12]'s comparison runs, which are not recorded.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from .text import why
 
 # The reasons a request waits, in the order the narration names them (template "wait.<reason>").
@@ -218,6 +220,16 @@ def narrate(w, record) -> list[tuple[str, list[str]]]:
     m = record["count"]
     ready = {e["id"]: e.get("ready") for it in record["items"] for e in it["events"] if e["kind"] == "arrive"}
     return [(title(w, it), step_lines(w, it, i + 1, m, record, ready)) for i, it in enumerate(record["items"])]
+
+
+def wait_labels(say: dict) -> dict:
+    """{reason: label} in WAIT_REASONS order, from a language's step templates ("wait.<reason>")."""
+    return {r: say["wait." + r] for r in WAIT_REASONS}
+
+
+def bind(w) -> tuple[partial, partial]:
+    """(narrate, after_lines) worded by `w`: the names lab.narrated calls on a language module."""
+    return partial(narrate, w), partial(after_lines, w)
 
 
 def after_lines(w, record) -> list[str]:

@@ -110,15 +110,6 @@ SAY = {
     "step.none": "Không có bước nào (không yêu cầu nào được chạy):",
 }
 
-WORDS = text.Words({**text_vi.SAY, **SAY})                                   # the blocks' words word the refusal reasons
-WAIT_WHY = {r: SAY["wait." + r] for r in text_steps.WAIT_REASONS}           # the page's labels of why a request waits
-
-
-def narrate(record) -> list[tuple[str, list[str]]]:
-    """(title, lines) for every recorded step."""
-    return text_steps.narrate(WORDS, record)
-
-
-def after_lines(record) -> list[str]:
-    """What happened after the last step (refusals and cancellations only)."""
-    return text_steps.after_lines(WORDS, record)
+WORDS = text.Words({**text_vi.SAY, **SAY})     # with the blocks' templates, which word the refusal reasons
+WAIT_WHY = text_steps.wait_labels(SAY)                # the page's labels of why a request waits
+narrate, after_lines = text_steps.bind(WORDS)

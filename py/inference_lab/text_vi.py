@@ -331,7 +331,3 @@ SAY = {
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 
-
-def why(d) -> str:
-    """The reason of a gateway / input decision, as the seed words it (text_steps_vi.py uses it too)."""
-    return text.why(WORDS, d)
