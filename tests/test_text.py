@@ -49,4 +49,4 @@ def test_language_modules_keep_their_names():
         assert sorted(mod.BLOCKS) == list(range(1, 14)) and callable(mod.header_lines) and callable(mod.summary_lines)
         assert mod.BLOCK_CODES is text.BLOCK_CODES and mod.Context is text.Context
     assert list(text_steps_vi.WAIT_WHY) == list(text_steps_en.WAIT_WHY) == list(text_steps.WAIT_REASONS)
-    assert text_steps_vi.blocks([0, 1, 2, 3, 7]) == "[0–3, 7]" and text_steps_vi.count([(0, 2), (5, 5)]) == 4
+    assert text_steps.blocks([0, 1, 2, 3, 7]) == "[0–3, 7]" and text_steps.count([(0, 2), (5, 5)]) == 4

@@ -13,7 +13,7 @@ Leaves out: which sentence is said when, and every number (text.py decides, lab.
 from __future__ import annotations
 
 from . import text
-from .text import BLOCK_CODES, Context, ms, pl, vec  # noqa: F401  (the names other modules import from here)
+from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
     "offered": "offered = served + rejected",

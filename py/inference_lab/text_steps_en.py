@@ -9,7 +9,6 @@ Leaves out: which sentence is said when, and all computation (text_steps.py deci
 from __future__ import annotations
 
 from . import text, text_en, text_steps
-from .text_steps import blocks, count  # noqa: F401  (the names other modules import from here)
 
 SAY = {
     "wait.preparing": "input preparation not done",

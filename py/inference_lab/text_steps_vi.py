@@ -11,7 +11,6 @@ Leaves out: which sentence is said when, and all computation (text_steps.py deci
 from __future__ import annotations
 
 from . import text, text_steps, text_vi
-from .text_steps import blocks, count  # noqa: F401  (the names other modules import from here)
 
 SAY = {
     "wait.preparing": "còn chuẩn bị đầu vào",

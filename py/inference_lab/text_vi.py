@@ -17,7 +17,7 @@ Leaves out: which sentence is said when, and every number (text.py decides, lab.
 from __future__ import annotations
 
 from . import text
-from .text import BLOCK_CODES, Context, ms, vec  # noqa: F401  (the names other modules import from here)
+from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
     "offered": "offered = served + rejected",
