@@ -4,6 +4,7 @@
     python3 tests/make_golden.py           # rewrite tests/golden/*
     python3 tests/make_golden.py --check   # only verify that the files are up to date
     python3 tests/make_golden.py --en      # rewrite tests/golden/en/* (the English edition, from the CLI)
+    python3 tests/make_golden.py --check --en   # only verify tests/golden/en/*
 
 Writes
   tests/golden/<name>.txt     what the seed prints for configuration <name> (it must complete)
@@ -377,6 +378,10 @@ def main_en(check: bool) -> int:
 
 
 def main(argv: list[str]) -> int:
+    unknown = [a for a in argv if a not in ("--check", "--en")]
+    if unknown:  # e.g. --help: print the usage instead of rewriting the goldens
+        print(__doc__.split("\n\nWrites")[0], file=sys.stderr)
+        return 0 if set(unknown) <= {"-h", "--help"} else 2
     check = "--check" in argv
     if "--en" in argv:
         return main_en(check)
