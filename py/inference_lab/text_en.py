@@ -16,7 +16,7 @@ Leaves out: all computation — only formatting happens here; the helpers that c
 """
 from __future__ import annotations
 
-from .text_vi import BLOCK_CODES, Context, ms, vec  # noqa: F401  (BLOCK_CODES, Context re-exported)
+from .text_vi import BLOCK_CODES, Context, ms, steps_by_problem, vec  # noqa: F401  (BLOCK_CODES, Context re-exported)
 
 CHECK_LABELS = {
     "offered": "offered = served + rejected",
@@ -31,6 +31,14 @@ CHECK_LABELS = {
     "attention": "every attention row sums to 1",
     "pool_invariants": "block reference counts never negative, blocks conserved, no block both free and owned",
     "prefix_cache_same_text": "turning the prefix cache on does not change the generated tokens",
+}
+
+# The pool's invariant violations (block_manager.BlockManager.audit's codes), printed in block [6] when a run breaks one.
+POOL_PROBLEMS = {
+    "negative_ref_cnt": "negative reference count",
+    "ref_cnt_mismatch": "a reference count differs from the number of block tables holding the block",
+    "not_conserved": "blocks not conserved (duplicated, lost, or both free and owned)",
+    "stale_hash": "the hash map points to a block carrying another hash",
 }
 
 # The public vLLM documents each simulated behaviour follows (named in the text and on the page).
@@ -341,12 +349,23 @@ def block6(d, ctx):
         f"After every request finishes, {d['free']}/{d['pool_blocks']} blocks are free (no leak).",
         f"Numerical check: K/V gathered from scattered blocks match K/V recomputed from scratch for each sequence, largest difference <= 1e-9: {d['gather'] <= 1e-9}.",
     ]
+    lines += pool_problem_lines(d)
     if d["prefix_cache"]:
         lines += prefix_cache_lines(d)
     else:
         lines.append("Limitation: no prefix caching or reference counting; when blocks run out the engine preempts by recompute as vLLM does (no swapping to CPU)."
                      if d["any_preemption"] else "Limitation: no prefix caching, reference counting or preemption when blocks run out.")
     return "Physical blocks, block tables and freeing blocks", lines
+
+
+def pool_problem_lines(d) -> list[str]:
+    """Block [6]'s invariant violations (none in a correct run, so nothing is printed then)."""
+    if not d["pool_problems"]:
+        return []
+    found = steps_by_problem(d["pool_problems"])
+    return ["Block pool invariants broken: "
+            + "; ".join(f"{POOL_PROBLEMS[code]} ({'step' if len(steps) == 1 else 'steps'} {', '.join(map(str, steps))})"
+                        for code, steps in found.items()) + "."]
 
 
 def prefix_cache_lines(d) -> list[str]:

@@ -39,6 +39,14 @@ CHECK_LABELS = {
     "prefix_cache_same_text": "bật prefix cache không đổi token sinh ra",
 }
 
+# The pool's invariant violations (block_manager.BlockManager.audit's codes), printed in block [6] when a run breaks one.
+POOL_PROBLEMS = {
+    "negative_ref_cnt": "số tham chiếu âm",
+    "ref_cnt_mismatch": "số tham chiếu khác số bảng block đang giữ block",
+    "not_conserved": "block không được bảo toàn (trùng, mất, hoặc vừa trống vừa có chủ)",
+    "stale_hash": "bảng băm trỏ tới block mang hash khác",
+}
+
 # The public vLLM documents each simulated behaviour follows (named in the text and on the page).
 VLLM_DOCS = {
     "prefix_cache": "tài liệu thiết kế \"Automatic Prefix Caching\" của vLLM",
@@ -356,12 +364,30 @@ def block6(d, ctx):
         f"Sau khi mọi yêu cầu kết thúc còn {d['free']}/{d['pool_blocks']} block trống (không rò rỉ).",
         f"Kiểm tra số học: K/V gom từ các block rời khớp K/V tính lại từ đầu cho từng chuỗi, sai lệch lớn nhất <= 1e-9: {d['gather'] <= 1e-9}.",
     ]
+    lines += pool_problem_lines(d)
     if d["prefix_cache"]:
         lines += prefix_cache_lines(d)
     else:
         lines.append("Giới hạn: không mô phỏng prefix cache hay đếm tham chiếu; khi hết block, engine preempt theo kiểu recompute của vLLM (không swap sang CPU)."
                      if d["any_preemption"] else "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.")
     return "Block vật lý, bảng block và việc trả block", lines
+
+
+def steps_by_problem(problems) -> dict:
+    """{code: [steps]} in order of first appearance (text_en.py shares it)."""
+    out = {}
+    for p in problems:
+        out.setdefault(p["code"], []).append(p["step"])
+    return out
+
+
+def pool_problem_lines(d) -> list[str]:
+    """Block [6]'s invariant violations (none in a correct run, so nothing is printed then)."""
+    if not d["pool_problems"]:
+        return []
+    found = steps_by_problem(d["pool_problems"])
+    return ["Bất biến của bể block bị vi phạm: "
+            + "; ".join(f"{POOL_PROBLEMS[code]} (bước {', '.join(map(str, steps))})" for code, steps in found.items()) + "."]
 
 
 def prefix_cache_lines(d) -> list[str]:
