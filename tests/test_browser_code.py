@@ -17,7 +17,7 @@ import re
 import pytest
 
 from edits import GREEDY, PREFILL_FIRST
-from lab_browser import READY_MS, RUN_MS, cli_sections, expect
+from lab_browser import READY_MS, RUN_MS, cli_sections, editor_text, expect
 
 pytestmark = pytest.mark.browser
 
@@ -56,11 +56,6 @@ def set_code(lab, ref: str, block: int, source: str):
     lab.page.keyboard.press("Delete")
     lab.page.keyboard.insert_text(source)
     return editor
-
-
-def editor_text(editor) -> str:
-    """The editor's text (CodeMirror shows a trailing newline as a last, empty line)."""
-    return "\n".join(editor.locator(".cm-line").all_text_contents())
 
 
 def run_from(editor, lab) -> str:
