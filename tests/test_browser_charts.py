@@ -233,10 +233,15 @@ def test_screenshots_of_every_chart_at_both_widths(lab, run):
     run_and_wait_for_charts(lab, RUNS[run])
     try:
         for width in (1440, 375):
+            fresh = ""
+            if lab.page.viewport_size["width"] != width:
+                # every chart is drawn again for the new width: wait for the new drawing, not the old one
+                lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+                fresh = ":not([data-stale])"
             lab.page.set_viewport_size({"width": width, "height": 900})
             for name in BLOCK_OF:
-                lab.page.wait_for_function(DRAWN_FOR_ITS_FRAME, arg=[f'[data-chart="{name}"]'], timeout=RUN_MS)
-                root = chart(lab, name)
+                lab.page.wait_for_function(DRAWN_FOR_ITS_FRAME, arg=[f'[data-chart="{name}"]{fresh}'], timeout=RUN_MS)
+                root = lab.page.locator(f'[data-block="{BLOCK_OF[name]}"] [data-chart="{name}"]{fresh}')
                 root.scroll_into_view_if_needed()
                 box = root.bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, f"{name} leaves the screen at {width} px"

@@ -142,9 +142,12 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
     run_and_wait(lab, RUNS[run])
     try:
         for width in (375, 1440):
+            # every open panel changes width, so each chart is drawn again: wait for the new drawing,
+            # not the old one that may still fit (a 375 px drawing fits a 1440 px frame)
+            lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
             lab.page.set_viewport_size({"width": width, "height": 900})
             for name, block in PLACES:
-                sel = f'[data-block="{block}"] [data-chart="{name}"] svg[role=img]'
+                sel = f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale]) svg[role=img]'
                 # redrawn for the panel's width: drawn 1:1, no sideways scroll inside the chart
                 lab.page.wait_for_function(
                     """([sel, w]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
@@ -159,7 +162,7 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
                     over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
                         .map(t => t.getBBox()).filter(b => b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1).length""")
                     assert over == 0, f"{name} (block {block}): {over} labels outside the drawing at 375 px"
-                root = chart(lab, name, block)
+                root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
                 root.scroll_into_view_if_needed()
                 root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-{run}-{width}.png"))
             if width == 375:
