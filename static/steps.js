@@ -26,6 +26,8 @@ const DENSE = 64;        // pools larger than this are drawn on a canvas
 const DENSE_COLS = 64;
 const CELL_PX = 8;
 const FREE_FILL = '#dde1e7';
+const CACHED_DOT = '#8a94a1'; // a free block that still holds a prefix-cache hash (the cells' dotted background)
+const KEY_FILL = '#7f7f7f';   // an owned block in the legend
 const STEP_CHARTS = ['timeline', 'kv-blocks'];
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -227,7 +229,7 @@ export function init(lab) {
       head,
       section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
       section(tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)'), budget),
-      section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend()),
+      section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend(dense)),
       section(tl('Quyết định và lý do', 'Decisions and reasons'), decisions),
     );
     ui.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
@@ -239,15 +241,22 @@ export function init(lab) {
     return box;
   }
 
-  function legend() {
+  // The legend's swatches: the cells' own classes, or (canvas) the same paint as a block on the canvas.
+  function legend(dense) {
+    const key = (classes, look) => {
+      if (!dense) return make('span', { class: 'kv-cell kv-key ' + classes });
+      const c = make('canvas', { class: 'kv-key is-painted', width: CELL_PX - 1, height: CELL_PX - 1, 'data-key': classes });
+      paintBlock(c.getContext('2d'), 0, 0, Object.assign({ fill: KEY_FILL, ink: inkOn(KEY_FILL) }, look));
+      return c;
+    };
     const box = make('p', { class: 'step-legend' });
-    box.append(make('span', { class: 'kv-cell kv-key is-free' }), tl(' trống ', ' free '),
-      make('span', { class: 'kv-cell kv-key is-alloc' }), tl(' vừa cấp ', ' just allocated '),
-      make('span', { class: 'kv-cell kv-key is-freed is-free' }), tl(' vừa trả', ' just freed'));
+    box.append(key('is-free', { fill: FREE_FILL }), tl(' trống ', ' free '),
+      key('is-alloc', { frame: 'solid' }), tl(' vừa cấp ', ' just allocated '),
+      key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), tl(' vừa trả', ' just freed'));
     if (record.prefix_cache) {
-      box.append(' ', make('span', { class: 'kv-cell kv-key is-shared' }), tl(' dùng chung (×n) ', ' shared (×n) '),
-        make('span', { class: 'kv-cell kv-key is-reused' }), tl(' vừa lấy lại từ prefix cache ', ' just taken back from the prefix cache '),
-        make('span', { class: 'kv-cell kv-key is-free is-cached' }), tl(' trống, còn hash', ' free, still hashed'));
+      box.append(' ', key('is-shared', { shared: true }), tl(' dùng chung (×n) ', ' shared (×n) '),
+        key('is-reused', { frame: 'dotted' }), tl(' vừa lấy lại từ prefix cache ', ' just taken back from the prefix cache '),
+        key('is-free is-cached', { fill: FREE_FILL, cached: true }), tl(' trống, còn hash', ' free, still hashed'));
     }
     return box;
   }
@@ -343,23 +352,63 @@ export function init(lab) {
     }
     const tables = Object.entries(item.tables).map(([id, t]) => tl(`${id} giữ ${t.length} block`, `${id} holds ${t.length} blocks`)).join(', ');
     const nFree = map.owners.filter((o) => o === null).length;
-    p.kv.setAttribute('aria-label', tl(`Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}.`, `KV pool of ${pool} blocks: ${tables || 'nobody holds a block'}; ${nFree} free.`));
+    p.kv.setAttribute('aria-label', tl(`Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}`, `KV pool of ${pool} blocks: ${tables || 'nobody holds a block'}; ${nFree} free`) + cacheSaid(map) + '.');
     const reused = (item.reused || []).length;
     p.free.textContent = tl(`Trống ${nFree}/${pool}`, `Free ${nFree}/${pool}`) + (item.alloc.length ? tl(` · vừa cấp ${item.alloc.length}`, ` · just allocated ${item.alloc.length}`) : '') +
       (reused ? tl(` · lấy lại từ prefix cache ${reused}`, ` · taken back from the prefix cache ${reused}`) : '') + (item.freed.length ? tl(` · vừa trả ${item.freed.length}`, ` · just freed ${item.freed.length}`) : '');
   }
 
+  // PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
+  // (the canvas has no per-block titles; the cells say it in each title too).
+  function cacheSaid(map) {
+    if (!record.prefix_cache) return '';
+    const shared = [];
+    map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
+    return tl(`; dùng chung: ${shared.length ? 'block ' + shared.join(', ') : 'không'}; trống còn hash ${map.cached.size}`,
+      `; shared: ${shared.length ? 'block ' + shared.join(', ') : 'none'}; ${map.cached.size} free still hashed`);
+  }
+
   function paintCell(canvas, b, owner, map) {
-    const g = canvas.getContext('2d');
-    const x = (b % DENSE_COLS) * CELL_PX;
-    const y = Math.floor(b / DENSE_COLS) * CELL_PX;
+    const fill = owner === null ? FREE_FILL : colours(owner).colour;
+    paintBlock(canvas.getContext('2d'), (b % DENSE_COLS) * CELL_PX, Math.floor(b / DENSE_COLS) * CELL_PX, {
+      fill,
+      ink: inkOn(fill),
+      frame: map.alloc.has(b) || map.freed.has(b) ? 'solid' : map.reused.has(b) ? 'dotted' : null,
+      shared: map.holders[b].length > 1,
+      cached: map.cached.has(b),
+    });
+  }
+
+  // One block of the canvas at (x, y): a (CELL_PX - 1)² square of `fill`, with the marks the cells show:
+  // frame 'solid' (just allocated or just freed: a black frame), 'dotted' (just taken back from the prefix
+  // cache: every other pixel of the edge), shared (held by several tables: two lines "=" in `ink`, as the
+  // cells' double outline), cached (free but still hashed: a grey dot, as the cells' dotted background).
+  function paintBlock(g, x, y, look) {
+    const side = CELL_PX - 1;
     g.clearRect(x, y, CELL_PX, CELL_PX);
-    g.fillStyle = owner === null ? FREE_FILL : colours(owner).colour;
-    g.fillRect(x, y, CELL_PX - 1, CELL_PX - 1);
-    if (map.alloc.has(b) || map.freed.has(b)) { // just taken (owner's colour) or given back (free): a black frame
+    g.fillStyle = look.fill;
+    g.fillRect(x, y, side, side);
+    if (look.cached) {
+      g.fillStyle = CACHED_DOT;
+      g.fillRect(x + 2, y + 2, 3, 3);
+    }
+    if (look.shared) {
+      g.fillStyle = look.ink;
+      g.fillRect(x + 1, y + 2, side - 2, 1);
+      g.fillRect(x + 1, y + 4, side - 2, 1);
+    }
+    if (look.frame === 'solid') {
       g.strokeStyle = '#000000';
       g.lineWidth = 2;
-      g.strokeRect(x + 1, y + 1, CELL_PX - 3, CELL_PX - 3);
+      g.strokeRect(x + 1, y + 1, side - 2, side - 2);
+    } else if (look.frame === 'dotted') {
+      g.fillStyle = '#000000';
+      for (let i = 0; i < side; i += 2) {
+        g.fillRect(x + i, y, 1, 1);
+        g.fillRect(x + i, y + side - 1, 1, 1);
+        g.fillRect(x, y + i, 1, 1);
+        g.fillRect(x + side - 1, y + i, 1, 1);
+      }
     }
   }
 

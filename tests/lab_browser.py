@@ -109,6 +109,11 @@ class Lab:
         self.context.close()
 
 
+def editor_text(editor) -> str:
+    """The text of a code editor (static/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
+    return "\n".join(editor.locator(".cm-line").all_text_contents())
+
+
 # ── reference output ─────────────────────────────────────────────────────────
 def cli_sections(text: str) -> dict:
     """Split command-line output into {"header": [...], 1: [heading, line, ...], ..., "summary": [...]}."""

@@ -16,32 +16,10 @@ import re
 
 import pytest
 
-from lab_browser import READY_MS, RUN_MS, cli_sections, expect
+from edits import GREEDY, PREFILL_FIRST
+from lab_browser import READY_MS, RUN_MS, cli_sections, editor_text, expect
 
 pytestmark = pytest.mark.browser
-
-PREFILL_FIRST = '''def plan_tasks(running, budget_cap):
-    tasks = []
-    budget = budget_cap
-    for r in running:
-        if r.num_prefill_left:
-            n = r.num_prefill_left if budget is None else min(r.num_prefill_left, budget)
-            if n > 0:
-                tasks.append(("prefill", r, n))
-                budget = None if budget is None else budget - n
-    for r in running:
-        if r.num_prefill_left == 0 and (budget is None or budget > 0):
-            tasks.append(("decode", r, 1))
-            budget = None if budget is None else budget - 1
-    return tasks
-'''
-GREEDY = '''def sample(logits, params, rng, vocab):
-    z = np.array(logits, dtype=float)
-    z[BOS] = -np.inf
-    token = int(np.argmax(z))
-    return token, dict(probs=softmax(z), filtered=np.eye(vocab)[token], mode="greedy")
-'''
-
 
 def expected_text(patches: dict | None = None) -> dict:
     """The command line's sections for the default config with these {module.function: source} edits."""
@@ -78,11 +56,6 @@ def set_code(lab, ref: str, block: int, source: str):
     lab.page.keyboard.press("Delete")
     lab.page.keyboard.insert_text(source)
     return editor
-
-
-def editor_text(editor) -> str:
-    """The editor's text (CodeMirror shows a trailing newline as a last, empty line)."""
-    return "\n".join(editor.locator(".cm-line").all_text_contents())
 
 
 def run_from(editor, lab) -> str:

@@ -180,6 +180,8 @@ def test_learning_map_links_reach_their_targets(lab):
         "els => els.map(a => [a.closest('[data-learning-point]').dataset.learningPoint, a.dataset.learningLink,"
         " a.getAttribute('href').slice(1), a.dataset.chartName || null])")
     assert {(p, k) for p, k, _, _ in links} == {(str(n), k) for n in range(1, 10) for k in ("panel", "chart", "exercise")}
+    cards = lab.page.locator("article[data-exercise]").evaluate_all("els => els.map(e => e.id)")
+    assert {t for _, k, t, _ in links if k == "exercise"} == set(cards)            # every exercise, 15-18 included
     for point, kind, target, name in links:
         expect(lab.page.locator(f"#{target}"), f"point {point}: #{target}").to_have_count(1)
         if kind == "chart":
@@ -195,6 +197,8 @@ def test_learning_map_links_reach_their_targets(lab):
     expect(lab.page.locator('#hinh-khoi-2 [data-chart="tokens"]')).to_be_in_viewport()
     lab.page.locator('#hoc-2 [data-lang="vi"] a[data-learning-link="exercise"]').click()
     expect(lab.page.locator("#bai-tap-10")).to_be_in_viewport()
+    lab.page.locator('#hoc-4 [data-lang="vi"] a[data-learning-link="exercise"][href="#bai-tap-15"]').click()
+    expect(lab.page.locator("#bai-tap-15")).to_be_in_viewport()
 
 
 def test_no_page_errors_and_nothing_refused_by_the_csp(lab):

@@ -1,18 +1,22 @@
 """Browser tests of the step navigator (static/steps.js) in block [3]'s panel: the WAI-ARIA slider
 (data-step-slider) and its keys, the Lùi/Tiếp buttons, Phát stopping at the last step, clicks on the
 timeline (block [3]) and KV chart (block [6]), the view (data-step-view) with its state and reasons,
-?step=N in the address, the links from blocks [6] and [11], and that scrubbing never asks Python.
+?step=N in the address (also with an edit in PATCH=: the step of the edited run), the links from blocks
+[6] and [11], and that scrubbing never asks Python.
 Runs: the default run, a preemption run (SLOTS=3, POOL_BLOCKS=8) and a refused followed request
 (FOLLOW=D, refused 429 at step 2). Step numbers and sentences: tests/test_steps.py checks them
 against the engine by hand. Site, server and Chromium: the session's (conftest.py).
 """
 from __future__ import annotations
 
+import base64
+import json
 import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, RUN_MS, Lab, expect
+from edits import PREFILL_FIRST
+from lab_browser import ARTIFACTS, RUN_MS, Lab, editor_text, expect
 
 pytestmark = pytest.mark.browser
 
@@ -210,6 +214,42 @@ def test_address_step_opens_that_step(chromium, server):
         at_step(page_lab, 6, 15, "preempt C")
         assert "step=6" in page_lab.page.url and "SLOTS=3" in page_lab.page.url
         assert page_lab.page.locator("#address-note").is_hidden()
+    finally:
+        page_lab.close()
+
+
+def step_item(patches: dict | None, n: int) -> dict:
+    """Step n (1-based) of the default run's step record, with these {module.function: source} edits (CPython)."""
+    from inference_lab import patch
+    from inference_lab.lab import run
+    report = patch.run(patch.units_of(patches), run, None)[0] if patches else run()
+    return report.steps["items"][n - 1]
+
+
+def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(chromium, server):
+    """?PATCH=…&step=3 (a shared link of a run with edited code): the page runs the edit and the step view opens
+    at step 3 of THAT run (B gets its first token at 9.90 ms, where the unedited run is still prefilling B);
+    the code view of block [3] shows the edited plan_tasks."""
+    edited, plain = step_item({"scheduler.plan_tasks": PREFILL_FIRST}, 3), step_item(None, 3)
+    assert edited["text"][0] == "Bước 3/12 (6.30 ms -> 9.90 ms): B có token đầu"          # by hand: exercise 15
+    assert plain["text"][0] == "Bước 3/12 (7.00 ms -> 10.60 ms): A decode, B prefill 5 token"
+    address = base64.urlsafe_b64encode(json.dumps({"scheduler.plan_tasks": PREFILL_FIRST}).encode()).decode().rstrip("=")
+    page_lab = Lab(chromium, server.origin)
+    try:
+        page_lab.page.goto(server.url + f"?PATCH={address}&step=3")
+        expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
+        at_step(page_lab, 3, 12, edited["title"])
+        expect(view(page_lab)).to_contain_text(edited["text"][0])
+        expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")
+        expect(view(page_lab)).not_to_contain_text(plain["text"][0])
+        assert "   bước  3: 6.30 ms -> 9.90 ms | chờ=1 chạy=2 | B:p:5 A:d:1" in page_lab.panel_lines(3)
+        expect(page_lab.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)
+        editor = page_lab.page.locator('[data-code-editor="scheduler.plan_tasks"]')
+        expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+        assert editor_text(editor) == PREFILL_FIRST
+        assert "step=3" in page_lab.page.url and "PATCH=" in page_lab.page.url
+        assert page_lab.page.locator("#address-note").is_hidden()
+        assert page_lab.page_errors == []
     finally:
         page_lab.close()
 

@@ -6,6 +6,7 @@ and a cancellation and marks the shared block. Numbers are checked against the e
 """
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -150,6 +151,51 @@ def test_step_view_narrates_a_prefix_cache_hit_and_marks_the_shared_block(lab):
     expect(block0).to_contain_text("A×2")
     expect(block0).to_have_attribute("title", "block 0: dùng chung: A, D (prefix cache), vừa lấy lại từ prefix cache")
     expect(lab.page.locator("[data-step-nav] .step-free")).to_contain_text("lấy lại từ prefix cache 1")
+
+
+DENSE_SHARED = {**SHARED, "POOL_BLOCKS": 80}  # over 64 blocks: static/steps.js draws the pool on a canvas
+
+
+def canvas_pixels(lab, points: dict) -> dict:
+    """{name: (r, g, b)} of the step view's KV canvas at {name: (block, dx, dy)}: 64 blocks a row, 8 px a block."""
+    canvas = lab.page.locator("[data-step-nav] canvas.step-kv.is-dense")
+    xy = {k: ((b % 64) * 8 + dx, (b // 64) * 8 + dy) for k, (b, dx, dy) in points.items()}
+    got = canvas.evaluate("(c, xy) => Object.fromEntries(Object.entries(xy).map(([k, [x, y]]) => "
+                          "[k, Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data).slice(0, 3)]))", xy)
+    return {k: tuple(v) for k, v in got.items()}
+
+
+def test_step_view_canvas_marks_shared_and_cached_blocks(lab):
+    """With more than 64 blocks the step view paints a canvas; PREFIX_CACHE=on marks show there as on the cells:
+    block 0 shared by A and D ("=" in the ink colour) and just taken back from the cache (dotted frame), blocks
+    2-4 free but still hashed (grey dot), block 8 free without a hash, block 10 just allocated (solid frame)."""
+    report = engine_report(DENSE_SHARED)
+    item = report["steps"]["items"][7]
+    assert item["reused"] == [0] and item["tables"]["D"] == [0, 11] and item["tables"]["A"] == [0, 1, 5, 10]
+    assert item["cached_free"] == [[2, 4]] and item["alloc"] == [10, 11]
+    assert lab.run(DENSE_SHARED) == "done"
+    step_to(lab, 8, 13, "D lấy 4 token từ prefix cache, D bắt đầu prefill 4 token")
+    expect(lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="0"]')).to_have_count(0)   # no cells: a canvas
+    px = canvas_pixels(lab, {
+        "shared_fill": (0, 3, 3), "shared_line": (0, 3, 2), "shared_line2": (0, 3, 4), "shared_corner": (0, 0, 0),
+        "shared_edge": (0, 1, 0), "a_fill": (1, 3, 3), "a_row2": (1, 3, 2), "a_corner": (1, 0, 0),
+        "cached_dot": (2, 3, 3), "cached_edge": (2, 0, 0), "cached_dot4": (4, 3, 3), "free_mid": (8, 3, 3),
+        "alloc_corner": (10, 0, 0), "alloc_fill": (10, 3, 3)})
+    black, free, dot = (0, 0, 0), (0xdd, 0xe1, 0xe7), (0x8a, 0x94, 0xa1)
+    a = px["a_fill"]                                   # A's colour (block 1: A alone, no mark)
+    assert a not in (black, free) and px["a_row2"] == a and px["a_corner"] == a
+    assert px["shared_fill"] == a and px["shared_line"] == px["shared_line2"] != a      # "=" across A's colour
+    assert px["shared_corner"] == black and px["shared_edge"] == a                     # dotted frame
+    assert px["cached_dot"] == px["cached_dot4"] == dot and px["cached_edge"] == free
+    assert px["free_mid"] == free
+    assert px["alloc_corner"] == black and px["alloc_fill"] == a
+    canvas = lab.page.locator("[data-step-nav] canvas.step-kv.is-dense")
+    expect(canvas).to_have_attribute("aria-label", re.compile(r"; dùng chung: block 0 \(A, D\); trống còn hash 3\.$"))
+    keys = lab.page.locator("[data-step-nav] .step-legend canvas.kv-key.is-painted")
+    assert keys.evaluate_all("els => els.map(e => e.dataset.key)") == [
+        "is-free", "is-alloc", "is-freed is-free", "is-shared", "is-reused", "is-free is-cached"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    lab.page.locator("[data-step-nav]").screenshot(path=str(ARTIFACTS / "vllm-steps-prefix-cache-canvas.png"))
 
 
 def test_step_view_narrates_a_cancellation(lab):

@@ -92,7 +92,14 @@ def test_exercise_targets_are_cards_exercises_js_makes(page):
     for point, kind, target, _ in page.links:
         if kind == "exercise":
             assert re.fullmatch(r"bai-tap-\d{2}", target) and int(target[-2:]) in numbers, f"point {point}: #{target}"
-    assert {int(t[-2:]) for _, k, t, _ in page.links if k == "exercise"} >= {10, 11, 12, 13}
+
+
+def test_every_exercise_is_linked_from_the_point_it_teaches(page):
+    numbers = {e.number for e in load_all(ROOT / "exercises")}
+    linked = [int(t[-2:]) for _, k, t, _ in page.links if k == "exercise"]
+    assert set(linked) == numbers, f"exercises no learning point links to: {sorted(numbers - set(linked))}"
+    point_of = {int(t[-2:]): p for p, k, t, _ in page.links if k == "exercise" and int(t[-2:]) >= 14}
+    assert point_of == {14: 3, 15: 4, 16: 7, 17: 6, 18: 3}     # step by step, prefill first, greedy, prefix cache, cancel
 
 
 def test_unknown_exercise_is_a_build_error():

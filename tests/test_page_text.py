@@ -10,7 +10,8 @@ A number is any run of digits with its decimal part, exponent (1e-9) or fraction
 tuple like (2, 9, 4) or [5, 4]; digits glued to letters or a hyphen (INT8, p95, block10_data, L2, top-1)
 are not numbers.
 Not numbers either, and removed first: block references ("khối 3", "khối 4 đến 7", "[3 · Iteration
-scheduler]"), the mapping table's block-number column and the guide's list markers "(1)".."(9)".
+scheduler]"), exercise labels ("bài 15", "bài tập 5", "exercise 15": which exercise to do, not a number the
+engine prints), the mapping table's block-number column and the guide's list markers "(1)".."(9)".
 Single digits are checked too, but nearly any output prints them, so they prove little; decimals,
 fractions, tuples and integers ≥ 10 are the strong part of this test.
 """
@@ -34,6 +35,7 @@ SECTIONS = ("gioi-thieu", "mapping", "guide")
 NOT_OUTPUT: dict[str, str] = {}
 
 BLOCK_REF = re.compile(r"\[\d+\s*·[^\]]*\]|\b[Kk]hối\s+\d+(?:\s*(?:đến|và|,)\s*\d+)*")
+EXERCISE_REF = re.compile(r"\b(?:[Bb]ài(?:\s+tập)?|[Ee]xercises?)\s+\d+\b")
 LIST_MARKER = re.compile(r"\((\d)\)")
 NUMBER = re.compile(r"\(\d+(?:, \d+)+\)|\[\d+(?:, \d+)+\]|(?<![\w./-])\d+(?:\.\d+)?(?:e-?\d+)?(?:/\d+(?:\.\d+)?)*")
 
@@ -89,8 +91,10 @@ def quoted_numbers(text: str) -> list[str]:
     """
     >>> quoted_numbers("khối 4 đến 7: shape (2, 9, 4), [5, 4], 7/12, 1e-9, (3) 22.00 ms, INT8, p95, top-1, [6 · KV]")
     ['(2, 9, 4)', '[5, 4]', '7/12', '1e-9', '22.00']
+    >>> quoted_numbers("làm bài 15, bài tập 5; do exercise 16 and Exercises 17: 18 ms")
+    ['18']
     """
-    return NUMBER.findall(LIST_MARKER.sub(" ", BLOCK_REF.sub(" ", text)))
+    return NUMBER.findall(LIST_MARKER.sub(" ", EXERCISE_REF.sub(" ", BLOCK_REF.sub(" ", text))))
 
 
 TEXTS = page_texts()

@@ -21,34 +21,11 @@ import pytest
 
 from inference_lab import cli, engine, lab, patch, sampler, scheduler, web
 from inference_lab.lab import run
+from edits import GREEDY, PREFILL_FIRST
 from seed_program import GOLDEN
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "py" / "inference_lab"
-
-PREFILL_FIRST = '''
-def plan_tasks(running, budget_cap):
-    tasks, budget = [], budget_cap
-    for r in running:
-        if r.num_prefill_left:
-            n = r.num_prefill_left if budget is None else min(r.num_prefill_left, budget)
-            if n > 0:
-                tasks.append(("prefill", r, n))
-                budget = None if budget is None else budget - n
-    for r in running:
-        if r.num_prefill_left == 0 and (budget is None or budget > 0):
-            tasks.append(("decode", r, 1))
-            budget = None if budget is None else budget - 1
-    return tasks
-'''
-GREEDY = '''
-def sample(logits, params, rng, vocab):
-    z = np.array(logits, dtype=float)
-    z[BOS] = -np.inf
-    token = int(np.argmax(z))
-    return token, dict(probs=softmax(z), filtered=np.eye(vocab)[token], mode="greedy")
-'''
-
 
 def cli_run(capsys, tmp_path, *patches: tuple[str, str], extra=()) -> tuple[int, str, str]:
     """cli.main in-process with --patch MODULE=<file holding source>; (exit code, stdout, stderr)."""

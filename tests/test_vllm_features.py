@@ -18,7 +18,7 @@ from inference_lab import cli, run
 from inference_lab.block_manager import BlockManager, hash_block
 from inference_lab.config import DEFAULT_REQUESTS, FIELD_BY_NAME, describe, validate
 from inference_lab.engine import run_engine
-from inference_lab.lab import Lab, tokenizer_for
+from inference_lab.lab import Lab, render, tokenizer_for
 from inference_lab.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -313,6 +313,47 @@ def test_block_pool_under_random_operations(script, block_size, num_blocks):
         for s in live.values():
             K, _ = pool.gather(s)
             assert np.array_equal(K, fake_kv(s.tokens, 0, s.cached))
+
+
+def test_audit_records_codes_not_words():
+    """A broken pool keeps (step, code): the words belong to the run's language, not to the pool."""
+    pool = BlockManager(num_blocks=3, block_size=2)
+    pool.current_step = 4
+    pool.ref_cnt[1] = -1                           # block 1 is free, held by no table
+    pool.audit()
+    assert pool.problems == [(4, "negative_ref_cnt"), (4, "ref_cnt_mismatch")]
+
+
+def test_broken_invariant_is_printed_in_the_runs_language(monkeypatch):
+    """A pool that forgets to drop one reference on release: block [6] names the violation and its step,
+    in Vietnamese for lang="vi" and in English when the same facts are rendered with lang="en"."""
+    real_release = BlockManager.release
+
+    def leaky_release(self, s):
+        if not self.released:                      # the first finishing request: its first block keeps a count
+            self.ref_cnt[s.block_table[0]] += 1
+        real_release(self, s)
+
+    monkeypatch.setattr(BlockManager, "release", leaky_release)
+    vi = run()
+    problems = vi.block(6).data["pool_problems"]
+    first = problems[0]
+    assert first["code"] == "ref_cnt_mismatch" and set(first) == {"step", "code"}
+    assert {p["code"] for p in problems} <= {"ref_cnt_mismatch", "not_conserved"}
+    en = render(vi, "en")
+    steps = ", ".join(str(p["step"]) for p in problems if p["code"] == "ref_cnt_mismatch")
+    vi_line = next(l for l in vi.block(6).lines if l.startswith("Bất biến của bể block bị vi phạm: "))
+    en_line = next(l for l in en.block(6).lines if l.startswith("Block pool invariants broken: "))
+    assert f"số tham chiếu khác số bảng block đang giữ block (bước {steps})" in vi_line
+    assert f"a reference count differs from the number of block tables holding the block (steps {steps})" in en_line
+    assert not any("bước" in l or "tham chiếu" in l for l in en.block(6).lines)
+    assert not [c for c in vi.checks if c.name == "pool_invariants"][0].ok
+    assert vi.summary[-1].startswith("FAIL:") and en.summary[-1].startswith("FAIL:")
+
+
+def test_a_correct_run_prints_no_pool_problem():
+    lines = run({"PREFIX_CACHE": "on"}).block(6).lines + run({"PREFIX_CACHE": "on"}, lang="en").block(6).lines
+    assert not [l for l in lines if "vi phạm" in l or "invariants broken" in l]
 
 
 # ── schema, validation, defaults ───────────────────────────────────────────

@@ -45,7 +45,8 @@ Prefix Caching" (docs/design/prefix_caching.md, the v1 KVCacheManager / BlockPoo
 
 `audit()` checks the pool's invariants (reference counts never negative and equal to the
 number of tables holding the block, every block either free or owned and never both) and
-keeps any violation in `problems`; the engine calls it after every step of a checked run.
+keeps any violation in `problems` as (step, code), no words (text_vi.py / text_en.py word them
+in the run's language); the engine calls it after every step of a checked run.
 
 Leaves out: copy-on-write (only full blocks are shared and a sequence writes only into its
 own last block), swapping to CPU, cache salts and LoRA/multimodal extra hashes, the
@@ -245,18 +246,22 @@ class BlockManager:
         return self._free(seq)
 
     def audit(self) -> None:
-        """Check the pool's invariants now; a violation is kept in `problems` (with the step)."""
+        """Check the pool's invariants now; a violation is kept in `problems` as (step, code).
+
+        The codes (the "pool.*" sentences of text_vi.py / text_en.py word them): "negative_ref_cnt",
+        "ref_cnt_mismatch" (a count differs from the tables holding the block), "not_conserved" (a block
+        twice in the free list, lost, or both free and owned), "stale_hash" (the hash map points to a
+        block carrying another hash).
+        """
         held = {}
         for seq in self.active.values():
             for b in seq.block_table:
                 held[b] = held.get(b, 0) + 1
         free = set(self.free)
-        where = f"bước {self.current_step}"
-        if any(r < 0 for r in self.ref_cnt):
-            self.problems.append(f"{where}: số tham chiếu âm")
-        if any(self.ref_cnt[b] != held.get(b, 0) for b in range(self.num_blocks)):
-            self.problems.append(f"{where}: số tham chiếu khác số bảng block đang giữ block")
-        if len(free) != len(self.free) or free & held.keys() or len(free) + len(held) != self.num_blocks:
-            self.problems.append(f"{where}: block không được bảo toàn (trùng, mất, hoặc vừa trống vừa có chủ)")
-        if any(self.block_hash[b] != h for h, b in self.cached.items()):
-            self.problems.append(f"{where}: bảng băm trỏ tới block mang hash khác")
+        broken = dict(
+            negative_ref_cnt=any(r < 0 for r in self.ref_cnt),
+            ref_cnt_mismatch=any(self.ref_cnt[b] != held.get(b, 0) for b in range(self.num_blocks)),
+            not_conserved=len(free) != len(self.free) or bool(free & held.keys()) or len(free) + len(held) != self.num_blocks,
+            stale_hash=any(self.block_hash[b] != h for h, b in self.cached.items()),
+        )
+        self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]

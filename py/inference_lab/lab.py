@@ -278,7 +278,8 @@ def prefix_cache_data(main) -> dict:
                       for st, rid, b, rc in pool.hits],
                 shared_blocks=sorted(pool.shared_blocks), max_shared=pool.max_shared,
                 evictions=[dict(step=st, block=b, hash=h) for st, b, h in pool.evictions],
-                cached_free=pool.cached_free(), pool_problems=list(pool.problems))
+                cached_free=pool.cached_free(),
+                pool_problems=[dict(step=st, code=code) for st, code in pool.problems])
 
 
 def block7_data(lab, main, info) -> dict:

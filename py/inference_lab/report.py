@@ -41,7 +41,8 @@ Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
   6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions,
      prefix_cache, prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
-     shared_blocks, max_shared, evictions[{step, block, hash}], cached_free, pool_problems
+     shared_blocks, max_shared, evictions[{step, block, hash}], cached_free,
+     pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit)
   7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
      token_text, stream, stops, aborted[{id, n, max_new, text, time, cancel_at}]

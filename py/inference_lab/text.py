@@ -331,11 +331,34 @@ def block6(w, d, ctx):
         w("b6.free_at_end", d=d),
         w("b6.gather", ok=d["gather"] <= 1e-9),
     ]
+    lines += pool_problem_lines(w, d)
     if d["prefix_cache"]:
         lines += prefix_cache_lines(w, d)
     else:
         lines.append(w("b6.limitation_preempt" if d["any_preemption"] else "b6.limitation"))
     return w("b6.title"), lines
+
+
+def steps_by_problem(problems) -> dict:
+    """{code: [steps]} in order of first appearance.
+
+    >>> steps_by_problem([dict(step=7, code="a"), dict(step=7, code="b"), dict(step=8, code="a")])
+    {'a': [7, 8], 'b': [7]}
+    """
+    out = {}
+    for p in problems:
+        out.setdefault(p["code"], []).append(p["step"])
+    return out
+
+
+def pool_problem_lines(w, d) -> list[str]:
+    """Block [6]'s broken pool invariants (block_manager's audit codes); none in a correct run, so nothing then."""
+    if not d["pool_problems"]:
+        return []
+    found = [w("b6.pool_problem" if len(steps) == 1 else "b6.pool_problem_steps",
+               what=w("pool." + code), steps=", ".join(map(str, steps)))
+             for code, steps in steps_by_problem(d["pool_problems"]).items()]
+    return [w("b6.pool_problems", found="; ".join(found))]
 
 
 def prefix_cache_lines(w, d) -> list[str]:
