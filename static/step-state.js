@@ -46,13 +46,28 @@ export function targetStep(key, now, items) {
   }
 }
 
-/** The budget bar: decodes first, then prompt chunks, as the scheduler fills it; `left` is what stayed unused. */
+/** True when the step follows the seed's plan_tasks order: every decoding sequence got its token before any
+ *  prompt chunk (text_steps.decodes_first). An edited plan_tasks may put chunks first or leave a decode out. */
+export function decodesFirst(item) {
+  const tasks = (item && item.tasks) || [];
+  const phases = tasks.map((t) => t[1]);
+  const firstChunk = phases.indexOf('prefill');
+  if (firstChunk < 0) return true;
+  if (phases.slice(firstChunk).includes('decode')) return false;
+  const gone = new Set(((item && item.events) || []).filter((e) => e.kind === 'preempt' || e.kind === 'abort').map((e) => e.id));
+  const decoded = new Set(tasks.filter((t) => t[1] === 'decode').map((t) => t[0]));
+  return ((item && item.running) || []).every((r) => r[1] !== 'decode' || gone.has(r[0]) || decoded.has(r[0]));
+}
+
+/** The budget bar, in the order the scheduler filled it (the seed's: decodes first, then prompt chunks);
+ *  `left` is what stayed unused. */
 export function budgetParts(item) {
   const tasks = (item && item.tasks) || [];
-  const decodes = tasks.filter((t) => t[1] === 'decode').map((t) => ({ id: String(t[0]), phase: 'decode', n: 1 }));
-  const chunks = tasks.filter((t) => t[1] === 'prefill').map((t) => ({ id: String(t[0]), phase: 'prefill', n: Number(t[2]) }));
+  const parts = tasks.map((t) => (t[1] === 'decode'
+    ? { id: String(t[0]), phase: 'decode', n: 1 }
+    : { id: String(t[0]), phase: 'prefill', n: Number(t[2]) }));
   const [used, cap] = (item && item.budget) || [0, null];
-  return { parts: [...decodes, ...chunks], used, cap, left: cap === null || cap === undefined ? null : Math.max(0, cap - used) };
+  return { parts, used, cap, left: cap === null || cap === undefined ? null : Math.max(0, cap - used) };
 }
 
 export function expandRanges(ranges) {

@@ -16,7 +16,7 @@
 
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
-import { blockMap, budgetParts, clampStep, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
+import { blockMap, budgetParts, clampStep, decodesFirst, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
 import { tl } from './i18n.js';
 
 const PLAY_MS = 900;
@@ -228,7 +228,9 @@ export function init(lab) {
     ui.view.replaceChildren(
       head,
       section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
-      section(tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)'), budget),
+      section(record.items.every(decodesFirst)
+        ? tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)')
+        : tl('Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)', 'The step\'s token budget (in the order the edited plan_tasks returned)'), budget),
       section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend(dense)),
       section(tl('Quyết định và lý do', 'Decisions and reasons'), decisions),
     );

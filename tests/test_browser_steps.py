@@ -241,6 +241,9 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(chrom
         at_step(page_lab, 3, 12, edited["title"])
         expect(view(page_lab)).to_contain_text(edited["text"][0])
         expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")
+        # the budget is said in the edited order, not as "decodes first"
+        expect(view(page_lab)).to_contain_text("Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)")
+        assert [s.get_attribute("data-phase") for s in view(page_lab).locator(".budget-seg[data-phase]").all()] == ["prefill", "decode"]
         expect(view(page_lab)).not_to_contain_text(plain["text"][0])
         assert "   bước  3: 6.30 ms -> 9.90 ms | chờ=1 chạy=2 | B:p:5 A:d:1" in page_lab.panel_lines(3)
         expect(page_lab.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)

@@ -120,6 +120,19 @@ def test_prefill_first_plan_changes_scheduling_blocks_only():
     assert report.passed
 
 
+def test_step_narration_says_the_edited_order(capsys, tmp_path):
+    """--steps with prompt chunks first: the budget is told in the order plan_tasks returned (by hand:
+    step 2, B's 6 prompt tokens take the whole budget of 6 and A, ready to decode, gets nothing)."""
+    code, out, _ = cli_run(capsys, tmp_path, ("scheduler", PREFILL_FIRST), extra=["--steps"])
+    assert code == 0
+    assert ("Ngân sách 6 token: theo thứ tự mà plan_tasks đã sửa trả về (không phải decode trước): B prompt 6; "
+            "A không được decode ở bước này -> dùng 6/6, còn 0.") in out
+    assert "(theo thứ tự mà plan_tasks đã sửa trả về)." in out and "decode đi trước" not in out
+    code, out, _ = cli_run(capsys, tmp_path, ("scheduler", PREFILL_FIRST), extra=["--steps", "--lang", "en"])
+    assert "(not decodes first): B prompt 5, A decode 1 -> used 6/6, 0 left." in out
+    assert "no decode this step for A" in out
+
+
 def test_greedy_sampler_changes_token_blocks_and_leaves_the_others():
     assert changed_blocks([patch.Unit("sampler", GREEDY, "g.py")]) == [3, 4, 6, 7, 8, 10, 11, 12]
     report = patch.run([patch.Unit("sampler", GREEDY, "g.py")], run, None)[0]

@@ -105,8 +105,32 @@ def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
     return lines
 
 
+def decodes_first(it) -> bool:
+    """True when the step's tasks follow the seed's plan_tasks order: every decoding sequence got its token
+    before any prompt chunk. An edited plan_tasks may put chunks first, or leave a decode out for them.
+
+    >>> A, B = ["A", "decode", 4, 4, 1, 0], ["B", "prefill", 0, 11, 0, 0]
+    >>> decodes_first(dict(running=[A, B], tasks=[["A", "decode", 1], ["B", "prefill", 5]], events=[]))
+    True
+    >>> decodes_first(dict(running=[A, B], tasks=[["B", "prefill", 5], ["A", "decode", 1]], events=[]))
+    False
+    >>> decodes_first(dict(running=[A, B], tasks=[["B", "prefill", 6]], events=[]))
+    False
+    """
+    phases = [t[1] for t in it["tasks"]]
+    if "prefill" not in phases:
+        return True
+    if "decode" in phases[phases.index("prefill"):]:
+        return False
+    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
+    decoding = {r[0] for r in it["running"] if r[1] == "decode"} - gone
+    return decoding <= {t[0] for t in it["tasks"] if t[1] == "decode"}
+
+
 def budget_lines(w, it) -> list[str]:
     used, cap = it["budget"]
+    if not decodes_first(it):
+        return [budget_in_order_line(w, it, used, cap)]
     decodes = [t for t in it["tasks"] if t[1] == "decode"]
     chunks = [t for t in it["tasks"] if t[1] == "prefill"]
     head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
@@ -118,9 +142,23 @@ def budget_lines(w, it) -> list[str]:
     return [head + "; ".join(parts) + tail]
 
 
-def budget_event_line(w, e) -> str:
+def budget_in_order_line(w, it, used, cap) -> str:
+    """The budget of a step whose tasks an edited plan_tasks put in another order: said in that order."""
+    head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
+    tasks = it["tasks"]
+    order = ", ".join(w("budget.task_" + t[1], id=t[0], n=1 if t[1] == "decode" else t[2]) for t in tasks)
+    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
+    skipped = [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone
+               and not any(t[0] == r[0] for t in tasks)]
+    tail = w("budget.used", used=used, cap=cap, left=cap - used) if cap is not None else "."
+    if skipped:
+        tail = w("budget.no_decode_for", ids=", ".join(skipped)) + tail
+    return head + w("budget.in_order", order=order) + tail
+
+
+def budget_event_line(w, e, it) -> str:
     got = w("budget.got_none") if e["got"] == 0 else w("budget.got_some", e=e)
-    return w("budget.event", e=e, got=got)
+    return w("budget.event" if decodes_first(it) else "budget.event_in_order", e=e, got=got)
 
 
 def chunk_line(w, e) -> str:
@@ -206,7 +244,7 @@ def step_lines(w, it, n, m, record, ready) -> list[str]:
     lines.append(w("step.running", n=len(it["running"]), slots=slots, parts="; ".join(running_part(w, r) for r in it["running"])))
     lines += waiting_lines(w, it, slots, ready, priority_key)
     lines += budget_lines(w, it)
-    lines += [budget_event_line(w, e) for e in ev if e["kind"] == "budget"]
+    lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
     lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(w, e) for e in ev if e["kind"] == "first"]

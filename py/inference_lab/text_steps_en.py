@@ -64,6 +64,12 @@ SAY = {
     "budget.got_some": "gets only {e[got]}",
     "budget.event": "{e[id]} has {e[left]:pl prompt token} left but {got}: the step's budget of {e[cap]} tokens is used up "
                     "(decodes go first, then prompt chunks in admission order).",
+    "budget.event_in_order": "{e[id]} has {e[left]:pl prompt token} left but {got}: the step's budget of {e[cap]} tokens is used up "
+                             "(in the order the edited plan_tasks returned).",
+    "budget.in_order": "in the order the edited plan_tasks returned (not decodes first): {order}",
+    "budget.task_decode": "{id} decode {n}",
+    "budget.task_prefill": "{id} prompt {n}",
+    "budget.no_decode_for": "; no decode this step for {ids}",
     "chunk.reprefill": "re-prefill",
     "chunk.prefill": "prefill",
     "chunk.starts": "starts ",

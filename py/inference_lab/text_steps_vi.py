@@ -66,6 +66,12 @@ SAY = {
     "budget.got_some": "chỉ được {e[got]}",
     "budget.event": "{e[id]} còn {e[left]} token prompt nhưng {got}: hết ngân sách {e[cap]} token của bước "
                     "(decode đi trước, rồi các đoạn prompt theo thứ tự vào chạy).",
+    "budget.event_in_order": "{e[id]} còn {e[left]} token prompt nhưng {got}: hết ngân sách {e[cap]} token của bước "
+                             "(theo thứ tự mà plan_tasks đã sửa trả về).",
+    "budget.in_order": "theo thứ tự mà plan_tasks đã sửa trả về (không phải decode trước): {order}",
+    "budget.task_decode": "{id} decode {n}",
+    "budget.task_prefill": "{id} prompt {n}",
+    "budget.no_decode_for": "; {ids} không được decode ở bước này",
     "chunk.reprefill": "prefill lại",
     "chunk.prefill": "prefill",
     "chunk.starts": "bắt đầu ",

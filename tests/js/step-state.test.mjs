@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  blockMap, budgetParts, clampStep, eventSteps, expandRanges, hasEvent, stepFromSearch, targetStep, valueText,
+  blockMap, budgetParts, clampStep, decodesFirst, eventSteps, expandRanges, hasEvent, stepFromSearch, targetStep, valueText,
 } from '../../static/step-state.js';
 
 const STEP5 = {
@@ -56,6 +56,17 @@ test('the budget bar: decodes first, then prompt chunks, then what is left', () 
   });
   assert.equal(budgetParts(STEP6).left, 4);               // C's task did not run: it was preempted
   assert.equal(budgetParts({ tasks: [['A', 'prefill', 9]], budget: [9, null] }).left, null);
+});
+
+test('an edited plan_tasks: the bar keeps its order, and decodesFirst tells the seed order from another', () => {
+  const running = [['A', 'decode', 4, 4, 1, 0], ['B', 'prefill', 0, 11, 0, 0]];
+  const swapped = { running, tasks: [['B', 'prefill', 5], ['A', 'decode', 1]], budget: [6, 6], events: [] };
+  assert.deepEqual(budgetParts(swapped).parts.map((p) => p.id + p.phase), ['Bprefill', 'Adecode']);
+  assert.equal(decodesFirst(swapped), false);
+  assert.equal(decodesFirst({ running, tasks: [['B', 'prefill', 6]], events: [] }), false);   // A got no decode
+  assert.equal(decodesFirst({ running, tasks: [['A', 'decode', 1], ['B', 'prefill', 5]], events: [] }), true);
+  assert.equal(decodesFirst({ running, tasks: [['B', 'prefill', 6]], events: [{ kind: 'preempt', id: 'A' }] }), true);
+  assert.equal(decodesFirst(STEP5), true);
 });
 
 test('block owners after the step, and the blocks just taken or given back', () => {
