@@ -105,6 +105,13 @@ def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
     return lines
 
 
+def undecoded(it) -> list:
+    """Ids decoding as the step starts that got no decode task (preempted or cancelled ones aside)."""
+    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
+    decoded = {t[0] for t in it["tasks"] if t[1] == "decode"}
+    return [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone and r[0] not in decoded]
+
+
 def decodes_first(it) -> bool:
     """True when the step's tasks follow the seed's plan_tasks order: every decoding sequence got its token
     before any prompt chunk. An edited plan_tasks may put chunks first, or leave a decode out for them.
@@ -120,40 +127,35 @@ def decodes_first(it) -> bool:
     phases = [t[1] for t in it["tasks"]]
     if "prefill" not in phases:
         return True
-    if "decode" in phases[phases.index("prefill"):]:
-        return False
-    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
-    decoding = {r[0] for r in it["running"] if r[1] == "decode"} - gone
-    return decoding <= {t[0] for t in it["tasks"] if t[1] == "decode"}
+    return "decode" not in phases[phases.index("prefill"):] and not undecoded(it)
+
+
+def budget_frame(w, used, cap) -> tuple[str, str]:
+    """The budget line's head ("Ngân sách 6 token: ") and tail (" -> dùng 6/6, còn 0.")."""
+    head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
+    tail = w("budget.used", used=used, cap=cap, left=cap - used) if cap is not None else "."
+    return head, tail
 
 
 def budget_lines(w, it) -> list[str]:
     used, cap = it["budget"]
+    head, tail = budget_frame(w, used, cap)
     if not decodes_first(it):
-        return [budget_in_order_line(w, it, used, cap)]
+        return [head + budget_in_order(w, it) + tail]
     decodes = [t for t in it["tasks"] if t[1] == "decode"]
     chunks = [t for t in it["tasks"] if t[1] == "prefill"]
-    head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
     parts = [w("budget.decodes", ids=", ".join(f"{t[0]} 1" for t in decodes)) if decodes else w("budget.no_decode")]
     if chunks:
         rest = w("budget.left", left=cap - len(decodes)) if cap is not None else w("budget.prompts")
         parts.append(rest + ", ".join(f"{t[0]} {t[2]}" for t in chunks))
-    tail = w("budget.used", used=used, cap=cap, left=cap - used) if cap is not None else "."
     return [head + "; ".join(parts) + tail]
 
 
-def budget_in_order_line(w, it, used, cap) -> str:
-    """The budget of a step whose tasks an edited plan_tasks put in another order: said in that order."""
-    head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
-    tasks = it["tasks"]
-    order = ", ".join(w("budget.task_" + t[1], id=t[0], n=1 if t[1] == "decode" else t[2]) for t in tasks)
-    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
-    skipped = [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone
-               and not any(t[0] == r[0] for t in tasks)]
-    tail = w("budget.used", used=used, cap=cap, left=cap - used) if cap is not None else "."
-    if skipped:
-        tail = w("budget.no_decode_for", ids=", ".join(skipped)) + tail
-    return head + w("budget.in_order", order=order) + tail
+def budget_in_order(w, it) -> str:
+    """The tasks of a step an edited plan_tasks ordered otherwise, in that order, and who got no decode."""
+    order = ", ".join(w("budget.task_" + t[1], id=t[0], n=1 if t[1] == "decode" else t[2]) for t in it["tasks"])
+    skipped = undecoded(it)
+    return w("budget.in_order", order=order) + (w("budget.no_decode_for", ids=", ".join(skipped)) if skipped else "")
 
 
 def budget_event_line(w, e, it) -> str:
