@@ -19,7 +19,7 @@ the lab loads (see lab_lock()).
 dist/fonts/ holds the output panels' monospace font (JetBrains Mono, Latin + Vietnamese woff2, from
 Fontsource's npm package) and its OFL licence, pinned like Pyodide (see FONT_PINS).
 dist/static/ is static/ minified (rjsmin, rcssmin: comments and white space only), unless --no-minify.
-dist/sw.js (rendered from static/sw.js with that list) is the service worker that caches the whole
+dist/sw.js (rendered from static/worker/sw.js with that list) is the service worker that caches the whole
 build for offline use; a new build gives a new sw.js and so a new cache.
 
 index.html is a template: the mapping table's rows, the block panels under them and the guide's
@@ -28,7 +28,7 @@ block → code list are rendered into it from py/inference_lab/words/blocks.py (
 dist/code.json holds, for each of the 13 blocks, the exact source of the engine functions and classes
 py/inference_lab/words/blocks.py names for it (cut from the package's files with `ast`, the lines
 inspect.getsource gives; file name and line numbers), highlighted by Pygments into runs of
-[CSS class, text] that the page puts in with textContent (static/code.css colours the classes).
+[CSS class, text] that the page puts in with textContent (static/tools/code.css colours the classes).
 
 dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/entrypoints/exercises.py),
 their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
@@ -450,7 +450,7 @@ def render_index(source: str, csp: str, asset_version: str) -> str:
                       lambda m: m.group(1) + csp + m.group(2), source)
     if n != 1:
         raise BuildError("index.html must contain exactly one Content-Security-Policy meta tag.")
-    return re.sub(r'((?:src|href)="static/[\w.-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
+    return re.sub(r'((?:src|href)="static/[\w./-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
 
 
 NEED_MINIFIERS = "rjsmin and rcssmin are not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
@@ -492,9 +492,9 @@ MODULE_SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}/[^
 def version_module_imports(static: Path, asset_version: str) -> None:
     """Give every relative import between the modules under dist/static/ the page's ?v=<version>.
 
-    index.html loads static/app.js?v=…; an import of './store.js' would otherwise load an unversioned
+    index.html loads static/core/app.js?v=…; an import of './store.js' would otherwise load an unversioned
     URL that a browser may keep from an older build, and a module imported once with and once
-    without the query would run twice (two stores). static/versioned.js relies on this: a module's
+    without the query would run twice (two stores). static/core/versioned.js relies on this: a module's
     own URL carries the version.
     """
     for path in sorted(static.rglob("*.js")):
@@ -609,7 +609,7 @@ def text_html(text: str) -> str:
 
 
 def both(vi: str, en: str) -> str:
-    """Text in both languages (already HTML): the page shows the reader's (static/i18n.js, style.css)."""
+    """Text in both languages (already HTML): the page shows the reader's (static/words/i18n.js, style.css)."""
     return f'<span data-lang="vi">{vi}</span><span data-lang="en" lang="en">{en}</span>'
 
 
@@ -740,7 +740,7 @@ def source_of(text: str, qualname: str) -> tuple[int, str]:
     return start, "".join(text.splitlines(keepends=True)[start - 1:node.end_lineno])
 
 
-# Pygments token type -> the page's class (static/code.css); the first match walking up the type's parents.
+# Pygments token type -> the page's class (static/tools/code.css); the first match walking up the type's parents.
 TOKEN_CLASSES = {"Keyword": "k", "Operator.Word": "k", "Name.Function": "f", "Name.Class": "f", "Name.Builtin": "b",
                  "Name.Decorator": "b", "Literal.String.Doc": "sd", "Literal.String": "s", "Comment": "c",
                  "Literal.Number": "m"}
@@ -820,10 +820,10 @@ def prepare_out_dir(out: Path) -> None:
 
 
 # The build's version and the names of the lab's browser caches, written once here: build-info.json
-# carries them ("build") to static/worker.js, which hands them to static/pyc-cache.js, and sw.js gets
+# carries them ("build") to static/worker/worker.js, which hands them to static/worker/pyc-cache.js, and sw.js gets
 # them in its BUILD line. A cache is named "<name> <site root URL>", plus " <version>" for the caches
 # that hold one build: the service worker's copy of the site ("site") and the compiled Python ("pyc");
-# "staging" holds what the worker downloads on a first visit until sw.js takes it (see static/sw.js).
+# "staging" holds what the worker downloads on a first visit until sw.js takes it (see static/worker/sw.js).
 CACHE_NAMES = {"site": "inference-lab", "staging": "inference-lab-staging", "pyc": "inference-lab-pyc"}
 
 
@@ -897,12 +897,12 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
 
 
 # ── offline: the service worker and the classroom zip ───────────────────────
-SERVICE_WORKER = "sw.js"
+SERVICE_WORKER = "worker/sw.js"  # under static/; dist/sw.js at the site root
 SW_BUILD_LINE = re.compile(r"^const BUILD = null; // @build.*$", re.M)
 
 
 def take_service_worker_template(dist: Path) -> str:
-    """Remove static/sw.js from dist (it is served from the site root, rendered) and return its text."""
+    """Remove static/worker/sw.js from dist (it is served from the site root, rendered) and return its text."""
     template = dist / "static" / SERVICE_WORKER
     if not template.is_file():
         raise BuildError(f"{ROOT / 'static' / SERVICE_WORKER} is missing.")
@@ -932,7 +932,7 @@ def write_service_worker(dist: Path, manifest: dict, template: str, asset_versio
     # loaded (an HTTP-cache revalidation, not a second download).
     data = {**manifest["build"], "query": f"?v={asset_version}" if asset_version else "", "files": files}
     line = "const BUILD = " + json.dumps(data, separators=(",", ":")) + "; // written by build.py"
-    (dist / SERVICE_WORKER).write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
+    (dist / "sw.js").write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
 
 
 ZIP_README = """Inference Lab {version} — bản dùng cho lớp học không có mạng (Pyodide {pyodide}, NumPy)
