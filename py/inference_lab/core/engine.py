@@ -10,15 +10,30 @@ cache ([5], [6]); the policy-comparison runs of block [12] pass check=False (nob
 
 [1] Gateway: a request is refused with 429 when SLOTS + QUEUE_LIMIT requests are
 already in the system (running + waiting) when it is looked at; requests are looked at
-only at step boundaries.
+only at step boundaries, in arrival order, each after the cancellations due by its arrival
+time (`take_arrivals`).
 [2] Input preparation refuses with 400 when the text has pieces the tokenizer does not
 know, when prompt + max_new > MAX_CONTEXT, or when the request could never fit in the
 whole KV pool: a sequence caches at most prompt + max_new − 1 positions (the last
 sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) blocks.
 
+KV admission, as vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py, `Scheduler.schedule`):
+ready requests take free slots at the boundary (with their cached prefix), and each
+newcomer's prompt chunk is checked when the step allocates it, in the seed's order (blocks
+freed by a request that finished earlier in the same step count). vLLM schedules the RUNNING
+requests first and only they preempt; it takes WAITING requests only when the step preempted
+nothing, and its waiting loop stops (`break`) at the first request whose `allocate_slots`
+fails. So here: a running request short of blocks first makes the newcomers give their blocks
+back, the last one first (they wait again), and only then preempts; a newcomer short of
+blocks never preempts: it goes back to `waiting` at its old place with every newcomer admitted
+after it (`send_back`, a "wait_kv" event); a step that preempted keeps no newcomer. A newcomer
+that gets no token budget in its first step still counts as running (vLLM would `break` on
+`token_budget == 0`; the seed counts it, and its bytes must hold).
+
 Preemption (vLLM's "recompute" mode) — the seed program stops with an assertion here:
-when a task needs a KV block and none is free, the most recently admitted running
-sequence is preempted: its blocks are freed, it goes back to the FRONT of `waiting`,
+when a running sequence's task needs a KV block and none is free (after the newcomers gave
+theirs back), the most recently admitted running sequence (vLLM: `self.running.pop()`) is
+preempted: its blocks are freed, it goes back to the FRONT of `waiting`,
 and when it runs again it prefills its prompt plus every token it already generated,
 then continues; its per-request RNG is untouched, so its tokens are the same as in a
 run without preemption. A task whose sequence is preempted in this step does not run,
@@ -39,7 +54,11 @@ Three behaviours of vLLM, each off (or unused) by default so the seed's output i
 - Cancellation (request column `cancel_at`, vLLM's `finish_requests` with status
   FINISHED_ABORTED, as the engine's abort path): at the first step boundary at or after
   `cancel_at`, the request leaves `waiting` or `running`, its blocks go back to the pool and
-  it is reported "aborted" with the tokens it had produced.
+  it is reported "aborted" with the tokens it had produced. Cancellations are handled in time
+  order with the arrivals (a server handles an abort when it arrives): a request cancelled
+  before another arrives no longer takes that one's gateway place, and a request whose
+  `cancel_at` is at or before its own arrival is never admitted (stage "gateway": offered and
+  aborted, no place taken).
 - Priority scheduling (SCHED_POLICY=priority, request column `priority`; vLLM's scheduler
   policy "priority"): ready requests are admitted in (priority, arrival) order, lower first,
   and the preemption victim is the running sequence with the largest (priority, arrival)
@@ -108,6 +127,20 @@ class Abort:
 
 
 @dataclass(slots=True)
+class KvWait:
+    """A newcomer sent back to `waiting` in the step it was admitted: no KV blocks for its chunk (vLLM:
+    allocate_slots failed, it never left the waiting queue)."""
+    step: int
+    time: int
+    request: str
+    why: str                   # "short": its own chunk | "gives_way": its blocks go to `by` | "preempted": the step preempted
+    by: str                    # the request whose chunk needed blocks (itself when why == "short")
+    need: int                  # new blocks that chunk needed
+    free: int                  # free blocks when it was checked
+    blocks: list               # blocks it gave back (cached prefix blocks taken at the boundary)
+
+
+@dataclass(slots=True)
 class Overtake:
     """SCHED_POLICY=priority admitted `request` while earlier ready requests kept waiting."""
     step: int
@@ -128,6 +161,7 @@ class Step:
     prefill: int
     kv_used: int = 0
     preempted: list = field(default_factory=list)   # request ids preempted in this step
+    waited: list = field(default_factory=list)      # newcomers sent back to waiting in this step (no KV blocks)
     block_owners: dict = field(default_factory=dict)  # physical block -> request id, after the step
     shared: dict = field(default_factory=dict)        # physical block -> request ids, blocks with ref_cnt > 1
     cached_free: list = field(default_factory=list)   # free blocks still holding a prefix-cache hash
@@ -146,6 +180,7 @@ class EngineResult:
     aborted: list = field(default_factory=list)      # aborted Sequences, by id
     aborts: list = field(default_factory=list)       # [Abort] in order
     overtakes: list = field(default_factory=list)    # [Overtake] in order
+    kv_waits: list = field(default_factory=list)     # [KvWait] in order
 
 
 class Engine:
@@ -160,7 +195,8 @@ class Engine:
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
         self.steps, self.decisions, self.preemptions = [], [], []
-        self.aborted, self.aborts, self.overtakes = [], [], []
+        self.aborted, self.aborts, self.overtakes, self.kv_waits = [], [], [], []
+        self.newcomers, self.queue_before, self.before_admit, self.ran_now = [], [], {}, set()
         self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
                           positions_cached=0, positions_naive=0)
         self.now = 0
@@ -276,15 +312,42 @@ class Engine:
 
     # ── preemption ─────────────────────────────────────────────────────────
     def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
-        """Preempt victims (scheduler.preemption_victim) until `seq` can store n positions.
+        """Free KV blocks until `seq` can store n positions; False when `seq` did not get them.
 
-        Returns False when `seq` itself had to be preempted."""
+        As vLLM's schedule(): newcomers admitted after `seq` (all of them when `seq` was already
+        running) give their blocks back first, the last one first; a newcomer still short waits again
+        (`send_back`: a waiting request never preempts); a running request then preempts victims
+        (scheduler.preemption_victim) among the requests running before this boundary."""
         while not self.pool.can_append(seq, n):
-            victim = preemption_victim(self.running, self.sched_policy, seq)
-            self.preempt(victim, step, seq, n)
-            if victim is seq:
+            later = self.newcomers[self.newcomers.index(seq) + 1:] if seq in self.newcomers else self.newcomers
+            later = [s for s in later if s.id not in self.ran_now]
+            if later:
+                self.send_back(later[-1], step, "gives_way", seq, n)
+            elif seq in self.newcomers:
+                self.send_back(seq, step, "short", seq, n)
                 return False
+            else:
+                old = [s for s in self.running if s not in self.newcomers]
+                victim = preemption_victim(old, self.sched_policy, seq)
+                self.preempt(victim, step, seq, n)
+                if victim is seq:
+                    return False
         return True
+
+    def send_back(self, seq: Sequence, step: Step, why: str, needy: Sequence, n: int) -> None:
+        """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took
+        (vLLM: allocate_slots failed, so it was never popped from the waiting queue)."""
+        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
+        blocks = self.pool.evict(seq)
+        cached_before, skipped = self.before_admit.pop(seq.id)
+        seq.history, seq.num_prefill_left, seq.num_cached_tokens = [], len(seq.prefill_ids), cached_before
+        self.trace["positions_naive"] -= skipped
+        self.running.remove(seq)
+        self.newcomers.remove(seq)
+        later = set(self.queue_before[self.queue_before.index(seq) + 1:])
+        self.waiting.insert(next((i for i, w in enumerate(self.waiting) if w in later), len(self.waiting)), seq)
+        self.kv_waits.append(KvWait(len(self.steps) + 1, self.now, seq.id, why, needy.id, need, free, blocks))
+        step.waited.append(seq.id)
 
     def preempt(self, seq: Sequence, step: Step, needy: Sequence, n: int) -> None:
         """Preempt `seq` because `needy` must store n more positions and no block is free."""
@@ -299,8 +362,16 @@ class Engine:
 
     # ── the step loop ([3]) ────────────────────────────────────────────────
     def take_arrivals(self) -> None:
+        """The arrivals due by now, in time order, each after the cancellations due by its arrival
+        (vLLM handles an abort when it reaches the engine); then every cancellation due by now."""
         while self.pending and self.pending[0].arrival <= self.now:
-            self.admit(self.pending.pop(0))
+            seq = self.pending.pop(0)
+            self.abort_due(seq.arrival)
+            if seq.cancel_at is not None and seq.cancel_at <= seq.arrival:
+                self.abort(seq, "gateway")       # cancelled before it arrived: never admitted, takes no place
+            else:
+                self.admit(seq)
+        self.abort_due(self.now)
 
     def schedule(self) -> tuple[list, int, str]:
         """Move ready requests into free slots; returns (admitted, room, the check that decided room)."""
@@ -309,10 +380,12 @@ class Engine:
         chosen = admission_order(ready, self.sched_policy)[:room]
         if self.sched_policy == "priority":
             self.note_overtakes(chosen, ready)
+        self.newcomers, self.queue_before, self.before_admit = list(chosen), list(self.waiting), {}
         for seq in chosen:
             self.waiting.remove(seq)
             self.running.append(seq)
-            self.take_cached_prefix(seq)
+            cached_before = seq.num_cached_tokens
+            self.before_admit[seq.id] = (cached_before, self.take_cached_prefix(seq))
         return chosen, room, check
 
     def note_overtakes(self, chosen: list, ready: list) -> None:
@@ -324,31 +397,37 @@ class Engine:
                 self.overtakes.append(Overtake(len(self.steps) + 1, self.now, seq.id, seq.priority,
                                                [dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind]))
 
-    def take_cached_prefix(self, seq: Sequence) -> None:
+    def take_cached_prefix(self, seq: Sequence) -> int:
         """Prefix caching: a sequence with nothing cached starts from the cached full blocks of its prefill."""
         if not self.pool.enable_caching:
-            return
+            return 0
         recompute = seq.num_cached_tokens is not None
         n = self.pool.take_cached_prefix(seq, seq.prefill_ids, recompute)
         seq.skip_cached(n)
         self.trace["positions_naive"] += n
+        return n
 
     # ── cancellation (vLLM's finish_requests → FINISHED_ABORTED) ───────────
-    def abort_due(self) -> None:
-        due = [s for s in self.running + self.waiting if s.cancel_at is not None and s.cancel_at <= self.now]
+    def abort_due(self, until: int) -> None:
+        """Abort every request in the system whose client cancelled at or before `until`, in cancel order."""
+        due = [s for s in self.running + self.waiting if s.cancel_at is not None and s.cancel_at <= until]
         for seq in sorted(due, key=lambda s: (s.cancel_at, s.arrival)):
             self.abort(seq)
         if due and self.check:
             self.pool.audit()
 
-    def abort(self, seq: Sequence) -> None:
-        stage = "running" if seq in self.running else "waiting"
+    def abort(self, seq: Sequence, stage: str | None = None) -> None:
+        """Drop a cancelled request; stage "gateway" = cancelled at or before its arrival (never admitted)."""
+        stage = stage or ("running" if seq in self.running else "waiting")
+        if stage == "gateway":
+            seq.ready = seq.arrival
         blocks = list(seq.block_table)
         if self.check and seq.history:
             self.check_against_recompute(seq)
         if blocks:
             self.pool.release(seq)
-        (self.running if stage == "running" else self.waiting).remove(seq)
+        if stage != "gateway":
+            (self.running if stage == "running" else self.waiting).remove(seq)
         seq.finish, seq.reason = self.now, "aborted"
         self.aborted.append(seq)
         self.aborts.append(Abort(len(self.steps) + 1, self.now, seq.id, seq.cancel_at, stage, blocks, len(seq.out)))
@@ -365,9 +444,12 @@ class Engine:
         end = self.now + step_duration(self.cfg, tasks)
         step = Step(self.now, end, len(self.waiting), len(self.running), [], 0, 0)
         self.pool.current_step = len(self.steps) + 1
-        self.emitted = []
+        self.emitted, self.ran_now = [], set()
         ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end, step)]
-        if step.preempted:
+        for seq in [s for s in self.newcomers if step.preempted and s.id not in self.ran_now]:
+            self.send_back(seq, step, "preempted", seq, 0)        # a step that preempted keeps no newcomer
+        step.waiting, step.running = step.waiting + len(step.waited), step.running - len(step.waited)
+        if step.preempted or step.waited:
             end = self.retime(step, ran)
         if not ran:                       # every task's sequence was preempted: no work, no time
             return
@@ -386,8 +468,14 @@ class Engine:
         self.now = end
 
     def run_task(self, phase: str, seq: Sequence, n: int, end: int, step: Step) -> bool:
-        if seq.id in step.preempted or not self.make_room(seq, n, step):
+        if seq.id in step.preempted or seq.id in step.waited:
             return False
+        if step.preempted and seq in self.newcomers:              # vLLM: no waiting request after a preemption
+            self.send_back(seq, step, "preempted", seq, n)
+            return False
+        if not self.make_room(seq, n, step):
+            return False
+        self.ran_now.add(seq.id)
         if phase == "decode":
             self.decode(seq, end)
         else:
@@ -410,7 +498,6 @@ class Engine:
                 break
             self.pool.current_step = len(self.steps) + 1     # the step this boundary opens
             self.take_arrivals()
-            self.abort_due()
             admission = self.schedule()
             if not self.running:
                 self.skip_idle_time()
@@ -424,7 +511,7 @@ class Engine:
             self.recorder.close(self)
         return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.steps, self.decisions,
                             self.trace, self.pool, self.now, self.preemptions, sorted(self.aborted, key=lambda r: r.id),
-                            self.aborts, self.overtakes)
+                            self.aborts, self.overtakes, self.kv_waits)
 
 
 def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,

@@ -27,8 +27,10 @@ Each step is one small plain-JSON dict (`StepRecorder.to_dict()["items"][i]`):
                     "abort" (cancel_at passed: out of waiting or running), "admit",
                     "overtake" (SCHED_POLICY=priority admitted it before earlier ready requests),
                     "cache_hit" (prompt tokens whose K/V came from the prefix cache), "budget" (a
-                    prompt got fewer tokens than it has left), "chunk", "preempt", "first" (first
-                    token), "finish"
+                    prompt got fewer tokens than it has left), "chunk", "wait_kv" (a request admitted
+                    at this boundary goes back to the waiting queue: no KV blocks for its chunk, or its
+                    blocks went to an earlier request, or the step preempted; engine.send_back),
+                    "preempt", "first" (first token), "finish"
 
 A block's owner is the id whose table holds it; with the prefix cache on, a full block can be in
 several tables at once (shared). The record also names the run's `sched_policy` and, under
@@ -62,6 +64,11 @@ def expand_ranges(ranges: list) -> list[int]:
     return [b for lo, hi in ranges for b in range(lo, hi + 1)]
 
 
+def event_time(e: dict) -> tuple:
+    """When an "arrive" or "abort" event happened: a cancellation at an arrival's time comes first."""
+    return (e["cancel_at"], 0) if e["kind"] == "abort" else (e["arrival"], 1)
+
+
 class StepRecorder:
     """Collects one dict per executed step; events between two steps belong to the next step."""
 
@@ -72,13 +79,13 @@ class StepRecorder:
         self.events = []           # events waiting for the next recorded step
         self.start = None          # the snapshot taken at the latest boundary
         self.owners = set()        # (id, physical block) held after the last recorded step
-        self.seen = dict(decisions=0, preemptions=0, released=0, aborts=0, overtakes=0, hits=0)
+        self.seen = dict(decisions=0, preemptions=0, released=0, aborts=0, overtakes=0, hits=0, kv_waits=0)
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
 
     # ── engine hooks ───────────────────────────────────────────────────────
     def boundary(self, engine, admitted: list, room: int, check: str) -> None:
         """After the gateway and the scheduler ran; `room` and `check` as scheduler.admission_check said."""
-        self.events += self.arrivals(engine) + self.aborts(engine)
+        self.events += sorted(self.arrivals(engine) + self.aborts(engine), key=event_time)   # as take_arrivals handled them
         self.events += [dict(kind="admit", id=s.id, why=check, room=room) for s in admitted]
         self.events += self.overtakes(engine) + self.cache_hits(engine)
         after_room = "no_slot" if room else check
@@ -98,11 +105,12 @@ class StepRecorder:
         events += [dict(kind="chunk", id=rid, n=n, done=before[rid][2] + n, total=before[rid][3],
                         first=before[rid][2] == self.from_cache.get(rid, 0), recompute=rid in redo)
                    for rid, phase, n in step.tasks if phase == "prefill"]
+        events += self.kv_waits(engine)
         ran = {t[0] for t in step.tasks}
         events += [dict(e, dropped=next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran), 0))
                    for e in self.preemptions(engine)]
         for e in events:
-            if e["kind"] == "preempt":
+            if e["kind"] in ("preempt", "wait_kv"):
                 self.from_cache.pop(e["id"], None)
         events += [dict(kind="first", id=s.id, time=s.token_times[0]) for s in snap["seqs"]
                    if before[s.id][4] == 0 and s.out]
@@ -150,6 +158,13 @@ class StepRecorder:
         return [dict(kind="preempt", id=p.request, blocks=list(p.blocks), generated=p.generated,
                      recompute=p.recompute, needed_by=p.needed_by, need=p.need, free=p.free) for p in new]
 
+    def kv_waits(self, engine) -> list[dict]:
+        """Newcomers sent back to the waiting queue in this step (engine.KvWait)."""
+        new = engine.kv_waits[self.seen["kv_waits"]:]
+        self.seen["kv_waits"] = len(engine.kv_waits)
+        return [dict(kind="wait_kv", id=k.request, why=k.why, by=k.by, need=k.need, free=k.free, blocks=list(k.blocks))
+                for k in new]
+
     def finishes(self, engine) -> list[dict]:
         """Sequences that finished; an aborted one also gave its blocks back, but has its "abort" event."""
         new = engine.pool.released[self.seen["released"]:]
@@ -189,7 +204,7 @@ class StepRecorder:
         running = [s.id for s in engine.running]
         order = [rid for rid in running if rid in pool.active] + [rid for rid in pool.active if rid not in running]
         tables = {rid: list(pool.active[rid].block_table) for rid in order}
-        returned = [(e["id"], b) for e in events if e["kind"] in ("finish", "preempt", "abort") for b in e["blocks"]]
+        returned = [(e["id"], b) for e in events if e["kind"] in ("finish", "preempt", "abort", "wait_kv") for b in e["blocks"]]
         reused = {(e["id"], b) for e in events if e["kind"] == "cache_hit" for b in e["blocks"]}
         held = [(rid, b) for rid, t in tables.items() for b in t]
         alloc = sorted({b for rid, b in held + returned if (rid, b) not in reused and (rid, b) not in self.owners})

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..words import text_en, text_steps_en, text_steps_vi, text_vi
 from ..core.config import CORPUS, FIELD_BY_NAME, Config
-from ..core.engine import run_engine
+from ..core.engine import Decision, run_engine
 from ..core.metrics import summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
 from ..core.quantization import compare_to_reference, greedy_reference, quantize_weights
@@ -184,11 +184,12 @@ def piece_ids(tok, text) -> list:
 
 def budget_rows(lab, main) -> list[dict]:
     """Every request's prompt + max_new against MAX_CONTEXT and its fate, in REQUESTS order. A request
-    refused at the gateway was never tokenized: its prompt length is what the tokenizer would give."""
+    refused at the gateway was never tokenized: its prompt length is what the tokenizer would give; nor was
+    one cancelled at or before its arrival (code "aborted", stage "cancel": no decision at all)."""
     tok, last = lab.tokenizer, {d.request: d for d in main.decisions}
     rows = []
     for r in lab.cfg.REQUESTS:
-        d = last[r["id"]]
+        d = last.get(r["id"]) or Decision(r["id"], "cancel", "aborted", "cancel", {})
         prompt = None if tok.unknown(r["text"]) else len(tok.pieces(r["text"]))
         rows.append(dict(id=r["id"], prompt=prompt, max_new=r["max_new"],
                          total=None if prompt is None else prompt + r["max_new"], code=d.code, stage=d.stage,
@@ -203,6 +204,11 @@ def step_dict(st) -> dict:
                 shared={b: list(ids) for b, ids in st.shared.items()}, cached_free=list(st.cached_free))
 
 
+def kv_wait_dict(k) -> dict:
+    return dict(step=k.step, time=k.time, request=k.request, why=k.why, by=k.by, need=k.need, free=k.free,
+                blocks=list(k.blocks))
+
+
 def preemption_dict(p) -> dict:
     return dict(step=p.step, time=p.time, request=p.request, blocks=list(p.blocks), generated=p.generated,
                 recompute=p.recompute, priority=p.priority, arrival=p.arrival)
@@ -215,7 +221,7 @@ def block3_data(lab, main, info, S) -> dict:
              mixed=[i + 1 for i, st in enumerate(steps) if st.decode and st.prefill],
              chunks=[n for st in steps for rid, p, n in st.tasks if p == "prefill" and rid == cfg.FOLLOW],
              sched_policy=cfg.SCHED_POLICY, overtakes=[overtake_dict(o) for o in main.overtakes],
-             aborts=[abort_dict(a) for a in main.aborts])
+             aborts=[abort_dict(a) for a in main.aborts], kv_waits=[kv_wait_dict(k) for k in main.kv_waits])
     if steps:
         lone = steps[0].tasks[0][0]
         d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
@@ -264,6 +270,7 @@ def block6_data(lab, main, runs) -> dict:
                 owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
                 gather=main.trace["gather"], preemptions=[preemption_dict(p) for p in main.preemptions],
+                kv_waits=[kv_wait_dict(k) for k in main.kv_waits],
                 any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
                 **prefix_cache_data(main))
 

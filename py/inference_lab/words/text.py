@@ -108,7 +108,7 @@ def refusal(w, ctx) -> str:
     fl = ctx.follow
     if fl["stage"] == "cancel":
         f = fl["facts"]
-        where = w("refusal.running" if f["stage"] == "running" else "refusal.waiting")
+        where = w({"running": "refusal.running", "gateway": "refusal.before_arrival"}.get(f["stage"], "refusal.waiting"))
         return w("refusal.cancelled", fl=fl, f=f, where=where)
     where = w("refusal.gateway" if fl["stage"] == "gateway" else "refusal.input")
     d = dict(stage=fl["stage"], code=fl["code"], reason=fl["reason"], facts=fl["facts"])
@@ -185,6 +185,8 @@ def abort_line(w, a) -> str:
     """A cancelled request, as block [1] tells it (who, when, why, what it had)."""
     if a["stage"] == "running":
         where = w("b1.abort_running", a=a)
+    elif a["stage"] == "gateway":
+        where = w("b1.abort_gateway", a=a)
     else:
         where = w("b1.abort_waiting", a=a) + (w("b1.abort_frees", a=a) if a["blocks"] else "")
     return w("b1.abort", a=a, where=where, docs=w.docs)
@@ -250,7 +252,8 @@ def block3(w, d, ctx):
     lines.append(w("b3.mixed", mixed=mixed) if mixed else w("b3.not_mixed"))
     lines += [preemption_line(w, p, d["sched_policy"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
-    lines += [w("b3.abort", a=a, left=w("b3.left_running" if a["stage"] == "running" else "b3.left_waiting"))
+    lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]
+    lines += [w("b3.abort", a=a, left=w("b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting"))
               for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]
@@ -332,6 +335,8 @@ def block6(w, d, ctx):
         w("b6.gather", ok=d["gather"] <= 1e-9),
     ]
     lines += pool_problem_lines(w, d)
+    if d.get("kv_waits"):
+        lines.append(w("b6.wait_kv", waits="; ".join(w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"])))
     if d["prefix_cache"]:
         lines += prefix_cache_lines(w, d)
     else:

@@ -56,7 +56,7 @@ def admit_line(w, e, slots) -> str:
 
 
 def abort_line(w, e) -> str:
-    where = w("abort.running" if e["stage"] == "running" else "abort.waiting")
+    where = w("abort." + e["stage"]) if e["stage"] in ("running", "gateway") else w("abort.waiting")
     made = w("abort.made", e=e) if e["generated"] else w("abort.none_made")
     return w("abort.line", e=e, where=where, made=made, freed=freed(w, e["blocks"]))
 
@@ -107,7 +107,7 @@ def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
 
 def undecoded(it) -> list:
     """Ids decoding as the step starts that got no decode task (preempted or cancelled ones aside)."""
-    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
+    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort", "wait_kv")}
     decoded = {t[0] for t in it["tasks"] if t[1] == "decode"}
     return [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone and r[0] not in decoded]
 
@@ -185,6 +185,11 @@ def preempt_line(w, e, pool_blocks, priority_key=None) -> str:
     return line
 
 
+def wait_kv_line(w, e, pool_blocks) -> str:
+    """A newcomer back to the waiting queue: its chunk got no KV blocks, it gave way, or the step preempted."""
+    return w("wait_kv." + e["why"], e=e, pool=pool_blocks, freed=freed(w, e["blocks"]))
+
+
 def first_line(w, e) -> str:
     return w("first", e=e)
 
@@ -221,6 +226,7 @@ def title(w, it) -> str:
     """A few words for the step: its most telling events, else its tasks."""
     ev = it["events"]
     picks = [w("title.preempt", e=e) for e in ev if e["kind"] == "preempt"]
+    picks += [w("title.wait_kv", e=e) for e in ev if e["kind"] == "wait_kv"]
     picks += [w("title.cancelled", e=e) for e in ev if e["kind"] == "abort"]
     picks += [w("title.cache_hit", e=e) for e in ev if e["kind"] == "cache_hit"]
     picks += [w("title.overtake", e=e, ids=", ".join(x["id"] for x in e["overtaken"])) for e in ev if e["kind"] == "overtake"]
@@ -238,8 +244,8 @@ def step_lines(w, it, n, m, record, ready) -> list[str]:
     ev = it["events"]
     total = {r[0]: r[3] for r in it["running"]}
     lines = [w("step.head", n=n, m=m, it=it, title=title(w, it))]
-    lines += [arrive_line(w, e) for e in ev if e["kind"] == "arrive"]
-    lines += [abort_line(w, e) for e in ev if e["kind"] == "abort"]
+    lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
+              if e["kind"] in ("arrive", "abort")]
     lines += [admit_line(w, e, slots) for e in ev if e["kind"] == "admit"]
     lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
     lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
@@ -248,6 +254,7 @@ def step_lines(w, it, n, m, record, ready) -> list[str]:
     lines += budget_lines(w, it)
     lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
+    lines += [wait_kv_line(w, e, pool) for e in ev if e["kind"] == "wait_kv"]
     lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(w, e) for e in ev if e["kind"] == "first"]
     lines += [finish_line(w, e) for e in ev if e["kind"] == "finish"]
