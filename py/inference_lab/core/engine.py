@@ -133,7 +133,8 @@ class KvWait:
     step: int
     time: int
     request: str
-    why: str                   # "short": its own chunk | "gives_way": its blocks go to `by` | "preempted": the step preempted
+    why: str                   # "short": its own chunk | "gives_way": its blocks go to `by` | "behind": admitted
+                               # after `by`, which was short | "preempted": the step preempted
     by: str                    # the request whose chunk needed blocks (itself when why == "short")
     need: int                  # new blocks that chunk needed
     free: int                  # free blocks when it was checked
@@ -321,10 +322,13 @@ class Engine:
         while not self.pool.can_append(seq, n):
             later = self.newcomers[self.newcomers.index(seq) + 1:] if seq in self.newcomers else self.newcomers
             later = [s for s in later if s.id not in self.ran_now]
-            if later:
-                self.send_back(later[-1], step, "gives_way", seq, n)
+            holders = [s for s in later if s.block_table]
+            if holders:
+                self.send_back(holders[-1], step, "gives_way", seq, n)
             elif seq in self.newcomers:
                 self.send_back(seq, step, "short", seq, n)
+                for s in later:                   # vLLM's waiting loop stops at the first request short of blocks
+                    self.send_back(s, step, "behind", seq, n)
                 return False
             else:
                 old = [s for s in self.running if s not in self.newcomers]

@@ -151,6 +151,9 @@ SAY = {
     "b3.wait_kv_gives_way": "{k[by]} needs {k[need]:pl new KV block} and the pool has only {k[free]} free -> {k[request]} "
                             "(the last one admitted at this boundary) gives back blocks {k[blocks]} and goes back to its "
                             "old place in the waiting queue, before any running sequence is preempted.",
+    "b3.wait_kv_behind": "{k[request]} was admitted after {k[by]} at this boundary, and {k[by]} got no KV blocks -> "
+                         "{k[request]} goes back to its old place in the waiting queue too (vLLM stops taking requests "
+                         "at the first one short of blocks).",
     "b3.wait_kv_preempted": "this step preempted a running sequence, so {k[request]} (just admitted) goes back to its old "
                             "place in the waiting queue: as in vLLM, a step that preempts takes no request from the "
                             "waiting queue.",
@@ -215,6 +218,7 @@ SAY = {
     "b6.wait_kv": "Waiting for KV blocks (back to the waiting queue, nobody preempted): {waits}.",
     "b6.wait_kv_short": "{k[request]} at step {k[step]} (needs {k[need]:pl block}, {k[free]} free)",
     "b6.wait_kv_gives_way": "{k[request]} at step {k[step]} (gives its blocks to {k[by]})",
+    "b6.wait_kv_behind": "{k[request]} at step {k[step]} (queued behind {k[by]})",
     "b6.wait_kv_preempted": "{k[request]} at step {k[step]} (the step preempted)",
     "b6.prefix_cache": "Prefix cache (after {docs[prefix_cache]}): every FULL block carries hash = hash(its tokens, the parent block's hash); "
                        "a sequence that starts running takes back the full blocks matching the start of its prompt (reference count +1) and prefills only the rest, at least the last token.",

@@ -91,6 +91,9 @@ SAY = {
     "wait_kv.gives_way": "WAITING FOR KV BLOCKS: {e[by]} needs {e[need]:pl new KV block} and the pool has only {e[free]}/{pool} "
                          "free blocks -> {e[id]} (the last one admitted at this boundary) gives way first: {freed}, back to "
                          "its old place in the waiting queue.",
+    "wait_kv.behind": "WAITING FOR KV BLOCKS: {e[id]} was admitted after {e[by]} at this boundary, and {e[by]} got no KV "
+                      "blocks -> {e[id]} goes back to its old place in the waiting queue too ({freed}): vLLM stops taking "
+                      "requests at the first one short of blocks.",
     "wait_kv.preempted": "WAITING FOR KV BLOCKS: this step preempted a running sequence -> {e[id]} (just admitted) goes back "
                          "to its old place in the waiting queue ({freed}): as in vLLM, a step that preempts takes no request "
                          "from the waiting queue.",

@@ -92,6 +92,8 @@ SAY = {
                      "như vLLM, yêu cầu đang chờ không bao giờ gây preempt.",
     "wait_kv.gives_way": "CHỜ BLOCK KV: {e[by]} cần {e[need]} block KV mới, bể chỉ còn {e[free]}/{pool} block trống -> "
                          "{e[id]} (vào chạy sau cùng ở ranh giới này) nhường trước: {freed}, quay lại hàng chờ ở chỗ cũ.",
+    "wait_kv.behind": "CHỜ BLOCK KV: {e[id]} vào chạy sau {e[by]} ở ranh giới này, mà {e[by]} không có block KV -> {e[id]} "
+                      "cũng quay lại hàng chờ ở chỗ cũ ({freed}): vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block.",
     "wait_kv.preempted": "CHỜ BLOCK KV: bước này đã preempt một chuỗi đang chạy -> {e[id]} (vừa vào chạy) quay lại hàng "
                          "chờ ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng chờ.",
     "first": "{e[id]} có token đầu tiên lúc {e[time]:ms} (TTFT tính tới đây).",

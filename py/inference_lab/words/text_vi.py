@@ -155,6 +155,8 @@ SAY = {
     "b3.wait_kv_gives_way": "{k[by]} cần {k[need]} block KV mới, bể chỉ còn {k[free]} block trống -> {k[request]} (vào chạy "
                             "sau cùng ở ranh giới này) trả block {k[blocks]} và quay lại hàng chờ ở chỗ cũ, trước khi "
                             "phải preempt chuỗi nào đang chạy.",
+    "b3.wait_kv_behind": "{k[request]} vào chạy sau {k[by]} ở ranh giới này, mà {k[by]} không có block KV -> "
+                         "{k[request]} cũng quay lại hàng chờ ở chỗ cũ (vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block).",
     "b3.wait_kv_preempted": "bước này đã preempt một chuỗi đang chạy nên {k[request]} (vừa vào chạy) quay lại hàng chờ ở "
                             "chỗ cũ: như vLLM, bước có preempt không nhận yêu cầu nào từ hàng chờ.",
     "b3.chunks": "Chunked prefill: prompt {fid} dài {f[prompt_len]} token được xử lý theo các đoạn {d[chunks]} (ngân sách {d[token_budget]} token mỗi bước).",
@@ -218,6 +220,7 @@ SAY = {
     "b6.wait_kv": "Chờ block KV (quay lại hàng chờ, không preempt ai): {waits}.",
     "b6.wait_kv_short": "{k[request]} ở bước {k[step]} (cần {k[need]} block, còn {k[free]} trống)",
     "b6.wait_kv_gives_way": "{k[request]} ở bước {k[step]} (nhường block cho {k[by]})",
+    "b6.wait_kv_behind": "{k[request]} ở bước {k[step]} (xếp sau {k[by]})",
     "b6.wait_kv_preempted": "{k[request]} ở bước {k[step]} (bước có preempt)",
     "b6.prefix_cache": "Prefix cache (theo {docs[prefix_cache]}): mỗi block ĐẦY mang hash = băm(token của nó, hash block cha); "
                        "chuỗi mới vào chạy lấy lại các block đầy trùng phần đầu prompt (số tham chiếu +1) và chỉ prefill phần còn lại, ít nhất token cuối.",
