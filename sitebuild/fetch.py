@@ -23,7 +23,7 @@ import sys
 import tempfile
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -52,7 +52,7 @@ class Source:
     damaged: str | None = None        # printed when a cached copy fails its pin (None: fetched again silently)
     download_failed: str = "Could not download {url}: {exc}\n{what_to_do}"
     strict_mirror: bool = True
-    not_a_folder: str = field(default="{env}={value} is not a folder.\n{what_to_do}")
+    not_a_folder: str = "{env}={value} is not a folder.\n{what_to_do}"
 
 
 @functools.lru_cache(maxsize=None)
