@@ -29,7 +29,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Build (and optionally serve) the Inference Lab site.")
     parser.add_argument("command", nargs="?", choices=["build", "serve", "docs"], default="build",
                         help="docs: rewrite the block → code map in README.md and the package docstring "
-                             "from py/inference_lab/blocks.py (no build)")
+                             "from py/inference_lab/words/blocks.py (no build)")
     parser.add_argument("--pyodide", choices=["vendor", "cdn"], default="vendor",
                         help="vendor Pyodide into dist/ (default) or load it from the official CDN")
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")

@@ -89,7 +89,7 @@ def address(config: dict) -> str:
 
 
 def record_size(config: dict) -> tuple[int, int, int]:
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     out = json.loads(web.run(json.dumps(config)))
     report = out["report"]
     steps = len(json.dumps(report["steps"], ensure_ascii=False).encode())

@@ -1,10 +1,10 @@
 """The page's content, rendered at build time: the exercises, the blocks' text and the code views.
 
-- dist/exercises.json: the exercises/NN-slug.md files (parsed by the engine's exercises.py), their
+- dist/exercises.json: the exercises/NN-slug.md files (parsed by the engine's entrypoints/exercises.py), their
   sections rendered to HTML with markdown-it-py ("commonmark", raw HTML off, tables on), so the
   page never parses Markdown.
 - index.html is a template: each line "<!-- @blocks:NAME ... -->" becomes the HTML of NAME, from
-  the engine's blocks.py (the mapping table's rows and the block panels under them, the guide's
+  the engine's words/blocks.py (the mapping table's rows and the block panels under them, the guide's
   block → code list and its learning map). `python3 build.py docs` writes the same block → code
   map into README.md and the package docstring (write_docs).
 - dist/code.json: for each of the 13 blocks, the exact source of the engine functions and classes
@@ -34,11 +34,18 @@ ENGINE_PACKAGE = ROOT / "py" / "inference_lab"
 NEED_MARKDOWN = "markdown-it-py is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
 
 
+def engine_file(stem: str) -> Path:
+    """py/inference_lab/<sub-package>/<stem>.py: where the package's layout.py says the module lives."""
+    if stem == "layout":
+        return ENGINE_PACKAGE / "layout.py"
+    return ROOT / "py" / engine_module("layout").path(stem)
+
+
 def engine_module(stem: str):
-    """py/inference_lab/<stem>.py loaded on its own (standard library only; the build needs no NumPy)."""
+    """py/inference_lab/…/<stem>.py loaded on its own (standard library only; the build needs no NumPy)."""
     name = f"_inference_lab_{stem}"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ENGINE_PACKAGE / f"{stem}.py")
+        spec = importlib.util.spec_from_file_location(name, engine_file(stem))
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses look their module up here
         spec.loader.exec_module(module)
@@ -96,18 +103,18 @@ def write_exercises(dist: Path, exercises: list[dict]) -> None:
     (dist / EXERCISES_JSON).write_text(data, encoding="utf-8")
 
 
-# ── the blocks' text: py/inference_lab/blocks.py rendered into the page and the docs ─
+# ── the blocks' text: py/inference_lab/words/blocks.py rendered into the page and the docs ─
 # index.html is a template: the build replaces each line "<!-- @blocks:NAME ... -->" with the HTML of NAME
 # (one <tbody> per block with its output panel; the guide's block → code list). Nothing serves the
 # template unbuilt: the page needs build-info.json and the engine wheel, which only dist/ has.
 BLOCKS_PLACEHOLDER = re.compile(r"^([ \t]*)<!-- @blocks:([\w-]+)\b[^\n]*?-->\n", re.M)
-README_BEGIN = "<!-- @blocks:code-map: `python3 build.py docs` writes this table from py/inference_lab/blocks.py -->"
+README_BEGIN = "<!-- @blocks:code-map: `python3 build.py docs` writes this table from py/inference_lab/words/blocks.py -->"
 README_END = "<!-- /@blocks:code-map -->"
 DOCSTRING_MAP = re.compile(r"(^Block → module map[^\n]*(?:\n[^\n]+)*\n\n)((?:  \[\d+\][^\n]*\n)+)", re.M)
 
 
 def blocks_table():
-    """py/inference_lab/blocks.py: the 13 blocks' codes, mapping-table text and block → code map."""
+    """py/inference_lab/words/blocks.py: the 13 blocks' codes, mapping-table text and block → code map."""
     return engine_module("blocks")
 
 
@@ -162,7 +169,7 @@ def learning_map(table) -> list[str]:
     known = exercise_numbers()
     missing = sorted({n for p in table.LEARNING_POINTS for n in p.exercises} - known)
     if missing:
-        raise BuildError(f"py/inference_lab/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: {missing}")
+        raise BuildError(f"py/inference_lab/words/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: {missing}")
 
     def link(href, kind, label, **data):
         extra = "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in data.items())
@@ -241,7 +248,7 @@ def source_of(text: str, qualname: str) -> tuple[int, str]:
         node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                      and n.name == part), None)
         if node is None:
-            raise BuildError(f"py/inference_lab/blocks.py names {qualname}, which is not in its module.")
+            raise BuildError(f"py/inference_lab/words/blocks.py names {qualname}, which is not in its module.")
         body = node.body
     start = min([node.lineno] + [d.lineno for d in node.decorator_list])
     return start, "".join(text.splitlines(keepends=True)[start - 1:node.end_lineno])
@@ -302,11 +309,11 @@ def code_views() -> dict:
         for ref in refs:
             if str(ref) in sources:
                 continue
-            path = ENGINE_PACKAGE / f"{ref.module}.py"
+            path = engine_file(ref.module)
             if path not in texts:
                 texts[path] = path.read_text(encoding="utf-8")
             start, source = source_of(texts[path], ref.qualname)
-            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=f"inference_lab/{ref.module}.py",
+            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=engine_module("layout").path(ref.module),
                                      start=start, lines=highlighted_lines(source))
     return dict(blocks=blocks, editable=editable, sources=sources)
 

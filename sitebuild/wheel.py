@@ -58,8 +58,8 @@ def build_wheel(engine_dir: Path, out_dir: Path, python: str | None = None) -> t
     name, version, deps = read_project(engine_dir)
     pkg = package_name(name)
     package_dir = engine_dir / pkg
-    if not (package_dir / "web.py").is_file():
-        raise BuildError(f"{package_dir / 'web.py'} not found: the engine's web API is missing.")
+    if not (package_dir / "entrypoints" / "web.py").is_file():
+        raise BuildError(f"{package_dir / 'entrypoints' / 'web.py'} not found: the engine's web API is missing.")
     dist_info = f"{pkg}-{version}.dist-info"
     metadata = "".join([f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
                         *(f"Requires-Dist: {d}\n" for d in deps)])

@@ -1,7 +1,7 @@
 // "Mã Python" beside every block and "Sửa mã": the engine's own source, and an editor to rewrite
 // some of its functions and run the whole lab with them.
 // - Each block panel gets a fold <details data-code-for="N"> with the source of the functions and
-//   classes py/inference_lab/blocks.py names for it, exactly as in the package: build.py cuts it with
+//   classes py/inference_lab/words/blocks.py names for it, exactly as in the package: build.py cuts it with
 //   its file name and line numbers into dist/code.json and highlights it (runs of [class, text],
 //   coloured by static/code.css). The text goes in with textContent; line numbers are drawn by CSS
 //   (data-line), so the fold's text is the source itself.

@@ -1,7 +1,7 @@
 // The step navigator's arithmetic (pure, no DOM; static/steps.js draws): which step a key goes to,
 // which steps have an event, the token budget bar's parts, every KV block's owner at a step, and the
 // ?step=N address value. Steps are numbered 1..count as in block [3] ("bước N"); `items` is
-// report.steps.items (py/inference_lab/steps.py documents one item).
+// report.steps.items (py/inference_lab/core/steps.py documents one item).
 // Leaves out: words (the narration comes from the engine) and drawing.
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.

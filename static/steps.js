@@ -6,7 +6,7 @@
 //   PageUp/PageDown the previous/next step with an event, Home/End; aria-valuetext "Bước 8/12: …".
 //   Lùi / Tiếp buttons; Phát / Dừng plays forward and stops by itself at the last step (slower and
 //   without animation under prefers-reduced-motion).
-// - The view (data-step-view) is drawn from report.steps (py/inference_lab/steps.py); scrubbing never
+// - The view (data-step-view) is drawn from report.steps (py/inference_lab/core/steps.py); scrubbing never
 //   calls Python. Only what changed is redrawn (the KV map keeps its cells, or its canvas over 64
 //   blocks), so a step change stays within a frame on a 1,000-step run (bench/steps_bench.py).
 // - The timeline (block [3]) and the KV chart (block [6]) mark the selected step; clicking a step on

@@ -1,5 +1,5 @@
 // The one file that owns Pyodide. Loads Python + NumPy, installs the engine wheel with micropip,
-// then answers the page's messages by calling inference_lab.web.describe() / run(config_json).
+// then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
 // Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy and
 // micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
@@ -9,7 +9,7 @@
 // instead of compiling sources, and the compiled-Python cache of static/pyc-cache.js is not used.
 //
 // page -> worker: {id, type: 'run', config, patches?, lang} (patches: the student's edited functions, see
-//                 py/inference_lab/patch.py; web.run(config_json, patches_json, lang))
+//                 py/inference_lab/entrypoints/patch.py; web.run(config_json, patches_json, lang))
 //                 {id, type: 'render', report, lang} (an earlier run's report worded again in lang, no
 //                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
@@ -30,7 +30,7 @@ function mark(stage) { timings[stage] = Math.round(performance.now() - T0); }
 
 let pyodide = null;      // the Pyodide instance once loaded
 let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
-let web = null;          // PyProxy of the inference_lab.web module once loaded
+let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
 const queue = [];        // runs that arrived before the engine was ready
 
 function post(msg) { self.postMessage(msg); }
@@ -221,9 +221,9 @@ async function installEngine(wheelURL, wheelBytes) {
     micropip.destroy();
   }
   try {
-    return pyodide.pyimport('inference_lab.web');
+    return pyodide.pyimport('inference_lab.entrypoints.web');
   } catch (err) {
-    throw new LoadError(t('Không import được inference_lab.web.', 'Could not import inference_lab.web.'),
+    throw new LoadError(t('Không import được inference_lab.entrypoints.web.', 'Could not import inference_lab.entrypoints.web.'),
       t('Engine trong bản dựng bị lỗi; hãy báo cho người duy trì bài lab.', 'The engine in this build is broken; please tell the lab\'s maintainers.'), String(err));
   }
 }

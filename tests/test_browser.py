@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 # ── the lab as a student uses it ─────────────────────────────────────────────
 def test_controls_are_built_from_the_engine_description(lab):
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     fields = [f for f in json.loads(web.describe()) if f["type"] != "requests"]
     for field in fields:
         control = lab.control(field["name"])
@@ -168,7 +168,7 @@ def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
     assert from_source == [], "compiled in the browser; add these lines to pyodide-imports.txt:\n" + "\n".join(
         imports_line(manifest, path) for path in from_source)
     assert len(found["pyodide_files"]) > 250  # the standard library, NumPy and micropip
-    assert "inference_lab.engine" in found["engine"] and found["engine_compiles"] == []
+    assert "inference_lab.core.engine" in found["engine"] and found["engine_compiles"] == []
 
 
 VIETNAMESE = "số ước ữ Đối chiếu"

@@ -220,8 +220,8 @@ def test_address_step_opens_that_step(chromium, server):
 
 def step_item(patches: dict | None, n: int) -> dict:
     """Step n (1-based) of the default run's step record, with these {module.function: source} edits (CPython)."""
-    from inference_lab import patch
-    from inference_lab.lab import run
+    from inference_lab.entrypoints import patch
+    from inference_lab.entrypoints.lab import run
     report = patch.run(patch.units_of(patches), run, None)[0] if patches else run()
     return report.steps["items"][n - 1]
 

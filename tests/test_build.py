@@ -81,7 +81,7 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
-    code = ("import json, sys; from inference_lab import web; from inference_lab.report import Report; "
+    code = ("import json, sys; from inference_lab.entrypoints import web; from inference_lab.entrypoints.report import Report; "
             "sys.stdout.write(Report.from_dict(json.loads(web.run('{}'))['report']).to_text())")
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout

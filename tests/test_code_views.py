@@ -14,8 +14,8 @@ import pytest
 
 import sitebuild
 from lab_site import mirror_env
-from inference_lab import patch
-from inference_lab.blocks import BLOCKS
+from inference_lab.entrypoints import patch
+from inference_lab.words.blocks import BLOCKS
 
 VIEWS = sitebuild.code_views()
 

@@ -1,4 +1,4 @@
-"""The guide's map of the nine learning points (py/inference_lab/blocks.py LEARNING_POINTS, rendered by build.py):
+"""The guide's map of the nine learning points (py/inference_lab/words/blocks.py LEARNING_POINTS, rendered by build.py):
 the seed's nine points in its words and order, each linking to a panel, a picture and an exercise that exist.
 
 Panels (#khoi-N) and picture boxes (#hinh-khoi-N) are in the built page itself; exercise cards (#bai-tap-NN)
@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from inference_lab import blocks
-from inference_lab.exercises import load_all
+from inference_lab.words import blocks
+from inference_lab.entrypoints.exercises import load_all
 from lab_site import ROOT, SHARED, sitebuild
 
 PAGE = sitebuild.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))

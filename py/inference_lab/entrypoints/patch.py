@@ -10,7 +10,7 @@ does `from .scheduler import plan_tasks`). Leaving the `with` puts every origina
 lab's caches (`lab.quantized_for`, …) are fresh ones inside it when a patch could change what they
 hold (CACHE_INPUTS), so a run without patches afterwards is the seed's program again, byte for byte.
 
-    >>> from inference_lab.lab import run
+    >>> from inference_lab.entrypoints.lab import run
     >>> greedy = "def sample(logits, params, rng, vocab):\\n    return _greedy(logits, vocab)\\n"
     >>> greedy += "def _greedy(logits, vocab):\\n    z = np.array(logits, dtype=float)\\n    z[BOS] = -np.inf\\n"
     >>> greedy += "    t = int(np.argmax(z))\\n    return t, dict(probs=softmax(z), filtered=np.eye(vocab)[t], mode='greedy')\\n"
@@ -47,14 +47,14 @@ import functools
 import importlib
 import inspect
 import numbers
-import pkgutil
 import sys
 import types
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .blocks import BLOCKS
+from ..layout import LAYOUT, dotted, short
+from ..words.blocks import BLOCKS
 
 PACKAGE = "inference_lab"
 # The modules whose functions a patch may replace (the engine's mechanics, not its words or plumbing).
@@ -98,7 +98,7 @@ class Unit:
     function: str = ""
 
     def __post_init__(self):
-        self.module = self.module.removeprefix(PACKAGE + ".").removesuffix(".py")
+        self.module = short(self.module.removesuffix(".py"))
         if self.module not in MODULES:
             raise ValueError(say(f"không có mô-đun {self.module!r} để sửa; chọn một trong: {', '.join(MODULES)}",
                                  f"there is no module {self.module!r} to edit; pick one of: {', '.join(MODULES)}"))
@@ -143,7 +143,7 @@ class ContractError(Exception):
 
 # ── loading a patch ────────────────────────────────────────────────────────
 def module_of(name: str):
-    return importlib.import_module(f"{PACKAGE}.{name}")
+    return importlib.import_module(dotted(name))
 
 
 def functions_of(module) -> dict:
@@ -250,10 +250,11 @@ NOT_SCANNED = ("__main__", "cli", "exercises")
 
 def package_modules() -> list:
     """Every module of the package, imported (so none binds a patched function later and keeps it)."""
-    package = importlib.import_module(PACKAGE)
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in NOT_SCANNED:
-            importlib.import_module(f"{PACKAGE}.{info.name}")
+    importlib.import_module(PACKAGE)
+    for names in LAYOUT.values():
+        for name in names:
+            if name not in NOT_SCANNED:
+                importlib.import_module(dotted(name))
     return [m for n, m in sorted(sys.modules.items()) if m is not None and (n == PACKAGE or n.startswith(PACKAGE + "."))]
 
 

@@ -367,7 +367,7 @@ class Config:
     >>> Config(SLOTS=0)
     Traceback (most recent call last):
     ...
-    inference_lab.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..16 (nhận 0).
+    inference_lab.core.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..16 (nhận 0).
     """
 
     def __post_init__(self):

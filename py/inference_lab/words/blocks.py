@@ -40,7 +40,7 @@ PACKAGE = "inference_lab"
 
 
 class SourceRef(NamedTuple):
-    """A function or class of the package: ("engine", "Engine.admit") is inference_lab.engine.Engine.admit."""
+    """A function or class of the package: ("engine", "Engine.admit") is inference_lab.core.engine.Engine.admit."""
 
     module: str
     qualname: str
@@ -49,8 +49,9 @@ class SourceRef(NamedTuple):
         return f"{self.module}.{self.qualname}"
 
     def resolve(self):
-        """The object itself (imports inference_lab.<module>; most modules need NumPy)."""
-        obj = importlib.import_module(f"{PACKAGE}.{self.module}")
+        """The object itself (imports the module, see layout.py; most modules need NumPy)."""
+        layout = importlib.import_module(f"{PACKAGE}.layout")   # where the short name lives (core/, words/, …)
+        obj = importlib.import_module(layout.dotted(self.module))
         for part in self.qualname.split("."):
             obj = getattr(obj, part)
         return obj

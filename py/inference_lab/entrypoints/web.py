@@ -40,8 +40,8 @@ import io
 import json
 import math
 
-from .config import CORPUS, FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
-from .tokenizer import WORD_END, BPETokenizer
+from ..core.config import CORPUS, FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
+from ..core.tokenizer import WORD_END, BPETokenizer
 
 # The pipeline (lab, engine, model, …) is imported by the first run(), not here: the page needs only
 # describe() to show its controls, and the worker's idle warm-up run imports the rest after that.
@@ -96,6 +96,7 @@ def _errors(problems) -> str:
 def patch_units(patches) -> list:
     """{module: source} or [{module, source, name?, first_line?, key?, function?}] (or their JSON) as patch.Unit
     objects (the page sends one per editor: key "module.function", function: the one it must define)."""
+    from ..layout import short
     from .patch import Unit, say
     if isinstance(patches, str):
         try:
@@ -110,7 +111,7 @@ def patch_units(patches) -> list:
     units = []
     for p in patches:
         module = str(p.get("module", ""))
-        name = p.get("name") or module.removeprefix("inference_lab.").removesuffix(".py") + ".py"
+        name = p.get("name") or short(module.removesuffix(".py")) + ".py"
         units.append(Unit(module, p.get("source"), str(name), p.get("first_line", 1), str(p.get("key") or name),
                           str(p.get("function") or "")))
     return units

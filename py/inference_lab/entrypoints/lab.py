@@ -22,15 +22,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import text_en, text_steps_en, text_steps_vi, text_vi
-from .config import CORPUS, FIELD_BY_NAME, Config
-from .engine import run_engine
-from .metrics import summarize
-from .model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
-from .quantization import compare_to_reference, greedy_reference, quantize_weights
+from ..words import text_en, text_steps_en, text_steps_vi, text_vi
+from ..core.config import CORPUS, FIELD_BY_NAME, Config
+from ..core.engine import run_engine
+from ..core.metrics import summarize
+from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
+from ..core.quantization import compare_to_reference, greedy_reference, quantize_weights
 from .report import Block, Check, Report
-from .steps import StepRecorder
-from .tokenizer import BPETokenizer
+from ..core.steps import StepRecorder
+from ..core.tokenizer import BPETokenizer
 
 GATE_STEPS = 8
 LANGS = ("vi", "en")                       # the first is the default: the seed's language

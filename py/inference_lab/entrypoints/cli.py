@@ -27,7 +27,7 @@ import re
 import sys
 import threading
 
-from .config import FIELDS, FIELD_BY_NAME, Config, ConfigError
+from ..core.config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 
 EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -209,6 +209,7 @@ def units_from_args(args) -> list:
             raise UsageError(["--timeout: only with --patch (or an exercise with a [patch])." if en
                               else "--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch])."])
         return []
+    from ..layout import short
     from .patch import MODULES, Unit, language, units_of
     units, errors = units_of(exercise, f"exercise {args.exercise}:" if en else f"bài tập {args.exercise}:"), []
     for raw in args.patch or []:
@@ -217,7 +218,7 @@ def units_from_args(args) -> list:
             errors.append(f"--patch: write MODULE=FILE.py, for example --patch scheduler=plan.py (got {raw!r})." if en
                           else f"--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).")
             continue
-        if module.removeprefix("inference_lab.").removesuffix(".py") not in MODULES:
+        if short(module.removesuffix(".py")) not in MODULES:
             errors.append(f"--patch: there is no module {module!r} to edit; pick one of: {', '.join(MODULES)}." if en
                           else f"--patch: không có mô-đun {module!r} để sửa; chọn một trong: {', '.join(MODULES)}.")
             continue
