@@ -489,7 +489,7 @@ def main(argv=None) -> int:
             raise SystemExit("the benchmark needs a vendored build (the bare page loads Pyodide from /pyodide/)")
         has_sw = (dist / "sw.js").is_file()
         # the compiled-Python cache of the first visit: only where the build shipped no bytecode
-        has_pyc = (dist / "static" / "pyc-cache.js").is_file() and not manifest.get("bytecode")
+        has_pyc = (dist / "static" / "worker" / "pyc-cache.js").is_file() and not manifest.get("bytecode")
         counter = Counter()
         server, url = make_bench_server(dist, counter)
         dist_for_sizes = dist

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scrubbing cost of the step navigator (static/steps.js), a command, not a test: how long one step
+"""Scrubbing cost of the step navigator (static/tools/steps.js), a command, not a test: how long one step
 change takes in Chromium on a 1,422-step run (TOKEN_BUDGET 1, BLOCK_SIZE 1, POOL_BLOCKS 1024, 12
 requests of 110 tokens; tests/test_steps.py long_run_config), and how big the run's step record is.
 

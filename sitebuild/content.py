@@ -10,7 +10,7 @@
 - dist/code.json: for each of the 13 blocks, the exact source of the engine functions and classes
   blocks.py names for it (cut from the package's files with `ast`, the lines inspect.getsource
   gives; file name and line numbers), highlighted by Pygments into runs of [CSS class, text] that
-  the page puts in with textContent (static/code.css colours the classes).
+  the page puts in with textContent (static/tools/code.css colours the classes).
 The engine modules are loaded on their own (standard library only): the build needs no NumPy.
 Left out: the CSP, minifying and the static files (page.py); installing markdown-it-py and Pygments
 (`python3 -m pip install -r requirements.txt`; a missing one stops the build before dist/ changes).
@@ -123,7 +123,7 @@ def text_html(text: str) -> str:
 
 
 def both(vi: str, en: str) -> str:
-    """Text in both languages (already HTML): the page shows the reader's (static/i18n.js, style.css)."""
+    """Text in both languages (already HTML): the page shows the reader's (static/words/i18n.js, style.css)."""
     return f'<span data-lang="vi">{vi}</span><span data-lang="en" lang="en">{en}</span>'
 
 
@@ -254,7 +254,7 @@ def source_of(text: str, qualname: str) -> tuple[int, str]:
     return start, "".join(text.splitlines(keepends=True)[start - 1:node.end_lineno])
 
 
-# Pygments token type -> the page's class (static/code.css); the first match walking up the type's parents.
+# Pygments token type -> the page's class (static/tools/code.css); the first match walking up the type's parents.
 TOKEN_CLASSES = {"Keyword": "k", "Operator.Word": "k", "Name.Function": "f", "Name.Class": "f", "Name.Builtin": "b",
                  "Name.Decorator": "b", "Literal.String.Doc": "sd", "Literal.String": "s", "Comment": "c",
                  "Literal.Number": "m"}

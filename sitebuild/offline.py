@@ -1,10 +1,10 @@
 """Offline use: the service worker (dist/sw.js) and the classroom zip (inference-lab-<version>.zip).
 
-dist/sw.js is static/sw.js rendered with the build's file list (each with its Subresource Integrity
+dist/sw.js is static/worker/sw.js rendered with the build's file list (each with its Subresource Integrity
 value), its version, its cache names and the page's ?v= query: the service worker caches the whole
 build for offline use, and a new build gives a new sw.js and so a new cache. write_zip() packs a
 vendored build and a Vietnamese README.txt into one folder inside a zip that works with no network.
-Left out: the manifest itself (assemble.py) and what the service worker does with the list (static/sw.js).
+Left out: the manifest itself (assemble.py) and what the service worker does with the list (static/worker/sw.js).
 """
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ from pathlib import Path
 from .common import MANIFEST, ROOT, BuildError, sha256_file
 from .pyodide import PYODIDE_PINS
 
-SERVICE_WORKER = "sw.js"
+SERVICE_WORKER = "worker/sw.js"  # under static/; dist/sw.js at the site root
 SW_BUILD_LINE = re.compile(r"^const BUILD = null; // @build.*$", re.M)
 
 
 def take_service_worker_template(dist: Path) -> str:
-    """Remove static/sw.js from dist (it is served from the site root, rendered) and return its text."""
+    """Remove static/worker/sw.js from dist (it is served from the site root, rendered) and return its text."""
     template = dist / "static" / SERVICE_WORKER
     if not template.is_file():
         raise BuildError(f"{ROOT / 'static' / SERVICE_WORKER} is missing.")
@@ -54,7 +54,7 @@ def write_service_worker(dist: Path, manifest: dict, template: str, asset_versio
     # loaded (an HTTP-cache revalidation, not a second download).
     data = {**manifest["build"], "query": f"?v={asset_version}" if asset_version else "", "files": files}
     line = "const BUILD = " + json.dumps(data, separators=(",", ":")) + "; // written by build.py"
-    (dist / SERVICE_WORKER).write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
+    (dist / "sw.js").write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
 
 
 ZIP_README = """Inference Lab {version} — bản dùng cho lớp học không có mạng (Pyodide {pyodide}, NumPy)

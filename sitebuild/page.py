@@ -48,7 +48,7 @@ def render_index(source: str, csp: str, asset_version: str) -> str:
                       lambda m: m.group(1) + csp + m.group(2), source)
     if n != 1:
         raise BuildError("index.html must contain exactly one Content-Security-Policy meta tag.")
-    return re.sub(r'((?:src|href)="static/[\w.-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
+    return re.sub(r'((?:src|href)="static/[\w./-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
 
 
 NEED_MINIFIERS = "rjsmin and rcssmin are not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
@@ -90,9 +90,9 @@ MODULE_SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}/[^
 def version_module_imports(static: Path, asset_version: str) -> None:
     """Give every relative import between the modules under dist/static/ the page's ?v=<version>.
 
-    index.html loads static/app.js?v=…; an import of './store.js' would otherwise load an unversioned
+    index.html loads static/core/app.js?v=…; an import of './store.js' would otherwise load an unversioned
     URL that a browser may keep from an older build, and a module imported once with and once
-    without the query would run twice (two stores). static/versioned.js relies on this: a module's
+    without the query would run twice (two stores). static/core/versioned.js relies on this: a module's
     own URL carries the version.
     """
     for path in sorted(static.rglob("*.js")):

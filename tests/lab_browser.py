@@ -110,7 +110,7 @@ class Lab:
 
 
 def editor_text(editor) -> str:
-    """The text of a code editor (static/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
+    """The text of a code editor (static/tools/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
     return "\n".join(editor.locator(".cm-line").all_text_contents())
 
 

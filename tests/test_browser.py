@@ -243,14 +243,14 @@ WORKER_SPY = """(() => {
 
 
 def test_the_worker_starts_with_the_page_and_app_js_takes_it_over(chromium, server):
-    """static/boot.js, first in <head>, starts the one worker before the page's body is parsed
+    """static/worker/boot.js, first in <head>, starts the one worker before the page's body is parsed
     (so Pyodide loads while the HTML, CSS and app.js arrive); app.js adopts it: one worker, and it runs."""
     lab = Lab(chromium, server.origin)
     lab.context.add_init_script(WORKER_SPY)
     try:
         lab.open(server.url)
         workers = lab.page.evaluate("window.__workers")
-        assert len(workers) == 1 and "/static/worker.js?v=" in workers[0]["url"]
+        assert len(workers) == 1 and "/static/worker/worker.js?v=" in workers[0]["url"]
         assert workers[0]["readyState"] == "loading" and not workers[0]["body"]
         assert lab.run() == "done"
         assert lab.page.evaluate("window.__workers.length") == 1

@@ -1,4 +1,4 @@
-"""Browser tests of the code views and the code editor (static/code.js, static/vendor/codemirror.js).
+"""Browser tests of the code views and the code editor (static/tools/code.js, static/vendor/codemirror.js).
 
 - Every block panel has a "Mã Python" fold [data-code-for="N"] whose text is the package's own source
   of the functions and classes blocks.py names, with file names and line numbers.

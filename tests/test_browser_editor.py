@@ -1,4 +1,4 @@
-"""Browser tests of the request editor (static/editor.js): the trace REQUESTS as an editable table
+"""Browser tests of the request editor (static/tools/editor.js): the trace REQUESTS as an editable table
 built from describe() (labels, bounds, max_items, the tokenizer's alphabet), per-cell validation in
 Vietnamese beside the cell, FOLLOW's choices following the ids, add/remove/reset, and the engine's
 own REQUESTS[i].column errors landing beside the right cell.

@@ -1,4 +1,4 @@
-"""Browser tests of shareable runs and the trace export (static/share.js, with the request editor):
+"""Browser tests of shareable runs and the trace export (static/tools/share.js, with the request editor):
 the constants that differ from their defaults live in the page address (?SLOTS=3&...; an edited
 trace as base64url JSON under REQUESTS=), an address restores the controls and runs once ready, an
 invalid value is reported and never run, "Sao chép liên kết" copies the address, and

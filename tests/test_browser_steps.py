@@ -1,4 +1,4 @@
-"""Browser tests of the step navigator (static/steps.js) in block [3]'s panel: the WAI-ARIA slider
+"""Browser tests of the step navigator (static/tools/steps.js) in block [3]'s panel: the WAI-ARIA slider
 (data-step-slider) and its keys, the Lùi/Tiếp buttons, Phát stopping at the last step, clicks on the
 timeline (block [3]) and KV chart (block [6]), the view (data-step-view) with its state and reasons,
 ?step=N in the address (also with an edit in PATCH=: the step of the edited run), the links from blocks

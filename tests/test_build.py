@@ -44,7 +44,7 @@ def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
             assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
         else:
             assert manifest["bytecode"] and manifest["files"][f"pyodide/{name}"]["sha256"] == sitebuild.sha256_file(site / "pyodide" / name)
-    for name in ("index.html", "static/app.js", "static/worker.js", "static/style.css", "build-info.json"):
+    for name in ("index.html", "static/core/app.js", "static/worker/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
 
@@ -64,7 +64,7 @@ def test_page_csp_allows_only_its_own_origin(site):
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
     assert "http" not in csp and "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
     assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "worker-src 'self'" in csp
-    assert re.search(r'src="static/app\.js\?v=[0-9a-f]{12}"', html)
+    assert re.search(r'src="static/core/app\.js\?v=[0-9a-f]{12}"', html)
     assert "<script>" not in html and "style=" not in html  # nothing inline for the CSP to allow
 
 
@@ -135,14 +135,14 @@ def test_micropip_needs_no_packaging_wheel(tmp_path):
 
 
 def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
-    for name in ("app.js", "worker.js", "style.css", "charts/svg.js"):
+    for name in ("core/app.js", "worker/worker.js", "style.css", "charts/svg.js"):
         source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
     plain = sitebuild.build(tmp_path / "plain", "cdn", minify=False)
     # the same text but for the build's version on the module imports (sitebuild.version_module_imports)
-    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "app.js").read_text())
-    assert unstamped == (ROOT / "static" / "app.js").read_text()
+    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "core" / "app.js").read_text())
+    assert unstamped == (ROOT / "static" / "core" / "app.js").read_text()
 
 
 def test_wheel_is_reproducible(tmp_path):
@@ -270,7 +270,7 @@ def test_command_line_reports_errors_without_a_traceback(tmp_path):
 
 def test_module_imports_carry_the_page_version(site):
     """Every relative import between the modules has index.html's ?v=, so a module loads once per build."""
-    version = re.search(r'src="static/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
+    version = re.search(r'src="static/core/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
     specifiers = []
     for path in sorted((site / "static").rglob("*.js")):
         specifiers += re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"]+)['"]""", path.read_text())
@@ -283,13 +283,13 @@ def test_build_version_and_cache_names_come_from_build_py_only(site):
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["build"] == {"version": sitebuild.build_version(manifest["files"]), "caches": sitebuild.CACHE_NAMES}
     assert re.fullmatch(r"[0-9a-f]{16}", manifest["build"]["version"])
-    for name in ("static/worker.js", "static/pyc-cache.js", "static/sw.js"):
+    for name in ("static/worker/worker.js", "static/worker/pyc-cache.js", "static/worker/sw.js"):
         source = (ROOT / name).read_text()
         for cache in sitebuild.CACHE_NAMES.values():
             assert f"'{cache}" not in source and f'"{cache}' not in source, (name, cache)
-        assert "crypto.subtle.digest" not in source or name == "static/sw.js", name  # no version derived in JS
-    worker = (ROOT / "static" / "worker.js").read_text()
-    assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "pyc-cache.js").read_text()
+        assert "crypto.subtle.digest" not in source or name == "static/worker/sw.js", name  # no version derived in JS
+    worker = (ROOT / "static" / "worker" / "worker.js").read_text()
+    assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "worker" / "pyc-cache.js").read_text()
 
 
 def test_build_version_changes_with_any_file():

@@ -1,6 +1,6 @@
-// The one API the page's tools use (static/editor.js, share.js, compare.js, exercises.js, and any
+// The one API the page's tools use (static/tools/editor.js, share.js, compare.js, exercises.js, and any
 // new one). A tool is a module exporting init(lab) that returns its own small API (or nothing);
-// static/app.js lists the tools in TOOLS and registers them in order, so a tool may use one listed
+// static/core/app.js lists the tools in TOOLS and registers them in order, so a tool may use one listed
 // before it through lab.tool(name). Tools never reach into each other's DOM or the page's by id:
 // what they may touch, the lab hands them (toolbar, form slot, output sections).
 //
@@ -22,7 +22,7 @@
 //   fieldError(name, message) an error (message null: clear it) about a field with no control (e.g.
 //                            REQUESTS[1].text): return the element you put it beside, else nothing.
 // Methods: see createLabApi below.
-// Leaves out: how a run happens (static/app.js) and the tools' own features.
+// Leaves out: how a run happens (static/core/app.js) and the tools' own features.
 
 // page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar}
 export function createLabApi(page) {

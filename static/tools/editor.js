@@ -4,12 +4,12 @@
 // The table's inputs are the state; Run reads them through the 'config' event and sends REQUESTS.
 // Hooks: each cell's input carries data-request-field="<index>.<column>"; an error beside a cell
 // carries data-error-for="REQUESTS[<index>].<column>" (the engine's own field names).
-// A tool of static/lab-api.js; the cells' parsing and messages are static/fields.js's.
+// A tool of static/core/lab-api.js; the cells' parsing and messages are static/core/fields.js's.
 // Everything from the user or the engine goes in as textContent.
 
-import { make } from './dom.js';
-import { cellName, columnBoundsText, formatValue, idPattern, parseTrace, unknownChars, unknownCharsWarning, validateRequests } from './fields.js';
-import { tl } from './i18n.js';
+import { make } from '../core/dom.js';
+import { cellName, columnBoundsText, formatValue, idPattern, parseTrace, unknownChars, unknownCharsWarning, validateRequests } from '../core/fields.js';
+import { tl } from '../words/i18n.js';
 
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const FIELD_NAME = /^REQUESTS(?:\[(\d+)\](?:\.(\w+))?)?$/;

@@ -1,4 +1,4 @@
-// The step navigator (a tool of static/lab-api.js): scrub the scheduler's steps of the last run in
+// The step navigator (a tool of static/core/lab-api.js): scrub the scheduler's steps of the last run in
 // block [3]'s panel and see, at each step, who runs and who waits (and why), how the token budget was
 // split (decodes first, then prompt chunks), which physical KV block each request holds, what is free,
 // and the step's decisions in the engine's own Vietnamese sentences with their reasons.
@@ -11,13 +11,13 @@
 //   blocks), so a step change stays within a frame on a 1,000-step run (bench/steps_bench.py).
 // - The timeline (block [3]) and the KV chart (block [6]) mark the selected step; clicking a step on
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
-// - ?step=N rides in the page address (static/share.js keeps it) and selects step N after the run.
-// Everything from the engine goes in with textContent. Arithmetic: static/step-state.js (pure).
+// - ?step=N rides in the page address (static/tools/share.js keeps it) and selects step N after the run.
+// Everything from the engine goes in with textContent. Arithmetic: static/tools/step-state.js (pure).
 
-import { make } from './dom.js';
-import { versioned } from './versioned.js';
+import { make } from '../core/dom.js';
+import { versioned } from '../core/versioned.js';
 import { blockMap, budgetParts, clampStep, decodesFirst, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 const PLAY_MS = 900;
 const PLAY_MS_REDUCED = 1800;
@@ -45,7 +45,7 @@ export function init(lab) {
     stop();
     const report = result && result.report;
     // the request colours of the charts (loaded with them, on the first run, not with the page)
-    const svg = await import(versioned('charts/svg.js'));
+    const svg = await import(versioned('../charts/svg.js'));
     inkOn = svg.inkOn;
     record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
     colours = svg.requestColours(report);

@@ -6,7 +6,7 @@
 // The interpreter lives as long as the worker: runs never reload it.
 // A build with bytecode (build-info.json "bytecode", sitebuild/bytecode.py) names its standard library
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
-// instead of compiling sources, and the compiled-Python cache of static/pyc-cache.js is not used.
+// instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
 //
 // page -> worker: {id, type: 'run', config, patches?, lang} (patches: the student's edited functions, see
 //                 py/inference_lab/entrypoints/patch.py; web.run(config_json, patches_json, lang))
@@ -21,7 +21,7 @@
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
 'use strict';
 
-const SITE_ROOT = new URL('../', self.location.href);
+const SITE_ROOT = new URL('../../', self.location.href);
 const PACKAGES = ['numpy', 'micropip']; // sitebuild/pyodide.py LAB_PACKAGES: its lock file holds just these
 
 const T0 = performance.now();
@@ -47,7 +47,7 @@ class LoadError extends Error {
   }
 }
 
-// The page's language (static/boot.js names the worker after it): every message below in it.
+// The page's language (static/worker/boot.js names the worker after it): every message below in it.
 const LANG = self.name === 'en' ? 'en' : 'vi';
 const t = (vi, en) => (LANG === 'en' ? en : vi);
 
@@ -94,7 +94,7 @@ function unlessFails(promise, check) {
   return Promise.race([promise, check.then(() => promise)]);
 }
 
-// Compiled Python kept between visits (static/pyc-cache.js); optional: without it Python compiles the sources.
+// Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
 try {
   const url = new URL('pyc-cache.js', self.location.href);
   url.search = self.location.search;

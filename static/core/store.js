@@ -1,7 +1,7 @@
 // The page's one store: the state every part of the page reads (Python ready or not, the fields
 // describe() gave, the run in the worker, the last result and its config, the status) and the
 // events the parts and the tools subscribe to. No DOM, so it loads in Node for the unit tests.
-// Leaves out: what the events mean (static/lab-api.js documents them for the tools) and any
+// Leaves out: what the events mean (static/core/lab-api.js documents them for the tools) and any
 // rendering; a listener that throws is logged and never stops the others.
 
 export function createStore(initial) {

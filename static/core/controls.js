@@ -1,13 +1,13 @@
 // The constants' controls, built from describe() (labels, help, bounds, defaults all come from the
 // engine's schema): headline constants in the first fieldset, the rest in the "Nâng cao" fold.
-// Reads them into a config (parsing in static/fields.js), and shows an error beside the control it
+// Reads them into a config (parsing in static/core/fields.js), and shows an error beside the control it
 // is about (data-error-for); an error about a field with no control (a request cell) goes to
 // whichever tool answers the store's 'fieldError' event (the request editor).
-// Leaves out: running (static/app.js) and the request table (static/editor.js).
+// Leaves out: running (static/core/app.js) and the request table (static/tools/editor.js).
 
 import { make } from './dom.js';
 import { boundsText, formatValue, parseValue, splitFields, stepValue } from './fields.js';
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 // el: {form, headline, advanced (the fields' box), advancedFold (<details>)}
 export function createControls(el, store) {

@@ -3,7 +3,7 @@
 // - Each block panel gets a fold <details data-code-for="N"> with the source of the functions and
 //   classes py/inference_lab/words/blocks.py names for it, exactly as in the package: build.py cuts it with
 //   its file name and line numbers into dist/code.json and highlights it (runs of [class, text],
-//   coloured by static/code.css). The text goes in with textContent; line numbers are drawn by CSS
+//   coloured by static/tools/code.css). The text goes in with textContent; line numbers are drawn by CSS
 //   (data-line), so the fold's text is the source itself.
 // - The functions blocks.py marks editable get "Sửa mã": a CodeMirror 6 editor (static/vendor/
 //   codemirror.js, loaded the first time one is opened; a plain text area if it cannot load) showing
@@ -16,18 +16,18 @@
 // - Edits live in localStorage (a reload loses nothing) and in the address (PATCH=, base64url JSON
 //   {module.function: source}, added by share.js from addressPart()).
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
-// A tool of static/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
+// A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
 // 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'.
 
-import { make } from './dom.js';
-import { versioned } from './versioned.js';
-import { fromBase64Url, toBase64Url } from './share-state.js';
-import { tl } from './i18n.js';
+import { make } from '../core/dom.js';
+import { versioned } from '../core/versioned.js';
+import { fromBase64Url, toBase64Url } from '../core/share-state.js';
+import { tl } from '../words/i18n.js';
 
 export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
 const STASH_KEY = 'inference-lab:patches-before-exercise';
-const CODE_JSON = '../code.json';
+const CODE_JSON = '../../code.json';
 
 // Text of one highlighted line: its runs are [class, text, class, text, …].
 const lineText = (runs) => runs.filter((_, i) => i % 2 === 1).join('');
@@ -230,7 +230,7 @@ export function init(lab) {
 
   // ── the editors ─────────────────────────────────────────────────────────────
   function loadCodeMirror() {
-    if (!codemirror) codemirror = import(versioned('vendor/codemirror.js')).catch((err) => {
+    if (!codemirror) codemirror = import(versioned('../vendor/codemirror.js')).catch((err) => {
       console.warn('CodeMirror not loaded, using a text area:', err);
       return null;
     });

@@ -3,10 +3,10 @@
 // constants, the request table's cells, a trace from the page address). The one place on the JS
 // side for parsing and validation messages; the engine checks again and has the last word.
 // Pure functions, no DOM (tests/js/fields.test.mjs runs them in Node).
-// Leaves out: the controls themselves (static/controls.js) and the request table (static/editor.js).
+// Leaves out: the controls themselves (static/core/controls.js) and the request table (static/tools/editor.js).
 
 export const HEADLINE_ORDER = ['SLOTS', 'QUEUE_LIMIT', 'TOKEN_BUDGET', 'BLOCK_SIZE', 'POOL_BLOCKS', 'QUANT_BITS', 'FOLLOW'];
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 const has = (v) => v !== null && v !== undefined;
 

@@ -3,12 +3,12 @@
 // (::before, "OLD → NEW"), so the line's text stays exactly the engine's text. A checkbox
 // (data-action="toggle-changes") removes or restores the marks; a line says how many numbers changed.
 //
-// Which numbers changed is static/line-diff.js's (pure); this module reads the panels (lab.sections())
-// and draws. A tool of static/lab-api.js; built with DOM nodes and textContent only.
+// Which numbers changed is static/tools/line-diff.js's (pure); this module reads the panels (lab.sections())
+// and draws. A tool of static/core/lab-api.js; built with DOM nodes and textContent only.
 
-import { make } from './dom.js';
+import { make } from '../core/dom.js';
 import { diffRuns, split } from './line-diff.js';
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 export function init(api) {
   let previous = null;   // [{key, label, lines: [{text, parts}]}] of the last run shown (parts: split(text))

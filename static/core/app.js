@@ -10,7 +10,7 @@
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
 // Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
 // Language: i18n.js (tl(vi, en) for every message, the header's switch, the English labels of index.html).
-// Leaves out the file:// check: module scripts do not load from file://, so static/boot.js (a
+// Leaves out the file:// check: module scripts do not load from file://, so static/worker/boot.js (a
 // classic script) shows how to serve the page instead.
 
 import { createStore } from './store.js';
@@ -20,19 +20,19 @@ import { createPanels } from './panels.js';
 import { createLabApi } from './lab-api.js';
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
-import * as editor from './editor.js';
-import * as share from './share.js';
-import * as compare from './compare.js';
-import * as exercises from './exercises.js';
-import * as steps from './steps.js';
-import * as code from './code.js';
-import { applyStatic, initSwitch, lang, takeHandoff, tl } from './i18n.js';
+import * as editor from '../tools/editor.js';
+import * as share from '../tools/share.js';
+import * as compare from '../tools/compare.js';
+import * as exercises from '../tools/exercises.js';
+import * as steps from '../tools/steps.js';
+import * as code from '../tools/code.js';
+import { applyStatic, initSwitch, lang, takeHandoff, tl } from '../words/i18n.js';
 
 // In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
   ['exercises', exercises.init], ['steps', steps.init]];
 const SLOW_RUN_MS = 30000;
-// A run with the student's edited code (static/code.js) that takes longer than this is stopped and
+// A run with the student's edited code (static/tools/code.js) that takes longer than this is stopped and
 // Python restarted: an endless loop in the student's function must not hang the page. A normal run
 // with edits takes well under a second once Python is warm.
 const WATCHDOG_MS = 8000;
@@ -54,7 +54,7 @@ const store = createStore({
   inflight: null,    // {id, started, config, slowTimer} while a run is in the worker
   status: 'loading', // the status line's data-status
   lastResult: null,  // {result, config} of the last run shown
-  patches: [],       // the student's edited functions every run sends (static/code.js)
+  patches: [],       // the student's edited functions every run sends (static/tools/code.js)
 });
 const controls = createControls({ form: el.form, headline: byId('fields-headline'), advanced: byId('fields-advanced'),
   advancedFold: byId('advanced') }, store);
@@ -83,7 +83,7 @@ function localized(schema) {
 // An engine problem in the page's language (web.py sends message and message_en).
 const inLang = (e) => (lang === 'en' && e && e.message_en ? { ...e, message: e.message_en } : e);
 
-// The last run handed over by the language switch (static/i18n.js), worded again instead of run.
+// The last run handed over by the language switch (static/words/i18n.js), worded again instead of run.
 let handoff = takeHandoff(location.search);
 
 const canRun = () => store.get().ready && store.get().inflight === null && store.get().fields.length > 0;
@@ -143,7 +143,7 @@ function onReady(msg) {
   registerServiceWorker();
 }
 
-// ── offline: sw.js (build.py renders it from static/sw.js) caches the whole build ──
+// ── offline: sw.js (build.py renders it from static/worker/sw.js) caches the whole build ──
 // Registered once the lab is ready, so its downloads never compete with loading Python; on
 // http(s) only. A page open while a new build takes over is told to reload. Not versioned: the
 // service worker's URL must stay the same from build to build.
@@ -155,7 +155,7 @@ function registerServiceWorker() {
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (hadController) setNote(tl('Đã có bản mới của bài lab: tải lại trang để dùng bản mới.', 'A new version of the lab is available: reload the page to use it.'));
   });
-  navigator.serviceWorker.register(new URL('../sw.js', import.meta.url).href)
+  navigator.serviceWorker.register(new URL('../../sw.js', import.meta.url).href)
     .catch((err) => console.warn('service worker not registered:', err));
 }
 
@@ -319,7 +319,7 @@ function toolbar() {
 // ── start ────────────────────────────────────────────────────────────────────
 function init() {
   applyStatic();
-  if (location.protocol === 'file:') return; // static/boot.js has said how to serve the page
+  if (location.protocol === 'file:') return; // static/worker/boot.js has said how to serve the page
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);

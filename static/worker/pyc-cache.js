@@ -1,4 +1,4 @@
-// Compiled Python kept between visits (loaded into static/worker.js with importScripts), for builds
+// Compiled Python kept between visits (loaded into static/worker/worker.js with importScripts), for builds
 // without bytecode (build.py found no CPython 3.12): a build with bytecode ships what this cache
 // would hold, so the worker leaves this file unused there.
 //
@@ -19,7 +19,7 @@
 'use strict';
 
 self.labPyc = (function () {
-  const ROOT = new URL('../', self.location.href).href;
+  const ROOT = new URL('../../', self.location.href).href;
   const STDLIB_URL = ROOT + 'pyodide/python_stdlib.pyc-cache.zip'; // answered here, never fetched
   const SLICE_MS = 12;
   const START_AFTER_MS = 10000; // after the warm-up: keep out of the way of the student's first clicks

@@ -1,11 +1,11 @@
-// Starts the Python worker (static/worker.js) as soon as the page starts loading: this small
+// Starts the Python worker (static/worker/worker.js) as soon as the page starts loading: this small
 // script is the first thing in <head>, so Pyodide's 17 MB start downloading while the browser is
 // still fetching the page's HTML, CSS and the modules (app.js would start it only after all of
-// those). static/worker-client.js takes the worker over with labBoot.take() and replays what it
+// those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
 // already said.
 // Also the page opened from a file (file://): module scripts cannot load there, so this classic
 // script is what says how to serve the page (the data-status hook says error).
-// First of all it chooses the page's language (static/i18n.js reads the result): ?lang=en|vi in the
+// First of all it chooses the page's language (static/words/i18n.js reads the result): ?lang=en|vi in the
 // address, else the one remembered in localStorage, else Vietnamese; it sets <html lang> before the
 // body is drawn (style.css hides the other language's [data-lang] text), remembers a language chosen
 // in the address, and puts lang=en into the address so copied and shared addresses keep it.
@@ -46,7 +46,7 @@ window.labBoot = (function () {
   }
   try {
     const url = new URL('worker.js', src);
-    url.search = new URL(src).search; // the same cache-busting version as this script (static/versioned.js)
+    url.search = new URL(src).search; // the same cache-busting version as this script (static/core/versioned.js)
     early.worker = new Worker(url.href, { name: window.labLang }); // the worker's messages follow the page's language
     early.worker.onmessage = (event) => early.events.push(event);
     early.worker.onerror = (event) => {
@@ -67,7 +67,7 @@ window.labBoot = (function () {
   };
 })();
 
-// What static/panels.js would show (status line + page error), written out here because a classic
+// What static/core/panels.js would show (status line + page error), written out here because a classic
 // script cannot import the page's modules.
 function explainFileUrl() {
   const make = (tag, text, cls) => {

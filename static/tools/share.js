@@ -2,22 +2,22 @@
 // - The constants that differ from their defaults live in the page address as a query string,
 //   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
 //   (one array per request, columns in describe()'s order); the student's edited functions go under
-//   PATCH= (static/code.js reads it and says what goes there). Each run rewrites the address
+//   PATCH= (static/tools/code.js reads it and says what goes there). Each run rewrites the address
 //   (history.replaceState); opening such an address restores the controls and runs once Python is
 //   ready. A value that is not valid is reported (near the controls and beside its field), replaced
 //   by its default, and nothing runs. View parameters (share-state.js VIEW_PARAMS: ?step=N of
-//   static/steps.js) are not constants: they are kept as they are, and alone they run the defaults.
+//   static/tools/steps.js) are not constants: they are kept as they are, and alone they run the defaults.
 // - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
 // - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
 //   JSON (web.run's "trace") as inference-lab-trace.json.
-// A tool of static/lab-api.js (uses the 'editor' tool); the address format is static/share-state.js.
+// A tool of static/core/lab-api.js (uses the 'editor' tool); the address format is static/core/share-state.js.
 // Text from the address is only ever shown with textContent.
 
-import { make } from './dom.js';
-import { formatValue } from './fields.js';
-import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from './share-state.js';
+import { make } from '../core/dom.js';
+import { formatValue } from '../core/fields.js';
+import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from '../core/share-state.js';
 import { PATCH_PARAM } from './code.js';
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
 
@@ -81,7 +81,7 @@ export function init(api) {
   function applyAddress() {
     const params = new URLSearchParams(location.search);
     const all = Array.from(new Set(params.keys()));
-    // ?step=N and ?lang=en (view parameters) and PATCH= (static/code.js's: applied when the tools started)
+    // ?step=N and ?lang=en (view parameters) and PATCH= (static/tools/code.js's: applied when the tools started)
     // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
     const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
     if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run

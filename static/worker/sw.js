@@ -9,11 +9,11 @@
 //
 // - install: fetch every file of the build, each checked against its sha256 (fetch integrity),
 //   into a new cache named after the build. A file that the page's worker already downloaded on
-//   this first visit (static/worker.js puts them in a staging cache) is taken from there instead,
+//   this first visit (static/worker/worker.js puts them in a staging cache) is taken from there instead,
 //   if its sha256 matches. One missing or different file fails the install: the
 //   new cache is dropped and the previous service worker keeps serving its complete cache.
 // - activate (right after a complete install): delete this lab's caches of other builds (and the
-//   compiled-Python caches of static/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
+//   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
 // - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache;
 //   anything else goes to the network untouched.
 'use strict';
@@ -23,8 +23,8 @@ const BUILD = null; // @build: replaced by build.py
 const SCOPE = self.registration.scope; // the folder holding index.html, ends with "/"
 // Cache names: "<name> <scope>" (+ " <version>" for one build's caches), names from build.py.
 const PREFIX = BUILD ? BUILD.caches.site + ' ' + SCOPE + ' ' : null;
-const PYC_PREFIX = BUILD ? BUILD.caches.pyc + ' ' + SCOPE + ' ' : null; // static/pyc-cache.js: compiled Python
-const STAGING = BUILD ? BUILD.caches.staging + ' ' + SCOPE : null;     // static/worker.js: first-visit copies
+const PYC_PREFIX = BUILD ? BUILD.caches.pyc + ' ' + SCOPE + ' ' : null; // static/worker/pyc-cache.js: compiled Python
+const STAGING = BUILD ? BUILD.caches.staging + ' ' + SCOPE : null;     // static/worker/worker.js: first-visit copies
 const CACHE = BUILD ? PREFIX + BUILD.version : null;
 const FILES = new Map(); // absolute URL without query -> integrity ("sha256-…")
 if (BUILD) {

@@ -1,15 +1,15 @@
 // The shareable address's format: the constants that differ from their defaults as a query string
 // (?SLOTS=3&QUEUE_LIMIT=2) and an edited trace under REQUESTS= as base64url JSON (one array per
 // request, columns in describe()'s order), plus view parameters such as ?step=8. Pure functions, no DOM (tests/js/share-state.test.mjs).
-// Leaves out: reading or changing the page address and the controls (static/share.js does that).
+// Leaves out: reading or changing the page address and the controls (static/tools/share.js does that).
 
 import { formatValue, parseValue } from './fields.js';
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const REQUESTS = 'REQUESTS';
 
-// Address parameters that say what the page shows, not what runs (static/steps.js: ?step=N; the
-// language, static/i18n.js: ?lang=en): never read as constants, and kept when a run rewrites the
+// Address parameters that say what the page shows, not what runs (static/tools/steps.js: ?step=N; the
+// language, static/words/i18n.js: ?lang=en): never read as constants, and kept when a run rewrites the
 // address, so a copied or shared address keeps the language.
 export const VIEW_PARAMS = ['step', 'lang'];
 

@@ -1,4 +1,4 @@
-// The step navigator's arithmetic (pure, no DOM; static/steps.js draws): which step a key goes to,
+// The step navigator's arithmetic (pure, no DOM; static/tools/steps.js draws): which step a key goes to,
 // which steps have an event, the token budget bar's parts, every KV block's owner at a step, and the
 // ?step=N address value. Steps are numbered 1..count as in block [3] ("bước N"); `items` is
 // report.steps.items (py/inference_lab/core/steps.py documents one item).
@@ -6,7 +6,7 @@
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
 export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'preempt', 'first', 'finish'];
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 export function clampStep(n, count) {
   if (!count) return 0;

@@ -1,4 +1,4 @@
-// The page's language: 'vi' (the default, the seed's language) or 'en'. static/boot.js chose it
+// The page's language: 'vi' (the default, the seed's language) or 'en'. static/worker/boot.js chose it
 // before the body was drawn (?lang= in the address, else localStorage, else vi) and set <html lang>;
 // this module reads that choice and gives every other module two things:
 //   tl(vi, en)     the message in the page's language; each message is written once, with its

@@ -1,11 +1,11 @@
-// Which numbers changed between two runs' output lines (static/compare.js draws the marks).
+// Which numbers changed between two runs' output lines (static/tools/compare.js draws the marks).
 // - lines are paired per section (run header, blocks 1–13, TỔNG KẾT) by a longest common
 //   subsequence over their labels (the text before the first number; the whole text when it has
 //   none), which is the line index when nothing was added or removed;
 // - inside a pair of lines, numbers are compared by position from the start while the text between
 //   them is the same, and from the end likewise; a number after the lines' texts part is not marked.
 // Pure functions, no DOM (tests/js/line-diff.test.mjs).
-// Leaves out: reading the panels and drawing (static/compare.js).
+// Leaves out: reading the panels and drawing (static/tools/compare.js).
 
 const NUMBER = /(?<![\p{L}\p{N}_])(?<!\d\.)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/gu;
 

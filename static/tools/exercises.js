@@ -1,12 +1,12 @@
 // "Bài tập" section: the exercises of exercises/NN-slug.md, read from exercises.json (build.py renders
-// their Markdown to HTML with markdown-it-py, raw HTML off). A tool of static/lab-api.js: it uses
+// their Markdown to HTML with markdown-it-py, raw HTML off). A tool of static/core/lab-api.js: it uses
 // lab.runWith(constants), lab.canRun(), lab.status() and the 'runnable' event; the run itself stays
 // app.js's. It fills its own section of the page (#exercise-list, #exercise-toc).
 // Titles, constants and the student's prediction are inserted as text; only the build-rendered
 // sections go in as HTML (setRenderedHtml).
 
-import { make } from './dom.js';
-import { tl } from './i18n.js';
+import { make } from '../core/dom.js';
+import { tl } from '../words/i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
 

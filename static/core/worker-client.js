@@ -1,16 +1,16 @@
-// The page's side of the worker protocol (static/worker.js owns Pyodide). Messages are small typed
+// The page's side of the worker protocol (static/worker/worker.js owns Pyodide). Messages are small typed
 // objects:
 //   page -> worker   {id, type: 'run', config, patches?, lang} · {id, type: 'render', report, lang}
 //   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
 //                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
-// start() adopts the worker static/boot.js started while the page was still loading and replays
+// start() adopts the worker static/worker/boot.js started while the page was still loading and replays
 // what it already said (Pyodide's download starts before this module is even fetched), else starts
 // one. Messages of a worker that was stopped, and results of runs no longer waited for, are dropped.
-// Leaves out: what the page does with them (static/app.js passes handlers).
+// Leaves out: what the page does with them (static/core/app.js passes handlers).
 
 import { versioned } from './versioned.js';
-import { lang, tl } from './i18n.js';
+import { lang, tl } from '../words/i18n.js';
 
 // handlers: {progress(msg), ready(msg), started(id), result(result), runError(msg), fatal(title, message, details)}
 export function createWorkerClient(handlers) {
@@ -38,13 +38,13 @@ export function createWorkerClient(handlers) {
 
   // Returns false (after telling handlers.fatal) when no worker could be started.
   function start() {
-    const early = window.labBoot ? window.labBoot.take() : null; // started by static/boot.js at page load
+    const early = window.labBoot ? window.labBoot.take() : null; // started by static/worker/boot.js at page load
     let started = early && early.worker;
     if (!started) {
       try {
-        started = new Worker(versioned('worker.js'), { name: lang }); // its messages in the page's language
+        started = new Worker(versioned('../worker/worker.js'), { name: lang }); // its messages in the page's language
       } catch (err) {
-        handlers.fatal(tl('Không khởi động được Web Worker (static/worker.js).', 'Could not start the Web Worker (static/worker.js).'),
+        handlers.fatal(tl('Không khởi động được Web Worker (static/worker/worker.js).', 'Could not start the Web Worker (static/worker/worker.js).'),
           tl('Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', 'Open the page through a web server: run “python3 build.py serve” and open the address it prints.'), String(err));
         return false;
       }
@@ -53,7 +53,7 @@ export function createWorkerClient(handlers) {
     const onError = (event) => {
       event.preventDefault();
       if (current !== worker) return;
-      handlers.fatal(tl('Không tải được static/worker.js hoặc tệp Pyodide mà nó cần.', 'Could not load static/worker.js or the Pyodide files it needs.'),
+      handlers.fatal(tl('Không tải được static/worker/worker.js hoặc tệp Pyodide mà nó cần.', 'Could not load static/worker/worker.js or the Pyodide files it needs.'),
         tl('Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.', 'Check that dist/ was made by “python3 build.py” and is served by “python3 build.py serve”, then reload the page.'),
         event.message || '');
     };
@@ -67,7 +67,7 @@ export function createWorkerClient(handlers) {
     return true;
   }
 
-  // Sends a run (patches: the edited functions, static/code.js; null for none); returns its id.
+  // Sends a run (patches: the edited functions, static/tools/code.js; null for none); returns its id.
   function run(config, patches) {
     const id = nextId++;
     waiting = id;

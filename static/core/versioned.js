@@ -5,10 +5,10 @@
 // With the same ?v=, a file is one HTTP-cache entry, one module instance, and what sw.js precaches
 // (build.py writes its query next to the file list). Unbuilt sources have no query, and nor do the
 // URLs made here.
-// Leaves out: the classic scripts (static/boot.js, static/worker.js) cannot import a module and keep
+// Leaves out: the classic scripts (static/worker/boot.js, static/worker/worker.js) cannot import a module and keep
 // their one-line copy of the same rule; sw.js is registered without a version on purpose.
 
-// `url` resolved against `base` (default: static/, where this module lives), with base's query.
+// `url` resolved against `base` (default: static/core/, where this module lives), with base's query.
 export function versioned(url, base = import.meta.url) {
   const out = new URL(url, base);
   out.search = new URL(base).search;

@@ -2,11 +2,11 @@
 // lines each), TỔNG KẾT with the PASS/FAIL verdict and the list of checks, the status line (the
 // data-status hook: loading, ready, running, done, error), the page error banner and the versions
 // line. Charts (static/charts/, loaded on the first run) go above a panel's lines.
-// Leaves out: deciding when to show what (static/app.js) and the tools' marks (static/compare.js).
+// Leaves out: deciding when to show what (static/core/app.js) and the tools' marks (static/tools/compare.js).
 
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
-import { tl } from './i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const BLOCKS = 13;
 
@@ -14,7 +14,7 @@ export const BLOCKS = 13;
 // newline between them makes textContent equal the command-line text too (innerText already does).
 // A re-run mostly prints the same lines with a few numbers changed, so the spans this function made
 // last time are kept and only the text of the lines that differ is replaced (which also clears the
-// marks static/compare.js drew in them); lines are added or removed at the end.
+// marks static/tools/compare.js drew in them); lines are added or removed at the end.
 const shownLines = new WeakMap(); // pre -> [the .line spans fillLines left in it]
 
 export function fillLines(pre, lines, prefix) {
@@ -165,7 +165,7 @@ export function createPanels(el) {
   function showCharts(panels, report) {
     if (charts) { charts.placeAllCharts(panels, report); return; }
     if (!chartsModule) {
-      chartsModule = import(versioned('charts/index.js')).then((module) => { charts = module; return module; },
+      chartsModule = import(versioned('../charts/index.js')).then((module) => { charts = module; return module; },
         (err) => { console.warn('charts not loaded:', err); return null; });
     }
     chartsModule.then((module) => module && module.placeAllCharts(panels, report));
