@@ -5,7 +5,7 @@
 // Leaves out: words (the narration comes from the engine) and drawing.
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
-export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'preempt', 'first', 'finish'];
+export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'wait_kv', 'preempt', 'first', 'finish'];
 import { tl } from '../words/i18n.js';
 
 export function clampStep(n, count) {
@@ -54,7 +54,7 @@ export function decodesFirst(item) {
   const firstChunk = phases.indexOf('prefill');
   if (firstChunk < 0) return true;
   if (phases.slice(firstChunk).includes('decode')) return false;
-  const gone = new Set(((item && item.events) || []).filter((e) => e.kind === 'preempt' || e.kind === 'abort').map((e) => e.id));
+  const gone = new Set(((item && item.events) || []).filter((e) => ['preempt', 'abort', 'wait_kv'].includes(e.kind)).map((e) => e.id));
   const decoded = new Set(tasks.filter((t) => t[1] === 'decode').map((t) => t[0]));
   return ((item && item.running) || []).every((r) => r[1] !== 'decode' || gone.has(r[0]) || decoded.has(r[0]));
 }
