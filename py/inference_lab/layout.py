@@ -4,8 +4,9 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
 
 - `core/`: the serving core: config schema, tokenizer, model, sequence, block manager, scheduler, engine,
   sampler, quantization, metrics and the run log. Mechanics only, no sentence a student reads.
-- `words/`: what a student reads: the 13 blocks' sentences (text.py fills the vi/en tables), the step
-  narration, the mapping table (blocks.py), the command line's and the code editor's messages.
+- `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
+  (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
+  the mapping table (blocks.py), the command line's and the code editor's messages.
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), exercises.py.
 
@@ -24,7 +25,8 @@ PACKAGE = "inference_lab"
 LAYOUT = {
     "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
              "quantization", "metrics", "steps"),
-    "words": ("text", "text_vi", "text_en", "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
+    "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
+              "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
     "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
