@@ -8,7 +8,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
   the mapping table (blocks.py), the command line's and the code editor's messages.
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
-  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), exercises.py.
+  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
+  contracts.py), exercises.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
@@ -26,8 +27,8 @@ LAYOUT = {
     "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
              "quantization", "metrics", "steps"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
-              "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
-    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
+              "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "blocks"),
+    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "lessons", "contracts", "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 
