@@ -27,7 +27,7 @@ LAYOUT = {
     "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
              "quantization", "metrics", "steps"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
-              "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "blocks"),
+              "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
     "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "lessons", "contracts", "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
