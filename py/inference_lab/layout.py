@@ -2,8 +2,9 @@
 
 The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `models/`:
 
-- `core/`: the serving core: config schema, tokenizer, model, sequence, block manager, scheduler, engine,
-  sampler, quantization, metrics and the run log. Mechanics only, no sentence a student reads.
+- `core/`: the serving core: the constants' schema and the validated config, tokenizer, model, sequence,
+  block manager, scheduler, engine, sampler, quantization, metrics and the run log. Mechanics only, no
+  sentence a student reads.
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
   the mapping table (blocks.py), the command line's and the code editor's messages.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 PACKAGE = "inference_lab"
 LAYOUT = {
-    "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
+    "core": ("schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
              "quantization", "metrics", "steps"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
