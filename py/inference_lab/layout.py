@@ -23,7 +23,7 @@ from __future__ import annotations
 PACKAGE = "inference_lab"
 LAYOUT = {
     "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
-             "quantization", "metrics", "steps"),
+             "quantization", "metrics", "run_log"),
     "words": ("text", "text_vi", "text_en", "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
     "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
 }

@@ -29,10 +29,11 @@ from ..core.metrics import summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS, ForwardCache, forward, make_weights
 from ..core.quantization import compare_to_reference, greedy_reference, quantize_weights
 from .report import Block, Check, Report
-from ..core.steps import StepRecorder
+from ..core.run_log import step_rows
 from ..core.tokenizer import BPETokenizer
 
 GATE_STEPS = 8
+STEP_BLOCKS = (3, 11)                      # the blocks whose lines walk the steps (one line each, from the run log)
 LANGS = ("vi", "en")                       # the first is the default: the seed's language
 TEXTS = {"vi": (text_vi, text_steps_vi), "en": (text_en, text_steps_en)}   # lang -> (blocks' words, steps' words)
 
@@ -102,9 +103,9 @@ def follow_info(cfg, main) -> dict:
     """The followed request's fate; when it was refused or aborted, a served stand-in for the checks."""
     served = [r.id for r in sorted(main.done, key=lambda r: order_of(cfg, r.id))]
     info = dict(id=cfg.FOLLOW, served=cfg.FOLLOW in served, served_ids=served)
-    abort = next((a for a in main.aborts if a.request == cfg.FOLLOW), None)
+    abort = next((a for a in main.log.happenings("abort") if a["request"] == cfg.FOLLOW), None)
     if abort is not None:
-        info.update(code="aborted", stage="cancel", reason="cancel", facts=abort_dict(abort))
+        info.update(code="aborted", stage="cancel", reason="cancel", facts=abort)
     elif not info["served"]:
         d = next(d for d in reversed(main.decisions) if d.request == cfg.FOLLOW)
         info.update(code=d.code, stage=d.stage, reason=d.reason, facts=d.facts)
@@ -135,15 +136,6 @@ def header_data(lab) -> dict:
                 sched_policy=cfg.SCHED_POLICY, cancels=any(r.get("cancel_at") is not None for r in cfg.REQUESTS))
 
 
-def abort_dict(a) -> dict:
-    return dict(step=a.step, time=a.time, request=a.request, cancel_at=a.cancel_at, stage=a.stage,
-                blocks=list(a.blocks), generated=a.generated)
-
-
-def overtake_dict(o) -> dict:
-    return dict(step=o.step, time=o.time, request=o.request, priority=o.priority, overtaken=[dict(x) for x in o.overtaken])
-
-
 def decision_dict(d) -> dict:
     return dict(request=d.request, stage=d.stage, code=d.code, reason=d.reason, facts=d.facts)
 
@@ -155,7 +147,7 @@ def block1_data(lab, main) -> dict:
     codes = [c for _, c in main.rejected]
     return dict(capacity=cfg.SLOTS + cfg.QUEUE_LIMIT, decisions=gate, offered=len(cfg.REQUESTS),
                 n_429=codes.count("429"), n_400=codes.count("400"), served=len(main.done),
-                n_aborted=len(main.aborted), aborts=[abort_dict(a) for a in main.aborts])
+                n_aborted=len(main.aborted), aborts=main.log.happenings("abort"))
 
 
 def seq_brief(seq) -> dict:
@@ -196,30 +188,26 @@ def budget_rows(lab, main) -> list[dict]:
     return rows
 
 
-def step_dict(st) -> dict:
-    return dict(start=st.start, end=st.end, waiting=st.waiting, running=st.running,
-                tasks=[list(t) for t in st.tasks], decode=st.decode, prefill=st.prefill, kv_used=st.kv_used,
-                preempted=list(st.preempted), block_owners=dict(st.block_owners),
-                shared={b: list(ids) for b, ids in st.shared.items()}, cached_free=list(st.cached_free))
-
-
-def preemption_dict(p) -> dict:
-    return dict(step=p.step, time=p.time, request=p.request, blocks=list(p.blocks), generated=p.generated,
-                recompute=p.recompute, priority=p.priority, arrival=p.arrival)
+def preemptions(lab, main) -> list[dict]:
+    """The run log's preemptions, each with the victim's (priority, arrival) the scheduler compared."""
+    req = {r["id"]: r for r in lab.cfg.REQUESTS}
+    return [dict(p, priority=req[p["request"]].get("priority") or 0, arrival=req[p["request"]]["arrival"])
+            for p in main.log.happenings("preempt")]
 
 
 def block3_data(lab, main, info, S) -> dict:
-    cfg, steps = lab.cfg, main.steps
-    d = dict(steps=[step_dict(s) for s in steps], token_budget=cfg.TOKEN_BUDGET,
-             preemptions=[preemption_dict(p) for p in main.preemptions],
-             mixed=[i + 1 for i, st in enumerate(steps) if st.decode and st.prefill],
-             chunks=[n for st in steps for rid, p, n in st.tasks if p == "prefill" and rid == cfg.FOLLOW],
-             sched_policy=cfg.SCHED_POLICY, overtakes=[overtake_dict(o) for o in main.overtakes],
-             aborts=[abort_dict(a) for a in main.aborts])
+    """Block [3]'s facts beside the run log (report.steps, which holds every step): preemptions, overtakes, chunks."""
+    cfg, steps = lab.cfg, main.log.items
+    phases = [{p for _, p, _ in st["tasks"]} for st in steps]
+    d = dict(token_budget=cfg.TOKEN_BUDGET, preemptions=preemptions(lab, main),
+             mixed=[i + 1 for i, ph in enumerate(phases) if ph == {"decode", "prefill"}],
+             chunks=[n for st in steps for rid, p, n in st["tasks"] if p == "prefill" and rid == cfg.FOLLOW],
+             sched_policy=cfg.SCHED_POLICY, overtakes=main.log.happenings("overtake"),
+             aborts=main.log.happenings("abort"))
     if steps:
-        lone = steps[0].tasks[0][0]
+        lone = steps[0]["tasks"][0][0]
         d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
-                                  if r.id != lone and r.arrival <= steps[0].start])
+                                  if r.id != lone and r.arrival <= steps[0]["start"]])
     if info["served"]:
         f = {r.id: r for r in main.done}[cfg.FOLLOW]
         d["follow"] = dict(prompt_len=f.prompt_len, ready=f.ready, start=f.start, queue=S["per"][f.id]["queue"],
@@ -263,7 +251,7 @@ def block6_data(lab, main, runs) -> dict:
                 reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
                 owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
-                gather=main.trace["gather"], preemptions=[preemption_dict(p) for p in main.preemptions],
+                gather=main.trace["gather"], preemptions=preemptions(lab, main),
                 any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
                 **prefix_cache_data(main))
 
@@ -288,7 +276,7 @@ def block7_data(lab, main, info) -> dict:
     if not info["served"]:
         return d
     f = {r.id: r for r in main.done}[info["id"]]
-    n_dec = sum(1 for st in main.steps for rid, p, n in st.tasks if p == "decode" and rid == f.id)
+    n_dec = sum(1 for st in main.log.items for rid, p, n in st["tasks"] if p == "decode" and rid == f.id)
     d.update(n_out=len(f.out), n_decode=n_dec, cache_len=f.prompt_len + len(f.out) - 1, preempted=f.num_preemptions)
     fd = tr["first_decode"].get(f.id)
     if fd is not None:
@@ -388,8 +376,8 @@ def block11_data(lab, main, S, nocache=None) -> dict:
     by_id = {r.id: r for r in main.done}
     lost = {}
     for p in main.preemptions:
-        lost.setdefault(p.request, []).append(p.step)
-    d = dict(steps=[step_dict(s) for s in main.steps], pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
+        lost.setdefault(p["request"], []).append(p["step"])
+    d = dict(pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
              requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())]
              + [aborted_timeline(r) for r in main.aborted],
              rejected=[dict(id=s.id, code=c, arrival=s.arrival) for s, c in main.rejected],
@@ -489,7 +477,7 @@ def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
         Check("blocks_returned", b6["free"] == cfg.POOL_BLOCKS and b6["free_sorted"]),
         Check("same_tokens", b12["same"]),
         Check("positions", tr["positions_cached"] <= tr["positions_naive"]
-              and (tr["positions_cached"] < tr["positions_naive"] or not any(st.decode for st in main.steps))),
+              and (tr["positions_cached"] < tr["positions_naive"] or not any(t[1] == "decode" for st in main.log.items for t in st["tasks"]))),
         Check("tokens_counted", S["tokens"] == sum(len(r.out) for r in main.done)),
         Check("quantization_error", blocks[9]["within_half_scale"]),
         Check("pool_invariants", not main.pool.problems),             # the violations: block [6] pool_problems
@@ -534,8 +522,7 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
-    recorder = StepRecorder(cfg)              # only the main run is recorded: the one block [3] prints
-    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, recorder=recorder)
+    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
     runs = {"static": run_engine(lab, "static", None, check=False), "nochunk": run_engine(lab, "continuous", None, check=False),
             "chunked": main}
     nocache = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
@@ -551,12 +538,12 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
                  13: block13_data(lab, main, info)})
     checks = run_checks(lab, main, info, data, S, nocache)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
-                   summary=[], checks=checks, follow=info, steps=recorder.to_dict(), header_data=data[0])
+                   summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0])
     return render(facts, lang)
 
 
 def bare_record(steps) -> dict:
-    """The step record without any words (what StepRecorder.to_dict() gave), from a narrated one."""
+    """The run log without any words (what RunLog.to_dict() gave), from a narrated one."""
     items = [{k: v for k, v in it.items() if k not in ("title", "text")} for it in steps["items"]]
     return {**{k: v for k, v in steps.items() if k not in ("after_text", "wait_labels")}, "items": items}
 
@@ -581,8 +568,9 @@ def render(report: Report, lang: str = "vi") -> Report:
     text, step_text = TEXTS[lang]
     ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report))
     blocks = []
+    rows = step_rows(report.steps)
     for b in report.blocks:
-        title, lines = text.BLOCKS[b.number](b.data, ctx)
+        title, lines = text.BLOCKS[b.number](dict(b.data, steps=rows) if b.number in STEP_BLOCKS else b.data, ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)

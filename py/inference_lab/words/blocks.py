@@ -101,7 +101,7 @@ BLOCKS: tuple[Block, ...] = (
           "12 bước; prompt của C chia thành các đoạn [5, 4]; C chờ chỗ chạy 14.55 ms mô phỏng.",
           "vòng lặp chính của run_engine (nhận yêu cầu, chọn việc mỗi bước, chia prompt theo TOKEN_BUDGET)",
           _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.admission_room",
-                "scheduler.admission_order", "scheduler.plan_tasks", "scheduler.step_duration", "steps.StepRecorder"),
+                "scheduler.admission_order", "scheduler.plan_tasks", "scheduler.step_duration", "run_log.RunLog"),
           editable=_refs("scheduler.admission_room", "scheduler.plan_tasks"),
           en=('A step loop: admits requests when a slot is free, decodes first, splits prompts by the budget of 6 tokens per step.', "12 steps; C's prompt is split into chunks [5, 4]; C waits 14.55 simulated ms for a slot.", "the main loop of run_engine (admitting requests, picking each step's work, splitting prompts by TOKEN_BUDGET)")),
     Block(4, "Prefill",
