@@ -6,7 +6,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   sampler, quantization, metrics and the run log. Mechanics only, no sentence a student reads.
 - `words/`: what a student reads: the 13 blocks' sentences (text.py fills the vi/en tables), the step
   narration, the mapping table (blocks.py), the command line's and the code editor's messages.
-- `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
+- `entrypoints/`: how the lab is driven: lab.py (one run), block_data.py (its 13
+  blocks' facts), weights.py (cached tokenizer and weights), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), exercises.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
@@ -25,7 +26,7 @@ LAYOUT = {
     "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
              "quantization", "metrics", "run_log"),
     "words": ("text", "text_vi", "text_en", "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
-    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
+    "entrypoints": ("lab", "block_data", "weights", "report", "web", "cli", "trace", "patch", "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

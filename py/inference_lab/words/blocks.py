@@ -152,13 +152,13 @@ BLOCKS: tuple[Block, ...] = (
           "định.",
           "128 byte mỗi token trong lab; cấu hình mẫu 32 lớp, 4096 token cần 0.50 GiB mỗi chuỗi (tính tay, không đo).",
           "phép tính byte trên KVPool và công thức mẫu",
-          _refs("lab.block10_data"),
+          _refs("block_data.block10_data"),
           en=('Computes KV bytes from the formula 2 × layers × tokens × KV heads × head dim × bytes, for the lab and for an assumed sample setup.', '128 bytes per token in the lab; the sample setup with 32 layers and 4096 tokens needs 0.50 GiB per sequence (worked by hand, not measured).', 'the byte arithmetic on KVPool and the sample formula')),
     Block(11, "Telemetry & capacity feedback",
           "Ghi từng bước (hàng chờ, số chuỗi chạy, token decode/prefill, block KV) và phân rã TTFT.",
           "TTFT của C: 0.65 + 14.55 + 6.80 = 22.00 ms; thành phần lớn nhất là chờ chỗ chạy.",
           "hàm metrics và summary",
-          _refs("metrics.request_metrics", "lab.block11_data"),
+          _refs("metrics.request_metrics", "block_data.block11_data"),
           en=('Records every step (queue, running sequences, decode/prefill tokens, KV blocks) and the TTFT breakdown.', "C's TTFT: 0.65 + 14.55 + 6.80 = 22.00 ms; the largest part is waiting for a slot.", 'the metrics and summary functions')),
     Block(12, "Benchmark & SLO methodology",
           "Tính TTFT, TPOT, throughput và chạy cùng trace với 3 chính sách lập lịch (static, continuous, continuous "
@@ -166,13 +166,13 @@ BLOCKS: tuple[Block, ...] = (
           "Token sinh ra giống hệt ở cả 3 chính sách; chỉ thời gian khác và hoàn toàn là hệ quả của công thức chi phí "
           "giả định.",
           "hàm metrics và summary",
-          _refs("metrics.summarize", "lab.block12_data"),
+          _refs("metrics.summarize", "block_data.block12_data"),
           en=('Computes TTFT, TPOT, throughput and runs the same trace under 3 scheduling policies (static, continuous, continuous + chunked).', 'The generated tokens are identical under all 3 policies; only the times differ, and they follow entirely from the assumed cost formula.', 'the metrics and summary functions')),
     Block(13, "Quality gates & rollout",
           "So token top-1 của bản gốc và bản INT8 trên cùng ngữ cảnh (teacher forcing) với ngưỡng giả định 95%.",
           "Khớp 40/40 quyết định; quyết định sát nhất chênh 0.0304 (gốc) và 0.0326 (INT8) nên giữ nguyên token.",
           "hàm greedy_teacher_forced",
-          _refs("quantization.greedy_teacher_forced", "lab.block13_data"),
+          _refs("quantization.greedy_teacher_forced", "block_data.block13_data"),
           en=('Compares the top-1 tokens of the original and the INT8 model on the same context (teacher forcing) against an assumed 95% threshold.', '40/40 decisions agree; the closest decision leads by 0.0304 (original) and 0.0326 (INT8), so the token is kept.', 'the greedy_teacher_forced function')),
 )
 
