@@ -127,6 +127,11 @@ def narrated(record, step_text) -> dict:
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
+def worded_data(block, rows: list[dict]) -> dict:
+    """What a block's words read: its data, and for blocks [3] and [11] one row per step (run_log.step_rows)."""
+    return dict(block.data, steps=rows) if block.number in STEP_BLOCKS else block.data
+
+
 def follow_metrics(report) -> dict | None:
     """FOLLOW's TTFT parts (prep, queue, prefill, ttft), read back from block [11]'s timeline."""
     return next((m for m in report.block(11).data["requests"]
@@ -143,7 +148,7 @@ def render(report: Report, lang: str = "vi") -> Report:
     blocks = []
     rows = step_rows(report.steps)
     for b in report.blocks:
-        title, lines = text.BLOCKS[b.number](dict(b.data, steps=rows) if b.number in STEP_BLOCKS else b.data, ctx)
+        title, lines = text.BLOCKS[b.number](worded_data(b, rows), ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
