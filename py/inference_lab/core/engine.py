@@ -10,30 +10,27 @@ cache ([5], [6]); the policy-comparison runs of block [12] pass check=False (nob
 
 [1] Gateway: a request is refused with 429 when SLOTS + QUEUE_LIMIT requests are
 already in the system (running + waiting) when it is looked at; requests are looked at
-only at step boundaries, in arrival order, each after the cancellations due by its arrival
-time (`take_arrivals`).
+only at step boundaries, in arrival order, each after the cancellations due by its arrival.
 [2] Input preparation refuses with 400 when the text has pieces the tokenizer does not
 know, when prompt + max_new > MAX_CONTEXT, or when the request could never fit in the
 whole KV pool: a sequence caches at most prompt + max_new − 1 positions (the last
 sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) blocks.
 
-KV admission, as vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py, `Scheduler.schedule`):
-ready requests take free slots at the boundary (with their cached prefix), and each
-newcomer's prompt chunk is checked when the step allocates it, in the seed's order (blocks
-freed by a request that finished earlier in the same step count). vLLM schedules the RUNNING
-requests first and only they preempt; it takes WAITING requests only when the step preempted
-nothing, and its waiting loop stops (`break`) at the first request whose `allocate_slots`
-fails. So here: a running request short of blocks first makes the newcomers give their blocks
-back, the last one first (they wait again), and only then preempts; a newcomer short of
-blocks never preempts: it goes back to `waiting` at its old place with every newcomer admitted
-after it (`send_back`, a "wait_kv" event); a step that preempted keeps no newcomer. A newcomer
-that gets no token budget in its first step still counts as running (vLLM would `break` on
-`token_budget == 0`; the seed counts it, and its bytes must hold).
+KV admission as vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py, `Scheduler.schedule`):
+RUNNING requests are scheduled first and only they preempt; WAITING ones are taken only if the
+step preempted nothing, and the loop stops (`break`) at the first one whose `allocate_slots`
+fails. Here newcomers take free slots at the boundary (with their cached prefix) and each
+newcomer's chunk is checked when the step allocates it, in the seed's order (blocks freed by a
+request that finished earlier in the step count). A running request short of blocks first makes
+the newcomers holding blocks give them back (the last first); a newcomer short of blocks goes back
+to `waiting` at its old place with every newcomer after it (`send_back`, event "wait_kv"); a step
+that preempted keeps no newcomer. Left out on purpose: vLLM's `token_budget == 0 -> break` (a
+newcomer with no budget still counts as running, as in the seed, whose bytes must hold).
 
 Preemption (vLLM's "recompute" mode) — the seed program stops with an assertion here:
-when a running sequence's task needs a KV block and none is free (after the newcomers gave
-theirs back), the most recently admitted running sequence (vLLM: `self.running.pop()`) is
-preempted: its blocks are freed, it goes back to the FRONT of `waiting`,
+when a running sequence's task needs a KV block and none is free, the most recently admitted
+running sequence (vLLM: `self.running.pop()`) is preempted: its blocks are freed, it goes back to
+the FRONT of `waiting`,
 and when it runs again it prefills its prompt plus every token it already generated,
 then continues; its per-request RNG is untouched, so its tokens are the same as in a
 run without preemption. A task whose sequence is preempted in this step does not run,
@@ -42,9 +39,10 @@ request: `start` stays the first step that worked on it, so queue = start − re
 prefill = first token − start, which includes any time lost to a preemption before the
 first token (reported separately as `lost`).
 
-The run block [3] prints is given a `steps.StepRecorder`: the engine calls it at every step
-boundary and after every step, and the record lets the page and `--steps` scrub the run
-without running it again.
+Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
+it (arrive, abort, admit, overtake, cache_hit, preempt, finish) and hands it the state at every step
+boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
+page scrubs the run without running it again.
 
 Three behaviours of vLLM, each off (or unused) by default so the seed's output is unchanged:
 - Automatic prefix caching (PREFIX_CACHE=on; vLLM design document "Automatic Prefix
@@ -55,10 +53,8 @@ Three behaviours of vLLM, each off (or unused) by default so the seed's output i
   FINISHED_ABORTED, as the engine's abort path): at the first step boundary at or after
   `cancel_at`, the request leaves `waiting` or `running`, its blocks go back to the pool and
   it is reported "aborted" with the tokens it had produced. Cancellations are handled in time
-  order with the arrivals (a server handles an abort when it arrives): a request cancelled
-  before another arrives no longer takes that one's gateway place, and a request whose
-  `cancel_at` is at or before its own arrival is never admitted (stage "gateway": offered and
-  aborted, no place taken).
+  order with the arrivals (a cancelled request takes no place from a later arrival); one whose
+  `cancel_at` is at or before its own arrival is never admitted (stage "gateway", no place taken).
 - Priority scheduling (SCHED_POLICY=priority, request column `priority`; vLLM's scheduler
   policy "priority"): ready requests are admitted in (priority, arrival) order, lower first,
   and the preemption victim is the running sequence with the largest (priority, arrival)
@@ -77,6 +73,7 @@ from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, preemption_victim, step_duration
+from .run_log import RunLog
 from .sequence import Sequence
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
@@ -100,103 +97,39 @@ class Decision:
 
 
 @dataclass(slots=True)
-class Preemption:
-    step: int                  # 1-based step in which it happened
-    time: int                  # simulated µs (start of that step)
-    request: str
-    blocks: list               # physical blocks freed
-    generated: int             # tokens it had generated so far
-    recompute: int             # tokens it must prefill again
-    needed_by: str = ""        # the request whose task needed new blocks
-    need: int = 0              # new blocks that task needed
-    free: int = 0              # free blocks when the victim was chosen
-    priority: int = 0
-    arrival: int = 0
-
-
-@dataclass(slots=True)
-class Abort:
-    """A request cancelled by its client (cancel_at), removed at a step boundary."""
-    step: int                  # the 1-based step that started at this boundary (or would have)
-    time: int                  # simulated µs of the boundary
-    request: str
-    cancel_at: int
-    stage: str                 # "waiting" | "running"
-    blocks: list               # physical blocks it returned
-    generated: int             # tokens it had produced
-
-
-@dataclass(slots=True)
-class KvWait:
-    """A newcomer sent back to `waiting` in the step it was admitted: no KV blocks for its chunk (vLLM:
-    allocate_slots failed, it never left the waiting queue)."""
-    step: int
-    time: int
-    request: str
-    why: str                   # "short": its own chunk | "gives_way": its blocks go to `by` | "behind": admitted
-                               # after `by`, which was short | "preempted": the step preempted
-    by: str                    # the request whose chunk needed blocks (itself when why == "short")
-    need: int                  # new blocks that chunk needed
-    free: int                  # free blocks when it was checked
-    blocks: list               # blocks it gave back (cached prefix blocks taken at the boundary)
-
-
-@dataclass(slots=True)
-class Overtake:
-    """SCHED_POLICY=priority admitted `request` while earlier ready requests kept waiting."""
-    step: int
-    time: int
-    request: str
-    priority: int
-    overtaken: list            # [{id, priority, arrival}] ready before it in arrival order, still waiting
-
-
-@dataclass(slots=True)
-class Step:
-    start: int
-    end: int
-    waiting: int
-    running: int
-    tasks: list                # [(request id, "prefill"|"decode", n)]
-    decode: int
-    prefill: int
-    kv_used: int = 0
-    preempted: list = field(default_factory=list)   # request ids preempted in this step
-    waited: list = field(default_factory=list)      # newcomers sent back to waiting in this step (no KV blocks)
-    block_owners: dict = field(default_factory=dict)  # physical block -> request id, after the step
-    shared: dict = field(default_factory=dict)        # physical block -> request ids, blocks with ref_cnt > 1
-    cached_free: list = field(default_factory=list)   # free blocks still holding a prefix-cache hash
-
-
-@dataclass(slots=True)
 class EngineResult:
     done: list
     rejected: list             # [(Sequence, "429"|"400")]
-    steps: list
-    decisions: list
+    decisions: list            # [Decision] in order
     trace: dict
     pool: BlockManager
     end: int
-    preemptions: list
+    log: RunLog                # every step and event (run_log.py)
     aborted: list = field(default_factory=list)      # aborted Sequences, by id
-    aborts: list = field(default_factory=list)       # [Abort] in order
-    overtakes: list = field(default_factory=list)    # [Overtake] in order
-    kv_waits: list = field(default_factory=list)     # [KvWait] in order
+
+    @property
+    def preemptions(self) -> list[dict]:
+        return self.log.happenings("preempt")
+
+    @property
+    def kv_waits(self) -> list[dict]:
+        """Newcomers sent back to the waiting queue for lack of KV blocks (Engine.send_back)."""
+        return self.log.happenings("wait_kv")
 
 
 class Engine:
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,
-                 prefix_cache: bool | None = None):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
-        self.recorder = recorder   # steps.StepRecorder for the run the page scrubs, else None
+        self.log = RunLog(self.cfg)
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
         self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching)
         self.sched_policy = self.cfg.SCHED_POLICY
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
-        self.steps, self.decisions, self.preemptions = [], [], []
-        self.aborted, self.aborts, self.overtakes, self.kv_waits = [], [], [], []
+        self.decisions, self.aborted = [], []
+        self.preempted = []        # ids preempted in the step being executed (their tasks do not run)
+        self.waited = []           # newcomers sent back to waiting in the step being executed (no KV blocks)
         self.newcomers, self.queue_before, self.before_admit, self.ran_now = [], [], {}, set()
         self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
                           positions_cached=0, positions_naive=0)
@@ -275,6 +208,7 @@ class Engine:
         elif len(seq.out) >= seq.max_new:
             seq.reason = "max_new_tokens"
         if seq.reason:
+            self.log.event("finish", id=seq.id, reason=seq.reason, n=len(seq.out), blocks=list(seq.block_table))
             self.finish(seq, t)
         else:
             seq.pending_token = token
@@ -312,35 +246,36 @@ class Engine:
             self.emit(seq, logits[-1], end)
 
     # ── preemption ─────────────────────────────────────────────────────────
-    def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
+    def make_room(self, seq: Sequence, n: int) -> bool:
         """Free KV blocks until `seq` can store n positions; False when `seq` did not get them.
 
-        As vLLM's schedule(): newcomers admitted after `seq` (all of them when `seq` was already
-        running) give their blocks back first, the last one first; a newcomer still short waits again
-        (`send_back`: a waiting request never preempts); a running request then preempts victims
-        (scheduler.preemption_victim) among the requests running before this boundary."""
+        As vLLM's schedule(): the newcomers admitted after `seq` (all of them when `seq` was already
+        running) that hold blocks give them back first, the last one first; a newcomer still short
+        waits again with every newcomer after it (`send_back`: a waiting request never preempts); a
+        running request then preempts victims (scheduler.preemption_victim) among the requests that
+        ran before this boundary."""
         while not self.pool.can_append(seq, n):
             later = self.newcomers[self.newcomers.index(seq) + 1:] if seq in self.newcomers else self.newcomers
             later = [s for s in later if s.id not in self.ran_now]
             holders = [s for s in later if s.block_table]
             if holders:
-                self.send_back(holders[-1], step, "gives_way", seq, n)
+                self.send_back(holders[-1], "gives_way", seq, n)
             elif seq in self.newcomers:
-                self.send_back(seq, step, "short", seq, n)
+                self.send_back(seq, "short", seq, n)
                 for s in later:                   # vLLM's waiting loop stops at the first request short of blocks
-                    self.send_back(s, step, "behind", seq, n)
+                    self.send_back(s, "behind", seq, n)
                 return False
             else:
-                old = [s for s in self.running if s not in self.newcomers]
-                victim = preemption_victim(old, self.sched_policy, seq)
-                self.preempt(victim, step, seq, n)
+                victim = preemption_victim([s for s in self.running if s not in self.newcomers], self.sched_policy, seq)
+                self.preempt(victim, seq, n)
                 if victim is seq:
                     return False
         return True
 
-    def send_back(self, seq: Sequence, step: Step, why: str, needy: Sequence, n: int) -> None:
-        """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took
-        (vLLM: allocate_slots failed, so it was never popped from the waiting queue)."""
+    def send_back(self, seq: Sequence, why: str, needy: Sequence, n: int) -> None:
+        """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took (vLLM:
+        allocate_slots failed, it never left the waiting queue). why: "short" (its own chunk), "gives_way"
+        (its blocks go to `needy`), "behind" (admitted after `needy`, which was short), "preempted"."""
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         blocks = self.pool.evict(seq)
         cached_before, skipped = self.before_admit.pop(seq.id)
@@ -350,31 +285,32 @@ class Engine:
         self.newcomers.remove(seq)
         later = set(self.queue_before[self.queue_before.index(seq) + 1:])
         self.waiting.insert(next((i for i, w in enumerate(self.waiting) if w in later), len(self.waiting)), seq)
-        self.kv_waits.append(KvWait(len(self.steps) + 1, self.now, seq.id, why, needy.id, need, free, blocks))
-        step.waited.append(seq.id)
+        self.log.event("wait_kv", id=seq.id, why=why, by=needy.id, need=need, free=free, blocks=list(blocks))
+        self.waited.append(seq.id)
 
-    def preempt(self, seq: Sequence, step: Step, needy: Sequence, n: int) -> None:
+    def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:
         """Preempt `seq` because `needy` must store n more positions and no block is free."""
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         blocks = self.pool.evict(seq)
-        self.preemptions.append(Preemption(len(self.steps) + 1, self.now, seq.id, blocks, len(seq.out),
-                                           len(seq.ids) + len(seq.out), needy.id, need, free, seq.priority, seq.arrival))
+        self.log.event("preempt", id=seq.id, blocks=list(blocks), generated=len(seq.out),
+                       recompute=len(seq.ids) + len(seq.out), needed_by=needy.id, need=need, free=free)
         seq.reset_for_recompute()
         self.running.remove(seq)
         self.waiting.insert(0, seq)
-        step.preempted.append(seq.id)
+        self.preempted.append(seq.id)
 
     # ── the step loop ([3]) ────────────────────────────────────────────────
     def take_arrivals(self) -> None:
-        """The arrivals due by now, in time order, each after the cancellations due by its arrival
-        (vLLM handles an abort when it reaches the engine); then every cancellation due by now."""
+        """The arrivals due by now, in time order, each after the cancellations due by its arrival (a server
+        handles an abort when it arrives); then every cancellation due by now."""
         while self.pending and self.pending[0].arrival <= self.now:
-            seq = self.pending.pop(0)
+            seq, seen = self.pending.pop(0), len(self.decisions)
             self.abort_due(seq.arrival)
             if seq.cancel_at is not None and seq.cancel_at <= seq.arrival:
                 self.abort(seq, "gateway")       # cancelled before it arrived: never admitted, takes no place
-            else:
-                self.admit(seq)
+                continue
+            self.admit(seq)
+            self.log.arrive(seq, self.decisions[seen:])
         self.abort_due(self.now)
 
     def schedule(self) -> tuple[list, int, str]:
@@ -382,6 +318,8 @@ class Engine:
         ready = [w for w in self.waiting if w.ready <= self.now]
         room, check = admission_check(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
         chosen = admission_order(ready, self.sched_policy)[:room]
+        for seq in chosen:
+            self.log.event("admit", id=seq.id, why=check, room=room)
         if self.sched_policy == "priority":
             self.note_overtakes(chosen, ready)
         self.newcomers, self.queue_before, self.before_admit = list(chosen), list(self.waiting), {}
@@ -398,8 +336,8 @@ class Engine:
         for seq in chosen:
             behind = [w for w in left if ready.index(w) < ready.index(seq)]
             if behind:
-                self.overtakes.append(Overtake(len(self.steps) + 1, self.now, seq.id, seq.priority,
-                                               [dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind]))
+                self.log.event("overtake", id=seq.id, priority=seq.priority,
+                               overtaken=[dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind])
 
     def take_cached_prefix(self, seq: Sequence) -> int:
         """Prefix caching: a sequence with nothing cached starts from the cached full blocks of its prefill."""
@@ -407,6 +345,8 @@ class Engine:
             return 0
         recompute = seq.num_cached_tokens is not None
         n = self.pool.take_cached_prefix(seq, seq.prefill_ids, recompute)
+        if n:
+            self.log.event("cache_hit", id=seq.id, tokens=n, blocks=list(seq.block_table), recompute=recompute)
         seq.skip_cached(n)
         self.trace["positions_naive"] += n
         return n
@@ -434,7 +374,8 @@ class Engine:
             (self.running if stage == "running" else self.waiting).remove(seq)
         seq.finish, seq.reason = self.now, "aborted"
         self.aborted.append(seq)
-        self.aborts.append(Abort(len(self.steps) + 1, self.now, seq.id, seq.cancel_at, stage, blocks, len(seq.out)))
+        self.log.event("abort", id=seq.id, time=self.now, cancel_at=seq.cancel_at, stage=stage, blocks=blocks,
+                       generated=len(seq.out))
 
     def skip_idle_time(self) -> None:
         cancels = [w.cancel_at for w in self.waiting if w.cancel_at is not None]
@@ -446,38 +387,27 @@ class Engine:
     def run_step(self) -> None:
         tasks = plan_tasks(self.running, self.budget_cap)
         end = self.now + step_duration(self.cfg, tasks)
-        step = Step(self.now, end, len(self.waiting), len(self.running), [], 0, 0)
-        self.pool.current_step = len(self.steps) + 1
-        self.emitted, self.ran_now = [], set()
-        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end, step)]
-        for seq in [s for s in self.newcomers if step.preempted and s.id not in self.ran_now]:
-            self.send_back(seq, step, "preempted", seq, 0)        # a step that preempted keeps no newcomer
-        step.waiting, step.running = step.waiting + len(step.waited), step.running - len(step.waited)
-        if step.preempted or step.waited:
-            end = self.retime(step, ran)
+        self.pool.current_step = self.log.count + 1
+        self.emitted, self.preempted, self.waited, self.ran_now = [], [], [], set()
+        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end)]
+        for seq in [s for s in self.newcomers if self.preempted and s.id not in self.ran_now]:
+            self.send_back(seq, "preempted", seq, 0)              # a step that preempted keeps no newcomer
+        if self.preempted or self.waited:
+            end = self.retime(ran)
         if not ran:                       # every task's sequence was preempted: no work, no time
             return
-        step.tasks = [(seq.id, phase, n) for phase, seq, n in ran]
-        step.decode = sum(1 for p, _, _ in ran if p == "decode")
-        step.prefill = sum(n for p, _, n in ran if p == "prefill")
-        step.kv_used = self.pool.num_used
-        step.block_owners = self.pool.owner_map()
-        if self.pool.enable_caching:
-            step.shared, step.cached_free = self.pool.shared_map(), self.pool.cached_free()
         if self.check:
             self.pool.audit()
-        self.steps.append(step)
-        if self.recorder:
-            self.recorder.step_done(self, step, tasks)
+        self.log.step_done(self, self.now, end, tasks, ran)
         self.now = end
 
-    def run_task(self, phase: str, seq: Sequence, n: int, end: int, step: Step) -> bool:
-        if seq.id in step.preempted or seq.id in step.waited:
+    def run_task(self, phase: str, seq: Sequence, n: int, end: int) -> bool:
+        if seq.id in self.preempted or seq.id in self.waited:
             return False
-        if step.preempted and seq in self.newcomers:              # vLLM: no waiting request after a preemption
-            self.send_back(seq, step, "preempted", seq, n)
+        if self.preempted and seq in self.newcomers:              # vLLM: no waiting request after a preemption
+            self.send_back(seq, "preempted", seq, n)
             return False
-        if not self.make_room(seq, n, step):
+        if not self.make_room(seq, n):
             return False
         self.ran_now.add(seq.id)
         if phase == "decode":
@@ -486,10 +416,9 @@ class Engine:
             self.prefill(seq, n, end)
         return True
 
-    def retime(self, step: Step, ran: list) -> int:
+    def retime(self, ran: list) -> int:
         """After a preemption only the tasks that ran take time: move this step's token times."""
         end = self.now + step_duration(self.cfg, ran)
-        step.end = end
         for seq, i in self.emitted:
             seq.token_times[i] = end
             if seq.finish is not None and i == len(seq.token_times) - 1:
@@ -500,25 +429,21 @@ class Engine:
         for _ in range(MAX_ITERATIONS):
             if not (self.pending or self.waiting or self.running):
                 break
-            self.pool.current_step = len(self.steps) + 1     # the step this boundary opens
+            self.pool.current_step = self.log.count + 1     # the step this boundary opens
             self.take_arrivals()
-            admission = self.schedule()
+            _, room, check = self.schedule()
             if not self.running:
                 self.skip_idle_time()
                 continue
-            if self.recorder:
-                self.recorder.boundary(self, *admission)
+            self.log.boundary(self, room, check)
             self.run_step()
         else:
             raise RuntimeError("engine did not finish within MAX_ITERATIONS")
-        if self.recorder:
-            self.recorder.close(self)
-        return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.steps, self.decisions,
-                            self.trace, self.pool, self.now, self.preemptions, sorted(self.aborted, key=lambda r: r.id),
-                            self.aborts, self.overtakes, self.kv_waits)
+        self.log.close()
+        return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.decisions, self.trace, self.pool,
+                            self.now, self.log, sorted(self.aborted, key=lambda r: r.id))
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,
-               prefix_cache: bool | None = None) -> EngineResult:
+def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None) -> EngineResult:
     """One run of the trace; `prefix_cache` overrides PREFIX_CACHE (None = as configured)."""
-    return Engine(lab, policy, budget_cap, check, recorder, prefix_cache).run()
+    return Engine(lab, policy, budget_cap, check, prefix_cache).run()
