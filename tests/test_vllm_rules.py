@@ -20,6 +20,7 @@ from inference_lab import run
 from inference_lab.core import engine as engine_module
 from inference_lab.core.block_manager import BlockManager
 from inference_lab.core.config import validate
+from inference_lab.core.run_log import step_rows
 from inference_lab.entrypoints import cli
 from test_vllm_features import feed, seq
 
@@ -43,7 +44,7 @@ def events(report, kind) -> list[tuple[int, dict]]:
 
 
 def first_task_step(report, rid) -> int:
-    return next(i + 1 for i, st_ in enumerate(report.block(3).data["steps"]) if any(t[0] == rid for t in st_["tasks"]))
+    return next(i + 1 for i, it in enumerate(report.steps["items"]) if any(t[0] == rid for t in it["tasks"]))
 
 
 # ── 1. a duplicate cached block stays findable ─────────────────────────────
@@ -53,7 +54,7 @@ def test_trace_1_c_reuses_b_s_copies_after_a_s_are_evicted():
     assert r.passed
     assert {e["block"] for e in b6["evictions"]} >= {0, 1}               # D took A's copies (blocks 0, 1)
     assert [(h["request"], h["blocks"], h["tokens"]) for h in b6["hits"]] == [("C", [3, 4], 4)]   # B's copies
-    assert [t for t in r.block(3).data["steps"][-1]["tasks"]] == [["C", "prefill", 2]]          # only what is left
+    assert r.steps["items"][-1]["tasks"] == [["C", "prefill", 2]]                              # only what is left
 
 
 def test_pool_keeps_every_copy_of_a_hash():
@@ -84,9 +85,10 @@ def test_trace_2_h_waits_for_kv_and_r_is_never_preempted():
     assert first_task_step(r, "H") == 3                                 # after R's blocks came back in step 3
     [(step, e)] = events(r, "wait_kv")
     assert step == 2 and (e["id"], e["why"], e["need"], e["free"], e["blocks"]) == ("H", "short", 3, 0, [])
-    assert [st_["tasks"] for st_ in b3["steps"]] == [[["R", "prefill", 6]], [["R", "decode", 1]],
-                                                   [["R", "decode", 1], ["H", "prefill", 5]]]
-    assert (b3["steps"][1]["waiting"], b3["steps"][1]["running"]) == (1, 1)   # H waits in step 2
+    assert [it["tasks"] for it in r.steps["items"]] == [[["R", "prefill", 6]], [["R", "decode", 1]],
+                                                       [["R", "decode", 1], ["H", "prefill", 5]]]
+    row = step_rows(r.steps)[1]
+    assert (row["waiting"], row["running"]) == (1, 1)                  # H waits in step 2
     assert "chờ block KV" in r.steps["items"][1]["title"]
     text = r.to_text()
     assert "Chờ block KV ở bước 2 (3.40 ms): H vừa vào chạy" in text and "Chờ block KV (quay lại hàng chờ" in text
