@@ -12,6 +12,7 @@ import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
 import { versioned } from '../versioned.js';
+import { fontsReady } from './svg.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
@@ -30,10 +31,11 @@ export const CHARTS = {
 const FALLBACK_WIDTH = 640;
 const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observer, frame, near, pending}
 
-// The stylesheet sits next to this module and carries the same cache-busting version.
+// The stylesheet sits next to this module and carries the same cache-busting version. Nothing is drawn
+// before it and the chart font (svg.js fontsReady) are in: layout measures text in that font.
 let cssLoaded = false;
-const cssReady = new Promise((resolve) => {
-  const done = () => { cssLoaded = true; resolve(); };
+const cssReady = Promise.all([fontsReady, new Promise((resolve) => {
+  const done = () => resolve();
   const href = versioned('charts.css', import.meta.url);
   if (document.querySelector('link[data-charts-css]')) { done(); return; }
   const link = document.createElement('link');
@@ -43,7 +45,7 @@ const cssReady = new Promise((resolve) => {
   link.addEventListener('load', done);
   link.addEventListener('error', done);
   document.head.append(link);
-});
+})]).then(() => { cssLoaded = true; });
 
 function blockOf(report, n) {
   return ((report && report.blocks) || []).find((b) => Number(b.number) === n) || null;
