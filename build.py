@@ -19,18 +19,18 @@ the lab loads (see lab_lock()).
 dist/fonts/ holds the output panels' monospace font (JetBrains Mono, Latin + Vietnamese woff2, from
 Fontsource's npm package) and its OFL licence, pinned like Pyodide (see FONT_PINS).
 dist/static/ is static/ minified (rjsmin, rcssmin: comments and white space only), unless --no-minify.
-dist/sw.js (rendered from static/sw.js with that list) is the service worker that caches the whole
+dist/sw.js (rendered from static/worker/sw.js with that list) is the service worker that caches the whole
 build for offline use; a new build gives a new sw.js and so a new cache.
 
 index.html is a template: the mapping table's rows, the block panels under them and the guide's
-block → code list are rendered into it from py/inference_lab/blocks.py (see render_blocks()).
+block → code list are rendered into it from py/inference_lab/words/blocks.py (see render_blocks()).
 
 dist/code.json holds, for each of the 13 blocks, the exact source of the engine functions and classes
-py/inference_lab/blocks.py names for it (cut from the package's files with `ast`, the lines
+py/inference_lab/words/blocks.py names for it (cut from the package's files with `ast`, the lines
 inspect.getsource gives; file name and line numbers), highlighted by Pygments into runs of
-[CSS class, text] that the page puts in with textContent (static/code.css colours the classes).
+[CSS class, text] that the page puts in with textContent (static/tools/code.css colours the classes).
 
-dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/exercises.py),
+dist/exercises.json holds the exercises/NN-slug.md files (parsed by py/inference_lab/entrypoints/exercises.py),
 their sections rendered to HTML here with markdown-it-py ("commonmark", raw HTML off, tables on),
 so the page never parses Markdown: `python3 -m pip install -r requirements.txt` installs it and the
 minifiers.
@@ -396,8 +396,8 @@ def build_wheel(engine_dir: Path, out_dir: Path, python: str | None = None) -> t
     name, version, deps = read_project(engine_dir)
     pkg = package_name(name)
     package_dir = engine_dir / pkg
-    if not (package_dir / "web.py").is_file():
-        raise BuildError(f"{package_dir / 'web.py'} not found: the engine's web API is missing.")
+    if not (package_dir / "entrypoints" / "web.py").is_file():
+        raise BuildError(f"{package_dir / 'entrypoints' / 'web.py'} not found: the engine's web API is missing.")
     dist_info = f"{pkg}-{version}.dist-info"
     metadata = "".join([f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
                         *(f"Requires-Dist: {d}\n" for d in deps)])
@@ -450,7 +450,7 @@ def render_index(source: str, csp: str, asset_version: str) -> str:
                       lambda m: m.group(1) + csp + m.group(2), source)
     if n != 1:
         raise BuildError("index.html must contain exactly one Content-Security-Policy meta tag.")
-    return re.sub(r'((?:src|href)="static/[\w.-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
+    return re.sub(r'((?:src|href)="static/[\w./-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
 
 
 NEED_MINIFIERS = "rjsmin and rcssmin are not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
@@ -492,9 +492,9 @@ MODULE_SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}/[^
 def version_module_imports(static: Path, asset_version: str) -> None:
     """Give every relative import between the modules under dist/static/ the page's ?v=<version>.
 
-    index.html loads static/app.js?v=…; an import of './store.js' would otherwise load an unversioned
+    index.html loads static/core/app.js?v=…; an import of './store.js' would otherwise load an unversioned
     URL that a browser may keep from an older build, and a module imported once with and once
-    without the query would run twice (two stores). static/versioned.js relies on this: a module's
+    without the query would run twice (two stores). static/core/versioned.js relies on this: a module's
     own URL carries the version.
     """
     for path in sorted(static.rglob("*.js")):
@@ -520,11 +520,18 @@ ENGINE_PACKAGE = ROOT / "py" / "inference_lab"
 NEED_MARKDOWN = "markdown-it-py is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
 
 
+def engine_file(stem: str) -> Path:
+    """py/inference_lab/<sub-package>/<stem>.py: where the package's layout.py says the module lives."""
+    if stem == "layout":
+        return ENGINE_PACKAGE / "layout.py"
+    return ROOT / "py" / engine_module("layout").path(stem)
+
+
 def engine_module(stem: str):
-    """py/inference_lab/<stem>.py loaded on its own (standard library only; the build needs no NumPy)."""
+    """py/inference_lab/…/<stem>.py loaded on its own (standard library only; the build needs no NumPy)."""
     name = f"_inference_lab_{stem}"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ENGINE_PACKAGE / f"{stem}.py")
+        spec = importlib.util.spec_from_file_location(name, engine_file(stem))
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses look their module up here
         spec.loader.exec_module(module)
@@ -582,18 +589,18 @@ def write_exercises(dist: Path, exercises: list[dict]) -> None:
     (dist / EXERCISES_JSON).write_text(data, encoding="utf-8")
 
 
-# ── the blocks' text: py/inference_lab/blocks.py rendered into the page and the docs ─
+# ── the blocks' text: py/inference_lab/words/blocks.py rendered into the page and the docs ─
 # index.html is a template: build.py replaces each line "<!-- @blocks:NAME ... -->" with the HTML of NAME
 # (one <tbody> per block with its output panel; the guide's block → code list). Nothing serves the
 # template unbuilt: the page needs build-info.json and the engine wheel, which only dist/ has.
 BLOCKS_PLACEHOLDER = re.compile(r"^([ \t]*)<!-- @blocks:([\w-]+)\b[^\n]*?-->\n", re.M)
-README_BEGIN = "<!-- @blocks:code-map: `python3 build.py docs` writes this table from py/inference_lab/blocks.py -->"
+README_BEGIN = "<!-- @blocks:code-map: `python3 build.py docs` writes this table from py/inference_lab/words/blocks.py -->"
 README_END = "<!-- /@blocks:code-map -->"
 DOCSTRING_MAP = re.compile(r"(^Block → module map[^\n]*(?:\n[^\n]+)*\n\n)((?:  \[\d+\][^\n]*\n)+)", re.M)
 
 
 def blocks_table():
-    """py/inference_lab/blocks.py: the 13 blocks' codes, mapping-table text and block → code map."""
+    """py/inference_lab/words/blocks.py: the 13 blocks' codes, mapping-table text and block → code map."""
     return engine_module("blocks")
 
 
@@ -602,7 +609,7 @@ def text_html(text: str) -> str:
 
 
 def both(vi: str, en: str) -> str:
-    """Text in both languages (already HTML): the page shows the reader's (static/i18n.js, style.css)."""
+    """Text in both languages (already HTML): the page shows the reader's (static/words/i18n.js, style.css)."""
     return f'<span data-lang="vi">{vi}</span><span data-lang="en" lang="en">{en}</span>'
 
 
@@ -648,7 +655,7 @@ def learning_map(table) -> list[str]:
     known = exercise_numbers()
     missing = sorted({n for p in table.LEARNING_POINTS for n in p.exercises} - known)
     if missing:
-        raise BuildError(f"py/inference_lab/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: {missing}")
+        raise BuildError(f"py/inference_lab/words/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: {missing}")
 
     def link(href, kind, label, **data):
         extra = "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in data.items())
@@ -727,13 +734,13 @@ def source_of(text: str, qualname: str) -> tuple[int, str]:
         node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                      and n.name == part), None)
         if node is None:
-            raise BuildError(f"py/inference_lab/blocks.py names {qualname}, which is not in its module.")
+            raise BuildError(f"py/inference_lab/words/blocks.py names {qualname}, which is not in its module.")
         body = node.body
     start = min([node.lineno] + [d.lineno for d in node.decorator_list])
     return start, "".join(text.splitlines(keepends=True)[start - 1:node.end_lineno])
 
 
-# Pygments token type -> the page's class (static/code.css); the first match walking up the type's parents.
+# Pygments token type -> the page's class (static/tools/code.css); the first match walking up the type's parents.
 TOKEN_CLASSES = {"Keyword": "k", "Operator.Word": "k", "Name.Function": "f", "Name.Class": "f", "Name.Builtin": "b",
                  "Name.Decorator": "b", "Literal.String.Doc": "sd", "Literal.String": "s", "Comment": "c",
                  "Literal.Number": "m"}
@@ -788,11 +795,11 @@ def code_views() -> dict:
         for ref in refs:
             if str(ref) in sources:
                 continue
-            path = ENGINE_PACKAGE / f"{ref.module}.py"
+            path = engine_file(ref.module)
             if path not in texts:
                 texts[path] = path.read_text(encoding="utf-8")
             start, source = source_of(texts[path], ref.qualname)
-            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=f"inference_lab/{ref.module}.py",
+            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=engine_module("layout").path(ref.module),
                                      start=start, lines=highlighted_lines(source))
     return dict(blocks=blocks, editable=editable, sources=sources)
 
@@ -813,10 +820,10 @@ def prepare_out_dir(out: Path) -> None:
 
 
 # The build's version and the names of the lab's browser caches, written once here: build-info.json
-# carries them ("build") to static/worker.js, which hands them to static/pyc-cache.js, and sw.js gets
+# carries them ("build") to static/worker/worker.js, which hands them to static/worker/pyc-cache.js, and sw.js gets
 # them in its BUILD line. A cache is named "<name> <site root URL>", plus " <version>" for the caches
 # that hold one build: the service worker's copy of the site ("site") and the compiled Python ("pyc");
-# "staging" holds what the worker downloads on a first visit until sw.js takes it (see static/sw.js).
+# "staging" holds what the worker downloads on a first visit until sw.js takes it (see static/worker/sw.js).
 CACHE_NAMES = {"site": "inference-lab", "staging": "inference-lab-staging", "pyc": "inference-lab-pyc"}
 
 
@@ -890,12 +897,12 @@ def build(out: Path, pyodide_mode: str = "vendor", engine_dir: Path = ROOT / "py
 
 
 # ── offline: the service worker and the classroom zip ───────────────────────
-SERVICE_WORKER = "sw.js"
+SERVICE_WORKER = "worker/sw.js"  # under static/; dist/sw.js at the site root
 SW_BUILD_LINE = re.compile(r"^const BUILD = null; // @build.*$", re.M)
 
 
 def take_service_worker_template(dist: Path) -> str:
-    """Remove static/sw.js from dist (it is served from the site root, rendered) and return its text."""
+    """Remove static/worker/sw.js from dist (it is served from the site root, rendered) and return its text."""
     template = dist / "static" / SERVICE_WORKER
     if not template.is_file():
         raise BuildError(f"{ROOT / 'static' / SERVICE_WORKER} is missing.")
@@ -925,7 +932,7 @@ def write_service_worker(dist: Path, manifest: dict, template: str, asset_versio
     # loaded (an HTTP-cache revalidation, not a second download).
     data = {**manifest["build"], "query": f"?v={asset_version}" if asset_version else "", "files": files}
     line = "const BUILD = " + json.dumps(data, separators=(",", ":")) + "; // written by build.py"
-    (dist / SERVICE_WORKER).write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
+    (dist / "sw.js").write_text(SW_BUILD_LINE.sub(lambda _: line, template), encoding="utf-8")
 
 
 ZIP_README = """Inference Lab {version} — bản dùng cho lớp học không có mạng (Pyodide {pyodide}, NumPy)
@@ -1021,7 +1028,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Build (and optionally serve) the Inference Lab site.")
     parser.add_argument("command", nargs="?", choices=["build", "serve", "docs"], default="build",
                         help="docs: rewrite the block → code map in README.md and the package docstring "
-                             "from py/inference_lab/blocks.py (no build)")
+                             "from py/inference_lab/words/blocks.py (no build)")
     parser.add_argument("--pyodide", choices=["vendor", "cdn"], default="vendor",
                         help="vendor Pyodide into dist/ (default) or load it from the official CDN")
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")

@@ -19,7 +19,7 @@ numpy, the plain documented way, nothing else). It measures:
   bench-only worker: nothing of this is in the shipped code path), p50 of `--runs` execs;
 - bytes sent by the server on a first visit (bodies + headers; no compression), until ready and until
   the service worker has cached the lab;
-- the engine (inference_lab.web.run) and the seed program in CPython, in this process.
+- the engine (inference_lab.entrypoints.web.run) and the seed program in CPython, in this process.
 
 Prints a table and writes the samples to bench/results/<label>-<time>.json (git-ignored).
 """
@@ -316,7 +316,7 @@ def measure_browser(browser, url, counter, loads, runs, has_sw, has_pyc, log):
 
 
 def measure_cpython(runs):
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     code = compile(seed_program.source(), "inference-end-to-end.py", "exec")
 
     def seed():
@@ -489,7 +489,7 @@ def main(argv=None) -> int:
             raise SystemExit("the benchmark needs a vendored build (the bare page loads Pyodide from /pyodide/)")
         has_sw = (dist / "sw.js").is_file()
         # the compiled-Python cache of the first visit: only where the build shipped no bytecode
-        has_pyc = (dist / "static" / "pyc-cache.js").is_file() and not manifest.get("bytecode")
+        has_pyc = (dist / "static" / "worker" / "pyc-cache.js").is_file() and not manifest.get("bytecode")
         counter = Counter()
         server, url = make_bench_server(dist, counter)
         dist_for_sizes = dist

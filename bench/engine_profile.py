@@ -68,7 +68,7 @@ def cpython(runs: int, profile: bool) -> None:
     if profile:
         import cProfile
         import pstats
-        from inference_lab import web
+        from inference_lab.entrypoints import web
         prof = cProfile.Profile()
         prof.runcall(lambda: [web.run("{}") for _ in range(runs)])
         pstats.Stats(prof).sort_stats("cumtime").print_stats(30)

@@ -12,7 +12,7 @@ first run, every `--every` runs and after the last one, it records:
 
 - the page: JS heap in use after a forced garbage collection, DOM nodes and event listeners (Chrome
   DevTools Protocol: HeapProfiler.collectGarbage, Performance.getMetrics);
-- the worker (static/worker.js answers {type: 'stats'} on a MessagePort, so the page never sees it):
+- the worker (static/worker/worker.js answers {type: 'stats'} on a MessagePort, so the page never sees it):
   the WebAssembly memory that holds Pyodide (it grows and never shrinks) and the objects Python's
   garbage collector tracks (len(gc.get_objects())); Pyodide's CPython has no pymalloc, so
   sys.getallocatedblocks() says 0 there and is left out.

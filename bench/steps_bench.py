@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scrubbing cost of the step navigator (static/steps.js), a command, not a test: how long one step
+"""Scrubbing cost of the step navigator (static/tools/steps.js), a command, not a test: how long one step
 change takes in Chromium on a 1,422-step run (TOKEN_BUDGET 1, BLOCK_SIZE 1, POOL_BLOCKS 1024, 12
 requests of 110 tokens; tests/test_steps.py long_run_config), and how big the run's step record is.
 
@@ -89,7 +89,7 @@ def address(config: dict) -> str:
 
 
 def record_size(config: dict) -> tuple[int, int, int]:
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     out = json.loads(web.run(json.dumps(config)))
     report = out["report"]
     steps = len(json.dumps(report["steps"], ensure_ascii=False).encode())

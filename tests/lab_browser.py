@@ -131,7 +131,7 @@ class Lab:
 
 
 def editor_text(editor) -> str:
-    """The text of a code editor (static/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
+    """The text of a code editor (static/tools/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
     return "\n".join(editor.locator(".cm-line").all_text_contents())
 
 
@@ -154,7 +154,7 @@ def cli_sections(text: str) -> dict:
 
 def engine_report(config: dict) -> dict:
     """The JSON report the page gets for `config` (what its charts draw)."""
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     result = json.loads(web.run(json.dumps(config)))
     assert result["ok"], result
     return result["report"]
@@ -167,8 +167,8 @@ def block_data(report: dict, n: int) -> dict:
 
 def engine_text(config: dict) -> str:
     """What the engine prints for `config`, rebuilt from the JSON the page gets (the page must show the same)."""
-    from inference_lab import web
-    from inference_lab.report import Report
+    from inference_lab.entrypoints import web
+    from inference_lab.entrypoints.report import Report
     result = json.loads(web.run(json.dumps(config)))
     assert result["ok"], result
     return Report.from_dict(result["report"]).to_text()

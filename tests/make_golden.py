@@ -301,7 +301,7 @@ def cli_args(overrides: dict, workdir: Path) -> list[str]:
 def run_cli(args: list[str]) -> subprocess.CompletedProcess:
     """`python -m inference_lab ARGS` run in this process through cli.main: exit status, stdout and stderr
     as text (no interpreter start-up, and the engine's caches stay warm between tests)."""
-    from inference_lab import cli
+    from inference_lab.entrypoints import cli
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:

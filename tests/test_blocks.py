@@ -1,4 +1,4 @@
-"""py/inference_lab/blocks.py is the one source of the 13 blocks' names, mapping-table text and block → code map.
+"""py/inference_lab/words/blocks.py is the one source of the 13 blocks' names, mapping-table text and block → code map.
 
 - every `source` reference resolves to a function or class of the package, with source code to show;
 - the engine prints the table's codes ("[1 · Gateway & admission] ...");
@@ -16,7 +16,9 @@ from types import SimpleNamespace
 import pytest
 
 import inference_lab
-from inference_lab import blocks, run, text_vi
+from inference_lab.layout import dotted
+from inference_lab import run
+from inference_lab.words import blocks, text_vi
 from lab_site import ROOT, build
 
 REFS = [(b.number, ref) for b in blocks.BLOCKS for ref in b.source]
@@ -32,7 +34,7 @@ def test_source_reference_resolves(number, ref):
     obj = ref.resolve()
     kind = type(obj).__name__
     assert inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isclass(obj), f"block {number}: {ref} is a {kind}"
-    assert (obj.__module__, obj.__qualname__) == (f"inference_lab.{ref.module}", ref.qualname)
+    assert (obj.__module__, obj.__qualname__) == (dotted(ref.module), ref.qualname)
     assert re.match(r"\s*(@\w+.*\n\s*)*(def|class) ", inspect.getsource(obj)), f"{ref}: no source to show"
 
 

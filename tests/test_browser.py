@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 # ── the lab as a student uses it ─────────────────────────────────────────────
 def test_controls_are_built_from_the_engine_description(lab):
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     fields = [f for f in json.loads(web.describe()) if f["type"] != "requests"]
     for field in fields:
         control = lab.control(field["name"])
@@ -168,7 +168,7 @@ def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
     assert from_source == [], "compiled in the browser; add these lines to pyodide-imports.txt:\n" + "\n".join(
         imports_line(manifest, path) for path in from_source)
     assert len(found["pyodide_files"]) > 250  # the standard library, NumPy and micropip
-    assert "inference_lab.engine" in found["engine"] and found["engine_compiles"] == []
+    assert "inference_lab.core.engine" in found["engine"] and found["engine_compiles"] == []
 
 
 VIETNAMESE = "số ước ữ Đối chiếu"
@@ -243,14 +243,14 @@ WORKER_SPY = """(() => {
 
 
 def test_the_worker_starts_with_the_page_and_app_js_takes_it_over(chromium, server):
-    """static/boot.js, first in <head>, starts the one worker before the page's body is parsed
+    """static/worker/boot.js, first in <head>, starts the one worker before the page's body is parsed
     (so Pyodide loads while the HTML, CSS and app.js arrive); app.js adopts it: one worker, and it runs."""
     lab = Lab(chromium, server.origin)
     lab.context.add_init_script(WORKER_SPY)
     try:
         lab.open(server.url)
         workers = lab.page.evaluate("window.__workers")
-        assert len(workers) == 1 and "/static/worker.js?v=" in workers[0]["url"]
+        assert len(workers) == 1 and "/static/worker/worker.js?v=" in workers[0]["url"]
         assert workers[0]["readyState"] == "loading" and not workers[0]["body"]
         assert lab.run() == "done"
         assert lab.page.evaluate("window.__workers.length") == 1

@@ -1,4 +1,4 @@
-"""Browser tests of the code views and the code editor (static/code.js, static/vendor/codemirror.js).
+"""Browser tests of the code views and the code editor (static/tools/code.js, static/vendor/codemirror.js).
 
 - Every block panel has a "Mã Python" fold [data-code-for="N"] whose text is the package's own source
   of the functions and classes blocks.py names, with file names and line numbers.
@@ -23,14 +23,14 @@ pytestmark = pytest.mark.browser
 
 def expected_text(patches: dict | None = None) -> dict:
     """The command line's sections for the default config with these {module.function: source} edits."""
-    from inference_lab import patch
-    from inference_lab.lab import run
+    from inference_lab.entrypoints import patch
+    from inference_lab.entrypoints.lab import run
     report = patch.run(patch.units_of(patches), run, None)[0] if patches else run()
     return cli_sections(report.to_text())
 
 
 def original(ref: str):
-    from inference_lab.blocks import SourceRef
+    from inference_lab.words.blocks import SourceRef
     return SourceRef(*ref.split(".", 1)).resolve()
 
 
@@ -175,7 +175,7 @@ def test_an_edit_runs_in_the_bytecode_build_and_reaches_the_step_view(lab, site)
     if json.loads((site / "build-info.json").read_text())["bytecode"]:
         [worker] = lab.page.workers
         found = json.loads(worker.evaluate("(source) => pyodide.runPython(source)", ENGINE_LOADED))
-        assert "inference_lab.patch" in found["engine"] and found["cached"] == found["engine"]
+        assert "inference_lab.entrypoints.patch" in found["engine"] and found["cached"] == found["engine"]
         assert found["compiles"] == []
     restore(lab, "scheduler.admission_room", 3)
 
@@ -260,7 +260,7 @@ def test_endless_loop_watchdog_restarts_python_and_keeps_the_edit(lab):
 
 
 def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):
-    from inference_lab.exercises import load_all
+    from inference_lab.entrypoints.exercises import load_all
     ex = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
     set_code(lab, "sampler.sample", 8, GREEDY)                      # the student's own edit
     lab.page.locator(f'article.exercise[data-exercise="{ex.number}"] [data-exercise-action="run"]').click()

@@ -1,4 +1,4 @@
-"""Browser tests of "compare with the previous run" (static/compare.js): after a re-run every number
+"""Browser tests of "compare with the previous run" (static/tools/compare.js): after a re-run every number
 that changed carries data-changed="OLD" (drawn as OLD → NEW by CSS, so the panel text stays the
 engine's), the checkbox data-action="toggle-changes" removes and restores the marks, and lines are
 only compared when they correspond. Same harness as test_browser.py (conftest.py: the session's build, server and Chromium).

@@ -1,4 +1,4 @@
-"""Browser tests of the request editor (static/editor.js): the trace REQUESTS as an editable table
+"""Browser tests of the request editor (static/tools/editor.js): the trace REQUESTS as an editable table
 built from describe() (labels, bounds, max_items, the tokenizer's alphabet), per-cell validation in
 Vietnamese beside the cell, FOLLOW's choices following the ids, add/remove/reset, and the engine's
 own REQUESTS[i].column errors landing beside the right cell.
@@ -21,7 +21,7 @@ WATCH_STATUS = """() => {
 
 
 def schema() -> dict:
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     return next(d for d in json.loads(web.describe()) if d["name"] == "REQUESTS")
 
 
@@ -164,7 +164,7 @@ def test_add_up_to_the_bound_and_remove_down_to_one(lab):
 
 
 def test_an_edited_trace_reaches_the_engine(lab):
-    from inference_lab.config import DEFAULT_REQUESTS
+    from inference_lab.core.config import DEFAULT_REQUESTS
     lab.page.click('[data-action="reset"]')
     cell(lab, 0, "max_new").fill("4")
     cell(lab, 1, "temperature").fill("1,5")

@@ -17,8 +17,8 @@ import pytest
 
 from lab_browser import RUN_MS, Lab, assert_page_shows, expect
 
-from inference_lab import web
-from inference_lab.report import Report
+from inference_lab.entrypoints import web
+from inference_lab.entrypoints.report import Report
 
 VIETNAMESE = re.compile(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]")
 

@@ -1,4 +1,4 @@
-"""Browser tests of the "Bài tập" section (static/exercises.js): the exercises from dist/exercises.json,
+"""Browser tests of the "Bài tập" section (static/tools/exercises.js): the exercises from dist/exercises.json,
 the run button that sets an exercise's constants and runs, the answer toggle, and predictions kept in
 localStorage across a reload. Site, server and Chromium: the session's (conftest.py).
 """
@@ -128,7 +128,7 @@ def test_screenshots_of_the_section_at_phone_and_desktop_width(lab):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     card(lab, 2).get_by_role("button", name="Xem đáp án").click()
     card(lab, 1).locator("textarea").fill("C nhanh hơn vì có thêm một chỗ chạy.")
-    # The patch exercises opened their function's code view (static/code.js) in a block panel. An element
+    # The patch exercises opened their function's code view (static/tools/code.js) in a block panel. An element
     # taller than the window is captured by Chromium laying the page out for a moment 1 px wide, and with
     # an open code view that one layout took 25-40 s here (0.4 s with the views closed): close them, they
     # are not part of this section.

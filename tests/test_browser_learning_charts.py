@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from inference_lab.exercises import load_all
+from inference_lab.entrypoints.exercises import load_all
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 from lab_site import ROOT
 

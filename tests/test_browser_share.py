@@ -1,4 +1,4 @@
-"""Browser tests of shareable runs and the trace export (static/share.js, with the request editor):
+"""Browser tests of shareable runs and the trace export (static/tools/share.js, with the request editor):
 the constants that differ from their defaults live in the page address (?SLOTS=3&...; an edited
 trace as base64url JSON under REQUESTS=), an address restores the controls and runs once ready, an
 invalid value is reported and never run, "Sao chép liên kết" copies the address, and
@@ -28,7 +28,7 @@ Worker.prototype.postMessage = function (msg, ...rest) {
 
 
 def default_requests() -> list[dict]:
-    from inference_lab.config import DEFAULT_REQUESTS
+    from inference_lab.core.config import DEFAULT_REQUESTS
     return [dict(r) for r in DEFAULT_REQUESTS]
 
 
@@ -268,7 +268,7 @@ def test_trace_download_is_chrome_trace_event_json(lab, tmp_path):
     threads = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
     assert threads == {f"yêu cầu {r}" for r in "ABCDE"}
     assert any(e["ph"] == "X" and e["tid"] == 5 for e in events), "D is served with QUEUE_LIMIT=2 and has slices"
-    from inference_lab import web
+    from inference_lab.entrypoints import web
     assert trace == json.loads(web.run(json.dumps({"QUEUE_LIMIT": 2})))["trace"]
     expect(lab.page.locator(".tools-note")).to_contain_text("inference-lab-trace.json")
 

@@ -1,4 +1,4 @@
-"""Browser tests of the step navigator (static/steps.js) in block [3]'s panel: the WAI-ARIA slider
+"""Browser tests of the step navigator (static/tools/steps.js) in block [3]'s panel: the WAI-ARIA slider
 (data-step-slider) and its keys, the Lùi/Tiếp buttons, Phát stopping at the last step, clicks on the
 timeline (block [3]) and KV chart (block [6]), the view (data-step-view) with its state and reasons,
 ?step=N in the address (also with an edit in PATCH=: the step of the edited run), the links from blocks
@@ -220,8 +220,8 @@ def test_address_step_opens_that_step(chromium, server):
 
 def step_item(patches: dict | None, n: int) -> dict:
     """Step n (1-based) of the default run's step record, with these {module.function: source} edits (CPython)."""
-    from inference_lab import patch
-    from inference_lab.lab import run
+    from inference_lab.entrypoints import patch
+    from inference_lab.entrypoints.lab import run
     report = patch.run(patch.units_of(patches), run, None)[0] if patches else run()
     return report.steps["items"][n - 1]
 

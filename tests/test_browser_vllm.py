@@ -153,7 +153,7 @@ def test_step_view_narrates_a_prefix_cache_hit_and_marks_the_shared_block(lab):
     expect(lab.page.locator("[data-step-nav] .step-free")).to_contain_text("lấy lại từ prefix cache 1")
 
 
-DENSE_SHARED = {**SHARED, "POOL_BLOCKS": 80}  # over 64 blocks: static/steps.js draws the pool on a canvas
+DENSE_SHARED = {**SHARED, "POOL_BLOCKS": 80}  # over 64 blocks: static/tools/steps.js draws the pool on a canvas
 
 
 def canvas_pixels(lab, points: dict) -> dict:

@@ -43,7 +43,7 @@ def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
             assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
         else:
             assert manifest["bytecode"] and manifest["files"][f"pyodide/{name}"]["sha256"] == build.sha256_file(site / "pyodide" / name)
-    for name in ("index.html", "static/app.js", "static/worker.js", "static/style.css", "build-info.json"):
+    for name in ("index.html", "static/core/app.js", "static/worker/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
 
@@ -63,7 +63,7 @@ def test_page_csp_allows_only_its_own_origin(site):
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
     assert "http" not in csp and "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
     assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "worker-src 'self'" in csp
-    assert re.search(r'src="static/app\.js\?v=[0-9a-f]{12}"', html)
+    assert re.search(r'src="static/core/app\.js\?v=[0-9a-f]{12}"', html)
     assert "<script>" not in html and "style=" not in html  # nothing inline for the CSP to allow
 
 
@@ -80,7 +80,7 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
-    code = ("import json, sys; from inference_lab import web; from inference_lab.report import Report; "
+    code = ("import json, sys; from inference_lab.entrypoints import web; from inference_lab.entrypoints.report import Report; "
             "sys.stdout.write(Report.from_dict(json.loads(web.run('{}'))['report']).to_text())")
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
@@ -134,14 +134,14 @@ def test_micropip_needs_no_packaging_wheel(tmp_path):
 
 
 def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
-    for name in ("app.js", "worker.js", "style.css", "charts/svg.js"):
+    for name in ("core/app.js", "worker/worker.js", "style.css", "charts/svg.js"):
         source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
     plain = build.build(tmp_path / "plain", "cdn", minify=False)
     # the same text but for the build's version on the module imports (build.version_module_imports)
-    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "app.js").read_text())
-    assert unstamped == (ROOT / "static" / "app.js").read_text()
+    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "core" / "app.js").read_text())
+    assert unstamped == (ROOT / "static" / "core" / "app.js").read_text()
 
 
 def test_wheel_is_reproducible(tmp_path):
@@ -242,7 +242,7 @@ def test_command_line_reports_errors_without_a_traceback(tmp_path):
 
 def test_module_imports_carry_the_page_version(site):
     """Every relative import between the modules has index.html's ?v=, so a module loads once per build."""
-    version = re.search(r'src="static/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
+    version = re.search(r'src="static/core/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
     specifiers = []
     for path in sorted((site / "static").rglob("*.js")):
         specifiers += re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"]+)['"]""", path.read_text())
@@ -255,13 +255,13 @@ def test_build_version_and_cache_names_come_from_build_py_only(site):
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["build"] == {"version": build.build_version(manifest["files"]), "caches": build.CACHE_NAMES}
     assert re.fullmatch(r"[0-9a-f]{16}", manifest["build"]["version"])
-    for name in ("static/worker.js", "static/pyc-cache.js", "static/sw.js"):
+    for name in ("static/worker/worker.js", "static/worker/pyc-cache.js", "static/worker/sw.js"):
         source = (ROOT / name).read_text()
         for cache in build.CACHE_NAMES.values():
             assert f"'{cache}" not in source and f'"{cache}' not in source, (name, cache)
-        assert "crypto.subtle.digest" not in source or name == "static/sw.js", name  # no version derived in JS
-    worker = (ROOT / "static" / "worker.js").read_text()
-    assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "pyc-cache.js").read_text()
+        assert "crypto.subtle.digest" not in source or name == "static/worker/sw.js", name  # no version derived in JS
+    worker = (ROOT / "static" / "worker" / "worker.js").read_text()
+    assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "worker" / "pyc-cache.js").read_text()
 
 
 def test_build_version_changes_with_any_file():

@@ -123,7 +123,7 @@ def test_json_report_default():
     report = load_report([], run=run_module)
     assert report["passed"] is True
     assert report["checks"]
-    from inference_lab.report import Report
+    from inference_lab.entrypoints.report import Report
     assert Report.from_dict(report).to_text() == run_cli([]).stdout
 
 

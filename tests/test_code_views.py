@@ -14,8 +14,8 @@ import pytest
 
 import build
 from lab_site import mirror_env
-from inference_lab import patch
-from inference_lab.blocks import BLOCKS
+from inference_lab.entrypoints import patch
+from inference_lab.words.blocks import BLOCKS
 
 VIEWS = build.code_views()
 
@@ -43,9 +43,9 @@ def test_shown_source_is_the_installed_packages(ref):
 def test_highlighting_uses_the_page_classes_only():
     classes = {line[i] for e in VIEWS["sources"].values() for line in e["lines"] for i in range(0, len(line), 2)}
     assert classes <= {"", *("tok-" + c for c in build.TOKEN_CLASSES.values())}
-    css = (build.ROOT / "static" / "code.css").read_text(encoding="utf-8")
+    css = (build.ROOT / "static" / "tools" / "code.css").read_text(encoding="utf-8")
     for css_class in classes - {""}:
-        assert f".{css_class}" in css, f"static/code.css does not colour .{css_class}"
+        assert f".{css_class}" in css, f"static/tools/code.css does not colour .{css_class}"
     first = VIEWS["sources"]["scheduler.plan_tasks"]["lines"][0]
     assert first[:6] == ["tok-k", "def", "", " ", "tok-f", "plan_tasks"]
 

@@ -7,10 +7,13 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from inference_lab import Config, ConfigError, cli, config, run, text_vi, web
-from inference_lab.config import DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, describe, validate
-from inference_lab.lab import tokenizer_for
-from inference_lab.report import Report
+from inference_lab import Config, ConfigError, run
+from inference_lab.entrypoints import cli, web
+from inference_lab.core import config
+from inference_lab.words import text_vi
+from inference_lab.core.config import DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, describe, validate
+from inference_lab.entrypoints.lab import tokenizer_for
+from inference_lab.entrypoints.report import Report
 
 BLOCK_HEADERS = [f"[{i} · " for i in range(1, 14)]
 WORDS = ["xin", "chao", "model", "hoc", "token", "ban", "xyz", "chào"]

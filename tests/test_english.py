@@ -18,8 +18,9 @@ import pytest
 
 from make_golden import GOLDEN_DIR, cli_args, run_cli
 
-from inference_lab import config, lab, web
-from inference_lab.report import Report
+from inference_lab.core import config
+from inference_lab.entrypoints import lab, web
+from inference_lab.entrypoints.report import Report
 
 CONFIGS = json.loads((GOLDEN_DIR / "configs.json").read_text(encoding="utf-8"))
 CRASHES = json.loads((GOLDEN_DIR / "crashes.json").read_text(encoding="utf-8"))

@@ -4,7 +4,7 @@ every `expect` string is in the lab's output under the exercise's constants (eve
 string in its step narration, `--steps`), every number quoted in an answer is one the lab prints
 (the 13 blocks or the step narration), and `python -m inference_lab --exercise N` runs them.
 
-An exercise with a `[patch]` (engine functions rewritten, see py/inference_lab/patch.py) is checked
+An exercise with a `[patch]` (engine functions rewritten, see py/inference_lab/entrypoints/patch.py) is checked
 the same way under its patch; its `compare` runs are unpatched. Each patched function is one the page
 offers in its editor (patch.EDITABLE) and loads without a lesson.
 
@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from inference_lab import run
-from inference_lab import patch
-from inference_lab.exercises import load_all, split_front_matter
+from inference_lab.entrypoints import patch
+from inference_lab.entrypoints.exercises import load_all, split_front_matter
 from make_golden import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def _report(frozen: str, frozen_patch: str = "{}"):
 
 @functools.lru_cache(maxsize=None)
 def _report_en(frozen: str, frozen_patch: str = "{}"):
-    from inference_lab.lab import render
+    from inference_lab.entrypoints.lab import render
     return render(_report(frozen, frozen_patch), "en")
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from inference_lab import run
-from inference_lab.lab import sweep_bits, tokenizer_for
-from inference_lab.model import make_weights
-from inference_lab.quantization import greedy_teacher_forced, quantize_weights
+from inference_lab.entrypoints.lab import sweep_bits, tokenizer_for
+from inference_lab.core.model import make_weights
+from inference_lab.core.quantization import greedy_teacher_forced, quantize_weights
 
 
 def data(config: dict) -> dict:

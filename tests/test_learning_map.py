@@ -1,8 +1,8 @@
-"""The guide's map of the nine learning points (py/inference_lab/blocks.py LEARNING_POINTS, rendered by build.py):
+"""The guide's map of the nine learning points (py/inference_lab/words/blocks.py LEARNING_POINTS, rendered by build.py):
 the seed's nine points in its words and order, each linking to a panel, a picture and an exercise that exist.
 
 Panels (#khoi-N) and picture boxes (#hinh-khoi-N) are in the built page itself; exercise cards (#bai-tap-NN)
-are made by static/exercises.js from exercises.json, so their targets are checked against the exercise files
+are made by static/tools/exercises.js from exercises.json, so their targets are checked against the exercise files
 and the card id exercises.js gives. tests/test_browser_learning_charts.py follows the links in Chromium.
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from inference_lab import blocks
-from inference_lab.exercises import load_all
+from inference_lab.words import blocks
+from inference_lab.entrypoints.exercises import load_all
 from lab_site import ROOT, SHARED, build
 
 PAGE = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
@@ -87,7 +87,7 @@ def test_pictures_are_drawn_in_the_panel_they_link_to(page):
 
 def test_exercise_targets_are_cards_exercises_js_makes(page):
     numbers = {e.number for e in load_all(ROOT / "exercises")}
-    js = (ROOT / "static" / "exercises.js").read_text(encoding="utf-8")
+    js = (ROOT / "static" / "tools" / "exercises.js").read_text(encoding="utf-8")
     assert "const id = 'bai-tap-' + pad(ex.number);" in js and "padStart(2, '0')" in js
     for point, kind, target, _ in page.links:
         if kind == "exercise":

@@ -123,7 +123,7 @@ def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     manifest = json.loads((site / "build-info.json").read_text())
     listed = {path for path, _ in data["files"]}
     assert listed == set(manifest["files"]) | {"build-info.json"}
-    assert "sw.js" not in listed and not (site / "static" / "sw.js").exists()
+    assert "sw.js" not in listed and not (site / "static" / "worker" / "sw.js").exists()
     for path, integrity in data["files"]:
         assert integrity == build.sri(build.sha256_file(site / path))
     assert data["version"] == manifest["build"]["version"] == build.build_version(manifest["files"])
@@ -152,7 +152,7 @@ def test_reload_and_run_with_the_network_off(chromium, site):
         names = wait_controlled(page)
         assert len(names) == 1, names
         urls = cached_urls(page, names[0])
-        for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker.js",
+        for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker/worker.js",
                      "fonts/jetbrains-mono-vietnamese-wght-normal.woff2",
                      json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
             assert server.url + path in urls
@@ -226,7 +226,7 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(ch
         server.stop()
 
 
-# ── compiled Python kept between visits (static/pyc-cache.js; builds without bytecode only) ──
+# ── compiled Python kept between visits (static/worker/pyc-cache.js; builds without bytecode only) ──
 WORKER_PROBE = """
 window.__worker = { logs: [], ready: [] };
 const NativeWorker = window.Worker;

@@ -1,7 +1,7 @@
 """Every number the page's own text quotes is one the default run prints, as the exercise answers are checked.
 
 The page's text is index.html rendered by build.py (the mapping rows and the guide's block → code list
-filled from py/inference_lab/blocks.py), read from its three text sections: the introduction
+filled from py/inference_lab/words/blocks.py), read from its three text sections: the introduction
 (#gioi-thieu: intro, "Bài lab gồm", "Làm xong, bạn có thể", "Phạm vi", "Cách dùng bài lab"), the
 mapping table (#mapping) and the guide (#guide). The default run is `run({})`, whose text is
 byte for byte ../shared/golden/default.txt (`python -m inference_lab`; tests/test_golden.py checks that).

@@ -1,4 +1,4 @@
-"""Patching engine functions (py/inference_lab/patch.py): `python -m inference_lab --patch MODULE=FILE.py`
+"""Patching engine functions (py/inference_lab/entrypoints/patch.py): `python -m inference_lab --patch MODULE=FILE.py`
 and web.run(config, patches).
 
 - An identical patch (the engine's own source) prints the seed's bytes; the originals are back after a run.
@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from inference_lab import cli, engine, lab, patch, sampler, scheduler, web
-from inference_lab.lab import run
+from inference_lab.entrypoints import cli, lab, patch, web
+from inference_lab.core import engine, sampler, scheduler
+from inference_lab.layout import path
+from inference_lab.entrypoints.lab import run
 from edits import GREEDY, PREFILL_FIRST
 from seed_program import GOLDEN
 
@@ -60,7 +62,7 @@ def originals() -> dict:
 
 # ── identical patches give the seed's bytes; originals come back ───────────
 def test_identical_patch_of_every_module_prints_the_golden_bytes(capsys, tmp_path):
-    patches = [(m, (PACKAGE / f"{m}.py").read_text(encoding="utf-8")) for m in patch.MODULES]
+    patches = [(m, (PACKAGE.parent / path(m)).read_text(encoding="utf-8")) for m in patch.MODULES]
     code, out, err = cli_run(capsys, tmp_path, *patches)
     assert code == 0, err
     assert out == GOLDEN.read_text(encoding="utf-8")
@@ -79,9 +81,9 @@ def test_identical_function_through_web_run_gives_the_same_report():
 def test_every_binding_is_replaced_inside_and_restored_after():
     before = originals()
     with patch.patched([patch.Unit("scheduler", PREFILL_FIRST, "p.py")]):
-        assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.scheduler", "plan_tasks")]
-        assert not [k for k, v in originals().items() if v is before[("inference_lab.scheduler", "plan_tasks")]]
-        assert lab.quantized_for is before[("inference_lab.lab", "quantized_for")]   # the scheduler feeds no cache
+        assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.core.scheduler", "plan_tasks")]
+        assert not [k for k, v in originals().items() if v is before[("inference_lab.core.scheduler", "plan_tasks")]]
+        assert lab.quantized_for is before[("inference_lab.entrypoints.lab", "quantized_for")]   # the scheduler feeds no cache
     assert originals() == before
     assert run().to_text() == GOLDEN.read_text(encoding="utf-8")
 
@@ -96,7 +98,7 @@ def test_a_failed_patch_restores_everything_too(capsys, tmp_path):
 def test_patched_quantizer_does_not_touch_the_default_caches():
     cached_fn, cached = lab.quantized_for, lab.quantized_for(7, 10, 8)
     no_rounding = "def quantize_weights(W, bits, names=LINEAR):\n    Wq, info = _orig(W, bits, names)\n    return dict(W), info\n"
-    no_rounding += "from inference_lab.quantization import quantize_weights as _orig\n"
+    no_rounding += "from inference_lab.core.quantization import quantize_weights as _orig\n"
     with patch.patched([patch.Unit("quantization", no_rounding, "q.py")]):
         assert lab.quantized_for is not cached_fn and lab.quantized_for.cache_info().currsize == 0   # fresh caches
         report = run()
@@ -297,7 +299,7 @@ def test_endless_loop_is_stopped_by_timeout(tmp_path):
 
 
 def test_exercise_patch_runs_from_the_cli(capsys):
-    numbers = [e.number for e in __import__("inference_lab.exercises", fromlist=["load_all"]).load_all() if e.patch]
+    numbers = [e.number for e in __import__("inference_lab.entrypoints.exercises", fromlist=["load_all"]).load_all() if e.patch]
     assert numbers
     code = cli.main(["--exercise", str(numbers[0])])
     out, err = capsys.readouterr()
@@ -313,7 +315,7 @@ def test_web_run_reports_config_errors_before_patch_errors():
 
 def test_readme_example_is_exercise_11s_patch():
     import re
-    from inference_lab.exercises import load_all
+    from inference_lab.entrypoints.exercises import load_all
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```python\n# plan.py\n(.*?)```", readme, re.S).group(1)
     exercise = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
@@ -322,10 +324,10 @@ def test_readme_example_is_exercise_11s_patch():
 
 
 def test_modules_left_unscanned_bind_no_engine_function():
-    import inference_lab.cli
-    import inference_lab.exercises
+    import inference_lab.entrypoints.cli
+    import inference_lab.entrypoints.exercises
     engine_functions = {id(f) for m in patch.MODULES for f in patch.functions_of(patch.module_of(m)).values()}
-    for module in (inference_lab.cli, inference_lab.exercises):
+    for module in (inference_lab.entrypoints.cli, inference_lab.entrypoints.exercises):
         assert patch.NOT_SCANNED[1:] == ("cli", "exercises")
         assert not [n for n, v in vars(module).items() if id(v) in engine_functions], module.__name__
 

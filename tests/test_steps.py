@@ -12,9 +12,10 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from inference_lab import cli, run
-from inference_lab.config import DEFAULT_REQUESTS
-from inference_lab.steps import expand_ranges
+from inference_lab import run
+from inference_lab.entrypoints import cli
+from inference_lab.core.config import DEFAULT_REQUESTS
+from inference_lab.core.steps import expand_ranges
 from test_engine import configs
 
 STEP_LINE = re.compile(r"^ *bước +\d+: ", re.M)

@@ -11,7 +11,7 @@ import string
 
 import pytest
 
-from inference_lab import text, text_en, text_steps, text_steps_en, text_steps_vi, text_vi
+from inference_lab.words import text, text_en, text_steps, text_steps_en, text_steps_vi, text_vi
 
 
 def fields(template: str) -> list[str]:

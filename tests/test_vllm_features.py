@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from inference_lab import cli, run
-from inference_lab.block_manager import BlockManager, hash_block
-from inference_lab.config import DEFAULT_REQUESTS, FIELD_BY_NAME, describe, validate
-from inference_lab.engine import run_engine
-from inference_lab.lab import Lab, render, tokenizer_for
-from inference_lab.config import Config
+from inference_lab import run
+from inference_lab.entrypoints import cli
+from inference_lab.core.block_manager import BlockManager, hash_block
+from inference_lab.core.config import DEFAULT_REQUESTS, FIELD_BY_NAME, describe, validate
+from inference_lab.core.engine import run_engine
+from inference_lab.entrypoints.lab import Lab, render, tokenizer_for
+from inference_lab.core.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT.parent / "shared" / "golden" / "default.txt"

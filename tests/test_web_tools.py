@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import string
 
-from inference_lab import web
-from inference_lab.config import CORPUS, DEFAULT_REQUESTS
-from inference_lab.lab import tokenizer_for
+from inference_lab.entrypoints import web
+from inference_lab.core.config import CORPUS, DEFAULT_REQUESTS
+from inference_lab.entrypoints.lab import tokenizer_for
 
 
 def test_the_alphabet_is_exactly_what_the_tokenizer_knows():

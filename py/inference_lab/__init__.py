@@ -26,17 +26,17 @@ Words live apart from mechanics: text_vi.py holds every printed sentence, text_e
 edition of each (`run(config, lang="en")`, `python -m inference_lab --lang en`); text.py and text_steps.py
 say which sentence goes where, in either language.
 """
-from .config import Config, ConfigError, describe
+from .core.config import Config, ConfigError, describe
 
 __all__ = ["Config", "ConfigError", "Report", "describe", "run"]
 
 
 def __getattr__(name):
-    """`run` and `Report` load the pipeline on first use, so `import inference_lab.web` stays light."""
+    """`run` and `Report` load the pipeline on first use, so `import inference_lab.entrypoints.web` stays light."""
     if name == "run":
-        from .lab import run as value
+        from .entrypoints.lab import run as value
     elif name == "Report":
-        from .report import Report as value
+        from .entrypoints.report import Report as value
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

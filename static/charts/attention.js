@@ -3,7 +3,7 @@
 // was refused there are no weights: a short note says why and which request to follow instead.
 import { ChartBuilder, OKABE_ITO, pct, refusedNote, swatches } from './svg.js';
 import { barRows } from './bars.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'attention';
 

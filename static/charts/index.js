@@ -1,5 +1,5 @@
 // Charts for the block panels, drawn from the run's report data (never from its printed lines).
-// static/panels.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run; the
+// static/core/panels.js calls placeAllCharts([[panel, n], ...], report) for the block panels after a run; the
 // charts go into a <div class="charts"> above the panel's lines and are redrawn when the panel's
 // width changes.
 import * as timeline from './timeline.js';
@@ -11,7 +11,7 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
-import { versioned } from '../versioned.js';
+import { versioned } from '../core/versioned.js';
 import { fontsReady } from './svg.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */

@@ -5,7 +5,7 @@
 // requests (steps[].shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
 // hash (steps[].cached_free: a later request with the same prompt prefix can take it back).
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'kv-blocks';
 

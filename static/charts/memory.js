@@ -3,7 +3,7 @@
 // part listed underneath (its own swatch, bytes and share), then the pool as POOL_BLOCKS squares (in use at
 // the peak / free). Patterns and the written list carry the parts, so colour is never the only cue.
 import { ChartBuilder, OKABE_ITO, fitText, fittedText, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'memory';
 

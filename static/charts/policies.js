@@ -2,7 +2,7 @@
 // throughput, mean/max TTFT, worst gap, and preemptions when any) — each with its own unit and a note
 // saying whether lower or higher is better. Every bar is labelled, so colour is never the only cue.
 import { ChartBuilder, OKABE_ITO, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'policies';
 

@@ -5,7 +5,7 @@
 // verdict is written (✓ ĐẠT / ✗ KHÔNG ĐẠT), so colour is never the only cue. Drawn in both panels: in
 // block 9 the caption leads with memory vs error, in block 13 with the decisions kept.
 import { ChartBuilder, OKABE_ITO, blockData, pct, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'quantization';
 

@@ -3,7 +3,7 @@
 // starred and banded. Tokens below 0.5% that were filtered out are summed into one "khác" row.
 import { ChartBuilder, OKABE_ITO, pct, refusedNote, swatches } from './svg.js';
 import { barRows } from './bars.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'sampling';
 

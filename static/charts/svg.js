@@ -3,10 +3,10 @@
 // visually hidden text alternative). No library, no inline style strings (the page's CSP forbids them):
 // presentation goes through SVG attributes and the classes in charts.css.
 
-import { SVG_NS, h, setAttrs, svg as s } from '../dom.js';
-import { tl } from '../i18n.js';
+import { SVG_NS, h, setAttrs, svg as s } from '../core/dom.js';
+import { tl } from '../words/i18n.js';
 
-export { SVG_NS, h, s }; // the element builders live in static/dom.js
+export { SVG_NS, h, s }; // the element builders live in static/core/dom.js
 
 // Okabe & Ito (2008), "Color Universal Design": eight colours that readers with any common form of
 // colour-vision deficiency can tell apart. Charts never rely on colour alone (labels, patterns, shapes).
@@ -155,7 +155,7 @@ export function refusedNote(report, what) {
     (others ? tl(` Chọn FOLLOW là một yêu cầu được phục vụ (${others}) rồi chạy lại để xem.`, ` Set FOLLOW to a served request (${others}) and run again to see them.`) : '');
 }
 
-// ── the selected step (static/steps.js) ───────────────────────────────────
+// ── the selected step (static/tools/steps.js) ───────────────────────────────────
 /** Step columns for the step navigator: one unpainted .step-col rect per step (data-step = the 1-based
  *  step; x, width = its column; it catches no pointer). The navigator reads them to mark the selected
  *  step and to find the step under a click. spans: [[x, width], ...] in step order; append it under

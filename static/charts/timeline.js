@@ -3,7 +3,7 @@
 // are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge; a request
 // aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
 import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'timeline';
 

@@ -4,7 +4,7 @@
 // its fate (nhận / 400 / 429). A request refused at the gateway was never tokenized: its bar is drawn
 // faint, from what the tokenizer would give. Pieces wrap onto more lines on a narrow screen.
 import { ChartBuilder, OKABE_ITO, fittedText, linear, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'tokens';
 

@@ -1,7 +1,7 @@
 // ttft (block 11): one stacked bar per served request — input preparation, waiting for a slot, prefill
 // (up to the first token) — on a simulated-ms axis, with the assumed TTFT_SLO as a dashed line.
 import { ChartBuilder, OKABE_ITO, fitText, linear, ms, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
-import { tl } from '../i18n.js';
+import { tl } from '../words/i18n.js';
 
 export const NAME = 'ttft';
 

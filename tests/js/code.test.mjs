@@ -1,7 +1,7 @@
-// The PATCH= address part of static/code.js: the student's edited functions as base64url JSON.
+// The PATCH= address part of static/tools/code.js: the student's edited functions as base64url JSON.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodePatches, encodePatches } from '../../static/code.js';
+import { decodePatches, encodePatches } from '../../static/tools/code.js';
 
 test('edited functions survive the address, Vietnamese comments included', () => {
   const patches = { 'scheduler.plan_tasks': 'def plan_tasks(running, budget_cap):\n    return []  # rỗng\n' };

@@ -1,9 +1,9 @@
-// static/fields.js: the constants' parsing and the request editor's validation (hand-checkable cases).
+// static/core/fields.js: the constants' parsing and the request editor's validation (hand-checkable cases).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   boundsText, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars, validateRequests,
-} from '../../static/fields.js';
+} from '../../static/core/fields.js';
 
 const SLOTS = { name: 'SLOTS', type: 'int', default: 2, min: 1, max: 8 };
 const TOP_P = { name: 'TOP_P', type: 'float', default: 0.9, min: 0.05, max: 1, step: 0.05 };

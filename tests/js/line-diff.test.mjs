@@ -1,7 +1,7 @@
-// static/line-diff.js: compare's line pairing and number diff.
+// static/tools/line-diff.js: compare's line pairing and number diff.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { align, changedNumbers, diffRuns, split } from '../../static/line-diff.js';
+import { align, changedNumbers, diffRuns, split } from '../../static/tools/line-diff.js';
 
 test('split separates numbers from the text around them', () => {
   const parts = split('TTFT của C: 22.00 ms, chờ 14.55 ms');

@@ -2,8 +2,8 @@
 // column out of the request, the address encodes a trace without them exactly as before they existed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCell, parseTrace, validateRequests } from '../../static/fields.js';
-import { decodeRequests, encodeRequests, fromBase64Url } from '../../static/share-state.js';
+import { parseCell, parseTrace, validateRequests } from '../../static/core/fields.js';
+import { decodeRequests, encodeRequests, fromBase64Url } from '../../static/core/share-state.js';
 
 const SPEC = {
   name: 'REQUESTS', type: 'requests', max_items: 3,

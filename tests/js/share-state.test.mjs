@@ -1,9 +1,9 @@
-// static/share-state.js: the shareable address's format.
+// static/core/share-state.js: the shareable address's format.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   VIEW_PARAMS, decodeRequests, encodeRequests, fromBase64Url, parseAddressValue, queryFor, shorten, toBase64Url, withViewParams,
-} from '../../static/share-state.js';
+} from '../../static/core/share-state.js';
 
 test('base64url round trip, Vietnamese included, without padding or + /', () => {
   for (const text of ['', 'a', 'ab', 'abc', '[["A","xin chào",0]]', 'Tiếng Việt có dấu ư ơ đ', '\u{1F600}>>>???']) {

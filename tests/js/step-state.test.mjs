@@ -1,10 +1,10 @@
-// static/step-state.js: the step navigator's arithmetic, on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
+// static/tools/step-state.js: the step navigator's arithmetic, on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
 // (exercise 5: C is preempted at step 6), as report.steps.items holds them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   blockMap, budgetParts, clampStep, decodesFirst, eventSteps, expandRanges, hasEvent, stepFromSearch, targetStep, valueText,
-} from '../../static/step-state.js';
+} from '../../static/tools/step-state.js';
 
 const STEP5 = {
   tasks: [['A', 'decode', 1], ['B', 'decode', 1], ['C', 'prefill', 4]], budget: [6, 6],

@@ -1,7 +1,7 @@
-// static/store.js: the page's one store.
+// static/core/store.js: the page's one store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStore } from '../../static/store.js';
+import { createStore } from '../../static/core/store.js';
 
 test('set changes state and tells change listeners which keys changed', () => {
   const store = createStore({ ready: false, fields: [] });

@@ -1,0 +1,173 @@
+"""The page's door into the engine: JSON in, JSON out (called from the Web Worker via Pyodide).
+
+    >>> import json
+    >>> out = json.loads(run('{"SLOTS": 0, "QUANT_BITS": 9}'))
+    >>> out["ok"], [e["field"] for e in out["errors"]]
+    (False, ['SLOTS', 'QUANT_BITS'])
+    >>> json.loads(run('{}'))["report"]["passed"]
+    True
+
+`describe()` returns the config schema (see config.describe), with the characters the tokenizer knows
+added to REQUESTS as "alphabet" (the page's request editor warns about any other character):
+
+    >>> [d["alphabet"] for d in json.loads(describe()) if d["name"] == "REQUESTS"]
+    ['abcdehiklmnotx']
+
+`run(config_json, lang)` returns
+{"ok": true, "report": Report.to_dict(), "trace": Chrome trace-event JSON of the timeline}
+or {"ok": false, "errors": [{field, message, message_en}]}; `lang` ("vi" or "en") words the report.
+`render(report_json, lang)` words an earlier run's report (its to_dict() JSON) in `lang` without
+running the engine again (the page's language switch), with the same answer shape.
+Strings keep the worker free of Python source and the messages small and typed.
+
+`run(config_json, patches, lang)` runs the lab with the student's edited functions (patch.py): `patches`
+is JSON (or the same as Python objects) of {module: source} or of a list of
+{module, source, name, first_line, key, function}. The answer then says which functions ran edited
+("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an error with field "patch:<key>"
+and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
+
+    >>> bad = json.loads(run('{}', {"scheduler": "def plan_tasks(running, budget_cap)\\n    return []"}))
+    >>> bad["ok"], [(e["field"], e["kind"], e["line"]) for e in bad["errors"]]
+    (False, [('patch:scheduler.py', 'syntax', 1)])
+
+Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import json
+import math
+
+from ..core.config import CORPUS, FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
+from ..core.tokenizer import WORD_END, BPETokenizer
+
+# The pipeline (lab, engine, model, …) is imported by the first run(), not here: the page needs only
+# describe() to show its controls, and the worker's idle warm-up run imports the rest after that.
+
+
+def alphabet() -> str:
+    """The characters the tokenizer learned from the corpus (any other one makes a request 400), sorted."""
+    tok = BPETokenizer.train(CORPUS, 0)
+    return "".join(sorted(set("".join(tok.id_to_token[2:]).replace(WORD_END, ""))))
+
+
+def describe() -> str:
+    schema = describe_schema()
+    for d in schema:
+        if d["name"] == "REQUESTS":
+            d["alphabet"] = alphabet()
+    return json.dumps(schema, ensure_ascii=False)
+
+
+def as_declared(values):
+    """JavaScript writes 1.0 as 1 in JSON: float constants and float request columns get floats back,
+    so the page prints "top_p 1.0" exactly as the command line does. Anything else is left to validate().
+
+    >>> as_declared({"QUALITY_GATE": 1, "SLOTS": 2, "REQUESTS": [{"temperature": 0, "top_k": 0, "top_p": 1}]})
+    {'QUALITY_GATE': 1.0, 'SLOTS': 2, 'REQUESTS': [{'temperature': 0.0, 'top_k': 0, 'top_p': 1.0}]}
+    """
+    def floated(value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                return float(value)
+            except OverflowError:  # validate() then says it is not a (finite) number
+                return math.inf if value > 0 else -math.inf
+        return value
+
+    if not isinstance(values, dict):
+        return values
+    out = dict(values)
+    for f in FIELDS:
+        if f.type == "float" and f.name in out:
+            out[f.name] = floated(out[f.name])
+    columns = [c.name for c in REQUEST_FIELDS if c.type == "float"]
+    if isinstance(out.get("REQUESTS"), list):
+        out["REQUESTS"] = [{k: floated(v) if k in columns else v for k, v in r.items()} if isinstance(r, dict) else r
+                           for r in out["REQUESTS"]]
+    return out
+
+
+def _errors(problems) -> str:
+    return json.dumps({"ok": False, "errors": [p.to_dict() for p in problems]}, ensure_ascii=False)
+
+
+def patch_units(patches) -> list:
+    """{module: source} or [{module, source, name?, first_line?, key?, function?}] (or their JSON) as patch.Unit
+    objects (the page sends one per editor: key "module.function", function: the one it must define)."""
+    from ..layout import short
+    from .patch import Unit, say
+    if isinstance(patches, str):
+        try:
+            patches = json.loads(patches)
+        except json.JSONDecodeError as exc:
+            raise ValueError(say(f"patches không phải JSON hợp lệ ({exc.msg})", f"patches is not valid JSON ({exc.msg})")) from None
+    if isinstance(patches, dict):
+        patches = [dict(module=m, source=s) for m, s in patches.items()]
+    if not isinstance(patches, list) or not all(isinstance(p, dict) for p in patches):
+        raise ValueError(say("patches phải là {mô-đun: mã} hoặc một danh sách {module, source}",
+                             "patches must be {module: source} or a list of {module, source}"))
+    units = []
+    for p in patches:
+        module = str(p.get("module", ""))
+        name = p.get("name") or short(module.removesuffix(".py")) + ".py"
+        units.append(Unit(module, p.get("source"), str(name), p.get("first_line", 1), str(p.get("key") or name),
+                          str(p.get("function") or "")))
+    return units
+
+
+PRINTED_MAX = 4000  # characters of the student's print() output sent back to the page
+
+
+def shorten(text: str, lang: str = "vi") -> str:
+    cut = len(text) - PRINTED_MAX
+    return text if cut <= 0 else text[:PRINTED_MAX] + (f"\n… ({cut} characters left out)" if lang == "en" else f"\n… (bỏ {cut} ký tự)")
+
+
+def run(config_json: str, patches=None, lang: str = "vi") -> str:
+    try:
+        values = json.loads(config_json)
+    except json.JSONDecodeError as exc:
+        return _errors([Problem("config", f"Cấu hình không phải JSON hợp lệ ({exc.msg}).",
+                                f"The config is not valid JSON ({exc.msg}).")])
+    try:
+        cfg = Config.from_values(as_declared(values))      # validates: every problem at once
+    except ConfigError as exc:
+        return _errors(exc.problems)
+    from .lab import run as run_lab
+    from .trace import trace_events
+    lang = lang if lang in ("vi", "en") else "vi"
+    if not patches:
+        return _answer(run_lab(cfg, lang=lang))
+    from . import patch
+    try:
+        with patch.language(lang):
+            units = patch_units(patches)
+    except ValueError as exc:
+        return _errors([Problem("patch", f"{exc}.")])
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed), patch.language(lang):
+            report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg)
+        return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
+                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)
+    except patch.PatchError as exc:
+        return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
+                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:      # a value from the student's code JSON cannot hold
+        lesson = patch.Lesson(units[0].key, "engine", f"The result of the run with edited code cannot be sent to the page: {exc}." if lang == "en"
+                              else f"Kết quả của lần chạy với mã đã sửa không gửi được về trang: {exc}.")
+        return json.dumps({"ok": False, "errors": [lesson.to_dict()]}, ensure_ascii=False)
+
+
+def _answer(report) -> str:
+    from .trace import trace_events
+    return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report)}, ensure_ascii=False)
+
+
+def render(report_json: str, lang: str) -> str:
+    """The same run in `lang`: every line worded again from the report's data (no engine run)."""
+    from .lab import render as render_lab
+    from .report import Report
+    return _answer(render_lab(Report.from_dict(json.loads(report_json)), lang if lang in ("vi", "en") else "vi"))

@@ -1,0 +1,48 @@
+"""Where each module of the package lives: one table for everything that names a module by its short name.
+
+The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `models/`:
+
+- `core/`: the serving core: config schema, tokenizer, model, sequence, block manager, scheduler, engine,
+  sampler, quantization, metrics and the run log. Mechanics only, no sentence a student reads.
+- `words/`: what a student reads: the 13 blocks' sentences (text.py fills the vi/en tables), the step
+  narration, the mapping table (blocks.py), the command line's and the code editor's messages.
+- `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
+  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), exercises.py.
+
+Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
+the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
+
+    >>> dotted("scheduler"), path("text_vi")
+    ('inference_lab.core.scheduler', 'inference_lab/words/text_vi.py')
+
+Standard library only, no imports of the package: build.py loads this file on its own.
+Leaves out: the sub-packages' own `__init__` (empty) and `__main__.py` (top level, `python -m inference_lab`).
+"""
+from __future__ import annotations
+
+PACKAGE = "inference_lab"
+LAYOUT = {
+    "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
+             "quantization", "metrics", "steps"),
+    "words": ("text", "text_vi", "text_en", "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
+    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
+}
+SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
+
+
+def dotted(name: str) -> str:
+    """The importable name of a module given by its short name ("engine" -> "inference_lab.core.engine")."""
+    if name not in SUBPACKAGE:
+        raise KeyError(f"{PACKAGE} has no module {name!r}")
+    return f"{PACKAGE}.{SUBPACKAGE[name]}.{name}"
+
+
+def path(name: str) -> str:
+    """The module's file inside the wheel / py/ folder ("inference_lab/core/engine.py")."""
+    return dotted(name).replace(".", "/") + ".py"
+
+
+def short(module_name: str) -> str:
+    """The short name of an importable name ("inference_lab.core.engine" -> "engine"); others unchanged."""
+    last = module_name.rsplit(".", 1)[-1]
+    return last if module_name.startswith(PACKAGE + ".") and last in SUBPACKAGE else module_name

@@ -1,0 +1,176 @@
+// The fields of describe() on the page side: which constants are headline controls, how a typed
+// value is parsed and checked, and every message a student sees about a value they typed (the
+// constants, the request table's cells, a trace from the page address). The one place on the JS
+// side for parsing and validation messages; the engine checks again and has the last word.
+// Pure functions, no DOM (tests/js/fields.test.mjs runs them in Node).
+// Leaves out: the controls themselves (static/core/controls.js) and the request table (static/tools/editor.js).
+
+export const HEADLINE_ORDER = ['SLOTS', 'QUEUE_LIMIT', 'TOKEN_BUDGET', 'BLOCK_SIZE', 'POOL_BLOCKS', 'QUANT_BITS', 'FOLLOW'];
+import { tl } from '../words/i18n.js';
+
+const has = (v) => v !== null && v !== undefined;
+
+// describe() entries -> {fields: those with a control, headline: in HEADLINE_ORDER, advanced}.
+export function splitFields(schema) {
+  const fields = (schema || []).filter((f) => f && f.name && f.type !== 'requests');
+  const rank = (field) => {
+    const i = HEADLINE_ORDER.indexOf(field.name);
+    return i === -1 ? HEADLINE_ORDER.length : i;
+  };
+  const headline = fields.filter((f) => f.group === 'headline' || HEADLINE_ORDER.includes(f.name))
+    .sort((a, b) => rank(a) - rank(b));
+  const advanced = fields.filter((f) => !headline.includes(f));
+  return { fields, headline, advanced };
+}
+
+export function formatValue(value) {
+  return has(value) ? String(value) : '';
+}
+
+// "từ 1 đến 8", "ít nhất 1", "nhiều nhất 8" or '' (the bounds line under a control).
+export function boundsText(field) {
+  const lo = has(field.min);
+  const hi = has(field.max);
+  if (lo && hi) return tl('từ ', 'from ') + field.min + tl(' đến ', ' to ') + field.max;
+  if (lo) return tl('ít nhất ', 'at least ') + field.min;
+  if (hi) return tl('nhiều nhất ', 'at most ') + field.max;
+  return '';
+}
+
+// What a control's text means: {value} or {error} (Vietnamese, shown beside the control).
+export function parseValue(field, raw) {
+  const text = String(raw).trim();
+  if (field.type === 'choice') {
+    return (field.choices || []).includes(text) ? { value: text } : { error: tl('Hãy chọn một giá trị trong danh sách.', 'Pick a value from the list.') };
+  }
+  if (text === '') return { error: tl('Hãy nhập một số.', 'Enter a number.') };
+  let value;
+  if (field.type === 'int') {
+    if (!/^[+-]?\d+$/.test(text)) return { error: tl('Hãy nhập một số nguyên (không có dấu phẩy hay chữ).', 'Enter an integer (no decimal point or letters).') };
+    value = Number(text);
+  } else {
+    const normalized = text.replace(',', '.'); // accept 0,95 as well as 0.95
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized)) return { error: tl('Hãy nhập một số, ví dụ 0.95.', 'Enter a number, for example 0.95.') };
+    value = Number(normalized);
+  }
+  if (!Number.isFinite(value) || (field.type === 'int' && !Number.isSafeInteger(value))) return { error: tl('Số quá lớn.', 'The number is too large.') };
+  if (has(field.min) && value < field.min) return { error: tl('Giá trị nhỏ nhất là ', 'The smallest value is ') + field.min + '.' };
+  if (has(field.max) && value > field.max) return { error: tl('Giá trị lớn nhất là ', 'The largest value is ') + field.max + '.' };
+  return { value };
+}
+
+// The text after ArrowUp (+1) or ArrowDown (-1) in a numeric control, or null when the text is not
+// a valid number (then the key does nothing). Kept within the bounds; floats without binary noise.
+export function stepValue(field, raw, direction) {
+  const parsed = parseValue(field, raw);
+  if (parsed.error) return null;
+  const step = Number(field.step) || 1;
+  let next = parsed.value + direction * step;
+  if (has(field.min)) next = Math.max(field.min, next);
+  if (has(field.max)) next = Math.min(field.max, next);
+  if (field.type === 'float') next = Number(next.toFixed(10));
+  return String(next);
+}
+
+// ── the request trace (describe()'s REQUESTS entry: columns, max_items, alphabet) ──
+export const DEFAULT_ID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
+
+// The id column's pattern from describe() (config.py), else the default.
+export function idPattern(spec) {
+  const column = spec && (spec.columns || []).find((c) => c.name === 'id');
+  return column && column.pattern ? new RegExp(column.pattern) : DEFAULT_ID_PATTERN;
+}
+
+// "REQUESTS[2].text": the engine's own name for a cell.
+export function cellName(specName, index, column) {
+  return specName + '[' + index + '].' + column;
+}
+
+// "Dài 1–40 ký tự." / "Từ 0 đến 5000, số nguyên." / '' (the request table's legend).
+export function columnBoundsText(col) {
+  if (col.type === 'str') return has(col.max) ? tl('Dài ', 'Length ') + (has(col.min) ? col.min : 0) + '–' + col.max + tl(' ký tự.', ' characters.') : '';
+  if (has(col.min) && has(col.max)) return tl('Từ ', 'From ') + col.min + tl(' đến ', ' to ') + col.max + (col.type === 'int' ? tl(', số nguyên.', ', integer.') : '.');
+  return '';
+}
+
+// An optional column (config.py RequestField.optional, e.g. priority, cancel_at) left empty: no value.
+function isBlank(raw) {
+  return raw === null || raw === undefined || String(raw).trim() === '';
+}
+
+// One cell: {value} or {error}; an empty optional cell is {value: undefined} (the request leaves the column
+// out). ids: every row's id (for uniqueness); pattern: idPattern(spec).
+export function parseCell(col, raw, ids, pattern = DEFAULT_ID_PATTERN) {
+  if (col.optional && isBlank(raw)) return { value: undefined };
+  if (col.type === 'int' || col.type === 'float') return parseValue(col, raw);
+  const text = String(raw);
+  if (col.name === 'id') {
+    const id = text.trim();
+    if (!pattern.test(id)) return { error: tl('Mã gồm 1–8 chữ cái hoặc chữ số không dấu, ví dụ F.', 'An ID is 1–8 ASCII letters or digits, for example F.') };
+    if (ids.filter((x) => x === id).length > 1) return { error: tl('Mã ', 'ID ') + id + tl(' bị trùng: mỗi yêu cầu cần một mã riêng.', ' is taken: every request needs its own ID.') };
+    return { value: id };
+  }
+  const length = Array.from(text).length;
+  if (text.trim() === '') return { error: (col.label || col.name) + tl(' không được rỗng.', ' must not be empty.') };
+  if (has(col.max) && length > col.max) {
+    return { error: (col.label || col.name) + tl(' dài tối đa ', ' is at most ') + col.max + tl(' ký tự (đang có ', ' characters long (it has ') + length + ').' };
+  }
+  return { value: text };
+}
+
+// The table's texts (one per row and column) -> {requests, errors: [{field, message}]}.
+export function parseTrace(spec, rows) {
+  const pattern = idPattern(spec);
+  const requests = [];
+  const errors = [];
+  const ids = rows.map((row) => String(row.id === undefined ? '' : row.id).trim());
+  rows.forEach((row, i) => {
+    const request = {};
+    for (const col of spec.columns) {
+      const parsed = parseCell(col, row[col.name] === undefined ? '' : row[col.name], ids, pattern);
+      if (parsed.error) errors.push({ field: cellName(spec.name, i, col.name), message: parsed.error });
+      else if (parsed.value !== undefined) request[col.name] = parsed.value;
+    }
+    requests.push(request);
+  });
+  if (rows.length === 0) errors.push({ field: spec.name, message: tl('Trace cần ít nhất 1 yêu cầu.', 'The trace needs at least 1 request.') });
+  return { requests, errors };
+}
+
+// A whole list of requests as data (from the page address): [] or [{field, message}].
+export function validateRequests(spec, requests) {
+  if (!Array.isArray(requests)) return [{ field: spec.name, message: tl('không phải một danh sách yêu cầu.', 'is not a list of requests.') }];
+  if (requests.length < 1 || requests.length > spec.max_items) {
+    return [{ field: spec.name, message: tl('cần từ 1 đến ', 'needs 1 to ') + spec.max_items + tl(' yêu cầu (có ', ' requests (it has ') + requests.length + ').' }];
+  }
+  const pattern = idPattern(spec);
+  const problems = [];
+  const ids = requests.map((r) => (r && typeof r.id === 'string' ? r.id.trim() : ''));
+  requests.forEach((r, i) => {
+    if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: tl('không phải một yêu cầu.', 'is not a request.') }); return; }
+    for (const col of spec.columns) {
+      const value = r[col.name];
+      if (col.optional && (value === null || value === undefined)) continue;
+      const wrongType = col.type === 'str' ? typeof value !== 'string' : typeof value !== 'number';
+      const parsed = wrongType ? { error: tl('thiếu hoặc sai kiểu.', 'missing or of the wrong type.') } : parseCell(col, String(value), ids, pattern);
+      if (parsed.error) problems.push({ field: cellName(spec.name, i, col.name), message: parsed.error });
+    }
+  });
+  return problems;
+}
+
+// Characters of `text` the tokenizer never saw (whitespace only separates words), in order.
+export function unknownChars(alphabet, text) {
+  if (!alphabet) return [];
+  const out = [];
+  for (const ch of String(text)) {
+    if (!/\s/u.test(ch) && !alphabet.includes(ch) && !out.includes(ch)) out.push(ch);
+  }
+  return out;
+}
+
+// The warning beside a request's text with characters the tokenizer never saw ('' when none).
+export function unknownCharsWarning(chars) {
+  return chars.length ? tl('Tokenizer chưa từng thấy ', 'The tokenizer never saw ') + chars.map((c) => '“' + c + '”').join(', ') +
+    tl(': yêu cầu này sẽ bị từ chối 400 ở bước chuẩn bị đầu vào (khối 2).', ': this request will be rejected with 400 during input preparation (block 2).') : '';
+}

@@ -1,0 +1,91 @@
+// The one API the page's tools use (static/tools/editor.js, share.js, compare.js, exercises.js, and any
+// new one). A tool is a module exporting init(lab) that returns its own small API (or nothing);
+// static/core/app.js lists the tools in TOOLS and registers them in order, so a tool may use one listed
+// before it through lab.tool(name). Tools never reach into each other's DOM or the page's by id:
+// what they may touch, the lab hands them (toolbar, form slot, output sections).
+//
+// Events (lab.on(name, fn) returns a function that unsubscribes):
+//   ready({schema, first})   Python is ready; schema = describe(). first: the first time on this page
+//                            (a restarted worker says ready again). Replayed to a late subscriber.
+//   runnable(canRun)         whenever Run becomes possible or not (called once at subscription too).
+//   status(status)           the status line's data-status changed (loading/ready/running/done/error).
+//   config(config, errors)   Run (or lab.readConfig()) is reading the controls: add your part to
+//                            config, or push {field, message} to errors.
+//   lines(report)            a run's lines are in the panels (before the status says done): the
+//                            moment to rewrite those lines, before anything reads layout.
+//   result(result, config)   a run was shown (result.report, result.trace…; config: what ran).
+//   reset()                  "Mặc định" was pressed (put your part back to its default).
+//   clearErrors()            clear the errors you placed.
+//   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
+//                            'watchdog' (a run with edited code took longer than watchdogSeconds());
+//                            patched: the run had edited code.
+//   fieldError(name, message) an error (message null: clear it) about a field with no control (e.g.
+//                            REQUESTS[1].text): return the element you put it beside, else nothing.
+// Methods: see createLabApi below.
+// Leaves out: how a run happens (static/core/app.js) and the tools' own features.
+
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar}
+export function createLabApi(page) {
+  const { store, controls, panels } = page;
+  const tools = new Map(); // name -> what its init returned
+
+  const lab = {
+    on(name, fn) {
+      const off = store.on(name, fn);
+      if (name === 'ready' && store.get().readyInfo) fn(store.get().readyInfo);
+      if (name === 'runnable') fn(page.canRun());
+      return off;
+    },
+    // ── state ──
+    canRun: page.canRun,
+    status: () => store.get().status,
+    fields: () => store.get().fields,           // describe() entries that have a control
+    lastResult: () => store.get().lastResult,   // {result, config} of the last run shown, or null
+    // ── the controls ──
+    controlFor: controls.controlFor,            // the control of a constant, or null
+    setFieldError: controls.setFieldError,      // (name, message|null) beside its control or cell
+    readConfig: controls.readConfig,            // {config, errors}, as Run reads them
+    openAdvanced: controls.openAdvanced,        // opens "Nâng cao" if the node is in it
+    setChoices: controls.setChoices,            // (name, choices) for a choice field (FOLLOW)
+    insertControls: controls.insert,            // (node) into the form, before "Nâng cao"
+    // ── running ──
+    run: page.run,                              // the Run button
+    stop: page.stop,                            // the Stop button (restarts Python)
+    setPatches: page.setPatches,                // ([{module, function, source, key, …}]): every Run sends them
+    watchdogSeconds: () => page.watchdogMs / 1000, // a run with edited code is stopped after this
+    // (constants): Mặc định, these, Run; see app.js. REQUESTS (a trace: a list of request objects) has
+    // no control: it goes into the request editor tool, after Mặc định and before the other constants.
+    runWith(constants) {
+      const { REQUESTS: trace, ...rest } = constants || {};
+      if (trace === undefined) return page.runWith(rest);
+      const editor = tools.get('editor');
+      if (!editor || !editor.name()) return ['REQUESTS'];
+      return page.runWith(rest, () => { editor.setTrace(trace); editor.open(); });
+    },
+    setNote: page.setNote,                      // the note beside the Run button
+    // ── places ──
+    // (node, order) into the toolbar under the status line; lower order first (share 0, compare 1,
+    // the share link box 9).
+    addToToolbar(node, order) {
+      const bar = page.toolbar();
+      node.dataset.toolOrder = String(order || 0);
+      const after = Array.from(bar.children).find((child) => Number(child.dataset.toolOrder) > (order || 0));
+      bar.insertBefore(node, after || null);
+    },
+    beforeControls: (node) => page.form.before(node), // (node) above the form (share's address note)
+    sections: panels.sections,                  // [{key, label, pre, summary}] of the output
+    // ── other tools ──
+    tool: (name) => tools.get(name) || null,
+  };
+
+  // Registers a tool: calls init(lab) and keeps what it returns for lab.tool(name).
+  function register(name, init) {
+    try {
+      tools.set(name, init(lab) || null);
+    } catch (err) {
+      console.error('[tools] ' + name, err);
+    }
+  }
+
+  return { lab, register };
+}

@@ -1,0 +1,187 @@
+// What the page shows of a run and of itself: the run header and the 13 block panels (one <pre> of
+// lines each), TỔNG KẾT with the PASS/FAIL verdict and the list of checks, the status line (the
+// data-status hook: loading, ready, running, done, error), the page error banner and the versions
+// line. Charts (static/charts/, loaded on the first run) go above a panel's lines.
+// Leaves out: deciding when to show what (static/core/app.js) and the tools' marks (static/tools/compare.js).
+
+import { make } from './dom.js';
+import { versioned } from './versioned.js';
+import { tl } from '../words/i18n.js';
+
+export const BLOCKS = 13;
+
+// Lines go into a <pre>, one block <span> each (hanging indent when a long line wraps). The hidden
+// newline between them makes textContent equal the command-line text too (innerText already does).
+// A re-run mostly prints the same lines with a few numbers changed, so the spans this function made
+// last time are kept and only the text of the lines that differ is replaced (which also clears the
+// marks static/tools/compare.js drew in them); lines are added or removed at the end.
+const shownLines = new WeakMap(); // pre -> [the .line spans fillLines left in it]
+
+export function fillLines(pre, lines, prefix) {
+  const p = prefix || '';
+  const old = shownLines.get(pre);
+  if (!old || !old.length || !lines.length || old[0].parentNode !== pre || pre.childNodes.length !== 2 * old.length - 1) {
+    const frag = document.createDocumentFragment();
+    const spans = lines.map((line, i) => {
+      if (i > 0) frag.append(make('span', { class: 'nl' }, '\n'));
+      return frag.appendChild(make('span', { class: 'line' }, p + line));
+    });
+    pre.replaceChildren(frag);
+    shownLines.set(pre, spans);
+    return;
+  }
+  const keep = Math.min(old.length, lines.length);
+  for (let i = 0; i < keep; i++) {
+    const span = old[i];
+    const text = p + lines[i];
+    const only = span.firstChild;
+    if (!only || only !== span.lastChild || only.nodeType !== Node.TEXT_NODE || only.data !== text) span.textContent = text;
+  }
+  const spans = old.slice(0, keep);
+  if (lines.length > keep) {
+    const frag = document.createDocumentFragment();
+    for (let i = keep; i < lines.length; i++) {
+      frag.append(make('span', { class: 'nl' }, '\n'));
+      spans.push(frag.appendChild(make('span', { class: 'line' }, p + lines[i])));
+    }
+    pre.append(frag);
+  }
+  for (let i = keep; i < old.length; i++) {
+    old[i].previousSibling.remove(); // its newline
+    old[i].remove();
+  }
+  shownLines.set(pre, spans);
+}
+
+function asLines(value) {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+// el: {status, statusText, statusDetail, progress, pageError, verdict, summaryLines, checks,
+//      checksList, versions, jump, runHeader}
+export function createPanels(el) {
+  const blockPanel = (n) => document.querySelector('[data-block="' + n + '"]');
+
+  // ── status line and page error ───────────────────────────────────────────
+  function setStatus(status, text, detail, fraction) {
+    el.status.dataset.status = status;
+    el.statusText.textContent = text;
+    el.statusDetail.textContent = detail || '';
+    if (fraction === undefined || fraction === null) el.progress.hidden = true;
+    else { el.progress.hidden = false; el.progress.value = Math.max(0, Math.min(1, fraction)); }
+  }
+
+  // steps: optional [{text, command}] shown as an explanation followed by a command to copy.
+  // action: optional {label, onClick} for a button under the message.
+  function showPageError(title, message, details, steps, action) {
+    el.pageError.replaceChildren(make('p', { class: 'error-title' }, title));
+    if (message) el.pageError.append(make('p', {}, message));
+    for (const step of steps || []) {
+      const line = make('p', { class: 'command' });
+      line.append(make('code', {}, step.command));
+      el.pageError.append(make('p', {}, step.text), line);
+    }
+    if (details) {
+      const fold = make('details');
+      fold.append(make('summary', {}, tl('Chi tiết kỹ thuật', 'Technical details')), make('pre', { class: 'trace' }, details));
+      el.pageError.append(fold);
+    }
+    if (action) {
+      const button = make('button', { type: 'button', class: 'btn' }, action.label);
+      button.addEventListener('click', action.onClick);
+      el.pageError.append(button);
+    }
+    el.pageError.hidden = false;
+  }
+
+  function clearPageError() {
+    el.pageError.hidden = true;
+    el.pageError.replaceChildren();
+  }
+
+  function showVersions(versions) {
+    el.versions.textContent = tl('Python chạy trong trình duyệt nhờ Pyodide ', 'Python runs in the browser thanks to Pyodide ') + (versions.pyodide || '') +
+      ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + tl('. Không có dữ liệu nào rời khỏi máy của bạn.', '. No data leaves your machine.');
+  }
+
+  // aria-busy on the panels while a run is in the worker.
+  function setBusy(busy) {
+    if (busy) document.querySelectorAll('[data-block], #run-header').forEach((node) => node.setAttribute('aria-busy', 'true'));
+    else document.querySelectorAll('[aria-busy]').forEach((node) => node.removeAttribute('aria-busy'));
+  }
+
+  // ── a run's report ───────────────────────────────────────────────────────
+  function renderReport(report) {
+    fillLines(el.runHeader.querySelector('pre'), asLines(report.header));
+    if (!el.runHeader.open) el.runHeader.open = true;
+    const blocks = new Map((report.blocks || []).map((b) => [String(b.number), b]));
+    const panels = [];
+    for (let n = 1; n <= BLOCKS; n++) {
+      const panel = blockPanel(n);
+      const block = blocks.get(String(n));
+      const title = panel.querySelector('.panel-title');
+      if (block) {
+        const heading = '[' + block.code + '] ' + block.title;
+        if (title.textContent !== heading) title.textContent = heading;
+        fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
+      } else {
+        fillLines(panel.querySelector('pre'), [tl('(Lần chạy này không in khối ', '(This run does not print block ') + n + '.)']);
+      }
+      if (!panel.open) panel.open = true;
+      panels.push([panel, n]);
+    }
+    renderSummary(report);
+    showCharts(panels, report);
+    el.jump.hidden = false;
+  }
+
+  function renderSummary(report) {
+    fillLines(el.summaryLines, asLines(report.summary));
+    for (const line of el.summaryLines.querySelectorAll('.line')) {
+      const verdict = /^(PASS|FAIL)\b/.exec(line.textContent);
+      line.classList.toggle('pass', Boolean(verdict) && verdict[1] === 'PASS');
+      line.classList.toggle('fail', Boolean(verdict) && verdict[1] === 'FAIL');
+    }
+    el.verdict.hidden = false;
+    el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
+    el.verdict.textContent = report.passed
+      ? tl('PASS — các phép kiểm tra cơ chế đều đạt (không phải phép đo tốc độ).', 'PASS — every mechanism check holds (not a speed measurement).')
+      : tl('FAIL — có phép kiểm tra cơ chế không đạt; xem danh sách bên dưới.', 'FAIL — a mechanism check failed; see the list below.');
+    const checks = Array.isArray(report.checks) ? report.checks : [];
+    el.checks.hidden = checks.length === 0;
+    el.checksList.replaceChildren(...checks.map((c) => {
+      const item = make('li', { class: c.ok ? 'ok' : 'not-ok' });
+      item.append(make('span', { class: 'mark' }, c.ok ? tl('đạt', 'passed') : tl('KHÔNG ĐẠT', 'FAILED')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
+      return item;
+    }));
+  }
+
+  // Charts drawn from each block's data (static/charts/, ES modules), above the panel's lines.
+  // Loaded on the first run; the lines never depend on them. Once loaded, the charts of panels on or
+  // near the screen are drawn in the same task as the lines (after them, so that the page is laid
+  // out once for both); charts/index.js draws the others right after, when the page is idle.
+  let chartsModule = null;
+  let charts = null; // the module, once loaded
+  function showCharts(panels, report) {
+    if (charts) { charts.placeAllCharts(panels, report); return; }
+    if (!chartsModule) {
+      chartsModule = import(versioned('../charts/index.js')).then((module) => { charts = module; return module; },
+        (err) => { console.warn('charts not loaded:', err); return null; });
+    }
+    chartsModule.then((module) => module && module.placeAllCharts(panels, report));
+  }
+
+  // The output sections as shown now, for the tools: [{key, label, pre, summary}] (the run header,
+  // blocks 1–13, TỔNG KẾT; summary: the <summary> element of the section's fold, if it has one).
+  function sections() {
+    const out = [{ key: 'header', label: tl('đầu vào', 'input'), pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
+    for (let n = 1; n <= BLOCKS; n++) {
+      const panel = blockPanel(n);
+      out.push({ key: String(n), label: tl('khối ', 'block ') + n, pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
+    }
+    out.push({ key: 'summary', label: tl('TỔNG KẾT', 'SUMMARY'), pre: el.summaryLines, summary: null });
+    return out.filter((s) => s.pre);
+  }
+
+  return { setStatus, showPageError, clearPageError, showVersions, setBusy, renderReport, sections };
+}

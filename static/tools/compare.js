@@ -1,0 +1,106 @@
+// Compare with the previous run: after a re-run, every number in the output that changed is wrapped
+// in <span class="changed" data-changed="OLD">NEW</span>; the old value is drawn by CSS
+// (::before, "OLD → NEW"), so the line's text stays exactly the engine's text. A checkbox
+// (data-action="toggle-changes") removes or restores the marks; a line says how many numbers changed.
+//
+// Which numbers changed is static/tools/line-diff.js's (pure); this module reads the panels (lab.sections())
+// and draws. A tool of static/core/lab-api.js; built with DOM nodes and textContent only.
+
+import { make } from '../core/dom.js';
+import { diffRuns, split } from './line-diff.js';
+import { tl } from '../words/i18n.js';
+
+export function init(api) {
+  let previous = null;   // [{key, label, lines: [{text, parts}]}] of the last run shown (parts: split(text))
+  let changes = [];      // [{key, label, element, text, marks: Map(numberIndex -> old)}] of the current run
+  let show = true;
+  const ui = buildUi();
+
+  // On 'lines' rather than 'result': the marks are drawn before the other tools' result hooks, one
+  // of which reads layout (share.js changes the address), so the page is laid out once per run.
+  api.on('lines', () => {
+    const current = snapshot();
+    changes = previous ? diffRuns(previous, current).map(({ section, line, marks }) => ({
+      key: section.key, label: section.label, summary: section.summary, element: line.element, text: line.text, parts: line.parts, marks,
+    })) : [];
+    const first = previous === null;
+    previous = current.map(({ key, label, lines }) => ({ key, label, lines: lines.map((l) => ({ text: l.text, parts: l.parts })) }));
+    render(first);
+  });
+
+  function buildUi() {
+    const label = make('label', { class: 'toggle-changes' });
+    const box = make('input', { type: 'checkbox', 'data-action': 'toggle-changes', checked: true });
+    label.append(box, tl(' Hiện thay đổi so với lần chạy trước', ' Show changes since the previous run'));
+    const count = make('span', { class: 'changes-count', 'data-changes-count': '', 'aria-live': 'polite' },
+      tl('Đổi một hằng số rồi chạy lại: số nào đổi sẽ được đánh dấu cũ → mới.', 'Change a constant and run again: every number that changes is marked old → new.'));
+    const group = make('div', { class: 'tool-group compare-tools' });
+    group.append(label, count);
+    api.addToToolbar(group, 1);
+    box.addEventListener('change', () => { show = box.checked; render(false); });
+    return { box, count };
+  }
+
+  // ── reading the panels ─────────────────────────────────────────────────────
+  // The lines shown now, each with its parts (split(); taken from the previous run's line when the
+  // text is the same, which is most lines).
+  function snapshot() {
+    const known = new Map();
+    for (const section of previous || []) for (const line of section.lines) known.set(line.text, line.parts);
+    return api.sections().map((s) => Object.assign(s, {
+      lines: Array.from(s.pre.querySelectorAll(':scope > .line')).map((element) => {
+        const text = element.textContent;
+        return { element, text, parts: known.get(text) || split(text) };
+      }),
+    }));
+  }
+
+  // ── drawing ────────────────────────────────────────────────────────────────
+  function render(first) {
+    for (const section of api.sections()) if (section.summary) section.summary.removeAttribute('data-changes-badge');
+    for (const change of changes) {
+      if (!change.element.isConnected || change.element.textContent !== change.text) continue;
+      if (show) drawLine(change);
+      else change.element.textContent = change.text;
+    }
+    const total = changes.reduce((sum, c) => sum + c.marks.size, 0);
+    const where = [];
+    for (const change of changes) if (!where.includes(change.label)) where.push(change.label);
+    if (show) {
+      for (const label of where) {
+        const inSection = changes.filter((c) => c.label === label);
+        const summary = inSection[0].summary;
+        if (!summary) continue;
+        const n = inSection.reduce((sum, c) => sum + c.marks.size, 0);
+        summary.dataset.changesBadge = n + tl(' số đổi', ' changed'); // drawn by CSS: the panel's text stays the engine's
+      }
+    }
+    ui.count.dataset.changesCount = String(total);
+    if (first) ui.count.textContent = tl('Đổi một hằng số rồi chạy lại: số nào đổi sẽ được đánh dấu cũ → mới.', 'Change a constant and run again: every number that changes is marked old → new.');
+    else if (total === 0) ui.count.textContent = tl('Không có số nào đổi so với lần chạy trước.', 'No number changed since the previous run.');
+    else ui.count.textContent = total + tl(' số đã đổi (', ' numbers changed (') + where.join(', ') + ')' + (show ? '.' : tl(' — đang ẩn.', ' — hidden.'));
+  }
+
+  function drawLine(change) {
+    const { texts, numbers } = change.parts;
+    const nodes = [];
+    numbers.forEach((number, k) => {
+      if (texts[k]) nodes.push(document.createTextNode(texts[k]));
+      if (!change.marks.has(k)) { nodes.push(document.createTextNode(number)); return; }
+      const old = change.marks.get(k);
+      const mark = document.createElement('span');
+      mark.className = 'changed';
+      mark.dataset.changed = old;
+      mark.title = tl('Lần chạy trước: ', 'Previous run: ') + old + tl(' · lần này: ', ' · this run: ') + number;
+      const now = document.createElement('span');
+      now.className = 'changed-new';
+      now.textContent = number;
+      mark.append(now);
+      nodes.push(mark);
+    });
+    if (texts[numbers.length]) nodes.push(document.createTextNode(texts[numbers.length]));
+    change.element.replaceChildren(...nodes);
+  }
+
+  return { count: () => changes.reduce((sum, c) => sum + c.marks.size, 0) };
+}

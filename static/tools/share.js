@@ -1,0 +1,221 @@
+// Shareable runs and trace export.
+// - The constants that differ from their defaults live in the page address as a query string,
+//   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
+//   (one array per request, columns in describe()'s order); the student's edited functions go under
+//   PATCH= (static/tools/code.js reads it and says what goes there). Each run rewrites the address
+//   (history.replaceState); opening such an address restores the controls and runs once Python is
+//   ready. A value that is not valid is reported (near the controls and beside its field), replaced
+//   by its default, and nothing runs. View parameters (share-state.js VIEW_PARAMS: ?step=N of
+//   static/tools/steps.js) are not constants: they are kept as they are, and alone they run the defaults.
+// - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
+// - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
+//   JSON (web.run's "trace") as inference-lab-trace.json.
+// A tool of static/core/lab-api.js (uses the 'editor' tool); the address format is static/core/share-state.js.
+// Text from the address is only ever shown with textContent.
+
+import { make } from '../core/dom.js';
+import { formatValue } from '../core/fields.js';
+import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from '../core/share-state.js';
+import { PATCH_PARAM } from './code.js';
+import { tl } from '../words/i18n.js';
+
+const TRACE_FILE = 'inference-lab-trace.json';
+
+export function init(api) {
+  const editor = api.tool('editor');
+  let lastTrace = null;
+  const ui = buildUi();
+
+  api.on('ready', ({ first }) => {
+    ui.copy.disabled = false;
+    if (first) applyAddress();
+  });
+  api.on('result', (result, config) => {
+    lastTrace = result && result.trace ? result.trace : null;
+    ui.download.disabled = !lastTrace;
+    if (config) setAddress(addressFor(config));
+    ui.addressNote.hidden = true;
+  });
+
+  // ── the toolbar under the status line ──────────────────────────────────────
+  function buildUi() {
+    const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, tl('Sao chép liên kết', 'Copy link'));
+    const download = make('button', {
+      type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
+      title: tl('Trace của lần chạy gần nhất (Chrome trace-event JSON, mở bằng Perfetto hoặc chrome://tracing).', 'The trace of the last run (Chrome trace-event JSON; open it in Perfetto or chrome://tracing).'),
+    }, tl('Tải trace (Perfetto)', 'Download trace (Perfetto)'));
+    const note = make('span', { class: 'tools-note', 'aria-live': 'polite' });
+    const linkBox = make('p', { class: 'share-link', hidden: true });
+    const linkField = make('input', { type: 'text', id: 'share-url', readonly: true, 'data-share-url': '', spellcheck: 'false' });
+    linkBox.append(make('label', { for: 'share-url' }, tl('Liên kết tới cấu hình hiện tại:', 'Link to the current config:')), linkField);
+    const group = make('div', { class: 'tool-group share-tools' });
+    group.append(copy, download, note);
+    api.addToToolbar(group, 0);
+    api.addToToolbar(linkBox, 9);
+    copy.addEventListener('click', copyLink);
+    download.addEventListener('click', downloadTrace);
+
+    const addressNote = make('div', { class: 'address-note', id: 'address-note', role: 'alert', hidden: true });
+    api.beforeControls(addressNote);
+    return { copy, download, note, linkBox, linkField, addressNote };
+  }
+
+  // ── address <-> config ─────────────────────────────────────────────────────
+  // The address (URL) that restores `config`: only what differs from the defaults.
+  function addressFor(config) {
+    const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
+    const url = new URL(location.href);
+    const params = new URLSearchParams(queryFor(config, api.fields(), trace));
+    const code = api.tool('code');
+    const part = code ? code.addressPart() : null;
+    if (part) params.set(part[0], part[1]);
+    url.search = withViewParams(params.toString(), location.search);
+    return url.href;
+  }
+
+  function setAddress(href) {
+    if (href !== location.href) history.replaceState(history.state, '', href);
+  }
+
+  // On first ready: restore the controls from the address, then run — unless something was invalid.
+  function applyAddress() {
+    const params = new URLSearchParams(location.search);
+    const all = Array.from(new Set(params.keys()));
+    // ?step=N and ?lang=en (view parameters) and PATCH= (static/tools/code.js's: applied when the tools started)
+    // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
+    const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
+    if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
+    const problems = [];   // [{name, text}] for the note near the controls
+    const restored = [];
+    const fields = api.fields();
+    const report = (name, text, besideField) => {
+      problems.push({ name, text });
+      if (besideField) api.setFieldError(name, besideField);
+      const control = api.controlFor(name);
+      if (control) api.openAdvanced(control);
+    };
+
+    if (names.includes(REQUESTS)) {
+      const raw = params.getAll(REQUESTS).pop();
+      if (!editor || !editor.name()) {
+        report(REQUESTS, tl('trình chạy này không có bảng yêu cầu; bỏ qua.', 'this runner has no request table; ignored.'));
+      } else {
+        const columns = editor.columns();
+        const decoded = decodeRequests(raw, columns.map((c) => c.name), columns.filter((c) => !c.optional).length);
+        const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
+        if (found.length) {
+          const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
+          const more = found.length > 4 ? tl(' (và ', ' (and ') + (found.length - 4) + tl(' lỗi nữa)', ' more errors)') : '';
+          report(REQUESTS, tl('trace trong địa chỉ không hợp lệ: ', 'the trace in the address is invalid: ') + detail + more + tl(' Đã dùng trace mặc định.', ' The default trace is used.'),
+            tl('Trace trong địa chỉ không hợp lệ (', 'The trace in the address is invalid (') + detail + more + tl('); đã thay bằng trace mặc định.', '); replaced by the default trace.'));
+          editor.setTrace(editor.defaultTrace());
+        } else {
+          editor.setTrace(decoded.requests);
+          editor.open();
+          restored.push(REQUESTS + ' (' + decoded.requests.length + tl(' yêu cầu)', ' requests)'));
+        }
+      }
+    }
+    for (const name of names) {
+      if (name === REQUESTS) continue;
+      const field = fields.find((f) => f.name === name);
+      const values = params.getAll(name);
+      const raw = values[values.length - 1];
+      if (!field) { report(name, tl('không có hằng số tên này; bỏ qua.', 'there is no constant with this name; ignored.')); continue; }
+      const control = api.controlFor(name);
+      const parsed = parseAddressValue(field, values);
+      if (parsed.error) {
+        const fallback = formatValue(field.default);
+        control.value = fallback;
+        if (control.value !== fallback && control.options && control.options.length) control.selectedIndex = 0;
+        report(name, '“' + shorten(raw) + tl('” không hợp lệ: ', '” is invalid: ') + parsed.error + tl(' Đã dùng mặc định ', ' The default is used: ') + (control.value || fallback) + '.',
+          tl('Giá trị “', 'The value “') + shorten(raw) + tl('” trong địa chỉ không hợp lệ: ', '” in the address is invalid: ') + parsed.error + tl(' Đã đặt về mặc định ', ' Reset to the default ') + (control.value || fallback) + '.');
+      } else {
+        control.value = formatValue(parsed.value);
+        api.openAdvanced(control);
+        restored.push(name + '=' + formatValue(parsed.value));
+      }
+    }
+    // FOLLOW left at its default must still name a request of the restored trace.
+    const follow = fields.find((f) => f.type === 'choice' && f.name === 'FOLLOW');
+    if (follow && !names.includes(follow.name)) {
+      const control = api.controlFor(follow.name);
+      if (control && !(follow.choices || []).includes(formatValue(follow.default))) {
+        report(follow.name, tl('trace trong địa chỉ không có yêu cầu ', 'the trace in the address has no request ') + follow.default + tl(' để theo dõi; đã chọn ', ' to follow; chose ') + control.value + '.',
+          tl('Trace trong địa chỉ không có yêu cầu ', 'The trace in the address has no request ') + follow.default + tl('; đã chọn ', '; chose ') + control.value + tl('. Kiểm tra rồi bấm Chạy.', '. Check it, then press Run.'));
+      }
+    }
+
+    if (problems.length) {
+      showAddressProblems(problems);
+      api.setNote(tl('Chưa chạy: địa chỉ trang có giá trị không hợp lệ.', 'Not run: the page address has invalid values.'));
+      return;
+    }
+    if (restored.length) ui.note.textContent = tl('Đã khôi phục từ địa chỉ trang: ', 'Restored from the page address: ') + restored.join(', ') + '.';
+    api.run();
+  }
+
+  function showAddressProblems(problems) {
+    const box = ui.addressNote;
+    box.replaceChildren(make('p', { class: 'error-title' },
+      tl('Địa chỉ trang có ', 'The page address has ') + problems.length + tl(' giá trị không hợp lệ, nên trang chưa chạy.', ' invalid value(s), so the page did not run.')));
+    const list = make('ul');
+    for (const p of problems) {
+      const item = make('li');
+      item.append(make('code', {}, shorten(p.name)), ': ' + p.text);
+      list.append(item);
+    }
+    box.append(list, make('p', {}, tl('Các ô đó đã được đặt về giá trị mặc định (xem thông báo bên cạnh từng ô). ', 'Those fields were reset to their defaults (see the message beside each field). ') +
+      tl('Kiểm tra các hằng số rồi bấm Chạy.', 'Check the constants, then press Run.')));
+    box.hidden = false;
+  }
+
+  // ── copy link ──────────────────────────────────────────────────────────────
+  async function copyLink() {
+    ui.note.textContent = '';
+    const { config, errors } = api.readConfig();
+    if (errors.length) {
+      for (const e of errors) api.setFieldError(e.field, e.message);
+      ui.note.textContent = tl('Chưa sao chép: sửa ', 'Not copied: first fix the ') + errors.length + tl(' ô được đánh dấu trước.', ' marked field(s).');
+      return;
+    }
+    const href = addressFor(config);
+    setAddress(href);
+    ui.linkField.value = href;
+    ui.linkBox.hidden = false;
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(href);
+        copied = true;
+      }
+    } catch (err) {
+      copied = false;
+    }
+    if (!copied) {
+      ui.linkField.focus();
+      ui.linkField.select();
+      try { copied = document.execCommand('copy'); } catch (err) { copied = false; }
+    }
+    ui.note.textContent = copied
+      ? tl('Đã sao chép liên kết.', 'Link copied.')
+      : tl('Trình duyệt không cho sao chép tự động: liên kết đã được chọn trong ô dưới, hãy nhấn Ctrl+C (⌘C trên Mac).', 'The browser does not allow copying automatically: the link is selected in the box below; press Ctrl+C (⌘C on a Mac).');
+    if (copied) ui.copy.dataset.copied = 'true';
+  }
+
+  // ── trace download ─────────────────────────────────────────────────────────
+  function downloadTrace() {
+    if (!lastTrace) return;
+    const text = typeof lastTrace === 'string' ? lastTrace : JSON.stringify(lastTrace);
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const link = make('a', { href: url, download: TRACE_FILE, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 30000);
+    ui.note.textContent = tl('Đã tải ', 'Downloaded ') + TRACE_FILE + tl(': mở bằng Perfetto (Open trace file) hoặc chrome://tracing; ', ': open it in Perfetto (Open trace file) or chrome://tracing; ') +
+      tl('mỗi yêu cầu một hàng, thời gian là µs mô phỏng.', 'one row per request, times in simulated µs.');
+  }
+
+  return { addressFor };
+}

@@ -1,0 +1,92 @@
+// The page's language: 'vi' (the default, the seed's language) or 'en'. static/worker/boot.js chose it
+// before the body was drawn (?lang= in the address, else localStorage, else vi) and set <html lang>;
+// this module reads that choice and gives every other module two things:
+//   tl(vi, en)     the message in the page's language; each message is written once, with its
+//                  English twin beside it where it is used
+//   applyStatic()  swaps the page's fixed labels for English: an element with data-en="…" gets that
+//                  text, data-en-<attr>="…" sets <attr> (aria-label, title, placeholder); longer text is
+//                  written twice in index.html as [data-lang="vi"] / [data-lang="en"] siblings, and
+//                  style.css hides the other language's
+// plus the language switch: switchTo(lang, lastReport) remembers the choice, hands the last run's
+// report to the next page load (sessionStorage) so it is worded again without running the engine
+// (app.js, worker 'render'), and loads the same address (constants kept) in the other language.
+// Leaves out: the engine's words (the worker asks Python for them in `lang`: text_vi.py / text_en.py).
+
+export const LANGS = ['vi', 'en'];
+export const STORAGE_KEY = 'inference-lab:lang';
+export const HANDOFF_KEY = 'inference-lab:rerender';
+
+export const lang = (typeof document !== 'undefined' && document.documentElement.lang === 'en') ? 'en' : 'vi';
+
+export function tl(vi, en) {
+  return lang === 'en' ? en : vi;
+}
+
+/** The address `href` in language `to` (pure): lang=en added, or removed for vi, other parameters kept. */
+export function addressIn(href, to) {
+  const url = new URL(href);
+  if (to === 'en') url.searchParams.set('lang', 'en');
+  else url.searchParams.set('lang', 'vi');
+  return url.href;
+}
+
+export function applyStatic(root = document) {
+  if (lang !== 'en') return;
+  for (const node of root.querySelectorAll('[data-en]')) node.textContent = node.dataset.en;
+  for (const name of ['aria-label', 'title', 'placeholder', 'data-label']) {
+    const key = 'en' + name.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+    for (const node of root.querySelectorAll('[data-en-' + name + ']')) node.setAttribute(name, node.dataset[key]);
+  }
+  const title = document.querySelector('meta[name="title-en"]');
+  if (title) document.title = title.content;
+}
+
+/** The report handed over by switchTo() for this address, once (then forgotten), or null. */
+export function takeHandoff(search) {
+  try {
+    const raw = sessionStorage.getItem(HANDOFF_KEY);
+    sessionStorage.removeItem(HANDOFF_KEY);
+    if (!raw) return null;
+    const handoff = JSON.parse(raw);
+    return handoff && handoff.query === constantsOf(search) ? handoff : null;
+  } catch (err) {
+    return null;
+  }
+}
+
+// The address's parameters without lang: what must match for a handed-over report to be the same run.
+function constantsOf(search) {
+  const params = new URLSearchParams(search);
+  params.delete('lang');
+  params.delete('step');
+  return params.toString();
+}
+
+export function switchTo(to, last) {
+  try {
+    localStorage.setItem(STORAGE_KEY, to);
+    if (last) {
+      const target = new URL(addressIn(location.href, to));
+      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify({ query: constantsOf(target.search), report: last.report, config: last.config }));
+    }
+  } catch (err) {
+    // no storage: the address carries the language, the page runs again
+  }
+  location.assign(addressIn(location.href, to));
+}
+
+// The switch in the page header: a link to the other language (works without JavaScript too, since it
+// is a plain link; with JavaScript it also keeps the last run).
+export function initSwitch(getLast) {
+  const link = document.getElementById('lang-switch');
+  if (!link) return;
+  const to = lang === 'en' ? 'vi' : 'en';
+  link.href = addressIn(location.href, to);
+  link.hreflang = to;
+  link.lang = to;                                    // the other language's name, in that language
+  link.textContent = to === 'vi' ? 'Tiếng Việt' : 'English';
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    switchTo(to, getLast());
+  });
+}

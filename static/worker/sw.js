@@ -1,0 +1,116 @@
+// Service worker of the Inference Lab: after the first visit the whole lab (page, static/, Pyodide,
+// its wheels, the engine wheel, build-info.json, exercises.json) is served from one cache, so it
+// loads and runs with no network.
+//
+// This file is a template: build.py writes it to dist/sw.js with BUILD filled in from the build's
+// manifest (its version, the cache names of build.py's CACHE_NAMES, every file with its sha256), so
+// each new build gives a byte-different sw.js, which the browser installs as an update. Served as a
+// template (BUILD null) it does nothing.
+//
+// - install: fetch every file of the build, each checked against its sha256 (fetch integrity),
+//   into a new cache named after the build. A file that the page's worker already downloaded on
+//   this first visit (static/worker/worker.js puts them in a staging cache) is taken from there instead,
+//   if its sha256 matches. One missing or different file fails the install: the
+//   new cache is dropped and the previous service worker keeps serving its complete cache.
+// - activate (right after a complete install): delete this lab's caches of other builds (and the
+//   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
+// - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache;
+//   anything else goes to the network untouched.
+'use strict';
+
+const BUILD = null; // @build: replaced by build.py
+
+const SCOPE = self.registration.scope; // the folder holding index.html, ends with "/"
+// Cache names: "<name> <scope>" (+ " <version>" for one build's caches), names from build.py.
+const PREFIX = BUILD ? BUILD.caches.site + ' ' + SCOPE + ' ' : null;
+const PYC_PREFIX = BUILD ? BUILD.caches.pyc + ' ' + SCOPE + ' ' : null; // static/worker/pyc-cache.js: compiled Python
+const STAGING = BUILD ? BUILD.caches.staging + ' ' + SCOPE : null;     // static/worker/worker.js: first-visit copies
+const CACHE = BUILD ? PREFIX + BUILD.version : null;
+const FILES = new Map(); // absolute URL without query -> integrity ("sha256-…")
+if (BUILD) {
+  for (const [path, integrity] of BUILD.files) FILES.set(new URL(path, SCOPE).href, integrity);
+}
+
+function cacheKey(request) {
+  const url = new URL(request.url);
+  url.search = '';
+  url.hash = '';
+  if (url.href === SCOPE) return SCOPE + 'index.html';
+  return url.href;
+}
+
+// The URL the page itself loaded for a file (so the HTTP cache can answer): the folder for
+// index.html, static/ files with the build's ?v= query.
+function fetchURL(url) {
+  if (url === SCOPE + 'index.html') return SCOPE;
+  if (BUILD.query && url.startsWith(SCOPE + 'static/')) return url + BUILD.query;
+  return url;
+}
+
+async function sri(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
+  return 'sha256-' + btoa(String.fromCharCode(...digest));
+}
+
+// The staged copy of url if it is exactly the build's file, else null.
+async function fromStaging(staged, url, integrity) {
+  const hit = staged && await staged.match(url);
+  if (!hit) return null;
+  const body = await hit.arrayBuffer();
+  if (await sri(body) !== integrity) return null;
+  return new Response(body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
+}
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const staged = (await caches.has(STAGING)) ? await caches.open(STAGING) : null;
+  try {
+    await Promise.all([...FILES].map(async ([url, integrity]) => {
+      let response = await fromStaging(staged, url, integrity);
+      if (!response) {
+        const sameOrigin = new URL(url).origin === self.location.origin;
+        response = await fetch(fetchURL(url), { cache: 'no-cache', integrity, mode: sameOrigin ? 'same-origin' : 'cors' });
+        if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+      }
+      await cache.put(url, response);
+    }));
+  } catch (err) {
+    await caches.delete(CACHE); // never keep a half-filled cache
+    throw err;
+  } finally {
+    await caches.delete(STAGING);
+  }
+}
+
+self.addEventListener('install', (event) => {
+  if (!BUILD) return;
+  event.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  if (!BUILD) return;
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if ((name.startsWith(PREFIX) && name !== CACHE) || (name.startsWith(PYC_PREFIX) && name !== PYC_PREFIX + BUILD.version)) {
+        await caches.delete(name);
+      }
+    }
+    await self.clients.claim();
+  })());
+});
+
+async function answer(request, key) {
+  const hit = await caches.match(key, { cacheName: CACHE });
+  if (!hit) return fetch(request);
+  if (request.method === 'HEAD') {
+    return new Response(null, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
+  }
+  return hit;
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (!BUILD || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+  const key = cacheKey(request);
+  if (FILES.has(key)) event.respondWith(answer(request, key));
+});

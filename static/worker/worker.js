@@ -1,0 +1,350 @@
+// The one file that owns Pyodide. Loads Python + NumPy, installs the engine wheel with micropip,
+// then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
+// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy and
+// micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
+// is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
+// The interpreter lives as long as the worker: runs never reload it.
+// A build with bytecode (build-info.json "bytecode", build_bytecode.py) names its standard library
+// (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
+// instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
+//
+// page -> worker: {id, type: 'run', config, patches?, lang} (patches: the student's edited functions, see
+//                 py/inference_lab/entrypoints/patch.py; web.run(config_json, patches_json, lang))
+//                 {id, type: 'render', report, lang} (an earlier run's report worded again in lang, no
+//                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
+//                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
+// worker -> page: {type: 'progress', stage, detail, fraction}
+//                 {id, type: 'stats', stats} (stats: see memoryStats())
+//                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
+//                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
+//                 {id, type: 'error', message, details, fatal}
+//                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
+'use strict';
+
+const SITE_ROOT = new URL('../../', self.location.href);
+const PACKAGES = ['numpy', 'micropip']; // build.py LAB_PACKAGES: its lock file holds just these
+
+const T0 = performance.now();
+const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
+function mark(stage) { timings[stage] = Math.round(performance.now() - T0); }
+
+let pyodide = null;      // the Pyodide instance once loaded
+let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
+let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
+const queue = [];        // runs that arrived before the engine was ready
+
+function post(msg) { self.postMessage(msg); }
+
+function progress(stage, detail, fraction) { post({ type: 'progress', stage, detail, fraction }); }
+
+// A loading failure that names what failed and what to do about it.
+class LoadError extends Error {
+  constructor(title, message, details) {
+    super(title);
+    this.title = title;
+    this.hint = message;
+    this.details = details;
+  }
+}
+
+// The page's language (static/worker/boot.js names the worker after it): every message below in it.
+const LANG = self.name === 'en' ? 'en' : 'vi';
+const t = (vi, en) => (LANG === 'en' ? en : vi);
+
+const SERVE_HINT = t('Hãy tạo lại trang bằng “python3 build.py” (trên máy không có internet: đặt LAB_PYODIDE_MIRROR ' +
+  'trỏ tới thư mục chứa các tệp Pyodide 0.27.7) rồi phục vụ bằng “python3 build.py serve” và tải lại trang.',
+'Rebuild the page with “python3 build.py” (on a machine without internet: point LAB_PYODIDE_MIRROR at a folder ' +
+  'holding the Pyodide 0.27.7 files), serve it with “python3 build.py serve” and reload the page.');
+
+const MANIFEST_URL = new URL('build-info.json', SITE_ROOT);
+
+async function fetchManifest() {
+  const url = MANIFEST_URL;
+  let response;
+  try {
+    response = await fetch(url, { cache: 'no-store' });
+  } catch (err) {
+    throw new LoadError(t('Không tải được build-info.json.', 'Could not load build-info.json.'), SERVE_HINT, String(err));
+  }
+  if (!response.ok) throw new LoadError(t('Thiếu tệp build-info.json (HTTP ', 'build-info.json is missing (HTTP ') + response.status + ').', SERVE_HINT);
+  manifestText = await response.text();
+  return JSON.parse(manifestText);
+}
+
+// Ask for every Pyodide file (in parallel with loading them), so a missing one is named instead of
+// leaving Pyodide waiting forever for a wasm module that never comes.
+async function checkFiles(indexURL, files) {
+  await Promise.all(files.map(async (name) => {
+    const url = new URL(name, indexURL);
+    let response;
+    try {
+      response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+    } catch (err) {
+      throw new LoadError(t('Không tải được tệp Pyodide ', 'Could not load the Pyodide file ') + name + '.',
+        t('Kiểm tra kết nối mạng (bản dựng --pyodide cdn) hoặc máy chủ cục bộ. ', 'Check the network (a --pyodide cdn build) or the local server. ') + SERVE_HINT, url.href + '\n' + String(err));
+    }
+    if (!response.ok) {
+      throw new LoadError(t('Thiếu tệp Pyodide ', 'Missing Pyodide file ') + name + ' (HTTP ' + response.status + ').', SERVE_HINT, url.href);
+    }
+  }));
+}
+
+// Resolves like `promise`, but rejects as soon as `check` rejects.
+function unlessFails(promise, check) {
+  return Promise.race([promise, check.then(() => promise)]);
+}
+
+// Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
+try {
+  const url = new URL('pyc-cache.js', self.location.href);
+  url.search = self.location.search;
+  importScripts(url.href);
+} catch (err) {
+  self.labPyc = null;
+}
+const labPyc = self.labPyc || null;
+let manifestText = '';
+
+// ── first visit: hand what this worker downloads anyway to the service worker (sw.js) ──
+// sw.js caches the whole build once the lab is ready. So that it need not download the same 17 MB a
+// second time, a worker that is not yet served by it copies each build file it fetches into a
+// staging cache (named from build-info.json's "build", like every cache of the lab); sw.js takes a
+// staged file only if its sha256 matches the build, and fetches the rest.
+const staging = { cache: null, files: null, puts: [] }; // files: URLs (no query) of the build, once the manifest is read
+
+function stage(url, response, init) {
+  if (!staging.files || !response.ok || (init && init.method && init.method !== 'GET')) return;
+  const key = new URL(url);
+  key.search = '';
+  if (!staging.files.has(key.href)) return;
+  const copy = response.clone(); // now, before the caller reads the body
+  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(key.href, copy)).catch(() => {}));
+}
+
+// The worker's one fetch interceptor (Pyodide fetches its files through self.fetch): the compiled
+// stdlib comes from memory when pyc-cache.js has it; anything else from the network, a copy of
+// each build file staged for sw.js.
+const nativeFetch = self.fetch.bind(self);
+self.fetch = async function (input, init) {
+  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  const local = labPyc && labPyc.answer(url.href);
+  if (local) return local;
+  const response = await nativeFetch(input, init);
+  stage(url, response, init);
+  return response;
+};
+
+function startStaging(manifest, manifestURL, indexURL) {
+  const timing = performance.getEntriesByName(manifestURL.href)[0];
+  const served = timing && timing.workerStart > 0; // sw.js answered: the build is cached already
+  if (served || typeof caches === 'undefined' || !manifest.build) return;
+  staging.cache = manifest.build.caches.staging + ' ' + SITE_ROOT.href;
+  staging.files = new Set([
+    ...Object.keys(manifest.files || {}).map((path) => new URL(path, SITE_ROOT).href),
+    ...(manifest.pyodide.files || []).map((name) => new URL(name, indexURL).href),
+  ]);
+  const copy = new Response(manifestText, { headers: { 'Content-Type': 'application/json' } });
+  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(manifestURL.href, copy)).catch(() => {}));
+}
+
+// The engine wheel's bytes, fetched while Pyodide loads.
+async function fetchWheel(wheelURL) {
+  let response;
+  try {
+    response = await fetch(wheelURL);
+  } catch (err) {
+    throw new LoadError(t('Không tải được engine (', 'Could not load the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+  }
+  if (!response.ok) {
+    throw new LoadError(t('Thiếu tệp engine ', 'Missing engine file ') + wheelURL.split('/').pop() + ' (HTTP ' + response.status + ').', SERVE_HINT, wheelURL);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
+  try {
+    importScripts(new URL('pyodide.js', indexURL).href);
+  } catch (err) {
+    throw new LoadError(t('Không nạp được pyodide.js.', 'Could not load pyodide.js.'), SERVE_HINT, String(err));
+  }
+  const options = {
+    indexURL,
+    lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
+    packages: PACKAGES, // fetched while the interpreter starts, not after it
+    stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
+    stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
+  };
+  if (stdLibURL) options.stdLibURL = stdLibURL; // build.py's python_stdlib.pyc.zip: start-up modules as bytecode
+  try {
+    try {
+      return await self.loadPyodide({ ...options, ...extra });
+    } catch (err) {
+      if (!extra || !extra.stdLibURL) throw err;
+      labPyc.state.found = false; // a bad compiled-Python cache: start from the sources, rebuild it later
+      labPyc.state.site = null;
+      return await self.loadPyodide(options);
+    }
+  } catch (err) {
+    throw new LoadError(t('Pyodide không khởi động được (pyodide.asm.js, pyodide.asm.wasm hoặc python_stdlib.zip).',
+      'Pyodide did not start (pyodide.asm.js, pyodide.asm.wasm or python_stdlib.zip).'),
+      SERVE_HINT, String(err && err.stack || err));
+  }
+}
+
+async function loadPackages() {
+  const failures = [];
+  const missing = PACKAGES.filter((name) => !(name in pyodide.loadedPackages));
+  if (missing.length) {  // loadPyodide({packages}) only logs a failure: try once more, collecting the errors
+    await pyodide.loadPackage(missing, { messageCallback: () => {}, errorCallback: (text) => failures.push(text) });
+    missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
+  }
+  if (missing.length) {
+    throw new LoadError(t('Không nạp được gói ', 'Could not load the package ') + missing.join(', ') + t(' (tệp .whl trong thư mục pyodide/).', ' (.whl files in the pyodide/ folder).'),
+      SERVE_HINT, failures.join('\n'));
+  }
+}
+
+async function installEngine(wheelURL, wheelBytes) {
+  // The prefetched wheel goes into the in-memory file system; micropip installs it from there.
+  const path = '/tmp/wheels/' + wheelURL.split('/').pop();
+  pyodide.FS.mkdirTree('/tmp/wheels');
+  pyodide.FS.writeFile(path, wheelBytes);
+  const micropip = pyodide.pyimport('micropip');
+  mark('micropipImported');
+  try {
+    // deps=false: numpy is already loaded, and nothing may be fetched from package indexes.
+    await micropip.install.callKwargs('emfs:' + path, { deps: false });
+    mark('micropipInstalled');
+  } catch (err) {
+    throw new LoadError(t('Không cài được engine (', 'Could not install the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+  } finally {
+    micropip.destroy();
+  }
+  try {
+    return pyodide.pyimport('inference_lab.entrypoints.web');
+  } catch (err) {
+    throw new LoadError(t('Không import được inference_lab.entrypoints.web.', 'Could not import inference_lab.entrypoints.web.'),
+      t('Engine trong bản dựng bị lỗi; hãy báo cho người duy trì bài lab.', 'The engine in this build is broken; please tell the lab\'s maintainers.'), String(err));
+  }
+}
+
+async function boot() {
+  progress('build-info.json', t('Đọc danh sách tệp của bản dựng', 'Reading the build\'s file list'), 0.02);
+  const manifest = await fetchManifest();
+  mark('manifest');
+  const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
+  const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
+  startStaging(manifest, MANIFEST_URL, indexURL);
+  const check = checkFiles(indexURL, manifest.pyodide.files || []);
+  const wheel = fetchWheel(wheelURL);
+  wheel.catch(() => {}); // awaited below; a failure is reported there
+  progress('Python (Pyodide ' + manifest.pyodide.version + ')',
+    t('pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 'pyodide.asm.wasm, the standard library, NumPy and micropip (about 17 MB)'), 0.1);
+  // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
+  const pyc = manifest.bytecode ? null : labPyc;
+  const pycOptions = pyc ? await pyc.open(manifest.build) : {};
+  const lockFileURL = new URL(manifest.pyodide.lockFileURL, SITE_ROOT).href;
+  const stdLibURL = manifest.pyodide.stdLibURL ? new URL(manifest.pyodide.stdLibURL, indexURL).href : null;
+  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions), check);
+  mark('pyodide');
+  timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
+  timings.bytecode = Boolean(manifest.bytecode);
+  await loadPackages();
+  progress('engine', t('Cài inference_lab ', 'Installing inference_lab ') + manifest.engine.version, 0.85);
+  web = await installEngine(wheelURL, await wheel);
+  mark('engineImported');
+  progress('engine', t('Đọc mô tả các hằng số', 'Reading the constants\' schema'), 0.95);
+  const schema = JSON.parse(web.describe());
+  await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
+  staging.files = null;
+  mark('ready');
+  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings });
+}
+
+// One default run while the student reads the page: weights, tokenizer and the quality gate are
+// then cached, so the first click costs what any later one does. Skipped once a real run went through.
+function warmUp() {
+  if (warmed || !web) return;
+  warmed = true;
+  try {
+    web.run('{}'); // imports the pipeline, fills the engine's caches
+    web.run('{}'); // a second, steady run: WebAssembly's optimising tier has more to work on
+  } catch (err) {
+    // a real run will report it
+  }
+  mark('warm');
+  post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
+  if (labPyc && !timings.bytecode) {
+    labPyc.buildLater(pyodide, (modules) => {
+      mark('pycStored');
+      post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });
+    });
+  }
+}
+
+function handleRun(msg) {
+  warmed = true;
+  post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
+  try {
+    const lang = msg.lang === 'en' ? 'en' : 'vi';
+    const config = JSON.stringify(msg.config || {});
+    const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
+    // vi without patches: web.run(config), the seed's words; the other arguments only when needed
+    const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
+      : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
+    post({ id: msg.id, type: 'result', result });
+  } catch (err) {
+    const isPython = err instanceof pyodide.ffi.PythonError;
+    const text = String(err && err.message || err);
+    const lastLine = text.trim().split('\n').pop();
+    post({
+      id: msg.id, type: 'error',
+      message: (isPython ? t('Python báo lỗi: ', 'Python error: ') : t('Lỗi khi chạy: ', 'Error while running: ')) + lastLine,
+      details: text,
+      fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
+    });
+  }
+}
+
+// What the worker holds, for bench/rerun_memory.py: the WebAssembly memory (Pyodide's heap; it
+// grows and never shrinks) and the objects Python's garbage collector tracks.
+function memoryStats() {
+  const stats = { wasmBytes: null, pyGcObjects: null, runsQueued: queue.length };
+  if (!pyodide) return stats;
+  stats.wasmBytes = pyodide._module.HEAPU8.length;
+  const gc = pyodide.pyimport('gc');
+  try {
+    const objects = gc.get_objects();
+    stats.pyGcObjects = objects.length;
+    objects.destroy();
+  } finally {
+    gc.destroy();
+  }
+  return stats;
+}
+
+self.onmessage = (event) => {
+  const msg = event.data || {};
+  if (msg.type === 'stats') {
+    const reply = { id: msg.id, type: 'stats', stats: memoryStats() };
+    if (event.ports && event.ports[0]) event.ports[0].postMessage(reply);
+    else post(reply);
+    return;
+  }
+  if (msg.type !== 'run' && msg.type !== 'render') return;
+  if (web) handleRun(msg);
+  else queue.push(msg);
+};
+
+boot().then(() => {
+  while (queue.length) handleRun(queue.shift());
+  setTimeout(warmUp, 0);
+}).catch((err) => {
+  const known = err instanceof LoadError;
+  post({
+    type: 'fatal',
+    title: known ? err.title : t('Không tải được Python trong trình duyệt.', 'Could not load Python in the browser.'),
+    message: known ? err.hint : SERVE_HINT,
+    details: known ? err.details : String(err && err.stack || err),
+  });
+});
