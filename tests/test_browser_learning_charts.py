@@ -215,8 +215,9 @@ def test_no_page_errors_and_nothing_refused_by_the_csp(lab):
 DEJAVU_RUNS = {**RUNS, "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2}}
 
 DRAW_REPORT = """async ([report]) => {
-    const app = document.querySelector('script[type="module"][src*="app.js"]').src;
-    const charts = await import(app.replace(/app\\.js/, 'charts/index.js'));
+    // static/charts/index.js with the build's version (the page's module script carries it)
+    const version = new URL(document.querySelector('script[type="module"][src]').src).search;
+    const charts = await import(new URL('static/charts/index.js' + version, document.baseURI).href);
     const items = Object.keys(charts.CHARTS).map((n) => [document.querySelector(`details[data-block="${n}"]`), Number(n)]);
     items.forEach(([panel]) => { panel.open = true; });
     document.querySelectorAll('[data-chart]').forEach((el) => { el.dataset.stale = '1'; });
