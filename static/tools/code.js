@@ -22,7 +22,7 @@
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
@@ -40,11 +40,11 @@ export function decodePatches(raw) {
   try {
     value = JSON.parse(fromBase64Url(raw));
   } catch (err) {
-    return { error: tl('không giải mã được (cần base64url của JSON).', 'cannot be decoded (it must be base64url of JSON).') };
+    return { error: t('code.cannotDecodedMust') };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value) ||
       !Object.entries(value).every(([k, v]) => /^[a-z_]+\.[A-Za-z_]\w*$/.test(k) && typeof v === 'string')) {
-    return { error: tl('cần một đối tượng {"mô-đun.hàm": "mã nguồn"}.', 'needs an object {"module.function": "source"}.') };
+    return { error: t('code.needsObjectModule') };
   }
   return { patches: value };
 }
@@ -86,7 +86,7 @@ export function init(lab) {
   const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
   if (fromAddress !== null) {
     const decoded = decodePatches(fromAddress);
-    if (decoded.error) addressProblem = tl('Mã đã sửa trong địa chỉ (', 'The edited code in the address (') + PATCH_PARAM + '=) ' + decoded.error + tl(' Đã bỏ qua.', ' Ignored.');
+    if (decoded.error) addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error });
     else edits = decoded.patches;
   } else {
     edits = loadStored();
@@ -114,8 +114,8 @@ export function init(lab) {
   lab.on('stopped', ({ reason, patched }) => {
     if (!patched) return;
     const text = reason === 'watchdog'
-      ? tl('Đã dừng: lần chạy với mã đã sửa quá ', 'Stopped: the run with edited code took more than ') + lab.watchdogSeconds() + tl(' giây (có thể là một vòng lặp không bao giờ kết thúc). Python đã được khởi động lại; mã của bạn vẫn còn ở đây.', ' seconds (perhaps a loop that never ends). Python was restarted; your code is still here.')
-      : tl('Đã dừng lần chạy với mã đã sửa và khởi động lại Python; mã của bạn vẫn còn ở đây.', 'Stopped the run with edited code and restarted Python; your code is still here.');
+      ? t('code.stoppedRunEditedCode', { watchdogSeconds: lab.watchdogSeconds() })
+      : t('code.stoppedRunEditedCode2');
     for (const ref of Object.keys(edits)) {
       const ed = editors.get(ref);
       if (ed) showError(ed, text);
@@ -180,7 +180,7 @@ export function init(lab) {
       if (!panel || panel.querySelector('[data-code-for]')) continue;
       const fold = make('details', { class: 'code-view', 'data-code-for': n });
       const files = [...new Set(refs.map((ref) => fileName(views.sources[ref])))].join(', ');
-      const summary = make('summary', {}, tl('Mã Python', 'Python code'));
+      const summary = make('summary', {}, t('code.pythonCode'));
       summary.append(' ', make('span', { class: 'code-files' }, '(' + files + ')'));
       fold.append(summary);
       const editable = new Set(views.editable[n] || []);
@@ -201,10 +201,10 @@ export function init(lab) {
     const figure = make('figure', { class: 'code-unit', 'data-code-ref': ref });
     const caption = make('figcaption');
     const where = make('span', { class: 'code-where' });
-    where.append(make('code', {}, entry.file), tl(', dòng ', ', line ') + entry.start + '–' + end + ': ', make('code', { class: 'code-name' }, entry.qualname));
+    where.append(make('code', {}, entry.file), t('code.line', { start: entry.start, end }), make('code', { class: 'code-name' }, entry.qualname));
     caption.append(where);
     if (editable) {
-      const edit = make('button', { type: 'button', class: 'btn btn-small', 'data-action': 'edit-code', 'aria-expanded': 'false' }, tl('Sửa mã', 'Edit code'));
+      const edit = make('button', { type: 'button', class: 'btn btn-small', 'data-action': 'edit-code', 'aria-expanded': 'false' }, t('code.editCode'));
       edit.addEventListener('click', () => openEditor(ref, true));
       caption.append(' ', edit);
     }
@@ -248,14 +248,13 @@ export function init(lab) {
     const figure = document.querySelector('[data-code-ref="' + ref + '"]');
     if (!entry || !figure) return null;
     const [module, fn] = ref.split('.');
-    const box = make('div', { class: 'code-editor', 'data-code-editor': ref, role: 'group', 'aria-label': tl('Sửa ', 'Edit ') + fn });
-    const help = make('p', { class: 'code-help' }, tl('Sửa hàm ', 'Edit the function ') + fn + ' (' + module + tl('.py) rồi bấm Chạy: cả bài lab chạy với hàm của bạn. ', '.py), then press Run: the whole lab runs with your function. ') +
-      tl('Ctrl+Enter cũng chạy; Esc rồi Tab để rời trình sửa. Hàm phụ của riêng bạn: đặt tên bắt đầu bằng _.', 'Ctrl+Enter runs too; Esc then Tab leaves the editor. Helper functions of your own: start their names with _.'));
+    const box = make('div', { class: 'code-editor', 'data-code-editor': ref, role: 'group', 'aria-label': t('code.edit', { fn }) });
+    const help = make('p', { class: 'code-help' }, t('code.editFunctionPyThen', { fn, module }));
     const host = make('div', { class: 'code-editor-host' });
     const actions = make('div', { class: 'code-actions' });
-    const runButton = make('button', { type: 'button', class: 'btn btn-primary', 'data-action': 'run-code', disabled: !lab.canRun() }, tl('Chạy với mã này', 'Run with this code'));
-    const restore = make('button', { type: 'button', class: 'btn', 'data-action': 'restore-code' }, tl('Khôi phục', 'Restore'));
-    const stop = make('button', { type: 'button', class: 'btn', 'data-action': 'stop-code', hidden: true }, tl('Dừng', 'Pause'));
+    const runButton = make('button', { type: 'button', class: 'btn btn-primary', 'data-action': 'run-code', disabled: !lab.canRun() }, t('code.runCode'));
+    const restore = make('button', { type: 'button', class: 'btn', 'data-action': 'restore-code' }, t('code.restore'));
+    const stop = make('button', { type: 'button', class: 'btn', 'data-action': 'stop-code', hidden: true }, t('code.pause'));
     const status = make('span', { class: 'code-status', 'data-code-status': '', 'aria-live': 'polite' });
     actions.append(runButton, restore, stop, status);
     const errorBox = make('div', { class: 'code-error', 'data-error-for': 'patch:' + ref, role: 'alert', hidden: true });
@@ -272,13 +271,13 @@ export function init(lab) {
       ed.api.setDoc(sourceOf(entry));
       setEdit(ref, sourceOf(entry));
       errorBox.hidden = true;
-      status.textContent = lastRunPatched.includes(ref) ? tl('Đã khôi phục mã gốc; bấm Chạy để chạy lại với nó.', 'The original code is back; press Run to run with it again.') : tl('Đã khôi phục mã gốc.', 'The original code is back.');
+      status.textContent = lastRunPatched.includes(ref) ? t('code.originalCodeBackPress') : t('code.originalCodeBack');
     });
     stop.addEventListener('click', () => lab.stop());
     lab.on('status', (s) => { stop.hidden = s !== 'running'; });
     figure.closest('details').open = true;
     const doc = ref in edits ? edits[ref] : sourceOf(entry);
-    const options = { doc, firstLine: entry.start, label: tl('Mã Python của ', 'Python code of ') + fn,
+    const options = { doc, firstLine: entry.start, label: t('code.pythonCode2', { fn }),
       onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) lab.run(); } };
     ed.api = textAreaEditor(host, options); // usable at once; CodeMirror replaces it when loaded
     loadCodeMirror().then((module) => {
@@ -317,14 +316,14 @@ export function init(lab) {
     ed.figure.classList.toggle('is-edited', edited);
     ed.restore.disabled = !edited;
     const ran = lastRunPatched.includes(ref) && ref in edits && edits[ref] === ranWith[ref];
-    ed.status.textContent = ran ? tl('Lần chạy vừa rồi dùng mã này (các khối phía trên và TỔNG KẾT).', 'The last run used this code (the blocks above and the SUMMARY).')
-      : edited ? tl('Đã sửa; bấm Chạy để chạy cả bài lab với mã này.', 'Edited; press Run to run the whole lab with this code.') : '';
+    ed.status.textContent = ran ? t('code.lastRunUsedCodeBlocks')
+      : edited ? t('code.editedPressRunWholeLab') : '';
   }
 
   function showError(ed, message) {
     ed.errorBox.textContent = message;
     ed.errorBox.hidden = false;
-    ed.status.textContent = tl('Chưa chạy được với mã này: xem lỗi bên dưới. Mã của bạn vẫn còn; các khối giữ output trước.', 'Could not run with this code: see the error below. Your code is still here; the blocks keep the previous output.');
+    ed.status.textContent = t('code.couldNotRunCodeSee');
   }
 
   // An engine error about "patch:<ref>" goes beside that editor (opened if needed).
@@ -344,7 +343,7 @@ export function init(lab) {
       ed.printed.replaceChildren();
       ed.printed.hidden = !(text && ref in edits);
       if (ed.printed.hidden) continue;
-      ed.printed.append(make('p', { class: 'code-printed-title' }, tl('Mã của bạn đã in (print):', 'Your code printed (print):')), make('div', { class: 'code-printed-text' }, text));
+      ed.printed.append(make('p', { class: 'code-printed-title' }, t('code.yourCodePrintedPrint')), make('div', { class: 'code-printed-text' }, text));
     }
   }
 
@@ -361,8 +360,8 @@ export function init(lab) {
         summary.append(marker);
       }
       if (marker) {
-        marker.textContent = tl('chạy mã đã sửa', 'ran edited code');
-        marker.title = tl('Lần chạy này dùng mã bạn sửa: ', 'This run used your edited code: ') + lastRunPatched.join(', ');
+        marker.textContent = t('code.ranEditedCode');
+        marker.title = t('code.runUsedYourEditedCode', { lastRunPatched: lastRunPatched.join(', ') });
         marker.dataset.editedCode = lastRunPatched.join(' ');
       }
     }
@@ -410,14 +409,14 @@ export function init(lab) {
         stash = null;
         try { localStorage.removeItem(STASH_KEY); } catch (err) { /* nothing kept */ }
         showStash();
-        lab.setNote(tl('Đã lấy lại mã bạn sửa trước bài tập; bấm Chạy để chạy với nó.', 'Brought back the code you edited before the exercise; press Run to run with it.'));
+        lab.setNote(t('code.broughtBackCodeYou'));
       });
       const group = make('div', { class: 'tool-group code-tools' });
       group.append(stashUi);
       lab.addToToolbar(group, 2);
     }
     stashUi.hidden = !stash;
-    if (stash) stashUi.textContent = tl('Lấy lại mã bạn đã sửa (', 'Bring back the code you edited (') + Object.keys(stash).join(', ') + ')';
+    if (stash) stashUi.textContent = t('code.bringBackCodeYouEdited', { stash: Object.keys(stash).join(', ') });
   }
 
   return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews };

@@ -6,7 +6,7 @@
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
 export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'preempt', 'first', 'finish'];
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export function clampStep(n, count) {
   if (!count) return 0;
@@ -106,5 +106,5 @@ export function stepFromSearch(search, count) {
 
 /** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
 export function valueText(item, n, count) {
-  return tl(`Bước ${n}/${count}`, `Step ${n}/${count}`) + (item && item.title ? ': ' + item.title : '');
+  return t('steps.step2', { n, count, item: item && item.title ? ': ' + item.title : '' });
 }

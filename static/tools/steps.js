@@ -17,7 +17,7 @@
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
 import { blockMap, budgetParts, clampStep, decodesFirst, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 const PLAY_MS = 900;
 const PLAY_MS_REDUCED = 1800;
@@ -62,10 +62,10 @@ export function init(lab) {
   // ── building and placing ─────────────────────────────────────────────────
   function buildUi() {
     const nav = make('section', { class: 'step-nav', id: 'step-nav', 'data-step-nav': '', 'aria-labelledby': 'step-nav-title', hidden: true });
-    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, tl('Xem từng bước của bộ lập lịch', 'Step through the scheduler'));
-    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, tl('◀ Lùi', '◀ Back'));
-    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, tl('Tiếp ▶', 'Next ▶'));
-    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, tl('Phát', 'Play'));
+    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, t('steps.stepThroughScheduler'));
+    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, t('steps.back'));
+    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, t('steps.next'));
+    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, t('steps.play'));
     const slider = make('div', {
       class: 'step-slider', role: 'slider', tabindex: '0', 'data-step-slider': '', 'aria-labelledby': 'step-nav-title',
       'aria-valuemin': '1', 'aria-valuemax': '1', 'aria-valuenow': '1', 'aria-orientation': 'horizontal',
@@ -81,7 +81,7 @@ export function init(lab) {
     buttons.append(back, next, play, count);
     controls.append(slider, buttons);
     const help = make('p', { class: 'step-help' },
-      tl('Phím: ←/→ một bước, PageUp/PageDown bước có sự kiện trước/sau, Home/End bước đầu/cuối. Bấm một bước trên dòng thời gian hoặc bản đồ block KV để chọn nó.', 'Keys: ←/→ one step, PageUp/PageDown the previous/next step with an event, Home/End the first/last step. Click a step on the timeline or the KV block map to pick it.'));
+      t('steps.keysOneStepPageup'));
     const view = make('div', { class: 'step-view', 'data-step-view': '' });
     const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
     nav.append(title, controls, help, live, view);
@@ -116,7 +116,7 @@ export function init(lab) {
   function placeJump(n) {
     const panel = panelOf(n);
     if (!panel || panel.querySelector(':scope > .step-jump')) return;
-    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, tl('Xem từng bước: ai chạy, ai chờ, block KV của ai (khối [3]) →', 'Step by step: who runs, who waits, whose KV blocks (block [3]) →'));
+    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, t('steps.stepWhoRunsWaitsWhose'));
     link.addEventListener('click', (ev) => { ev.preventDefault(); focusNav(); });
     panel.querySelector(':scope > summary').after(link);
   }
@@ -141,7 +141,7 @@ export function init(lab) {
     s.setAttribute('aria-valuenow', String(step));
     s.setAttribute('aria-valuetext', valueText(item, step, count));
     ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
-    ui.count.textContent = tl(`Bước ${step}/${count}`, `Step ${step}/${count}`);
+    ui.count.textContent = t('steps.step', { step, count });
     ui.back.disabled = step <= 1;
     ui.next.disabled = step >= count;
     drawView(item, step, count);
@@ -181,7 +181,7 @@ export function init(lab) {
     if (!record) return;
     if (now >= record.items.length) select(1);
     ui.play.setAttribute('aria-pressed', 'true');
-    ui.play.textContent = tl('Dừng', 'Pause');
+    ui.play.textContent = t('steps.pause');
     timer = setInterval(() => {
       if (now >= record.items.length) { stop(); return; }
       select(now + 1, { say: true });
@@ -193,7 +193,7 @@ export function init(lab) {
     if (timer) clearInterval(timer);
     timer = null;
     ui.play.setAttribute('aria-pressed', 'false');
-    ui.play.textContent = tl('Phát', 'Play');
+    ui.play.textContent = t('steps.play');
   }
 
   // ── the view ─────────────────────────────────────────────────────────────
@@ -201,13 +201,13 @@ export function init(lab) {
   function resetView() {
     const count = record.items.length;
     ui.ticks.replaceChildren(...eventSteps(record.items).map((n) => {
-      const t = make('span', { class: 'step-tick' });
-      t.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
-      return t;
+      const tick = make('span', { class: 'step-tick' });
+      tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
+      return tick;
     }));
     const head = make('p', { class: 'step-head' });
-    const slots = make('ol', { class: 'step-slots', 'aria-label': tl('Chỗ chạy', 'Running slots') });
-    const queue = make('ol', { class: 'step-queue', 'aria-label': tl('Hàng chờ theo thứ tự', 'Waiting queue in order') });
+    const slots = make('ol', { class: 'step-slots', 'aria-label': t('steps.runningSlots') });
+    const queue = make('ol', { class: 'step-queue', 'aria-label': t('steps.waitingQueueOrder') });
     const budget = make('div', { class: 'step-budget' });
     const pool = record.pool_blocks;
     // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
@@ -227,12 +227,12 @@ export function init(lab) {
     const decisions = make('ul', { class: 'step-decisions' });
     ui.view.replaceChildren(
       head,
-      section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
+      section(t('steps.runningSlotsWaiting'), slots, queue),
       section(record.items.every(decodesFirst)
-        ? tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)')
-        : tl('Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)', 'The step\'s token budget (in the order the edited plan_tasks returned)'), budget),
-      section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend(dense)),
-      section(tl('Quyết định và lý do', 'Decisions and reasons'), decisions),
+        ? t('steps.stepSTokenBudget')
+        : t('steps.stepSTokenBudgetOrder'), budget),
+      section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: record.block_size }), kv, free, legend(dense)),
+      section(t('steps.decisionsReasons'), decisions),
     );
     ui.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
   }
@@ -252,13 +252,13 @@ export function init(lab) {
       return c;
     };
     const box = make('p', { class: 'step-legend' });
-    box.append(key('is-free', { fill: FREE_FILL }), tl(' trống ', ' free '),
-      key('is-alloc', { frame: 'solid' }), tl(' vừa cấp ', ' just allocated '),
-      key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), tl(' vừa trả', ' just freed'));
+    box.append(key('is-free', { fill: FREE_FILL }), t('steps.free'),
+      key('is-alloc', { frame: 'solid' }), t('steps.justAllocated'),
+      key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), t('steps.justFreed'));
     if (record.prefix_cache) {
-      box.append(' ', key('is-shared', { shared: true }), tl(' dùng chung (×n) ', ' shared (×n) '),
-        key('is-reused', { frame: 'dotted' }), tl(' vừa lấy lại từ prefix cache ', ' just taken back from the prefix cache '),
-        key('is-free is-cached', { fill: FREE_FILL, cached: true }), tl(' trống, còn hash', ' free, still hashed'));
+      box.append(' ', key('is-shared', { shared: true }), t('steps.sharedN'),
+        key('is-reused', { frame: 'dotted' }), t('steps.justTakenBackFrom'),
+        key('is-free is-cached', { fill: FREE_FILL, cached: true }), t('steps.freeStillHashed'));
     }
     return box;
   }
@@ -284,19 +284,19 @@ export function init(lab) {
     const p = ui.parts;
     const rows = [];
     for (const [id, phase, done, total, gen, preempted] of item.running) {
-      const what = phase === 'decode' ? tl(`decode · đã sinh ${gen} token`, `decode · ${gen} tokens generated`) : `prefill · prompt ${done}/${total}` + (preempted ? tl(' (tính lại)', ' (recompute)') : '');
+      const what = phase === 'decode' ? t('steps.decodeTokensGenerated', { gen }) : `prefill · prompt ${done}/${total}` + (preempted ? t('steps.recompute') : '');
       const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
       li.append(...chip(id, what));
       rows.push(li);
     }
-    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, tl('chỗ trống', 'free slot')));
+    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
     p.slots.replaceChildren(...rows);
     const labels = record.wait_labels || {};
     p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
       const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
-      li.append(...chip(id, (labels[why] || why) + (preempted ? tl(' · bị preempt, chờ tính lại', ' · preempted, waiting to recompute') : '')));
+      li.append(...chip(id, (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '')));
       return li;
-    }) : [make('li', { class: 'step-wait is-empty' }, tl('hàng chờ trống', 'empty queue'))]));
+    }) : [make('li', { class: 'step-wait is-empty' }, t('steps.emptyQueue'))]));
   }
 
   function drawBudget(item) {
@@ -313,13 +313,13 @@ export function init(lab) {
       bar.append(seg);
     }
     if (left) {
-      const seg = make('span', { class: 'budget-seg is-left' }, tl(`còn ${left}`, `${left} left`));
+      const seg = make('span', { class: 'budget-seg is-left' }, t('steps.left', { left }));
       seg.style.setProperty('--share', String(left / total));
       bar.append(seg);
     }
     const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode 1` : `${x.id} prefill ${x.n}`)).join(', ');
-    bar.setAttribute('aria-label', tl(`Ngân sách: dùng ${used}${cap ? '/' + cap : ''} token (${said || 'không có việc'})`, `Budget: used ${used}${cap ? '/' + cap : ''} tokens (${said || 'no work'})`) + (left ? tl(`, còn ${left}.`, `, ${left} left.`) : '.'));
-    ui.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? tl(`dùng ${used}/${cap} token, còn ${left}`, `used ${used}/${cap} tokens, ${left} left`) : tl(`dùng ${used} token`, `used ${used} tokens`)));
+    bar.setAttribute('aria-label', t('steps.budgetLabel', { used, cap: cap ? '/' + cap : '', said: said || t('steps.noWork') }) + (left ? t('steps.left2', { left }) : '.'));
+    ui.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? t('steps.usedTokensLeft', { used, cap, left }) : t('steps.usedTokens', { used })));
   }
 
   function drawKv(item) {
@@ -349,15 +349,15 @@ export function init(lab) {
         cell.style.setProperty('--chip-ink', inkOn(c.colour));
       }
       if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
-      cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? tl('trống, còn hash prefix cache', 'free, still carrying a prefix-cache hash') : tl('trống', 'free')) : shared ? tl(`dùng chung: ${map.holders[b].join(', ')} (prefix cache)`, `shared: ${map.holders[b].join(', ')} (prefix cache)`) : tl(`của ${owner} (block logic ${map.logical[b]})`, `held by ${owner} (logical block ${map.logical[b]})`)) +
-        (map.alloc.has(b) ? tl(', vừa cấp', ', just allocated') : '') + (map.reused.has(b) ? tl(', vừa lấy lại từ prefix cache', ', just taken back from the prefix cache') : '') + (map.freed.has(b) ? tl(', vừa trả', ', just freed') : '');
+      cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? t('steps.freeStillCarrying') : t('steps.free2')) : shared ? t('steps.sharedPrefixCache', { holders: map.holders[b].join(', ') }) : t('steps.heldLogicalBlock', { owner, logical: map.logical[b] })) +
+        (map.alloc.has(b) ? t('steps.justAllocated2') : '') + (map.reused.has(b) ? t('steps.justTakenBackFrom2') : '') + (map.freed.has(b) ? t('steps.justFreed2') : '');
     }
-    const tables = Object.entries(item.tables).map(([id, t]) => tl(`${id} giữ ${t.length} block`, `${id} holds ${t.length} blocks`)).join(', ');
+    const tables = Object.entries(item.tables).map(([id, table]) => t('steps.holdsBlocks', { id, n: table.length })).join(', ');
     const nFree = map.owners.filter((o) => o === null).length;
-    p.kv.setAttribute('aria-label', tl(`Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}`, `KV pool of ${pool} blocks: ${tables || 'nobody holds a block'}; ${nFree} free`) + cacheSaid(map) + '.');
+    p.kv.setAttribute('aria-label', t('steps.poolLabel', { pool, tables: tables || t('steps.nobodyHolds'), nFree }) + cacheSaid(map) + '.');
     const reused = (item.reused || []).length;
-    p.free.textContent = tl(`Trống ${nFree}/${pool}`, `Free ${nFree}/${pool}`) + (item.alloc.length ? tl(` · vừa cấp ${item.alloc.length}`, ` · just allocated ${item.alloc.length}`) : '') +
-      (reused ? tl(` · lấy lại từ prefix cache ${reused}`, ` · taken back from the prefix cache ${reused}`) : '') + (item.freed.length ? tl(` · vừa trả ${item.freed.length}`, ` · just freed ${item.freed.length}`) : '');
+    p.free.textContent = t('steps.free3', { nFree, pool }) + (item.alloc.length ? t('steps.justAllocated3', { nAlloc: item.alloc.length }) : '') +
+      (reused ? t('steps.takenBackFromPrefix', { reused }) : '') + (item.freed.length ? t('steps.justFreed3', { nFreed: item.freed.length }) : '');
   }
 
   // PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
@@ -366,8 +366,7 @@ export function init(lab) {
     if (!record.prefix_cache) return '';
     const shared = [];
     map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
-    return tl(`; dùng chung: ${shared.length ? 'block ' + shared.join(', ') : 'không'}; trống còn hash ${map.cached.size}`,
-      `; shared: ${shared.length ? 'block ' + shared.join(', ') : 'none'}; ${map.cached.size} free still hashed`);
+    return t('steps.cacheLabel', { shared: shared.length ? 'block ' + shared.join(', ') : t('steps.none'), nCached: map.cached.size });
   }
 
   function paintCell(canvas, b, owner, map) {

@@ -48,9 +48,6 @@ export function t(key, values) {
   return values ? fill(text, values) : text;
 }
 
-export function tl(vi, en) {
-  return lang === 'en' ? en : vi;
-}
 
 /** The address `href` in language `to` (pure): lang=en added, or removed for vi, other parameters kept. */
 export function addressIn(href, to) {
