@@ -17,10 +17,12 @@
 //   {module.function: source}, added by share.js from addressPart()).
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
 // A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
-// 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'.
+// 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'. The drawing (listings, the
+// editor's box, CodeMirror or a text area) is static/tools/code-view.js.
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
+import { editorBox, fileName, mountEditor, sourceOf, unitView } from './code-view.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
 import { t } from '../words/i18n.js';
 
@@ -28,11 +30,6 @@ export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
 const STASH_KEY = 'inference-lab:patches-before-exercise';
 const CODE_JSON = '../../code.json';
-
-// Text of one highlighted line: its runs are [class, text, class, text, …].
-const lineText = (runs) => runs.filter((_, i) => i % 2 === 1).join('');
-const sourceOf = (entry) => entry.lines.map(lineText).join('\n') + '\n';
-const fileName = (entry) => entry.file.split('/').pop();
 
 // {ref: source} from the address's PATCH= (or an error text); pure apart from atob.
 export function decodePatches(raw) {
@@ -73,7 +70,6 @@ function store(edits) {
 export function init(lab) {
   let views = null;            // code.json: {blocks, editable, sources}
   let loading = null;          // its fetch
-  let codemirror = null;       // the editor module's promise
   const editors = new Map();   // ref -> {figure, host, errorBox, printed, runButton, restore, status, api}
   let edits = {};              // ref -> the student's source (only functions that differ from the original)
   let addressProblem = '';     // PATCH= in the address could not be read
@@ -184,7 +180,7 @@ export function init(lab) {
       summary.append(' ', make('span', { class: 'code-files' }, '(' + files + ')'));
       fold.append(summary);
       const editable = new Set(views.editable[n] || []);
-      for (const ref of refs) fold.append(unitView(ref, editable.has(ref)));
+      for (const ref of refs) fold.append(unitView(ref, views.sources[ref], editable.has(ref) ? () => openEditor(ref, true) : null));
       panel.append(fold);
     }
     for (const ref of Object.keys(edits)) {
@@ -195,48 +191,7 @@ export function init(lab) {
     markPanels();
   }
 
-  function unitView(ref, editable) {
-    const entry = views.sources[ref];
-    const end = entry.start + entry.lines.length - 1;
-    const figure = make('figure', { class: 'code-unit', 'data-code-ref': ref });
-    const caption = make('figcaption');
-    const where = make('span', { class: 'code-where' });
-    where.append(make('code', {}, entry.file), t('code.line', { start: entry.start, end }), make('code', { class: 'code-name' }, entry.qualname));
-    caption.append(where);
-    if (editable) {
-      const edit = make('button', { type: 'button', class: 'btn btn-small', 'data-action': 'edit-code', 'aria-expanded': 'false' }, t('code.editCode'));
-      edit.addEventListener('click', () => openEditor(ref, true));
-      caption.append(' ', edit);
-    }
-    figure.append(caption, codeBlock(entry));
-    return figure;
-  }
-
-  function codeBlock(entry) {
-    // <code> shown as a block, not <pre>: a panel's only <pre> is its lines ([data-block] pre).
-    const pre = make('code', { class: 'code-block', tabindex: '0', role: 'region', 'aria-label': entry.qualname + ' (' + entry.file + ')' });
-    const frag = document.createDocumentFragment();
-    entry.lines.forEach((runs, i) => {
-      if (i > 0) frag.append('\n');
-      const line = make('span', { class: 'code-line', 'data-line': String(entry.start + i) });
-      for (let j = 0; j < runs.length; j += 2) {
-        line.append(runs[j] ? make('span', { class: runs[j] }, runs[j + 1]) : runs[j + 1]);
-      }
-      frag.append(line);
-    });
-    pre.append(frag, '\n');
-    return pre;
-  }
-
   // ── the editors ─────────────────────────────────────────────────────────────
-  function loadCodeMirror() {
-    if (!codemirror) codemirror = import(versioned('../vendor/codemirror.js')).catch((err) => {
-      console.warn('CodeMirror not loaded, using a text area:', err);
-      return null;
-    });
-    return codemirror;
-  }
-
   function openEditor(ref, focus) {
     if (editors.has(ref)) {
       const ed = editors.get(ref);
@@ -247,68 +202,32 @@ export function init(lab) {
     const entry = views.sources[ref];
     const figure = document.querySelector('[data-code-ref="' + ref + '"]');
     if (!entry || !figure) return null;
-    const [module, fn] = ref.split('.');
-    const box = make('div', { class: 'code-editor', 'data-code-editor': ref, role: 'group', 'aria-label': t('code.edit', { fn }) });
-    const help = make('p', { class: 'code-help' }, t('code.editFunctionPyThen', { fn, module }));
-    const host = make('div', { class: 'code-editor-host' });
-    const actions = make('div', { class: 'code-actions' });
-    const runButton = make('button', { type: 'button', class: 'btn btn-primary', 'data-action': 'run-code', disabled: !lab.canRun() }, t('code.runCode'));
-    const restore = make('button', { type: 'button', class: 'btn', 'data-action': 'restore-code' }, t('code.restore'));
-    const stop = make('button', { type: 'button', class: 'btn', 'data-action': 'stop-code', hidden: true }, t('code.pause'));
-    const status = make('span', { class: 'code-status', 'data-code-status': '', 'aria-live': 'polite' });
-    actions.append(runButton, restore, stop, status);
-    const errorBox = make('div', { class: 'code-error', 'data-error-for': 'patch:' + ref, role: 'alert', hidden: true });
-    const printed = make('div', { class: 'code-printed', hidden: true });
-    box.append(help, host, actions, errorBox, printed);
-    figure.append(box);
+    const ed = { figure, ...editorBox(ref, lab.canRun()), api: null };
+    figure.append(ed.box);
     figure.classList.add('is-editing');
     const button = figure.querySelector('[data-action="edit-code"]');
     if (button) button.setAttribute('aria-expanded', 'true');
-    const ed = { figure, host, errorBox, printed, runButton, restore, stop, status, api: null };
     editors.set(ref, ed);
-    runButton.addEventListener('click', () => lab.run());
-    restore.addEventListener('click', () => {
-      ed.api.setDoc(sourceOf(entry));
-      setEdit(ref, sourceOf(entry));
-      errorBox.hidden = true;
-      status.textContent = lastRunPatched.includes(ref) ? t('code.originalCodeBackPress') : t('code.originalCodeBack');
-    });
-    stop.addEventListener('click', () => lab.stop());
-    lab.on('status', (s) => { stop.hidden = s !== 'running'; });
+    ed.runButton.addEventListener('click', () => lab.run());
+    ed.restore.addEventListener('click', () => restoreOriginal(ref, ed));
+    ed.stop.addEventListener('click', () => lab.stop());
+    lab.on('status', (s) => { ed.stop.hidden = s !== 'running'; });
     figure.closest('details').open = true;
     const doc = ref in edits ? edits[ref] : sourceOf(entry);
-    const options = { doc, firstLine: entry.start, label: t('code.pythonCode2', { fn }),
+    const options = { doc, firstLine: entry.start, label: t('code.pythonCode2', { fn: ref.split('.')[1] }),
       onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) lab.run(); } };
-    ed.api = textAreaEditor(host, options); // usable at once; CodeMirror replaces it when loaded
-    loadCodeMirror().then((module) => {
-      if (!module) return;
-      const text = ed.api.getDoc();
-      const hadFocus = host.contains(document.activeElement);
-      ed.api.destroy();
-      ed.api = module.createEditor(host, Object.assign({}, options, { doc: text }));
-      host.dataset.editor = 'codemirror';
-      if (focus || hadFocus) ed.api.focus();
-    });
+    mountEditor(ed, ed.host, options, focus);   // a text area at once; CodeMirror replaces it when loaded
     updateEditorState(ref, ed);
     return ed;
   }
 
-  // The fallback editor: a plain text area with the same small API.
-  function textAreaEditor(host, { doc, label, onChange, onRun }) {
-    const area = make('textarea', { class: 'code-textarea', spellcheck: 'false', 'aria-label': label, rows: String(Math.min(24, doc.split('\n').length + 1)) });
-    area.value = doc;
-    area.addEventListener('input', () => onChange(area.value));
-    area.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); onRun(); }
-    });
-    host.append(area);
-    host.dataset.editor = 'textarea';
-    return {
-      getDoc: () => area.value,
-      setDoc: (text) => { area.value = text; },
-      focus: () => area.focus(),
-      destroy: () => area.remove(),
-    };
+  // "Khôi phục": the package's own source back in the editor and out of the edits.
+  function restoreOriginal(ref, ed) {
+    const original = sourceOf(views.sources[ref]);
+    ed.api.setDoc(original);
+    setEdit(ref, original);
+    ed.errorBox.hidden = true;
+    ed.status.textContent = lastRunPatched.includes(ref) ? t('code.originalCodeBackPress') : t('code.originalCodeBack');
   }
 
   function updateEditorState(ref, ed) {

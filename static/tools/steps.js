@@ -12,22 +12,18 @@
 // - The timeline (block [3]) and the KV chart (block [6]) mark the selected step; clicking a step on
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (static/tools/share.js keeps it) and selects step N after the run.
-// Everything from the engine goes in with textContent. Arithmetic: static/tools/step-state.js (pure).
+// Everything from the engine goes in with textContent. Arithmetic: static/tools/step-state.js (pure);
+// the drawing of a step: static/tools/step-view.js.
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
-import { blockMap, budgetParts, clampStep, decodesFirst, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
+import { clampStep, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
+import { drawView, makeView } from './step-view.js';
 import { t } from '../words/i18n.js';
 
 const PLAY_MS = 900;
 const PLAY_MS_REDUCED = 1800;
 const ADDRESS_MS = 250;
-const DENSE = 64;        // pools larger than this are drawn on a canvas
-const DENSE_COLS = 64;
-const CELL_PX = 8;
-const FREE_FILL = '#dde1e7';
-const CACHED_DOT = '#8a94a1'; // a free block that still holds a prefix-cache hash (the cells' dotted background)
-const KEY_FILL = '#7f7f7f';   // an owned block in the legend
 const STEP_CHARTS = ['timeline', 'kv-blocks'];
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -41,6 +37,7 @@ export function init(lab) {
   const ui = buildUi();
 
   let inkOn = () => '#ffffff';
+  let stepView = null;      // the drawn run's view (static/tools/step-view.js makeView)
   lab.on('result', async (result) => {
     stop();
     const report = result && result.report;
@@ -91,7 +88,7 @@ export function init(lab) {
     play.addEventListener('click', () => (timer ? stop() : start()));
     slider.addEventListener('keydown', onKey);
     slider.addEventListener('pointerdown', onPointer);
-    return { nav, slider, ticks, thumb, count, back, next, play, view, live, parts: null };
+    return { nav, slider, ticks, thumb, count, back, next, play, view, live };
   }
 
   function panelOf(n) {
@@ -144,7 +141,7 @@ export function init(lab) {
     ui.count.textContent = t('steps.step', { step, count });
     ui.back.disabled = step <= 1;
     ui.next.disabled = step >= count;
-    drawView(item, step, count);
+    drawView(stepView, item, step, count);
     markCharts();
     if (opts.address !== false) setAddressStep(step);
     ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
@@ -205,212 +202,8 @@ export function init(lab) {
       tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
       return tick;
     }));
-    const head = make('p', { class: 'step-head' });
-    const slots = make('ol', { class: 'step-slots', 'aria-label': t('steps.runningSlots') });
-    const queue = make('ol', { class: 'step-queue', 'aria-label': t('steps.waitingQueueOrder') });
-    const budget = make('div', { class: 'step-budget' });
-    const pool = record.pool_blocks;
-    // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
-    // paint for the whole map however many blocks change
-    const dense = pool > DENSE;
-    const kv = dense
-      ? make('canvas', { class: 'step-kv is-dense', role: 'img', width: DENSE_COLS * CELL_PX, height: Math.ceil(pool / DENSE_COLS) * CELL_PX })
-      : make('div', { class: 'step-kv', role: 'img' });
-    const cells = [];
-    for (let b = 0; b < (dense ? 0 : pool); b++) {
-      const cell = make('span', { class: 'kv-cell is-free', 'data-kv-block': String(b) });
-      cell.append(make('span', { class: 'kv-no' }, String(b)), make('span', { class: 'kv-owner' }));
-      cells.push(cell);
-    }
-    kv.append(...cells);
-    const free = make('p', { class: 'step-free' });
-    const decisions = make('ul', { class: 'step-decisions' });
-    ui.view.replaceChildren(
-      head,
-      section(t('steps.runningSlotsWaiting'), slots, queue),
-      section(record.items.every(decodesFirst)
-        ? t('steps.stepSTokenBudget')
-        : t('steps.stepSTokenBudgetOrder'), budget),
-      section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: record.block_size }), kv, free, legend(dense)),
-      section(t('steps.decisionsReasons'), decisions),
-    );
-    ui.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
-  }
-
-  function section(title, ...children) {
-    const box = make('div', { class: 'step-part' });
-    box.append(make('p', { class: 'step-part-title' }, title), ...children);
-    return box;
-  }
-
-  // The legend's swatches: the cells' own classes, or (canvas) the same paint as a block on the canvas.
-  function legend(dense) {
-    const key = (classes, look) => {
-      if (!dense) return make('span', { class: 'kv-cell kv-key ' + classes });
-      const c = make('canvas', { class: 'kv-key is-painted', width: CELL_PX - 1, height: CELL_PX - 1, 'data-key': classes });
-      paintBlock(c.getContext('2d'), 0, 0, Object.assign({ fill: KEY_FILL, ink: inkOn(KEY_FILL) }, look));
-      return c;
-    };
-    const box = make('p', { class: 'step-legend' });
-    box.append(key('is-free', { fill: FREE_FILL }), t('steps.free'),
-      key('is-alloc', { frame: 'solid' }), t('steps.justAllocated'),
-      key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), t('steps.justFreed'));
-    if (record.prefix_cache) {
-      box.append(' ', key('is-shared', { shared: true }), t('steps.sharedN'),
-        key('is-reused', { frame: 'dotted' }), t('steps.justTakenBackFrom'),
-        key('is-free is-cached', { fill: FREE_FILL, cached: true }), t('steps.freeStillHashed'));
-    }
-    return box;
-  }
-
-  function drawView(item, step, count) {
-    const p = ui.parts;
-    p.head.textContent = item.text && item.text.length ? item.text[0] : valueText(item, step, count);
-    drawSlots(item);
-    drawBudget(item);
-    drawKv(item);
-    p.decisions.replaceChildren(...(item.text || []).slice(1).map((line) => make('li', {}, line)));
-  }
-
-  function chip(id, extra) {
-    const c = colours(id);
-    const el = make('span', { class: 'step-chip' }, id);
-    el.style.setProperty('--chip', c.colour);
-    el.style.setProperty('--chip-ink', inkOn(c.colour));
-    return extra ? [el, ' ', extra] : [el];
-  }
-
-  function drawSlots(item) {
-    const p = ui.parts;
-    const rows = [];
-    for (const [id, phase, done, total, gen, preempted] of item.running) {
-      const what = phase === 'decode' ? t('steps.decodeTokensGenerated', { gen }) : `prefill · prompt ${done}/${total}` + (preempted ? t('steps.recompute') : '');
-      const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
-      li.append(...chip(id, what));
-      rows.push(li);
-    }
-    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
-    p.slots.replaceChildren(...rows);
-    const labels = record.wait_labels || {};
-    p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
-      const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
-      li.append(...chip(id, (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '')));
-      return li;
-    }) : [make('li', { class: 'step-wait is-empty' }, t('steps.emptyQueue'))]));
-  }
-
-  function drawBudget(item) {
-    const { parts, used, cap, left } = budgetParts(item);
-    const bar = make('div', { class: 'budget-bar', role: 'img' });
-    const total = cap || used || 1;
-    for (const part of parts) {
-      const seg = make('span', { class: 'budget-seg', 'data-phase': part.phase }, part.phase === 'decode' ? `${part.id} d` : `${part.id} ${part.n}`);
-      seg.style.setProperty('--share', String(part.n / total));
-      const c = colours(part.id);
-      seg.style.setProperty('--chip', c.colour);
-      seg.style.setProperty('--chip-ink', inkOn(c.colour));
-      seg.title = part.phase === 'decode' ? `${part.id}: decode 1 token` : `${part.id}: prefill ${part.n} token`;
-      bar.append(seg);
-    }
-    if (left) {
-      const seg = make('span', { class: 'budget-seg is-left' }, t('steps.left', { left }));
-      seg.style.setProperty('--share', String(left / total));
-      bar.append(seg);
-    }
-    const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode 1` : `${x.id} prefill ${x.n}`)).join(', ');
-    bar.setAttribute('aria-label', t('steps.budgetLabel', { used, cap: cap ? '/' + cap : '', said: said || t('steps.noWork') }) + (left ? t('steps.left2', { left }) : '.'));
-    ui.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? t('steps.usedTokensLeft', { used, cap, left }) : t('steps.usedTokens', { used })));
-  }
-
-  function drawKv(item) {
-    const p = ui.parts;
-    const pool = record.pool_blocks;
-    const map = blockMap(item, pool);
-    for (let b = 0; b < pool; b++) {
-      const owner = map.owners[b];
-      const shared = map.holders[b].length > 1;
-      const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}|${map.cached.has(b) ? 1 : 0}`;
-      if (p.shown[b] === state) continue;
-      p.shown[b] = state;
-      if (!p.cells.length) { paintCell(p.kv, b, owner, map); continue; }
-      const cell = p.cells[b];
-      cell.classList.toggle('is-free', owner === null);
-      cell.classList.toggle('is-alloc', map.alloc.has(b));
-      cell.classList.toggle('is-freed', map.freed.has(b));
-      cell.classList.toggle('is-shared', shared);
-      cell.classList.toggle('is-reused', map.reused.has(b));
-      cell.classList.toggle('is-cached', map.cached.has(b));
-      if (owner === null) {
-        cell.style.removeProperty('--chip');
-        cell.style.removeProperty('--chip-ink');
-      } else {
-        const c = colours(owner);
-        cell.style.setProperty('--chip', c.colour);
-        cell.style.setProperty('--chip-ink', inkOn(c.colour));
-      }
-      if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
-      cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? t('steps.freeStillCarrying') : t('steps.free2')) : shared ? t('steps.sharedPrefixCache', { holders: map.holders[b].join(', ') }) : t('steps.heldLogicalBlock', { owner, logical: map.logical[b] })) +
-        (map.alloc.has(b) ? t('steps.justAllocated2') : '') + (map.reused.has(b) ? t('steps.justTakenBackFrom2') : '') + (map.freed.has(b) ? t('steps.justFreed2') : '');
-    }
-    const tables = Object.entries(item.tables).map(([id, table]) => t('steps.holdsBlocks', { id, n: table.length })).join(', ');
-    const nFree = map.owners.filter((o) => o === null).length;
-    p.kv.setAttribute('aria-label', t('steps.poolLabel', { pool, tables: tables || t('steps.nobodyHolds'), nFree }) + cacheSaid(map) + '.');
-    const reused = (item.reused || []).length;
-    p.free.textContent = t('steps.free3', { nFree, pool }) + (item.alloc.length ? t('steps.justAllocated3', { nAlloc: item.alloc.length }) : '') +
-      (reused ? t('steps.takenBackFromPrefix', { reused }) : '') + (item.freed.length ? t('steps.justFreed3', { nFreed: item.freed.length }) : '');
-  }
-
-  // PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
-  // (the canvas has no per-block titles; the cells say it in each title too).
-  function cacheSaid(map) {
-    if (!record.prefix_cache) return '';
-    const shared = [];
-    map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
-    return t('steps.cacheLabel', { shared: shared.length ? 'block ' + shared.join(', ') : t('steps.none'), nCached: map.cached.size });
-  }
-
-  function paintCell(canvas, b, owner, map) {
-    const fill = owner === null ? FREE_FILL : colours(owner).colour;
-    paintBlock(canvas.getContext('2d'), (b % DENSE_COLS) * CELL_PX, Math.floor(b / DENSE_COLS) * CELL_PX, {
-      fill,
-      ink: inkOn(fill),
-      frame: map.alloc.has(b) || map.freed.has(b) ? 'solid' : map.reused.has(b) ? 'dotted' : null,
-      shared: map.holders[b].length > 1,
-      cached: map.cached.has(b),
-    });
-  }
-
-  // One block of the canvas at (x, y): a (CELL_PX - 1)² square of `fill`, with the marks the cells show:
-  // frame 'solid' (just allocated or just freed: a black frame), 'dotted' (just taken back from the prefix
-  // cache: every other pixel of the edge), shared (held by several tables: two lines "=" in `ink`, as the
-  // cells' double outline), cached (free but still hashed: a grey dot, as the cells' dotted background).
-  function paintBlock(g, x, y, look) {
-    const side = CELL_PX - 1;
-    g.clearRect(x, y, CELL_PX, CELL_PX);
-    g.fillStyle = look.fill;
-    g.fillRect(x, y, side, side);
-    if (look.cached) {
-      g.fillStyle = CACHED_DOT;
-      g.fillRect(x + 2, y + 2, 3, 3);
-    }
-    if (look.shared) {
-      g.fillStyle = look.ink;
-      g.fillRect(x + 1, y + 2, side - 2, 1);
-      g.fillRect(x + 1, y + 4, side - 2, 1);
-    }
-    if (look.frame === 'solid') {
-      g.strokeStyle = '#000000';
-      g.lineWidth = 2;
-      g.strokeRect(x + 1, y + 1, side - 2, side - 2);
-    } else if (look.frame === 'dotted') {
-      g.fillStyle = '#000000';
-      for (let i = 0; i < side; i += 2) {
-        g.fillRect(x + i, y, 1, 1);
-        g.fillRect(x + i, y + side - 1, 1, 1);
-        g.fillRect(x, y + i, 1, 1);
-        g.fillRect(x + side - 1, y + i, 1, 1);
-      }
-    }
+    stepView = makeView(record, colours, inkOn);
+    ui.view.replaceChildren(...stepView.nodes);
   }
 
   // ── the charts: mark the selected step, select a clicked one ─────────────
