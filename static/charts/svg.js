@@ -127,10 +127,10 @@ export function xAxis(scale, y, values, format, label, labelX) {
   for (const v of values) {
     const x = scale(v);
     g.append(s('line', { x1: round(x), x2: round(x), y1: round(y), y2: round(y + 4), class: 'axis-line' }));
-    const t = format(v);
-    const w = textWidth(t);
+    const tick = format(v);
+    const w = textWidth(tick);
     if (x - w / 2 < lastRight + 4) continue; // never overlap two labels
-    g.append(text(x, y + 17, t, { 'text-anchor': 'middle', class: 'tick' }));
+    g.append(text(x, y + 17, tick, { 'text-anchor': 'middle', class: 'tick' }));
     lastRight = x + w / 2;
   }
   if (label) g.append(text(labelX === undefined ? (x0 + x1) / 2 : labelX, y + 34, label, { 'text-anchor': 'middle', class: 'axis-label' }));

@@ -62,8 +62,8 @@ export function render(data, report, opts = {}) {
     (preemptions.length ? t('chart.timeline.preemptionList', { n: preemptions.length, list: preemptions.map((p) => t('chart.timeline.atStep', { request: p.request, step: p.step })).join(', ') }) : t('chart.timeline.noPreemption')) + '.';
   const svg = chart.svg(width, height, summary);
 
-  const t = ticks(0, end / 1000, Math.max(2, Math.floor((plotRight - LEFT) / 70)));
-  svg.append(xGrid((v) => x(v * 1000), TOP, axisY, t.values));
+  const grid = ticks(0, end / 1000, Math.max(2, Math.floor((plotRight - LEFT) / 70)));
+  svg.append(xGrid((v) => x(v * 1000), TOP, axisY, grid.values));
   // step boundaries, faint
   const stepLines = s('g', { class: 'grid', 'aria-hidden': 'true' });
   for (const st of steps) stepLines.append(s('line', { x1: round(x(st.start)), x2: round(x(st.start)), y1: TOP, y2: axisY, 'stroke-dasharray': '2 3' }));
@@ -71,7 +71,7 @@ export function render(data, report, opts = {}) {
   svg.append(stepColumns(steps.map((st) => [x(st.start), x(st.end) - x(st.start)]), TOP, axisY - TOP));
   const scaleMs = (v) => x(v * 1000);
   scaleMs.domain = [0, end / 1000];
-  svg.append(xAxis(scaleMs, axisY, t.values, (v) => String(v), t('chart.timeline.simulatedTimeMs'), (LEFT + plotRight) / 2));
+  svg.append(xAxis(scaleMs, axisY, grid.values, (v) => String(v), t('chart.timeline.simulatedTimeMs'), (LEFT + plotRight) / 2));
 
   const stepNo = new Map(steps.map((st, i) => [st, i + 1]));
   const preemptBy = new Map();

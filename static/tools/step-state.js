@@ -50,12 +50,12 @@ export function targetStep(key, now, items) {
  *  prompt chunk (text_steps.decodes_first). An edited plan_tasks may put chunks first or leave a decode out. */
 export function decodesFirst(item) {
   const tasks = (item && item.tasks) || [];
-  const phases = tasks.map((t) => t[1]);
+  const phases = tasks.map((task) => task[1]);
   const firstChunk = phases.indexOf('prefill');
   if (firstChunk < 0) return true;
   if (phases.slice(firstChunk).includes('decode')) return false;
   const gone = new Set(((item && item.events) || []).filter((e) => e.kind === 'preempt' || e.kind === 'abort').map((e) => e.id));
-  const decoded = new Set(tasks.filter((t) => t[1] === 'decode').map((t) => t[0]));
+  const decoded = new Set(tasks.filter((task) => task[1] === 'decode').map((task) => task[0]));
   return ((item && item.running) || []).every((r) => r[1] !== 'decode' || gone.has(r[0]) || decoded.has(r[0]));
 }
 
@@ -63,9 +63,9 @@ export function decodesFirst(item) {
  *  `left` is what stayed unused. */
 export function budgetParts(item) {
   const tasks = (item && item.tasks) || [];
-  const parts = tasks.map((t) => (t[1] === 'decode'
-    ? { id: String(t[0]), phase: 'decode', n: 1 }
-    : { id: String(t[0]), phase: 'prefill', n: Number(t[2]) }));
+  const parts = tasks.map((task) => (task[1] === 'decode'
+    ? { id: String(task[0]), phase: 'decode', n: 1 }
+    : { id: String(task[0]), phase: 'prefill', n: Number(task[2]) }));
   const [used, cap] = (item && item.budget) || [0, null];
   return { parts, used, cap, left: cap === null || cap === undefined ? null : Math.max(0, cap - used) };
 }

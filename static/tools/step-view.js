@@ -106,7 +106,7 @@ function drawSlots(v, item) {
   for (const [id, phase, done, total, gen, preempted] of item.running) {
     const what = phase === 'decode' ? t('steps.decodeTokensGenerated', { gen }) : `prefill · prompt ${done}/${total}` + (preempted ? t('steps.recompute') : '');
     const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
-    li.append(...chip(id, what));
+    li.append(...chip(v, id, what));
     rows.push(li);
   }
   for (let i = item.running.length; i < v.record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
@@ -114,7 +114,7 @@ function drawSlots(v, item) {
   const labels = v.record.wait_labels || {};
   p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
     const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
-    li.append(...chip(id, (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '')));
+    li.append(...chip(v, id, (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '')));
     return li;
   }) : [make('li', { class: 'step-wait is-empty' }, t('steps.emptyQueue'))]));
 }

@@ -73,6 +73,15 @@ test('no script keeps an inline vi/en pair', () => {
   }
 });
 
+test('no script that uses t() names a local variable t (it would hide the words)', () => {
+  const local = /\b(?:const|let|var)\s+t\b|\(\s*t\s*\)\s*=>|\bt\s*=>|[[(,]\s*t\s*[\]),]/;
+  for (const file of scripts()) {
+    if (file === WORKER_SCRIPT || !keysUsed(file).length) continue;
+    const source = readFileSync(join(STATIC, file), 'utf-8').replace(/\/\/.*$|^import .*$/gm, '');
+    assert.ok(!local.test(source), `${file} declares a local t: ${(source.match(local) || [])[0]}`);
+  }
+});
+
 test('t() fills named placeholders once, in the page language (vi without a document)', () => {
   assert.equal(fill('{n} số đổi', { n: 3 }), '3 số đổi');
   assert.equal(fill('{a}{b}{a}', { a: '{b}', b: 1 }), '{b}1{b}');           // values are not scanned again
