@@ -1,13 +1,13 @@
-// The step navigator's view (static/tools/steps.js): for one scheduler step of report.steps, the running
+// The step navigator's view (static/tools/steps.js): for one scheduler step of the run log, the running
 // slots and the waiting queue (with why), the step's token budget as a bar, the physical KV blocks (one
 // labelled cell each, or over 64 blocks a canvas of small squares) and the step's decisions in the
 // engine's own sentences. makeView() builds it once per run; drawView() rewrites only what a step changes
 // (a cell whose state string is unchanged is left alone). Everything from the engine goes in with textContent.
 // Leaves out choosing the step, the slider and the charts' marks (steps.js) and the arithmetic
-// (static/tools/step-state.js, pure).
+// (static/core/run-log.js, pure).
 
 import { make } from '../core/dom.js';
-import { blockMap, budgetParts, decodesFirst } from './step-state.js';
+import { blockMap, budgetParts } from '../core/run-log.js';
 import { t } from '../words/i18n.js';
 
 const DENSE = 64;        // pools larger than this are drawn on a canvas
@@ -17,9 +17,14 @@ const FREE_FILL = '#dde1e7';
 const CACHED_DOT = '#8a94a1'; // a free block that still holds a prefix-cache hash (the cells' dotted background)
 const KEY_FILL = '#7f7f7f';   // an owned block in the legend
 
+/** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
+export function valueText(item, n, count) {
+  return t('steps.step2', { n, count, item: item && item.title ? ': ' + item.title : '' });
+}
+
 /**
- * The view of `record` (report.steps): {nodes, parts, record, colours, inkOn}; nodes go into the page,
- * parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
+ * The view of `record` (the run log's steps): {nodes, parts, record, colours, inkOn}; nodes go into the
+ * page, parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
  */
 export function makeView(record, colours, inkOn) {
   const v = { record, colours, inkOn, parts: null, nodes: null };
@@ -46,7 +51,7 @@ export function makeView(record, colours, inkOn) {
   const nodes = [
     head,
     section(t('steps.runningSlotsWaiting'), slots, queue),
-    section(record.items.every(decodesFirst)
+    section(record.items.every((item) => item.decodes_first !== false)
       ? t('steps.stepSTokenBudget')
       : t('steps.stepSTokenBudgetOrder'), budget),
     section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: record.block_size }), kv, free, legend(v, dense)),
