@@ -368,7 +368,7 @@ def test_cdn_build_loads_pyodide_from_the_cdn_origin(chromium, tmp_path, monkeyp
     """--pyodide cdn, with a local server on another port standing in for the CDN (it sends CORS like the real one)."""
     from lab_site import pyodide_mirror
     cdn = RecordingServer(pyodide_mirror(), headers={"Access-Control-Allow-Origin": "*"})
-    monkeypatch.setattr(build, "PYODIDE_CDN", cdn.url)
+    monkeypatch.setattr(sitebuild.pyodide, "PYODIDE_CDN", cdn.url)
     site = sitebuild.build(tmp_path / "dist", "cdn")
     srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)})
     lab = Lab(chromium, srv.origin, cdn.origin)

@@ -2,7 +2,7 @@
 // in use (the tokens they hold, then the empty slots of partly filled blocks), free KV blocks — with each
 // part listed underneath (its own swatch, bytes and share), then the pool as POOL_BLOCKS squares (in use at
 // the peak / free). Patterns and the written list carry the parts, so colour is never the only cue.
-import { ChartBuilder, OKABE_ITO, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder, OKABE_ITO, fitText, fittedText, round, s, swatches, text, textWidth } from './svg.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'memory';
@@ -13,10 +13,10 @@ const ITEM = 22;
 const CELL_MAX = 22;
 const FREE = '#eef0f3';
 const PARTS = [
-  { key: 'weights', label: t('chart.memory.weightsFloat64'), colour: OKABE_ITO.blue, kind: null },
-  { key: 'kv_stored', label: t('chart.memory.kvHoldingTokens'), colour: OKABE_ITO.orange, kind: 'hatch' },
-  { key: 'kv_slack', label: t('chart.memory.kvEmptySlotsBlocksUse'), colour: OKABE_ITO.yellow, kind: 'dots' },
-  { key: 'kv_free', label: t('chart.memory.kvFreeBlocks'), colour: FREE, kind: null },
+  { key: 'weights', label: t('chart.memory.weightsFloat64'), short: t('chart.memory.weights'), colour: OKABE_ITO.blue, kind: null },
+  { key: 'kv_stored', label: t('chart.memory.kvHoldingTokens'), short: t('chart.memory.kvTokens'), colour: OKABE_ITO.orange, kind: 'hatch' },
+  { key: 'kv_slack', label: t('chart.memory.kvEmptySlotsBlocksUse'), short: t('chart.memory.kvEmptySlots'), colour: OKABE_ITO.yellow, kind: 'dots' },
+  { key: 'kv_free', label: t('chart.memory.kvFreeBlocks'), short: t('chart.memory.kvFreeBlocks'), colour: FREE, kind: null },
 ];
 
 function share(v, total) { return total ? Math.round((v / total) * 100) + '%' : '—'; }
@@ -45,7 +45,11 @@ export function render(data, report, opts = {}) {
 
   const summary = t('chart.memory.peakStepTotalBytes', { peak_step: m.peak_step ?? '?', total: m.total, weights: m.weights, peak_tokens: m.peak_tokens, kv_stored: m.kv_stored, kv_slack: m.kv_slack, kv_free: m.kv_free, peak_blocks: m.peak_blocks, pool, block_bytes: m.block_bytes, kv_in_use: m.kv_in_use });
   const svg = chart.svg(width, height, summary);
-  svg.append(text(PAD, 16, t('chart.memory.totalBytesWeightsKv', { total: m.total, weights: m.weights, kv_pool: m.kv_pool }), { class: 'panel-title' }));
+  svg.append(fittedText(PAD, 16, [
+    t('chart.memory.totalBytesWeightsKv', { total: m.total, weights: m.weights, kv_pool: m.kv_pool }),
+    t('chart.memory.bytesWeightsKv', { total: m.total, weights: m.weights, kv_pool: m.kv_pool }),
+    `${m.total} = ${m.weights} + ${m.kv_pool}`,
+  ], right - PAD, { class: 'panel-title' }, 12, true));
 
   // the stacked bar
   let at = 0;
@@ -86,8 +90,15 @@ export function render(data, report, opts = {}) {
     const g = s('g', { class: 'part', 'data-part': part.key, 'aria-hidden': 'true' });
     g.append(s('rect', { x: PAD, y: y - 11, width: 18, height: 14, fill: part.colour, stroke: '#1b1f24', 'stroke-width': 0.6 }));
     if (part.kind) g.append(s('rect', { x: PAD, y: y - 11, width: 18, height: 14, fill: chart.hatchFor(part.colour, part.kind) }));
+    const room = right - PAD - 26;
+    const head = `${v} byte`;
+    const tail = fitText([part.label, part.short].map((label) => ` · ${label} · ${share(v, m.total)}`), room - textWidth(head, 11, true), 11);
     const line = text(PAD + 26, y, '', { class: 'value' });
-    line.append(s('tspan', { class: 'strong' }, `${v} byte`), ` · ${part.label} · ${share(v, m.total)}`);
+    line.append(s('tspan', { class: 'strong' }, head), tail);
+    if (textWidth(head, 11, true) + textWidth(tail, 11) > room) {
+      line.setAttribute('textLength', String(Math.floor(room)));
+      line.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
     g.append(line);
     svg.append(g);
   });
@@ -96,7 +107,7 @@ export function render(data, report, opts = {}) {
   if (pool && pool <= 256) {
     const long = t('chart.memory.kvPoolBlocksUsePeak', { peak_blocks: m.peak_blocks, pool, block_size: data.block_size, per_token: m.per_token, block_bytes: m.block_bytes });
     const short = t('chart.memory.kvPoolBlocksUsePeak2', { peak_blocks: m.peak_blocks, pool, block_bytes: m.block_bytes });
-    svg.append(text(PAD, blocksTitleY, textWidth(long, 12, true) <= right - PAD ? long : short, { class: 'panel-title' }));
+    svg.append(fittedText(PAD, blocksTitleY, [long, short, t('chart.memory.kvPoolBlocksPeak', { peak_blocks: m.peak_blocks, pool })], right - PAD, { class: 'panel-title' }, 12, true));
     const grid = s('g', { class: 'kv-pool', 'data-used': m.peak_blocks, 'data-pool': pool });
     for (let b = 0; b < pool; b++) {
       const cx = PAD + (b % cols) * (cell + 3);

@@ -54,6 +54,7 @@ export default {
   'exercises.exercise': 'Exercise {number}',
   'exercises.notList': 'not a list',
   'exercises.couldNotLoadExercise': 'Could not load the exercise list (exercises.json: {message}). Rebuild the page with “python3 build.py”.',
+  'exercises.tableScrollSidewaysIf': 'Table (scroll sideways if it is cut off)',
 
   'share.copyLink': 'Copy link',
   'share.traceLastRunChrome': 'The trace of the last run (Chrome trace-event JSON; open it in Perfetto or chrome://tracing).',

@@ -54,6 +54,7 @@ export default {
   'exercises.exercise': 'Bài {number}',
   'exercises.notList': 'không phải một danh sách',
   'exercises.couldNotLoadExercise': 'Không tải được danh sách bài tập (exercises.json: {message}). Dựng lại trang bằng “python3 build.py”.',
+  'exercises.tableScrollSidewaysIf': 'Bảng (kéo ngang nếu bị cắt)',
 
   'share.copyLink': 'Sao chép liên kết',
   'share.traceLastRunChrome': 'Trace của lần chạy gần nhất (Chrome trace-event JSON, mở bằng Perfetto hoặc chrome://tracing).',
