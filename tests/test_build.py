@@ -135,7 +135,7 @@ def test_micropip_needs_no_packaging_wheel(tmp_path):
 
 
 def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
-    for name in ("core/app.js", "worker/worker.js", "style.css", "charts/svg.js"):
+    for name in ("core/app.js", "worker/worker.js", "style.css", "charts/figure.js"):
         source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name

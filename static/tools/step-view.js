@@ -24,7 +24,7 @@ export function valueText(item, n, count) {
 
 /**
  * The view of `record` (the run log's steps): {nodes, parts, record, colours, inkOn}; nodes go into the
- * page, parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
+ * page, parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/colours.js.
  */
 export function makeView(record, colours, inkOn) {
   const v = { record, colours, inkOn, parts: null, nodes: null };

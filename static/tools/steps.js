@@ -41,11 +41,11 @@ export function init(lab) {
     stop();
     const report = result && result.report;
     // the request colours of the charts (loaded with them, on the first run, not with the page)
-    const [svg, charts] = await Promise.all([import(versioned('../charts/svg.js')), import(versioned('../charts/index.js'))]);
+    const [colourKit, charts] = await Promise.all([import(versioned('../charts/colours.js')), import(versioned('../charts/index.js'))]);
     charts.connect(lab); // the charts follow the selected step and report clicks through the lab API
-    inkOn = svg.inkOn;
+    inkOn = colourKit.inkOn;
     record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
-    colours = svg.requestColours(report);
+    colours = colourKit.requestColours(report);
     placeUi();
     if (!record) { ui.nav.hidden = true; return; }
     ui.nav.hidden = false;
