@@ -147,6 +147,12 @@ FIELDS: tuple[Field, ...] = (
           "trước, và khi hết block KV thì preempt chuỗi có (priority, giờ đến) lớn nhất, như vLLM.",
           "advanced", choices=("fcfs", "priority"),
           en=('Scheduling policy (SCHED_POLICY)', 'fcfs = first come, first served (as in the seed); priority = the waiting queue is ordered by (priority, arrival), lower numbers first, and when KV blocks run out the sequence with the largest (priority, arrival) is preempted, like vLLM.')),
+    Field("BYTE_FALLBACK", "choice", "off", "Byte fallback của tokenizer (BYTE_FALLBACK)",
+          "on = ký tự tokenizer chưa từng thấy (chữ có dấu như 'à') thành các token byte UTF-8 <0xC3> <0xA0>, như "
+          "byte fallback của SentencePiece hay BPE mức byte (GPT-2, Llama 3): yêu cầu được phục vụ, chỉ tốn thêm token; "
+          "từ vựng thêm 256 token byte. off = như seed: ký tự lạ bị từ chối 400.",
+          "advanced", choices=("off", "on"),
+          en=('Tokenizer byte fallback (BYTE_FALLBACK)', "on = a character the tokenizer never saw (an accented letter such as 'à') becomes UTF-8 byte tokens <0xC3> <0xA0>, as SentencePiece's byte fallback and byte-level BPE (GPT-2, Llama 3) do: the request is served, it only costs more tokens; the vocabulary gains 256 byte tokens. off = as in the seed: unknown characters are refused with 400.")),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
@@ -156,8 +162,8 @@ REQUEST_FIELDS: tuple[RequestField, ...] = (
                  en=('ID', 'Short name of the request (letters/digits, at most 8 characters, unique).')),
     RequestField("arrival", "int", "Đến (µs)", "Thời điểm đến trên đồng hồ mô phỏng (µs).", 0, 100_000_000,
                  en=('Arrives (µs)', 'Arrival time on the simulated clock (µs).')),
-    RequestField("text", "str", "Văn bản", "Prompt; ký tự lạ với tokenizer sẽ bị từ chối 400.", 1, MAX_TEXT_CHARS,
-                 en=('Text', 'The prompt; characters the tokenizer does not know are rejected with 400.')),
+    RequestField("text", "str", "Văn bản", "Prompt; ký tự lạ với tokenizer bị từ chối 400 (BYTE_FALLBACK = on: thành token byte).", 1, MAX_TEXT_CHARS,
+                 en=('Text', 'The prompt; characters the tokenizer does not know are rejected with 400 (BYTE_FALLBACK = on: they become byte tokens).')),
     RequestField("max_new", "int", "max_new", "Số token sinh ra tối đa.", 1, 256,
                  en=('max_new', 'Most tokens to generate.')),
     RequestField("temperature", "float", "T", "Temperature; 0 = greedy.", 0.0, 5.0,

@@ -33,7 +33,10 @@ steps: the charts and the step view read them from "steps" above.
   2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
      budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
-     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
+     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback,
+     byte_cost (BYTE_FALLBACK=on and some text needed byte tokens, else null: byte_cost.py) {rows[{id, text, plain,
+     tokens, plain_tokens, prompt, plain_prompt, extra, chars[[char, [byte tokens]]], words, byte_tokens, blocks,
+     plain_blocks, extra_time, ttft, plain_ttft}], base_vocab, n_bytes, block_size, cost_prefill, cost_tokenize}
   3  preemptions[{step, time, request, blocks, generated, recompute, needed_by, need, free, dropped, priority,
      arrival}] (the run log's "preempt" events), mixed, chunks, follow,
      sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts

@@ -119,6 +119,20 @@ SAY = {
     "b2.never_queued": "{d[follow][id]} never entered the queue, so it has no preparation time.",
     "b2.prep_cost": "Preparation cost (assumed): gateway {d[cost_gateway]:ms} + {per_token:.2f} ms per token -> {prep}",
     "b2.conclusion": "Conclusion: the same text must give the same token IDs on every replica; a wrong tokenizer or chat template changes how the model behaves.",
+    # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
+    "b2.bytes": "Byte fallback ON (BYTE_FALLBACK=on): vocabulary = {d[base_vocab]} BPE tokens + {d[n_bytes]} byte tokens <0x00>..<0xFF>; "
+                "a character the tokenizer never saw becomes its UTF-8 bytes, as SentencePiece's byte fallback does (the byte-level BPE "
+                "of GPT-2 and Llama 3 always works on bytes): no more 400 for unknown characters, accented text just costs more tokens.",
+    "b2.real_tokenizers": "Real tokenizers do not answer 400 to an unknown character: byte-level BPE (GPT-2, Llama 3) and SentencePiece with "
+                          "byte fallback (Llama 2) fall back to UTF-8 bytes, and accented text just costs more tokens; try BYTE_FALLBACK=on (--byte-fallback).",
+    "b2.byte_chars": "{r[id]}: {chars}.",
+    "b2.byte_char": "'{c}' = {pieces}",
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]:pl token} ({r[byte_tokens]:pl byte token}, {per_word:.1f} tokens per word); "
+                    "without accents \"{r[plain]}\" = {r[plain_prompt]:pl token} ({plain_per_word:.1f} per word): {r[extra]:pl more token} -> the prompt takes "
+                    "{r[blocks]:pl KV block} instead of {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), about {r[extra_time]:ms} more preparation + prefill{ttft}.",
+    "b2.byte_ttft": "; measured TTFT {r[ttft]:ms}, {r[plain_ttft]:ms} when the whole trace runs again without accents",
+    "b2.template": "The chat template here adds only <bos>; a real chat template (Llama 3, ChatML) also wraps the text in role tokens "
+                   "(system / user / assistant headers, end of turn) and often a system prompt: tokens that are prefilled and kept in the KV cache too.",
     # ── [3] ────────────────────────────────────────────────────────────────
     "b3.title": "Iteration-level scheduling (continuous batching + chunked prefill)",
     "b3.preempt_at": "Preemption at step {p[step]} ({p[time]:ms}): ",

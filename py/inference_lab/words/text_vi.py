@@ -123,6 +123,20 @@ SAY = {
     "b2.never_queued": "{d[follow][id]} không vào hàng chờ nên không có thời gian chuẩn bị.",
     "b2.prep_cost": "Chi phí chuẩn bị (giả định): cổng {d[cost_gateway]:ms} + {per_token:.2f} ms mỗi token -> {prep}",
     "b2.conclusion": "Kết luận: cùng văn bản phải cho cùng token IDs trên mọi bản sao; tokenizer hay template sai làm đổi hành vi của mô hình.",
+    # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
+    "b2.bytes": "Byte fallback BẬT (BYTE_FALLBACK=on): từ vựng = {d[base_vocab]} token BPE + {d[n_bytes]} token byte <0x00>..<0xFF>; "
+                "ký tự chưa từng thấy thành các byte UTF-8 của nó, như byte fallback của SentencePiece (BPE mức byte của GPT-2, Llama 3 "
+                "thì luôn làm việc trên byte): không còn mã 400 vì ký tự lạ, chữ có dấu chỉ tốn thêm token.",
+    "b2.real_tokenizers": "Tokenizer thật không trả 400 vì ký tự lạ: BPE mức byte (GPT-2, Llama 3) và SentencePiece có byte fallback "
+                          "(Llama 2) lùi về các byte UTF-8, chữ có dấu chỉ tốn thêm token; thử BYTE_FALLBACK=on (--byte-fallback).",
+    "b2.byte_chars": "{r[id]}: {chars}.",
+    "b2.byte_char": "'{c}' = {pieces}",
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]} token ({r[byte_tokens]} token byte, {per_word:.1f} token mỗi từ); "
+                    "bỏ dấu \"{r[plain]}\" = {r[plain_prompt]} token ({plain_per_word:.1f} mỗi từ): thêm {r[extra]} token -> prompt chiếm "
+                    "{r[blocks]} block KV thay vì {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), chuẩn bị + prefill thêm khoảng {r[extra_time]:ms}{ttft}.",
+    "b2.byte_ttft": "; TTFT đo được {r[ttft]:ms}, chạy lại cả trace không dấu thì {r[plain_ttft]:ms}",
+    "b2.template": "Chat template ở đây chỉ thêm <bos>; chat template thật (Llama 3, ChatML) còn bọc văn bản bằng các token vai trò "
+                   "(system / user / assistant, hết lượt) và thường một system prompt: cũng là token phải prefill và giữ trong KV cache.",
     # ── [3] ────────────────────────────────────────────────────────────────
     "b3.title": "Lập lịch theo vòng lặp (continuous batching + chunked prefill)",
     "b3.preempt_at": "Preemption ở bước {p[step]} ({p[time]:ms}): ",
