@@ -5,7 +5,7 @@
 // Titles, constants and the student's prediction are inserted as text; only the build-rendered
 // sections go in as HTML (setRenderedHtml).
 
-import { make } from '../core/dom.js';
+import { h, make } from '../core/dom.js';
 import { tl } from '../words/i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
@@ -177,6 +177,38 @@ function tocItem(ex) {
   return item;
 }
 
+// ── the two tracks (entrypoints/exercises.py TRACKS: exercises.json comes in track order, each item with its
+// track {id, title, title_en, place, of}); an exercise no track names comes last, under "other" ──
+function byTrack(exercises) {
+  const groups = [];
+  for (const ex of exercises) {
+    const track = ex.track || { id: 'other', title: 'Bài khác', title_en: 'Other exercises' };
+    const last = groups[groups.length - 1];
+    if (last && last.track.id === track.id) last.exercises.push(ex);
+    else groups.push({ track, exercises: [ex] });
+  }
+  return groups;
+}
+
+const trackTitle = (track) => String(tl(track.title, track.title_en || track.title));
+
+function trackSection(group, lab) {
+  const id = 'lo-trinh-' + group.track.id;
+  const section = make('section', { class: 'exercise-track', 'data-track': group.track.id, 'aria-labelledby': id });
+  const order = group.exercises.map((ex) => ex.number).join(' → ');
+  section.append(make('h3', { class: 'exercise-track-title', id }, trackTitle(group.track)),
+    make('p', { class: 'exercise-track-order' }, tl('Thứ tự: bài ', 'Order: exercise ') + order));
+  section.append(...group.exercises.map((ex) => exerciseCard(ex, lab)));
+  return section;
+}
+
+function tocTrack(group) {
+  const item = make('li', { class: 'exercise-toc-track', 'data-track': group.track.id });
+  item.append(make('span', { class: 'exercise-toc-track-title' }, trackTitle(group.track)),
+    h('ol', {}, ...group.exercises.map(tocItem)));
+  return item;
+}
+
 // ── the section ──────────────────────────────────────────────────────────────
 export async function init(lab) {
   const list = document.getElementById('exercise-list');
@@ -193,9 +225,10 @@ export async function init(lab) {
       tl('Không tải được danh sách bài tập (exercises.json: ', 'Could not load the exercise list (exercises.json: ') + err.message + tl('). Dựng lại trang bằng “python3 build.py”.', '). Rebuild the page with “python3 build.py”.')));
     return;
   }
-  list.replaceChildren(...exercises.map((ex) => exerciseCard(ex, lab)));
+  const groups = byTrack(exercises);
+  list.replaceChildren(...groups.map((group) => trackSection(group, lab)));
   if (toc) {
-    toc.replaceChildren(...exercises.map(tocItem));
+    toc.replaceChildren(...groups.map(tocTrack));
     toc.closest('nav').hidden = exercises.length === 0;
   }
   // a link straight to one exercise (#bai-tap-02): the card did not exist when the page scrolled
