@@ -152,7 +152,7 @@ FIELDS: tuple[Field, ...] = (
           "byte fallback của SentencePiece hay BPE mức byte (GPT-2, Llama 3): yêu cầu được phục vụ, chỉ tốn thêm token; "
           "từ vựng thêm 256 token byte. off = như seed: ký tự lạ bị từ chối 400.",
           "advanced", choices=("off", "on"),
-          en=('Tokenizer byte fallback (BYTE_FALLBACK)', "on = a character the tokenizer never saw (an accented letter such as 'à') becomes UTF-8 byte tokens <0xC3> <0xA0>, as SentencePiece's byte fallback and byte-level BPE (GPT-2, Llama 3) do: the request is served, it only costs more tokens; the vocabulary gains 256 byte tokens. off = as in the seed: unknown characters are refused with 400.")),
+          en=('Tokenizer byte fallback (BYTE_FALLBACK)', "on = a character the tokenizer never saw (an accented letter such as U+00E0, a with a grave accent) becomes UTF-8 byte tokens <0xC3> <0xA0>, as SentencePiece's byte fallback and byte-level BPE (GPT-2, Llama 3) do: the request is served, it only costs more tokens; the vocabulary gains 256 byte tokens. off = as in the seed: unknown characters are refused with 400.")),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
