@@ -21,6 +21,8 @@ const PAD = 6;
 const NEW_PIECE = { colour: OKABE_ITO.orange, kind: 'hatch' };
 const PIECE = '#eef0f3';
 const UNKNOWN = { colour: OKABE_ITO.vermillion, kind: 'dots' };
+const BYTE = { colour: OKABE_ITO.purple, kind: 'hatch' };     // a UTF-8 byte token <0xC3> (BYTE_FALLBACK=on)
+const isByte = (p) => /^<0x[0-9A-F]{2}>$/.test(String(p));
 const PROMPT = { colour: OKABE_ITO.blue, kind: null };
 const MAX_NEW = { colour: OKABE_ITO.sky, kind: 'dots' };
 
@@ -48,6 +50,16 @@ function flow(pieces, x0, right) {
   return { places: out, lines: line + 1 };
 }
 
+// What one piece of the template's row says when hovered or read aloud: its ID, or why it has none; a byte
+// token says it is a UTF-8 byte; <bos> says it is all this chat template adds (a real one adds role tokens).
+function pieceNote(p, id, k, data, unknown, byte) {
+  const vocab = data.vocab ?? '?';
+  if (unknown) return tl(`Mảnh “${p}” không có trong bảng ${vocab} token: không có ID, nên yêu cầu bị 400 (tokenizer thật lùi về byte UTF-8; thử BYTE_FALLBACK = on).`, `Piece “${p}” is not in the vocabulary of ${vocab} tokens: no ID, so the request gets 400 (real tokenizers fall back to UTF-8 bytes; try BYTE_FALLBACK = on).`);
+  if (byte) return tl(`Vị trí ${k}: token byte ${p} → ID ${id}: một byte UTF-8 của ký tự tokenizer chưa từng thấy (byte fallback); chữ có dấu tốn 2–3 token như vậy.`, `Position ${k}: byte token ${p} → ID ${id}: one UTF-8 byte of a character the tokenizer never saw (byte fallback); an accented letter costs 2–3 such tokens.`);
+  if (k === 0 && p === '<bos>') return tl(`Vị trí 0: <bos> → ID ${id}. Chat template của lab chỉ thêm token này; chat template thật (Llama 3, ChatML) còn bọc văn bản bằng token vai trò system / user / assistant và token hết lượt, cũng phải prefill.`, `Position 0: <bos> → ID ${id}. The lab's chat template adds only this token; a real chat template (Llama 3, ChatML) also wraps the text in system / user / assistant role tokens and end-of-turn tokens, which are prefilled too.`);
+  return tl(`Vị trí ${k}: mảnh “${p}” → ID ${id} (số thứ tự trong bảng ${vocab} token).`, `Position ${k}: piece “${p}” → ID ${id} (its row in the vocabulary of ${vocab} tokens).`);
+}
+
 function budgetCaption(r, maxContext, short = false) {
   const FATE = short ? SHORT_FATE : LONG_FATE;
   if (r.prompt === null || r.prompt === undefined) return tl(`${r.id}: ${short ? 'ký tự lạ' : 'văn bản có ký tự tokenizer chưa thấy'} → ${FATE[r.code] || r.code}`, `${r.id}: ${short ? 'unknown characters' : 'text with characters the tokenizer never saw'} → ${FATE[r.code] || r.code}`);
@@ -72,6 +84,7 @@ export function render(data, report, opts = {}) {
     { label: tl('mảnh (piece)', 'piece'), draw: swatches.box(PIECE) },
     { label: tl('mảnh vừa gộp', 'piece just merged'), draw: swatches.box(NEW_PIECE.colour, NEW_PIECE.kind) },
     { label: tl('ký tự tokenizer chưa thấy (không có ID)', 'character the tokenizer never saw (no ID)'), draw: swatches.box(UNKNOWN.colour, UNKNOWN.kind) },
+    ...(data.byte_fallback ? [{ label: tl('token byte UTF-8 (byte fallback)', 'UTF-8 byte token (byte fallback)'), draw: swatches.box(BYTE.colour, BYTE.kind) }] : []),
     { label: 'token prompt', draw: swatches.box(PROMPT.colour) },
     { label: tl('max_new (token được phép sinh)', 'max_new (tokens it may generate)'), draw: swatches.box(MAX_NEW.colour, MAX_NEW.kind) },
     { label: 'MAX_CONTEXT', draw: swatches.line('#000000', '5 3') },
@@ -157,15 +170,15 @@ export function render(data, report, opts = {}) {
       const { x, w, line } = idFlow.places[k];
       const py = idY + line * (PIECE_H + ID_H + LINE_GAP);
       const unknown = id === null || id === undefined;
-      const g = s('g', { class: 'token-id', 'data-piece': p, 'data-id': unknown ? '' : id });
-      const colour = unknown ? UNKNOWN.colour : PROMPT.colour;
+      const byte = !unknown && isByte(p);
+      const g = s('g', { class: 'token-id', 'data-piece': p, 'data-id': unknown ? '' : id, 'data-byte': byte ? 'true' : null });
+      const look = unknown ? UNKNOWN : byte ? BYTE : PROMPT;
+      const colour = look.colour;
       g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: colour, stroke: '#1b1f24', 'stroke-width': 0.6 }));
-      if (unknown) g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: chart.hatchFor(colour, UNKNOWN.kind) }));
+      if (look.kind) g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: chart.hatchFor(colour, look.kind) }));
       g.append(text(x + w / 2, py + PIECE_H / 2 + 4, p, { 'text-anchor': 'middle', class: 'in-box ink-light', stroke: colour, 'stroke-width': 3, 'paint-order': 'stroke', 'stroke-linejoin': 'round' }));
       g.append(text(x + w / 2, py + PIECE_H + 13, unknown ? '?' : String(id), { 'text-anchor': 'middle', class: 'value strong' }));
-      svg.append(chart.mark(g, unknown
-        ? tl(`Mảnh “${p}” không có trong bảng ${data.vocab ?? '?'} token: không có ID, nên yêu cầu bị 400.`, `Piece “${p}” is not in the vocabulary of ${data.vocab ?? '?'} tokens: no ID, so the request gets 400.`)
-        : tl(`Vị trí ${k}: mảnh “${p}” → ID ${id} (số thứ tự trong bảng ${data.vocab ?? '?'} token).`, `Position ${k}: piece “${p}” → ID ${id} (its row in the vocabulary of ${data.vocab ?? '?'} tokens).`)));
+      svg.append(chart.mark(g, pieceNote(p, id, k, data, unknown, byte)));
     });
   }
 
