@@ -172,7 +172,7 @@ export function render(data, report, opts = {}) {
       const badge = glyphs.pause(px, y0 + 7, { class: 'preempt', 'data-step': p.step });
       const line = s('line', { x1: round(px), x2: round(px), y1: y0 + 2, y2: y0 + LANE - 2, stroke: '#000000', 'stroke-width': 1.5, 'stroke-dasharray': '2 2' });
       const kept = p.blocks && p.blocks.length ? tl(`trả block [${p.blocks.join(', ')}]`, `frees blocks [${p.blocks.join(', ')}]`) : tl('chưa giữ block nào', 'held no block yet');
-      const detail = tl(`Preempt ở bước ${p.step} (${ms(p.time)} ms): hết block KV trống, ${p.request} ${kept}, quay lại hàng chờ; khi chạy lại phải prefill ${p.recompute} token.`, `Preempt at step ${p.step} (${ms(p.time)} ms): out of free KV blocks, ${p.request} ${kept}, back to the waiting queue; when it runs again it must prefill ${p.recompute} tokens.`);
+      const detail = tl(`Preempt ở bước ${p.step} (${ms(p.time)} ms): hết block KV trống, ${p.request} ${kept}, quay lại hàng đợi; khi chạy lại phải prefill ${p.recompute} token.`, `Preempt at step ${p.step} (${ms(p.time)} ms): out of free KV blocks, ${p.request} ${kept}, back to the waiting queue; when it runs again it must prefill ${p.recompute} tokens.`);
       const group = s('g', { class: 'preemption', 'data-step': p.step }, line, badge);
       marks.push([px, group, detail]);
     }

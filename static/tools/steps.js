@@ -213,7 +213,7 @@ export function init(lab) {
     }));
     const head = make('p', { class: 'step-head' });
     const slots = make('ol', { class: 'step-slots', 'aria-label': tl('Chỗ chạy', 'Running slots') });
-    const queue = make('ol', { class: 'step-queue', 'aria-label': tl('Hàng chờ theo thứ tự', 'Waiting queue in order') });
+    const queue = make('ol', { class: 'step-queue', 'aria-label': tl('Hàng đợi theo thứ tự', 'Waiting queue in order') });
     const budget = make('div', { class: 'step-budget' });
     const pool = record.pool_blocks;
     // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
@@ -233,7 +233,7 @@ export function init(lab) {
     const decisions = make('ul', { class: 'step-decisions' });
     ui.view.replaceChildren(
       head,
-      section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
+      section(tl('Chỗ chạy và hàng đợi', 'Running slots and waiting queue'), slots, queue),
       section(record.items.every((item) => item.decodes_first !== false)
         ? tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)')
         : tl('Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)', 'The step\'s token budget (in the order the edited plan_tasks returned)'), budget),
@@ -302,7 +302,7 @@ export function init(lab) {
       const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
       li.append(...chip(id, (labels[why] || why) + (preempted ? tl(' · bị preempt, chờ tính lại', ' · preempted, waiting to recompute') : '')));
       return li;
-    }) : [make('li', { class: 'step-wait is-empty' }, tl('hàng chờ trống', 'empty queue'))]));
+    }) : [make('li', { class: 'step-wait is-empty' }, tl('hàng đợi trống', 'empty queue'))]));
   }
 
   function drawBudget(item) {
