@@ -128,3 +128,12 @@ def test_page_text_counts_and_diagram():
     for wrong in ("sáu bài", "có sáu", "L2·1", "hàng chờ"):
         assert wrong not in page, wrong
     assert "bài thứ bảy" not in (ROOT / "exercises" / "README.md").read_text(encoding="utf-8")
+
+
+def test_vllm_names_in_the_guide_in_both_languages():
+    page = (ROOT / "index.html").read_text(encoding="utf-8")
+    for name in ("max_num_seqs", "max_num_batched_tokens", "--block-size", "gpu_memory_utilization", "num_gpu_blocks",
+                 "vllm:num_requests_waiting", "kv_cache_usage_perc", "num_preemptions", "ITL"):
+        assert page.count(name) >= 2, name                      # the vi and the en paragraph
+        for table in (text_vi.SAY, text_en.SAY):
+            assert any(name in v for k, v in table.items() if k.startswith("note.")), name

@@ -95,7 +95,7 @@ SAY = {
     "wait_kv.behind": "CHỜ BLOCK KV: {e[id]} vào chạy sau {e[by]} ở ranh giới này, mà {e[by]} không có block KV -> {e[id]} "
                       "cũng quay lại hàng đợi ở chỗ cũ ({freed}): vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block.",
     "wait_kv.preempted": "CHỜ BLOCK KV: bước này đã preempt một chuỗi đang chạy -> {e[id]} (vừa vào chạy) quay lại hàng "
-                         "chờ ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng đợi.",
+                         "đợi ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng đợi.",
     "first": "{e[id]} có token đầu tiên lúc {e[time]:ms} (TTFT tính tới đây).",
     "finish": "{e[id]} xong ({why}, {e[n]} token), trả block {blocks}, nhường chỗ chạy.",
     "kv.after": "KV sau bước: {tables}.",
