@@ -16,28 +16,8 @@ know, when prompt + max_new > MAX_CONTEXT, or when the request could never fit i
 whole KV pool: a sequence caches at most prompt + max_new − 1 positions (the last
 sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) blocks.
 
-KV admission as vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py, `Scheduler.schedule`):
-RUNNING requests are scheduled first and only they preempt; WAITING ones are taken only if the
-step preempted nothing, and the loop stops (`break`) at the first one whose `allocate_slots`
-fails. Here newcomers take free slots at the boundary (with their cached prefix) and each
-newcomer's chunk is checked when the step allocates it, in the seed's order (blocks freed by a
-request that finished earlier in the step count). A running request short of blocks first makes
-the newcomers holding blocks give them back (the last first); a newcomer short of blocks goes back
-to `waiting` at its old place with every newcomer after it (`send_back`, event "wait_kv"); a step
-that preempted keeps no newcomer. Left out on purpose: vLLM's `token_budget == 0 -> break` (a
-newcomer with no budget still counts as running, as in the seed, whose bytes must hold).
-
-Preemption (vLLM's "recompute" mode) — the seed program stops with an assertion here:
-when a running sequence's task needs a KV block and none is free, the most recently admitted
-running sequence (vLLM: `self.running.pop()`) is preempted: its blocks are freed, it goes back to
-the FRONT of `waiting`,
-and when it runs again it prefills its prompt plus every token it already generated,
-then continues; its per-request RNG is untouched, so its tokens are the same as in a
-run without preemption. A task whose sequence is preempted in this step does not run,
-and the step's duration counts only the tasks that ran. TTFT parts of a preempted
-request: `start` stays the first step that worked on it, so queue = start − ready and
-prefill = first token − start, which includes any time lost to a preemption before the
-first token (reported separately as `lost`).
+KV admission and preemption as vLLM's v1 scheduler: see kv_room.py (`KVRoom`, which `Engine` uses
+when a task needs blocks); the seed program stops with an assertion there.
 
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
 it (arrive, abort, admit, overtake, cache_hit, preempt, finish) and hands it the state at every step
@@ -72,7 +52,8 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_check, admission_order, plan_tasks, preemption_victim, step_duration
+from .scheduler import admission_check, admission_order, plan_tasks, step_duration
+from .kv_room import KVRoom
 from .run_log import RunLog
 from .sequence import Sequence
 
@@ -117,7 +98,7 @@ class EngineResult:
         return self.log.happenings("wait_kv")
 
 
-class Engine:
+class Engine(KVRoom):
     def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         self.log = RunLog(self.cfg)
@@ -244,60 +225,6 @@ class Engine:
             seq.checked_rows.append((lo + n - 1, logits[-1]))
             self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1, prob=prob[:, -1, :]))
             self.emit(seq, logits[-1], end)
-
-    # ── preemption ─────────────────────────────────────────────────────────
-    def make_room(self, seq: Sequence, n: int) -> bool:
-        """Free KV blocks until `seq` can store n positions; False when `seq` did not get them.
-
-        As vLLM's schedule(): the newcomers admitted after `seq` (all of them when `seq` was already
-        running) that hold blocks give them back first, the last one first; a newcomer still short
-        waits again with every newcomer after it (`send_back`: a waiting request never preempts); a
-        running request then preempts victims (scheduler.preemption_victim) among the requests that
-        ran before this boundary."""
-        while not self.pool.can_append(seq, n):
-            later = self.newcomers[self.newcomers.index(seq) + 1:] if seq in self.newcomers else self.newcomers
-            later = [s for s in later if s.id not in self.ran_now]
-            holders = [s for s in later if s.block_table]
-            if holders:
-                self.send_back(holders[-1], "gives_way", seq, n)
-            elif seq in self.newcomers:
-                self.send_back(seq, "short", seq, n)
-                for s in later:                   # vLLM's waiting loop stops at the first request short of blocks
-                    self.send_back(s, "behind", seq, n)
-                return False
-            else:
-                victim = preemption_victim([s for s in self.running if s not in self.newcomers], self.sched_policy, seq)
-                self.preempt(victim, seq, n)
-                if victim is seq:
-                    return False
-        return True
-
-    def send_back(self, seq: Sequence, why: str, needy: Sequence, n: int) -> None:
-        """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took (vLLM:
-        allocate_slots failed, it never left the waiting queue). why: "short" (its own chunk), "gives_way"
-        (its blocks go to `needy`), "behind" (admitted after `needy`, which was short), "preempted"."""
-        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
-        blocks = self.pool.evict(seq)
-        cached_before, skipped = self.before_admit.pop(seq.id)
-        seq.history, seq.num_prefill_left, seq.num_cached_tokens = [], len(seq.prefill_ids), cached_before
-        self.trace["positions_naive"] -= skipped
-        self.running.remove(seq)
-        self.newcomers.remove(seq)
-        later = set(self.queue_before[self.queue_before.index(seq) + 1:])
-        self.waiting.insert(next((i for i, w in enumerate(self.waiting) if w in later), len(self.waiting)), seq)
-        self.log.event("wait_kv", id=seq.id, why=why, by=needy.id, need=need, free=free, blocks=list(blocks))
-        self.waited.append(seq.id)
-
-    def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:
-        """Preempt `seq` because `needy` must store n more positions and no block is free."""
-        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
-        blocks = self.pool.evict(seq)
-        self.log.event("preempt", id=seq.id, blocks=list(blocks), generated=len(seq.out),
-                       recompute=len(seq.ids) + len(seq.out), needed_by=needy.id, need=need, free=free)
-        seq.reset_for_recompute()
-        self.running.remove(seq)
-        self.waiting.insert(0, seq)
-        self.preempted.append(seq.id)
 
     # ── the step loop ([3]) ────────────────────────────────────────────────
     def take_arrivals(self) -> None:
