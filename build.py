@@ -435,7 +435,7 @@ def content_security_policy(pyodide_origin: str | None) -> str:
         "default-src 'none'",
         f"script-src 'self' 'wasm-unsafe-eval'{extra}",
         f"connect-src 'self'{extra}",
-        "worker-src 'self'",
+        "worker-src 'self' blob:",  # blob: the Python worker (static/worker/boot.js), so this policy governs it
         "style-src 'self'",
         "font-src 'self'",
         "img-src 'self' data:",

@@ -7,7 +7,7 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
 - `words/`: what a student reads: the 13 blocks' sentences (text.py fills the vi/en tables), the step
   narration, the mapping table (blocks.py), the command line's and the code editor's messages.
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
-  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), exercises.py.
+  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), sandbox.py (what edited code changed, put back), exercises.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
@@ -25,7 +25,7 @@ LAYOUT = {
     "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
              "quantization", "metrics", "steps"),
     "words": ("text", "text_vi", "text_en", "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
-    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
+    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "sandbox", "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

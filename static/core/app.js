@@ -70,6 +70,8 @@ const worker = createWorkerClient({
   result: onResult,
   runError: onRunError,
   fatal,
+  refused: onRefused,
+  malformed: onMalformed,
 });
 
 // The schema in the page's language: label and help (and the request columns') from label_en / help_en
@@ -165,6 +167,7 @@ function run() {
   controls.clearFieldErrors();
   panels.clearPageError();
   setNote('');
+  refusedSinceRun.clear();
   const { config, errors } = controls.readConfig();
   if (errors.length) {
     controls.showFieldErrors(errors);
@@ -260,6 +263,26 @@ function onRunError(msg) {
   setStatus('error', tl('Lần chạy bị lỗi. Trang vẫn dùng được, bạn có thể bấm Chạy lại.', 'The run failed. The page still works; you can press Run again.'), '');
   finishRun();
   if (msg.fatal) restartWorker(tl('Python đã được khởi động lại sau lỗi.', 'Python was restarted after the error.'));
+}
+
+// Edited code tried the network and the page's CSP refused it (static/worker/worker.js reports the
+// addresses after the run): the lesson beside Run, and the 'refused' event for the code editors.
+const refusedSinceRun = new Set(); // addresses refused since the last Run (reported in batches)
+function onRefused(addresses) {
+  for (const address of addresses) if (refusedSinceRun.size < 10) refusedSinceRun.add(address);
+  const text = tl('Bài lab chạy offline; mã không thể truy cập mạng. Trình duyệt đã chặn: ',
+    'The lab runs offline; code cannot reach the network. The browser refused: ') + [...refusedSinceRun].join(', ') + '.';
+  setNote(text);
+  store.emit('refused', addresses, text);
+}
+
+// The worker sent something that is not the protocol (static/core/worker-client.js checked it): said
+// on the page and ignored; a run waiting for an answer ends as an error and Python is restarted.
+function onMalformed(what, runId) {
+  const inflight = store.get().inflight;
+  const text = tl('Python gửi về một thông điệp không đúng dạng (', 'Python sent a message of the wrong shape (') + what + tl('); đã bỏ qua nó.', '); it was ignored.');
+  if (inflight && (runId === null || runId === inflight.id)) onRunError({ message: text, fatal: true });
+  else setNote(text);
 }
 
 function stop() {

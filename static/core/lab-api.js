@@ -19,6 +19,8 @@
 //   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
 //                            'watchdog' (a run with edited code took longer than watchdogSeconds());
 //                            patched: the run had edited code.
+//   refused(addresses, text)  edited code tried the network and the page's CSP refused it; text: the
+//                            lesson, in the page's language (already beside Run).
 //   fieldError(name, message) an error (message null: clear it) about a field with no control (e.g.
 //                            REQUESTS[1].text): return the element you put it beside, else nothing.
 // Methods: see createLabApi below.

@@ -122,6 +122,14 @@ export function init(lab) {
     }
     if (!Object.keys(edits).some((ref) => editors.has(ref))) lab.setNote(text);
   });
+  lab.on('refused', (addresses, text) => {  // the lesson beside each edited function's editor too
+    for (const ref of Object.keys(edits)) {
+      const ed = editors.get(ref);
+      if (!ed) continue;
+      ed.errorBox.textContent = text;
+      ed.errorBox.hidden = false;
+    }
+  });
   lab.on('runnable', (canRun) => {
     for (const ed of editors.values()) ed.runButton.disabled = !canRun;
   });

@@ -19,7 +19,7 @@
 'use strict';
 
 self.labPyc = (function () {
-  const ROOT = new URL('../../', self.location.href).href;
+  const ROOT = new URL('../../', self.labWorkerURL || self.location.href).href; // the worker runs from a blob: URL
   const STDLIB_URL = ROOT + 'pyodide/python_stdlib.pyc-cache.zip'; // answered here, never fetched
   const SLICE_MS = 12;
   const START_AFTER_MS = 10000; // after the warm-up: keep out of the way of the student's first clicks

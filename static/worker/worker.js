@@ -19,9 +19,13 @@
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
 //                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
+//                 {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
 'use strict';
 
-const SITE_ROOT = new URL('../../', self.location.href);
+// The worker runs from a blob: URL (static/worker/boot.js, worker-client.js: so the page's CSP governs it),
+// which names this script's own URL: every URL here is made absolute from it.
+const WORKER_URL = self.labWorkerURL || self.location.href;
+const SITE_ROOT = new URL('../../', WORKER_URL);
 const PACKAGES = ['numpy', 'micropip']; // build.py LAB_PACKAGES: its lock file holds just these
 
 const T0 = performance.now();
@@ -96,8 +100,8 @@ function unlessFails(promise, check) {
 
 // Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
 try {
-  const url = new URL('pyc-cache.js', self.location.href);
-  url.search = self.location.search;
+  const url = new URL('pyc-cache.js', WORKER_URL);
+  url.search = new URL(WORKER_URL).search;
   importScripts(url.href);
 } catch (err) {
   self.labPyc = null;
@@ -126,7 +130,7 @@ function stage(url, response, init) {
 // each build file staged for sw.js.
 const nativeFetch = self.fetch.bind(self);
 self.fetch = async function (input, init) {
-  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
   if (local) return local;
   const response = await nativeFetch(input, init);
@@ -280,6 +284,21 @@ function warmUp() {
       post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });
     });
   }
+}
+
+// ── the network: the page's CSP (connect-src 'self') refuses any other origin ──
+// The browser refuses edited code's fetch, XMLHttpRequest, WebSocket, importScripts, pyfetch and
+// micropip to any other origin and fires 'securitypolicyviolation' here (after the run's synchronous
+// part). The addresses refused go to the page as {type: 'refused', blocked}, which words the lesson.
+const refused = new Set();
+self.addEventListener('securitypolicyviolation', (event) => {
+  if (refused.size === 0) setTimeout(reportRefused, 0);
+  if (refused.size < 20) refused.add(String(event.blockedURI || event.violatedDirective || '?'));
+});
+
+function reportRefused() {
+  post({ type: 'refused', blocked: [...refused] });
+  refused.clear();
 }
 
 function handleRun(msg) {
