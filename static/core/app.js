@@ -347,7 +347,7 @@ function init() {
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
   const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
-    watchdogMs: WATCHDOG_MS, toolbar, form: el.form });
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal(tl('Trình duyệt này không hỗ trợ Web Worker.', 'This browser does not support Web Workers.'), tl('Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).', 'Use a recent browser (a recent Chrome, Edge, Firefox or Safari).'));

@@ -26,7 +26,7 @@
 // Methods: see createLabApi below.
 // Leaves out: how a run happens (static/core/app.js) and the tools' own features.
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, actions}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -65,6 +65,7 @@ export function createLabApi(page) {
       return page.runWith(rest, () => { editor.setTrace(trace); editor.open(); });
     },
     setNote: page.setNote,                      // the note beside the Run button
+    besideRun: (node) => page.actions.after(node), // (node) right under Run's row (code.js's link notice)
     // ── places ──
     // (node, order) into the toolbar under the status line; lower order first (share 0, compare 1,
     // the share link box 9).
