@@ -5,6 +5,8 @@
 //                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
 //                    {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
+//                    {type: 'pyc', digest} (compiled-Python cache stored: its sha256, remembered in localStorage
+//                    only if this worker never ran edited code, for static/worker/pyc-cache.js)
 // The worker runs the student's code (and a shared link's, once the visitor pressed its button), so
 // nothing here trusts it: each message's type and shape is checked (SHAPES) before a handler sees it,
 // and a malformed one, or a handler that throws on odd content, is a reported error
@@ -35,6 +37,7 @@ const SHAPES = {
   fatal: { title: maybe(isText), message: maybe(isText), details: maybe(isText) },
   log: { stream: maybe(isText), text: maybe(isText) },
   refused: { blocked: isTexts },
+  pyc: { digest: (v) => isText(v) && /^[0-9a-f]{64}$/.test(v) },
   stats: { stats: maybe(isObject) },
 };
 
@@ -48,8 +51,12 @@ export function checkMessage(msg) {
 }
 
 // The worker from a blob: URL that imports worker.js (absolute), as static/worker/boot.js starts it.
+const PYC_KEY = 'inference-lab:pyc'; // sha256 of the compiled-Python cache the page trusts (pyc-cache.js)
 function blobWorker(scriptURL, name) {
-  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nimportScripts(self.labWorkerURL);\n';
+  let digest = null;
+  try { digest = localStorage.getItem(PYC_KEY); } catch (err) { /* none */ }
+  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nself.labPycDigest = ' + JSON.stringify(digest) +
+    ';\nimportScripts(self.labWorkerURL);\n';
   return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { name });
 }
 
@@ -59,6 +66,7 @@ export function createWorkerClient(handlers) {
   let worker = null;
   let waiting = null; // id of the run whose result is awaited
   let nextId = 1;
+  let sentEdits = false; // this worker was sent a run with edited code
 
   function onMessage(from, msg) {
     if (from !== worker) return; // a stopped worker's late message
@@ -84,6 +92,7 @@ export function createWorkerClient(handlers) {
         break;
       case 'fatal': handlers.fatal(msg.title || tl('Không tải được Python.', 'Could not load Python.'), msg.message, msg.details); break;
       case 'refused': if (handlers.refused) handlers.refused(msg.blocked); break;
+      case 'pyc': if (!sentEdits) rememberPyc(msg.digest); break; // else the worker's code may have made it
       case 'log': console.log('[engine ' + (msg.stream || 'log') + ']', msg.text); break;
       default: break; // 'stats' is read by bench/ on its own port
     }
@@ -121,6 +130,7 @@ export function createWorkerClient(handlers) {
     current.onmessage = (event) => onMessage(current, event.data);
     current.onerror = onError;
     worker = current;
+    sentEdits = false;
     if (early) {
       for (const event of early.events) onMessage(current, event.data);
       if (early.error) onError(early.error);
@@ -132,6 +142,7 @@ export function createWorkerClient(handlers) {
   function run(config, patches) {
     const id = nextId++;
     waiting = id;
+    if (patches && patches.length) sentEdits = true;
     worker.postMessage(patches && patches.length ? { id, type: 'run', config, patches, lang } : { id, type: 'run', config, lang });
     return id;
   }
@@ -143,6 +154,10 @@ export function createWorkerClient(handlers) {
     waiting = id;
     worker.postMessage({ id, type: 'render', report, lang });
     return id;
+  }
+
+  function rememberPyc(digest) {
+    try { localStorage.setItem(PYC_KEY, digest); } catch (err) { /* the cache is then not used */ }
   }
 
   // Ends the worker (a run in it is abandoned); start() makes a new one.

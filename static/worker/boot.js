@@ -72,8 +72,12 @@ window.labBoot = (function () {
 // none), while a blob: worker inherits its creator's, on the very first visit and on plain http
 // (index.html's worker-src allows blob:). The blob only names worker.js (absolute: a blob: URL has
 // no folder to resolve against) and imports it; script-src 'self' allows that import.
+// It also carries the sha256 of the compiled-Python cache the page trusts (static/worker/pyc-cache.js).
 function blobWorker(scriptURL, lang) {
-  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nimportScripts(self.labWorkerURL);\n';
+  let digest = null;
+  try { digest = localStorage.getItem('inference-lab:pyc'); } catch (err) { /* none */ }
+  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nself.labPycDigest = ' + JSON.stringify(digest) +
+    ';\nimportScripts(self.labWorkerURL);\n';
   const blobURL = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   return new Worker(blobURL, { name: lang });
 }

@@ -20,6 +20,7 @@
 //                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
 //                 {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
+//                 {type: 'pyc', digest} (pyc-cache.js stored compiled Python; only before any edited run)
 'use strict';
 
 // The worker runs from a blob: URL (static/worker/boot.js, worker-client.js: so the page's CSP governs it),
@@ -35,6 +36,7 @@ function mark(stage) { timings[stage] = Math.round(performance.now() - T0); }
 let pyodide = null;      // the Pyodide instance once loaded
 let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
 let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
+let ranEdited = false;   // a run with edited code went through: this worker's caches are not to be trusted
 const queue = [];        // runs that arrived before the engine was ready
 
 function post(msg) { self.postMessage(msg); }
@@ -279,8 +281,9 @@ function warmUp() {
   mark('warm');
   post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
   if (labPyc && !timings.bytecode) {
-    labPyc.buildLater(pyodide, (modules) => {
+    labPyc.buildLater(pyodide, (modules, digest) => {
       mark('pycStored');
+      if (!ranEdited) post({ type: 'pyc', digest }); // the page remembers it (pyc-cache.js trusts only that)
       post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });
     });
   }
@@ -303,6 +306,7 @@ function reportRefused() {
 
 function handleRun(msg) {
   warmed = true;
+  if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
   post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
