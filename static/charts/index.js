@@ -11,6 +11,7 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
+import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
@@ -28,6 +29,17 @@ export const CHARTS = {
 };
 
 const FALLBACK_WIDTH = 640;
+
+// The lab API (static/core/lab-api.js), once the step navigator connected it: the charts with one column per
+// step (charts/step-link.js) follow its selected step and report clicks through it.
+let labApi = null;
+export function connect(lab) {
+  if (labApi === lab) return;
+  labApi = lab;
+  lab.on('step', (n) => {
+    for (const figure of document.querySelectorAll('.chart.has-steps')) markStep(figure, n);
+  });
+}
 const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observer, frame, near, pending}
 
 // The stylesheet sits next to this module and carries the same cache-busting version.
@@ -56,7 +68,8 @@ export function chartsFor(n, report, width = FALLBACK_WIDTH) {
   const out = [];
   for (const chart of CHARTS[n] || []) {
     try {
-      const el = chart.render(block.data || {}, report, { width });
+      const steps = labApi ? { step: labApi.step(), selectStep: labApi.selectStep } : {};
+      const el = chart.render(block.data || {}, report, { width, ...steps });
       if (el) out.push(el);
     } catch (err) {
       console.error('chart ' + (chart.NAME || '?') + ' (block ' + n + ') failed:', err);

@@ -3,6 +3,8 @@
 // are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge; a request
 // aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
 import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { linkSteps } from './step-link.js';
+import { logItems } from '../core/run-log.js';
 import { tl } from '../words/i18n.js';
 
 export const NAME = 'timeline';
@@ -19,7 +21,7 @@ const CODE_TEXT = { 429: tl('429 · từ chối ở cổng (quá tải)', '429 �
 
 export function render(data, report, opts = {}) {
   const b11 = blockData(report, 11) || {};
-  const steps = Array.isArray(data.steps) ? data.steps : (b11.steps || []);
+  const steps = logItems(report); // the run log: one item per step (start, end, tasks)
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : [];
   const served = new Map((b11.requests || []).map((r) => [String(r.id), r]));
   const rejected = new Map((b11.rejected || []).map((r) => [String(r.id), r]));
@@ -202,5 +204,5 @@ export function render(data, report, opts = {}) {
   if (preemptions.length) {
     chart.altText('Preempt: ' + preemptions.map((p) => tl(`bước ${p.step} (${ms(p.time)} ms) ${p.request}, tính lại ${p.recompute} token`, `step ${p.step} (${ms(p.time)} ms) ${p.request}, recomputes ${p.recompute} tokens`)).join('; ') + '.');
   }
-  return chart.finish();
+  return linkSteps(chart.finish(), opts);
 }
