@@ -16,10 +16,10 @@
 // - Edits live in localStorage (a reload loses nothing) and in the address (PATCH=, base64url JSON
 //   {module.function: source}, added by share.js from addressPart()).
 // - A PATCH= address whose code is not the visitor's own stored edits is someone else's code: it is
-//   shown in the editors (marked) with a notice beside Run, and nothing of it runs until the visitor
-//   presses the notice's button (or an editor's "Chạy với mã này"); meanwhile Run runs the engine's
-//   own code and a PATCH= alone does not run at once. The page then keeps the link's code in the
-//   address only: the visitor's stored edits are never overwritten. Exercises leave that mode.
+//   shown in the editors (marked) and held by static/tools/link-code.js (its notice beside Run) until
+//   the visitor's click; meanwhile Run runs the engine's own code and a PATCH= alone does not run at
+//   once. The link's code then lives in the address only: the visitor's stored edits are never
+//   overwritten. Exercises leave that mode.
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
 // A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
 // 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'.
@@ -28,6 +28,7 @@ import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
 import { tl } from '../words/i18n.js';
+import { createLinkGate, sameEdits } from './link-code.js';
 
 export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
@@ -56,11 +57,6 @@ export function decodePatches(raw) {
 
 export const encodePatches = (patches) => toBase64Url(JSON.stringify(patches));
 
-// Two {ref: source} objects with the same functions and sources.
-export function sameEdits(a, b) {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
-}
 
 function loadStored() {
   try {
@@ -92,9 +88,8 @@ export function init(lab) {
   let ranWith = {};            // ref -> the source the last run shown ran (to tell a later edit)
   let stash = null;            // the student's edits an exercise put aside ({ref: source}), or null
   let stashUi = null;          // the toolbar button that puts them back
-  let fromLink = false;        // the edits came from someone else's PATCH= address: not stored here
-  let held = false;            // ... and the visitor has not pressed to run them yet (runs send none)
-  let notice = null;           // the notice beside Run while fromLink
+  let link = null;             // link-code.js's gate while the edits are someone else's PATCH= (not stored here)
+  const held = () => Boolean(link && link.held()); // ... not run yet: runs send none of them
 
   // Edits from the address win over the stored ones (a shared link shows what it was made with), but
   // someone else's wait for the visitor's click (held).
@@ -103,12 +98,13 @@ export function init(lab) {
     const decoded = decodePatches(fromAddress);
     if (decoded.error) addressProblem = tl('Mã đã sửa trong địa chỉ (', 'The edited code in the address (') + PATCH_PARAM + '=) ' + decoded.error + tl(' Đã bỏ qua.', ' Ignored.');
     else edits = decoded.patches;
-    fromLink = held = !decoded.error && !sameEdits(edits, loadStored()); // a reload of one's own edits runs as before
+    if (!decoded.error && !sameEdits(edits, loadStored())) { // a reload of one's own edits runs as before
+      link = createLinkGate(lab, { refs: Object.keys(edits), param: PATCH_PARAM, onRun: runLinkCode });
+    }
   } else {
     edits = loadStored();
   }
   sendPatches();
-  if (fromLink) showLinkNotice();
   try { stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { stash = null; }
   if (stash) showStash();
 
@@ -153,11 +149,11 @@ export function init(lab) {
 
   // ── the patches Run sends ──────────────────────────────────────────────────
   function sendPatches() {
-    lab.setPatches(held ? [] : patchList());
+    lab.setPatches(held() ? [] : patchList());
   }
 
   function save() {
-    return fromLink ? false : store(edits); // a link's code stays in the address, never over the visitor's own
+    return link ? false : store(edits); // a link's code stays in the address, never over the visitor's own
   }
 
   function patchList() {
@@ -296,12 +292,12 @@ export function init(lab) {
     box.append(help, host, actions, errorBox, printed);
     figure.append(box);
     figure.classList.add('is-editing');
-    if (fromLink && ref in edits) figure.dataset.fromLink = ''; // marked: someone else's code
+    if (link && ref in edits) figure.dataset.fromLink = ''; // marked: someone else's code
     const button = figure.querySelector('[data-action="edit-code"]');
     if (button) button.setAttribute('aria-expanded', 'true');
     const ed = { figure, host, errorBox, printed, runButton, restore, stop, status, api: null };
     editors.set(ref, ed);
-    runButton.addEventListener('click', () => (held ? runLinkCode() : lab.run()));
+    runButton.addEventListener('click', () => (held() ? runLinkCode() : lab.run()));
     restore.addEventListener('click', () => {
       ed.api.setDoc(sourceOf(entry));
       setEdit(ref, sourceOf(entry));
@@ -313,7 +309,7 @@ export function init(lab) {
     figure.closest('details').open = true;
     const doc = ref in edits ? edits[ref] : sourceOf(entry);
     const options = { doc, firstLine: entry.start, label: tl('Mã Python của ', 'Python code of ') + fn,
-      onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) (held ? runLinkCode() : lab.run()); } };
+      onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) (held() ? runLinkCode() : lab.run()); } };
     ed.api = textAreaEditor(host, options); // usable at once; CodeMirror replaces it when loaded
     loadCodeMirror().then((module) => {
       if (!module) return;
@@ -351,7 +347,7 @@ export function init(lab) {
     ed.figure.classList.toggle('is-edited', edited);
     ed.restore.disabled = !edited;
     const ran = lastRunPatched.includes(ref) && ref in edits && edits[ref] === ranWith[ref];
-    ed.status.textContent = held && edited ? tl('Mã từ liên kết, chưa chạy: bấm “Chạy mã từ liên kết” cạnh nút Chạy nếu muốn chạy nó.', 'Code from the link, not run: press “Run the link’s code” beside Run if you want to run it.')
+    ed.status.textContent = held() && edited ? tl('Mã từ liên kết, chưa chạy: bấm “Chạy mã từ liên kết” cạnh nút Chạy nếu muốn chạy nó.', 'Code from the link, not run: press “Run the link’s code” beside Run if you want to run it.')
       : ran ? tl('Lần chạy vừa rồi dùng mã này (các khối phía trên và TỔNG KẾT).', 'The last run used this code (the blocks above and the SUMMARY).')
       : edited ? tl('Đã sửa; bấm Chạy để chạy cả bài lab với mã này.', 'Edited; press Run to run the whole lab with this code.') : '';
   }
@@ -408,7 +404,7 @@ export function init(lab) {
   // are kept (localStorage too) and a toolbar button puts them back.
   function applyExercise(functions) {
     const wanted = functions || {};
-    if (fromLink) leaveLink(); // the student's own stored edits are what the exercise puts aside
+    if (link) leaveLink(); // the student's own stored edits are what the exercise puts aside
     if (JSON.stringify(edits) === JSON.stringify(wanted)) return;
     if (Object.keys(edits).length) {
       stash = Object.assign({}, edits);
@@ -456,53 +452,23 @@ export function init(lab) {
     if (stash) stashUi.textContent = tl('Lấy lại mã bạn đã sửa (', 'Bring back the code you edited (') + Object.keys(stash).join(', ') + ')';
   }
 
-  // ── someone else's code from the address ────────────────────────────────────
-  // The notice beside Run: whose code, which functions, that nothing of it ran, the one button that runs
-  // it, and the way back to the engine's own code (Khôi phục, or the address without PATCH=).
-  function showLinkNotice() {
-    notice = make('div', { class: 'link-code-notice', 'data-link-code': 'held', role: 'note' });
-    const names = make('span', {}, Object.keys(edits).join(', '));
-    const back = new URL(location.href);
-    back.searchParams.delete(PATCH_PARAM);
-    const button = make('button', { type: 'button', class: 'btn btn-primary', 'data-action': 'run-link-code', disabled: !lab.canRun() },
-      tl('Chạy mã từ liên kết', 'Run the link’s code'));
-    button.addEventListener('click', runLinkCode);
-    lab.on('runnable', (canRun) => { button.disabled = !canRun; });
-    const home = make('a', { href: back.href, 'data-action': 'engine-code' }, tl('mở trang với mã gốc', 'open the page with the engine’s code'));
-    const text = make('p', { 'data-link-code-text': '' });
-    text.append(tl('Liên kết này mang mã Python đã sửa của người khác, thay đổi hàm ', 'This link carries edited Python from someone else, changing '), names,
-      tl('. Chưa có dòng nào của nó được chạy: nút Chạy vẫn chạy mã gốc của engine. Đọc mã trong trình sửa của khối tương ứng trước khi chạy.',
-        '. None of it has run: Run still runs the engine’s own code. Read it in its block’s editor before you run it.'));
-    const way = make('p', {});
-    way.append(tl('Quay về mã gốc: bấm Khôi phục trong từng trình sửa, hoặc ', 'Back to the engine’s code: press Restore in each editor, or '), home,
-      tl('. Mã bạn tự sửa và lưu trên máy này không bị thay.', '. The edits you saved on this computer are not replaced.'));
-    notice.append(text, button, way);
-    lab.besideRun(notice);
-  }
-
+  // ── someone else's code from the address (link-code.js) ─────────────────────
   // The visitor's click: from now on every run sends the link's code (still not stored on this computer).
   function runLinkCode() {
     if (!lab.canRun()) return;
-    held = false;
+    link.release();
     sendPatches();
-    if (notice) {
-      notice.dataset.linkCode = 'ran';
-      const button = notice.querySelector('[data-action="run-link-code"]');
-      if (button) button.remove();
-      notice.querySelector('[data-link-code-text]').textContent = tl('Đang chạy mã từ liên kết (không lưu vào máy này): ', 'Running the link’s code (not saved on this computer): ') + Object.keys(edits).join(', ') + '.';
-    }
     for (const [ref, ed] of editors) updateEditorState(ref, ed);
     lab.run();
   }
 
   // An exercise (a click) leaves the link: the visitor's stored edits come back as the page's edits.
   function leaveLink() {
-    fromLink = held = false;
-    if (notice) notice.remove();
-    notice = null;
+    link.remove();
+    link = null;
     for (const ed of editors.values()) delete ed.figure.dataset.fromLink;
     setAll(loadStored());
   }
 
-  return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews, held: () => held };
+  return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews, held };
 }

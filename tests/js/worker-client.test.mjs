@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkMessage } from '../../static/core/worker-client.js';
-import { sameEdits } from '../../static/tools/code.js';
+import { sameEdits } from '../../static/tools/link-code.js';
 
 test('the protocol messages pass', () => {
   for (const msg of [
