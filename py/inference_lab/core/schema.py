@@ -85,7 +85,7 @@ FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16,
           en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
     Field("QUEUE_LIMIT", _I, 1, "Số chỗ chờ (QUEUE_LIMIT)",
-          "Số yêu cầu được xếp hàng chờ thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 16,
+          "Số yêu cầu được xếp vào hàng đợi thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 16,
           en=('Waiting places (QUEUE_LIMIT)', 'How many requests may wait in the queue beyond SLOTS; when full the gateway returns 429.')),
     Field("TOKEN_BUDGET", _I, 6, "Ngân sách token mỗi bước (TOKEN_BUDGET)",
           "Số token tối đa xử lý trong một bước; prompt dài được chia đoạn (chunked prefill).", "headline", 1, 256,
@@ -143,7 +143,7 @@ FIELDS: tuple[Field, ...] = (
           "advanced", choices=("off", "on"),
           en=('Automatic prefix caching (PREFIX_CACHE)', "on = keep the full KV blocks of prompts already computed (hashed by their tokens, chained to the parent block) so a later request with the same prompt prefix reuses them instead of recomputing, like vLLM's Automatic Prefix Caching; off = as in the seed.")),
     Field("SCHED_POLICY", "choice", "fcfs", "Chính sách lập lịch (SCHED_POLICY)",
-          "fcfs = ai đến trước chạy trước (như seed); priority = hàng chờ xếp theo (priority, giờ đến), số nhỏ chạy "
+          "fcfs = ai đến trước chạy trước (như seed); priority = hàng đợi xếp theo (priority, giờ đến), số nhỏ chạy "
           "trước, và khi hết block KV thì preempt chuỗi có (priority, giờ đến) lớn nhất, như vLLM.",
           "advanced", choices=("fcfs", "priority"),
           en=('Scheduling policy (SCHED_POLICY)', 'fcfs = first come, first served (as in the seed); priority = the waiting queue is ordered by (priority, arrival), lower numbers first, and when KV blocks run out the sequence with the largest (priority, arrival) is preempted, like vLLM.')),

@@ -4,7 +4,7 @@ A file opens with front matter between two `+++` lines, then Markdown sections
 `## Câu hỏi`, `## Dự đoán`, `## Đáp án`:
 
     +++
-    title = "Hàng chờ và mã 429"
+    title = "Hàng đợi và mã 429"
     constants = { QUEUE_LIMIT = 2 }
     expect = ["D (đến 1.50 ms): nhận"]
     +++

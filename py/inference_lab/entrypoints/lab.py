@@ -155,6 +155,8 @@ def render(report: Report, lang: str = "vi") -> Report:
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
+    record = bare_record(report.steps)
+    parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
     return Report(config=report.config, header=text.header_lines(report.header_data), blocks=blocks, summary=summary,
-                  checks=checks, follow=report.follow, steps=narrated(bare_record(report.steps), step_text),
-                  header_data=report.header_data, lang=lang)
+                  checks=checks, follow=report.follow, steps=narrated(record, step_text),
+                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record))
