@@ -75,6 +75,10 @@ function constantsLine(constants, patch) {
     line.append(make('code', {}, name + ' = ' + constantText(value)));
   });
   line.append(make('span', { class: 'exercise-rest' }, t('exercises.otherConstantsKeep')));
+  if (functions.length) {   // constants and edited functions both (exercise 11): name the functions too
+    line.append(' ', make('span', { class: 'exercise-label' }, t('exercises.andEdits')), ' ');
+    functions.forEach((name, i) => line.append(i > 0 ? ', ' : '', make('code', {}, name)));
+  }
   return line;
 }
 

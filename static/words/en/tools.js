@@ -38,6 +38,7 @@ export default {
   'exercises.exerciseSets': 'This exercise sets:',
   'exercises.otherConstantsKeep': ' (other constants keep their defaults)',
   'exercises.whatPredict': 'What to predict',
+  'exercises.andEdits': 'It also edits:',
   'exercises.trackOrder': 'Order: exercise {order}',
   'exercises.otherTrack': 'Other exercises',
   'exercises.yourPrediction': 'Your prediction',

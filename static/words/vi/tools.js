@@ -38,6 +38,7 @@ export default {
   'exercises.exerciseSets': 'Bài này đặt:',
   'exercises.otherConstantsKeep': ' (các hằng số khác giữ mặc định)',
   'exercises.whatPredict': 'Cần dự đoán gì',
+  'exercises.andEdits': 'Và sửa hàm:',
   'exercises.trackOrder': 'Thứ tự: bài {order}',
   'exercises.otherTrack': 'Bài khác',
   'exercises.yourPrediction': 'Dự đoán của bạn',
