@@ -300,7 +300,8 @@ def test_endless_loop_is_stopped_by_timeout(tmp_path):
 
 
 def test_exercise_patch_runs_from_the_cli(capsys):
-    numbers = [e.number for e in __import__("inference_lab.entrypoints.exercises", fromlist=["load_all"]).load_all() if e.patch]
+    numbers = [e.number for e in __import__("inference_lab.entrypoints.exercises", fromlist=["load_all"]).load_all()
+               if e.patch and not any(x.startswith("FAIL:") for x in e.expect)]   # 11's patch fails a check: exit 1
     assert numbers
     code = cli.main(["--exercise", str(numbers[0])])
     out, err = capsys.readouterr()
