@@ -15,17 +15,24 @@
 //   restarts Python): the edit stays and the message says why.
 // - Edits live in localStorage (a reload loses nothing) and in the address (PATCH=, base64url JSON
 //   {module.function: source}, added by share.js from addressPart()).
+// - A PATCH= address whose code is not the visitor's own stored edits is someone else's code: it is
+//   shown in the editors (marked) and held by static/tools/link-code.js (its notice beside Run) until
+//   the visitor's click; meanwhile Run runs the engine's own code and a PATCH= alone does not run at
+//   once. The link's code then lives in the address only: the visitor's stored edits are never
+//   overwritten. Exercises leave that mode.
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
 // A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
 // 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'. The drawing (listings, the
-// editor's box, CodeMirror or a text area) is static/tools/code-view.js. The tool's state is one object
-// (`cs`) that the functions below take explicitly.
+// editor's box, CodeMirror or a text area) is static/tools/code-view.js; the editors' behaviour is
+// static/tools/code-editors.js. The tool's state is one object (`cs`) that the functions take explicitly.
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
-import { editorBox, fileName, mountEditor, sourceOf, unitView } from './code-view.js';
+import { fileName, sourceOf, unitView } from './code-view.js';
+import { held, hideError, openEditor, placeError, showError, showPrinted, updateEditorState } from './code-editors.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
 import { t } from '../words/i18n.js';
+import { createLinkGate, sameEdits } from './link-code.js';
 
 export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
@@ -80,9 +87,12 @@ export function init(lab) {
     ranWith: {},            // ref -> the source the last run shown ran (to tell a later edit)
     stash: null,            // the student's edits an exercise put aside ({ref: source}), or null
     stashUi: null,          // the toolbar button that puts them back
+    link: null,             // link-code.js's gate while the edits are someone else's PATCH= (not stored here)
+    actions: null,          // what the editors (code-editors.js) call: edit(ref, source), run()
   };
+  cs.actions = { edit: (ref, source) => setEdit(cs, ref, source), run: () => runOrRelease(cs) };
   readStartingEdits(cs);
-  lab.setPatches(patchList(cs));
+  sendPatches(cs);
   try { cs.stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { cs.stash = null; }
   if (cs.stash) showStash(cs);
   wireEvents(cs);
@@ -91,16 +101,22 @@ export function init(lab) {
     applyExercise: (functions) => applyExercise(cs, functions),
     edits: () => Object.assign({}, cs.edits),
     loadViews: () => loadViews(cs),
+    held: () => held(cs),
   };
 }
 
-// Edits from the address win over the stored ones (a shared link shows what it was made with).
+
+// Edits from the address win over the stored ones (a shared link shows what it was made with), but
+// someone else's wait for the visitor's click (held).
 function readStartingEdits(cs) {
   const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
   if (fromAddress === null) { cs.edits = loadStored(); return; }
   const decoded = decodePatches(fromAddress);
-  if (decoded.error) cs.addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error });
-  else cs.edits = decoded.patches;
+  if (decoded.error) { cs.addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error }); return; }
+  cs.edits = decoded.patches;
+  if (!sameEdits(cs.edits, loadStored())) { // a reload of one's own edits runs as before
+    cs.link = createLinkGate(cs.lab, { refs: Object.keys(cs.edits), param: PATCH_PARAM, onRun: () => runLinkCode(cs) });
+  }
 }
 
 function wireEvents(cs) {
@@ -110,6 +126,14 @@ function wireEvents(cs) {
   lab.on('clearErrors', () => { for (const ed of editors.values()) hideError(ed); });
   lab.on('fieldError', (name, message) => placeError(cs, name, message));
   lab.on('stopped', (info) => onStopped(cs, info));
+  lab.on('refused', (addresses, text) => {  // the lesson beside each edited function's editor too
+    for (const ref of Object.keys(cs.edits)) {
+      const ed = editors.get(ref);
+      if (!ed) continue;
+      ed.errorBox.textContent = text;
+      ed.errorBox.hidden = false;
+    }
+  });
   lab.on('runnable', (canRun) => {
     for (const ed of editors.values()) ed.runButton.disabled = !canRun;
   });
@@ -138,6 +162,14 @@ function onStopped(cs, { reason, patched }) {
 }
 
 // ── the patches Run sends ──────────────────────────────────────────────────
+function sendPatches(cs) {
+  cs.lab.setPatches(held(cs) ? [] : patchList(cs));
+}
+
+function save(cs) {
+  return cs.link ? false : store(cs.edits); // a link's code stays in the address, never over the visitor's own
+}
+
 function patchList(cs) {
   return Object.entries(cs.edits).map(([ref, source]) => {
     const [module, fn] = ref.split('.');
@@ -150,8 +182,8 @@ function setEdit(cs, ref, source) {
   const entry = cs.views && cs.views.sources[ref];
   if (entry && source === sourceOf(entry)) delete cs.edits[ref];
   else cs.edits[ref] = source;
-  store(cs.edits);
-  cs.lab.setPatches(patchList(cs));
+  save(cs);
+  sendPatches(cs);
   const ed = cs.editors.get(ref);
   if (ed) updateEditorState(cs, ref, ed);
 }
@@ -169,7 +201,7 @@ function loadViews(cs) {
       return r.json();
     }).then((data) => {
       cs.views = data;
-      cs.lab.setPatches(patchList(cs));  // first_line now known
+      sendPatches(cs);  // first_line now known
       buildViews(cs);
       return data;
     }).catch((err) => {
@@ -212,95 +244,6 @@ function blockFold(cs, n, refs) {
   return fold;
 }
 
-// ── the editors ─────────────────────────────────────────────────────────────
-function openEditor(cs, ref, focus) {
-  if (cs.editors.has(ref)) {
-    const ed = cs.editors.get(ref);
-    ed.figure.closest('details').open = true;
-    if (focus) ed.api.focus();
-    return ed;
-  }
-  const entry = cs.views.sources[ref];
-  const figure = document.querySelector('[data-code-ref="' + ref + '"]');
-  if (!entry || !figure) return null;
-  const ed = addEditorBox(cs, ref, figure);
-  figure.closest('details').open = true;
-  const doc = ref in cs.edits ? cs.edits[ref] : sourceOf(entry);
-  const options = { doc, firstLine: entry.start, label: t('code.pythonCode2', { fn: ref.split('.')[1] }),
-    onChange: (text) => setEdit(cs, ref, text), onRun: () => { if (cs.lab.canRun()) cs.lab.run(); } };
-  mountEditor(ed, ed.host, options, focus);   // a text area at once; CodeMirror replaces it when loaded
-  updateEditorState(cs, ref, ed);
-  return ed;
-}
-
-// The editor's box under the function's listing, its buttons wired.
-function addEditorBox(cs, ref, figure) {
-  const { lab } = cs;
-  const ed = { figure, ...editorBox(ref, lab.canRun()), api: null };
-  figure.append(ed.box);
-  figure.classList.add('is-editing');
-  const button = figure.querySelector('[data-action="edit-code"]');
-  if (button) button.setAttribute('aria-expanded', 'true');
-  cs.editors.set(ref, ed);
-  ed.runButton.addEventListener('click', () => lab.run());
-  ed.restore.addEventListener('click', () => restoreOriginal(cs, ref, ed));
-  ed.stop.addEventListener('click', () => lab.stop());
-  lab.on('status', (s) => { ed.stop.hidden = s !== 'running'; });
-  return ed;
-}
-
-// "Khôi phục": the package's own source back in the editor and out of the edits.
-function restoreOriginal(cs, ref, ed) {
-  const original = sourceOf(cs.views.sources[ref]);
-  ed.api.setDoc(original);
-  setEdit(cs, ref, original);
-  ed.errorBox.hidden = true;
-  ed.status.textContent = cs.lastRunPatched.includes(ref) ? t('code.originalCodeBackPress') : t('code.originalCodeBack');
-}
-
-function updateEditorState(cs, ref, ed) {
-  const { edits } = cs;
-  const edited = ref in edits;
-  ed.figure.classList.toggle('is-edited', edited);
-  ed.restore.disabled = !edited;
-  const ran = cs.lastRunPatched.includes(ref) && ref in edits && edits[ref] === cs.ranWith[ref];
-  ed.status.textContent = ran ? t('code.lastRunUsedCodeBlocks')
-    : edited ? t('code.editedPressRunWholeLab') : '';
-}
-
-function hideError(ed) {
-  ed.errorBox.hidden = true;
-  ed.errorBox.textContent = '';
-}
-
-function showError(ed, message) {
-  ed.errorBox.textContent = message;
-  ed.errorBox.hidden = false;
-  ed.status.textContent = t('code.couldNotRunCodeSee');
-}
-
-// An engine error about "patch:<ref>" goes beside that editor (opened if needed).
-function placeError(cs, name, message) {
-  if (typeof name !== 'string' || !name.startsWith('patch')) return null;
-  const { editors } = cs;
-  const ref = name.slice('patch:'.length);
-  let ed = editors.get(ref) || (cs.views && cs.views.sources[ref] ? openEditor(cs, ref, false) : null);
-  if (!ed) ed = editors.get(Object.keys(cs.edits).find((r) => editors.has(r)));
-  if (!ed) return null;
-  if (message === null) { ed.errorBox.hidden = true; return ed.errorBox; }
-  showError(ed, message);
-  return ed.errorBox;
-}
-
-function showPrinted(cs, text) {
-  for (const [ref, ed] of cs.editors) {
-    ed.printed.replaceChildren();
-    ed.printed.hidden = !(text && ref in cs.edits);
-    if (ed.printed.hidden) continue;
-    ed.printed.append(make('p', { class: 'code-printed-title' }, t('code.yourCodePrintedPrint')), make('div', { class: 'code-printed-text' }, text));
-  }
-}
-
 // Every panel says the last run ran edited code.
 function markPanels(cs) {
   for (const section of cs.lab.sections()) {
@@ -329,6 +272,7 @@ function markPanel(panel, patched) {
 // are kept (localStorage too) and a toolbar button puts them back.
 function applyExercise(cs, functions) {
   const wanted = functions || {};
+  if (cs.link) leaveLink(cs); // the student's own stored edits are what the exercise puts aside
   if (JSON.stringify(cs.edits) === JSON.stringify(wanted)) return;
   if (Object.keys(cs.edits).length) {
     cs.stash = Object.assign({}, cs.edits);
@@ -353,8 +297,8 @@ function setAll(cs, functions) {
     const ed = cs.views && cs.views.sources[ref] ? openEditor(cs, ref, false) : null;
     if (ed) ed.api.setDoc(source);
   }
-  store(cs.edits);
-  cs.lab.setPatches(patchList(cs));
+  save(cs);
+  sendPatches(cs);
 }
 
 function showStash(cs) {
@@ -380,4 +324,28 @@ function unstash(cs) {
   try { localStorage.removeItem(STASH_KEY); } catch (err) { /* nothing kept */ }
   showStash(cs);
   cs.lab.setNote(t('code.broughtBackCodeYou'));
+}
+
+// ── someone else's code from the address (link-code.js) ─────────────────────
+// An editor's Run: the link's code waits for this click, after which every run sends it.
+function runOrRelease(cs) {
+  if (held(cs)) runLinkCode(cs);
+  else cs.lab.run();
+}
+
+// The visitor's click: from now on every run sends the link's code (still not stored on this computer).
+function runLinkCode(cs) {
+  if (!cs.lab.canRun()) return;
+  cs.link.release();
+  sendPatches(cs);
+  for (const [ref, ed] of cs.editors) updateEditorState(cs, ref, ed);
+  cs.lab.run();
+}
+
+// An exercise (a click) leaves the link: the visitor's stored edits come back as the page's edits.
+function leaveLink(cs) {
+  cs.link.remove();
+  cs.link = null;
+  for (const ed of cs.editors.values()) delete ed.figure.dataset.fromLink;
+  setAll(cs, loadStored());
 }
