@@ -33,7 +33,8 @@ export function render(data, report, opts = {}) {
   const width = chart.width;
   const right = width - PAD;
   const x = (v) => PAD + (v / m.total) * (right - PAD);
-  const pool = Number(data.pool_blocks) || 0;
+  const config = report.config || {}; // the run's constants: their one place in a report
+  const pool = Number(config.POOL_BLOCKS) || 0;
   const barY = 30;
   const listY = barY + BAR + 26;
   const blocksTitleY = listY + PARTS.length * ITEM + 14;
@@ -95,7 +96,7 @@ export function render(data, report, opts = {}) {
 
   // the pool as blocks
   if (pool && pool <= 256) {
-    const long = tl(`Bể KV: ${m.peak_blocks}/${pool} block đang dùng lúc cao điểm, mỗi block ${data.block_size} token × ${m.per_token} byte = ${m.block_bytes} byte`, `KV pool: ${m.peak_blocks}/${pool} blocks in use at the peak, each block ${data.block_size} tokens × ${m.per_token} bytes = ${m.block_bytes} bytes`);
+    const long = tl(`Bể KV: ${m.peak_blocks}/${pool} block đang dùng lúc cao điểm, mỗi block ${config.BLOCK_SIZE} token × ${m.per_token} byte = ${m.block_bytes} byte`, `KV pool: ${m.peak_blocks}/${pool} blocks in use at the peak, each block ${config.BLOCK_SIZE} tokens × ${m.per_token} bytes = ${m.block_bytes} bytes`);
     const short = tl(`Bể KV: ${m.peak_blocks}/${pool} block dùng lúc cao điểm (${m.block_bytes} byte/block)`, `KV pool: ${m.peak_blocks}/${pool} blocks in use at the peak (${m.block_bytes} bytes/block)`);
     svg.append(text(PAD, blocksTitleY, textWidth(long, 12, true) <= right - PAD ? long : short, { class: 'panel-title' }));
     const grid = s('g', { class: 'kv-pool', 'data-used': m.peak_blocks, 'data-pool': pool });
@@ -112,6 +113,6 @@ export function render(data, report, opts = {}) {
 
   chart.table(tl('Ngân sách bộ nhớ lúc KV cao điểm (byte)', 'Memory budget at the KV peak (bytes)'), [tl('Phần', 'Part'), 'Byte', tl('Tỉ lệ', 'Share')],
     [...PARTS.map((p) => [p.label, String(m[p.key]), share(Number(m[p.key]) || 0, m.total)]), [tl('tổng', 'total'), String(m.total), '100%']]);
-  chart.altText(tl(`Một token cần ${m.per_token} byte KV; một block ${data.block_size} token = ${m.block_bytes} byte; bể ${pool} block = ${m.kv_pool} byte.`, `One token needs ${m.per_token} bytes of KV; one block of ${data.block_size} tokens = ${m.block_bytes} bytes; a pool of ${pool} blocks = ${m.kv_pool} bytes.`));
+  chart.altText(tl(`Một token cần ${m.per_token} byte KV; một block ${config.BLOCK_SIZE} token = ${m.block_bytes} byte; bể ${pool} block = ${m.kv_pool} byte.`, `One token needs ${m.per_token} bytes of KV; one block of ${config.BLOCK_SIZE} tokens = ${m.block_bytes} bytes; a pool of ${pool} blocks = ${m.kv_pool} bytes.`));
   return chart.finish();
 }

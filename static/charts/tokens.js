@@ -65,7 +65,7 @@ export function render(data, report, opts = {}) {
   const steps = Array.isArray(data.merge_steps) ? data.merge_steps : [];
   const ids = Array.isArray(data.follow_ids) ? data.follow_ids : [];
   const budget = Array.isArray(data.budget) ? data.budget : [];
-  const maxContext = Number(data.max_context) || 0;
+  const maxContext = Number((report.config || {}).MAX_CONTEXT) || 0;
   const chart = new ChartBuilder(NAME,
     tl(`Từ văn bản tới token ID: “${follow.text ?? '?'}” của ${follow.id || f.id || '?'} qua từng phép gộp BPE, rồi prompt + max_new của mọi yêu cầu so với MAX_CONTEXT ${maxContext}`, `From text to token IDs: “${follow.text ?? '?'}” of ${follow.id || f.id || '?'} through each BPE merge, then every request's prompt + max_new against MAX_CONTEXT ${maxContext}`), opts.width);
   chart.legend([

@@ -19,7 +19,7 @@ const PARTS = [
 export function render(data, report, opts = {}) {
   // served requests only: an aborted one (status "aborted") has no TTFT to split, or is not a served request
   const requests = (Array.isArray(data.requests) ? data.requests : []).filter((r) => r.status !== 'aborted');
-  const slo = Number(data.ttft_slo);
+  const slo = Number((report.config || {}).TTFT_SLO);
   const follow = report.follow && report.follow.id;
   const chart = new ChartBuilder(NAME, tl('TTFT của từng yêu cầu được phục vụ = chuẩn bị + chờ + prefill (ms mô phỏng)', 'TTFT of each served request = preparation + wait + prefill (simulated ms)'), opts.width);
   chart.legend([

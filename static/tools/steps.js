@@ -34,6 +34,7 @@ const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-red
 export function init(lab) {
   loadCss();
   let record = null;        // report.steps of the shown run
+  let config = {};          // report.config of the shown run (the constants)
   let colours = () => ({ colour: '#7F7F7F' });
   const now = () => lab.step(); // the selected step, 1-based (0: no step): page state
   let timer = null;
@@ -49,6 +50,7 @@ export function init(lab) {
     charts.connect(lab); // the charts follow the selected step and report clicks through the lab API
     inkOn = svg.inkOn;
     record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
+    config = (report && report.config) || {}; // the run's constants (SLOTS, POOL_BLOCKS, ...): their one place
     colours = svg.requestColours(report);
     placeUi();
     if (!record) { ui.nav.hidden = true; return; }
@@ -215,7 +217,7 @@ export function init(lab) {
     const slots = make('ol', { class: 'step-slots', 'aria-label': tl('Chỗ chạy', 'Running slots') });
     const queue = make('ol', { class: 'step-queue', 'aria-label': tl('Hàng chờ theo thứ tự', 'Waiting queue in order') });
     const budget = make('div', { class: 'step-budget' });
-    const pool = record.pool_blocks;
+    const pool = config.POOL_BLOCKS;
     // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
     // paint for the whole map however many blocks change
     const dense = pool > DENSE;
@@ -237,7 +239,7 @@ export function init(lab) {
       section(record.items.every((item) => item.decodes_first !== false)
         ? tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)')
         : tl('Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)', 'The step\'s token budget (in the order the edited plan_tasks returned)'), budget),
-      section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend(dense)),
+      section(tl(`Bể KV: ${pool} block vật lý (${config.BLOCK_SIZE} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${config.BLOCK_SIZE} tokens per block) after the step`), kv, free, legend(dense)),
       section(tl('Quyết định và lý do', 'Decisions and reasons'), decisions),
     );
     ui.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
@@ -261,7 +263,7 @@ export function init(lab) {
     box.append(key('is-free', { fill: FREE_FILL }), tl(' trống ', ' free '),
       key('is-alloc', { frame: 'solid' }), tl(' vừa cấp ', ' just allocated '),
       key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), tl(' vừa trả', ' just freed'));
-    if (record.prefix_cache) {
+    if (config.PREFIX_CACHE === 'on') {
       box.append(' ', key('is-shared', { shared: true }), tl(' dùng chung (×n) ', ' shared (×n) '),
         key('is-reused', { frame: 'dotted' }), tl(' vừa lấy lại từ prefix cache ', ' just taken back from the prefix cache '),
         key('is-free is-cached', { fill: FREE_FILL, cached: true }), tl(' trống, còn hash', ' free, still hashed'));
@@ -295,7 +297,7 @@ export function init(lab) {
       li.append(...chip(id, what));
       rows.push(li);
     }
-    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, tl('chỗ trống', 'free slot')));
+    for (let i = item.running.length; i < config.SLOTS; i++) rows.push(make('li', { class: 'step-slot is-empty' }, tl('chỗ trống', 'free slot')));
     p.slots.replaceChildren(...rows);
     const labels = record.wait_labels || {};
     p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
@@ -330,7 +332,7 @@ export function init(lab) {
 
   function drawKv(item) {
     const p = ui.parts;
-    const pool = record.pool_blocks;
+    const pool = config.POOL_BLOCKS;
     const map = blockMap(item, pool);
     for (let b = 0; b < pool; b++) {
       const owner = map.owners[b];
@@ -369,7 +371,7 @@ export function init(lab) {
   // PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
   // (the canvas has no per-block titles; the cells say it in each title too).
   function cacheSaid(map) {
-    if (!record.prefix_cache) return '';
+    if (config.PREFIX_CACHE !== 'on') return '';
     const shared = [];
     map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
     return tl(`; dùng chung: ${shared.length ? 'block ' + shared.join(', ') : 'không'}; trống còn hash ${map.cached.size}`,

@@ -7,6 +7,7 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
 
     {
       "config":  {NAME: value, ..., "REQUESTS": [{id, arrival, text, max_new, temperature, top_k, top_p, seed}]},
+                                              # the run's constants: their ONE place (nothing below repeats them)
       "header":  [str],                       # the lines before block [1] (last one is "")
       "blocks":  [{"number": 1..13, "code": "1 · Gateway & admission", "title": str,
                    "lines": [str], "data": {...}}],   # printed as "[code] title", "   line", ""
@@ -15,11 +16,9 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "passed":  bool,
       "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
       "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
-      "header_data": {requests, follow, slots, queue_limit, token_budget, block_size, pool_blocks,
-                      max_context, n_heads, d_model, vocab, seed},   # what the header lines print
+      "header_data": {n_heads, d_model, vocab},   # the model's sizes the header prints (beside config's constants)
       "steps":   the run log (core/run_log.py: the one per-step record, its format frozen: new facts are new keys)
-                 {"count", "slots", "token_budget", "block_size", "pool_blocks", "prefix_cache", "sched_policy",
-                  "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
+                 {"count", "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
                   "after": [events after the last step], "after_text": [str],
                   "wait_labels": {why a request waits (run_log.py): words in "lang"}}
     }
@@ -27,22 +26,23 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
 
 Each block's "data" (see block_data.py, block<N>_data) — the keys the charts read. No block repeats the
-steps: the charts and the step view read them from "steps" above.
+steps (the charts and the step view read them from "steps" above), nor a constant of "config" (SLOTS,
+POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take them from "config").
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served, n_aborted,
      aborts[{step, time, request, cancel_at, stage ("waiting"|"running"), blocks, generated}]
-  2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
+  2  n_merges (merges learned: N_MERGES or fewer), vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
-     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
-     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
+     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT),
+     cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
   3  preemptions[{step, time, request, blocks, generated, recompute, needed_by, need, free, dropped, priority,
      arrival}] (the run log's "preempt" events), mixed, chunks, follow,
-     sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts
-  4  chunks, prompt_len, prefix_cache, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
+     overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts
+  4  chunks, prompt_len, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
      arrival, ttft
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
   6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions,
-     prefix_cache, prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
-     shared_blocks, max_shared, evictions[{step, block, hash}], cached_free,
+     prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
+     shared_blocks, max_shared, evictions[{step, block, hash}] (also the run log's "evict" events), cached_free,
      pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit)
   7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
@@ -50,7 +50,7 @@ steps: the charts and the step view read them from "steps" above.
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
-  11 ttft_slo, requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
+  11 requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
      ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)
@@ -110,7 +110,7 @@ class Report:
     checks: list
     follow: dict = field(default_factory=dict)
     steps: dict = field(default_factory=dict)   # the step record with its narration (lab.narrated)
-    header_data: dict = field(default_factory=dict)   # the facts header_lines words (lab.header_data)
+    header_data: dict = field(default_factory=dict)   # the model's sizes header_lines words (block_data.header_data)
     lang: str = "vi"                            # the language of the lines (lab.TEXTS)
 
     @property
