@@ -3,6 +3,7 @@ raw HTML off (no browser, no Pyodide: a --pyodide cdn build vendors nothing)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -54,8 +55,10 @@ def test_exercises_json_has_every_exercise_with_html_sections(cdn_site):
         assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch"}
         assert (item["constants"] or item["patch"]) and item["expect"] and item["title"] and item["title_en"]
         assert set(item["sections"]) == {"Câu hỏi", "Dự đoán", "Đáp án", "Question", "Prediction", "Answer"}
-        for html in item["sections"].values():
+        for name, html in item["sections"].items():
             assert html.startswith("<") and "<p>" in html
+            # every header cell says what its row or column is (axe-core: empty-table-header)
+            assert not re.search(r"<th\b[^>]*>\s*</th>", html), f"{item['slug']}, {name}: a table header cell is empty"
     greedy = next(e for e in data if e["patch"].keys() == {"sampler.sample"})   # the editor's source, as written
     assert greedy["patch"]["sampler.sample"].startswith("def sample(logits, params, rng, vocab):\n")
     queue = next(e for e in data if e["number"] == 2)

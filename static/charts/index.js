@@ -13,6 +13,7 @@ import * as quantization from './quantization.js';
 import * as memory from './memory.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
+import { fontsReady } from './svg.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
@@ -42,10 +43,11 @@ export function connect(lab) {
 }
 const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observer, frame, near, pending}
 
-// The stylesheet sits next to this module and carries the same cache-busting version.
+// The stylesheet sits next to this module and carries the same cache-busting version. Nothing is drawn
+// before it and the chart font (svg.js fontsReady) are in: layout measures text in that font.
 let cssLoaded = false;
-const cssReady = new Promise((resolve) => {
-  const done = () => { cssLoaded = true; resolve(); };
+const cssReady = Promise.all([fontsReady, new Promise((resolve) => {
+  const done = () => resolve();
   const href = versioned('charts.css', import.meta.url);
   if (document.querySelector('link[data-charts-css]')) { done(); return; }
   const link = document.createElement('link');
@@ -55,7 +57,7 @@ const cssReady = new Promise((resolve) => {
   link.addEventListener('load', done);
   link.addEventListener('error', done);
   document.head.append(link);
-});
+})]).then(() => { cssLoaded = true; });
 
 function blockOf(report, n) {
   return ((report && report.blocks) || []).find((b) => Number(b.number) === n) || null;

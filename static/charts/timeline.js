@@ -102,9 +102,11 @@ export function render(data, report, opts = {}) {
       const mk = chart.mark(s('g', { class: 'refused', 'data-code': rej.code }, s('rect', { x: round(cx - 8), y: round(mid - 8), width: 16, height: 16, fill: 'transparent' }), glyphs.cross(cx, mid)),
         tl(`${id}: đến ${ms(rej.arrival)} ms, ${info}; không được phục vụ.`, `${id}: arrives ${ms(rej.arrival)} ms, ${info}; not served.`));
       g.append(mk);
-      const tw = textWidth(labelText);
-      const tx = cx + 10 + tw > plotRight ? cx - 10 : cx + 10;
-      g.append(text(tx, mid + 4, labelText, { 'text-anchor': cx + 10 + tw > plotRight ? 'end' : 'start', class: 'strong' }));
+      // beside the cross, right if it fits, else left; shorter words when neither side has room
+      const place = [labelText, info, String(rej.code)].map((t) => [t, textWidth(t, 12, true)])
+        .map(([t, tw]) => [t, tw, cx + 10 + tw <= width - 2 ? 'start' : cx - 10 - tw >= 2 ? 'end' : null])
+        .find(([, , anchor]) => anchor) || [String(rej.code), 0, 'start'];
+      g.append(text(place[2] === 'start' ? cx + 10 : cx - 10, mid + 4, place[0], { 'text-anchor': place[2], class: 'strong' }));
       return;
     }
     if (!req) {
