@@ -6,7 +6,7 @@
 
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const BLOCKS = 13;
 
@@ -83,7 +83,7 @@ export function createPanels(el) {
     }
     if (details) {
       const fold = make('details');
-      fold.append(make('summary', {}, tl('Chi tiết kỹ thuật', 'Technical details')), make('pre', { class: 'trace' }, details));
+      fold.append(make('summary', {}, t('panels.technicalDetails')), make('pre', { class: 'trace' }, details));
       el.pageError.append(fold);
     }
     if (action) {
@@ -100,8 +100,7 @@ export function createPanels(el) {
   }
 
   function showVersions(versions) {
-    el.versions.textContent = tl('Python chạy trong trình duyệt nhờ Pyodide ', 'Python runs in the browser thanks to Pyodide ') + (versions.pyodide || '') +
-      ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + tl('. Không có dữ liệu nào rời khỏi máy của bạn.', '. No data leaves your machine.');
+    el.versions.textContent = t('panels.pythonRunsBrowser', { pyodide: versions.pyodide || '', engine: versions.engine || '' });
   }
 
   // aria-busy on the panels while a run is in the worker.
@@ -125,7 +124,7 @@ export function createPanels(el) {
         if (title.textContent !== heading) title.textContent = heading;
         fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
       } else {
-        fillLines(panel.querySelector('pre'), [tl('(Lần chạy này không in khối ', '(This run does not print block ') + n + '.)']);
+        fillLines(panel.querySelector('pre'), [t('panels.runDoesNotPrintBlock', { n })]);
       }
       if (!panel.open) panel.open = true;
       panels.push([panel, n]);
@@ -145,13 +144,13 @@ export function createPanels(el) {
     el.verdict.hidden = false;
     el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
     el.verdict.textContent = report.passed
-      ? tl('PASS — các phép kiểm tra cơ chế đều đạt (không phải phép đo tốc độ).', 'PASS — every mechanism check holds (not a speed measurement).')
-      : tl('FAIL — có phép kiểm tra cơ chế không đạt; xem danh sách bên dưới.', 'FAIL — a mechanism check failed; see the list below.');
+      ? t('panels.passEveryMechanism')
+      : t('panels.failMechanismCheck');
     const checks = Array.isArray(report.checks) ? report.checks : [];
     el.checks.hidden = checks.length === 0;
     el.checksList.replaceChildren(...checks.map((c) => {
       const item = make('li', { class: c.ok ? 'ok' : 'not-ok' });
-      item.append(make('span', { class: 'mark' }, c.ok ? tl('đạt', 'passed') : tl('KHÔNG ĐẠT', 'FAILED')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
+      item.append(make('span', { class: 'mark' }, c.ok ? t('panels.passed') : t('panels.failed')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
       return item;
     }));
   }
@@ -174,12 +173,12 @@ export function createPanels(el) {
   // The output sections as shown now, for the tools: [{key, label, pre, summary}] (the run header,
   // blocks 1–13, TỔNG KẾT; summary: the <summary> element of the section's fold, if it has one).
   function sections() {
-    const out = [{ key: 'header', label: tl('đầu vào', 'input'), pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
+    const out = [{ key: 'header', label: t('panels.input'), pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
     for (let n = 1; n <= BLOCKS; n++) {
       const panel = blockPanel(n);
-      out.push({ key: String(n), label: tl('khối ', 'block ') + n, pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
+      out.push({ key: String(n), label: t('panels.block', { n }), pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
     }
-    out.push({ key: 'summary', label: tl('TỔNG KẾT', 'SUMMARY'), pre: el.summaryLines, summary: null });
+    out.push({ key: 'summary', label: t('panels.summary'), pre: el.summaryLines, summary: null });
     return out.filter((s) => s.pre);
   }
 

@@ -10,7 +10,7 @@
 // Leaves out: what the page does with them (static/core/app.js passes handlers).
 
 import { versioned } from './versioned.js';
-import { lang, tl } from '../words/i18n.js';
+import { lang, t } from '../words/i18n.js';
 
 // handlers: {progress(msg), ready(msg), started(id), result(result), runError(msg), fatal(title, message, details)}
 export function createWorkerClient(handlers) {
@@ -30,7 +30,7 @@ export function createWorkerClient(handlers) {
       case 'error':
         if (msg.id === undefined || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
         break;
-      case 'fatal': handlers.fatal(msg.title || tl('Không tải được Python.', 'Could not load Python.'), msg.message, msg.details); break;
+      case 'fatal': handlers.fatal(msg.title || t('client.couldNotLoadPython'), msg.message, msg.details); break;
       case 'log': console.log('[engine ' + (msg.stream || 'log') + ']', msg.text); break;
       default: console.warn('unknown worker message', msg);
     }
@@ -44,8 +44,8 @@ export function createWorkerClient(handlers) {
       try {
         started = new Worker(versioned('../worker/worker.js'), { name: lang }); // its messages in the page's language
       } catch (err) {
-        handlers.fatal(tl('Không khởi động được Web Worker (static/worker/worker.js).', 'Could not start the Web Worker (static/worker/worker.js).'),
-          tl('Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', 'Open the page through a web server: run “python3 build.py serve” and open the address it prints.'), String(err));
+        handlers.fatal(t('client.couldNotStartWebWorker'),
+          t('client.openPageThroughWeb'), String(err));
         return false;
       }
     }
@@ -53,8 +53,8 @@ export function createWorkerClient(handlers) {
     const onError = (event) => {
       event.preventDefault();
       if (current !== worker) return;
-      handlers.fatal(tl('Không tải được static/worker/worker.js hoặc tệp Pyodide mà nó cần.', 'Could not load static/worker/worker.js or the Pyodide files it needs.'),
-        tl('Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.', 'Check that dist/ was made by “python3 build.py” and is served by “python3 build.py serve”, then reload the page.'),
+      handlers.fatal(t('client.couldNotLoadStatic'),
+        t('client.checkDistMadePython3'),
         event.message || '');
     };
     current.onmessage = (event) => onMessage(current, event.data);

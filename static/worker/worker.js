@@ -48,13 +48,21 @@ class LoadError extends Error {
 }
 
 // The page's language (static/worker/boot.js names the worker after it): every message below in it.
+// The messages live in static/words/worker.js, both languages keyed as the page's catalogues are; a
+// classic script like this worker (which cannot import the page's module catalogues), loaded first.
 const LANG = self.name === 'en' ? 'en' : 'vi';
-const t = (vi, en) => (LANG === 'en' ? en : vi);
+const WORDS_URL = new URL('../words/worker.js', self.location.href);
+WORDS_URL.search = self.location.search;                  // the build's ?v=, as versioned() gives modules
+importScripts(WORDS_URL.href);
+const WORDS = self.WORKER_WORDS[LANG];
 
-const SERVE_HINT = t('Hãy tạo lại trang bằng “python3 build.py” (trên máy không có internet: đặt LAB_PYODIDE_MIRROR ' +
-  'trỏ tới thư mục chứa các tệp Pyodide 0.27.7) rồi phục vụ bằng “python3 build.py serve” và tải lại trang.',
-'Rebuild the page with “python3 build.py” (on a machine without internet: point LAB_PYODIDE_MIRROR at a folder ' +
-  'holding the Pyodide 0.27.7 files), serve it with “python3 build.py serve” and reload the page.');
+// The message `key` in LANG, {name} filled from `values` (static/words/i18n.js fill(), the same rule).
+function t(key, values) {
+  const text = WORDS[key];
+  return values ? text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole)) : text;
+}
+
+const SERVE_HINT = t('worker.rebuildPagePython3');
 
 const MANIFEST_URL = new URL('build-info.json', SITE_ROOT);
 
@@ -64,9 +72,9 @@ async function fetchManifest() {
   try {
     response = await fetch(url, { cache: 'no-store' });
   } catch (err) {
-    throw new LoadError(t('Không tải được build-info.json.', 'Could not load build-info.json.'), SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotLoadBuildInfo'), SERVE_HINT, String(err));
   }
-  if (!response.ok) throw new LoadError(t('Thiếu tệp build-info.json (HTTP ', 'build-info.json is missing (HTTP ') + response.status + ').', SERVE_HINT);
+  if (!response.ok) throw new LoadError(t('worker.buildInfoJsonMissing', { status: response.status }), SERVE_HINT);
   manifestText = await response.text();
   return JSON.parse(manifestText);
 }
@@ -80,11 +88,11 @@ async function checkFiles(indexURL, files) {
     try {
       response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
     } catch (err) {
-      throw new LoadError(t('Không tải được tệp Pyodide ', 'Could not load the Pyodide file ') + name + '.',
-        t('Kiểm tra kết nối mạng (bản dựng --pyodide cdn) hoặc máy chủ cục bộ. ', 'Check the network (a --pyodide cdn build) or the local server. ') + SERVE_HINT, url.href + '\n' + String(err));
+      throw new LoadError(t('worker.couldNotLoadPyodide', { name }),
+        t('worker.checkNetworkPyodideCdn', { hint: SERVE_HINT }), url.href + '\n' + String(err));
     }
     if (!response.ok) {
-      throw new LoadError(t('Thiếu tệp Pyodide ', 'Missing Pyodide file ') + name + ' (HTTP ' + response.status + ').', SERVE_HINT, url.href);
+      throw new LoadError(t('worker.missingPyodideFileHttp', { name, status: response.status }), SERVE_HINT, url.href);
     }
   }));
 }
@@ -153,10 +161,10 @@ async function fetchWheel(wheelURL) {
   try {
     response = await fetch(wheelURL);
   } catch (err) {
-    throw new LoadError(t('Không tải được engine (', 'Could not load the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotLoadEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
   }
   if (!response.ok) {
-    throw new LoadError(t('Thiếu tệp engine ', 'Missing engine file ') + wheelURL.split('/').pop() + ' (HTTP ' + response.status + ').', SERVE_HINT, wheelURL);
+    throw new LoadError(t('worker.missingEngineFileHttp', { wheel: wheelURL.split('/').pop(), status: response.status }), SERVE_HINT, wheelURL);
   }
   return new Uint8Array(await response.arrayBuffer());
 }
@@ -165,7 +173,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
-    throw new LoadError(t('Không nạp được pyodide.js.', 'Could not load pyodide.js.'), SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotLoadPyodideJs'), SERVE_HINT, String(err));
   }
   const options = {
     indexURL,
@@ -185,8 +193,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
       return await self.loadPyodide(options);
     }
   } catch (err) {
-    throw new LoadError(t('Pyodide không khởi động được (pyodide.asm.js, pyodide.asm.wasm hoặc python_stdlib.zip).',
-      'Pyodide did not start (pyodide.asm.js, pyodide.asm.wasm or python_stdlib.zip).'),
+    throw new LoadError(t('worker.pyodideDidNotStartAsm'),
       SERVE_HINT, String(err && err.stack || err));
   }
 }
@@ -199,7 +206,7 @@ async function loadPackages() {
     missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
   }
   if (missing.length) {
-    throw new LoadError(t('Không nạp được gói ', 'Could not load the package ') + missing.join(', ') + t(' (tệp .whl trong thư mục pyodide/).', ' (.whl files in the pyodide/ folder).'),
+    throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: missing.join(', ') }),
       SERVE_HINT, failures.join('\n'));
   }
 }
@@ -216,20 +223,20 @@ async function installEngine(wheelURL, wheelBytes) {
     await micropip.install.callKwargs('emfs:' + path, { deps: false });
     mark('micropipInstalled');
   } catch (err) {
-    throw new LoadError(t('Không cài được engine (', 'Could not install the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotInstallEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
   } finally {
     micropip.destroy();
   }
   try {
     return pyodide.pyimport('inference_lab.entrypoints.web');
   } catch (err) {
-    throw new LoadError(t('Không import được inference_lab.entrypoints.web.', 'Could not import inference_lab.entrypoints.web.'),
-      t('Engine trong bản dựng bị lỗi; hãy báo cho người duy trì bài lab.', 'The engine in this build is broken; please tell the lab\'s maintainers.'), String(err));
+    throw new LoadError(t('worker.couldNotImport'),
+      t('worker.engineBuildBroken'), String(err));
   }
 }
 
 async function boot() {
-  progress('build-info.json', t('Đọc danh sách tệp của bản dựng', 'Reading the build\'s file list'), 0.02);
+  progress('build-info.json', t('worker.readingBuildSFileList'), 0.02);
   const manifest = await fetchManifest();
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
@@ -239,7 +246,7 @@ async function boot() {
   const wheel = fetchWheel(wheelURL);
   wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
-    t('pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 'pyodide.asm.wasm, the standard library, NumPy and micropip (about 17 MB)'), 0.1);
+    t('worker.pyodideAsmWasmStandard'), 0.1);
   // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
   const pyc = manifest.bytecode ? null : labPyc;
   const pycOptions = pyc ? await pyc.open(manifest.build) : {};
@@ -250,10 +257,10 @@ async function boot() {
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
   await loadPackages();
-  progress('engine', t('Cài inference_lab ', 'Installing inference_lab ') + manifest.engine.version, 0.85);
+  progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
   mark('engineImported');
-  progress('engine', t('Đọc mô tả các hằng số', 'Reading the constants\' schema'), 0.95);
+  progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
   await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
   staging.files = null;
@@ -299,7 +306,7 @@ function handleRun(msg) {
     const lastLine = text.trim().split('\n').pop();
     post({
       id: msg.id, type: 'error',
-      message: (isPython ? t('Python báo lỗi: ', 'Python error: ') : t('Lỗi khi chạy: ', 'Error while running: ')) + lastLine,
+      message: (isPython ? t('worker.pythonError') : t('worker.errorWhileRunning')) + lastLine,
       details: text,
       fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
     });
@@ -343,7 +350,7 @@ boot().then(() => {
   const known = err instanceof LoadError;
   post({
     type: 'fatal',
-    title: known ? err.title : t('Không tải được Python trong trình duyệt.', 'Could not load Python in the browser.'),
+    title: known ? err.title : t('worker.couldNotLoadPython'),
     message: known ? err.hint : SERVE_HINT,
     details: known ? err.details : String(err && err.stack || err),
   });
