@@ -71,6 +71,8 @@ const worker = createWorkerClient({
   result: onResult,
   runError: onRunError,
   fatal,
+  refused: onRefused,
+  malformed: onMalformed,
 });
 
 // The schema in the page's language: label and help (and the request columns') from label_en / help_en
@@ -166,6 +168,7 @@ function run() {
   controls.clearFieldErrors();
   panels.clearPageError();
   setNote('');
+  refusedSinceRun.clear();
   const { config, errors } = controls.readConfig();
   if (errors.length) {
     controls.showFieldErrors(errors);
@@ -263,6 +266,25 @@ function onRunError(msg) {
   if (msg.fatal) restartWorker(t('app.pythonRestartedAfter'));
 }
 
+// Edited code tried the network and the page's CSP refused it (static/worker/worker.js reports the
+// addresses after the run): the lesson beside Run, and the 'refused' event for the code editors.
+const refusedSinceRun = new Set(); // addresses refused since the last Run (reported in batches)
+function onRefused(addresses) {
+  for (const address of addresses) if (refusedSinceRun.size < 10) refusedSinceRun.add(address);
+  const text = t('app.refused', { addresses: [...refusedSinceRun].join(', ') });
+  setNote(text);
+  store.emit('refused', addresses, text);
+}
+
+// The worker sent something that is not the protocol (static/core/worker-client.js checked it): said
+// on the page and ignored; a run waiting for an answer ends as an error and Python is restarted.
+function onMalformed(what, runId) {
+  const inflight = store.get().inflight;
+  const text = t('app.malformed', { what });
+  if (inflight && (runId === null || runId === inflight.id)) onRunError({ message: text, fatal: true });
+  else setNote(text);
+}
+
 function stop() {
   stopRun('user');
 }
@@ -325,7 +347,7 @@ function init() {
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
   const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
-    watchdogMs: WATCHDOG_MS, toolbar, form: el.form });
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal(t('app.browserDoesNotSupport'), t('app.useRecentBrowserChrome'));

@@ -15,6 +15,11 @@
 //   restarts Python): the edit stays and the message says why.
 // - Edits live in localStorage (a reload loses nothing) and in the address (PATCH=, base64url JSON
 //   {module.function: source}, added by share.js from addressPart()).
+// - A PATCH= address whose code is not the visitor's own stored edits is someone else's code: it is
+//   shown in the editors (marked) and held by static/tools/link-code.js (its notice beside Run) until
+//   the visitor's click; meanwhile Run runs the engine's own code and a PATCH= alone does not run at
+//   once. The link's code then lives in the address only: the visitor's stored edits are never
+//   overwritten. Exercises leave that mode.
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
 // A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
 // 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'. The drawing (listings, the
@@ -25,6 +30,7 @@ import { versioned } from '../core/versioned.js';
 import { editorBox, fileName, mountEditor, sourceOf, unitView } from './code-view.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
 import { t } from '../words/i18n.js';
+import { createLinkGate, sameEdits } from './link-code.js';
 
 export const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
@@ -47,6 +53,7 @@ export function decodePatches(raw) {
 }
 
 export const encodePatches = (patches) => toBase64Url(JSON.stringify(patches));
+
 
 function loadStored() {
   try {
@@ -77,17 +84,23 @@ export function init(lab) {
   let ranWith = {};            // ref -> the source the last run shown ran (to tell a later edit)
   let stash = null;            // the student's edits an exercise put aside ({ref: source}), or null
   let stashUi = null;          // the toolbar button that puts them back
+  let link = null;             // link-code.js's gate while the edits are someone else's PATCH= (not stored here)
+  const held = () => Boolean(link && link.held()); // ... not run yet: runs send none of them
 
-  // Edits from the address win over the stored ones (a shared link shows what it was made with).
+  // Edits from the address win over the stored ones (a shared link shows what it was made with), but
+  // someone else's wait for the visitor's click (held).
   const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
   if (fromAddress !== null) {
     const decoded = decodePatches(fromAddress);
     if (decoded.error) addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error });
     else edits = decoded.patches;
+    if (!decoded.error && !sameEdits(edits, loadStored())) { // a reload of one's own edits runs as before
+      link = createLinkGate(lab, { refs: Object.keys(edits), param: PATCH_PARAM, onRun: runLinkCode });
+    }
   } else {
     edits = loadStored();
   }
-  lab.setPatches(patchList());
+  sendPatches();
   try { stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { stash = null; }
   if (stash) showStash();
 
@@ -118,11 +131,27 @@ export function init(lab) {
     }
     if (!Object.keys(edits).some((ref) => editors.has(ref))) lab.setNote(text);
   });
+  lab.on('refused', (addresses, text) => {  // the lesson beside each edited function's editor too
+    for (const ref of Object.keys(edits)) {
+      const ed = editors.get(ref);
+      if (!ed) continue;
+      ed.errorBox.textContent = text;
+      ed.errorBox.hidden = false;
+    }
+  });
   lab.on('runnable', (canRun) => {
     for (const ed of editors.values()) ed.runButton.disabled = !canRun;
   });
 
   // ── the patches Run sends ──────────────────────────────────────────────────
+  function sendPatches() {
+    lab.setPatches(held() ? [] : patchList());
+  }
+
+  function save() {
+    return link ? false : store(edits); // a link's code stays in the address, never over the visitor's own
+  }
+
   function patchList() {
     return Object.entries(edits).map(([ref, source]) => {
       const [module, fn] = ref.split('.');
@@ -135,8 +164,8 @@ export function init(lab) {
     const entry = views && views.sources[ref];
     if (entry && source === sourceOf(entry)) delete edits[ref];
     else edits[ref] = source;
-    store(edits);
-    lab.setPatches(patchList());
+    save();
+    sendPatches();
     const ed = editors.get(ref);
     if (ed) updateEditorState(ref, ed);
   }
@@ -154,7 +183,7 @@ export function init(lab) {
         return r.json();
       }).then((data) => {
         views = data;
-        lab.setPatches(patchList());  // first_line now known
+        sendPatches();  // first_line now known
         buildViews();
         return data;
       }).catch((err) => {
@@ -205,17 +234,18 @@ export function init(lab) {
     const ed = { figure, ...editorBox(ref, lab.canRun()), api: null };
     figure.append(ed.box);
     figure.classList.add('is-editing');
+    if (link && ref in edits) figure.dataset.fromLink = ''; // marked: someone else's code
     const button = figure.querySelector('[data-action="edit-code"]');
     if (button) button.setAttribute('aria-expanded', 'true');
     editors.set(ref, ed);
-    ed.runButton.addEventListener('click', () => lab.run());
+    ed.runButton.addEventListener('click', () => (held() ? runLinkCode() : lab.run()));
     ed.restore.addEventListener('click', () => restoreOriginal(ref, ed));
     ed.stop.addEventListener('click', () => lab.stop());
     lab.on('status', (s) => { ed.stop.hidden = s !== 'running'; });
     figure.closest('details').open = true;
     const doc = ref in edits ? edits[ref] : sourceOf(entry);
     const options = { doc, firstLine: entry.start, label: t('code.pythonCode2', { fn: ref.split('.')[1] }),
-      onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) lab.run(); } };
+      onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) (held() ? runLinkCode() : lab.run()); } };
     mountEditor(ed, ed.host, options, focus);   // a text area at once; CodeMirror replaces it when loaded
     updateEditorState(ref, ed);
     return ed;
@@ -235,7 +265,8 @@ export function init(lab) {
     ed.figure.classList.toggle('is-edited', edited);
     ed.restore.disabled = !edited;
     const ran = lastRunPatched.includes(ref) && ref in edits && edits[ref] === ranWith[ref];
-    ed.status.textContent = ran ? t('code.lastRunUsedCodeBlocks')
+    ed.status.textContent = held() && edited ? t('code.linkCodeNotRun')
+      : ran ? t('code.lastRunUsedCodeBlocks')
       : edited ? t('code.editedPressRunWholeLab') : '';
   }
 
@@ -291,6 +322,7 @@ export function init(lab) {
   // are kept (localStorage too) and a toolbar button puts them back.
   function applyExercise(functions) {
     const wanted = functions || {};
+    if (link) leaveLink(); // the student's own stored edits are what the exercise puts aside
     if (JSON.stringify(edits) === JSON.stringify(wanted)) return;
     if (Object.keys(edits).length) {
       stash = Object.assign({}, edits);
@@ -315,8 +347,8 @@ export function init(lab) {
       const ed = views && views.sources[ref] ? openEditor(ref, false) : null;
       if (ed) ed.api.setDoc(source);
     }
-    store(edits);
-    lab.setPatches(patchList());
+    save();
+    sendPatches();
   }
 
   function showStash() {
@@ -338,5 +370,23 @@ export function init(lab) {
     if (stash) stashUi.textContent = t('code.bringBackCodeYouEdited', { stash: Object.keys(stash).join(', ') });
   }
 
-  return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews };
+  // ── someone else's code from the address (link-code.js) ─────────────────────
+  // The visitor's click: from now on every run sends the link's code (still not stored on this computer).
+  function runLinkCode() {
+    if (!lab.canRun()) return;
+    link.release();
+    sendPatches();
+    for (const [ref, ed] of editors) updateEditorState(ref, ed);
+    lab.run();
+  }
+
+  // An exercise (a click) leaves the link: the visitor's stored edits come back as the page's edits.
+  function leaveLink() {
+    link.remove();
+    link = null;
+    for (const ed of editors.values()) delete ed.figure.dataset.fromLink;
+    setAll(loadStored());
+  }
+
+  return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews, held };
 }

@@ -85,6 +85,9 @@ export function init(api) {
     // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
     const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
     if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
+    const code = api.tool('code');
+    const held = Boolean(code && code.held && code.held()); // someone else's PATCH=: waits for the visitor's click
+    if (held && names.length === 0) return;                 // (a link with constants still runs them, unedited)
     const problems = [];   // [{name, text}] for the note near the controls
     const restored = [];
     const fields = api.fields();

@@ -19,9 +19,14 @@
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
 //                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
+//                 {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
+//                 {type: 'pyc', digest} (pyc-cache.js stored compiled Python; only before any edited run)
 'use strict';
 
-const SITE_ROOT = new URL('../../', self.location.href);
+// The worker runs from a blob: URL (static/worker/boot.js, worker-client.js: so the page's CSP governs it),
+// which names this script's own URL: every URL here is made absolute from it.
+const WORKER_URL = self.labWorkerURL || self.location.href;
+const SITE_ROOT = new URL('../../', WORKER_URL);
 const PACKAGES = ['numpy', 'micropip']; // sitebuild/pyodide.py LAB_PACKAGES: its lock file holds just these
 
 const T0 = performance.now();
@@ -31,6 +36,7 @@ function mark(stage) { timings[stage] = Math.round(performance.now() - T0); }
 let pyodide = null;      // the Pyodide instance once loaded
 let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
 let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
+let ranEdited = false;   // a run with edited code went through: this worker's caches are not to be trusted
 const queue = [];        // runs that arrived before the engine was ready
 
 function post(msg) { self.postMessage(msg); }
@@ -51,8 +57,8 @@ class LoadError extends Error {
 // The messages live in static/words/worker.js, both languages keyed as the page's catalogues are; a
 // classic script like this worker (which cannot import the page's module catalogues), loaded first.
 const LANG = self.name === 'en' ? 'en' : 'vi';
-const WORDS_URL = new URL('../words/worker.js', self.location.href);
-WORDS_URL.search = self.location.search;                  // the build's ?v=, as versioned() gives modules
+const WORDS_URL = new URL('../words/worker.js', WORKER_URL);
+WORDS_URL.search = new URL(WORKER_URL).search;                 // the build's ?v=, as versioned() gives modules
 importScripts(WORDS_URL.href);
 const WORDS = self.WORKER_WORDS[LANG];
 
@@ -104,8 +110,8 @@ function unlessFails(promise, check) {
 
 // Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
 try {
-  const url = new URL('pyc-cache.js', self.location.href);
-  url.search = self.location.search;
+  const url = new URL('pyc-cache.js', WORKER_URL);
+  url.search = new URL(WORKER_URL).search;
   importScripts(url.href);
 } catch (err) {
   self.labPyc = null;
@@ -134,7 +140,7 @@ function stage(url, response, init) {
 // each build file staged for sw.js.
 const nativeFetch = self.fetch.bind(self);
 self.fetch = async function (input, init) {
-  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
   if (local) return local;
   const response = await nativeFetch(input, init);
@@ -282,15 +288,32 @@ function warmUp() {
   mark('warm');
   post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
   if (labPyc && !timings.bytecode) {
-    labPyc.buildLater(pyodide, (modules) => {
+    labPyc.buildLater(pyodide, (modules, digest) => {
       mark('pycStored');
+      if (!ranEdited) post({ type: 'pyc', digest }); // the page remembers it (pyc-cache.js trusts only that)
       post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });
     });
   }
 }
 
+// ── the network: the page's CSP (connect-src 'self') refuses any other origin ──
+// The browser refuses edited code's fetch, XMLHttpRequest, WebSocket, importScripts, pyfetch and
+// micropip to any other origin and fires 'securitypolicyviolation' here (after the run's synchronous
+// part). The addresses refused go to the page as {type: 'refused', blocked}, which words the lesson.
+const refused = new Set();
+self.addEventListener('securitypolicyviolation', (event) => {
+  if (refused.size === 0) setTimeout(reportRefused, 0);
+  if (refused.size < 20) refused.add(String(event.blockedURI || event.violatedDirective || '?'));
+});
+
+function reportRefused() {
+  post({ type: 'refused', blocked: [...refused] });
+  refused.clear();
+}
+
 function handleRun(msg) {
   warmed = true;
+  if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
   post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';

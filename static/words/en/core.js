@@ -82,4 +82,6 @@ export default {
   'address.cannotDecodedMust': 'cannot be decoded (it must be base64url of JSON).',
   'address.everyRequestMustList': 'every request must be a list of {count} values ({columns}).',
   'address.appearsTimes': 'appears {nValues} times.',
+  'app.refused': 'The lab runs offline; code cannot reach the network. The browser refused: {addresses}.',
+  'app.malformed': 'Python sent a message of the wrong shape ({what}); it was ignored.',
 };

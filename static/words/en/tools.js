@@ -103,4 +103,12 @@ export default {
   'code.runUsedYourEditedCode': 'This run used your edited code: {lastRunPatched}',
   'code.broughtBackCodeYou': 'Brought back the code you edited before the exercise; press Run to run with it.',
   'code.bringBackCodeYouEdited': 'Bring back the code you edited ({stash})',
+  'code.linkCodeNotRun': 'Code from the link, not run: press “Run the link’s code” beside Run if you want to run it.',
+  'link.run': 'Run the link’s code',
+  'link.carries': 'This link carries edited Python from someone else, changing ',
+  'link.notRunYet': '. None of it has run: Run still runs the engine’s own code. Read it in its block’s editor before you run it.',
+  'link.wayBack': 'Back to the engine’s code: press Restore in each editor, or ',
+  'link.openEngineCode': 'open the page with the engine’s code',
+  'link.notReplaced': '. The edits you saved on this computer are not replaced.',
+  'link.running': 'Running the link’s code (not saved on this computer): {refs}.',
 };

@@ -82,4 +82,6 @@ export default {
   'address.cannotDecodedMust': 'không giải mã được (cần base64url của JSON).',
   'address.everyRequestMustList': 'mỗi yêu cầu phải là một danh sách {count} giá trị ({columns}).',
   'address.appearsTimes': 'xuất hiện {nValues} lần.',
+  'app.refused': 'Bài lab chạy offline; mã không thể truy cập mạng. Trình duyệt đã chặn: {addresses}.',
+  'app.malformed': 'Python gửi về một thông điệp không đúng dạng ({what}); đã bỏ qua nó.',
 };

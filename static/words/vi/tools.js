@@ -103,4 +103,12 @@ export default {
   'code.runUsedYourEditedCode': 'Lần chạy này dùng mã bạn sửa: {lastRunPatched}',
   'code.broughtBackCodeYou': 'Đã lấy lại mã bạn sửa trước bài tập; bấm Chạy để chạy với nó.',
   'code.bringBackCodeYouEdited': 'Lấy lại mã bạn đã sửa ({stash})',
+  'code.linkCodeNotRun': 'Mã từ liên kết, chưa chạy: bấm “Chạy mã từ liên kết” cạnh nút Chạy nếu muốn chạy nó.',
+  'link.run': 'Chạy mã từ liên kết',
+  'link.carries': 'Liên kết này mang mã Python đã sửa của người khác, thay đổi hàm ',
+  'link.notRunYet': '. Chưa có dòng nào của nó được chạy: nút Chạy vẫn chạy mã gốc của engine. Đọc mã trong trình sửa của khối tương ứng trước khi chạy.',
+  'link.wayBack': 'Quay về mã gốc: bấm Khôi phục trong từng trình sửa, hoặc ',
+  'link.openEngineCode': 'mở trang với mã gốc',
+  'link.notReplaced': '. Mã bạn tự sửa và lưu trên máy này không bị thay.',
+  'link.running': 'Đang chạy mã từ liên kết (không lưu vào máy này): {refs}.',
 };
