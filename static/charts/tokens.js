@@ -21,6 +21,8 @@ const PAD = 6;
 const NEW_PIECE = { colour: OKABE_ITO.orange, kind: 'hatch' };
 const PIECE = '#eef0f3';
 const UNKNOWN = { colour: OKABE_ITO.vermillion, kind: 'dots' };
+const BYTE = { colour: OKABE_ITO.purple, kind: 'hatch' };     // a UTF-8 byte token <0xC3> (BYTE_FALLBACK=on)
+const isByte = (p) => /^<0x[0-9A-F]{2}>$/.test(String(p));
 const PROMPT = { colour: OKABE_ITO.blue, kind: null };
 const MAX_NEW = { colour: OKABE_ITO.sky, kind: 'dots' };
 
@@ -48,6 +50,16 @@ function flow(pieces, x0, right) {
   return { places: out, lines: line + 1 };
 }
 
+// What one piece of the template's row says when hovered or read aloud: its ID, or why it has none; a byte
+// token says it is a UTF-8 byte; <bos> says it is all this chat template adds (a real one adds role tokens).
+function pieceNote(p, id, k, data, unknown, byte) {
+  const vocab = data.vocab ?? '?';
+  if (unknown) return t('chart.tokens.pieceNotVocabulary', { p, vocab }) + t('chart.tokens.realTokenizersBytes');
+  if (byte) return t('chart.tokens.bytePiece', { k, p, id });
+  if (k === 0 && p === '<bos>') return t('chart.tokens.bosTemplate', { id });
+  return t('chart.tokens.positionPieceIdRow', { k, p, id, vocab });
+}
+
 function budgetCaption(r, maxContext, short = false) {
   const FATE = short ? SHORT_FATE : LONG_FATE;
   if (r.prompt === null || r.prompt === undefined) return t('chart.tokens.unknownCaption', { id: r.id, what: short ? t('chart.tokens.unknownShort') : t('chart.tokens.unknownLong'), fate: FATE[r.code] || r.code });
@@ -72,6 +84,7 @@ export function render(data, report, opts = {}) {
     { label: t('chart.tokens.piece'), draw: swatches.box(PIECE) },
     { label: t('chart.tokens.pieceJustMerged'), draw: swatches.box(NEW_PIECE.colour, NEW_PIECE.kind) },
     { label: t('chart.tokens.characterTokenizer'), draw: swatches.box(UNKNOWN.colour, UNKNOWN.kind) },
+    ...(data.byte_fallback ? [{ label: t('chart.tokens.byteToken'), draw: swatches.box(BYTE.colour, BYTE.kind) }] : []),
     { label: 'token prompt', draw: swatches.box(PROMPT.colour) },
     { label: t('chart.tokens.maxNewTokensMay'), draw: swatches.box(MAX_NEW.colour, MAX_NEW.kind) },
     { label: 'MAX_CONTEXT', draw: swatches.line('#000000', '5 3') },
@@ -157,15 +170,15 @@ export function render(data, report, opts = {}) {
       const { x, w, line } = idFlow.places[k];
       const py = idY + line * (PIECE_H + ID_H + LINE_GAP);
       const unknown = id === null || id === undefined;
-      const g = s('g', { class: 'token-id', 'data-piece': p, 'data-id': unknown ? '' : id });
-      const colour = unknown ? UNKNOWN.colour : PROMPT.colour;
+      const byte = !unknown && isByte(p);
+      const g = s('g', { class: 'token-id', 'data-piece': p, 'data-id': unknown ? '' : id, 'data-byte': byte ? 'true' : null });
+      const look = unknown ? UNKNOWN : byte ? BYTE : PROMPT;
+      const colour = look.colour;
       g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: colour, stroke: '#1b1f24', 'stroke-width': 0.6 }));
-      if (unknown) g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: chart.hatchFor(colour, UNKNOWN.kind) }));
+      if (look.kind) g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: chart.hatchFor(colour, look.kind) }));
       g.append(text(x + w / 2, py + PIECE_H / 2 + 4, p, { 'text-anchor': 'middle', class: 'in-box ink-light', stroke: colour, 'stroke-width': 3, 'paint-order': 'stroke', 'stroke-linejoin': 'round' }));
       g.append(text(x + w / 2, py + PIECE_H + 13, unknown ? '?' : String(id), { 'text-anchor': 'middle', class: 'value strong' }));
-      svg.append(chart.mark(g, unknown
-        ? t('chart.tokens.pieceNotVocabulary', { p, vocab: data.vocab ?? '?' })
-        : t('chart.tokens.positionPieceIdRow', { k, p, id, vocab: data.vocab ?? '?' })));
+      svg.append(chart.mark(g, pieceNote(p, id, k, data, unknown, byte)));
     });
   }
 

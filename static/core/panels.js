@@ -53,6 +53,21 @@ export function fillLines(pre, lines, prefix) {
   shownLines.set(pre, spans);
 }
 
+// The run's notes beside the seed's lines (report.notes, words/text_notes.py): where a line the seed prints
+// is false or incomplete for this run, a marked note after the section's lines says what is true.
+export function fillNotes(pre, notes, part) {
+  if (!pre) return;
+  let box = pre.nextElementSibling;
+  if (!box || !box.classList.contains('run-notes')) box = null;
+  const list = Array.isArray(notes) ? notes.map(String) : [];
+  if (!list.length) { if (box) box.remove(); return; }
+  if (!box) {
+    box = make('aside', { class: 'run-notes', 'data-notes-for': part });
+    pre.after(box);
+  }
+  box.replaceChildren(...list.map((n) => make('p', { class: 'run-note' }, n)));
+}
+
 function asLines(value) {
   return Array.isArray(value) ? value.map(String) : [];
 }
@@ -112,6 +127,8 @@ export function createPanels(el) {
   // ── a run's report ───────────────────────────────────────────────────────
   function renderReport(report) {
     fillLines(el.runHeader.querySelector('pre'), asLines(report.header));
+    const notes = report.notes || {};
+    fillNotes(el.runHeader.querySelector('pre'), notes.header, 'header');
     if (!el.runHeader.open) el.runHeader.open = true;
     const blocks = new Map((report.blocks || []).map((b) => [String(b.number), b]));
     const panels = [];
@@ -123,6 +140,7 @@ export function createPanels(el) {
         const heading = '[' + block.code + '] ' + block.title;
         if (title.textContent !== heading) title.textContent = heading;
         fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
+        fillNotes(panel.querySelector('pre'), notes[String(n)], String(n));
       } else {
         fillLines(panel.querySelector('pre'), [t('panels.runDoesNotPrintBlock', { n })]);
       }
@@ -136,6 +154,7 @@ export function createPanels(el) {
 
   function renderSummary(report) {
     fillLines(el.summaryLines, asLines(report.summary));
+    fillNotes(el.summaryLines, (report.notes || {}).summary, 'summary');
     for (const line of el.summaryLines.querySelectorAll('.line')) {
       const verdict = /^(PASS|FAIL)\b/.exec(line.textContent);
       line.classList.toggle('pass', Boolean(verdict) && verdict[1] === 'PASS');

@@ -5,7 +5,7 @@
 // Titles, constants and the student's prediction are inserted as text; only the build-rendered
 // sections go in as HTML (setRenderedHtml).
 
-import { make } from '../core/dom.js';
+import { h, make } from '../core/dom.js';
 import { lang, t } from '../words/i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
@@ -75,6 +75,10 @@ function constantsLine(constants, patch) {
     line.append(make('code', {}, name + ' = ' + constantText(value)));
   });
   line.append(make('span', { class: 'exercise-rest' }, t('exercises.otherConstantsKeep')));
+  if (functions.length) {   // constants and edited functions both (exercise 11): name the functions too
+    line.append(' ', make('span', { class: 'exercise-label' }, t('exercises.andEdits')), ' ');
+    functions.forEach((name, i) => line.append(i > 0 ? ', ' : '', make('code', {}, name)));
+  }
   return line;
 }
 
@@ -177,6 +181,38 @@ function tocItem(ex) {
   return item;
 }
 
+// ── the two tracks (entrypoints/exercises.py TRACKS: exercises.json comes in track order, each item with its
+// track {id, title, title_en, place, of}); an exercise no track names comes last, under "other" ──
+function byTrack(exercises) {
+  const groups = [];
+  for (const ex of exercises) {
+    const track = ex.track || { id: 'other', title: t('exercises.otherTrack'), title_en: t('exercises.otherTrack') };
+    const last = groups[groups.length - 1];
+    if (last && last.track.id === track.id) last.exercises.push(ex);
+    else groups.push({ track, exercises: [ex] });
+  }
+  return groups;
+}
+
+const trackTitle = (track) => String(lang === 'en' ? track.title_en || track.title : track.title);
+
+function trackSection(group, lab) {
+  const id = 'lo-trinh-' + group.track.id;
+  const section = make('section', { class: 'exercise-track', 'data-track': group.track.id, 'aria-labelledby': id });
+  const order = group.exercises.map((ex) => ex.number).join(' → ');
+  section.append(make('h3', { class: 'exercise-track-title', id }, trackTitle(group.track)),
+    make('p', { class: 'exercise-track-order' }, t('exercises.trackOrder', { order })));
+  section.append(...group.exercises.map((ex) => exerciseCard(ex, lab)));
+  return section;
+}
+
+function tocTrack(group) {
+  const item = make('li', { class: 'exercise-toc-track', 'data-track': group.track.id });
+  item.append(make('span', { class: 'exercise-toc-track-title' }, trackTitle(group.track)),
+    h('ol', {}, ...group.exercises.map(tocItem)));
+  return item;
+}
+
 // ── the section ──────────────────────────────────────────────────────────────
 export async function init(lab) {
   const list = document.getElementById('exercise-list');
@@ -193,9 +229,10 @@ export async function init(lab) {
       t('exercises.couldNotLoadExercise', { message: err.message })));
     return;
   }
-  list.replaceChildren(...exercises.map((ex) => exerciseCard(ex, lab)));
+  const groups = byTrack(exercises);
+  list.replaceChildren(...groups.map((group) => trackSection(group, lab)));
   if (toc) {
-    toc.replaceChildren(...exercises.map(tocItem));
+    toc.replaceChildren(...groups.map(tocTrack));
     toc.closest('nav').hidden = exercises.length === 0;
   }
   // a link straight to one exercise (#bai-tap-02): the card did not exist when the page scrolled
