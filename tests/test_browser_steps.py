@@ -16,7 +16,7 @@ import re
 import pytest
 
 from edits import PREFILL_FIRST
-from lab_browser import ARTIFACTS, RUN_MS, Lab, editor_text, expect
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, editor_text, expect
 
 pytestmark = pytest.mark.browser
 
@@ -227,9 +227,10 @@ def step_item(patches: dict | None, n: int) -> dict:
 
 
 def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(chromium, server):
-    """?PATCH=…&step=3 (a shared link of a run with edited code): the page runs the edit and the step view opens
-    at step 3 of THAT run (B gets its first token at 9.90 ms, where the unedited run is still prefilling B);
-    the code view of block [3] shows the edited plan_tasks."""
+    """?PATCH=…&step=3 (a shared link of a run with edited code): after the visitor's click on "Chạy mã từ liên
+    kết" (someone else's code never runs unasked), the page runs the edit and the step view opens at step 3 of
+    THAT run (B gets its first token at 9.90 ms, where the unedited run is still prefilling B); the code view
+    of block [3] shows the edited plan_tasks."""
     edited, plain = step_item({"scheduler.plan_tasks": PREFILL_FIRST}, 3), step_item(None, 3)
     assert edited["text"][0] == "Bước 3/12 (6.30 ms -> 9.90 ms): B có token đầu"          # by hand: exercise 15
     assert plain["text"][0] == "Bước 3/12 (7.00 ms -> 10.60 ms): A decode, B prefill 5 token"
@@ -237,6 +238,10 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(chrom
     page_lab = Lab(chromium, server.origin)
     try:
         page_lab.page.goto(server.url + f"?PATCH={address}&step=3")
+        expect(page_lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+        run_link = page_lab.page.locator('[data-action="run-link-code"]')
+        expect(run_link).to_be_enabled(timeout=READY_MS)
+        run_link.click()
         expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
         at_step(page_lab, 3, 12, edited["title"])
         expect(view(page_lab)).to_contain_text(edited["text"][0])

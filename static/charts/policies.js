@@ -3,7 +3,7 @@
 // saying whether lower or higher is better. Every bar is labelled, so colour is never the only cue.
 import { ChartBuilder } from './figure.js';
 import { round, s, swatches, text } from './svg.js';
-import { textWidth } from './text-fit.js';
+import { FONT, fittedText, textWidth } from './text-fit.js';
 import { OKABE_ITO } from './colours.js';
 import { t } from '../words/i18n.js';
 
@@ -16,10 +16,10 @@ const POLICY = {
 };
 const METRICS = [
   { key: 'span', title: t('chart.policies.runTime'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
-  { key: 'throughput', title: 'Throughput', unit: 'token/s', better: t('chart.policies.higherBetter'), fmt: (v) => Number(v).toFixed(1) },
+  { key: 'throughput', title: 'Throughput', unit: 'token/s', higher: true, better: t('chart.policies.higherBetter'), fmt: (v) => Number(v).toFixed(1) },
   { key: 'mean_ttft', title: t('chart.policies.meanTtft'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
   { key: 'max_ttft', title: t('chart.policies.maxTtft'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
-  { key: 'worst_gap', title: t('chart.policies.longestStallBetween2'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
+  { key: 'worst_gap', title: t('chart.policies.longestStallBetween2'), short: t('chart.policies.largestItl'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
   { key: 'preemptions', title: t('chart.policies.preemptions'), unit: t('chart.policies.times'), better: t('chart.policies.lowerBetter'), fmt: (v) => String(v), onlyIfAny: true },
 ];
 const ROW = 22;
@@ -62,11 +62,11 @@ export function render(data, report, opts = {}) {
     const y0 = row * panelH;
     const values = list.map((p) => Number(p[m.key]) || 0);
     const maxV = Math.max(...values) || 1;
-    const best = m.better.startsWith('cao') ? Math.max(...values) : Math.min(...values);
+    const best = m.higher ? Math.max(...values) : Math.min(...values);
     const valueW = Math.max(...values.map((v) => textWidth(m.fmt(v) + ' ' + m.unit + ' ★', 11, true))) + 8;
     const barX = x0 + labelW;
     const barMax = Math.max(20, colW - labelW - valueW);
-    svg.append(text(x0, y0 + 14, `${m.title} (${m.unit})`, { class: 'panel-title' }));
+    svg.append(fittedText(x0, y0 + 14, [`${m.title} (${m.unit})`, `${m.short || m.title} (${m.unit})`], colW, { class: 'panel-title' }, FONT, true));
     svg.append(text(x0, y0 + 29, m.better, { class: 'value muted' }));
     svg.append(s('line', { x1: round(barX), x2: round(barX), y1: y0 + HEAD - 2, y2: y0 + HEAD + list.length * ROW, class: 'axis-line', 'aria-hidden': 'true' }));
     list.forEach((p, i) => {

@@ -32,6 +32,7 @@ export function init(lab) {
   const sn = {
     lab,
     record: null,                       // report.steps of the shown run
+    config: {},                         // report.config of the shown run (the constants: their one place)
     colours: () => ({ colour: '#7F7F7F' }),
     inkOn: () => '#ffffff',
     timer: null,                        // Play's interval
@@ -65,6 +66,7 @@ async function onResult(sn, result) {
   charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
   sn.inkOn = palette.inkOn;
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
+  sn.config = (report && report.config) || {};
   sn.colours = palette.requestColours(report);
   placeUi(sn);
   if (!sn.record) { sn.ui.nav.hidden = true; return; }
@@ -240,7 +242,7 @@ function resetView(sn) {
     tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
     return tick;
   }));
-  sn.stepView = makeView(record, sn.colours, sn.inkOn);
+  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config);
   ui.view.replaceChildren(...sn.stepView.nodes);
 }
 

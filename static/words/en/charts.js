@@ -37,6 +37,7 @@ export default {
   'chart.policies.meanTtft': 'Mean TTFT',
   'chart.policies.maxTtft': 'Max TTFT',
   'chart.policies.longestStallBetween2': 'Largest ITL (largest gap between 2 tokens)',
+  'chart.policies.largestItl': 'Largest ITL',
   'chart.policies.preemptions': 'Preemptions',
   'chart.policies.times': 'times',
   'chart.policies.threeScheduling': 'Three scheduling policies on the same trace (simulated clock, assumed costs)',

@@ -37,6 +37,7 @@ export default {
   'chart.policies.meanTtft': 'TTFT trung bình',
   'chart.policies.maxTtft': 'TTFT lớn nhất',
   'chart.policies.longestStallBetween2': 'ITL lớn nhất (khoảng cách lớn nhất giữa 2 token)',
+  'chart.policies.largestItl': 'ITL lớn nhất',
   'chart.policies.preemptions': 'Số lần preempt',
   'chart.policies.times': 'lần',
   'chart.policies.threeScheduling': 'Ba chính sách lập lịch trên cùng trace (đồng hồ mô phỏng, chi phí giả định)',
