@@ -69,7 +69,13 @@ def test_prefix_cache_never_changes_the_generated_text(values):
     lab = Lab.build(Config.from_values(values))
     on = run_engine(lab, "continuous", lab.cfg.TOKEN_BUDGET, check=True, prefix_cache=True)
     off = run_engine(lab, "continuous", lab.cfg.TOKEN_BUDGET, check=True, prefix_cache=False)
-    assert {r.id: r.out for r in on.done} == {r.id: r.out for r in off.done}
+    # Cached prefixes make steps shorter, so the gateway (429) may look at a different system and serve a
+    # different set (e.g. QUEUE_LIMIT=0): every request served in both runs has the same tokens.
+    on_out, off_out = {r.id: r.out for r in on.done}, {r.id: r.out for r in off.done}
+    both = on_out.keys() & off_out.keys()
+    assert {i: on_out[i] for i in both} == {i: off_out[i] for i in both}
+    refused_429 = {seq.id for seq, code in on.rejected + off.rejected if code == "429"}
+    assert (on_out.keys() ^ off_out.keys()) <= refused_429
     assert on.trace["gather"] <= 1e-9 and on.trace["parity"] <= 1e-9 and not on.pool.problems
     assert sorted(on.pool.free) == list(range(lab.cfg.POOL_BLOCKS)) and not any(on.pool.ref_cnt)
 
