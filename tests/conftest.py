@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from lab_browser import CHROMIUM, CHROMIUM_ARGS, Lab, browser_unavailable
-from lab_site import RecordingServer, build_site, page_csp
+from lab_site import RecordingServer, build_site, cold_boots, page_csp
 
 
 def pytest_collection_modifyitems(items):
@@ -63,3 +63,8 @@ def lab(chromium, server):
     lab = Lab(chromium, server.origin).open(server.url)
     yield lab
     lab.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The suite's cost in one figure, in every CI log: how many times a test server handed out Pyodide."""
+    terminalreporter.write_sep("-", f"Pyodide cold boots: {cold_boots()}")
