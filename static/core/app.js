@@ -8,6 +8,8 @@
 //   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
+//   address.js        the page address's one owner: tools register their parts; applied once Python is
+//                     ready and again on back/forward (popstate), never by reloading the page
 // Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
 // Language: i18n.js (tl(vi, en) for every message, the header's switch, the English labels of index.html).
 // Leaves out the file:// check: module scripts do not load from file://, so static/worker/boot.js (a
@@ -18,6 +20,7 @@ import { createWorkerClient } from './worker-client.js';
 import { createControls } from './controls.js';
 import { createPanels } from './panels.js';
 import { createLabApi } from './lab-api.js';
+import { createAddress } from './address.js';
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import * as editor from '../tools/editor.js';
@@ -56,6 +59,7 @@ const store = createStore({
   lastResult: null,  // {result, config} of the last run shown
   patches: [],       // the student's edited functions every run sends (static/tools/code.js)
 });
+const address = createAddress();
 const controls = createControls({ form: el.form, headline: byId('fields-headline'), advanced: byId('fields-advanced'),
   advancedFold: byId('advanced') }, store);
 const panels = createPanels({
@@ -139,6 +143,7 @@ function onReady(msg) {
   const readyInfo = { schema, first };
   store.set({ readyInfo });
   store.emit('ready', readyInfo);
+  if (first) applyAddress();
   if (handoff && first && canRun()) run(); // the language switch's last run (unless the address already ran it)
   registerServiceWorker();
 }
@@ -243,6 +248,7 @@ function onResult(result) {
     tl('Đọc output ngay dưới từng hàng của bảng ánh xạ, rồi TỔNG KẾT ở cuối bảng.', 'Read the output right under each row of the mapping table, then the SUMMARY below the table.'));
   const t1 = performance.now();
   store.set({ lastResult: { result, config } });
+  address.write(config);
   store.emit('result', result, config);
   // User Timing entries for profiling (bench/render_profile.py): the panels, then the page tools.
   // Only the latest run's are kept, so the browser's timeline does not grow with every run.
@@ -282,10 +288,45 @@ function setPatches(patches) {
 }
 
 function reset() {
+  resetValues();
+  setNote(tl('Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.', 'Default values restored. Press Run to run again.'));
+}
+
+function resetValues() {
   controls.clearFieldErrors();
   store.emit('reset');
   controls.resetValues();
-  setNote(tl('Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.', 'Default values restored. Press Run to run again.'));
+}
+
+// ── the address (static/core/address.js) ─────────────────────────────────────
+// Applies the page address: every registered part takes its parameters (the tools' parts, and lang
+// here); 'address' tells the tools what came of it; the page runs when the address asks for a run and
+// nothing in it was invalid.
+function applyAddress() {
+  const outcome = address.apply(location.search);
+  store.emit('address', outcome);
+  if (!outcome.problems.length && outcome.runs && canRun()) run();
+}
+
+// Back / forward to another address of the page (or a test's pushState + popstate): the page shows
+// what opening that address shows, with the Python that is already running (no reload). Another
+// language is the one exception: the page loads in it (static/words/i18n.js).
+function onAddressChange() {
+  const wanted = new URLSearchParams(location.search).get('lang');
+  if (wanted && wanted !== lang) { location.reload(); return; }
+  if (!store.get().fields.length) return; // not ready yet: applied when Python is
+  whenIdle(() => {
+    panels.clearPageError();
+    resetValues();
+    setNote('');
+    applyAddress();
+  });
+}
+
+// fn() now, or once the run in flight is over.
+function whenIdle(fn) {
+  if (canRun() || !store.get().ready) { fn(); return; }
+  const off = store.on('runnable', (ok) => { if (ok) { off(); fn(); } });
 }
 
 // Mặc định, then `afterReset()` (lab-api.js puts an exercise's REQUESTS into the request editor there),
@@ -324,13 +365,15 @@ function init() {
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
   const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
-    watchdogMs: WATCHDOG_MS, toolbar, form: el.form });
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, address });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal(tl('Trình duyệt này không hỗ trợ Web Worker.', 'This browser does not support Web Workers.'), tl('Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).', 'Use a recent browser (a recent Chrome, Edge, Firefox or Safari).'));
     return;
   }
   for (const [name, initTool] of TOOLS) register(name, initTool);
+  address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn
+  window.addEventListener('popstate', onAddressChange);
   initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config });
   startWorker();
 }

@@ -14,7 +14,10 @@
 //   lines(report)            a run's lines are in the panels (before the status says done): the
 //                            moment to rewrite those lines, before anything reads layout.
 //   result(result, config)   a run was shown (result.report, result.trace…; config: what ran).
-//   reset()                  "Mặc định" was pressed (put your part back to its default).
+//   reset()                  "Mặc định" was pressed, or another address is about to be applied (put
+//                            your part back to its default).
+//   address({problems, restored, runs}) the page address was applied (static/core/address.js); the
+//                            page runs next when runs and no problems.
 //   clearErrors()            clear the errors you placed.
 //   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
 //                            'watchdog' (a run with edited code took longer than watchdogSeconds());
@@ -24,7 +27,7 @@
 // Methods: see createLabApi below.
 // Leaves out: how a run happens (static/core/app.js) and the tools' own features.
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, form, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -63,6 +66,13 @@ export function createLabApi(page) {
       return page.runWith(rest, () => { editor.setTrace(trace); editor.open(); });
     },
     setNote: page.setNote,                      // the note beside the Run button
+    // ── the page address (static/core/address.js owns it; no tool reads or writes location) ──
+    address: {
+      register: page.address.register,          // (name, {apply(values, ctx), write(config), view, runs})
+      href: page.address.href,                  // (config) the address that restores config
+      replace: page.address.replace,            // (href) replaceState
+      set: page.address.set,                    // (name, value, ms) one view parameter
+    },
     // ── places ──
     // (node, order) into the toolbar under the status line; lower order first (share 0, compare 1,
     // the share link box 9).

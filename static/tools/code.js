@@ -14,7 +14,8 @@
 //   the previous output. A run with edits that takes more than WATCHDOG_MS is stopped by app.js (it
 //   restarts Python): the edit stays and the message says why.
 // - Edits live in localStorage (a reload loses nothing) and in the address (PATCH=, base64url JSON
-//   {module.function: source}, added by share.js from addressPart()).
+//   {module.function: source}: this tool's part of the address, registered with lab.address; edits
+//   from an address are shown in their editors, never stored, and win over the stored ones).
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
 // A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
 // 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'.
@@ -24,7 +25,7 @@ import { versioned } from '../core/versioned.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
 import { tl } from '../words/i18n.js';
 
-export const PATCH_PARAM = 'PATCH';
+const PATCH_PARAM = 'PATCH';
 const STORAGE_KEY = 'inference-lab:patches';
 const STASH_KEY = 'inference-lab:patches-before-exercise';
 const CODE_JSON = '../../code.json';
@@ -81,17 +82,11 @@ export function init(lab) {
   let ranWith = {};            // ref -> the source the last run shown ran (to tell a later edit)
   let stash = null;            // the student's edits an exercise put aside ({ref: source}), or null
   let stashUi = null;          // the toolbar button that puts them back
+  let quiet = false;           // true while the address's edits go into the editors (never stored)
 
-  // Edits from the address win over the stored ones (a shared link shows what it was made with).
-  const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
-  if (fromAddress !== null) {
-    const decoded = decodePatches(fromAddress);
-    if (decoded.error) addressProblem = tl('Mã đã sửa trong địa chỉ (', 'The edited code in the address (') + PATCH_PARAM + '=) ' + decoded.error + tl(' Đã bỏ qua.', ' Ignored.');
-    else edits = decoded.patches;
-  } else {
-    edits = loadStored();
-  }
+  edits = loadStored();
   lab.setPatches(patchList());
+  lab.address.register(PATCH_PARAM, { apply: applyAddress, write: addressPart });
   try { stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { stash = null; }
   if (stash) showStash();
 
@@ -145,9 +140,25 @@ export function init(lab) {
     if (ed) updateEditorState(ref, ed);
   }
 
-  // ── the address (share.js asks) ─────────────────────────────────────────────
+  // ── the address (static/core/address.js asks) ──────────────────────────────
   function addressPart() {
-    return Object.keys(edits).length ? [PATCH_PARAM, encodePatches(edits)] : null;
+    return Object.keys(edits).length ? encodePatches(edits) : null;
+  }
+
+  // PATCH= of an opened address (values: every PATCH= in it): edits from the address win over the
+  // stored ones (a shared link shows what it was made with); without PATCH= the stored ones are shown.
+  // Loaded into the editors only: whether they run at once is the address owner's call (its part's
+  // `runs`), so a link's edits can wait for a click.
+  function applyAddress(values) {
+    addressProblem = '';
+    let wanted = loadStored();
+    if (values.length) {
+      const decoded = decodePatches(values[values.length - 1]);
+      if (decoded.error) addressProblem = tl('Mã đã sửa trong địa chỉ (', 'The edited code in the address (') + PATCH_PARAM + '=) ' + decoded.error + tl(' Đã bỏ qua.', ' Ignored.');
+      else wanted = decoded.patches;
+    }
+    showEdits(wanted);
+    if (addressProblem && views) lab.setNote(addressProblem);
   }
 
   // ── the code views ─────────────────────────────────────────────────────────
@@ -279,7 +290,7 @@ export function init(lab) {
     figure.closest('details').open = true;
     const doc = ref in edits ? edits[ref] : sourceOf(entry);
     const options = { doc, firstLine: entry.start, label: tl('Mã Python của ', 'Python code of ') + fn,
-      onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) lab.run(); } };
+      onChange: (text) => { if (!quiet) setEdit(ref, text); }, onRun: () => { if (lab.canRun()) lab.run(); } };
     ed.api = textAreaEditor(host, options); // usable at once; CodeMirror replaces it when loaded
     loadCodeMirror().then((module) => {
       if (!module) return;
@@ -399,6 +410,20 @@ export function init(lab) {
     }
     store(edits);
     lab.setPatches(patchList());
+  }
+
+  // edits := functions in memory and in the editors, nothing stored (the address's edits).
+  function showEdits(functions) {
+    edits = Object.assign({}, functions);
+    quiet = true;
+    for (const [ref, ed] of editors) if (!(ref in edits)) ed.api.setDoc(sourceOf(views.sources[ref]));
+    if (views) for (const [ref, source] of Object.entries(edits)) {
+      const ed = views.sources[ref] ? openEditor(ref, false) : null;
+      if (ed) ed.api.setDoc(source);
+    }
+    quiet = false;
+    lab.setPatches(patchList());
+    for (const [ref, ed] of editors) updateEditorState(ref, ed);
   }
 
   function showStash() {

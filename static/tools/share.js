@@ -1,12 +1,11 @@
 // Shareable runs and trace export.
 // - The constants that differ from their defaults live in the page address as a query string,
 //   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
-//   (one array per request, columns in describe()'s order); the student's edited functions go under
-//   PATCH= (static/tools/code.js reads it and says what goes there). Each run rewrites the address
-//   (history.replaceState); opening such an address restores the controls and runs once Python is
-//   ready. A value that is not valid is reported (near the controls and beside its field), replaced
-//   by its default, and nothing runs. View parameters (share-state.js VIEW_PARAMS: ?step=N of
-//   static/tools/steps.js) are not constants: they are kept as they are, and alone they run the defaults.
+//   (one array per request, columns in describe()'s order). This tool is the address's '*' part
+//   (static/core/address.js owns the address; other tools register their own parameters, such as
+//   PATCH= and ?step=N): after each run the owner writes the address; opening an address (or going
+//   back to one) restores the controls and runs once Python is ready. A value that is not valid is
+//   reported (near the controls and beside its field), replaced by its default, and nothing runs.
 // - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
 // - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
 //   JSON (web.run's "trace") as inference-lab-trace.json.
@@ -15,8 +14,7 @@
 
 import { make } from '../core/dom.js';
 import { formatValue } from '../core/fields.js';
-import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from '../core/share-state.js';
-import { PATCH_PARAM } from './code.js';
+import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from '../core/share-state.js';
 import { tl } from '../words/i18n.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
@@ -26,14 +24,12 @@ export function init(api) {
   let lastTrace = null;
   const ui = buildUi();
 
-  api.on('ready', ({ first }) => {
-    ui.copy.disabled = false;
-    if (first) applyAddress();
-  });
-  api.on('result', (result, config) => {
+  api.address.register('*', { apply: applyConstants, write: constantsOf });
+  api.on('ready', () => { ui.copy.disabled = false; });
+  api.on('address', showOutcome);
+  api.on('result', (result) => {
     lastTrace = result && result.trace ? result.trace : null;
     ui.download.disabled = !lastTrace;
-    if (config) setAddress(addressFor(config));
     ui.addressNote.hidden = true;
   });
 
@@ -61,35 +57,19 @@ export function init(api) {
   }
 
   // ── address <-> config ─────────────────────────────────────────────────────
-  // The address (URL) that restores `config`: only what differs from the defaults.
-  function addressFor(config) {
+  // The constants (and the trace) of `config` that differ from the defaults, as address parameters.
+  function constantsOf(config) {
     const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
-    const url = new URL(location.href);
-    const params = new URLSearchParams(queryFor(config, api.fields(), trace));
-    const code = api.tool('code');
-    const part = code ? code.addressPart() : null;
-    if (part) params.set(part[0], part[1]);
-    url.search = withViewParams(params.toString(), location.search);
-    return url.href;
+    return Array.from(new URLSearchParams(queryFor(config, api.fields(), trace)));
   }
 
-  function setAddress(href) {
-    if (href !== location.href) history.replaceState(history.state, '', href);
-  }
-
-  // On first ready: restore the controls from the address, then run — unless something was invalid.
-  function applyAddress() {
-    const params = new URLSearchParams(location.search);
-    const all = Array.from(new Set(params.keys()));
-    // ?step=N and ?lang=en (view parameters) and PATCH= (static/tools/code.js's: applied when the tools started)
-    // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
-    const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
-    if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
-    const problems = [];   // [{name, text}] for the note near the controls
-    const restored = [];
+  // The address's constants and REQUESTS (the names no other part claimed) into the controls and
+  // the request editor (static/core/address.js calls it once Python is ready, and again when the
+  // visitor goes back or forward to another address); what is invalid goes to ctx.problem.
+  function applyConstants(names, params, ctx) {
     const fields = api.fields();
     const report = (name, text, besideField) => {
-      problems.push({ name, text });
+      ctx.problem(name, text);
       if (besideField) api.setFieldError(name, besideField);
       const control = api.controlFor(name);
       if (control) api.openAdvanced(control);
@@ -112,7 +92,7 @@ export function init(api) {
         } else {
           editor.setTrace(decoded.requests);
           editor.open();
-          restored.push(REQUESTS + ' (' + decoded.requests.length + tl(' yêu cầu)', ' requests)'));
+          ctx.restored(REQUESTS + ' (' + decoded.requests.length + tl(' yêu cầu)', ' requests)'));
         }
       }
     }
@@ -133,7 +113,7 @@ export function init(api) {
       } else {
         control.value = formatValue(parsed.value);
         api.openAdvanced(control);
-        restored.push(name + '=' + formatValue(parsed.value));
+        ctx.restored(name + '=' + formatValue(parsed.value));
       }
     }
     // FOLLOW left at its default must still name a request of the restored trace.
@@ -145,14 +125,17 @@ export function init(api) {
           tl('Trace trong địa chỉ không có yêu cầu ', 'The trace in the address has no request ') + follow.default + tl('; đã chọn ', '; chose ') + control.value + tl('. Kiểm tra rồi bấm Chạy.', '. Check it, then press Run.'));
       }
     }
+  }
 
+  // What applying the address came to (app.js runs it when nothing was invalid).
+  function showOutcome({ problems, restored }) {
+    ui.addressNote.hidden = true;
     if (problems.length) {
       showAddressProblems(problems);
       api.setNote(tl('Chưa chạy: địa chỉ trang có giá trị không hợp lệ.', 'Not run: the page address has invalid values.'));
       return;
     }
-    if (restored.length) ui.note.textContent = tl('Đã khôi phục từ địa chỉ trang: ', 'Restored from the page address: ') + restored.join(', ') + '.';
-    api.run();
+    ui.note.textContent = restored.length ? tl('Đã khôi phục từ địa chỉ trang: ', 'Restored from the page address: ') + restored.join(', ') + '.' : '';
   }
 
   function showAddressProblems(problems) {
@@ -179,8 +162,8 @@ export function init(api) {
       ui.note.textContent = tl('Chưa sao chép: sửa ', 'Not copied: first fix the ') + errors.length + tl(' ô được đánh dấu trước.', ' marked field(s).');
       return;
     }
-    const href = addressFor(config);
-    setAddress(href);
+    const href = api.address.href(config);
+    api.address.replace(href);
     ui.linkField.value = href;
     ui.linkBox.hidden = false;
     let copied = false;
@@ -217,5 +200,5 @@ export function init(api) {
       tl('mỗi yêu cầu một hàng, thời gian là µs mô phỏng.', 'one row per request, times in simulated µs.');
   }
 
-  return { addressFor };
+  return { addressFor: api.address.href };
 }

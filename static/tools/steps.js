@@ -11,7 +11,8 @@
 //   blocks), so a step change stays within a frame on a 1,000-step run (bench/steps_bench.py).
 // - The timeline (block [3]) and the KV chart (block [6]) mark the selected step; clicking a step on
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
-// - ?step=N rides in the page address (static/tools/share.js keeps it) and selects step N after the run.
+// - ?step=N rides in the page address (this tool's view part of it, registered with lab.address) and
+//   selects step N after the run.
 // Everything from the engine goes in with textContent. Arithmetic: static/tools/step-state.js (pure).
 
 import { make } from '../core/dom.js';
@@ -37,8 +38,12 @@ export function init(lab) {
   let colours = () => ({ colour: '#7F7F7F' });
   let now = 0;              // selected step, 1-based (0: no step)
   let timer = null;
-  let pendingStep = stepFromSearch(location.search, Infinity); // ?step=N of the opened address
+  let pendingStep = null;   // ?step=N of the opened address, until the run it names is shown
   const ui = buildUi();
+  lab.address.register('step', {
+    view: true,
+    apply: (values) => { pendingStep = values.length ? stepFromSearch('?step=' + encodeURIComponent(values[values.length - 1]), Infinity) : null; },
+  });
 
   let inkOn = () => '#ffffff';
   lab.on('result', async (result) => {
@@ -494,14 +499,8 @@ export function init(lab) {
 
   // ── the address ──────────────────────────────────────────────────────────
   // history.replaceState is slow with a long address (an edited trace): once scrubbing pauses.
-  let addressTimer = null;
   function setAddressStep(step) {
-    clearTimeout(addressTimer);
-    addressTimer = setTimeout(() => {
-      const url = new URL(location.href);
-      url.searchParams.set('step', String(step));
-      if (url.href !== location.href) history.replaceState(history.state, '', url.href);
-    }, ADDRESS_MS);
+    lab.address.set('step', step, ADDRESS_MS);
   }
 
   return {
