@@ -8,8 +8,12 @@
     chromium  session  one Playwright Chromium Browser (Debian's /usr/bin/chromium or $LAB_CHROMIUM, never a
                        downloaded one); every test opens its own context from it. Skips the test when Playwright
                        or Chromium is missing, fails it instead under LAB_REQUIRE_BROWSER=1 (CI).
-    lab       module   lab_browser.Lab: a fresh context and page on `server`, loaded until the status says
-                       ready (1440 × 900). A module that needs a differently opened page defines its own `lab`.
+    page_lab  session  lab_browser.Lab: the one page of the lab most browser tests share (one cold Pyodide
+                       start for all of them), in its own context (clipboard allowed), loaded until ready.
+    lab       module   that page, put back to a first visit's state (Lab.fresh: storage cleared, the bare
+                       address applied without reloading, 1440 × 900). Tests change its address with
+                       lab.visit(query). A test about a cold start, the service worker or offline opens
+                       its own context; a module that needs a differently opened page defines its own `lab`.
 
 Every test that uses `chromium` (directly or through `lab`) gets the `browser` marker, so
 `pytest -m "not browser"` runs everything else. One Playwright per session is also a must: a second
@@ -28,7 +32,7 @@ from lab_site import RecordingServer, build_site, cold_boots, page_csp
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "chromium" in getattr(item, "fixturenames", ()):
+        if "chromium" in getattr(item, "fixturenames", ()) or "page_lab" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
 
 
@@ -58,11 +62,18 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
+@pytest.fixture(scope="session")
+def page_lab(chromium, server):
+    lab = Lab(chromium, server.origin)
+    lab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.origin)
+    lab.open(server.url)
     yield lab
     lab.close()
+
+
+@pytest.fixture(scope="module")
+def lab(page_lab):
+    return page_lab.fresh()
 
 
 def pytest_terminal_summary(terminalreporter):
