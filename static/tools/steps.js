@@ -61,7 +61,7 @@ export function init(lab) {
     const wanted = pendingStep !== null ? clampStep(pendingStep, count) : clampStep(now || 1, count);
     pendingStep = null;
     resetView();
-    select(wanted, { address: false });
+    select(wanted, { address: false, force: true }); // resetView emptied the view, even at the same step
   });
 
   // ── building and placing ─────────────────────────────────────────────────
