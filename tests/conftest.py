@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from lab_browser import CHROMIUM, CHROMIUM_ARGS, Lab, browser_unavailable
-from lab_site import RecordingServer, build_site, cold_boots, page_csp
+from lab_site import RecordingServer, build_site, cold_boots, count_workers, page_csp, workers_started
 
 
 def pytest_collection_modifyitems(items):
@@ -57,7 +57,7 @@ def chromium():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = count_workers(pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
         yield browser
         browser.close()
 
@@ -77,5 +77,7 @@ def lab(page_lab):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The suite's cost in one figure, in every CI log: how many times a test server handed out Pyodide."""
-    terminalreporter.write_sep("-", f"Pyodide cold boots: {cold_boots()}")
+    """The suite's cost in every CI log: how many times a test server handed out Pyodide (cold boots),
+    and how many Pyodide workers the pages started (also those the service worker or the HTTP cache fed,
+    and the restarts after Stop)."""
+    terminalreporter.write_sep("-", f"Pyodide cold boots: {cold_boots()} (Pyodide workers started: {workers_started()})")

@@ -48,6 +48,26 @@ def cold_boots() -> int:
     return _boots[0]
 
 
+_workers = [0]
+
+
+def count_workers(browser):
+    """Make `browser` count every Web Worker its pages start (each one starts Pyodide: a cold start
+    that a server never sees when a service worker or the HTTP cache answers)."""
+    plain = browser.new_context
+
+    def new_context(*args, **kwargs):
+        context = plain(*args, **kwargs)
+        context.on("page", lambda page: page.on("worker", lambda _w: _workers.__setitem__(0, _workers[0] + 1)))
+        return context
+    browser.new_context = new_context
+    return browser
+
+
+def workers_started() -> int:
+    return _workers[0]
+
+
 def pyodide_mirror() -> Path | None:
     value = os.environ.get(build.MIRROR_ENV)
     if value:

@@ -209,7 +209,8 @@ def test_code_editor_and_its_lessons_are_english(en):
     page.locator('[data-block="3"] > summary').click() if page.locator('[data-block="3"]').get_attribute("open") is None else None
     fold = page.locator('[data-code-for="3"]')
     assert not VIETNAMESE.search(fold.locator(":scope > summary").inner_text())
-    fold.locator(":scope > summary").click()
+    if fold.get_attribute("open") is None:      # (an earlier test of the module may have opened every fold)
+        fold.locator(":scope > summary").click()
     page.locator('[data-code-ref="scheduler.plan_tasks"] [data-action="edit-code"]').click()
     editor = page.locator('[data-code-editor="scheduler.plan_tasks"]')
     expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
