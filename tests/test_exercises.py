@@ -91,11 +91,6 @@ def quoted_numbers(markdown: str) -> list[str]:
     return [m for m in NUMBER.findall(text) if "." in m or "/" in m or int(m) >= 10]
 
 
-def printed(number: str, text: str) -> bool:
-    """`number` occurs in `text` not glued to other digits (22.0 is not in 22.00, 10 is not in 10.60)."""
-    return re.search(rf"(?<!\d)(?<!\d\.){re.escape(number)}(?!\d)(?!\.\d)", text) is not None
-
-
 # ── (a) discovery and coverage ─────────────────────────────────────────────
 def test_at_least_six_exercises():
     assert len(ALL) >= 6, f"only {len(ALL)} exercises in {EXERCISES}"
