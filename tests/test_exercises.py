@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import printed
 from inference_lab import run
 from inference_lab.entrypoints import patch
 from inference_lab.entrypoints.exercises import load_all, split_front_matter
