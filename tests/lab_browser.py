@@ -132,10 +132,13 @@ class Lab:
 
     def fresh(self, query: str = ""):
         """The page as a first visit of home + query would leave it (for the next test module): nothing
-        stored, 1440 × 900, the address applied, this module's errors only (folds stay as they are)."""
+        stored, 1440 × 900, code views closed, the address applied, this module's errors only (the
+        panels' folds stay as they are: a run opens them)."""
         self.wait_idle()
         self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         self.page.set_viewport_size({"width": 1440, "height": 900})
+        # code views start closed (an open CodeMirror editor at 375 px keeps parts of the page moving)
+        self.page.evaluate("() => document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = false; })")
         self.visit(query)
         self.page_errors.clear()
         self.console_errors.clear()

@@ -283,7 +283,9 @@ def faulty_lab(chromium, site, tmp_path_factory):
     (src / "pyproject.toml").write_text('[project]\nname = "inference_lab"\nversion = "9.9.9"\n')
     (src / "inference_lab").mkdir()
     (src / "inference_lab" / "__init__.py").write_text("")
-    (src / "inference_lab" / "web.py").write_text(FAULTY_ENGINE)
+    (src / "inference_lab" / "entrypoints").mkdir()
+    (src / "inference_lab" / "entrypoints" / "__init__.py").write_text("")
+    (src / "inference_lab" / "entrypoints" / "web.py").write_text(FAULTY_ENGINE)
     wheel, _ = build.build_wheel(src, tmp_path_factory.mktemp("faulty-wheel"))
     manifest = json.loads((site / "build-info.json").read_text())
     manifest["engine"] = {"version": "9.9.9", "wheel": "engine/faulty/" + wheel.name}
