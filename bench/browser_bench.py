@@ -41,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests")]
-import build  # noqa: E402
+import sitebuild  # noqa: E402  (the build package, sitebuild/)
 import seed_program  # noqa: E402
 
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
@@ -146,16 +146,16 @@ class _CountingWriter:
 
 def bench_file(name: str) -> Path | None:
     """The file behind /__bench__/<name>: bench/<name>, or the official pyodide-lock.json for the bare
-    page (dist/ holds only the lab's cut-down lock, build.py's LAB_LOCK)."""
+    page (dist/ holds only the lab's cut-down lock, sitebuild.LAB_LOCK)."""
     if name == "pyodide-lock.json":
-        return build.locate_pyodide_file(name, build.mirror_from_env())
+        return sitebuild.locate_pyodide_file(name)
     local = ROOT / "bench" / name
     return local if "/" not in name and local.is_file() else None
 
 
 def make_bench_server(dist: Path, counter: Counter):
 
-    class Handler(build.SiteHandler):
+    class Handler(sitebuild.SiteHandler):
         def setup(self):
             super().setup()
             self.wfile = _CountingWriter(self.wfile, counter, self)
@@ -166,9 +166,9 @@ def make_bench_server(dist: Path, counter: Counter):
                 if local:
                     return str(local)
             name = path.split("?", 1)[0][len("/pyodide/"):] if path.startswith("/pyodide/") else None
-            if name in build.PYODIDE_PINS and not (dist / "pyodide" / name).is_file():
+            if name in sitebuild.PYODIDE_PINS and not (dist / "pyodide" / name).is_file():
                 # the bare page loads Pyodide's own files, which a bytecode build replaced in dist/
-                return str(build.locate_pyodide_file(name, build.mirror_from_env()))
+                return str(sitebuild.locate_pyodide_file(name))
             return super().translate_path(path)
 
         def handle_one_request(self):
@@ -179,7 +179,7 @@ def make_bench_server(dist: Path, counter: Counter):
         def log_message(self, *args):
             pass
 
-    server = build.make_server(dist, 0, handler=Handler)
+    server = sitebuild.make_server(dist, 0, handler=Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -483,8 +483,8 @@ def main(argv=None) -> int:
             dist = args.dist.resolve()
         else:
             log("building a vendored site …")
-            dist = build.build(Path(tmp) / "dist", "vendor")
-        manifest = json.loads((dist / build.MANIFEST).read_text(encoding="utf-8"))
+            dist = sitebuild.build(Path(tmp) / "dist", "vendor")
+        manifest = json.loads((dist / sitebuild.MANIFEST).read_text(encoding="utf-8"))
         if manifest["pyodide"]["mode"] != "vendor":
             raise SystemExit("the benchmark needs a vendored build (the bare page loads Pyodide from /pyodide/)")
         has_sw = (dist / "sw.js").is_file()

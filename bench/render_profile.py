@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py")]
-import build  # noqa: E402
+import sitebuild  # noqa: E402  (the build package, sitebuild/)
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -98,11 +98,11 @@ async (values) => {
 
 
 def serve(dist: Path):
-    class Quiet(build.SiteHandler):
+    class Quiet(sitebuild.SiteHandler):
         def log_message(self, *args):
             pass
 
-    server = build.make_server(dist, 0, handler=Quiet)
+    server = sitebuild.make_server(dist, 0, handler=Quiet)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -178,7 +178,7 @@ def main():
     if not dists:
         tmp = tempfile.TemporaryDirectory()
         dists = [Path(tmp.name) / "dist"]
-        build.build(dists[0])
+        sitebuild.build(dists[0])
     servers = [serve(d) for d in dists]
     values = [{"SLOTS": 2}, {"SLOTS": 3}] if args.alternate else [None]
     from playwright.sync_api import sync_playwright

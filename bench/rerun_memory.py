@@ -36,9 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-import build  # noqa: E402
+import sitebuild  # noqa: E402  (the build package, sitebuild/)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from render_profile import serve  # noqa: E402  (a quiet build.SiteHandler server on a free port)
+from render_profile import serve  # noqa: E402  (a quiet sitebuild.SiteHandler server on a free port)
 
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -173,7 +173,7 @@ def main(argv=None) -> int:
     from playwright.sync_api import expect, sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        dist = args.dist.resolve() if args.dist else build.build(Path(tmp) / "dist")
+        dist = args.dist.resolve() if args.dist else sitebuild.build(Path(tmp) / "dist")
         server, url = serve(dist)
         samples, times, statuses = [], [], {}
         try:

@@ -25,10 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests")]
-import build  # noqa: E402
+import sitebuild  # noqa: E402  (the build package, sitebuild/)
 from test_steps import long_run_config  # noqa: E402
 sys.path.insert(0, str(ROOT / "bench"))
-from render_profile import serve  # noqa: E402  (a quiet build.SiteHandler server on a free port)
+from render_profile import serve  # noqa: E402  (a quiet sitebuild.SiteHandler server on a free port)
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -116,7 +116,7 @@ def main() -> int:
 
     from playwright.sync_api import sync_playwright
     with tempfile.TemporaryDirectory() as tmp:
-        dist = args.dist or build.build(Path(tmp) / "dist")
+        dist = args.dist or sitebuild.build(Path(tmp) / "dist")
         server, url = serve(dist)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)

@@ -8,6 +8,9 @@
     chromium  session  one Playwright Chromium Browser (Debian's /usr/bin/chromium or $LAB_CHROMIUM, never a
                        downloaded one); every test opens its own context from it. Skips the test when Playwright
                        or Chromium is missing, fails it instead under LAB_REQUIRE_BROWSER=1 (CI).
+    chromium_dejavu    session  a second Chromium from the same Playwright that sees only the DejaVu fonts
+                       (Debian's default fonts, fonts-dejavu-core), through a FONTCONFIG_FILE written by
+                       lab_browser.dejavu_only_fontconfig(): what a student's Debian machine shows.
     page_lab  session  lab_browser.Lab: the one page of the lab most browser tests share (one cold Pyodide
                        start for all of them), in its own context (clipboard allowed), loaded until ready.
     lab       module   that page, put back to a first visit's state (Lab.fresh: storage cleared, the bare
@@ -15,7 +18,7 @@
                        lab.visit(query). A test about a cold start, the service worker or offline opens
                        its own context; a module that needs a differently opened page defines its own `lab`.
 
-Every test that uses `chromium` (directly or through `lab`) gets the `browser` marker, so
+Every test that uses a browser (`chromium`, `chromium_dejavu`, `lab`) gets the `browser` marker, so
 `pytest -m "not browser"` runs everything else. One Playwright per session is also a must: a second
 sync Playwright in the same thread fails ("Sync API inside the asyncio loop").
 """
@@ -26,13 +29,13 @@ from pathlib import Path
 
 import pytest
 
-from lab_browser import CHROMIUM, CHROMIUM_ARGS, Lab, browser_unavailable
+from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavailable, dejavu_only_fontconfig
 from lab_site import RecordingServer, build_site, cold_boots, count_workers, page_csp, workers_started
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "chromium" in getattr(item, "fixturenames", ()) or "page_lab" in getattr(item, "fixturenames", ()):
+        if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
 
 
@@ -48,18 +51,40 @@ def server(site):
     srv.close()
 
 
+def unavailable(reason: str):
+    """Skip the test, or fail it under LAB_REQUIRE_BROWSER=1 (CI)."""
+    if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
-def chromium():
+def playwright_sync():
+    """The session's one sync Playwright (the browsers below come from it)."""
     reason = browser_unavailable()
     if reason:
-        if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
+        unavailable(reason)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
-        browser = count_workers(pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
-        yield browser
-        browser.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_sync):
+    browser = count_workers(playwright_sync.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def chromium_dejavu(playwright_sync, tmp_path_factory):
+    if not DEJAVU_DIR.is_dir():
+        unavailable(f"no DejaVu fonts in {DEJAVU_DIR} (apt-get install fonts-dejavu-core)")
+    config = dejavu_only_fontconfig(tmp_path_factory.mktemp("fontconfig"))
+    browser = count_workers(playwright_sync.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                            env={**os.environ, "FONTCONFIG_FILE": str(config)}))
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

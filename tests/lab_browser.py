@@ -65,6 +65,25 @@ CSP_WORDS = ("Content Security Policy", "Refused")
 def csp_errors(lab, *also: str) -> list[str]:
     """Console errors that say the CSP refused something (or contain one of `also`)."""
     return [e for e in lab.console_errors if any(w in e for w in CSP_WORDS + also)]
+# Debian's default fonts (fonts-dejavu-core): a machine with only these draws sans-serif text wider than
+# most, which is how chart labels once ran past the drawing there (the charts now use the page's font).
+DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
+
+
+def dejavu_only_fontconfig(folder: Path) -> Path:
+    """A fontconfig file (for $FONTCONFIG_FILE) that shows only DEJAVU_DIR's fonts, with the system's usual
+    rules (/etc/fonts/conf.d: which installed family stands for sans-serif, monospace…) and its own cache."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "fonts.conf"
+    config.write_text(f"""<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir>{DEJAVU_DIR}</dir>
+  <cachedir>{folder / "cache"}</cachedir>
+  <include ignore_missing="yes">/etc/fonts/conf.d</include>
+</fontconfig>
+""", encoding="utf-8")
+    return config
 
 
 def browser_unavailable() -> str | None:

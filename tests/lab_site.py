@@ -1,7 +1,7 @@
 """Helpers shared by the site tests: build dist/ from the Pyodide mirror and serve it locally.
 
-`pyodide_mirror()` is $LAB_PYODIDE_MIRROR, else pyodide-0.27.7 in the shared folder ($LAB_SHARED,
-default ../shared next to the repository) when it exists (else None: build.py then uses its cache or the CDN). `RecordingServer` is build.py's
+`pyodide_mirror()` is $LAB_PYODIDE_MIRROR (made absolute), else pyodide-0.27.7 in the shared folder ($LAB_SHARED,
+default ../shared next to the repository) when it exists (else None: the build then uses its cache or the CDN). `RecordingServer` is sitebuild's
 plain threaded file server on 127.0.0.1 that remembers every path asked for and can be told to
 answer some paths itself (to fake a missing file or a different engine). `cold_boots()` is how many
 times any test server handed out Pyodide's pyodide.asm.wasm (each one is a cold Pyodide start, ~10-30 s
@@ -18,19 +18,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (the top-level build.py)
+import sitebuild  # noqa: E402  (the build package, sitebuild/)
 
 SHARED = Path(os.environ.get("LAB_SHARED", ROOT.parent / "shared"))
 GOLDEN = SHARED / "golden" / "default.txt"
-DEFAULT_MIRROR = SHARED / f"pyodide-{build.PYODIDE_VERSION}"
+DEFAULT_MIRROR = SHARED / f"pyodide-{sitebuild.PYODIDE_VERSION}"
 
 
 BOOT_FILE = "pyodide.asm.wasm"
 _boots = [0]
 
 
-class CountingHandler(build.SiteHandler):
-    """build.py's file handler that counts the cold boots it serves: every test server's handler is one."""
+class CountingHandler(sitebuild.SiteHandler):
+    """sitebuild's file handler that counts the cold boots it serves: every test server's handler is one."""
 
     def send_response(self, code, message=None):
         # 304: a reload that revalidated the file (Cache-Control: no-cache) boots Pyodide all the same
@@ -69,31 +69,33 @@ def workers_started() -> int:
 
 
 def pyodide_mirror() -> Path | None:
-    value = os.environ.get(build.MIRROR_ENV)
+    """The mirror as an absolute path: a relative $LAB_PYODIDE_MIRROR is read, like the build reads it,
+    from the folder the tests were started in (sitebuild.STARTED_IN), wherever a test runs later."""
+    value = os.environ.get(sitebuild.MIRROR_ENV)
     if value:
-        return Path(value)
+        return sitebuild.resolve_path(value)
     return DEFAULT_MIRROR if DEFAULT_MIRROR.is_dir() else None
 
 
 @contextmanager
 def mirror_env():
     """Run a build with LAB_PYODIDE_MIRROR set to pyodide_mirror() (when there is one)."""
-    old = os.environ.get(build.MIRROR_ENV)
+    old = os.environ.get(sitebuild.MIRROR_ENV)
     mirror = pyodide_mirror()
     if mirror is not None:
-        os.environ[build.MIRROR_ENV] = str(mirror)
+        os.environ[sitebuild.MIRROR_ENV] = str(mirror)
     try:
         yield mirror
     finally:
         if old is None:
-            os.environ.pop(build.MIRROR_ENV, None)
+            os.environ.pop(sitebuild.MIRROR_ENV, None)
         else:
-            os.environ[build.MIRROR_ENV] = old
+            os.environ[sitebuild.MIRROR_ENV] = old
 
 
 def build_site(out: Path, mode: str = "vendor") -> Path:
     with mirror_env():
-        return build.build(out, mode)
+        return sitebuild.build(out, mode)
 
 
 def page_csp(dist: Path) -> str:
@@ -131,7 +133,7 @@ class RecordingServer:
             def log_message(self, *args):  # keep test output readable
                 pass
 
-        self.server = build.make_server(dist, 0, headers, handler=Handler)
+        self.server = sitebuild.make_server(dist, 0, headers, handler=Handler)
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.url = self.origin + "/"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

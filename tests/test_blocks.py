@@ -19,7 +19,7 @@ import inference_lab
 from inference_lab.layout import dotted
 from inference_lab import run
 from inference_lab.words import blocks, text_vi
-from lab_site import ROOT, build
+from lab_site import ROOT, sitebuild
 
 REFS = [(b.number, ref) for b in blocks.BLOCKS for ref in b.source]
 
@@ -47,7 +47,7 @@ def test_engine_prints_the_tables_codes():
 
 
 # ── the page ───────────────────────────────────────────────────────────────
-PAGE = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
+PAGE = sitebuild.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
 
 
 def cell(label: str, number: int, lang: str = "vi") -> str:
@@ -101,7 +101,7 @@ def test_inserted_text_is_escaped():
     table = SimpleNamespace(BLOCKS=[bad], BY_NUMBER={1: bad}, source_text=blocks.source_text, chart_blocks=lambda: [1],
                             LEARNING_INTRO="<p>", LEARNING_POINTS=[point], CHART_LABELS={"timeline": "<s>"},
                             LEARNING_INTRO_EN="<big>", CHART_LABELS_EN={"timeline": "<strike>"})
-    page = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"), table)
+    page = sitebuild.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"), table)
     assert "<b>" not in page and "<i>" not in page and "<u>" not in page and "<s>" not in page
     assert not any(tag in page for tag in ("<xmp>", "<blink>", "<marquee>", "<tt>", "<big>", "<strike>"))
     assert "&lt;b&gt;&amp;" in page and "a &lt; b" in page and "x &gt; y" in page
@@ -109,13 +109,13 @@ def test_inserted_text_is_escaped():
 
 
 def test_missing_placeholder_is_a_build_error():
-    with pytest.raises(build.BuildError, match="@blocks:NAME"):
-        build.render_blocks("<table></table>\n")
+    with pytest.raises(sitebuild.BuildError, match="@blocks:NAME"):
+        sitebuild.render_blocks("<table></table>\n")
 
 
 # ── README.md and the package docstring ────────────────────────────────────
 def test_docs_match_the_table():
-    for path, text in build.synced_docs().items():
+    for path, text in sitebuild.synced_docs().items():
         assert path.read_text(encoding="utf-8") == text, f"{path.name} drifted from blocks.py: run python3 build.py docs"
     assert "\n".join(blocks.code_map_lines()) in inference_lab.__doc__
     assert "\n".join(blocks.readme_code_map()) in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect
-from lab_site import GOLDEN, RecordingServer, build, page_csp
+from lab_site import GOLDEN, RecordingServer, sitebuild, page_csp
 
 pytestmark = pytest.mark.browser
 
@@ -135,16 +135,16 @@ json.dumps({"pyodide_files": pyodide_files, "engine": engine, "engine_compiles":
 
 def imports_line(manifest: dict, path: str) -> str:
     """The pyodide-imports.txt line for a module file Pyodide compiled from source."""
-    import build_bytecode
-    if path.startswith(build_bytecode.STDLIB_PATH):
-        return f"{build_bytecode.STDLIB_ZIP} {path[len(build_bytecode.STDLIB_PATH):]}"
-    inner = path[len(build_bytecode.SITE_PACKAGES):]
-    upstream = next(n for n in build.PYODIDE_RUNTIME if n.endswith(".whl") and n.split("-")[0] == inner.split("/")[0])
+    import sitebuild
+    if path.startswith(sitebuild.STDLIB_PATH):
+        return f"{sitebuild.STDLIB_ZIP} {path[len(sitebuild.STDLIB_PATH):]}"
+    inner = path[len(sitebuild.SITE_PACKAGES):]
+    upstream = next(n for n in sitebuild.PYODIDE_RUNTIME if n.endswith(".whl") and n.split("-")[0] == inner.split("/")[0])
     return f"{upstream} {inner}"
 
 
 def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
-    """A bytecode build (build_bytecode.py): every module Pyodide's files gave the lab up to the first
+    """A bytecode build (sitebuild/bytecode.py): every module Pyodide's files gave the lab up to the first
     run came from a .pyc (their sources are not shipped), and the engine's loader takes its
     __pycache__ files without compiling; the output is the golden one."""
     manifest = json.loads((site / "build-info.json").read_text())
@@ -286,7 +286,7 @@ def faulty_lab(chromium, site, tmp_path_factory):
     (src / "inference_lab" / "entrypoints").mkdir()
     (src / "inference_lab" / "entrypoints" / "__init__.py").write_text("")
     (src / "inference_lab" / "entrypoints" / "web.py").write_text(FAULTY_ENGINE)
-    wheel, _ = build.build_wheel(src, tmp_path_factory.mktemp("faulty-wheel"))
+    wheel, _ = sitebuild.build_wheel(src, tmp_path_factory.mktemp("faulty-wheel"))
     manifest = json.loads((site / "build-info.json").read_text())
     manifest["engine"] = {"version": "9.9.9", "wheel": "engine/faulty/" + wheel.name}
     srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)}, overrides={
@@ -341,8 +341,8 @@ def test_cdn_build_loads_pyodide_from_the_cdn_origin(chromium, tmp_path, monkeyp
     """--pyodide cdn, with a local server on another port standing in for the CDN (it sends CORS like the real one)."""
     from lab_site import pyodide_mirror
     cdn = RecordingServer(pyodide_mirror(), headers={"Access-Control-Allow-Origin": "*"})
-    monkeypatch.setattr(build, "PYODIDE_CDN", cdn.url)
-    site = build.build(tmp_path / "dist", "cdn")
+    monkeypatch.setattr(sitebuild.pyodide, "PYODIDE_CDN", cdn.url)
+    site = sitebuild.build(tmp_path / "dist", "cdn")
     srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)})
     lab = Lab(chromium, srv.origin, cdn.origin)
     try:

@@ -52,14 +52,26 @@ def assert_drawn(lab: Lab, name: str) -> None:
     assert root.locator(".axis-label, .panel-title").count() > 0, f"{name} has no axis or panel labels"
 
 
+def step_owners(report) -> list[dict]:
+    """Every step's {block (str): owner} from the run log's tables (a shared block: its first holder)."""
+    out = []
+    for it in report["steps"]["items"]:
+        owners = {}
+        for rid, table in it["tables"].items():
+            for b in table:
+                owners.setdefault(str(b), rid)
+        out.append(owners)
+    return out
+
+
 def kv_reuses(steps: list) -> int:
     """Blocks taken over by another request, counted from the end-of-step owners like the chart does."""
-    blocks = {int(b) for st in steps for b in st["block_owners"]}
+    blocks = {int(b) for st in steps for b in st}
     count = 0
     for b in blocks:
         last = None
         for st in steps:
-            owner = st["block_owners"].get(str(b))
+            owner = st.get(str(b))
             if owner is not None and last is not None and owner != last:
                 count += 1
             last = owner if owner is not None else last
@@ -77,8 +89,10 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     tl = chart(lab, "timeline")
     lanes = tl.locator("[data-request]").evaluate_all("els => els.map(e => e.dataset.request)")
     assert lanes == [r["id"] for r in report["config"]["REQUESTS"]]            # REQUESTS order: A B E C D
-    assert tl.locator(".task").count() == sum(len(st["tasks"]) for st in b3["steps"])
-    assert tl.locator('.task[data-phase="prefill"]').count() == sum(t[1] == "prefill" for st in b3["steps"] for t in st["tasks"])
+    items = report["steps"]["items"]
+    assert "steps" not in b3 and "steps" not in b11                               # the run log is the one record
+    assert tl.locator(".task").count() == sum(len(st["tasks"]) for st in items)
+    assert tl.locator('.task[data-phase="prefill"]').count() == sum(t[1] == "prefill" for st in items for t in st["tasks"])
     refused = tl.locator(".refused").evaluate_all("els => els.map(e => [e.closest('[data-request]').dataset.request, e.dataset.code])")
     assert sorted(refused) == sorted([r["id"], r["code"]] for r in b11["rejected"]) == [["D", "429"], ["E", "400"]]
     expect(tl.locator('[data-request="D"]')).to_contain_text("429")
@@ -86,9 +100,9 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     assert tl.locator(".preemption").count() == 0
 
     kv = chart(lab, "kv-blocks")
-    steps = b3["steps"]
+    steps = step_owners(report)
     peak = next(i for i, st in enumerate(steps)
-                if {int(k): v for k, v in st["block_owners"].items()} == {b: r for r, bl in b6["peak"]["tables"].items() for b in bl})
+                if {int(k): v for k, v in st.items()} == {b: r for r, bl in b6["peak"]["tables"].items() for b in bl})
     expect(kv.locator(".peak")).to_have_attribute("data-step", str(peak + 1))
     expect(kv.locator(".peak")).to_contain_text(f"{b6['peak']['used']}/{b6['pool_blocks']}")
     assert kv.locator(".reuse").count() == kv_reuses(steps) == 4
@@ -150,7 +164,7 @@ def test_preemption_run_marks_preemptions_on_the_timeline_and_kv_blocks(lab):
     kv = chart(lab, "kv-blocks")
     steps = kv.locator(".preemption").evaluate_all("els => els.map(e => +e.dataset.step)")
     assert steps == sorted({p["step"] for p in pre})
-    assert kv.locator(".reuse").count() == kv_reuses(block_data(report, 3)["steps"]) > 4
+    assert kv.locator(".reuse").count() == kv_reuses(step_owners(report)) > 4
     assert "preempt" in kv.locator("svg.chart-svg").get_attribute("aria-label")
 
     expect(chart(lab, "ttft").locator("svg.chart-svg")).to_contain_text("TTFT 22.50 ms · ✗ vượt SLO · preempt 2 lần")

@@ -79,8 +79,8 @@ def changed_blocks(lab, want: dict) -> list[int]:
 
 # ── the code views ───────────────────────────────────────────────────────────
 def test_every_block_shows_the_packages_source(lab):
-    import build
-    views = build.code_views()
+    import sitebuild
+    views = sitebuild.code_views()
     for n in range(1, 14):
         fold = lab.page.locator(f'[data-code-for="{n}"]')
         expect(fold).to_have_count(1)
@@ -157,7 +157,7 @@ json.dumps({"engine": sorted(engine), "cached": sorted(n for n, m in engine.item
 
 
 def test_an_edit_runs_in_the_bytecode_build_and_reaches_the_step_view(lab, site):
-    """The build ships the engine with its bytecode (build_bytecode.py): an edited admission_room still
+    """The build ships the engine with its bytecode (sitebuild/bytecode.py): an edited admission_room still
     replaces the compiled original (admission_check calls it), patch.py itself loads from __pycache__,
     and the step view in block [3] says why B and C wait."""
     import json

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab_site import RecordingServer, build, mirror_env, page_csp
+from lab_site import RecordingServer, sitebuild, mirror_env, page_csp
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ BLANK = """<!doctype html><html lang="vi"><head><meta charset="utf-8">
 def editor_page(chromium, tmp_path_factory):
     dist = tmp_path_factory.mktemp("cm") / "dist"
     with mirror_env():
-        build.build(dist, "cdn")      # the CDN build needs no Pyodide files; the CSP is the same
+        sitebuild.build(dist, "cdn")      # the CDN build needs no Pyodide files; the CSP is the same
     csp = page_csp(dist)
     (dist / "blank.html").write_text(BLANK.format(csp=csp), encoding="utf-8")
     server = RecordingServer(dist, headers={"Content-Security-Policy": csp})

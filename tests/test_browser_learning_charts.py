@@ -205,3 +205,72 @@ def test_no_page_errors_and_nothing_refused_by_the_csp(lab):
     assert lab.page_errors == []
     assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e or "chart" in e] == []
     assert lab.foreign == []
+
+
+# ── Debian's default fonts only ─────────────────────────────────────────────
+# Chart text is laid out for the page's own font ("Lab Mono", loaded before the first drawing), so a
+# machine whose fonts are only Debian's DejaVu (wider than most) must draw every chart the same. This
+# browser (conftest.chromium_dejavu) has no Python: the worker script is refused, so Pyodide never boots;
+# the page's own chart module draws the engine's reports computed here in CPython into the page's panels.
+DEJAVU_RUNS = {**RUNS, "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2}}
+
+DRAW_REPORT = """async ([report]) => {
+    // static/charts/index.js with the build's version (the page's module script carries it)
+    const version = new URL(document.querySelector('script[type="module"][src]').src).search;
+    const charts = await import(new URL('static/charts/index.js' + version, document.baseURI).href);
+    const items = Object.keys(charts.CHARTS).map((n) => [document.querySelector(`details[data-block="${n}"]`), Number(n)]);
+    items.forEach(([panel]) => { panel.open = true; });
+    document.querySelectorAll('[data-chart]').forEach((el) => { el.dataset.stale = '1'; });
+    await charts.placeAllCharts(items, report);
+}"""
+ALL_DRAWN = "() => document.querySelectorAll('.charts[aria-busy], [data-chart][data-stale]').length === 0"
+# every text of every chart drawing, in the drawing's own units, with transforms (rotated labels) applied
+TEXTS_OUTSIDE = """() => [...document.querySelectorAll('[data-chart] svg.chart-svg')].flatMap((s) => {
+    const box = s.getBoundingClientRect();
+    const k = s.viewBox.baseVal.width / box.width;
+    const where = s.closest('[data-chart]').dataset.chart + ' (block ' + s.closest('[data-block]').dataset.block + ')';
+    return [...s.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+      const r = t.getBoundingClientRect();
+      return [where, t.textContent, (r.left - box.left) * k, (r.right - box.left) * k, s.viewBox.baseVal.width];
+    }).filter(([, , left, right, w]) => left < -1 || right > w + 1);
+})"""
+
+
+def test_every_chart_fits_with_only_debians_default_fonts(chromium_dejavu, server):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    lab = Lab(chromium_dejavu, server.origin)
+    try:
+        lab.context.route("**/static/worker.js*", lambda route: route.abort())   # no Python in this page
+        lab.page.goto(server.url)
+        # this browser sees DejaVu only: a missing family falls back to the generic one, DejaVu Sans is there
+        widths = lab.page.evaluate("""() => { const c = document.createElement('canvas').getContext('2d');
+            return ['12px "Liberation Sans", serif', '12px serif', '12px "DejaVu Sans", serif'].map((f) => {
+              c.font = f; return c.measureText('Inference Lab 0123456789').width; }); }""")
+        assert widths[0] == widths[1] != widths[2], f"the browser does not see DejaVu only: {widths}"
+        for run, config in DEJAVU_RUNS.items():
+            report = engine_report(config)
+            lab.page.set_viewport_size({"width": 1440, "height": 900})
+            lab.page.evaluate(DRAW_REPORT, [report])
+            lab.page.wait_for_function(ALL_DRAWN, timeout=RUN_MS)
+            assert lab.page.evaluate("document.fonts.check('12px \"Lab Mono\"')"), "the chart font is not loaded"
+            for width in (375, 1440):
+                lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+                lab.page.set_viewport_size({"width": width, "height": 900})
+                lab.page.wait_for_function(ALL_DRAWN, timeout=RUN_MS)
+                outside = lab.page.evaluate(TEXTS_OUTSIDE)
+                assert outside == [], f"{run} at {width} px: labels outside their drawing: {outside}"
+                if width == 375:
+                    fonts = lab.page.evaluate("""() => [...document.querySelectorAll('[data-chart] svg.chart-svg text')]
+                        .filter((t) => t.textContent.trim()).map((t) => getComputedStyle(t).fontFamily)""")
+                    assert fonts and all(f.startswith('"Lab Mono"') for f in fonts), set(fonts)
+                    overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                    assert overflow <= 0, "the page scrolls sideways at 375 px"
+                if run == "default":
+                    for name, block in PLACES:
+                        root = chart(lab, name, block)
+                        root.scroll_into_view_if_needed()
+                        root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-dejavu-{width}.png"))
+    finally:
+        lab.close()
+    assert lab.page_errors == []
+    assert [e for e in lab.console_errors if "chart" in e] == []

@@ -33,11 +33,16 @@ def panel_text(lab, n: int) -> str:
     return lab.page.locator(f'[data-block="{n}"] pre').inner_text()
 
 
-def shared_spans(steps: list) -> list[tuple[int, str]]:
-    """(block, "A,D") for each run of consecutive steps in which a block is held by the same requests."""
+def shared_spans(report) -> list[tuple[int, str]]:
+    """(block, "A,D") for each run of consecutive steps in which a block is held by the same requests
+    (from the run log's tables, holders in table order as the chart reads them)."""
     spans, last = [], {}
-    for st in steps:
-        now = {int(b): ",".join(ids) for b, ids in st.get("shared", {}).items() if len(ids) > 1}
+    for it in report["steps"]["items"]:
+        holders = {}
+        for rid, table in it["tables"].items():
+            for b in table:
+                holders.setdefault(b, []).append(rid)
+        now = {b: ",".join(ids) for b, ids in holders.items() if len(ids) > 1}
         spans += [(b, key) for b, key in now.items() if last.get(b) != key]
         last = now
     return spans
@@ -66,7 +71,7 @@ def test_prefix_cache_on_shows_hits_and_marks_shared_blocks(lab):
     kv = lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
     expect(kv.locator("svg.chart-svg")).to_have_count(1)
     marks = kv.locator(".shared").evaluate_all("els => els.map(e => [+e.dataset.kvBlock, e.dataset.shared])")
-    assert [tuple(m) for m in marks] == shared_spans(data(report, 3)["steps"]) and marks
+    assert [tuple(m) for m in marks] == shared_spans(report) and marks
     assert kv.locator(".cached").count() > 0                     # freed blocks that keep their hash
     expect(kv.locator(".chart-legend")).to_contain_text("dùng chung")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,9 @@
-"""build.py: pinned Pyodide files, the engine wheel, the page's CSP and the manifest (no browser)."""
+"""The build (sitebuild/, build.py): pinned Pyodide files, the engine wheel, the page's CSP and the manifest (no browser)."""
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import GOLDEN, ROOT, RecordingServer, build, build_site, pyodide_mirror
+from lab_site import GOLDEN, ROOT, RecordingServer, sitebuild, build_site, pyodide_mirror
 
 needs_mirror = pytest.mark.skipif(pyodide_mirror() is None, reason="no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
 
@@ -30,19 +31,19 @@ def test_pins_match_the_mirror_checksums():
     if mirror is None or not (mirror / "SHA256SUMS").is_file():
         pytest.skip("no mirror with SHA256SUMS")
     sums = dict(reversed(line.split()) for line in (mirror / "SHA256SUMS").read_text().splitlines() if line.strip())
-    assert sums == build.PYODIDE_PINS
+    assert sums == sitebuild.PYODIDE_PINS
 
 
 def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
     manifest = json.loads((site / "build-info.json").read_text())
     shipped = manifest["pyodide"]["files"]
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(shipped)
-    assert len(shipped) == len(build.PYODIDE_RUNTIME)
+    assert len(shipped) == len(sitebuild.PYODIDE_RUNTIME)
     for name in shipped:  # upstream files as pinned; the bytecode build's own files are listed with their hash
-        if name in build.PYODIDE_PINS:
-            assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
+        if name in sitebuild.PYODIDE_PINS:
+            assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
         else:
-            assert manifest["bytecode"] and manifest["files"][f"pyodide/{name}"]["sha256"] == build.sha256_file(site / "pyodide" / name)
+            assert manifest["bytecode"] and manifest["files"][f"pyodide/{name}"]["sha256"] == sitebuild.sha256_file(site / "pyodide" / name)
     for name in ("index.html", "static/core/app.js", "static/worker/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
@@ -76,7 +77,7 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
             name, digest, size = line.rsplit(",", 2)
             if digest:  # RECORD lists itself without a hash
                 data = zf.read(name)
-                assert digest == build.record_hash(data) and int(size) == len(data), name
+                assert digest == sitebuild.record_hash(data) and int(size) == len(data), name
         assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
@@ -89,16 +90,16 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
 
 def test_lab_lock_is_the_official_lock_cut_down_to_numpy_and_micropip(site):
     official = json.loads((pyodide_mirror() / "pyodide-lock.json").read_text())
-    lab = json.loads((site / build.LAB_LOCK).read_text())
+    lab = json.loads((site / sitebuild.LAB_LOCK).read_text())
     manifest = json.loads((site / "build-info.json").read_text())
-    assert manifest["pyodide"]["lockFileURL"] == build.LAB_LOCK
+    assert manifest["pyodide"]["lockFileURL"] == sitebuild.LAB_LOCK
     assert lab["info"] == official["info"] and sorted(lab["packages"]) == ["micropip", "numpy"]
     shipped = {}  # a bytecode build's repacked wheels: their own file name and sha256
     for name in ("numpy", "micropip"):
         file_name = lab["packages"][name]["file_name"]
         assert (site / "pyodide" / file_name).is_file()
         if file_name != official["packages"][name]["file_name"]:
-            shipped[name] = {"file_name": file_name, "sha256": build.sha256_file(site / "pyodide" / file_name)}
+            shipped[name] = {"file_name": file_name, "sha256": sitebuild.sha256_file(site / "pyodide" / file_name)}
     assert bool(shipped) == bool(manifest["bytecode"])
     assert lab["packages"]["numpy"] == {**official["packages"]["numpy"], **shipped.get("numpy", {})}
     assert official["packages"]["micropip"]["depends"] == ["packaging"]
@@ -138,24 +139,24 @@ def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
         source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
-    plain = build.build(tmp_path / "plain", "cdn", minify=False)
-    # the same text but for the build's version on the module imports (build.version_module_imports)
+    plain = sitebuild.build(tmp_path / "plain", "cdn", minify=False)
+    # the same text but for the build's version on the module imports (sitebuild.version_module_imports)
     unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "core" / "app.js").read_text())
     assert unstamped == (ROOT / "static" / "core" / "app.js").read_text()
 
 
 def test_wheel_is_reproducible(tmp_path):
-    first, _ = build.build_wheel(ROOT / "py", tmp_path / "a")
-    second, _ = build.build_wheel(ROOT / "py", tmp_path / "b")
+    first, _ = sitebuild.build_wheel(ROOT / "py", tmp_path / "a")
+    second, _ = sitebuild.build_wheel(ROOT / "py", tmp_path / "b")
     assert first.name == second.name and first.read_bytes() == second.read_bytes()
 
 
 def test_cdn_build_vendors_nothing_and_allows_only_the_cdn(tmp_path):
-    site = build.build(tmp_path / "dist", "cdn")
+    site = sitebuild.build(tmp_path / "dist", "cdn")
     assert not (site / "pyodide").exists()
-    assert json.loads((site / build.LAB_LOCK).read_text())["info"]["version"] == build.PYODIDE_VERSION
+    assert json.loads((site / sitebuild.LAB_LOCK).read_text())["info"]["version"] == sitebuild.PYODIDE_VERSION
     manifest = json.loads((site / "build-info.json").read_text())
-    assert manifest["pyodide"]["indexURL"] == build.PYODIDE_CDN
+    assert manifest["pyodide"]["indexURL"] == sitebuild.PYODIDE_CDN
     csp = re.search(r'Content-Security-Policy" content="([^"]+)"', (site / "index.html").read_text()).group(1)
     assert re.findall(r"https://[^ ;]+", csp) == ["https://cdn.jsdelivr.net", "https://cdn.jsdelivr.net"]
 
@@ -163,7 +164,7 @@ def test_cdn_build_vendors_nothing_and_allows_only_the_cdn(tmp_path):
 def _fake_mirror(tmp_path: Path, corrupt: str | None = None, drop: str | None = None) -> Path:
     mirror = tmp_path / "mirror"
     mirror.mkdir()
-    for name in build.PYODIDE_PINS:
+    for name in sitebuild.PYODIDE_PINS:
         if name == drop:
             continue
         if name == corrupt:
@@ -175,39 +176,66 @@ def _fake_mirror(tmp_path: Path, corrupt: str | None = None, drop: str | None = 
 
 @needs_mirror
 def test_a_damaged_mirror_file_stops_the_build(tmp_path, monkeypatch):
-    monkeypatch.setenv(build.MIRROR_ENV, str(_fake_mirror(tmp_path, corrupt="pyodide.asm.wasm")))
-    with pytest.raises(build.BuildError) as err:
-        build.build(tmp_path / "dist")
+    monkeypatch.setenv(sitebuild.MIRROR_ENV, str(_fake_mirror(tmp_path, corrupt="pyodide.asm.wasm")))
+    with pytest.raises(sitebuild.BuildError) as err:
+        sitebuild.build(tmp_path / "dist")
     message = str(err.value)
-    assert "pyodide.asm.wasm" in message and build.PYODIDE_PINS["pyodide.asm.wasm"] in message
-    assert build.MIRROR_ENV in message
+    assert "pyodide.asm.wasm" in message and sitebuild.PYODIDE_PINS["pyodide.asm.wasm"] in message
+    assert sitebuild.MIRROR_ENV in message
     assert not (tmp_path / "dist").exists(), "no half-built site is left behind"
 
 
 @needs_mirror
 def test_a_file_missing_everywhere_stops_the_build_with_what_to_do(tmp_path, monkeypatch):
-    monkeypatch.setenv(build.MIRROR_ENV, str(_fake_mirror(tmp_path, drop="python_stdlib.zip")))
-    monkeypatch.setattr(build, "CACHE_DIR", tmp_path / "cache")
-    monkeypatch.setattr(build, "PYODIDE_CDN", "http://127.0.0.1:9/")  # nothing listens there
-    with pytest.raises(build.BuildError) as err:
-        build.build(tmp_path / "dist")
+    monkeypatch.setenv(sitebuild.MIRROR_ENV, str(_fake_mirror(tmp_path, drop="python_stdlib.zip")))
+    monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cache", tmp_path / "cache")
+    monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cdn", "http://127.0.0.1:9/")  # nothing listens there
+    with pytest.raises(sitebuild.BuildError) as err:
+        sitebuild.build(tmp_path / "dist")
     message = str(err.value)
-    assert "python_stdlib.zip" in message and build.MIRROR_ENV in message and "network" in message
+    assert "python_stdlib.zip" in message and sitebuild.MIRROR_ENV in message and "network" in message
     assert not list((tmp_path / "cache").glob("*")), "a failed download leaves nothing in the cache"
 
+
+
+@needs_mirror
+def test_a_relative_mirror_is_read_from_the_folder_the_command_started_in(tmp_path, monkeypatch):
+    """LAB_PYODIDE_MIRROR=../shared/pyodide-0.27.7 (the README's) names a folder relative to where the
+    command started: resolved once against it, not against whatever folder the build is in later."""
+    mirror = _fake_mirror(tmp_path)
+    relative = os.path.relpath(mirror, sitebuild.STARTED_IN)
+    monkeypatch.setenv(sitebuild.MIRROR_ENV, relative)
+    monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cache", tmp_path / "cache")
+    monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cdn", "http://127.0.0.1:9/")  # no fallback
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert not Path(relative).is_absolute()
+    assert sitebuild.locate_pyodide_file("pyodide.js") == mirror.resolve() / "pyodide.js"
+    assert not (tmp_path / "cache").exists()
+    # the command, started in another folder with a path relative to that folder
+    (mirror / "pyodide-lock.json").unlink()
+    (mirror / "pyodide-lock.json").write_text("{}")  # a wrong file, so the message names where it was read
+    start = tmp_path / "start"
+    start.mkdir()
+    env = {**os.environ, sitebuild.MIRROR_ENV: os.path.join("..", "mirror"), "LAB_PYTHON312": "none"}
+    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--pyodide", "cdn", "--out", "dist"],
+                            cwd=start, env=env, capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"build.py: error: {mirror.resolve() / 'pyodide-lock.json'}: sha256" in result.stderr
+    assert not (start / "dist").exists()
 
 @needs_mirror
 def test_downloads_are_checked_and_cached(tmp_path, monkeypatch):
     """With an empty mirror, files come from the 'CDN' (here a local server) into the cache."""
     cdn = RecordingServer(pyodide_mirror())
-    monkeypatch.delenv(build.MIRROR_ENV, raising=False)
-    monkeypatch.setattr(build, "CACHE_DIR", tmp_path / "cache")
-    monkeypatch.setattr(build, "PYODIDE_CDN", cdn.url)
+    monkeypatch.delenv(sitebuild.MIRROR_ENV, raising=False)
+    monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cache", tmp_path / "cache")
+    monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cdn", cdn.url)
     try:
-        build.build(tmp_path / "dist")
-        assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(build.PYODIDE_RUNTIME + ["pyodide-lock.json"])
+        sitebuild.build(tmp_path / "dist")
+        assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(sitebuild.PYODIDE_RUNTIME + ["pyodide-lock.json"])
         asked = len(cdn.paths)
-        build.build(tmp_path / "dist")  # second build: everything from the cache
+        sitebuild.build(tmp_path / "dist")  # second build: everything from the cache
         assert len(cdn.paths) == asked
     finally:
         cdn.close()
@@ -217,8 +245,8 @@ def test_refuses_to_wipe_a_folder_that_is_not_a_build(tmp_path):
     precious = tmp_path / "mine"
     precious.mkdir()
     (precious / "notes.txt").write_text("keep me")
-    with pytest.raises(build.BuildError):
-        build.build(precious, "cdn")
+    with pytest.raises(sitebuild.BuildError):
+        sitebuild.build(precious, "cdn")
     assert (precious / "notes.txt").read_text() == "keep me"
 
 
@@ -253,11 +281,11 @@ def test_module_imports_carry_the_page_version(site):
 # ── one build version and one set of cache names (build.py) for worker.js, pyc-cache.js and sw.js ──
 def test_build_version_and_cache_names_come_from_build_py_only(site):
     manifest = json.loads((site / "build-info.json").read_text())
-    assert manifest["build"] == {"version": build.build_version(manifest["files"]), "caches": build.CACHE_NAMES}
+    assert manifest["build"] == {"version": sitebuild.build_version(manifest["files"]), "caches": sitebuild.CACHE_NAMES}
     assert re.fullmatch(r"[0-9a-f]{16}", manifest["build"]["version"])
     for name in ("static/worker/worker.js", "static/worker/pyc-cache.js", "static/worker/sw.js"):
         source = (ROOT / name).read_text()
-        for cache in build.CACHE_NAMES.values():
+        for cache in sitebuild.CACHE_NAMES.values():
             assert f"'{cache}" not in source and f'"{cache}' not in source, (name, cache)
         assert "crypto.subtle.digest" not in source or name == "static/worker/sw.js", name  # no version derived in JS
     worker = (ROOT / "static" / "worker" / "worker.js").read_text()
@@ -267,23 +295,23 @@ def test_build_version_and_cache_names_come_from_build_py_only(site):
 def test_build_version_changes_with_any_file():
     files = {"a.js": {"sha256": "1" * 64, "bytes": 1}, "b.whl": {"sha256": "2" * 64, "bytes": 2}}
     changed = {**files, "b.whl": {"sha256": "3" * 64, "bytes": 2}}
-    assert build.build_version(files) != build.build_version(changed)
-    assert build.build_version(files) == build.build_version(dict(reversed(list(files.items()))))
+    assert sitebuild.build_version(files) != sitebuild.build_version(changed)
+    assert sitebuild.build_version(files) == sitebuild.build_version(dict(reversed(list(files.items()))))
 
 
 # ── the panels' font: pinned, small, licensed, named by the stylesheet, allowed by the CSP ──
 def test_font_files_match_their_pins_and_fit_the_budget(site):
-    fonts = site / build.FONT_DIR
-    assert sorted(p.name for p in fonts.iterdir()) == sorted(build.FONT_PINS)
-    for name, (_member, pin) in build.FONT_PINS.items():
-        assert build.sha256_file(fonts / name) == pin, name
+    fonts = site / sitebuild.FONT_DIR
+    assert sorted(p.name for p in fonts.iterdir()) == sorted(sitebuild.FONT_PINS)
+    for name, (_member, pin) in sitebuild.FONT_PINS.items():
+        assert sitebuild.sha256_file(fonts / name) == pin, name
         if name.endswith(".woff2"):
             data = (fonts / name).read_bytes()
             assert data[:4] == b"wOF2" and len(data) <= 60 * 1024, name
     licence = next(p for p in fonts.iterdir() if p.suffix == ".txt").read_text()
     assert "SIL Open Font License" in licence and "JetBrains Mono" in licence
     manifest = json.loads((site / "build-info.json").read_text())
-    assert {f"{build.FONT_DIR}/{name}" for name in build.FONT_PINS} <= set(manifest["files"])
+    assert {f"{sitebuild.FONT_DIR}/{name}" for name in sitebuild.FONT_PINS} <= set(manifest["files"])
 
 
 def _font_faces(css: str) -> dict[str, tuple[str, str]]:
@@ -300,32 +328,32 @@ def _font_faces(css: str) -> dict[str, tuple[str, str]]:
 def test_stylesheet_names_the_vendored_font_first_with_the_package_ranges():
     css = (ROOT / "static" / "style.css").read_text()
     ours = _font_faces(css)
-    assert sorted(ours) == sorted(n for n in build.FONT_PINS if n.endswith(".woff2"))
+    assert sorted(ours) == sorted(n for n in sitebuild.FONT_PINS if n.endswith(".woff2"))
     family = {fam for fam, _ in ours.values()}
     assert len(family) == 1
     mono = re.search(r"--mono:\s*([^;]+);", css).group(1)
     assert mono.split(",")[0].strip().strip('"') == family.pop()
     import tarfile
-    with tarfile.open(build.locate_font_tarball()) as tar:
+    with tarfile.open(sitebuild.locate_font_tarball()) as tar:
         package = _font_faces(tar.extractfile("package/index.css").read().decode())
     for name, (_fam, ranges) in ours.items():
         assert ranges == package[name][1], name  # the browser picks files by the package's own ranges
 
 
 def test_font_tarball_pin_is_checked(tmp_path, monkeypatch):
-    (tmp_path / build.FONT_TARBALL).write_bytes(b"not the package")
-    monkeypatch.setenv(build.FONT_MIRROR_ENV, str(tmp_path))
-    with pytest.raises(build.BuildError) as err:
-        build.locate_font_tarball()
-    assert build.FONT_TARBALL_PIN in str(err.value) and build.FONT_MIRROR_ENV in str(err.value)
+    (tmp_path / sitebuild.FONT_TARBALL).write_bytes(b"not the package")
+    monkeypatch.setenv(sitebuild.FONT_MIRROR_ENV, str(tmp_path))
+    with pytest.raises(sitebuild.BuildError) as err:
+        sitebuild.locate_font_tarball()
+    assert sitebuild.FONT_TARBALL_PIN in str(err.value) and sitebuild.FONT_MIRROR_ENV in str(err.value)
 
 
 def test_without_npm_the_font_files_come_from_the_cdn_checked_against_their_pins(tmp_path, monkeypatch):
     """A Python-only machine (no npm) still builds: each pinned file is fetched from FONT_CDN."""
     import tarfile
-    with tarfile.open(build.locate_font_tarball()) as tar:  # what the CDN serves: the package's files
-        served = {build.FONT_CDN + member.removeprefix("package/"): tar.extractfile(member).read()
-                  for member, _pin in build.FONT_PINS.values()}
+    with tarfile.open(sitebuild.locate_font_tarball()) as tar:  # what the CDN serves: the package's files
+        served = {sitebuild.FONT_CDN + member.removeprefix("package/"): tar.extractfile(member).read()
+                  for member, _pin in sitebuild.FONT_PINS.values()}
     asked = []
 
     def fake_download(url, dest):
@@ -334,23 +362,24 @@ def test_without_npm_the_font_files_come_from_the_cdn_checked_against_their_pins
         dest.write_bytes(served[url])
 
     def no_npm(_dest):
-        raise build.NoFontTarball("npm is not installed.")
-    monkeypatch.delenv(build.FONT_MIRROR_ENV, raising=False)
-    monkeypatch.setattr(build, "FONT_CACHE_DIR", tmp_path)
-    monkeypatch.setattr(build, "npm_pack", no_npm)
-    monkeypatch.setattr(build, "download", fake_download)
-    files = build.font_files()
+        raise sitebuild.NoFontTarball("npm is not installed.")
+    monkeypatch.delenv(sitebuild.FONT_MIRROR_ENV, raising=False)
+    monkeypatch.setattr(sitebuild.FONT_TARBALL_SOURCE, "cache", tmp_path)
+    monkeypatch.setattr(sitebuild.FONT_FILES_SOURCE, "cache", tmp_path / "files")
+    monkeypatch.setattr(sitebuild.fonts, "npm_pack", no_npm)
+    monkeypatch.setattr(sitebuild.fetch, "download", fake_download)
+    files = sitebuild.font_files()
     assert sorted(asked) == sorted(served)
-    assert {name: build.hashlib.sha256(data).hexdigest() for name, data in files.items()} == \
-        {name: pin for name, (_member, pin) in build.FONT_PINS.items()}
+    assert {name: hashlib.sha256(data).hexdigest() for name, data in files.items()} == \
+        {name: pin for name, (_member, pin) in sitebuild.FONT_PINS.items()}
     asked.clear()
-    assert build.font_files() == files and asked == []  # the second build takes them from the cache
+    assert sitebuild.font_files() == files and asked == []  # the second build takes them from the cache
 
-    served[build.FONT_CDN + "LICENSE"] = b"another licence"
+    served[sitebuild.FONT_CDN + "LICENSE"] = b"another licence"
     (tmp_path / "files" / "LICENSE-JetBrainsMono-OFL.txt").unlink()
-    with pytest.raises(build.BuildError) as err:
-        build.font_files()
-    assert "not the pin" in str(err.value) and build.FONT_MIRROR_ENV in str(err.value)
+    with pytest.raises(sitebuild.BuildError) as err:
+        sitebuild.font_files()
+    assert "not the pin" in str(err.value) and sitebuild.FONT_MIRROR_ENV in str(err.value)
     assert not (tmp_path / "files" / "LICENSE-JetBrainsMono-OFL.txt").exists()  # a bad file never stays
 
 
@@ -358,11 +387,10 @@ def test_csp_allows_fonts_from_the_site_only(site):
     csp = re.search(r'Content-Security-Policy" content="([^"]+)"', (site / "index.html").read_text()).group(1)
     assert "font-src 'self';" in csp
     source = (ROOT / "index.html").read_text()
-    assert build.content_security_policy(None) in source  # the source page's meta says what the build writes
+    assert sitebuild.content_security_policy(None) in source  # the source page's meta says what the build writes
 
 
-# ── bytecode compiled at build time (build_bytecode.py, issue 15) ────────────
-import build_bytecode  # noqa: E402
+# ── bytecode compiled at build time (sitebuild/bytecode.py, issue 15) ────────
 
 
 def _bytecode_site(site):
@@ -378,15 +406,15 @@ def _pyc_header(data: bytes) -> tuple[str, int]:
 
 def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
     manifest = _bytecode_site(site)
-    assert manifest["bytecode"]["magic"] == build_bytecode.PYC_MAGIC and "3.12" in manifest["bytecode"]["compiler"]
-    assert manifest["pyodide"]["stdLibURL"] == build_bytecode.STDLIB_PYC_ZIP
-    for upstream, inner in build_bytecode.read_imports().items():
-        ours = site / "pyodide" / build_bytecode.repacked_name(upstream)
+    assert manifest["bytecode"]["magic"] == sitebuild.PYC_MAGIC and "3.12" in manifest["bytecode"]["compiler"]
+    assert manifest["pyodide"]["stdLibURL"] == sitebuild.STDLIB_PYC_ZIP
+    for upstream, inner in sitebuild.read_imports().items():
+        ours = site / "pyodide" / sitebuild.repacked_name(upstream)
         with zipfile.ZipFile(pyodide_mirror() / upstream) as original, zipfile.ZipFile(ours) as zf:
             names = set(zf.namelist())
             for path in inner:
                 assert path not in names and path + "c" in names, path  # the source replaced by its bytecode
-                assert _pyc_header(zf.read(path + "c")) == (build_bytecode.PYC_MAGIC, 0b01)  # hash-based, unchecked
+                assert _pyc_header(zf.read(path + "c")) == (sitebuild.PYC_MAGIC, 0b01)  # hash-based, unchecked
             listed = set(inner)
             for info in original.infolist():  # everything else exactly as upstream
                 if info.filename not in listed and not info.filename.endswith(".dist-info/RECORD"):
@@ -397,7 +425,7 @@ def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
                 assert {name for name, _, _ in rows} == names
                 for name, digest, size in rows:
                     if digest:
-                        assert digest == build.record_hash(zf.read(name)) and int(size) == len(zf.read(name)), name
+                        assert digest == sitebuild.record_hash(zf.read(name)) and int(size) == len(zf.read(name)), name
 
 
 def test_engine_wheel_carries_checked_bytecode_beside_its_sources(site):
@@ -409,9 +437,9 @@ def test_engine_wheel_carries_checked_bytecode_beside_its_sources(site):
         for source in sources:
             folder, _, module = source.rpartition("/")
             pyc = zf.read(f"{folder}/__pycache__/{module[:-3]}.cpython-312.pyc")
-            assert _pyc_header(pyc) == (build_bytecode.PYC_MAGIC, 0b11)  # checked against the source's hash
+            assert _pyc_header(pyc) == (sitebuild.PYC_MAGIC, 0b11)  # checked against the source's hash
     # the hashes are CPython 3.12's: check them with the interpreter the build used
-    python, _ = build_bytecode.find_python312()
+    python, _ = sitebuild.find_python312()
     code = ("import importlib.util, sys, zipfile\n"
             "zf = zipfile.ZipFile(sys.argv[1]); bad = []\n"
             "for n in zf.namelist():\n"
@@ -428,34 +456,34 @@ def test_engine_wheel_carries_checked_bytecode_beside_its_sources(site):
 def test_bytecode_build_is_reproducible(site, tmp_path):
     manifest = _bytecode_site(site)
     again = build_site(tmp_path / "dist")
-    produced = [f"pyodide/{n}" for n in manifest["pyodide"]["files"] if n not in build.PYODIDE_PINS]
-    produced += [manifest["engine"]["wheel"], build.LAB_LOCK, "build-info.json", "sw.js"]
+    produced = [f"pyodide/{n}" for n in manifest["pyodide"]["files"] if n not in sitebuild.PYODIDE_PINS]
+    produced += [manifest["engine"]["wheel"], sitebuild.LAB_LOCK, "build-info.json", "sw.js"]
     for path in produced:
         assert (again / path).read_bytes() == (site / path).read_bytes(), path
 
 
 @needs_mirror
 def test_without_python_3_12_the_build_ships_sources_and_says_so_in_one_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv(build_bytecode.PYTHON312_ENV, "none")
+    monkeypatch.setenv(sitebuild.PYTHON312_ENV, "none")
     site = build_site(tmp_path / "dist")
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if "3.12" in line]
     assert len(lines) == 1 and "no CPython 3.12" in lines[0] and "sources" in lines[0]
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["bytecode"] is None and "stdLibURL" not in manifest["pyodide"]
-    assert manifest["pyodide"]["files"] == build.PYODIDE_RUNTIME
-    for name in build.PYODIDE_RUNTIME:
-        assert build.sha256_file(site / "pyodide" / name) == build.PYODIDE_PINS[name]
+    assert manifest["pyodide"]["files"] == sitebuild.PYODIDE_RUNTIME
+    for name in sitebuild.PYODIDE_RUNTIME:
+        assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
     with zipfile.ZipFile(site / manifest["engine"]["wheel"]) as zf:
         assert not [n for n in zf.namelist() if n.endswith(".pyc")]
 
 
 def test_imports_list_names_files_the_pinned_upstream_files_hold():
-    listed = build_bytecode.read_imports()
-    assert set(listed) <= set(build.PYODIDE_RUNTIME) and build_bytecode.STDLIB_ZIP in listed
+    listed = sitebuild.read_imports()
+    assert set(listed) <= set(sitebuild.PYODIDE_RUNTIME) and sitebuild.STDLIB_ZIP in listed
     mirror = pyodide_mirror()
     if mirror is None:
         pytest.skip("no Pyodide mirror (set LAB_PYODIDE_MIRROR)")
     for upstream, inner in listed.items():
         assert inner == sorted(set(inner)) and all(p.endswith(".py") for p in inner)
-        assert build_bytecode.missing_sources(mirror / upstream, inner) == [], upstream
+        assert sitebuild.missing_sources(mirror / upstream, inner) == [], upstream

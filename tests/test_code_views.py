@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import build
+import sitebuild
 from lab_site import mirror_env
 from inference_lab.entrypoints import patch
 from inference_lab.words.blocks import BLOCKS
 
-VIEWS = build.code_views()
+VIEWS = sitebuild.code_views()
 
 
 def shown_source(entry: dict) -> str:
@@ -42,8 +42,8 @@ def test_shown_source_is_the_installed_packages(ref):
 
 def test_highlighting_uses_the_page_classes_only():
     classes = {line[i] for e in VIEWS["sources"].values() for line in e["lines"] for i in range(0, len(line), 2)}
-    assert classes <= {"", *("tok-" + c for c in build.TOKEN_CLASSES.values())}
-    css = (build.ROOT / "static" / "tools" / "code.css").read_text(encoding="utf-8")
+    assert classes <= {"", *("tok-" + c for c in sitebuild.TOKEN_CLASSES.values())}
+    css = (sitebuild.ROOT / "static" / "tools" / "code.css").read_text(encoding="utf-8")
     for css_class in classes - {""}:
         assert f".{css_class}" in css, f"static/tools/code.css does not colour .{css_class}"
     first = VIEWS["sources"]["scheduler.plan_tasks"]["lines"][0]
@@ -62,7 +62,7 @@ def test_editable_functions_are_shown_and_have_contracts():
 def test_code_json_is_built_and_listed(tmp_path):
 
     with mirror_env():
-        dist = build.build(tmp_path / "dist", "cdn")
-    data = json.loads((dist / build.CODE_JSON).read_text(encoding="utf-8"))
+        dist = sitebuild.build(tmp_path / "dist", "cdn")
+    data = json.loads((dist / sitebuild.CODE_JSON).read_text(encoding="utf-8"))
     assert data == json.loads(json.dumps(VIEWS))
-    assert build.CODE_JSON in json.loads((dist / build.MANIFEST).read_text(encoding="utf-8"))["files"]
+    assert sitebuild.CODE_JSON in json.loads((dist / sitebuild.MANIFEST).read_text(encoding="utf-8"))["files"]

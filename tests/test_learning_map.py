@@ -15,9 +15,9 @@ import pytest
 
 from inference_lab.words import blocks
 from inference_lab.entrypoints.exercises import load_all
-from lab_site import ROOT, SHARED, build
+from lab_site import ROOT, SHARED, sitebuild
 
-PAGE = build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
+PAGE = sitebuild.render_blocks((ROOT / "index.html").read_text(encoding="utf-8"))
 SEED = SHARED / "seeds" / "000_566534ff014c7e96.txt"
 
 
@@ -105,5 +105,5 @@ def test_every_exercise_is_linked_from_the_point_it_teaches(page):
 def test_unknown_exercise_is_a_build_error():
     bad = blocks.LearningPoint(1, "x", (1,), (("timeline", 3),), (99,))
     table = SimpleNamespace(**{**vars(blocks), "LEARNING_POINTS": (bad,)})
-    with pytest.raises(build.BuildError, match=r"\[99\]"):
-        build.learning_map(table)
+    with pytest.raises(sitebuild.BuildError, match=r"\[99\]"):
+        sitebuild.learning_map(table)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_site import ROOT, CountingHandler, build, note_boot, build_site, mirror_env, page_csp
+from lab_site import ROOT, CountingHandler, note_boot, sitebuild, build_site, mirror_env, page_csp
 
 READY_MS = 240_000
 RUN_MS = 90_000
@@ -55,7 +55,7 @@ class SiteServer:
                 pass
 
         headers = {"Content-Security-Policy": self.csp} if self.csp else None
-        self.server = build.make_server(self.root, port, headers, handler=Handler)
+        self.server = sitebuild.make_server(self.root, port, headers, handler=Handler)
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"
         self.running = True
@@ -125,19 +125,19 @@ def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     assert listed == set(manifest["files"]) | {"build-info.json"}
     assert "sw.js" not in listed and not (site / "static" / "worker" / "sw.js").exists()
     for path, integrity in data["files"]:
-        assert integrity == build.sri(build.sha256_file(site / path))
-    assert data["version"] == manifest["build"]["version"] == build.build_version(manifest["files"])
-    assert data["caches"] == manifest["build"]["caches"] == build.CACHE_NAMES
+        assert integrity == sitebuild.sri(sitebuild.sha256_file(site / path))
+    assert data["version"] == manifest["build"]["version"] == sitebuild.build_version(manifest["files"])
+    assert data["caches"] == manifest["build"]["caches"] == sitebuild.CACHE_NAMES
     assert "exercises.json" in listed or not (site / "exercises.json").exists()
 
 
 def test_sw_js_changes_when_any_file_changes(tmp_path):
     with mirror_env():
-        first = build.build(tmp_path / "a", "vendor")
+        first = sitebuild.build(tmp_path / "a", "vendor")
         engine = tmp_path / "engine"
         shutil.copytree(ROOT / "py", engine, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         (engine / "inference_lab" / "extra.py").write_text("X = 1\n")
-        second = build.build(tmp_path / "b", "vendor", engine)
+        second = sitebuild.build(tmp_path / "b", "vendor", engine)
     assert (first / "sw.js").read_bytes() != (second / "sw.js").read_bytes()
 
 
@@ -194,7 +194,7 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(ch
         pyproject = engine / "pyproject.toml"
         pyproject.write_text(re.sub(r'(?m)^version = "[^"]*"', 'version = "9.9.9"', pyproject.read_text(), count=1))
         with mirror_env():
-            build.build(dist, "vendor", engine)
+            sitebuild.build(dist, "vendor", engine)
         assert "9.9.9" in json.loads((dist / "build-info.json").read_text())["engine"]["version"]
         page.reload()
         poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}", old_cache)
@@ -208,7 +208,7 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(ch
         # A broken update (a file of the new build missing on the server) never activates: the complete
         # cache of the previous build keeps serving, offline too.
         with mirror_env():
-            build.build(dist, "vendor")
+            sitebuild.build(dist, "vendor")
         stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL", "python_stdlib.zip")
         server.missing.add(stdlib)
         page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); } catch (e) {} }")
@@ -316,7 +316,7 @@ def free_port() -> int:
 
 @pytest.mark.browser
 def test_zip_unpacks_to_a_folder_that_python_http_server_serves(chromium, site, tmp_path):
-    zip_path = build.write_zip(site, tmp_path)
+    zip_path = sitebuild.write_zip(site, tmp_path)
     version = json.loads((site / "build-info.json").read_text())["engine"]["version"]
     assert zip_path.name == f"inference-lab-{version}.zip"
     with zipfile.ZipFile(zip_path) as zf:
@@ -362,8 +362,8 @@ def test_zip_needs_the_vendored_build(tmp_path, monkeypatch):
     dist = tmp_path / "dist"
     dist.mkdir()
     (dist / "build-info.json").write_text(json.dumps({"pyodide": {"mode": "cdn", "version": "0.27.7"}, "engine": {"version": "1"}}))
-    with pytest.raises(build.BuildError, match="vendored"):
-        build.write_zip(dist)
+    with pytest.raises(sitebuild.BuildError, match="vendored"):
+        sitebuild.write_zip(dist)
 
 
 # ── the GitHub Pages workflow ────────────────────────────────────────────────

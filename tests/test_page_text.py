@@ -23,7 +23,7 @@ from html.parser import HTMLParser
 import pytest
 
 from inference_lab import run
-from lab_site import GOLDEN, ROOT, build
+from lab_site import GOLDEN, ROOT, sitebuild
 from helpers import printed
 
 SECTIONS = ("gioi-thieu", "mapping", "guide")
@@ -83,7 +83,7 @@ class SectionText(HTMLParser):
 
 def page_texts(lang: str = "vi") -> dict[str, str]:
     parser = SectionText(SECTIONS, lang)
-    parser.feed(build.render_blocks((ROOT / "index.html").read_text(encoding="utf-8")))
+    parser.feed(sitebuild.render_blocks((ROOT / "index.html").read_text(encoding="utf-8")))
     return {name: re.sub(r"\s+", " ", text) for name, text in parser.texts.items()}
 
 

@@ -1,4 +1,5 @@
-"""The renderers (text.py, text_steps.py) and the sentence tables they fill (text_vi/en.py, text_steps_vi/en.py).
+"""The renderers (text.py, text_steps.py) and the sentence tables they fill (text_vi/en.py, text_steps_vi/en.py),
+and the other sentence tables: the code editor's lessons (patch_vi/en.py), the command line's (cli_vi/en.py).
 
 - the format specs the templates use, on hand-checkable values
 - both languages have the same keys, and each pair of templates names the same fields the same number of
@@ -11,7 +12,8 @@ import string
 
 import pytest
 
-from inference_lab.words import text, text_en, text_steps, text_steps_en, text_steps_vi, text_vi
+from inference_lab.words import (cli_en, cli_vi, patch_en, patch_vi, text, text_en, text_steps, text_steps_en,
+                                 text_steps_vi, text_vi)
 
 
 def fields(template: str) -> list[str]:
@@ -27,11 +29,38 @@ def test_format_specs():
     assert say("{d[x]:>4}|{d[y]!r}", d=dict(x=7, y="a")) == "   7|'a'"
 
 
-@pytest.mark.parametrize("vi, en", [(text_vi.SAY, text_en.SAY), (text_steps_vi.SAY, text_steps_en.SAY)])
+def specs(template: str) -> list[tuple]:
+    """(field, conversion, format spec) of every replacement field: `{n:pl token}` is English's own, the rest must match."""
+    return sorted((name, conv, spec) for _, name, spec, conv in string.Formatter().parse(template)
+                  if name is not None and not spec.startswith("pl "))
+
+
+TABLES = [(text_vi.SAY, text_en.SAY), (text_steps_vi.SAY, text_steps_en.SAY), (patch_vi.SAY, patch_en.SAY),
+          (cli_vi.SAY, cli_en.SAY)]
+
+
+@pytest.mark.parametrize("vi, en", TABLES, ids=["text", "text_steps", "patch", "cli"])
 def test_both_languages_fill_the_same_fields(vi, en):
     assert list(vi) == list(en)
     differ = [k for k in vi if fields(vi[k]) != fields(en[k])]
     assert not differ, differ
+
+
+@pytest.mark.parametrize("vi, en", TABLES[2:], ids=["patch", "cli"])
+def test_both_languages_format_the_fields_alike(vi, en):
+    """The lessons and the command line's errors: same conversion (!r) and same format spec (.6g) in both."""
+    differ = [k for k in vi if specs(vi[k]) != specs(en[k])]
+    assert not differ, differ
+
+
+def test_every_contract_says_what_it_must_return_in_both_languages():
+    from inference_lab.entrypoints.contracts import CONTRACTS
+    for table in (patch_vi.SAY, patch_en.SAY):
+        assert {k.removeprefix("returns.") for k in table if k.startswith("returns.")} == set(CONTRACTS)
+
+
+def test_argparse_messages_are_rewritten_by_the_same_patterns():
+    assert [p for p, _ in cli_vi.ARGPARSE] == [p for p, _ in cli_en.ARGPARSE]
 
 
 def test_words_fill_a_template_by_key():

@@ -19,7 +19,7 @@ from inference_lab.entrypoints import cli
 from inference_lab.core.block_manager import BlockManager, hash_block
 from inference_lab.core.config import DEFAULT_REQUESTS, FIELD_BY_NAME, describe, validate
 from inference_lab.core.engine import run_engine
-from inference_lab.entrypoints.lab import Lab, render, tokenizer_for
+from inference_lab.entrypoints.lab import Lab, bare_record, render, tokenizer_for
 from inference_lab.core.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,7 +136,10 @@ def test_running_sequences_share_a_block():
     r = run({"SLOTS": 3, "QUEUE_LIMIT": 2, "PREFIX_CACHE": "on"})
     b6 = block(r, 6).data
     assert r.passed and b6["shared_blocks"] == [0] and b6["max_shared"] == 2
-    shared_steps = [st["shared"] for st in block(r, 11).data["steps"] if st["shared"]]
+    holders = [{b: [rid for rid, t in it["tables"].items() if b in t] for t in it["tables"].values() for b in t}
+               for it in r.steps["items"]]
+    shared_steps = [{b: ids for b, ids in h.items() if len(ids) > 1} for h in holders]
+    shared_steps = [s for s in shared_steps if s]
     assert shared_steps and all(s == {0: ["A", "D"]} for s in shared_steps)
     assert "Block dùng chung (số tham chiếu > 1, nhiều chuỗi đang chạy cùng đọc): [0]" in r.to_text()
 
@@ -182,7 +185,7 @@ def test_followed_request_aborted_still_prints_every_block():
 def test_cancel_before_ready_needs_no_running_step():
     r = run({"FOLLOW": "A", "REQUESTS": [dict(DEFAULT_REQUESTS[0], cancel_at=100)]})
     b1 = block(r, 1).data
-    assert r.passed and b1["n_aborted"] == 1 and b1["aborts"][0]["time"] == 100 and not block(r, 3).data["steps"]
+    assert r.passed and b1["n_aborted"] == 1 and b1["aborts"][0]["time"] == 100 and not r.steps["items"]
 
 
 def test_abort_while_recomputing_after_a_preemption():
@@ -202,7 +205,7 @@ def test_abort_while_recomputing_after_a_preemption():
 def test_priority_orders_waiting_by_priority_then_arrival():
     reqs = trace(priority={"A": 1, "B": 1, "E": 1, "C": 0, "D": 0})
     r = run({"QUEUE_LIMIT": 2, "SCHED_POLICY": "priority", "REQUESTS": reqs})
-    steps = block(r, 3).data["steps"]
+    steps = r.steps["items"]
     first_step = {}
     for i, st_ in enumerate(steps):
         for rid, _, _ in st_["tasks"]:
@@ -213,7 +216,7 @@ def test_priority_orders_waiting_by_priority_then_arrival():
     assert "C (priority 0) được vào chạy trước B (priority 1, đến 0.00 ms) dù đến sau" in r.to_text()
     # fcfs ignores the column: the same steps as without it
     fcfs = run({"QUEUE_LIMIT": 2, "REQUESTS": reqs})
-    assert block(fcfs, 3).data["steps"] == block(run({"QUEUE_LIMIT": 2}), 3).data["steps"]
+    assert bare_record(fcfs.steps)["items"] == bare_record(run({"QUEUE_LIMIT": 2}).steps)["items"]
 
 
 def test_priority_victim_is_the_largest_priority_arrival():

@@ -2,12 +2,16 @@
 
 The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `models/`:
 
-- `core/`: the serving core: config schema, tokenizer, model, sequence, block manager, scheduler, engine,
-  sampler, quantization, metrics and the run log. Mechanics only, no sentence a student reads.
-- `words/`: what a student reads: the 13 blocks' sentences (text.py fills the vi/en tables), the step
-  narration, the mapping table (blocks.py), the command line's and the code editor's messages.
+- `core/`: the serving core: the constants' schema and the validated config, tokenizer, model, sequence,
+  block manager, scheduler, engine, sampler, quantization, metrics and the run log. Mechanics only, no
+  sentence a student reads.
+- `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
+  (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
+  the mapping table (blocks.py), the command line's and the code editor's messages.
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
-  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits), exercises.py.
+  worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
+  contracts.py), exercises.py; lab.py's 13 blocks' facts are built in block_data.py, its cached tokenizer and
+  weights kept in weights.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
@@ -22,10 +26,12 @@ from __future__ import annotations
 
 PACKAGE = "inference_lab"
 LAYOUT = {
-    "core": ("config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
-             "quantization", "metrics", "steps"),
-    "words": ("text", "text_vi", "text_en", "text_steps", "text_steps_vi", "text_steps_en", "blocks"),
-    "entrypoints": ("lab", "report", "web", "cli", "trace", "patch", "exercises"),
+    "core": ("schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
+             "quantization", "metrics", "run_log"),
+    "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
+              "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
+    "entrypoints": ("lab", "block_data", "weights", "report", "web", "cli", "trace", "patch", "lessons", "contracts",
+                    "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

@@ -11,7 +11,9 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
+import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
+import { fontsReady } from './svg.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
@@ -28,12 +30,24 @@ export const CHARTS = {
 };
 
 const FALLBACK_WIDTH = 640;
+
+// The lab API (static/core/lab-api.js), once the step navigator connected it: the charts with one column per
+// step (charts/step-link.js) follow its selected step and report clicks through it.
+let labApi = null;
+export function connect(lab) {
+  if (labApi === lab) return;
+  labApi = lab;
+  lab.on('step', (n) => {
+    for (const figure of document.querySelectorAll('.chart.has-steps')) markStep(figure, n);
+  });
+}
 const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observer, frame, near, pending}
 
-// The stylesheet sits next to this module and carries the same cache-busting version.
+// The stylesheet sits next to this module and carries the same cache-busting version. Nothing is drawn
+// before it and the chart font (svg.js fontsReady) are in: layout measures text in that font.
 let cssLoaded = false;
-const cssReady = new Promise((resolve) => {
-  const done = () => { cssLoaded = true; resolve(); };
+const cssReady = Promise.all([fontsReady, new Promise((resolve) => {
+  const done = () => resolve();
   const href = versioned('charts.css', import.meta.url);
   if (document.querySelector('link[data-charts-css]')) { done(); return; }
   const link = document.createElement('link');
@@ -43,7 +57,7 @@ const cssReady = new Promise((resolve) => {
   link.addEventListener('load', done);
   link.addEventListener('error', done);
   document.head.append(link);
-});
+})]).then(() => { cssLoaded = true; });
 
 function blockOf(report, n) {
   return ((report && report.blocks) || []).find((b) => Number(b.number) === n) || null;
@@ -56,7 +70,8 @@ export function chartsFor(n, report, width = FALLBACK_WIDTH) {
   const out = [];
   for (const chart of CHARTS[n] || []) {
     try {
-      const el = chart.render(block.data || {}, report, { width });
+      const steps = labApi ? { step: labApi.step(), selectStep: labApi.selectStep } : {};
+      const el = chart.render(block.data || {}, report, { width, ...steps });
       if (el) out.push(el);
     } catch (err) {
       console.error('chart ' + (chart.NAME || '?') + ' (block ' + n + ') failed:', err);

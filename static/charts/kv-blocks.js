@@ -1,10 +1,12 @@
 // kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
-// request that holds the block at the end of the step (block 3 steps[].block_owners). A ◤ corner marks a
+// request that holds the block at the end of the step (the run log's tables: core/run-log.js stepRows). A ◤ corner marks a
 // block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
 // With PREFIX_CACHE=on (block 6 prefix_cache): a thick frame with "×n" marks a block shared by n running
-// requests (steps[].shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
-// hash (steps[].cached_free: a later request with the same prompt prefix can take it back).
+// requests (shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
+// hash (cachedFree: a later request with the same prompt prefix can take it back).
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
+import { linkSteps } from './step-link.js';
+import { stepRows } from '../core/run-log.js';
 import { tl } from '../words/i18n.js';
 
 export const NAME = 'kv-blocks';
@@ -25,7 +27,7 @@ function sameTables(owners, tables) {
 
 export function render(data, report, opts = {}) {
   const b3 = blockData(report, 3) || {};
-  const steps = Array.isArray(b3.steps) ? b3.steps : [];
+  const steps = stepRows(report); // the run log, one row per step: owners, shared, cachedFree, kvUsed
   const pool = Number(data.pool_blocks) || Number(report.config && report.config.POOL_BLOCKS) || 0;
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []);
   const peak = data.peak || {};
@@ -35,12 +37,12 @@ export function render(data, report, opts = {}) {
 
   // rows: the whole pool when it is small, else the blocks ever used
   let maxUsed = -1;
-  for (const st of steps) for (const b of Object.keys(st.block_owners || {})) maxUsed = Math.max(maxUsed, Number(b));
+  for (const st of steps) for (const b of Object.keys(st.owners)) maxUsed = Math.max(maxUsed, Number(b));
   for (const blocks of Object.values(peak.tables || {})) for (const b of blocks) maxUsed = Math.max(maxUsed, Number(b));
   const rows = pool && pool <= 48 ? pool : Math.max(1, maxUsed + 1);
   const cols = Math.max(1, steps.length);
 
-  const ids = [...new Set(steps.flatMap((st) => Object.values(st.block_owners || {}).map(String)))];
+  const ids = [...new Set(steps.flatMap((st) => Object.values(st.owners).map(String)))];
   const order = ((report.config && report.config.REQUESTS) || []).map((r) => String(r.id));
   ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   chart.legend([
@@ -67,7 +69,7 @@ export function render(data, report, opts = {}) {
   // The peak can fall inside a step, before a finishing sequence returns its blocks: then that step's
   // end-of-step column differs from the peak tables, and the tooltip says so.
   const peakStep = Number.isInteger(peak.step) ? peak.step - 1 : -1;
-  const peakInside = peakStep >= 0 && !sameTables((steps[peakStep] || {}).block_owners, peak.tables);
+  const peakInside = peakStep >= 0 && !sameTables((steps[peakStep] || {}).owners, peak.tables);
 
   const summary = tl(`Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block`, `Pool of ${pool} KV blocks over ${steps.length} steps; peak ${peak.used ?? '?'}/${pool} blocks`) +
     (peakStep >= 0 ? tl(` ở bước ${peakStep + 1}`, ` at step ${peakStep + 1}`) : '') + tl(`; ${(data.reused || []).length} block được yêu cầu khác dùng lại`, `; ${(data.reused || []).length} blocks reused by another request`) +
@@ -101,7 +103,7 @@ export function render(data, report, opts = {}) {
     let cur = null;
     let prevOwner = null; // last non-free owner of this block
     steps.forEach((st, i) => {
-      const owner = (st.block_owners || {})[String(b)];
+      const owner = st.owners[String(b)];
       const id = owner === undefined ? null : String(owner);
       if (cur && cur.id === id) { cur.to = i; return; }
       if (cur) runs.push(cur);
@@ -160,7 +162,7 @@ export function render(data, report, opts = {}) {
       return out;
     };
     const cachedLayer = s('g', { class: 'cached-free-blocks' });
-    for (const sp of spans((st, b) => ((st.cached_free || []).map(Number).includes(b) ? 'cached' : null))) {
+    for (const sp of spans((st, b) => (st.cachedFree.includes(b) ? 'cached' : null))) {
       const x0 = cx(sp.from) + 0.5;
       const w = (sp.to - sp.from + 1) * colW - 1;
       const g = s('g', { class: 'cached', 'data-kv-block': sp.block, 'data-from-step': sp.from + 1, 'data-to-step': sp.to + 1 },
@@ -170,7 +172,7 @@ export function render(data, report, opts = {}) {
     }
     svg.append(cachedLayer);
     const sharedLayer = s('g', { class: 'shared-blocks' });
-    for (const sp of spans((st, b) => { const ids = (st.shared || {})[String(b)]; return ids && ids.length > 1 ? ids.map(String).join(',') : null; })) {
+    for (const sp of spans((st, b) => { const ids = st.shared[String(b)]; return ids && ids.length > 1 ? ids.map(String).join(',') : null; })) {
       const ids = sp.key.split(',');
       const x0 = cx(sp.from) + 1.5;
       const w = Math.max(1, (sp.to - sp.from + 1) * colW - 3);
@@ -226,16 +228,16 @@ export function render(data, report, opts = {}) {
   chart.table(tl(`Block KV cuối mỗi bước (bể ${pool} block)`, `KV blocks at the end of each step (pool of ${pool} blocks)`), [tl('Bước', 'Step'), tl('Block dùng', 'Blocks used'), tl('Bảng block (yêu cầu → block vật lý)', 'Block tables (request → physical blocks)')],
     steps.map((st, i) => {
       const by = new Map();
-      for (const [b, id] of Object.entries(st.block_owners || {})) {
+      for (const [b, id] of Object.entries(st.owners)) {
         if (!by.has(id)) by.set(id, []);
         by.get(id).push(Number(b));
       }
-      const shared = Object.entries(st.shared || {}).map(([b, ids]) => tl(`block ${b} dùng chung ${ids.join('+')}`, `block ${b} shared ${ids.join('+')}`));
+      const shared = Object.entries(st.shared).map(([b, ids]) => tl(`block ${b} dùng chung ${ids.join('+')}`, `block ${b} shared ${ids.join('+')}`));
       const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).concat(shared).join('; ') || tl('trống', 'free');
-      return [String(i + 1) + (i === peakStep ? tl(' (cao điểm)', ' (peak)') : ''), `${st.kv_used}/${pool}`, tables];
+      return [String(i + 1) + (i === peakStep ? tl(' (cao điểm)', ' (peak)') : ''), `${st.kvUsed}/${pool}`, tables];
     }));
   const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');
   chart.altText((reused ? tl(`Block được dùng lại: ${reused}. `, `Blocks reused: ${reused}. `) : tl('Không block nào được dùng lại. ', 'No block is reused. ')) +
     (preemptions.length ? 'Preempt: ' + preemptions.map((p) => tl(`bước ${p.step} ${p.request}`, `step ${p.step} ${p.request}`)).join('; ') + '.' : tl('Không có preempt.', 'No preemption.')));
-  return chart.finish();
+  return linkSteps(chart.finish(), opts);
 }

@@ -2,7 +2,7 @@
 // in use (the tokens they hold, then the empty slots of partly filled blocks), free KV blocks — with each
 // part listed underneath (its own swatch, bytes and share), then the pool as POOL_BLOCKS squares (in use at
 // the peak / free). Patterns and the written list carry the parts, so colour is never the only cue.
-import { ChartBuilder, OKABE_ITO, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder, OKABE_ITO, fitText, fittedText, round, s, swatches, text, textWidth } from './svg.js';
 import { tl } from '../words/i18n.js';
 
 export const NAME = 'memory';
@@ -13,10 +13,10 @@ const ITEM = 22;
 const CELL_MAX = 22;
 const FREE = '#eef0f3';
 const PARTS = [
-  { key: 'weights', label: tl('trọng số (float64)', 'weights (float64)'), colour: OKABE_ITO.blue, kind: null },
-  { key: 'kv_stored', label: tl('KV đang giữ token', 'KV holding tokens'), colour: OKABE_ITO.orange, kind: 'hatch' },
-  { key: 'kv_slack', label: tl('KV: chỗ trống trong block đang dùng', 'KV: empty slots in blocks in use'), colour: OKABE_ITO.yellow, kind: 'dots' },
-  { key: 'kv_free', label: tl('KV: block trống', 'KV: free blocks'), colour: FREE, kind: null },
+  { key: 'weights', label: tl('trọng số (float64)', 'weights (float64)'), short: tl('trọng số', 'weights'), colour: OKABE_ITO.blue, kind: null },
+  { key: 'kv_stored', label: tl('KV đang giữ token', 'KV holding tokens'), short: tl('KV giữ token', 'KV tokens'), colour: OKABE_ITO.orange, kind: 'hatch' },
+  { key: 'kv_slack', label: tl('KV: chỗ trống trong block đang dùng', 'KV: empty slots in blocks in use'), short: tl('KV: chỗ trống trong block', 'KV: empty slots'), colour: OKABE_ITO.yellow, kind: 'dots' },
+  { key: 'kv_free', label: tl('KV: block trống', 'KV: free blocks'), short: tl('KV: block trống', 'KV: free blocks'), colour: FREE, kind: null },
 ];
 
 function share(v, total) { return total ? Math.round((v / total) * 100) + '%' : '—'; }
@@ -46,7 +46,11 @@ export function render(data, report, opts = {}) {
   const summary = tl(`Lúc cao điểm (bước ${m.peak_step ?? '?'}): tổng ${m.total} byte = trọng số ${m.weights} + KV giữ ${m.peak_tokens} token ${m.kv_stored} + `, `At the peak (step ${m.peak_step ?? '?'}): total ${m.total} bytes = weights ${m.weights} + KV holding ${m.peak_tokens} tokens ${m.kv_stored} + `) +
     tl(`chỗ trống trong block đang dùng ${m.kv_slack} + block trống ${m.kv_free}. ${m.peak_blocks}/${pool} block × ${m.block_bytes} byte = ${m.kv_in_use} byte KV đang dùng.`, `empty slots in blocks in use ${m.kv_slack} + free blocks ${m.kv_free}. ${m.peak_blocks}/${pool} blocks × ${m.block_bytes} bytes = ${m.kv_in_use} bytes of KV in use.`);
   const svg = chart.svg(width, height, summary);
-  svg.append(text(PAD, 16, tl(`Tổng ${m.total} byte = trọng số ${m.weights} + bể KV ${m.kv_pool}`, `Total ${m.total} bytes = weights ${m.weights} + KV pool ${m.kv_pool}`), { class: 'panel-title' }));
+  svg.append(fittedText(PAD, 16, [
+    tl(`Tổng ${m.total} byte = trọng số ${m.weights} + bể KV ${m.kv_pool}`, `Total ${m.total} bytes = weights ${m.weights} + KV pool ${m.kv_pool}`),
+    tl(`${m.total} byte = trọng số ${m.weights} + KV ${m.kv_pool}`, `${m.total} bytes = weights ${m.weights} + KV ${m.kv_pool}`),
+    `${m.total} = ${m.weights} + ${m.kv_pool}`,
+  ], right - PAD, { class: 'panel-title' }, 12, true));
 
   // the stacked bar
   let at = 0;
@@ -87,8 +91,15 @@ export function render(data, report, opts = {}) {
     const g = s('g', { class: 'part', 'data-part': part.key, 'aria-hidden': 'true' });
     g.append(s('rect', { x: PAD, y: y - 11, width: 18, height: 14, fill: part.colour, stroke: '#1b1f24', 'stroke-width': 0.6 }));
     if (part.kind) g.append(s('rect', { x: PAD, y: y - 11, width: 18, height: 14, fill: chart.hatchFor(part.colour, part.kind) }));
+    const room = right - PAD - 26;
+    const head = `${v} byte`;
+    const tail = fitText([part.label, part.short].map((label) => ` · ${label} · ${share(v, m.total)}`), room - textWidth(head, 11, true), 11);
     const t = text(PAD + 26, y, '', { class: 'value' });
-    t.append(s('tspan', { class: 'strong' }, `${v} byte`), ` · ${part.label} · ${share(v, m.total)}`);
+    t.append(s('tspan', { class: 'strong' }, head), tail);
+    if (textWidth(head, 11, true) + textWidth(tail, 11) > room) {
+      t.setAttribute('textLength', String(Math.floor(room)));
+      t.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
     g.append(t);
     svg.append(g);
   });
@@ -97,7 +108,7 @@ export function render(data, report, opts = {}) {
   if (pool && pool <= 256) {
     const long = tl(`Bể KV: ${m.peak_blocks}/${pool} block đang dùng lúc cao điểm, mỗi block ${data.block_size} token × ${m.per_token} byte = ${m.block_bytes} byte`, `KV pool: ${m.peak_blocks}/${pool} blocks in use at the peak, each block ${data.block_size} tokens × ${m.per_token} bytes = ${m.block_bytes} bytes`);
     const short = tl(`Bể KV: ${m.peak_blocks}/${pool} block dùng lúc cao điểm (${m.block_bytes} byte/block)`, `KV pool: ${m.peak_blocks}/${pool} blocks in use at the peak (${m.block_bytes} bytes/block)`);
-    svg.append(text(PAD, blocksTitleY, textWidth(long, 12, true) <= right - PAD ? long : short, { class: 'panel-title' }));
+    svg.append(fittedText(PAD, blocksTitleY, [long, short, tl(`Bể KV: ${m.peak_blocks}/${pool} block lúc cao điểm`, `KV pool: ${m.peak_blocks}/${pool} blocks at the peak`)], right - PAD, { class: 'panel-title' }, 12, true));
     const grid = s('g', { class: 'kv-pool', 'data-used': m.peak_blocks, 'data-pool': pool });
     for (let b = 0; b < pool; b++) {
       const cx = PAD + (b % cols) * (cell + 3);

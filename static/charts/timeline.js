@@ -3,6 +3,8 @@
 // are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge; a request
 // aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
 import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { linkSteps } from './step-link.js';
+import { logItems } from '../core/run-log.js';
 import { tl } from '../words/i18n.js';
 
 export const NAME = 'timeline';
@@ -19,7 +21,7 @@ const CODE_TEXT = { 429: tl('429 · từ chối ở cổng (quá tải)', '429 �
 
 export function render(data, report, opts = {}) {
   const b11 = blockData(report, 11) || {};
-  const steps = Array.isArray(data.steps) ? data.steps : (b11.steps || []);
+  const steps = logItems(report); // the run log: one item per step (start, end, tasks)
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : [];
   const served = new Map((b11.requests || []).map((r) => [String(r.id), r]));
   const rejected = new Map((b11.rejected || []).map((r) => [String(r.id), r]));
@@ -100,9 +102,11 @@ export function render(data, report, opts = {}) {
       const mk = chart.mark(s('g', { class: 'refused', 'data-code': rej.code }, s('rect', { x: round(cx - 8), y: round(mid - 8), width: 16, height: 16, fill: 'transparent' }), glyphs.cross(cx, mid)),
         tl(`${id}: đến ${ms(rej.arrival)} ms, ${info}; không được phục vụ.`, `${id}: arrives ${ms(rej.arrival)} ms, ${info}; not served.`));
       g.append(mk);
-      const tw = textWidth(labelText);
-      const tx = cx + 10 + tw > plotRight ? cx - 10 : cx + 10;
-      g.append(text(tx, mid + 4, labelText, { 'text-anchor': cx + 10 + tw > plotRight ? 'end' : 'start', class: 'strong' }));
+      // beside the cross, right if it fits, else left; shorter words when neither side has room
+      const place = [labelText, info, String(rej.code)].map((t) => [t, textWidth(t, 12, true)])
+        .map(([t, tw]) => [t, tw, cx + 10 + tw <= width - 2 ? 'start' : cx - 10 - tw >= 2 ? 'end' : null])
+        .find(([, , anchor]) => anchor) || [String(rej.code), 0, 'start'];
+      g.append(text(place[2] === 'start' ? cx + 10 : cx - 10, mid + 4, place[0], { 'text-anchor': place[2], class: 'strong' }));
       return;
     }
     if (!req) {
@@ -202,5 +206,5 @@ export function render(data, report, opts = {}) {
   if (preemptions.length) {
     chart.altText('Preempt: ' + preemptions.map((p) => tl(`bước ${p.step} (${ms(p.time)} ms) ${p.request}, tính lại ${p.recompute} token`, `step ${p.step} (${ms(p.time)} ms) ${p.request}, recomputes ${p.recompute} tokens`)).join('; ') + '.');
   }
-  return chart.finish();
+  return linkSteps(chart.finish(), opts);
 }

@@ -3,7 +3,7 @@
 // their token IDs; below, every request's prompt + max_new against MAX_CONTEXT (why E gets 400), with
 // its fate (nhận / 400 / 429). A request refused at the gateway was never tokenized: its bar is drawn
 // faint, from what the tokenizer would give. Pieces wrap onto more lines on a narrow screen.
-import { ChartBuilder, OKABE_ITO, linear, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder, OKABE_ITO, fittedText, linear, round, s, swatches, text, textWidth } from './svg.js';
 import { tl } from '../words/i18n.js';
 
 export const NAME = 'tokens';
@@ -115,7 +115,11 @@ export function render(data, report, opts = {}) {
     `MAX_CONTEXT ${maxContext}: ` + budget.map((r) => budgetCaption(r, maxContext)).join('; ') + '.';
   const svg = chart.svg(width, height, summary);
 
-  svg.append(text(PAD, 16, tl(`BPE: ${data.n_merges ?? '?'} phép gộp học từ ${data.n_corpus ?? 5} câu mẫu, áp theo thứ tự`, `BPE: ${data.n_merges ?? '?'} merges learned from ${data.n_corpus ?? 5} sample sentences, applied in order`), { class: 'panel-title' }));
+  svg.append(fittedText(PAD, 16, [
+    tl(`BPE: ${data.n_merges ?? '?'} phép gộp học từ ${data.n_corpus ?? 5} câu mẫu, áp theo thứ tự`, `BPE: ${data.n_merges ?? '?'} merges learned from ${data.n_corpus ?? 5} sample sentences, applied in order`),
+    tl(`BPE: ${data.n_merges ?? '?'} phép gộp, áp theo thứ tự`, `BPE: ${data.n_merges ?? '?'} merges, applied in order`),
+    tl(`BPE: ${data.n_merges ?? '?'} phép gộp`, `BPE: ${data.n_merges ?? '?'} merges`),
+  ], right - PAD, { class: 'panel-title' }, 12, true));
 
   // ── merge rows ──
   rows.forEach((row) => {
@@ -123,7 +127,8 @@ export function render(data, report, opts = {}) {
     const g = s('g', { class: 'merge-step', 'data-step': i, 'data-merge': st.merge ?? '' });
     const caption = i === 0 ? tl('tách thành ký tự, “</w>” đánh dấu hết từ', 'split into characters, “</w>” marks the end of a word')
       : tl(`phép gộp thứ ${st.rank + 1}: “${st.merge}”`, `merge ${st.rank + 1}: “${st.merge}”`) + (st.count > 1 ? tl(` (${st.count} chỗ)`, ` (${st.count} places)`) : '');
-    g.append(text(PAD, row.y - 4, (i === 0 ? '' : '+ ') + caption, { class: i === 0 ? 'muted' : 'strong' }));
+    const short = i === 0 ? tl('tách thành ký tự (“</w>”: hết từ)', 'split into characters (“</w>”: word end)') : tl(`gộp ${st.rank + 1}: “${st.merge}”`, `merge ${st.rank + 1}: “${st.merge}”`);
+    g.append(fittedText(PAD, row.y - 4, [(i === 0 ? '' : '+ ') + caption, (i === 0 ? '' : '+ ') + short], right - PAD, { class: i === 0 ? 'muted' : 'strong' }, 12, i > 0));
     st.pieces.forEach((p, k) => {
       const { x, w, line } = row.places[k];
       const py = row.y + line * (PIECE_H + LINE_GAP);
@@ -147,7 +152,7 @@ export function render(data, report, opts = {}) {
   // ── the template's pieces and their IDs ──
   if (ids.length) {
     const idTitle = tl('chat template thêm <bos>, rồi tra bảng từ vựng → token ID', 'the chat template adds <bos>, then the vocabulary lookup → token IDs');
-    svg.append(text(PAD, idY - 4, textWidth(idTitle, 12, true) <= right - PAD ? idTitle : tl('+ <bos>, tra bảng từ vựng → token ID', '+ <bos>, vocabulary lookup → token IDs'), { class: 'strong' }));
+    svg.append(fittedText(PAD, idY - 4, [idTitle, tl('+ <bos>, tra bảng từ vựng → token ID', '+ <bos>, vocabulary lookup → token IDs'), tl('+ <bos> → token ID', '+ <bos> → token IDs')], right - PAD, { class: 'strong' }, 12, true));
     ids.forEach(([p, id], k) => {
       const { x, w, line } = idFlow.places[k];
       const py = idY + line * (PIECE_H + ID_H + LINE_GAP);
@@ -166,7 +171,11 @@ export function render(data, report, opts = {}) {
 
   // ── every request against MAX_CONTEXT ──
   if (budget.length) {
-    svg.append(text(PAD, budgetTitleY + 6, tl(`Ngân sách: prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`, `Budget: prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`), { class: 'panel-title' }));
+    svg.append(fittedText(PAD, budgetTitleY + 6, [
+      tl(`Ngân sách: prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`, `Budget: prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`),
+      `prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`,
+      `≤ MAX_CONTEXT ${maxContext}?`,
+    ], right - PAD, { class: 'panel-title' }, 12, true));
     const labelW = Math.max(...budget.map((r) => textWidth(r.id, 13, true))) + 12;
     const maxTotal = Math.max(maxContext, ...budget.map((r) => Number(r.total) || 0));
     const approx = Math.max(2, Math.floor((right - labelW) / 60));
@@ -200,11 +209,10 @@ export function render(data, report, opts = {}) {
         g.append(s('rect', { x: round(x(0)), y: yb, width: 24, height: BAR, fill: chart.hatchFor(UNKNOWN.colour, UNKNOWN.kind) }));
       }
       const cap = budgetCaption(r, maxContext);
-      let shown = cap.slice(cap.indexOf(':') + 2);
-      if (textWidth(shown, 11, true) > right - PAD - labelW) shown = budgetCaption(r, maxContext, true).slice(cap.indexOf(':') + 2);
-      captions.append(text(PAD + labelW, yb + BAR + 13, shown, {
+      const shortCap = budgetCaption(r, maxContext, true);
+      captions.append(fittedText(PAD + labelW, yb + BAR + 13, [cap.slice(cap.indexOf(':') + 2), shortCap.slice(shortCap.indexOf(':') + 2)], right - PAD - labelW, {
         class: 'caption value' + (r.code === 'OK' ? '' : ' strong'), 'data-request': r.id, stroke: String(r.id) === String(f.id) ? '#fff4d6' : '#ffffff', 'stroke-width': 4, 'paint-order': 'stroke', 'stroke-linejoin': 'round',
-      }));
+      }, 11, r.code !== 'OK'));
       g.append(s('rect', { x: 0, y: yb - 3, width, height: BAR_ROW - 2, fill: 'transparent' }));
       svg.append(chart.mark(g, cap + '.'));
     });

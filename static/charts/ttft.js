@@ -1,6 +1,6 @@
 // ttft (block 11): one stacked bar per served request — input preparation, waiting for a slot, prefill
 // (up to the first token) — on a simulated-ms axis, with the assumed TTFT_SLO as a dashed line.
-import { ChartBuilder, OKABE_ITO, linear, ms, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { ChartBuilder, OKABE_ITO, fitText, linear, ms, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
 import { tl } from '../words/i18n.js';
 
 export const NAME = 'ttft';
@@ -76,9 +76,19 @@ export function render(data, report, opts = {}) {
     }
     // under the bar: the total and the verdict against the SLO
     const total = text(x(0), y + BAR + 14, '', { class: 'value', stroke: r.id === follow ? '#fff4d6' : '#ffffff', 'stroke-width': 4, 'paint-order': 'stroke', 'stroke-linejoin': 'round' });
-    total.append(s('tspan', { class: 'strong' }, `TTFT ${ms(r.ttft)} ms`));
-    if (slo) total.append(r.ttft > slo ? tl(' · ✗ vượt SLO', ' · ✗ misses the SLO') : tl(' · ✓ đạt SLO', ' · ✓ meets the SLO'));
-    if (r.preemptions) total.append(tl(` · preempt ${r.preemptions} lần`, ` · preempted ${r.preemptions} times`));
+    const head = `TTFT ${ms(r.ttft)} ms`;
+    total.append(s('tspan', { class: 'strong' }, head));
+    // the verdict and the preemptions in shorter words when the full ones would run past the edge
+    const n = r.preemptions || 0;
+    const verdict = !slo ? ['', ''] : r.ttft > slo ? [tl(' · ✗ vượt SLO', ' · ✗ misses the SLO'), ' · ✗ SLO'] : [tl(' · ✓ đạt SLO', ' · ✓ meets the SLO'), ' · ✓ SLO'];
+    const pre = !n ? ['', ''] : [tl(` · preempt ${n} lần`, n === 1 ? ' · preempted once' : ` · preempted ${n} times`), ` · preempt ×${n}`];
+    const room = width - 2 - x(0) - textWidth(head, 11, true);
+    const tail = fitText([verdict[0] + pre[0], verdict[1] + pre[0], verdict[1] + pre[1]], room, 11);
+    total.append(tail);
+    if (textWidth(tail, 11) > room) {
+      total.setAttribute('textLength', String(Math.floor(width - 2 - x(0))));
+      total.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
     labels.append(total);
   });
 

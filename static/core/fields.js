@@ -75,7 +75,7 @@ export function stepValue(field, raw, direction) {
 // ── the request trace (describe()'s REQUESTS entry: columns, max_items, alphabet) ──
 export const DEFAULT_ID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
 
-// The id column's pattern from describe() (config.py), else the default.
+// The id column's pattern from describe() (schema.py), else the default.
 export function idPattern(spec) {
   const column = spec && (spec.columns || []).find((c) => c.name === 'id');
   return column && column.pattern ? new RegExp(column.pattern) : DEFAULT_ID_PATTERN;
@@ -93,7 +93,7 @@ export function columnBoundsText(col) {
   return '';
 }
 
-// An optional column (config.py RequestField.optional, e.g. priority, cancel_at) left empty: no value.
+// An optional column (schema.py RequestField.optional, e.g. priority, cancel_at) left empty: no value.
 function isBlank(raw) {
   return raw === null || raw === undefined || String(raw).trim() === '';
 }

@@ -14,6 +14,9 @@
 //   lines(report)            a run's lines are in the panels (before the status says done): the
 //                            moment to rewrite those lines, before anything reads layout.
 //   result(result, config)   a run was shown (result.report, result.trace…; config: what ran).
+//   step(n, how)             the selected step of the shown run is now n (1-based; page state: the step view,
+//                            the timeline and the KV chart follow it); how = {say, address, force} as given
+//                            to selectStep.
 //   reset()                  "Mặc định" was pressed, or another address is about to be applied (put
 //                            your part back to its default).
 //   address({problems, restored, runs}) the page address was applied (static/core/address.js); the
@@ -26,6 +29,8 @@
 //                            REQUESTS[1].text): return the element you put it beside, else nothing.
 // Methods: see createLabApi below.
 // Leaves out: how a run happens (static/core/app.js) and the tools' own features.
+
+import { clampStep, logItems } from './run-log.js';
 
 // page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, form, address}
 export function createLabApi(page) {
@@ -44,6 +49,14 @@ export function createLabApi(page) {
     status: () => store.get().status,
     fields: () => store.get().fields,           // describe() entries that have a control
     lastResult: () => store.get().lastResult,   // {result, config} of the last run shown, or null
+    // ── the selected step (of the last run shown) ──
+    step: () => store.get().step,               // 1-based, 0: none
+    // (n, how): selects step n, clamped to the run (no run log: nothing); every part hears 'step'.
+    selectStep(n, how) {
+      const last = store.get().lastResult;
+      const count = logItems(last && last.result && last.result.report).length;
+      if (count) store.selectStep(clampStep(n, count), how);
+    },
     // ── the controls ──
     controlFor: controls.controlFor,            // the control of a constant, or null
     setFieldError: controls.setFieldError,      // (name, message|null) beside its control or cell

@@ -298,6 +298,11 @@ export function init(lab) {
       const hadFocus = host.contains(document.activeElement);
       ed.api.destroy();
       ed.api = module.createEditor(host, Object.assign({}, options, { doc: text }));
+      // The editable text is in the Tab order already (contenteditable), but axe-core's
+      // scrollable-region-focusable rule only counts an explicit tabindex: without it, the editor's
+      // scroller (sideways on a phone) reads as a region the keyboard cannot reach. CodeMirror keeps
+      // attributes it does not manage itself.
+      if (ed.api.view && ed.api.view.contentDOM) ed.api.view.contentDOM.setAttribute('tabindex', '0');
       host.dataset.editor = 'codemirror';
       if (focus || hadFocus) ed.api.focus();
     });

@@ -15,7 +15,7 @@ const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const FIELD_NAME = /^REQUESTS(?:\[(\d+)\](?:\.(\w+))?)?$/;
 
 export function init(api) {
-  let ID_PATTERN = null;    // the id column's pattern from describe() (config.py)
+  let ID_PATTERN = null;    // the id column's pattern from describe() (schema.py)
   let spec = null;          // describe()'s REQUESTS entry
   let rows = [];            // [{tr, inputs: {column: input}, syncedId}]
   let lastRun = null;       // the REQUESTS of the last run, to tell whether a run note still applies

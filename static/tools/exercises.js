@@ -16,8 +16,16 @@ const titleOf = (ex) => String(tl(ex.title, ex.title_en || ex.title));
 const section = (ex, vi, en) => ex.sections[tl(vi, ex.sections[en] === undefined ? vi : en)];
 
 // The one place HTML is inserted: the sections build.py rendered from the exercise files.
+// A table may be wider than a phone: it scrolls sideways inside a box that the keyboard can focus
+// (and so scroll with the arrow keys), named for screen readers (axe-core: scrollable-region-focusable);
+// a group, not a region: a landmark per table would flood the landmark list with the same name.
 function setRenderedHtml(node, html) {
   node.innerHTML = typeof html === 'string' ? html : '';
+  for (const table of node.querySelectorAll('table')) {
+    const box = make('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': tl('Bảng (kéo ngang nếu bị cắt)', 'Table (scroll sideways if it is cut off)') });
+    table.replaceWith(box);
+    box.append(table);
+  }
   return node;
 }
 

@@ -9,15 +9,16 @@
 // - The view (data-step-view) is drawn from report.steps (py/inference_lab/core/steps.py); scrubbing never
 //   calls Python. Only what changed is redrawn (the KV map keeps its cells, or its canvas over 64
 //   blocks), so a step change stays within a frame on a 1,000-step run (bench/steps_bench.py).
-// - The timeline (block [3]) and the KV chart (block [6]) mark the selected step; clicking a step on
+// - The selected step is page state (lab.step() / lab.selectStep(), static/core/lab-api.js): this view, the
+//   timeline (block [3]) and the KV chart (block [6]) follow it (charts/step-link.js); clicking a step on
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (this tool's view part of it, registered with lab.address) and
 //   selects step N after the run.
-// Everything from the engine goes in with textContent. Arithmetic: static/tools/step-state.js (pure).
+// Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
-import { blockMap, budgetParts, clampStep, decodesFirst, eventSteps, stepFromSearch, targetStep, valueText } from './step-state.js';
+import { blockMap, budgetParts, clampStep, eventSteps, stepFromSearch, targetStep } from '../core/run-log.js';
 import { tl } from '../words/i18n.js';
 
 const PLAY_MS = 900;
@@ -29,14 +30,13 @@ const CELL_PX = 8;
 const FREE_FILL = '#dde1e7';
 const CACHED_DOT = '#8a94a1'; // a free block that still holds a prefix-cache hash (the cells' dotted background)
 const KEY_FILL = '#7f7f7f';   // an owned block in the legend
-const STEP_CHARTS = ['timeline', 'kv-blocks'];
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export function init(lab) {
   loadCss();
   let record = null;        // report.steps of the shown run
   let colours = () => ({ colour: '#7F7F7F' });
-  let now = 0;              // selected step, 1-based (0: no step)
+  const now = () => lab.step(); // the selected step, 1-based (0: no step): page state
   let timer = null;
   let pendingStep = null;   // ?step=N of the opened address, until the run it names is shown
   const ui = buildUi();
@@ -50,7 +50,8 @@ export function init(lab) {
     stop();
     const report = result && result.report;
     // the request colours of the charts (loaded with them, on the first run, not with the page)
-    const svg = await import(versioned('../charts/svg.js'));
+    const [svg, charts] = await Promise.all([import(versioned('../charts/svg.js')), import(versioned('../charts/index.js'))]);
+    charts.connect(lab); // the charts follow the selected step and report clicks through the lab API
     inkOn = svg.inkOn;
     record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
     colours = svg.requestColours(report);
@@ -58,10 +59,10 @@ export function init(lab) {
     if (!record) { ui.nav.hidden = true; return; }
     ui.nav.hidden = false;
     const count = record.items.length;
-    const wanted = pendingStep !== null ? clampStep(pendingStep, count) : clampStep(now || 1, count);
+    const wanted = pendingStep !== null ? clampStep(pendingStep, count) : clampStep(now() || 1, count);
     pendingStep = null;
     resetView();
-    select(wanted, { address: false, force: true }); // resetView emptied the view, even at the same step
+    select(wanted, { address: false, force: true });
   });
 
   // ── building and placing ─────────────────────────────────────────────────
@@ -91,8 +92,8 @@ export function init(lab) {
     const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
     nav.append(title, controls, help, live, view);
 
-    back.addEventListener('click', () => { stop(); select(now - 1, { say: true }); });
-    next.addEventListener('click', () => { stop(); select(now + 1, { say: true }); });
+    back.addEventListener('click', () => { stop(); select(now() - 1, { say: true }); });
+    next.addEventListener('click', () => { stop(); select(now() + 1, { say: true }); });
     play.addEventListener('click', () => (timer ? stop() : start()));
     slider.addEventListener('keydown', onKey);
     slider.addEventListener('pointerdown', onPointer);
@@ -115,7 +116,6 @@ export function init(lab) {
     }
     if (ui.nav.previousElementSibling !== charts) (charts || pre).after(ui.nav);
     for (const n of [6, 11]) placeJump(n);
-    watchCharts();
   }
 
   function placeJump(n) {
@@ -134,12 +134,19 @@ export function init(lab) {
   }
 
   // ── selecting a step ─────────────────────────────────────────────────────
+  // A step is selected through the lab API (page state); show() draws it when the store says so.
   function select(n, opts = {}) {
     if (!record || !record.items.length) return;
+    lab.selectStep(n, opts);
+  }
+
+  lab.on('step', (step, opts) => {
+    if (!record || !record.items.length) return;
+    show(clampStep(step, record.items.length), opts || {});
+  });
+
+  function show(step, opts) {
     const count = record.items.length;
-    const step = clampStep(n, count);
-    if (step === now && !opts.force) return;
-    now = step;
     const item = record.items[step - 1];
     const s = ui.slider;
     s.setAttribute('aria-valuemax', String(count));
@@ -150,14 +157,13 @@ export function init(lab) {
     ui.back.disabled = step <= 1;
     ui.next.disabled = step >= count;
     drawView(item, step, count);
-    markCharts();
     if (opts.address !== false) setAddressStep(step);
     ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
   }
 
   function onKey(ev) {
     if (!record) return;
-    const to = targetStep(ev.key, now, record.items);
+    const to = targetStep(ev.key, now(), record.items);
     if (to === null) return;
     ev.preventDefault();
     stop();
@@ -184,13 +190,13 @@ export function init(lab) {
   // ── Play / Pause ─────────────────────────────────────────────────────────
   function start() {
     if (!record) return;
-    if (now >= record.items.length) select(1);
+    if (now() >= record.items.length) select(1);
     ui.play.setAttribute('aria-pressed', 'true');
     ui.play.textContent = tl('Dừng', 'Pause');
     timer = setInterval(() => {
-      if (now >= record.items.length) { stop(); return; }
-      select(now + 1, { say: true });
-      if (now >= record.items.length) stop();
+      if (now() >= record.items.length) { stop(); return; }
+      select(now() + 1, { say: true });
+      if (now() >= record.items.length) stop();
     }, reducedMotion() ? PLAY_MS_REDUCED : PLAY_MS);
   }
 
@@ -233,7 +239,7 @@ export function init(lab) {
     ui.view.replaceChildren(
       head,
       section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
-      section(record.items.every(decodesFirst)
+      section(record.items.every((item) => item.decodes_first !== false)
         ? tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)')
         : tl('Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)', 'The step\'s token budget (in the order the edited plan_tasks returned)'), budget),
       section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend(dense)),
@@ -419,84 +425,6 @@ export function init(lab) {
     }
   }
 
-  // ── the charts: mark the selected step, select a clicked one ─────────────
-  // The timeline and the KV chart draw one .step-col per step (charts/svg.js stepColumns);
-  // a click anywhere on them selects the step under the pointer.
-  // a chart is redrawn when its panel's width changes: mark the new drawing (its frame has no mark yet)
-  const observer = new MutationObserver((records) => {
-    if (records.some((r) => [...r.addedNodes].some((n) => n.nodeType === 1 && !n.classList.contains('step-mark')))) markCharts();
-  });
-  function watchCharts() {
-    for (const n of [3, 6]) {
-      const panel = panelOf(n);
-      if (!panel || panel.dataset.stepClicks) continue;
-      panel.dataset.stepClicks = '1';
-      let box = panel.querySelector(':scope > .charts');
-      if (!box) {
-        box = make('div', { class: 'charts' });
-        (panel.querySelector(':scope > pre') || panel.lastChild).before(box);
-      }
-      observer.observe(box, { childList: true, subtree: true });
-      box.addEventListener('click', (ev) => {
-        const chart = ev.target.closest && ev.target.closest('[data-chart]');
-        if (!chart || !STEP_CHARTS.includes(chart.dataset.chart) || !record) return;
-        const step = stepUnder(chart, ev);
-        if (step) { stop(); select(step, { say: true }); }
-      });
-    }
-  }
-
-  function stepUnder(chart, ev) {
-    const hit = ev.target.closest('[data-step]');
-    if (hit && !hit.classList.contains('step-col')) return Number(hit.dataset.step);
-    const cols = stepCols(chart);
-    const svgEl = cols.length ? cols[0].ownerSVGElement : null;
-    if (!svgEl || !svgEl.getScreenCTM()) return 0;
-    const x = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svgEl.getScreenCTM().inverse()).x;
-    let lo = 0;
-    let hi = cols.length - 1; // the last column whose left edge is at or before x
-    if (x < Number(cols[0].getAttribute('x'))) return 0;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (Number(cols[mid].getAttribute('x')) <= x) lo = mid; else hi = mid - 1;
-    }
-    const col = cols[lo];
-    return x <= Number(col.getAttribute('x')) + Number(col.getAttribute('width')) + 1 ? Number(col.dataset.step) : 0;
-  }
-
-  // The mark is an HTML box over the chart's scrolling frame (the frame is position: relative), so
-  // moving it never lays out the chart's SVG again (a 1,000-step timeline has thousands of shapes).
-  const columns = new WeakMap(); // svg -> its .step-col rects in step order (looked up once per drawing)
-  function stepCols(chart) {
-    const svgEl = chart.querySelector('.chart-frame > svg'); // (the legend's swatches are svgs too)
-    if (!svgEl) return [];
-    if (!columns.has(svgEl)) columns.set(svgEl, Array.from(svgEl.querySelectorAll('.step-col')));
-    return columns.get(svgEl);
-  }
-
-  function markCharts() {
-    for (const name of STEP_CHARTS) {
-      for (const chart of document.querySelectorAll(`[data-chart="${name}"]`)) {
-        const col = stepCols(chart)[now - 1];
-        const frame = col ? col.ownerSVGElement.parentElement : chart.querySelector('.chart-frame');
-        if (!frame) continue;
-        let mark = frame.querySelector(':scope > .step-mark');
-        if (!col) { if (mark) mark.hidden = true; continue; }
-        if (!mark) {
-          mark = make('div', { class: 'step-mark', 'aria-hidden': 'true' });
-          frame.append(mark);
-        }
-        if (mark.dataset.step === String(now) && !mark.hidden) continue;
-        const num = (k) => Number(col.getAttribute(k));
-        mark.style.transform = `translate(${num('x')}px, ${num('y')}px)`;
-        mark.style.width = `${num('width')}px`;
-        mark.style.height = `${num('height')}px`;
-        mark.dataset.step = String(now);
-        mark.hidden = false;
-      }
-    }
-  }
-
   // ── the address ──────────────────────────────────────────────────────────
   // history.replaceState is slow with a long address (an edited trace): once scrubbing pauses.
   function setAddressStep(step) {
@@ -505,10 +433,15 @@ export function init(lab) {
 
   return {
     select: (n) => select(n),
-    current: () => now,
+    current: now,
     count: () => (record ? record.items.length : 0),
     focus: focusNav,
   };
+}
+
+/** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
+function valueText(item, n, count) {
+  return tl(`Bước ${n}/${count}`, `Step ${n}/${count}`) + (item && item.title ? ': ' + item.title : '');
 }
 
 function loadCss() {

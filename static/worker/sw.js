@@ -3,7 +3,7 @@
 // loads and runs with no network.
 //
 // This file is a template: build.py writes it to dist/sw.js with BUILD filled in from the build's
-// manifest (its version, the cache names of build.py's CACHE_NAMES, every file with its sha256), so
+// manifest (its version, the cache names of sitebuild's CACHE_NAMES, every file with its sha256), so
 // each new build gives a byte-different sw.js, which the browser installs as an update. Served as a
 // template (BUILD null) it does nothing.
 //

@@ -4,7 +4,7 @@
 // micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
-// A build with bytecode (build-info.json "bytecode", build_bytecode.py) names its standard library
+// A build with bytecode (build-info.json "bytecode", sitebuild/bytecode.py) names its standard library
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
 //
@@ -22,7 +22,7 @@
 'use strict';
 
 const SITE_ROOT = new URL('../../', self.location.href);
-const PACKAGES = ['numpy', 'micropip']; // build.py LAB_PACKAGES: its lock file holds just these
+const PACKAGES = ['numpy', 'micropip']; // sitebuild/pyodide.py LAB_PACKAGES: its lock file holds just these
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)

@@ -31,3 +31,15 @@ test('on returns an unsubscribe function', () => {
   store.emit('reset');
   assert.equal(calls, 1);
 });
+
+test('the selected step is page state: selectStep tells step listeners once per change, or always when forced', () => {
+  const store = createStore({});
+  const seen = [];
+  store.on('step', (n, how) => seen.push([n, how.say === true]));
+  assert.equal(store.get().step, 0);
+  store.selectStep(3, { say: true });
+  store.selectStep(3);
+  store.selectStep(3, { force: true });
+  assert.equal(store.get().step, 3);
+  assert.deepEqual(seen, [[3, true], [3, false]]);
+});

@@ -27,9 +27,10 @@ request: `start` stays the first step that worked on it, so queue = start − re
 prefill = first token − start, which includes any time lost to a preemption before the
 first token (reported separately as `lost`).
 
-The run block [3] prints is given a `steps.StepRecorder`: the engine calls it at every step
-boundary and after every step, and the record lets the page and `--steps` scrub the run
-without running it again.
+Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
+it (arrive, abort, admit, overtake, cache_hit, preempt, finish) and hands it the state at every step
+boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
+page scrubs the run without running it again.
 
 Three behaviours of vLLM, each off (or unused) by default so the seed's output is unchanged:
 - Automatic prefix caching (PREFIX_CACHE=on; vLLM design document "Automatic Prefix
@@ -58,6 +59,7 @@ from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, preemption_victim, step_duration
+from .run_log import RunLog
 from .sequence import Sequence
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
@@ -81,86 +83,33 @@ class Decision:
 
 
 @dataclass(slots=True)
-class Preemption:
-    step: int                  # 1-based step in which it happened
-    time: int                  # simulated µs (start of that step)
-    request: str
-    blocks: list               # physical blocks freed
-    generated: int             # tokens it had generated so far
-    recompute: int             # tokens it must prefill again
-    needed_by: str = ""        # the request whose task needed new blocks
-    need: int = 0              # new blocks that task needed
-    free: int = 0              # free blocks when the victim was chosen
-    priority: int = 0
-    arrival: int = 0
-
-
-@dataclass(slots=True)
-class Abort:
-    """A request cancelled by its client (cancel_at), removed at a step boundary."""
-    step: int                  # the 1-based step that started at this boundary (or would have)
-    time: int                  # simulated µs of the boundary
-    request: str
-    cancel_at: int
-    stage: str                 # "waiting" | "running"
-    blocks: list               # physical blocks it returned
-    generated: int             # tokens it had produced
-
-
-@dataclass(slots=True)
-class Overtake:
-    """SCHED_POLICY=priority admitted `request` while earlier ready requests kept waiting."""
-    step: int
-    time: int
-    request: str
-    priority: int
-    overtaken: list            # [{id, priority, arrival}] ready before it in arrival order, still waiting
-
-
-@dataclass(slots=True)
-class Step:
-    start: int
-    end: int
-    waiting: int
-    running: int
-    tasks: list                # [(request id, "prefill"|"decode", n)]
-    decode: int
-    prefill: int
-    kv_used: int = 0
-    preempted: list = field(default_factory=list)   # request ids preempted in this step
-    block_owners: dict = field(default_factory=dict)  # physical block -> request id, after the step
-    shared: dict = field(default_factory=dict)        # physical block -> request ids, blocks with ref_cnt > 1
-    cached_free: list = field(default_factory=list)   # free blocks still holding a prefix-cache hash
-
-
-@dataclass(slots=True)
 class EngineResult:
     done: list
     rejected: list             # [(Sequence, "429"|"400")]
-    steps: list
-    decisions: list
+    decisions: list            # [Decision] in order
     trace: dict
     pool: BlockManager
     end: int
-    preemptions: list
+    log: RunLog                # every step and event (run_log.py)
     aborted: list = field(default_factory=list)      # aborted Sequences, by id
-    aborts: list = field(default_factory=list)       # [Abort] in order
-    overtakes: list = field(default_factory=list)    # [Overtake] in order
+
+    @property
+    def preemptions(self) -> list[dict]:
+        return self.log.happenings("preempt")
 
 
 class Engine:
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,
-                 prefix_cache: bool | None = None):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
-        self.recorder = recorder   # steps.StepRecorder for the run the page scrubs, else None
+        self.log = RunLog(self.cfg)
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
         self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching)
         self.sched_policy = self.cfg.SCHED_POLICY
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
-        self.steps, self.decisions, self.preemptions = [], [], []
-        self.aborted, self.aborts, self.overtakes = [], [], []
+        self.decisions, self.aborted = [], []
+        self.preempted = []        # ids preempted in the step being executed (their tasks do not run)
         self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
                           positions_cached=0, positions_naive=0)
         self.now = 0
@@ -238,6 +187,7 @@ class Engine:
         elif len(seq.out) >= seq.max_new:
             seq.reason = "max_new_tokens"
         if seq.reason:
+            self.log.event("finish", id=seq.id, reason=seq.reason, n=len(seq.out), blocks=list(seq.block_table))
             self.finish(seq, t)
         else:
             seq.pending_token = token
@@ -275,38 +225,42 @@ class Engine:
             self.emit(seq, logits[-1], end)
 
     # ── preemption ─────────────────────────────────────────────────────────
-    def make_room(self, seq: Sequence, n: int, step: Step) -> bool:
+    def make_room(self, seq: Sequence, n: int) -> bool:
         """Preempt victims (scheduler.preemption_victim) until `seq` can store n positions.
 
         Returns False when `seq` itself had to be preempted."""
         while not self.pool.can_append(seq, n):
             victim = preemption_victim(self.running, self.sched_policy, seq)
-            self.preempt(victim, step, seq, n)
+            self.preempt(victim, seq, n)
             if victim is seq:
                 return False
         return True
 
-    def preempt(self, seq: Sequence, step: Step, needy: Sequence, n: int) -> None:
+    def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:
         """Preempt `seq` because `needy` must store n more positions and no block is free."""
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         blocks = self.pool.evict(seq)
-        self.preemptions.append(Preemption(len(self.steps) + 1, self.now, seq.id, blocks, len(seq.out),
-                                           len(seq.ids) + len(seq.out), needy.id, need, free, seq.priority, seq.arrival))
+        self.log.event("preempt", id=seq.id, blocks=list(blocks), generated=len(seq.out),
+                       recompute=len(seq.ids) + len(seq.out), needed_by=needy.id, need=need, free=free)
         seq.reset_for_recompute()
         self.running.remove(seq)
         self.waiting.insert(0, seq)
-        step.preempted.append(seq.id)
+        self.preempted.append(seq.id)
 
     # ── the step loop ([3]) ────────────────────────────────────────────────
     def take_arrivals(self) -> None:
         while self.pending and self.pending[0].arrival <= self.now:
-            self.admit(self.pending.pop(0))
+            seq, seen = self.pending.pop(0), len(self.decisions)
+            self.admit(seq)
+            self.log.arrive(seq, self.decisions[seen:])
 
     def schedule(self) -> tuple[list, int, str]:
         """Move ready requests into free slots; returns (admitted, room, the check that decided room)."""
         ready = [w for w in self.waiting if w.ready <= self.now]
         room, check = admission_check(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
         chosen = admission_order(ready, self.sched_policy)[:room]
+        for seq in chosen:
+            self.log.event("admit", id=seq.id, why=check, room=room)
         if self.sched_policy == "priority":
             self.note_overtakes(chosen, ready)
         for seq in chosen:
@@ -321,8 +275,8 @@ class Engine:
         for seq in chosen:
             behind = [w for w in left if ready.index(w) < ready.index(seq)]
             if behind:
-                self.overtakes.append(Overtake(len(self.steps) + 1, self.now, seq.id, seq.priority,
-                                               [dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind]))
+                self.log.event("overtake", id=seq.id, priority=seq.priority,
+                               overtaken=[dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind])
 
     def take_cached_prefix(self, seq: Sequence) -> None:
         """Prefix caching: a sequence with nothing cached starts from the cached full blocks of its prefill."""
@@ -330,6 +284,8 @@ class Engine:
             return
         recompute = seq.num_cached_tokens is not None
         n = self.pool.take_cached_prefix(seq, seq.prefill_ids, recompute)
+        if n:
+            self.log.event("cache_hit", id=seq.id, tokens=n, blocks=list(seq.block_table), recompute=recompute)
         seq.skip_cached(n)
         self.trace["positions_naive"] += n
 
@@ -351,7 +307,8 @@ class Engine:
         (self.running if stage == "running" else self.waiting).remove(seq)
         seq.finish, seq.reason = self.now, "aborted"
         self.aborted.append(seq)
-        self.aborts.append(Abort(len(self.steps) + 1, self.now, seq.id, seq.cancel_at, stage, blocks, len(seq.out)))
+        self.log.event("abort", id=seq.id, time=self.now, cancel_at=seq.cancel_at, stage=stage, blocks=blocks,
+                       generated=len(seq.out))
 
     def skip_idle_time(self) -> None:
         cancels = [w.cancel_at for w in self.waiting if w.cancel_at is not None]
@@ -363,30 +320,20 @@ class Engine:
     def run_step(self) -> None:
         tasks = plan_tasks(self.running, self.budget_cap)
         end = self.now + step_duration(self.cfg, tasks)
-        step = Step(self.now, end, len(self.waiting), len(self.running), [], 0, 0)
-        self.pool.current_step = len(self.steps) + 1
-        self.emitted = []
-        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end, step)]
-        if step.preempted:
-            end = self.retime(step, ran)
+        self.pool.current_step = self.log.count + 1
+        self.emitted, self.preempted = [], []
+        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end)]
+        if self.preempted:
+            end = self.retime(ran)
         if not ran:                       # every task's sequence was preempted: no work, no time
             return
-        step.tasks = [(seq.id, phase, n) for phase, seq, n in ran]
-        step.decode = sum(1 for p, _, _ in ran if p == "decode")
-        step.prefill = sum(n for p, _, n in ran if p == "prefill")
-        step.kv_used = self.pool.num_used
-        step.block_owners = self.pool.owner_map()
-        if self.pool.enable_caching:
-            step.shared, step.cached_free = self.pool.shared_map(), self.pool.cached_free()
         if self.check:
             self.pool.audit()
-        self.steps.append(step)
-        if self.recorder:
-            self.recorder.step_done(self, step, tasks)
+        self.log.step_done(self, self.now, end, tasks, ran)
         self.now = end
 
-    def run_task(self, phase: str, seq: Sequence, n: int, end: int, step: Step) -> bool:
-        if seq.id in step.preempted or not self.make_room(seq, n, step):
+    def run_task(self, phase: str, seq: Sequence, n: int, end: int) -> bool:
+        if seq.id in self.preempted or not self.make_room(seq, n):
             return False
         if phase == "decode":
             self.decode(seq, end)
@@ -394,10 +341,9 @@ class Engine:
             self.prefill(seq, n, end)
         return True
 
-    def retime(self, step: Step, ran: list) -> int:
+    def retime(self, ran: list) -> int:
         """After a preemption only the tasks that ran take time: move this step's token times."""
         end = self.now + step_duration(self.cfg, ran)
-        step.end = end
         for seq, i in self.emitted:
             seq.token_times[i] = end
             if seq.finish is not None and i == len(seq.token_times) - 1:
@@ -408,26 +354,22 @@ class Engine:
         for _ in range(MAX_ITERATIONS):
             if not (self.pending or self.waiting or self.running):
                 break
-            self.pool.current_step = len(self.steps) + 1     # the step this boundary opens
+            self.pool.current_step = self.log.count + 1     # the step this boundary opens
             self.take_arrivals()
             self.abort_due()
-            admission = self.schedule()
+            _, room, check = self.schedule()
             if not self.running:
                 self.skip_idle_time()
                 continue
-            if self.recorder:
-                self.recorder.boundary(self, *admission)
+            self.log.boundary(self, room, check)
             self.run_step()
         else:
             raise RuntimeError("engine did not finish within MAX_ITERATIONS")
-        if self.recorder:
-            self.recorder.close(self)
-        return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.steps, self.decisions,
-                            self.trace, self.pool, self.now, self.preemptions, sorted(self.aborted, key=lambda r: r.id),
-                            self.aborts, self.overtakes)
+        self.log.close()
+        return EngineResult(sorted(self.done, key=lambda r: r.id), self.rejected, self.decisions, self.trace, self.pool,
+                            self.now, self.log, sorted(self.aborted, key=lambda r: r.id))
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, recorder=None,
-               prefix_cache: bool | None = None) -> EngineResult:
+def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None) -> EngineResult:
     """One run of the trace; `prefix_cache` overrides PREFIX_CACHE (None = as configured)."""
-    return Engine(lab, policy, budget_cap, check, recorder, prefix_cache).run()
+    return Engine(lab, policy, budget_cap, check, prefix_cache).run()

@@ -17,24 +17,25 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
       "header_data": {requests, follow, slots, queue_limit, token_budget, block_size, pool_blocks,
                       max_context, n_heads, d_model, vocab, seed},   # what the header lines print
-      "steps":   {"count", "slots", "token_budget", "block_size", "pool_blocks",
-                  "items": [one dict per step of block [3], see steps.py, plus "title": str, "text": [str]],
+      "steps":   the run log (core/run_log.py: the one per-step record, its format frozen: new facts are new keys)
+                 {"count", "slots", "token_budget", "block_size", "pool_blocks", "prefix_cache", "sched_policy",
+                  "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
                   "after": [events after the last step], "after_text": [str],
-                  "wait_labels": {why a request waits (steps.py): words in "lang"}}
+                  "wait_labels": {why a request waits (run_log.py): words in "lang"}}
     }
 
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
 
-Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
+Each block's "data" (see block_data.py, block<N>_data) — the keys the charts read. No block repeats the
+steps: the charts and the step view read them from "steps" above.
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served, n_aborted,
      aborts[{step, time, request, cancel_at, stage ("waiting"|"running"), blocks, generated}]
   2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
      budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
      prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
-  3  steps[{start, end, waiting, running, tasks[[id, phase, n]], decode, prefill, kv_used, preempted,
-     block_owners{block: id}, shared{block: [ids]} (ref count > 1), cached_free[blocks]}],
-     preemptions[{step, time, request, blocks, generated, recompute, priority, arrival}], mixed, chunks, follow,
+  3  preemptions[{step, time, request, blocks, generated, recompute, needed_by, need, free, dropped, priority,
+     arrival}] (the run log's "preempt" events), mixed, chunks, follow,
      sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts
   4  chunks, prompt_len, prefix_cache, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
      arrival, ttft
@@ -49,7 +50,7 @@ Each block's "data" (see lab.py, block<N>_data) — the keys the charts read:
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
-  11 steps, ttft_slo, requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
+  11 ttft_slo, requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
      ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)

@@ -11,6 +11,7 @@ finish or abort, preemption and 429/400 refusals. Timestamps are the lab's SIMUL
 
 Labels come in the report's language (`TRACE` of text_vi.py / text_en.py).
 
+Reads the run log (report.steps: the steps and their tasks) and block [11]'s requests.
 Leaves out: flow arrows between steps, counters (KV use is in block [11]).
 """
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _slices(steps, tids) -> list[dict]:
 def trace_events(report) -> dict:
     tids, w = _tids(report), _words(report)
     data11 = report.block(11).data
-    events = _meta(tids, w) + _slices(data11["steps"], tids)
+    events = _meta(tids, w) + _slices(report.steps["items"], tids)
     for r in data11["requests"]:
         t = tids[r["id"]]
         events += [_instant(w["arrive"], r["arrival"], t), _instant(w["ready"], r["ready"], t)]

@@ -97,17 +97,17 @@ def patch_units(patches) -> list:
     """{module: source} or [{module, source, name?, first_line?, key?, function?}] (or their JSON) as patch.Unit
     objects (the page sends one per editor: key "module.function", function: the one it must define)."""
     from ..layout import short
-    from .patch import Unit, say
+    from .lessons import say
+    from .patch import Unit
     if isinstance(patches, str):
         try:
             patches = json.loads(patches)
         except json.JSONDecodeError as exc:
-            raise ValueError(say(f"patches không phải JSON hợp lệ ({exc.msg})", f"patches is not valid JSON ({exc.msg})")) from None
+            raise ValueError(say("unit.not_json", msg=exc.msg)) from None
     if isinstance(patches, dict):
         patches = [dict(module=m, source=s) for m, s in patches.items()]
     if not isinstance(patches, list) or not all(isinstance(p, dict) for p in patches):
-        raise ValueError(say("patches phải là {mô-đun: mã} hoặc một danh sách {module, source}",
-                             "patches must be {module: source} or a list of {module, source}"))
+        raise ValueError(say("unit.not_patches"))
     units = []
     for p in patches:
         module = str(p.get("module", ""))
@@ -121,8 +121,9 @@ PRINTED_MAX = 4000  # characters of the student's print() output sent back to th
 
 
 def shorten(text: str, lang: str = "vi") -> str:
+    from .lessons import WORDS
     cut = len(text) - PRINTED_MAX
-    return text if cut <= 0 else text[:PRINTED_MAX] + (f"\n… ({cut} characters left out)" if lang == "en" else f"\n… (bỏ {cut} ký tự)")
+    return text if cut <= 0 else text[:PRINTED_MAX] + WORDS["en" if lang == "en" else "vi"]("run.printed_cut", cut=cut)
 
 
 def run(config_json: str, patches=None, lang: str = "vi") -> str:
@@ -156,8 +157,8 @@ def run(config_json: str, patches=None, lang: str = "vi") -> str:
         return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
                            "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False)
     except (TypeError, ValueError) as exc:      # a value from the student's code JSON cannot hold
-        lesson = patch.Lesson(units[0].key, "engine", f"The result of the run with edited code cannot be sent to the page: {exc}." if lang == "en"
-                              else f"Kết quả của lần chạy với mã đã sửa không gửi được về trang: {exc}.")
+        with patch.language(lang):
+            lesson = patch.Lesson(units[0].key, "engine", patch.say("run.unsendable", error=exc))
         return json.dumps({"ok": False, "errors": [lesson.to_dict()]}, ensure_ascii=False)
 
 

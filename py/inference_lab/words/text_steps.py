@@ -1,17 +1,18 @@
 """The step narration in any language: which sentence each recorded event gets, and in which order.
 
-`narrate(w, record)` turns the step record (steps.StepRecorder.to_dict()) into one (title, lines)
+`narrate(w, record)` turns the step record (run_log.RunLog.to_dict()) into one (title, lines)
 per step; `after_lines(w, record)` tells what happened after the last step. `w` is one language's
 `text.Words` (text_steps_vi.WORDS, text_steps_en.WORDS): the step templates plus the blocks' ones,
 which word the refusal reasons (text.why). The record is read, never changed.
 
-Leaves out: the words (text_steps_vi.py, text_steps_en.py), all computation (steps.py records);
+Leaves out: the words (text_steps_vi.py, text_steps_en.py), all computation (run_log.py records);
 block [12]'s comparison runs, which are not recorded.
 """
 from __future__ import annotations
 
 from functools import partial
 
+from ..core.run_log import undecoded
 from .text import why
 
 # The reasons a request waits, in the order the narration names them (template "wait.<reason>").
@@ -105,31 +106,6 @@ def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
     return lines
 
 
-def undecoded(it) -> list:
-    """Ids decoding as the step starts that got no decode task (preempted or cancelled ones aside)."""
-    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
-    decoded = {t[0] for t in it["tasks"] if t[1] == "decode"}
-    return [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone and r[0] not in decoded]
-
-
-def decodes_first(it) -> bool:
-    """True when the step's tasks follow the seed's plan_tasks order: every decoding sequence got its token
-    before any prompt chunk. An edited plan_tasks may put chunks first, or leave a decode out for them.
-
-    >>> A, B = ["A", "decode", 4, 4, 1, 0], ["B", "prefill", 0, 11, 0, 0]
-    >>> decodes_first(dict(running=[A, B], tasks=[["A", "decode", 1], ["B", "prefill", 5]], events=[]))
-    True
-    >>> decodes_first(dict(running=[A, B], tasks=[["B", "prefill", 5], ["A", "decode", 1]], events=[]))
-    False
-    >>> decodes_first(dict(running=[A, B], tasks=[["B", "prefill", 6]], events=[]))
-    False
-    """
-    phases = [t[1] for t in it["tasks"]]
-    if "prefill" not in phases:
-        return True
-    return "decode" not in phases[phases.index("prefill"):] and not undecoded(it)
-
-
 def budget_frame(w, used, cap) -> tuple[str, str]:
     """The budget line's head ("Ngân sách 6 token: ") and tail (" -> dùng 6/6, còn 0.")."""
     head = w("budget.cap", cap=cap) if cap is not None else w("budget.no_cap")
@@ -140,7 +116,7 @@ def budget_frame(w, used, cap) -> tuple[str, str]:
 def budget_lines(w, it) -> list[str]:
     used, cap = it["budget"]
     head, tail = budget_frame(w, used, cap)
-    if not decodes_first(it):
+    if not it["decodes_first"]:
         return [head + budget_in_order(w, it) + tail]
     decodes = [t for t in it["tasks"] if t[1] == "decode"]
     chunks = [t for t in it["tasks"] if t[1] == "prefill"]
@@ -160,7 +136,7 @@ def budget_in_order(w, it) -> str:
 
 def budget_event_line(w, e, it) -> str:
     got = w("budget.got_none") if e["got"] == 0 else w("budget.got_some", e=e)
-    return w("budget.event" if decodes_first(it) else "budget.event_in_order", e=e, got=got)
+    return w("budget.event" if it["decodes_first"] else "budget.event_in_order", e=e, got=got)
 
 
 def chunk_line(w, e) -> str:

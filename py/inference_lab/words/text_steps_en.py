@@ -4,7 +4,7 @@ text_steps.py fills these templates exactly as it fills the Vietnamese ones: `na
 one (title, lines) per step, the first line starting with "Step N/M"; `after_lines` and
 `WAIT_WHY` likewise. Each line prints the same numbers in the same order as its Vietnamese twin.
 
-Leaves out: which sentence is said when, and all computation (text_steps.py decides, steps.py records).
+Leaves out: which sentence is said when, and all computation (text_steps.py decides, run_log.py records).
 """
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """Every sentence of the step narration, in Vietnamese: what happened at each step and which check decided it.
 
-`narrate(record)` turns the step record (steps.StepRecorder.to_dict()) into one (title, lines) per
+`narrate(record)` turns the step record (run_log.RunLog.to_dict()) into one (title, lines) per
 step; the first line starts with "Bước N/M". `python -m inference_lab --steps` prints the lines, the
 page's step navigator shows them and uses "Bước N/M: title" as the slider's spoken value. The
-sentences are templates, one key each, that text_steps.py fills (format specs: text.py's docstring);
+sentences are templates, one key each, that text_steps.py fills (format specs: templates.py's docstring);
 a sibling of text_vi.py (which holds the 13 blocks' sentences) and, like it, the only place these words live.
 
-Leaves out: which sentence is said when, and all computation (text_steps.py decides, steps.py records).
+Leaves out: which sentence is said when, and all computation (text_steps.py decides, run_log.py records).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ seed program's lines, character for character, including its fixed phrases (e.g.
 crash (a refused followed request, preemption, nobody served, unknown characters) are this lab's own.
 
 A template names the facts it prints: `{d[capacity]}` is a field of the block's data, `{x[arrival]:ms}`
-a simulated time ("1.23 ms"), `{row:vec2}` an array (text.py's docstring lists the specs).
+a simulated time ("1.23 ms"), `{row:vec2}` an array (templates.py's docstring lists the specs).
 text_en.py has the same keys in English (lab.TEXTS picks one by language); nothing in the
 mechanics refers to these strings.
 

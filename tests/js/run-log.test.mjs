@@ -1,10 +1,10 @@
-// static/tools/step-state.js: the step navigator's arithmetic, on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
+// static/core/run-log.js: the run log's reader (the step navigator's arithmetic and the charts' rows), on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
 // (exercise 5: C is preempted at step 6), as report.steps.items holds them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  blockMap, budgetParts, clampStep, decodesFirst, eventSteps, expandRanges, hasEvent, stepFromSearch, targetStep, valueText,
-} from '../../static/tools/step-state.js';
+  blockMap, budgetParts, clampStep, eventSteps, expandRanges, hasEvent, stepFromSearch, stepRows, targetStep,
+} from '../../static/core/run-log.js';
 
 const STEP5 = {
   tasks: [['A', 'decode', 1], ['B', 'decode', 1], ['C', 'prefill', 4]], budget: [6, 6],
@@ -58,15 +58,10 @@ test('the budget bar: decodes first, then prompt chunks, then what is left', () 
   assert.equal(budgetParts({ tasks: [['A', 'prefill', 9]], budget: [9, null] }).left, null);
 });
 
-test('an edited plan_tasks: the bar keeps its order, and decodesFirst tells the seed order from another', () => {
-  const running = [['A', 'decode', 4, 4, 1, 0], ['B', 'prefill', 0, 11, 0, 0]];
-  const swapped = { running, tasks: [['B', 'prefill', 5], ['A', 'decode', 1]], budget: [6, 6], events: [] };
+test('an edited plan_tasks: the bar keeps the order the tasks ran in', () => {
+  const swapped = { tasks: [['B', 'prefill', 5], ['A', 'decode', 1]], budget: [6, 6], events: [] };
   assert.deepEqual(budgetParts(swapped).parts.map((p) => p.id + p.phase), ['Bprefill', 'Adecode']);
-  assert.equal(decodesFirst(swapped), false);
-  assert.equal(decodesFirst({ running, tasks: [['B', 'prefill', 6]], events: [] }), false);   // A got no decode
-  assert.equal(decodesFirst({ running, tasks: [['A', 'decode', 1], ['B', 'prefill', 5]], events: [] }), true);
-  assert.equal(decodesFirst({ running, tasks: [['B', 'prefill', 6]], events: [{ kind: 'preempt', id: 'A' }] }), true);
-  assert.equal(decodesFirst(STEP5), true);
+  assert.deepEqual(budgetParts(swapped).left, 0);
 });
 
 test('block owners after the step, and the blocks just taken or given back', () => {
@@ -106,7 +101,12 @@ test('?step=N is clamped to the run; anything else is ignored', () => {
   assert.equal(clampStep(2.6, 5), 3);
 });
 
-test('the spoken value', () => {
-  assert.equal(valueText(STEP6, 6, 15), 'Bước 6/15: preempt C');
-  assert.equal(valueText({ title: 'C bắt đầu prefill 5 token' }, 8, 12), 'Bước 8/12: C bắt đầu prefill 5 token');
+test('the charts\' rows: owners (a shared block: its first holder), blocks in use, shared and cached blocks', () => {
+  const item = { start: 0, end: 5, tasks: [['A', 'decode', 1]], tables: { A: [0, 1], D: [0, 3] }, free: [[2, 2], [4, 7]], cached_free: [[5, 6]] };
+  const [row] = stepRows({ steps: { pool_blocks: 8, items: [item] } });
+  assert.deepEqual(row.owners, { 0: 'A', 1: 'A', 3: 'D' });
+  assert.deepEqual(row.shared, { 0: ['A', 'D'] });
+  assert.equal(row.kvUsed, 3);
+  assert.deepEqual(row.cachedFree, [5, 6]);
+  assert.deepEqual(stepRows({ blocks: [] }), []);
 });

@@ -1,13 +1,12 @@
-#!/usr/bin/env python3
-"""Bytecode for the site: the Python the lab imports at start, compiled when build.py builds it.
+"""Bytecode for the site: the Python the lab imports at start, compiled when the site is built.
 
 Pyodide 0.27.7 ships Python sources (python_stdlib.zip and the NumPy and micropip wheels hold .py
 files), so every first visit compiles the standard library, NumPy, micropip and the engine in
-WebAssembly before anything runs. build.py (Python 3.11+) uses this module to compile them ahead of
-time with a CPython 3.12 found on the machine (Pyodide 0.27.7 is Python 3.12.7: same bytecode, same
-magic number, checked), which runs this same file as a script:
+WebAssembly before anything runs. The build (Python 3.11+) compiles them ahead of time with a
+CPython 3.12 found on the machine (Pyodide 0.27.7 is Python 3.12.7: same bytecode, same magic
+number, checked), which runs compile_job.py as a script:
 
-    python3.12 build_bytecode.py JOB.json     # JOB.json: [[source file, co_filename, mode], ...]
+    python3.12 sitebuild/compile_job.py JOB.json     # JOB.json: [[source file, co_filename, mode], ...]
 
 What is compiled (pyodide-imports.txt lists the files; the engine is compiled whole):
 - python_stdlib.zip -> python_stdlib.pyc.zip: each listed x.py replaced by x.pyc (no source);
@@ -23,9 +22,6 @@ from source as before), and the CDN build mode (its Pyodide files come from the 
 """
 from __future__ import annotations
 
-import base64
-import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -35,10 +31,12 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+from .common import ROOT, record_hash
+
 PYC_MAGIC = "cb0d0d0a"  # importlib.util.MAGIC_NUMBER of CPython 3.12.x, the Python of Pyodide 0.27.7
 PYTHON312_ENV = "LAB_PYTHON312"  # a python3.12 to use, or "none" to build without bytecode
 IMPORTS_LIST = ROOT / "pyodide-imports.txt"
+COMPILE_JOB = Path(__file__).resolve().parent / "compile_job.py"  # the script the 3.12 interpreter runs
 STDLIB_ZIP = "python_stdlib.zip"
 STDLIB_PYC_ZIP = "python_stdlib.pyc.zip"
 STDLIB_PATH = "/lib/python312.zip/"             # where Pyodide mounts the standard library zip
@@ -94,21 +92,11 @@ def compile_sources(python: str, items: list[tuple[bytes, str, str]]) -> list[by
             path.write_bytes(source)
             job.append([str(path), co_filename, mode])
         (Path(tmp) / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        result = subprocess.run([python, str(Path(__file__).resolve()), str(Path(tmp) / "job.json")],
+        result = subprocess.run([python, str(COMPILE_JOB), str(Path(tmp) / "job.json")],
                                 capture_output=True, text=True, timeout=600)
         if result.returncode != 0 or result.stdout.strip() != PYC_MAGIC:
             raise RuntimeError(f"{python} could not compile the sources: {result.stderr.strip()[-800:]}")
         return [(Path(tmp) / f"{i}.pyc").read_bytes() for i in range(len(items))]
-
-
-def _compile_job(job_path: str) -> None:
-    from importlib._bootstrap_external import _code_to_hash_pyc
-    for source_path, co_filename, mode in json.loads(Path(job_path).read_text(encoding="utf-8")):
-        source = Path(source_path).read_bytes()
-        code = compile(source, co_filename, "exec", dont_inherit=True, optimize=0)
-        data = _code_to_hash_pyc(code, importlib.util.source_hash(source), mode == "checked")
-        Path(source_path + "c").write_bytes(bytes(data))
-    print(importlib.util.MAGIC_NUMBER.hex())
 
 
 # ── which files, and the archives that carry them ────────────────────────────
@@ -134,10 +122,6 @@ def repacked_name(upstream: str) -> str:
     return "-".join([name, version, BUILD_TAG, *tags]) + ".whl"
 
 
-def _record_hash(data: bytes) -> str:
-    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-
-
 def repack(upstream: Path, dest: Path, pycs: dict[str, bytes]) -> None:
     """Copy the zip/wheel `upstream` to `dest`, each x.py in `pycs` replaced by x.pyc (same place,
     same date); a wheel's RECORD lists the new entries with their hashes."""
@@ -159,7 +143,7 @@ def repack(upstream: Path, dest: Path, pycs: dict[str, bytes]) -> None:
                 out.writestr(info, data)
                 written[info.filename] = data
             if record is not None:
-                lines = [f"{name},{_record_hash(data)},{len(data)}" for name, data in written.items()]
+                lines = [f"{name},{record_hash(data)},{len(data)}" for name, data in written.items()]
                 text = "\n".join(lines + [f"{record.filename},,"]) + "\n"
                 out.writestr(record, text.encode())
 
@@ -168,7 +152,3 @@ def missing_sources(upstream: Path, inner: list[str]) -> list[str]:
     with zipfile.ZipFile(upstream) as zf:
         names = set(zf.namelist())
     return [p for p in inner if p not in names]
-
-
-if __name__ == "__main__":
-    _compile_job(sys.argv[1])

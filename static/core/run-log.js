@@ -1,12 +1,12 @@
-// The step navigator's arithmetic (pure, no DOM; static/tools/steps.js draws): which step a key goes to,
-// which steps have an event, the token budget bar's parts, every KV block's owner at a step, and the
-// ?step=N address value. Steps are numbered 1..count as in block [3] ("bước N"); `items` is
-// report.steps.items (py/inference_lab/core/steps.py documents one item).
-// Leaves out: words (the narration comes from the engine) and drawing.
+// The page's reader of the run log (report.steps, py/inference_lab/core/run_log.py documents one item): the
+// steps' numbers and keys (which step a key goes to, which steps have an event, ?step=N), each step's token
+// budget bar, every KV block's owner at a step, and the per-step rows the charts draw (stepRows). Pure: no
+// DOM, no words, so it loads in Node for the unit tests. Steps are numbered 1..count as in block [3].
+// Leaves out: the words (the narration comes from the engine; the slider's spoken value is static/tools/steps.js's),
+// the selected step (page state: static/core/lab-api.js selectStep/step) and drawing.
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
 export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'preempt', 'first', 'finish'];
-import { tl } from '../words/i18n.js';
 
 export function clampStep(n, count) {
   if (!count) return 0;
@@ -44,19 +44,6 @@ export function targetStep(key, now, items) {
     }
     default: return null;
   }
-}
-
-/** True when the step follows the seed's plan_tasks order: every decoding sequence got its token before any
- *  prompt chunk (text_steps.decodes_first). An edited plan_tasks may put chunks first or leave a decode out. */
-export function decodesFirst(item) {
-  const tasks = (item && item.tasks) || [];
-  const phases = tasks.map((t) => t[1]);
-  const firstChunk = phases.indexOf('prefill');
-  if (firstChunk < 0) return true;
-  if (phases.slice(firstChunk).includes('decode')) return false;
-  const gone = new Set(((item && item.events) || []).filter((e) => e.kind === 'preempt' || e.kind === 'abort').map((e) => e.id));
-  const decoded = new Set(tasks.filter((t) => t[1] === 'decode').map((t) => t[0]));
-  return ((item && item.running) || []).every((r) => r[1] !== 'decode' || gone.has(r[0]) || decoded.has(r[0]));
 }
 
 /** The budget bar, in the order the scheduler filled it (the seed's: decodes first, then prompt chunks);
@@ -104,7 +91,29 @@ export function stepFromSearch(search, count) {
   return clampStep(Number(raw), count);
 }
 
-/** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
-export function valueText(item, n, count) {
-  return tl(`Bước ${n}/${count}`, `Step ${n}/${count}`) + (item && item.title ? ': ' + item.title : '');
+/** The run log's items of a report ([] when it has none). */
+export function logItems(report) {
+  const steps = report && report.steps;
+  return steps && Array.isArray(steps.items) ? steps.items : [];
+}
+
+/** One row per step for the charts: start, end, tasks, the KV blocks in use after the step (kvUsed), each block's
+ *  owner (owners: {block: id}, a shared block's first holder), the blocks held by several (shared: {block: [ids]})
+ *  and the free blocks still holding a prefix-cache hash (cachedFree: [block]). */
+export function stepRows(report) {
+  const pool = Number((report && report.steps && report.steps.pool_blocks) || 0);
+  return logItems(report).map((item) => {
+    const owners = {};
+    const holders = {};
+    for (const [id, table] of Object.entries(item.tables || {})) {
+      for (const b of table) {
+        if (!(b in owners)) owners[b] = id;
+        (holders[b] = holders[b] || []).push(id);
+      }
+    }
+    const shared = Object.fromEntries(Object.entries(holders).filter(([, ids]) => ids.length > 1));
+    const free = expandRanges(item.free).length;
+    return { start: item.start, end: item.end, tasks: item.tasks || [], owners, shared, kvUsed: pool - free,
+      cachedFree: expandRanges(item.cached_free) };
+  });
 }

@@ -1,0 +1,258 @@
+"""[3] The run log: one record per executed step and the typed events of the run, in one schema.
+
+Every engine run keeps a `RunLog` (engine.Engine.log). The engine tells it what happens when it
+happens — `event(kind, **fields)` for a decision, `fact(**fields)` for a per-step number — and calls
+`boundary()` once the gateway and the scheduler have run (the queue and the slots as the step
+starts) and `step_done()` once the step's tasks ran. Everything that reads a run reads this log:
+the blocks' data (entrypoints/blocks_data.py), the narration (words/text_steps.py, `--steps`), the
+Chrome trace (entrypoints/trace.py), the page's step view and charts (report.steps in `--json`).
+
+One step is one plain-JSON dict (`RunLog.to_dict()["items"][i]`, the frozen format of `--json`'s
+top-level `steps`: new facts are new keys, no key changes):
+
+    start, end      simulated µs
+    waiting         [[id, why, preemptions]] in queue order; why = the check that keeps it waiting:
+                    "preparing" (input preparation not done), "no_slot" (every slot runs),
+                    "group_running" / "group_incomplete" (static batching; not in the main run),
+                    "room_rule" (an edited scheduler.admission_room said 0 although a slot is free)
+    running         [[id, phase, done, total, generated, preemptions]] as the step starts: phase
+                    "prefill" | "decode", prompt tokens done / total (prompt + generated when
+                    recomputing after a preemption)
+    tasks           [[id, phase, n]] the tasks that ran (the seed's order: decodes first, then prompt chunks)
+    decodes_first   the tasks follow that order (an edited plan_tasks may put chunks first or leave a decode out)
+    budget          [used, cap]: tokens of the tasks that ran and TOKEN_BUDGET
+    tables          {id: [physical block, ...]} every block table after the step
+    free            the free blocks after the step (sorted) as inclusive ranges [[first, last], ...]
+    cached_free     the free blocks that still hold a prefix-cache hash, as ranges (PREFIX_CACHE=on)
+    alloc, freed    physical blocks taken / given back during the step
+    reused          blocks taken back from the prefix cache at this step's boundary (not in alloc)
+    events          [{"kind": ...}] in EVENT_ORDER (below); events between two steps belong to the next
+    + every `fact()` the engine gave during the step (one key each)
+
+The record names the run's constants, its `sched_policy` and, under "priority", every request's
+`priority_key` [priority, arrival] (scheduler.priority_key); `after` holds the events after the last
+step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
+holds it; with the prefix cache on, a full block can be in several tables at once (shared).
+
+Compact: a 1,000-step run keeps per step only ids and small ints; a block table that did not change
+is the previous step's list (one object, not a copy), so tables cost memory only when they change.
+
+    >>> free_ranges([0, 1, 2, 5, 7, 8])
+    [[0, 2], [5, 5], [7, 8]]
+    >>> expand_ranges([[0, 2], [5, 5], [7, 8]])
+    [0, 1, 2, 5, 7, 8]
+
+Leaves out: the sentences (words/text_steps*.py), the K/V numbers themselves, the sampled tokens
+(block [8] shows them), prefix-cache evictions (the block pool's `evictions`, block [6]).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Every event kind, in the order a step lists them; a new kind is one line here plus its `event()` call.
+EVENT_ORDER = (
+    "arrive",      # {id, arrival, decisions: [{stage, code, reason, facts}], code, ready?} gateway + input
+    "abort",       # {id, time, cancel_at, stage, blocks, generated} cancel_at passed (waiting or running)
+    "admit",       # {id, why, room} a slot was given (why: the scheduler's admission check)
+    "overtake",    # {id, priority, overtaken: [{id, priority, arrival}]} SCHED_POLICY=priority
+    "cache_hit",   # {id, tokens, blocks, recompute} prompt tokens whose K/V came from the prefix cache
+    "budget",      # {id, got, left, cap} a prompt got fewer tokens than it has left
+    "chunk",       # {id, n, done, total, first, recompute} a prompt chunk ran
+    "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
+    "first",       # {id, time} first token
+    "finish",      # {id, reason, n, blocks}
+)
+RANK = {kind: i for i, kind in enumerate(EVENT_ORDER)}
+AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
+GIVES_BACK = ("finish", "preempt", "abort")                     # events whose "blocks" went back to the pool
+
+
+def free_ranges(free: list[int]) -> list[list[int]]:
+    """Sorted block numbers as inclusive [first, last] runs."""
+    if not free:
+        return []
+    a = np.asarray(free)                                  # (n,)
+    cut = np.flatnonzero(np.diff(a) != 1)                 # last index of every run but the final one
+    firsts, lasts = np.r_[a[0], a[cut + 1]], np.r_[a[cut], a[-1]]
+    return [[int(lo), int(hi)] for lo, hi in zip(firsts, lasts)]
+
+
+def expand_ranges(ranges: list) -> list[int]:
+    return [b for lo, hi in ranges for b in range(lo, hi + 1)]
+
+
+def undecoded(it) -> list:
+    """Ids decoding as the step starts that got no decode task (preempted or cancelled ones aside)."""
+    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
+    decoded = {t[0] for t in it["tasks"] if t[1] == "decode"}
+    return [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone and r[0] not in decoded]
+
+
+def decodes_first(it) -> bool:
+    """True when the step's tasks follow the seed's plan_tasks order: every decoding sequence got its token
+    before any prompt chunk. An edited plan_tasks may put chunks first, or leave a decode out for them.
+
+    >>> A, B = ["A", "decode", 4, 4, 1, 0], ["B", "prefill", 0, 11, 0, 0]
+    >>> decodes_first(dict(running=[A, B], tasks=[["A", "decode", 1], ["B", "prefill", 5]], events=[]))
+    True
+    >>> decodes_first(dict(running=[A, B], tasks=[["B", "prefill", 5], ["A", "decode", 1]], events=[]))
+    False
+    >>> decodes_first(dict(running=[A, B], tasks=[["B", "prefill", 6]], events=[]))
+    False
+    """
+    phases = [t[1] for t in it["tasks"]]
+    if "prefill" not in phases:
+        return True
+    return "decode" not in phases[phases.index("prefill"):] and not undecoded(it)
+
+
+def in_order(events: list) -> list:
+    return sorted(events, key=lambda e: RANK[e["kind"]])   # stable: within a kind, as they happened
+
+
+class RunLog:
+    """The steps and events of one engine run."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.items = []            # one dict per executed step
+        self.after = []            # events after the last step
+        self.new = []              # events since the last boundary / step
+        self.ahead = []            # boundary events waiting for the next executed step
+        self.facts = {}            # fact() of the step being executed
+        self.start = None          # the snapshot of the latest boundary
+        self.owners = set()        # (id, physical block) held after the last executed step
+        self.tables = {}           # id -> its block table after the last executed step
+        self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+    # ── what the engine tells ──────────────────────────────────────────────
+    def event(self, kind: str, **fields) -> None:
+        """One thing that happened, of a kind in EVENT_ORDER, e.g. event("admit", id="C", why="ok", room=1)."""
+        assert kind in RANK, kind
+        if kind == "cache_hit":
+            self.from_cache[fields["id"]] = fields["tokens"]
+        elif kind == "preempt":
+            self.from_cache.pop(fields["id"], None)
+        self.new.append(dict(kind=kind, **fields))
+
+    def fact(self, **fields) -> None:
+        """A per-step fact of the step being executed (one key of its record), e.g. fact(cost=…)."""
+        self.facts.update(fields)
+
+    def arrive(self, seq, decisions: list) -> None:
+        """The gateway and input preparation looked at `seq` ([Decision] in order)."""
+        rows = [dict(stage=d.stage, code=d.code, reason=d.reason, facts=dict(d.facts)) for d in decisions]
+        extra = dict(ready=seq.ready) if rows[-1]["code"] == "OK" else {}
+        self.event("arrive", id=seq.id, arrival=seq.arrival, decisions=rows, code=rows[-1]["code"], **extra)
+
+    def boundary(self, engine, room: int, check: str) -> None:
+        """The step about to run: the queue (and why each one waits) and the slots as it starts;
+        `room` and `check` as scheduler.admission_check said."""
+        self.take_boundary_events()
+        after_room = "no_slot" if room else check
+        self.start = dict(
+            waiting=[[s.id, "preparing" if s.ready > engine.now else after_room, s.num_preemptions]
+                     for s in engine.waiting],
+            running=[[s.id, "prefill" if s.num_prefill_left else "decode", len(s.prefill_ids) - s.num_prefill_left,
+                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in engine.running],
+            seqs=list(engine.running))
+
+    def take_boundary_events(self) -> None:
+        self.ahead += in_order([e for e in self.new if e["kind"] in AT_BOUNDARY])
+        self.new = [e for e in self.new if e["kind"] not in AT_BOUNDARY]
+
+    def step_done(self, engine, start: int, end: int, planned: list, ran: list) -> None:
+        """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran."""
+        snap, cap = self.start, engine.budget_cap
+        before = {r[0]: r for r in snap["running"]}
+        tasks = [[seq.id, phase, n] for phase, seq, n in ran]
+        redo = {r[0] for r in snap["running"] if r[5]}
+        ran_ids = {t[0] for t in tasks}
+        during = self.budget_events(snap, planned, cap) + [
+            dict(kind="chunk", id=rid, n=n, done=before[rid][2] + n, total=before[rid][3],
+                 first=before[rid][2] == self.from_cache.get(rid, 0), recompute=rid in redo)
+            for rid, phase, n in tasks if phase == "prefill"]
+        for e in self.new:
+            if e["kind"] == "preempt":
+                e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
+        during += [dict(kind="first", id=s.id, time=s.token_times[0]) for s in snap["seqs"]
+                   if before[s.id][4] == 0 and s.out]
+        events = self.ahead + in_order(self.new + during)
+        item = dict(start=start, end=end, waiting=snap["waiting"], running=snap["running"], tasks=tasks,
+                    budget=[sum(1 if p == "decode" else n for _, p, n in tasks), cap], events=events,
+                    **self.kv_state(engine.pool, engine.running, events))
+        item["decodes_first"] = decodes_first(item)
+        self.items.append(dict(item, **self.facts))
+        self.new, self.ahead, self.facts = [], [], {}
+
+    def close(self) -> None:
+        """The run ended: what happened after the last step goes to `after`."""
+        self.take_boundary_events()
+        self.after, self.ahead = self.ahead + in_order(self.new), []
+        self.new = []
+
+    @staticmethod
+    def budget_events(snap, planned, cap) -> list[dict]:
+        """A prompt that got fewer tokens than it has left: the token budget decided it."""
+        if cap is None:
+            return []
+        got = {s.id: n for p, s, n in planned if p == "prefill"}
+        return [dict(kind="budget", id=rid, got=got.get(rid, 0), left=total - done, cap=cap)
+                for rid, phase, done, total, *_ in snap["running"]
+                if phase == "prefill" and got.get(rid, 0) < total - done]
+
+    def kv_state(self, pool, running_seqs, events) -> dict:
+        """Block tables (running order), free list, and the blocks taken / given back during the step
+        (a block can be both: freed by a victim and taken by the task that needed it)."""
+        running = [s.id for s in running_seqs]
+        order = [rid for rid in running if rid in pool.active] + [rid for rid in pool.active if rid not in running]
+        tables = {rid: self.same_or_new(rid, pool.active[rid].block_table) for rid in order}
+        self.tables = tables
+        returned = [(e["id"], b) for e in events if e["kind"] in GIVES_BACK for b in e["blocks"]]
+        reused = {(e["id"], b) for e in events if e["kind"] == "cache_hit" for b in e["blocks"]}
+        held = [(rid, b) for rid, t in tables.items() for b in t]
+        alloc = sorted({b for rid, b in held + returned if (rid, b) not in reused and (rid, b) not in self.owners})
+        self.owners = set(held)
+        cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
+        return dict(tables=tables, free=free_ranges(sorted(pool.free)), cached_free=free_ranges(cached_free), alloc=alloc,
+                    freed=sorted({b for _, b in returned}), reused=sorted({b for _, b in reused}))
+
+    def same_or_new(self, rid, table) -> list:
+        """The previous step's list when the table did not change (stored once), else a copy."""
+        old = self.tables.get(rid)
+        return old if old == table else list(table)
+
+    # ── reading the log ────────────────────────────────────────────────────
+    def happenings(self, kind: str) -> list[dict]:
+        """Every event of `kind` as {step, time, request, ...its fields}: step = the 1-based step it belongs to
+        (count + 1 after the last one), time = its own "time" or its step's start (None after the last step)."""
+        out = []
+        for n, events, start in [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)] + \
+                [(self.count + 1, self.after, None)]:
+            out += [dict({k: v for k, v in e.items() if k not in ("kind", "id")}, step=n, time=e.get("time", start),
+                         request=e["id"]) for e in events if e["kind"] == kind]
+        return out
+
+    def to_dict(self) -> dict:
+        cfg = self.cfg
+        priority_key = ({r["id"]: [r.get("priority") or 0, r["arrival"]] for r in cfg.REQUESTS}
+                        if cfg.SCHED_POLICY == "priority" else {})
+        return dict(count=self.count, slots=cfg.SLOTS, token_budget=cfg.TOKEN_BUDGET, block_size=cfg.BLOCK_SIZE,
+                    pool_blocks=cfg.POOL_BLOCKS, prefix_cache=cfg.PREFIX_CACHE == "on", sched_policy=cfg.SCHED_POLICY,
+                    priority_key=priority_key, items=self.items, after=self.after)
+
+
+def step_rows(record: dict) -> list[dict]:
+    """Blocks [3] and [11]'s one line per step, from the record: counts as the step starts, the work
+    done, the KV blocks in use after it and who was preempted."""
+    pool = record["pool_blocks"]
+    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]), running=len(it["running"]),
+                 tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),
+                 prefill=sum(t[2] for t in it["tasks"] if t[1] == "prefill"),
+                 kv_used=pool - sum(hi - lo + 1 for lo, hi in it["free"]),
+                 preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"])
+            for it in record["items"]]

@@ -1,0 +1,192 @@
+"""The lab's tunable constants, written once: name, type, seed default, bounds, labels and help in both languages.
+
+Every constant at the top of the seed program (`inference-end-to-end.py`) is a `Field` here, with the
+seed's default, its bounds, a Vietnamese label and help text (and their English twins in `en`) and a
+group; `REQUEST_FIELDS` are the columns of the request trace (REQUESTS). The page builds its controls
+from `describe()`, the command line builds its flags from `FIELDS`, config.py's `Config` has one
+attribute per Field: a name, default or bound is written exactly once.
+
+    >>> FIELD_BY_NAME["TOKEN_BUDGET"].flag, FIELD_BY_NAME["TOKEN_BUDGET"].default
+    ('--token-budget', 6)
+
+Bounds are chosen so that any valid config finishes in a few seconds on a 2-core machine (and inside
+Pyodide): sequences are at most MAX_CONTEXT ≤ 128 tokens, at most 12 requests, at most 1024 KV blocks.
+
+Leaves out: checking values against the schema and the Config object (config.py), and the model's
+sizes (d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+MAX_REQUESTS = 12
+MAX_TEXT_CHARS = 80
+
+DEFAULT_REQUESTS = (
+    dict(id="A", arrival=0, text="xin chao model", max_new=10, temperature=0.0, top_k=0, top_p=1.0, seed=1),
+    dict(id="B", arrival=0, text="model hoc token", max_new=7, temperature=0.8, top_k=4, top_p=0.9, seed=2),
+    dict(id="E", arrival=500, text="xin chao ban", max_new=30, temperature=0.0, top_k=0, top_p=1.0, seed=3),
+    dict(id="C", arrival=1000, text="ban hoc model", max_new=8, temperature=0.8, top_k=5, top_p=0.9, seed=4),
+    dict(id="D", arrival=1500, text="xin chao token", max_new=5, temperature=0.0, top_k=0, top_p=1.0, seed=5),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One tunable constant: name as in the seed, type, default, bounds and Vietnamese texts."""
+    name: str
+    type: str                      # "int" | "float" | "choice" | "requests"
+    default: object
+    label: str
+    help: str
+    group: str                     # "headline" | "requests" | "advanced"
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead)
+    en: tuple[str, str] = ("", "")   # (label, help) in English, beside the Vietnamese ones
+
+    @property
+    def is_switch(self) -> bool:
+        """An off/on choice: the command line also takes the bare flag for "on" (--prefix-cache)."""
+        return self.choices == ("off", "on")
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.lower().replace("_", "-")
+
+    def describe(self) -> dict:
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "en"}
+        d["label_en"], d["help_en"] = self.en
+        d["flag"] = self.flag
+        d["default"] = [dict(r) for r in self.default] if self.type == "requests" else self.default
+        d["choices"] = list(self.choices) if self.choices else None
+        d["switch"] = self.is_switch
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class RequestField:
+    """One column of the request trace (REQUESTS)."""
+    name: str
+    type: str                      # "str" | "int" | "float"
+    label: str
+    help: str
+    min: float | None = None
+    max: float | None = None
+    pattern: str | None = None     # a regular expression the whole value must match (JS and Python syntax)
+    optional: bool = False         # may be left out (or null): the seed's trace has no such column
+    en: tuple[str, str] = ("", "")   # (label, help) in English
+
+
+ID_PATTERN = r"^[A-Za-z0-9]{1,8}$"
+_I = "int"
+FIELDS: tuple[Field, ...] = (
+    Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16,
+          en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
+    Field("QUEUE_LIMIT", _I, 1, "Số chỗ chờ (QUEUE_LIMIT)",
+          "Số yêu cầu được xếp hàng chờ thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 16,
+          en=('Waiting places (QUEUE_LIMIT)', 'How many requests may wait in the queue beyond SLOTS; when full the gateway returns 429.')),
+    Field("TOKEN_BUDGET", _I, 6, "Ngân sách token mỗi bước (TOKEN_BUDGET)",
+          "Số token tối đa xử lý trong một bước; prompt dài được chia đoạn (chunked prefill).", "headline", 1, 256,
+          en=('Token budget per step (TOKEN_BUDGET)', 'Most tokens processed in one step; long prompts are split into chunks (chunked prefill).')),
+    Field("BLOCK_SIZE", _I, 4, "Số token mỗi block KV (BLOCK_SIZE)",
+          "Số token trong một block của KV cache phân trang.", "headline", 1, 64,
+          en=('Tokens per KV block (BLOCK_SIZE)', 'Tokens in one block of the paged KV cache.')),
+    Field("POOL_BLOCKS", _I, 12, "Số block KV vật lý (POOL_BLOCKS)",
+          "Số block vật lý trong bể KV giả lập (\"HBM\"); hết block thì engine phải preempt.", "headline", 1, 1024,
+          en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the engine must preempt.')),
+    Field("QUANT_BITS", _I, 8, "Số bit lượng tử hóa (QUANT_BITS)",
+          "Độ rộng bit của trọng số lượng tử hóa đối xứng (8 = INT8; thử 4).", "headline", 2, 8,
+          en=('Quantization bits (QUANT_BITS)', 'Bit width of the symmetric weight quantization (8 = INT8; try 4).')),
+    Field("FOLLOW", "choice", "C", "Yêu cầu theo dõi (FOLLOW)",
+          "Yêu cầu được theo dõi chi tiết qua mọi khối.", "headline",
+          en=('Followed request (FOLLOW)', 'The request followed in detail through every block.')),
+    Field("REQUESTS", "requests", DEFAULT_REQUESTS, "Các yêu cầu (REQUESTS)",
+          "Trace yêu cầu: thời điểm đến, văn bản, giới hạn sinh, cấu hình lấy mẫu, seed riêng.", "requests",
+          en=('Requests (REQUESTS)', 'The request trace: arrival time, text, generation limit, sampling settings, own seed.')),
+    Field("MAX_CONTEXT", _I, 24, "Context tối đa (MAX_CONTEXT)",
+          "Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400.", "advanced", 2, 128,
+          en=('Max context (MAX_CONTEXT)', 'Most tokens in one sequence (prompt + generated); beyond it the request gets 400.')),
+    Field("TTFT_SLO", _I, 8000, "Ngưỡng TTFT giả định (TTFT_SLO, µs)",
+          "Ngưỡng TTFT GIẢ ĐỊNH để minh họa cảnh báo (µs mô phỏng).", "advanced", 0, 100_000_000,
+          en=('Assumed TTFT target (TTFT_SLO, µs)', 'An ASSUMED TTFT target to illustrate the warning (simulated µs).')),
+    Field("QUALITY_GATE", "float", 0.95, "Ngưỡng cổng chất lượng (QUALITY_GATE)",
+          "Tỉ lệ quyết định top-1 phải giữ nguyên sau lượng tử hóa (0..1).", "advanced", 0.0, 1.0, 0.01,
+          en=('Quality gate threshold (QUALITY_GATE)', 'Share of top-1 decisions that must stay the same after quantization (0..1).')),
+    Field("SEED", _I, 7, "Seed trọng số (SEED)", "Seed của trọng số mô hình ngẫu nhiên.", "advanced", 0, 2**31 - 1,
+          en=('Weight seed (SEED)', 'Seed of the random model weights.')),
+    Field("N_MERGES", _I, 10, "Số phép gộp BPE (N_MERGES)",
+          "Số phép gộp BPE học từ 5 câu mẫu; ít phép gộp thì prompt dài hơn.", "advanced", 0, 100,
+          en=('BPE merges (N_MERGES)', 'BPE merges learned from the 5 sample sentences; fewer merges make prompts longer.')),
+    Field("COST_GATEWAY", _I, 200, "Chi phí cổng (COST_GATEWAY, µs)",
+          "Cổng: xác thực + kiểm tra hạn mức (µs mô phỏng, giả định).", "advanced", 0, 10_000_000,
+          en=('Gateway cost (COST_GATEWAY, µs)', 'Gateway: authentication + quota check (simulated µs, assumed).')),
+    Field("COST_TOKENIZE_PER_TOKEN", _I, 50, "Chi phí tokenize mỗi token (COST_TOKENIZE_PER_TOKEN, µs)",
+          "CPU chuẩn bị đầu vào, tính theo số token prompt.", "advanced", 0, 1_000_000,
+          en=('Tokenize cost per token (COST_TOKENIZE_PER_TOKEN, µs)', 'CPU input preparation, per prompt token.')),
+    Field("COST_DECODE_FIXED", _I, 1000, "Chi phí cố định bước decode (COST_DECODE_FIXED, µs)",
+          "Đọc trọng số một lần cho cả bước decode (giới hạn băng thông).", "advanced", 0, 10_000_000,
+          en=('Fixed cost of a decode step (COST_DECODE_FIXED, µs)', 'Reading the weights once for the whole decode step (bandwidth-bound).')),
+    Field("COST_DECODE_PER_SEQ", _I, 100, "Chi phí decode mỗi chuỗi (COST_DECODE_PER_SEQ, µs)",
+          "Thêm cho mỗi chuỗi decode trong bước.", "advanced", 0, 1_000_000,
+          en=('Decode cost per sequence (COST_DECODE_PER_SEQ, µs)', 'Added for each sequence decoding in the step.')),
+    Field("COST_PREFILL_FIXED", _I, 500, "Chi phí cố định bước prefill (COST_PREFILL_FIXED, µs)",
+          "Chi phí cố định khi bước có prefill.", "advanced", 0, 10_000_000,
+          en=('Fixed cost of a prefill step (COST_PREFILL_FIXED, µs)', 'Fixed cost when the step has prefill.')),
+    Field("COST_PREFILL_PER_TOKEN", _I, 400, "Chi phí prefill mỗi token (COST_PREFILL_PER_TOKEN, µs)",
+          "Prefill tính nhiều token cùng lúc (giới hạn tính toán).", "advanced", 0, 1_000_000,
+          en=('Prefill cost per token (COST_PREFILL_PER_TOKEN, µs)', 'Prefill computes many tokens at once (compute-bound).')),
+    Field("PREFIX_CACHE", "choice", "off", "Prefix cache tự động (PREFIX_CACHE)",
+          "on = giữ lại block KV đầy của các prompt đã tính (băm theo token, nối với block cha) để yêu cầu sau có "
+          "cùng phần đầu prompt dùng lại thay vì tính lại, như Automatic Prefix Caching của vLLM; off = như seed.",
+          "advanced", choices=("off", "on"),
+          en=('Automatic prefix caching (PREFIX_CACHE)', "on = keep the full KV blocks of prompts already computed (hashed by their tokens, chained to the parent block) so a later request with the same prompt prefix reuses them instead of recomputing, like vLLM's Automatic Prefix Caching; off = as in the seed.")),
+    Field("SCHED_POLICY", "choice", "fcfs", "Chính sách lập lịch (SCHED_POLICY)",
+          "fcfs = ai đến trước chạy trước (như seed); priority = hàng chờ xếp theo (priority, giờ đến), số nhỏ chạy "
+          "trước, và khi hết block KV thì preempt chuỗi có (priority, giờ đến) lớn nhất, như vLLM.",
+          "advanced", choices=("fcfs", "priority"),
+          en=('Scheduling policy (SCHED_POLICY)', 'fcfs = first come, first served (as in the seed); priority = the waiting queue is ordered by (priority, arrival), lower numbers first, and when KV blocks run out the sequence with the largest (priority, arrival) is preempted, like vLLM.')),
+)
+FIELD_BY_NAME = {f.name: f for f in FIELDS}
+
+REQUEST_FIELDS: tuple[RequestField, ...] = (
+    RequestField("id", "str", "Mã", "Tên ngắn của yêu cầu (chữ cái/chữ số, tối đa 8 ký tự, không trùng).",
+                 pattern=ID_PATTERN,
+                 en=('ID', 'Short name of the request (letters/digits, at most 8 characters, unique).')),
+    RequestField("arrival", "int", "Đến (µs)", "Thời điểm đến trên đồng hồ mô phỏng (µs).", 0, 100_000_000,
+                 en=('Arrives (µs)', 'Arrival time on the simulated clock (µs).')),
+    RequestField("text", "str", "Văn bản", "Prompt; ký tự lạ với tokenizer sẽ bị từ chối 400.", 1, MAX_TEXT_CHARS,
+                 en=('Text', 'The prompt; characters the tokenizer does not know are rejected with 400.')),
+    RequestField("max_new", "int", "max_new", "Số token sinh ra tối đa.", 1, 256,
+                 en=('max_new', 'Most tokens to generate.')),
+    RequestField("temperature", "float", "T", "Temperature; 0 = greedy.", 0.0, 5.0,
+                 en=('T', 'Temperature; 0 = greedy.')),
+    RequestField("top_k", "int", "top_k", "Giữ k token xác suất cao nhất; 0 = tắt.", 0, 64,
+                 en=('top_k', 'Keep the k most likely tokens; 0 = off.')),
+    RequestField("top_p", "float", "top_p", "Giữ nhóm token có tổng xác suất tới top_p (0 < top_p <= 1).", 0.001, 1.0,
+                 en=('top_p', 'Keep the smallest set of tokens whose probabilities add up to top_p (0 < top_p <= 1).')),
+    RequestField("seed", "int", "seed", "Seed riêng của yêu cầu (lấy mẫu lặp lại được).", 0, 2**31 - 1,
+                 en=('seed', "The request's own seed (repeatable sampling).")),
+    RequestField("priority", "int", "priority", "Độ ưu tiên khi SCHED_POLICY = priority: số nhỏ chạy trước; "
+                 "để trống = 0.", 0, 100, optional=True,
+                 en=('priority', 'Priority when SCHED_POLICY = priority: lower numbers run first; empty = 0.')),
+    RequestField("cancel_at", "int", "Hủy lúc (µs)", "Client hủy yêu cầu lúc này (µs mô phỏng); engine bỏ nó ở "
+                 "ranh giới bước đầu tiên từ lúc đó; để trống = không hủy.", 0, 100_000_000, optional=True,
+                 en=('Cancel at (µs)', 'The client cancels the request at this time (simulated µs); the engine drops it at the first step boundary from then on; empty = never cancelled.')),
+)
+
+
+def describe() -> list[dict]:
+    """The schema as plain JSON-able dicts, for the page's controls and the docs."""
+    out = [f.describe() for f in FIELDS]
+    for d in out:
+        if d["name"] == "FOLLOW":
+            d["choices"] = [r["id"] for r in DEFAULT_REQUESTS]
+        if d["name"] == "REQUESTS":
+            d["columns"] = [{**{k: getattr(c, k) for k in ("name", "type", "label", "help", "min", "max", "pattern",
+                                                           "optional")},
+                             "label_en": c.en[0], "help_en": c.en[1]} for c in REQUEST_FIELDS]
+            d["max_items"] = MAX_REQUESTS
+    return out
+

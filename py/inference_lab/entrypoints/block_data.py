@@ -1,0 +1,391 @@
+"""The blocks' facts: one plain-JSON `data` dict per block (0 = the run header, 1..13), from the main engine
+run, its run log and the comparison runs; words/text.py words them.
+
+Each `blockN_data(lab, main, ...)` reads the main run (`engine.EngineResult`: finished and refused sequences,
+the block pool, the snapshots of `trace`, the run log `main.log`). The steps themselves are not repeated
+here: report.steps (the run log, run_log.py) holds them, and blocks [3] and [11] word their step lines
+from it. Where the seed program crashes, this module does better: a followed request that was refused
+(429/400) or aborted is reported as such, and the checks use a served stand-in (`follow_info`, `stand_in`).
+
+Leaves out: running the engine and the invariant checks (lab.py), the cached weights (weights.py), the words.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.config import CORPUS, FIELD_BY_NAME
+from ..core.metrics import summarize
+from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS
+from .weights import GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
+
+
+def arr(a) -> list:
+    return np.asarray(a, dtype=float).tolist()
+
+
+# ── who is followed ────────────────────────────────────────────────────────
+def follow_info(cfg, main) -> dict:
+    """The followed request's fate; when it was refused or aborted, a served stand-in for the checks."""
+    served = [r.id for r in sorted(main.done, key=lambda r: order_of(cfg, r.id))]
+    info = dict(id=cfg.FOLLOW, served=cfg.FOLLOW in served, served_ids=served)
+    abort = next((a for a in main.log.happenings("abort") if a["request"] == cfg.FOLLOW), None)
+    if abort is not None:
+        info.update(code="aborted", stage="cancel", reason="cancel", facts=abort)
+    elif not info["served"]:
+        d = next(d for d in reversed(main.decisions) if d.request == cfg.FOLLOW)
+        info.update(code=d.code, stage=d.stage, reason=d.reason, facts=d.facts)
+    return info
+
+
+def order_of(cfg, rid) -> int:
+    return next(i for i, r in enumerate(cfg.REQUESTS) if r["id"] == rid)
+
+
+def stand_in(main, info, need_decode=False):
+    """The served sequence whose snapshots the checks read: FOLLOW, else the first served one."""
+    by_id = {r.id: r for r in main.done}
+    ids = ([info["id"]] if info["served"] else []) + info["served_ids"]
+    for rid in ids:
+        if not need_decode or rid in main.trace["first_decode"]:
+            return by_id[rid]
+    return None
+
+
+# ── the blocks' facts ──────────────────────────────────────────────────────
+def header_data(lab) -> dict:
+    cfg = lab.cfg
+    return dict(requests=[dict(r) for r in cfg.REQUESTS], follow=cfg.FOLLOW, slots=cfg.SLOTS,
+                queue_limit=cfg.QUEUE_LIMIT, token_budget=cfg.TOKEN_BUDGET, block_size=cfg.BLOCK_SIZE,
+                pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, n_heads=N_HEADS, d_model=D_MODEL,
+                vocab=lab.tokenizer.vocab_size, seed=cfg.SEED, prefix_cache=cfg.PREFIX_CACHE == "on",
+                sched_policy=cfg.SCHED_POLICY, cancels=any(r.get("cancel_at") is not None for r in cfg.REQUESTS))
+
+
+def decision_dict(d) -> dict:
+    return dict(request=d.request, stage=d.stage, code=d.code, reason=d.reason, facts=d.facts)
+
+
+def block1_data(lab, main) -> dict:
+    cfg = lab.cfg
+    arrival = {r["id"]: r["arrival"] for r in reversed(cfg.REQUESTS)}
+    gate = [dict(decision_dict(d), arrival=arrival[d.request]) for d in main.decisions if d.stage == "gateway"]
+    codes = [c for _, c in main.rejected]
+    return dict(capacity=cfg.SLOTS + cfg.QUEUE_LIMIT, decisions=gate, offered=len(cfg.REQUESTS),
+                n_429=codes.count("429"), n_400=codes.count("400"), served=len(main.done),
+                n_aborted=len(main.aborted), aborts=main.log.happenings("abort"))
+
+
+def seq_brief(seq) -> dict:
+    return dict(id=seq.id, text=seq.text, tokens=list(seq.tokens), ids=list(seq.ids), prompt_len=seq.prompt_len,
+                max_new=seq.max_new)
+
+
+def block2_data(lab, main, info, S) -> dict:
+    cfg, tok = lab.cfg, lab.tokenizer
+    follow = next(s for s in main.done + main.aborted + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
+    return dict(prefix_cache=main.pool.enable_caching, cached_tokens=follow.num_cached_tokens or 0,
+                n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
+                first_merges=["".join(m) for m in tok.merges[:5]], follow=seq_brief(follow),
+                prompt_lens=[(r.id, r.prompt_len) for r in main.done],
+                blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
+                cost_gateway=cfg.COST_GATEWAY, cost_tokenize=cfg.COST_TOKENIZE_PER_TOKEN, max_context=cfg.MAX_CONTEXT,
+                prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None,
+                merge_steps=tok.merge_steps(follow.text), follow_ids=piece_ids(tok, follow.text),
+                budget=budget_rows(lab, main), block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS)
+
+
+def piece_ids(tok, text) -> list:
+    """The template's pieces of `text` with their IDs (None for a piece the vocabulary lacks)."""
+    return [[p, tok.token_to_id.get(p)] for p in tok.pieces(text)]
+
+
+def budget_rows(lab, main) -> list[dict]:
+    """Every request's prompt + max_new against MAX_CONTEXT and its fate, in REQUESTS order. A request
+    refused at the gateway was never tokenized: its prompt length is what the tokenizer would give."""
+    tok, last = lab.tokenizer, {d.request: d for d in main.decisions}
+    rows = []
+    for r in lab.cfg.REQUESTS:
+        d = last[r["id"]]
+        prompt = None if tok.unknown(r["text"]) else len(tok.pieces(r["text"]))
+        rows.append(dict(id=r["id"], prompt=prompt, max_new=r["max_new"],
+                         total=None if prompt is None else prompt + r["max_new"], code=d.code, stage=d.stage,
+                         reason=d.reason, tokenized=d.stage == "input"))
+    return rows
+
+
+def preemptions(lab, main) -> list[dict]:
+    """The run log's preemptions, each with the victim's (priority, arrival) the scheduler compared."""
+    req = {r["id"]: r for r in lab.cfg.REQUESTS}
+    return [dict(p, priority=req[p["request"]].get("priority") or 0, arrival=req[p["request"]]["arrival"])
+            for p in main.log.happenings("preempt")]
+
+
+def block3_data(lab, main, info, S) -> dict:
+    """Block [3]'s facts beside the run log (report.steps, which holds every step): preemptions, overtakes, chunks."""
+    cfg, steps = lab.cfg, main.log.items
+    phases = [{p for _, p, _ in st["tasks"]} for st in steps]
+    d = dict(token_budget=cfg.TOKEN_BUDGET, preemptions=preemptions(lab, main),
+             mixed=[i + 1 for i, ph in enumerate(phases) if ph == {"decode", "prefill"}],
+             chunks=[n for st in steps for rid, p, n in st["tasks"] if p == "prefill" and rid == cfg.FOLLOW],
+             sched_policy=cfg.SCHED_POLICY, overtakes=main.log.happenings("overtake"),
+             aborts=main.log.happenings("abort"))
+    if steps:
+        lone = steps[0]["tasks"][0][0]
+        d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
+                                  if r.id != lone and r.arrival <= steps[0]["start"]])
+    if info["served"]:
+        f = {r.id: r for r in main.done}[cfg.FOLLOW]
+        d["follow"] = dict(prompt_len=f.prompt_len, ready=f.ready, start=f.start, queue=S["per"][f.id]["queue"],
+                           preempted=f.num_preemptions)
+    return d
+
+
+def block4_data(lab, main, info, S, chunks) -> dict:
+    if not info["served"]:
+        return dict(chunks=chunks)
+    f = {r.id: r for r in main.done}[info["id"]]
+    fs = main.trace["first_sample"][f.id]
+    row = fs["logits"]
+    top3 = np.argsort(row)[::-1][:3]
+    return dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len,
+                prefix_cache=main.pool.enable_caching, cached_tokens=f.num_cached_tokens or 0, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
+                top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
+                first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
+
+
+def block5_data(lab, main, info) -> dict:
+    d = dict(parity=main.trace["parity"], vocab=lab.tokenizer.vocab_size)
+    if info["served"]:
+        lp = main.trace["last_prefill"][info["id"]]
+        a0, a1 = lp["prob"][0], lp["prob"][1]
+        f = {r.id: r for r in main.done}[info["id"]]
+        d.update(token=int(lp["token"]), token_text=lab.tokenizer.token(lp["token"]), position=lp["position"],
+                 context=[lab.tokenizer.token(i) for i in f.ids[:lp["position"] + 1]],
+                 heads=[arr(a0), arr(a1)], sums=[float(a0.sum()), float(a1.sum())],
+                 argmax=[int(np.argmax(a0)), int(np.argmax(a1))])
+    return d
+
+
+def block6_data(lab, main, runs) -> dict:
+    pool, cfg = main.pool, lab.cfg
+    pk = pool.peak
+    return dict(block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, slots=cfg.SLOTS,
+                peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"],
+                          step=pk["step"]),
+                released=[[rid, list(b)] for rid, b in pool.released],
+                reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
+                owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
+                free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
+                gather=main.trace["gather"], preemptions=preemptions(lab, main),
+                any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
+                **prefix_cache_data(main))
+
+
+def prefix_cache_data(main) -> dict:
+    """Block [6]'s prefix-cache facts: hits per request, shared blocks, evictions (empty when it is off)."""
+    pool = main.pool
+    ran = sorted(main.done + main.aborted, key=lambda r: r.id)
+    return dict(prefix_cache=pool.enable_caching,
+                prefix_hits={r.id: r.num_cached_tokens or 0 for r in ran if r.num_cached_tokens is not None},
+                hits=[dict(step=st, request=rid, blocks=list(b), tokens=len(b) * pool.block_size, recompute=rc)
+                      for st, rid, b, rc in pool.hits],
+                shared_blocks=sorted(pool.shared_blocks), max_shared=pool.max_shared,
+                evictions=[dict(step=st, block=b, hash=h) for st, b, h in pool.evictions],
+                cached_free=pool.cached_free(),
+                pool_problems=[dict(step=st, code=code) for st, code in pool.problems])
+
+
+def block7_data(lab, main, info) -> dict:
+    tr = main.trace
+    d = dict(positions_cached=tr["positions_cached"], positions_naive=tr["positions_naive"])
+    if not info["served"]:
+        return d
+    f = {r.id: r for r in main.done}[info["id"]]
+    n_dec = sum(1 for st in main.log.items for rid, p, n in st["tasks"] if p == "decode" and rid == f.id)
+    d.update(n_out=len(f.out), n_decode=n_dec, cache_len=f.prompt_len + len(f.out) - 1, preempted=f.num_preemptions)
+    fd = tr["first_decode"].get(f.id)
+    if fd is not None:
+        d0 = fd["prob"][0, 0]
+        d.update(first_decode=dict(token=int(fd["token"]), token_text=lab.tokenizer.token(fd["token"]),
+                                   position=fd["position"], weights=arr(d0), sum=float(d0.sum())))
+    return d
+
+
+def block8_data(lab, main, info) -> dict:
+    tok = lab.tokenizer
+    stops = [dict(id=r.id, reason=r.reason, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out)) for r in main.done]
+    aborted = [dict(id=r.id, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out), time=r.finish,
+                    cancel_at=r.cancel_at) for r in main.aborted]
+    d = dict(vocab=tok.vocab_size, tokens=list(tok.id_to_token), stops=stops, aborted=aborted)
+    if not info["served"]:
+        return d
+    f = {r.id: r for r in main.done}[info["id"]]
+    fs = main.trace["first_sample"][f.id]
+    kept = np.flatnonzero(fs["filtered"] > 0)
+    top = np.argsort(fs["probs"])[::-1][:5]
+    d.update(temperature=f.temperature, top_k=f.top_k, top_p=f.top_p, seed=f.seed, mode=fs["mode"],
+             probs=arr(fs["probs"]), filtered=arr(fs["filtered"]), probs_sum=float(fs["probs"].sum()),
+             top5=[[tok.token(i), float(fs["probs"][i])] for i in top],
+             kept=[[tok.token(i), float(fs["filtered"][i])] for i in kept], kept_ids=kept.tolist(),
+             token=fs["token"], token_text=tok.token(fs["token"]),
+             stream=[[t, tok.token(x)] for t, x in zip(f.token_times, f.out)])
+    return d
+
+
+def block9_data(lab, main, info, qinfo) -> dict:
+    cfg = lab.cfg
+    n_el = sum(i["elements"] for i in qinfo.values())
+    n_sc = sum(i["scales"] for i in qinfo.values())
+    fp32_bytes, int_bytes = 4 * n_el, n_el * cfg.QUANT_BITS / 8 + 4 * n_sc
+    probe = probe_prompt(lab, main, info)
+    d = dict(bits=cfg.QUANT_BITS, n_linear=len(LINEAR), elements=n_el, scales=n_sc, levels=2 ** (cfg.QUANT_BITS - 1) - 1,
+             fp32_bytes=fp32_bytes, int_bytes=int_bytes,
+             max_err=max(i["max_err"] for i in qinfo.values()), half_scale=max(i["half_scale"] for i in qinfo.values()),
+             within_half_scale=all(i["within_half_scale"] for i in qinfo.values()),
+             matrices={k: dict(v) for k, v in qinfo.items()}, probe=probe[0] if probe else None)
+    if probe:
+        d["logit_err"] = quantized_logit_err(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(probe[1]))
+    return d
+
+
+def probe_prompt(lab, main, info):
+    """(request id, prompt ids) for block [9]: FOLLOW's prompt, or a stand-in when it has none."""
+    by_id = {r.id: r for r in main.done + main.aborted + [s for s, _ in main.rejected]}
+    for rid in [info["id"]] + info["served_ids"] + [r["id"] for r in lab.cfg.REQUESTS]:
+        if by_id[rid].ids:
+            return rid, by_id[rid].ids
+    return None
+
+
+def block10_data(lab, main) -> dict:
+    cfg, pool = lab.cfg, main.pool
+    layers, ctx, kvh, hd, bpe = 32, 4096, 8, 128, 2
+    return dict(bytes_per_token=2 * N_HEADS * D_HEAD * pool.K.itemsize, itemsize=pool.K.itemsize,
+                pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=sum(w.nbytes for w in lab.W.values()),
+                pool_blocks=cfg.POOL_BLOCKS, block_size=cfg.BLOCK_SIZE, n_heads=N_HEADS, d_head=D_HEAD,
+                peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
+                                                          bytes=bpe, hbm_gib=80, weights_gib=16),
+                budget=memory_budget(lab, pool))
+
+
+def memory_budget(lab, pool) -> dict:
+    """The lab's "HBM" in bytes at the KV peak: weights + KV blocks in use (the tokens they hold and the
+    empty slots of partly filled blocks) + free KV blocks; the parts add up to `total`."""
+    per_token = 2 * N_HEADS * D_HEAD * pool.K.itemsize                     # K and V of one position
+    block_bytes = lab.cfg.BLOCK_SIZE * per_token
+    weights, kv_pool = sum(w.nbytes for w in lab.W.values()), pool.K.nbytes + pool.V.nbytes
+    in_use, stored = pool.peak["used"] * block_bytes, pool.peak["tokens"] * per_token
+    return dict(weights=weights, kv_stored=stored, kv_slack=in_use - stored, kv_free=kv_pool - in_use,
+                kv_in_use=in_use, kv_pool=kv_pool, total=weights + kv_pool, block_bytes=block_bytes,
+                per_token=per_token, peak_blocks=pool.peak["used"], peak_tokens=pool.peak["tokens"],
+                peak_step=pool.peak["step"])
+
+
+def request_timeline(r, m) -> dict:
+    return dict(id=r.id, status="finished", arrival=r.arrival, ready=r.ready, start=r.start, first=r.token_times[0],
+                finish=r.finish, token_times=list(r.token_times), preemptions=r.num_preemptions, **m)
+
+
+def aborted_timeline(r) -> dict:
+    """An aborted request: what it got before the abort; no TTFT without a first token."""
+    first = r.token_times[0] if r.token_times else None
+    return dict(id=r.id, status="aborted", arrival=r.arrival, ready=r.ready, start=r.start, first=first,
+                finish=r.finish, token_times=list(r.token_times), preemptions=r.num_preemptions,
+                prep=r.ready - r.arrival, queue=None if r.start is None else r.start - r.ready,
+                prefill=None if first is None else first - r.start, ttft=None if first is None else first - r.arrival,
+                tpot=None, e2e=None, gap=None, n=len(r.out), cancel_at=r.cancel_at)
+
+
+def block11_data(lab, main, S, nocache=None) -> dict:
+    cfg = lab.cfg
+    by_id = {r.id: r for r in main.done}
+    lost = {}
+    for p in main.preemptions:
+        lost.setdefault(p["request"], []).append(p["step"])
+    d = dict(pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
+             requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())]
+             + [aborted_timeline(r) for r in main.aborted],
+             rejected=[dict(id=s.id, code=c, arrival=s.arrival) for s, c in main.rejected],
+             preempted_at=lost)
+    if nocache is not None:
+        d["ttft_saved"] = ttft_saved(main, nocache)
+    return d
+
+
+def ttft_saved(main, nocache) -> list[dict]:
+    """TTFT with and without the prefix cache, for the requests with a first token in both runs."""
+    with_cache = {r.id: r for r in main.done + main.aborted if r.token_times}
+    without = {r.id: r for r in nocache.done + nocache.aborted if r.token_times}
+    return [dict(id=rid, ttft=with_cache[rid].token_times[0] - with_cache[rid].arrival,
+                 ttft_nocache=without[rid].token_times[0] - without[rid].arrival,
+                 saved=without[rid].token_times[0] - with_cache[rid].token_times[0],
+                 cached_tokens=with_cache[rid].num_cached_tokens or 0)
+            for rid in sorted(with_cache) if rid in without]
+
+
+def summary_dict(S) -> dict:
+    return {k: v for k, v in S.items() if k != "per"}
+
+
+def block12_data(lab, main, runs, S) -> dict:
+    by_id = {r.id: r for r in main.done}
+    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
+    per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
+    policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
+                     served=len(res.done)) for name, res in runs.items()]
+    return dict(per=per, same=same, policies=policies, token_budget=lab.cfg.TOKEN_BUDGET)
+
+
+def gate_result(lab, bits: int) -> dict:
+    """The quality gate at `bits`: every prompt's top-1 decisions, original vs quantized (teacher forcing)."""
+    cfg, tok = lab.cfg, lab.tokenizer
+    rows, skipped, tight, flips, decisions = [], [], None, 0, 0
+    for r in sorted(cfg.REQUESTS, key=lambda r: r["id"]):
+        unknown = tok.unknown(r["text"])
+        if unknown:
+            skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
+            continue
+        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, tuple(tok.encode(r["text"])[1]))
+        agree = sum(x["token"] == x["token_q"] for x in res)
+        flips += len(res) - agree
+        decisions += len(res)
+        low = min(res, key=lambda x: x["margin"])
+        if tight is None or low["margin"] < tight["margin"]:
+            tight = dict(low, id=r["id"])
+        rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=list(res)))
+    agreement = (decisions - flips) / decisions if decisions else None
+    return dict(bits=bits, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
+                agreement=agreement, gate=cfg.QUALITY_GATE,
+                passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight)
+
+
+def sweep_bits(bits: int) -> list[int]:
+    """QUANT_BITS and its two neighbours, shifted to stay inside the schema's bounds (8 -> 6, 7, 8)."""
+    f = FIELD_BY_NAME["QUANT_BITS"]
+    lo = min(max(int(f.min), bits - 1), int(f.max) - 2)
+    return [lo, lo + 1, lo + 2]
+
+
+def quant_sweep(lab, probe, current: dict) -> list[dict]:
+    """The trade-off of blocks [9] and [13] at QUANT_BITS and its neighbours: weight bytes against the
+    largest logit error on block [9]'s probe prompt and the share of top-1 decisions the gate keeps.
+    The neighbours' runs are cached like the current one's (lru caches keyed by seed, merges, bits)."""
+    cfg, out = lab.cfg, []
+    for bits in sweep_bits(cfg.QUANT_BITS):
+        qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, bits)[1]
+        n_el, n_sc = sum(i["elements"] for i in qinfo.values()), sum(i["scales"] for i in qinfo.values())
+        gate = current if bits == cfg.QUANT_BITS else gate_result(lab, bits)
+        out.append(dict(bits=bits, current=bits == cfg.QUANT_BITS, levels=2 ** (bits - 1) - 1,
+                        fp32_bytes=4 * n_el, int_bytes=n_el * bits / 8 + 4 * n_sc,
+                        max_err=max(i["max_err"] for i in qinfo.values()),
+                        logit_err=quantized_logit_err(cfg.SEED, cfg.N_MERGES, bits, tuple(probe[1])) if probe else None,
+                        agreement=gate["agreement"], kept=gate["decisions"] - gate["flips"], decisions=gate["decisions"],
+                        passed=gate["passed"]))
+    return out
+
+
+def block13_data(lab, main, info) -> dict:
+    d = gate_result(lab, lab.cfg.QUANT_BITS)
+    probe = probe_prompt(lab, main, info)
+    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None)
+    return d

@@ -1,0 +1,56 @@
+"""Every sentence of the command line itself, in Vietnamese: --help, its flags, its errors (cli.py says them).
+
+`python -m inference_lab` (without `--lang en`) words its help and its errors with these templates
+(`{name}` fields, templates.py's format specs); cli_en.py has the same keys in English. `ARGPARSE`
+rewrites argparse's own error messages, (pattern, replacement) pairs tried in order. The constants'
+own labels and help are the schema's (core/schema.py), not here.
+
+Leaves out: which sentence is said when (cli.py) and the lab's output (text_vi.py).
+"""
+from __future__ import annotations
+
+from .templates import Words
+
+ARGPARSE = (   # argparse's own error messages, in the lab's words
+    (r"^unrecognized arguments: (.*)$", r"không có cờ (hoặc đối số) này: \1"),
+    (r"^argument (\S+): expected one argument$", r"\1: thiếu giá trị sau cờ"),
+    (r"^argument (\S+): (.*)$", r"\1: \2"),
+)
+SAY = {
+    # ── --help ────────────────────────────────────────────────────────────
+    "description": "Lab tổng hợp Inference Engineering: chạy đường ống phục vụ LLM thu nhỏ và in 13 khối.",
+    "default": "Mặc định {default}{bounds}.",
+    "switch": "Cờ không kèm giá trị = on. Mặc định {default}.",
+    "requests": "Thay trace REQUESTS bằng danh sách yêu cầu trong tệp JSON.",
+    "json": "In báo cáo dạng JSON thay cho văn bản.",
+    "exercise": "Chạy với các hằng số của bài tập N (thư mục exercises/).",
+    "trace": "Ghi timeline ra tệp Chrome trace-event JSON (mở bằng Perfetto).",
+    "steps": "In từng bước của bộ lập lịch (khối [3]): ai chạy, ai chờ và vì sao, ngân sách token, block KV.",
+    "lang": "Ngôn ngữ của output: vi (mặc định, đúng từng byte như chương trình gốc) hoặc en (tiếng Anh).",
+    "patch": "Chạy với các hàm trong FILE.py thay cho hàm cùng tên của mô-đun engine MODULE (engine, "
+             "scheduler, sampler, quantization, model, metrics); lặp lại được.",
+    "seconds": "GIÂY",
+    "timeout": "Với --patch: dừng lần chạy sau chừng này giây (mã sửa có thể lặp mãi; Ctrl-C cũng dừng được).",
+    # ── a patched run ─────────────────────────────────────────────────────
+    "patched": "lưu ý: lần chạy này dùng mã đã sửa: {names}.",
+    "seconds_word": "giây",
+    "exercise_label": "bài tập {n}:",
+    # ── bad input, by flag ────────────────────────────────────────────────
+    "integer": "số nguyên",
+    "number": "một số",
+    "not_a": "{name} phải là {what} (nhận {raw!r}).",
+    "unreadable": "--requests: không đọc được tệp {path!r} ({error}).",
+    "bad_json": "--requests: tệp {path!r} không phải JSON hợp lệ (dòng {line}: {msg}).",
+    "timeout_alone": "--timeout: chỉ dùng cùng --patch (hoặc một bài tập có [patch]).",
+    "timeout_positive": "--timeout: phải là một số giây > 0 (nhận {raw!r}).",
+    "patch_form": "--patch: viết MODULE=FILE.py, ví dụ --patch scheduler=plan.py (nhận {raw!r}).",
+    "patch_module": "--patch: không có mô-đun {module!r} để sửa; chọn một trong: {modules}.",
+    "patch_unreadable": "--patch: không đọc được tệp {path!r} ({error}).",
+    "patch_not_utf8": "--patch: tệp {path!r} không phải văn bản UTF-8.",
+    # ── how an error is printed ───────────────────────────────────────────
+    "error": "lỗi: {message}",
+    "see": "Xem: python -m inference_lab --help",
+    "internal": "lỗi nội bộ: {kind}: {error}",
+}
+
+WORDS = Words(SAY)

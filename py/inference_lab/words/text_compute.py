@@ -1,0 +1,172 @@
+"""Blocks [4]-[8] in words: the model's work on the followed request (prefill, attention, the paged KV
+cache, decode, sampling and the stop check).
+
+Each `blockN(w, d, ctx)` takes one language's `Words`, the block's facts `d` (lab.py) and the run's
+`Context` (text.py), and returns (title, lines); a block about the followed request says
+`not_followed` instead when it was not served.
+
+Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) and the other blocks
+(text_intake.py, text_measure.py).
+"""
+from __future__ import annotations
+
+from .reasons import not_followed
+from .templates import ms
+
+
+# ── [4] ────────────────────────────────────────────────────────────────────
+def block4(w, d, ctx):
+    title = w("b4.title")
+    fid = ctx.follow["id"]
+    if not ctx.follow["served"]:
+        return title, not_followed(w, ctx) + [w("b4.conclusion")]
+    row = d["logits"]
+    again = w("b4.again", d=d) if d["preempted"] else ""
+    n = d.get("cached_tokens", 0)
+    first = (w("b4.prompt_cached", fid=fid, d=d, n=n, rest=d["prompt_len"] - n, again=again) if n
+             else w("b4.prompt", fid=fid, d=d, again=again))
+    return title, [
+        first,
+        w("b4.cache_shape", fid=fid, shape=tuple(d["k_shape"])),
+        w("b4.last_row", row=row),
+        w("b4.how_to_read", n=len(row), d=d),
+        w("b4.first_token", fid=fid, d=d),
+        w("b4.conclusion"),
+    ]
+
+
+# ── [5] ────────────────────────────────────────────────────────────────────
+def block5(w, d, ctx):
+    title = w("b5.title")
+    parity = w("b5.parity", ok=d["parity"] <= 1e-9)
+    common = [w("b5.rows"), w("b5.heads", d=d), w("b5.difference")]
+    if not ctx.follow["served"]:
+        n = len(ctx.follow["served_ids"])
+        return title, not_followed(w, ctx) + common + [w("b5.check_served", n=n, parity=parity)]
+    a0, a1 = d["heads"]
+    return title, [
+        w("b5.last_row", d=d, n=len(a0)),
+        w("b5.head", h=0, a=a0, total=d["sums"][0]),
+        w("b5.head", h=1, a=a1, total=d["sums"][1]),
+        w("b5.how_to_read", d=d),
+        *common,
+        w("b5.check_all", parity=parity),
+    ]
+
+
+# ── [6] ────────────────────────────────────────────────────────────────────
+def block6(w, d, ctx):
+    pk, bs = d["peak"], d["block_size"]
+    slots_used = pk["used"] * bs
+    lines = []
+    if d["served"]:
+        lines += [w("b6.peak", bs=bs, tables="; ".join(f"{rid}→{blk}" for rid, blk in pk["tables"].items())),
+                  w("b6.how_to_read"),
+                  w("b6.used", pk=pk, d=d, slots_used=slots_used, unused=slots_used - pk["tokens"]),
+                  w("b6.compare", d=d, contiguous=d["slots"] * d["max_context"], slots_used=slots_used),
+                  w("b6.freed", freed="; ".join(w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]))]
+    else:
+        lines.append(w("b6.none_served", bs=bs))
+    kept = w("b6.kept_cached" if d["prefix_cache"] else "b6.kept_dropped")
+    lines += [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
+              for p in d["preemptions"]]
+    reused = "; ".join(w("b6.reuse", b=b, owners=" → ".join(o)) for b, o in d["reused"])
+    lines += [
+        w("b6.reused", reused=reused) if d["reused"] else w("b6.none_reused"),
+        w("b6.free_at_end", d=d),
+        w("b6.gather", ok=d["gather"] <= 1e-9),
+    ]
+    lines += pool_problem_lines(w, d)
+    if d["prefix_cache"]:
+        lines += prefix_cache_lines(w, d)
+    else:
+        lines.append(w("b6.limitation_preempt" if d["any_preemption"] else "b6.limitation"))
+    return w("b6.title"), lines
+
+
+def steps_by_problem(problems) -> dict:
+    """{code: [steps]} in order of first appearance.
+
+    >>> steps_by_problem([dict(step=7, code="a"), dict(step=7, code="b"), dict(step=8, code="a")])
+    {'a': [7, 8], 'b': [7]}
+    """
+    out = {}
+    for p in problems:
+        out.setdefault(p["code"], []).append(p["step"])
+    return out
+
+
+def pool_problem_lines(w, d) -> list[str]:
+    """Block [6]'s broken pool invariants (block_manager's audit codes); none in a correct run, so nothing then."""
+    if not d["pool_problems"]:
+        return []
+    found = [w("b6.pool_problem" if len(steps) == 1 else "b6.pool_problem_steps",
+               what=w("pool." + code), steps=", ".join(map(str, steps)))
+             for code, steps in steps_by_problem(d["pool_problems"]).items()]
+    return [w("b6.pool_problems", found="; ".join(found))]
+
+
+def prefix_cache_lines(w, d) -> list[str]:
+    """Block [6] with PREFIX_CACHE=on: hits, shared blocks (ref count > 1), evictions, what stays cached."""
+    hits = [w("b6.hit", h=h) + (w("b6.hit_recompute") if h["recompute"] else "") for h in d["hits"]]
+    lines = [w("b6.prefix_cache", docs=w.docs),
+             w("b6.hits", hits="; ".join(hits)) if hits else w("b6.no_hits")]
+    lines.append(w("b6.shared", d=d) if d["shared_blocks"] else w("b6.none_shared"))
+    ev = [w("b6.evicted_block", e=e) for e in d["evictions"]]
+    lines.append(w("b6.evicted", ev=", ".join(ev)) if ev else w("b6.none_evicted"))
+    lines.append(w("b6.cached_free", n=len(d["cached_free"])))
+    lines.append(w("b6.prefix_limitation"))
+    return lines
+
+
+# ── [7] ────────────────────────────────────────────────────────────────────
+def block7_decode(w, d, fid) -> list[str]:
+    fd = d.get("first_decode")
+    if fd is None:
+        return [w("b7.no_decode", fid=fid)]
+    return [w("b7.first_decode", fid=fid, fd=fd, n=len(fd["weights"])), w("b7.weights", fd=fd)]
+
+
+def block7(w, d, ctx):
+    fid = ctx.follow["id"]
+    counts = w("b7.counts", d=d)
+    tail = [w("b7.not_time"), w("b7.conclusion")]
+    if not ctx.follow["served"]:
+        return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + tail
+    recompute = d["n_out"] - 1 - d["n_decode"]
+    lines = [w("b7.generates", fid=fid, d=d)]
+    if d["preempted"]:
+        again = w("b7.again", recompute=recompute) if recompute else ""
+        lines.append(w("b7.preempted", fid=fid, d=d, again=again))
+    lines += block7_decode(w, d, fid)
+    lines.append(w("b7.cache_len", fid=fid, d=d))
+    lines.append(w("b7.positions_all", counts=counts))
+    return w("b7.title"), lines + tail
+
+
+# ── [8] ────────────────────────────────────────────────────────────────────
+def stop_lines(w, d) -> list[str]:
+    return ([w("b8.stop", s=s) for s in d["stops"]] + [aborted_stop_line(w, s) for s in d.get("aborted", [])])
+
+
+def aborted_stop_line(w, s) -> str:
+    return w("b8.cancelled", s=s) + (w("b8.cancelled_after", s=s) if s["n"] else w("b8.cancelled_before", s=s))
+
+
+def block8(w, d, ctx):
+    title = w("b8.title")
+    tail = [w("b8.observe"), w("b8.warning")]
+    stop = w("b8.stop_check")
+    if not ctx.follow["served"]:
+        return title, not_followed(w, ctx) + [stop, *stop_lines(w, d)] + tail
+    fid = ctx.follow["id"]
+    stream = ", ".join(f"{ms(t)} '{tok}'" for t, tok in d["stream"])
+    return title, [
+        w("b8.sampling", fid=fid, d=d),
+        w("b8.probs", d=d) + ", ".join(f"{t}={p:.3f}" for t, p in d["top5"]),
+        w("b8.kept", n=len(d["kept"])) + ", ".join(f"{t}={p:.3f}" for t, p in d["kept"]),
+        w("b8.draw", d=d),
+        stop, *stop_lines(w, d),
+        w("b8.stream", fid=fid, stream=stream),
+        *tail,
+    ]

@@ -1,0 +1,120 @@
+"""Blocks [1]-[3] in words: a request's way in (the gateway's admission, input preparation, the scheduler's steps).
+
+Each `blockN(w, d, ctx)` takes one language's `Words`, the block's facts `d` (lab.py) and the run's
+`Context` (text.py), and returns (title, lines); the helpers word one line each (a cancelled request,
+a preemption, a request that overtook others).
+
+Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) and the blocks after [3]
+(text_compute.py, text_measure.py).
+"""
+from __future__ import annotations
+
+from .reasons import not_followed, why
+
+
+# ── [1] ────────────────────────────────────────────────────────────────────
+def block1(w, d, ctx):
+    lines = [w("b1.observe", d=d)]
+    for x in d["decisions"]:
+        verdict = w("b1.admitted") if x["code"] == "OK" else w("b1.rejected", code=x["code"])
+        lines.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
+    lines += [abort_line(w, a) for a in d["aborts"]]
+    rejected = d["n_429"] + d["n_400"]
+    if d["n_aborted"]:
+        n = d["n_aborted"]
+        lines.append(w("b1.counts_aborted", d=d, n=n))
+        lines.append(w("b1.check_aborted", d=d, rejected=rejected, n=n, ok=d["offered"] == d["served"] + rejected + n))
+    else:
+        lines.append(w("b1.counts", d=d))
+        lines.append(w("b1.check", d=d, rejected=rejected, ok=d["offered"] == d["served"] + rejected))
+    lines.append(w("b1.conclusion_429" if d["n_429"] else "b1.conclusion_no_429"))
+    lines.append(w("b1.limitation"))
+    return w("b1.title"), lines
+
+
+def abort_line(w, a) -> str:
+    """A cancelled request, as block [1] tells it (who, when, why, what it had)."""
+    if a["stage"] == "running":
+        where = w("b1.abort_running", a=a)
+    else:
+        where = w("b1.abort_waiting", a=a) + (w("b1.abort_frees", a=a) if a["blocks"] else "")
+    return w("b1.abort", a=a, where=where, docs=w.docs)
+
+
+# ── [2] ────────────────────────────────────────────────────────────────────
+def block2_follow(w, d, ctx) -> list[str]:
+    f, fl = d["follow"], ctx.follow
+    lines = []
+    if f["ids"]:
+        lines += [w("b2.request", f=f), w("b2.ids", f=f)]
+    if fl["served"]:
+        return lines + [w("b2.budget", f=f, d=d, total=f["prompt_len"] + f["max_new"]), *prefix_line(w, d)]
+    return lines + not_followed(w, ctx)
+
+
+def prefix_line(w, d) -> list[str]:
+    """Block [2]: how much of the followed prompt the prefix cache already held (only when it is on)."""
+    if not d["prefix_cache"]:
+        return []
+    f, n = d["follow"], d["cached_tokens"]
+    if n:
+        return [w("b2.prefix_hit", f=f, n=n, rest=f["prompt_len"] - n)]
+    return [w("b2.prefix_miss", f=f)]
+
+
+def block2(w, d, ctx):
+    lens = d["prompt_lens"]
+    lines = [
+        w("b2.bpe", d=d),
+        w("b2.merges", d=d),
+        *block2_follow(w, d, ctx),
+        w("b2.lengths", lens=", ".join(f"{rid}={n}" for rid, n in lens)) if lens else w("b2.no_lengths"),
+        *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
+    ]
+    prep = w("b2.ready", d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
+    lines.append(w("b2.prep_cost", d=d, per_token=d["cost_tokenize"] / 1000, prep=prep))
+    lines.append(w("b2.conclusion"))
+    return w("b2.title"), lines
+
+
+# ── [3] ────────────────────────────────────────────────────────────────────
+def preemption_line(w, p, policy="fcfs") -> str:
+    at = w("b3.preempt_at", p=p)
+    who = w("b3.who_fcfs") if policy != "priority" else w("b3.who_priority", p=p)
+    if not p["blocks"]:
+        return at + w("b3.preempt_no_block", p=p, who=who)
+    return at + w("b3.preempt", p=p, who=who)
+
+
+def block3(w, d, ctx):
+    fid = ctx.follow["id"]
+    lines = [w("b3.legend")]
+    for i, st in enumerate(d["steps"]):
+        work = " ".join(f"{rid}:{p[0]}:{n}" for rid, p, n in st["tasks"])
+        lines.append(w("b3.step", i=i + 1, st=st, work=work))
+    if not d["steps"]:
+        lines.append(w("b3.no_steps"))
+    else:
+        late = ", ".join(w("b3.late", r=r) for r in d["late"])
+        lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
+    mixed = d["mixed"]
+    lines.append(w("b3.mixed", mixed=mixed) if mixed else w("b3.not_mixed"))
+    lines += [preemption_line(w, p, d["sched_policy"]) for p in d["preemptions"]]
+    lines += [overtake_line(w, o) for o in d["overtakes"]]
+    lines += [w("b3.abort", a=a, left=w("b3.left_running" if a["stage"] == "running" else "b3.left_waiting"))
+              for a in d["aborts"]]
+    if "follow" in d:
+        f = d["follow"]
+        lines.append(w("b3.chunks", fid=fid, f=f, d=d))
+        if f["preempted"]:
+            lines.append(w("b3.chunks_redo", fid=fid, f=f))
+        lines.append(w("b3.follow_wait", fid=fid, f=f))
+    else:
+        lines += not_followed(w, ctx)
+    lines.append(w("b3.conclusion"))
+    return w("b3.title"), lines
+
+
+def overtake_line(w, o) -> str:
+    behind = ", ".join(w("b3.overtaken", x=x) for x in o["overtaken"])
+    return w("b3.overtake", o=o, behind=behind)

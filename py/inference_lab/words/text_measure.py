@@ -1,0 +1,141 @@
+"""Blocks [9]-[13] in words: what the run costs and how it is measured (weight precision, the HBM
+budget, telemetry, the scheduling policies' benchmark, the quality gate).
+
+Each `blockN(w, d, ctx)` takes one language's `Words`, the block's facts `d` (lab.py) and the run's
+`Context` (text.py), and returns (title, lines).
+
+Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py, metrics.py) and the other
+blocks (text_intake.py, text_compute.py).
+"""
+from __future__ import annotations
+
+from .reasons import unknown_text
+from .templates import ms
+
+
+# ── [9] ────────────────────────────────────────────────────────────────────
+def block9(w, d, ctx):
+    fid = ctx.follow["id"]
+    lines = [w("b9.quantize", d=d), w("b9.size", d=d, ratio=d["fp32_bytes"] / d["int_bytes"]), w("b9.error", d=d)]
+    if d["probe"] == fid:
+        lines.append(w("b9.logit_error", fid=fid, d=d))
+    elif d["probe"] is not None:
+        lines.append(w("b9.logit_error_other", fid=fid, d=d))
+    lines += [w("b9.conclusion"), w("b9.limitation")]
+    return w("b9.title", d=d), lines
+
+
+# ── [10] ───────────────────────────────────────────────────────────────────
+def block10(w, d, ctx):
+    x = d["example"]
+    GiB = 1024 ** 3
+    real_seq = 2 * x["layers"] * x["ctx"] * x["kv_heads"] * x["head_dim"] * x["bytes"]
+    hbm, weights = x["hbm_gib"] * GiB, x["weights_gib"] * GiB
+    bpt = d["bytes_per_token"]
+    return w("b10.title"), [
+        w("b10.lab", d=d, bpt=bpt),
+        w("b10.per_token", d=d, bpt=bpt),
+        w("b10.peak", d=d, kv=d["peak_used"] * d["block_size"] * bpt, pct=100 * d["peak_used"] / d["pool_blocks"]),
+        w("b10.formula"),
+        w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
+        w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
+        w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq),
+        w("b10.conclusion"),
+    ]
+
+
+# ── [11] ───────────────────────────────────────────────────────────────────
+def ttft_line(w, m, slo, lost) -> str:
+    parts = [("b11.prep", m["prep"]), ("b11.queue", m["queue"]), ("b11.prefill", m["prefill"])]
+    biggest = max(parts, key=lambda x: x[1])
+    verdict = w("b11.misses" if m["ttft"] > slo else "b11.meets")
+    line = w("b11.ttft", m=m, biggest=w(biggest[0]), verdict=verdict, slo=slo)
+    if lost:
+        line += w("b11.preempted", lost=lost)
+    return line
+
+
+def aborted_metrics_line(w, m) -> str:
+    return w("b11.cancelled_before" if m["first"] is None else "b11.cancelled_after", m=m)
+
+
+def ttft_saved_line(w, rows) -> str:
+    changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
+    if not changed:
+        return w("b11.unchanged")
+    parts = [w("b11.saved_row", r=r, saved=w("b11.saves", t=r["saved"]) if r["saved"] >= 0 else w("b11.slower", t=-r["saved"]))
+             for r in changed]
+    return w("b11.saved") + "; ".join(parts) + "."
+
+
+def block11(w, d, ctx):
+    lines = [w("b11.legend")]
+    for i, st in enumerate(d["steps"]):
+        mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
+        lines.append(w("b11.step", i=i + 1, st=st, d=d, dur=st["end"] - st["start"], pct=100 * st["kv_used"] / d["pool_blocks"], mark=mark))
+    lines.append(w("b11.breakdown"))
+    served = [m for m in d["requests"] if m["status"] == "finished"]
+    lines += [ttft_line(w, m, d["ttft_slo"], d["preempted_at"].get(m["id"])) for m in served]
+    if not served:
+        lines.append(w("b11.none_served"))
+    lines += [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"]
+    if "ttft_saved" in d:
+        lines.append(ttft_saved_line(w, d["ttft_saved"]))
+    lines.append(w("b11.conclusion"))
+    lines.append(w("b11.limitation"))
+    return w("b11.title"), lines
+
+
+# ── [12] ───────────────────────────────────────────────────────────────────
+def opt_ms(v) -> str:
+    return ms(v) if v is not None else "n/a"
+
+
+def policy_name(w, name, cfg):
+    return w.policies.get(name) or w("b12.chunked", cfg=cfg)
+
+
+def policy_line(w, p, cfg) -> str:
+    name = policy_name(w, p["policy"], cfg)
+    if not p["served"]:
+        return w("b12.policy_none", name=name)
+    line = w("b12.policy", name=name, p=p, tpot=opt_ms(p["mean_tpot"]))
+    return line + (w("b12.preemptions", p=p) if p["preemptions"] else "")
+
+
+def reading_line(w, policies) -> str:
+    by = {p["policy"]: p for p in policies}
+    nochunk, chunked = by["nochunk"], by["chunked"]
+    if nochunk["served"] and chunked["served"] and nochunk["mean_ttft"] < chunked["mean_ttft"] and nochunk["worst_gap"] > chunked["worst_gap"]:
+        return w("b12.reading", nochunk=nochunk, chunked=chunked)
+    return w("b12.reading_other")
+
+
+def block12(w, d, ctx):
+    lines = [w("b12.definitions"), w("b12.per_request")]
+    lines += [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]]
+    lines.append(w("b12.same", d=d))
+    lines.append(w("b12.baseline"))
+    lines.append(w("b12.legend"))
+    lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
+    lines.append(reading_line(w, d["policies"]))
+    lines.append(w("b12.conclusion"))
+    lines.append(w("b12.benchmark"))
+    return w("b12.title"), lines
+
+
+# ── [13] ───────────────────────────────────────────────────────────────────
+def block13(w, d, ctx):
+    lines = [w("b13.method", d=d)]
+    lines += [w("b13.row", r=r) for r in d["rows"]]
+    lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
+    if d["decisions"]:
+        t = d["tight"]
+        lines.append(w("b13.total", d=d, same=d["decisions"] - d["flips"], pct=100 * d["agreement"], gate=100 * d["gate"],
+                       verdict=w("b13.pass" if d["passed"] else "b13.fail")))
+        lines.append(w("b13.closest", t=t, step=t["step"] + 1, kept=w("b13.kept" if t["margin_q"] > 0 else "b13.changed")))
+    else:
+        lines.append(w("b13.no_decisions"))
+    lines.append(w("b13.reading"))
+    lines.append(w("b13.conclusion", d=d))
+    return w("b13.title", d=d), lines
