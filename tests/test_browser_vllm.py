@@ -206,6 +206,21 @@ def test_step_view_narrates_a_cancellation(lab):
     expect(legend).to_contain_text("từ chối 429/400 hoặc bị hủy", timeout=RUN_MS)
 
 
+def test_step_view_says_why_a_request_waits_for_kv_blocks(lab):
+    """Issue 21: with SLOTS=3 and POOL_BLOCKS=7, C (admitted again at step 6) finds no free block for its chunk:
+    the step view says it waits for KV blocks ("chờ block KV") and nobody is preempted in that step."""
+    values = {"SLOTS": 3, "POOL_BLOCKS": 7}
+    report = engine_report(values)
+    item = report["steps"]["items"][5]
+    assert [e["id"] for e in item["events"] if e["kind"] == "wait_kv"] == ["C"]
+    assert not [e for e in item["events"] if e["kind"] == "preempt"]
+    assert lab.run(values) == "done"
+    step_to(lab, 6, report["steps"]["count"], item["title"])
+    assert "chờ block KV" in item["title"]
+    line = next(t for t in item["text"] if t.startswith("CHỜ BLOCK KV: C"))
+    expect(lab.page.locator("[data-step-view]")).to_contain_text(line)
+
+
 @pytest.mark.parametrize("width", [375, 1440])
 def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(lab, width):
     shot = lab

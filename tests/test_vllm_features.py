@@ -245,7 +245,7 @@ request = st.fixed_dictionaries(dict(
     top_k=st.integers(0, 6),
     top_p=st.sampled_from([0.5, 1.0]),
     seed=st.integers(0, 1000),
-), optional=dict(priority=st.integers(0, 3), cancel_at=st.integers(0, 40_000)))
+), optional=dict(priority=st.integers(-3, 3), cancel_at=st.integers(0, 40_000)))
 
 
 @st.composite
@@ -367,14 +367,15 @@ def test_schema_has_the_new_constant_and_columns():
     assert by_name["SCHED_POLICY"]["choices"] == ["fcfs", "priority"] and by_name["PREFIX_CACHE"]["switch"]
     cols = {c["name"]: c for c in by_name["REQUESTS"]["columns"]}
     assert cols["priority"]["optional"] and cols["cancel_at"]["optional"] and not cols["id"]["optional"]
-    assert (cols["priority"]["min"], cols["priority"]["max"]) == (0, 100)
+    assert (cols["priority"]["min"], cols["priority"]["max"]) == (-10**9, 10**9)          # vLLM's: negative too
     assert FIELD_BY_NAME["PREFIX_CACHE"].flag == "--prefix-cache"
 
 
 @pytest.mark.parametrize("values,field", [
     ({"PREFIX_CACHE": "yes"}, "PREFIX_CACHE"),
     ({"SCHED_POLICY": "lifo"}, "SCHED_POLICY"),
-    ({"REQUESTS": trace(priority={"A": -1})}, "REQUESTS[0].priority"),
+    ({"REQUESTS": trace(priority={"A": -10**9 - 1})}, "REQUESTS[0].priority"),
+    ({"REQUESTS": trace(priority={"E": 10**9 + 1})}, "REQUESTS[2].priority"),
     ({"REQUESTS": trace(priority={"B": "high"})}, "REQUESTS[1].priority"),
     ({"REQUESTS": trace(cancel_at={"C": -5})}, "REQUESTS[3].cancel_at"),
     ({"REQUESTS": trace(cancel_at={"D": 1.5})}, "REQUESTS[4].cancel_at"),

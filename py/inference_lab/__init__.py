@@ -13,7 +13,7 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph;
   [3]  Iteration scheduler            engine.Engine.run / run_step; scheduler.admission_check / admission_room / admission_order / plan_tasks / step_duration; run_log.RunLog
   [4]  Prefill                        engine.Engine.prefill
   [5]  Transformer × N layers         model.forward / attention
-  [6]  KV state manager               block_manager.BlockManager; engine.Engine.make_room / preempt; scheduler.preemption_victim / choose_victim; block_manager.hash_block
+  [6]  KV state manager               block_manager.BlockManager; kv_room.KVRoom.make_room / send_back / preempt; scheduler.preemption_victim / choose_victim; block_manager.hash_block
   [7]  Decode                         engine.Engine.decode
   [8]  Logits → sampling → stop check sampler.sample; engine.Engine.emit
   [9]  KV / weight precision          quantization.quantize_weights

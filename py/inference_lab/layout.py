@@ -26,8 +26,8 @@ from __future__ import annotations
 
 PACKAGE = "inference_lab"
 LAYOUT = {
-    "core": ("schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "engine", "sampler",
-             "quantization", "metrics", "run_log"),
+    "core": ("schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "kv_room", "engine",
+             "sampler", "quantization", "metrics", "run_log"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
     "entrypoints": ("lab", "block_data", "weights", "report", "web", "cli", "trace", "patch", "lessons", "contracts",

@@ -6,7 +6,7 @@
 // the selected step (page state: static/core/lab-api.js selectStep/step) and drawing.
 
 // Kinds of event that make a step worth stopping at with PageUp / PageDown.
-export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'preempt', 'first', 'finish'];
+export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'wait_kv', 'preempt', 'first', 'finish'];
 
 export function clampStep(n, count) {
   if (!count) return 0;

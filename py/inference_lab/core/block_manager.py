@@ -22,7 +22,12 @@ a time and the free list is kept sorted: lowest free index first (easy to read).
 With prefix caching (PREFIX_CACHE=on) the pool follows vLLM's design document "Automatic
 Prefix Caching" (docs/design/prefix_caching.md, the v1 KVCacheManager / BlockPool):
 - a block that becomes FULL gets a hash of its tokens chained with its parent block's hash
-  (`hash_block`), and the hash → block map remembers it; partial blocks are never cached;
+  (`hash_block`), and the hash map remembers it; partial blocks are never cached. Like vLLM's
+  `BlockPool.cached_block_hash_to_block` (vllm/v1/core/block_pool.py: hash -> {block_id: block})
+  the map keeps, per hash, EVERY block carrying it (two requests that computed the same block
+  each have a copy); a lookup returns the first one (`get_cached_block`) and evicting a block
+  removes only that block id (`_maybe_evict_cached_block`), so the hash stays findable while any
+  block still carries it;
 - `take_cached_prefix` (vLLM's get_computed_blocks + "touch") gives a newly scheduled
   sequence the cached full blocks of what it must prefill: ref_cnt + 1, out of the free
   queue; at most (tokens − 1) // BLOCK_SIZE blocks, so the last prompt token is always
@@ -81,7 +86,8 @@ class BlockManager:
         self.free = list(range(num_blocks))      # sorted (no caching) or the LRU free queue, head first
         self.ref_cnt = [0] * num_blocks          # block tables holding each block
         self.block_hash = [None] * num_blocks    # set when a block becomes full (caching only)
-        self.cached = {}                         # hash -> physical block (vLLM's cached_block_hash_to_block)
+        self.cached = {}                         # hash -> {physical block: None}, first cached first
+                                                 # (vLLM's cached_block_hash_to_block)
         self.released = []                       # (request, blocks returned) in finishing order
         self.owners = {}                         # physical block -> requests that used it, in order
         self.active = {}                         # request id -> sequence holding blocks
@@ -121,9 +127,12 @@ class BlockManager:
         self._hold(seq, block)
 
     def _evict_cached(self, block: int) -> None:
+        """Forget this block's hash; other blocks carrying the same hash stay cached (vLLM: del cached_blocks[block_id])."""
         h = self.block_hash[block]
-        if self.cached.get(h) == block:
-            del self.cached[h]
+        copies = self.cached.get(h, {})
+        copies.pop(block, None)
+        if not copies:
+            self.cached.pop(h, None)
         self.block_hash[block] = None
         self.evictions.append((self.current_step, block, h))
 
@@ -152,7 +161,7 @@ class BlockManager:
             parent = self.block_hash[seq.block_table[i - 1]] if i else None
             h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
             self.block_hash[block] = h
-            self.cached.setdefault(h, block)     # an identical block already cached stays the one found
+            self.cached.setdefault(h, {})[block] = None   # a copy: the first one cached stays the one found
 
     def find_cached_prefix(self, token_ids) -> list[int]:
         """The cached blocks of the longest prefix of full blocks of `token_ids`, leaving at least the last token."""
@@ -161,7 +170,7 @@ class BlockManager:
             h = hash_block(parent, token_ids[i * bs:(i + 1) * bs])
             if h not in self.cached:
                 break
-            blocks.append(self.cached[h])
+            blocks.append(next(iter(self.cached[h])))   # vLLM's get_cached_block: the first copy
             parent = h
         return blocks
 
@@ -250,8 +259,8 @@ class BlockManager:
 
         The codes (the "pool.*" sentences of text_vi.py / text_en.py word them): "negative_ref_cnt",
         "ref_cnt_mismatch" (a count differs from the tables holding the block), "not_conserved" (a block
-        twice in the free list, lost, or both free and owned), "stale_hash" (the hash map points to a
-        block carrying another hash).
+        twice in the free list, lost, or both free and owned), "stale_hash" (the hash map lists a
+        block carrying another hash, or a block carrying a hash is missing from the map).
         """
         held = {}
         for seq in self.active.values():
@@ -262,6 +271,7 @@ class BlockManager:
             negative_ref_cnt=any(r < 0 for r in self.ref_cnt),
             ref_cnt_mismatch=any(self.ref_cnt[b] != held.get(b, 0) for b in range(self.num_blocks)),
             not_conserved=len(free) != len(self.free) or bool(free & held.keys()) or len(free) + len(held) != self.num_blocks,
-            stale_hash=any(self.block_hash[b] != h for h, b in self.cached.items()),
+            stale_hash=any(self.block_hash[b] != h for h, copies in self.cached.items() for b in copies)
+            or any(h is not None and b not in self.cached.get(h, {}) for b, h in enumerate(self.block_hash)),
         )
         self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]

@@ -10,22 +10,14 @@ cache ([5], [6]); the policy-comparison runs of block [12] pass check=False (nob
 
 [1] Gateway: a request is refused with 429 when SLOTS + QUEUE_LIMIT requests are
 already in the system (running + waiting) when it is looked at; requests are looked at
-only at step boundaries.
+only at step boundaries, in arrival order, each after the cancellations due by its arrival.
 [2] Input preparation refuses with 400 when the text has pieces the tokenizer does not
 know, when prompt + max_new > MAX_CONTEXT, or when the request could never fit in the
 whole KV pool: a sequence caches at most prompt + max_new − 1 positions (the last
 sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) blocks.
 
-Preemption (vLLM's "recompute" mode) — the seed program stops with an assertion here:
-when a task needs a KV block and none is free, the most recently admitted running
-sequence is preempted: its blocks are freed, it goes back to the FRONT of `waiting`,
-and when it runs again it prefills its prompt plus every token it already generated,
-then continues; its per-request RNG is untouched, so its tokens are the same as in a
-run without preemption. A task whose sequence is preempted in this step does not run,
-and the step's duration counts only the tasks that ran. TTFT parts of a preempted
-request: `start` stays the first step that worked on it, so queue = start − ready and
-prefill = first token − start, which includes any time lost to a preemption before the
-first token (reported separately as `lost`).
+KV admission and preemption as vLLM's v1 scheduler: see kv_room.py (`KVRoom`, which `Engine` uses
+when a task needs blocks); the seed program stops with an assertion there.
 
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
 it (arrive, abort, admit, overtake, cache_hit, preempt, finish) and hands it the state at every step
@@ -40,7 +32,9 @@ Three behaviours of vLLM, each off (or unused) by default so the seed's output i
 - Cancellation (request column `cancel_at`, vLLM's `finish_requests` with status
   FINISHED_ABORTED, as the engine's abort path): at the first step boundary at or after
   `cancel_at`, the request leaves `waiting` or `running`, its blocks go back to the pool and
-  it is reported "aborted" with the tokens it had produced.
+  it is reported "aborted" with the tokens it had produced. Cancellations are handled in time
+  order with the arrivals (a cancelled request takes no place from a later arrival); one whose
+  `cancel_at` is at or before its own arrival is never admitted (stage "gateway", no place taken).
 - Priority scheduling (SCHED_POLICY=priority, request column `priority`; vLLM's scheduler
   policy "priority"): ready requests are admitted in (priority, arrival) order, lower first,
   and the preemption victim is the running sequence with the largest (priority, arrival)
@@ -58,7 +52,8 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_check, admission_order, plan_tasks, preemption_victim, step_duration
+from .scheduler import admission_check, admission_order, plan_tasks, step_duration
+from .kv_room import KVRoom
 from .run_log import RunLog
 from .sequence import Sequence
 
@@ -97,8 +92,13 @@ class EngineResult:
     def preemptions(self) -> list[dict]:
         return self.log.happenings("preempt")
 
+    @property
+    def kv_waits(self) -> list[dict]:
+        """Newcomers sent back to the waiting queue for lack of KV blocks (Engine.send_back)."""
+        return self.log.happenings("wait_kv")
 
-class Engine:
+
+class Engine(KVRoom):
     def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         self.log = RunLog(self.cfg)
@@ -110,6 +110,8 @@ class Engine:
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
         self.decisions, self.aborted = [], []
         self.preempted = []        # ids preempted in the step being executed (their tasks do not run)
+        self.waited = []           # newcomers sent back to waiting in the step being executed (no KV blocks)
+        self.newcomers, self.queue_before, self.before_admit, self.ran_now = [], [], {}, set()
         self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
                           positions_cached=0, positions_naive=0)
         self.now = 0
@@ -224,35 +226,19 @@ class Engine:
             self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1, prob=prob[:, -1, :]))
             self.emit(seq, logits[-1], end)
 
-    # ── preemption ─────────────────────────────────────────────────────────
-    def make_room(self, seq: Sequence, n: int) -> bool:
-        """Preempt victims (scheduler.preemption_victim) until `seq` can store n positions.
-
-        Returns False when `seq` itself had to be preempted."""
-        while not self.pool.can_append(seq, n):
-            victim = preemption_victim(self.running, self.sched_policy, seq)
-            self.preempt(victim, seq, n)
-            if victim is seq:
-                return False
-        return True
-
-    def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:
-        """Preempt `seq` because `needy` must store n more positions and no block is free."""
-        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
-        blocks = self.pool.evict(seq)
-        self.log.event("preempt", id=seq.id, blocks=list(blocks), generated=len(seq.out),
-                       recompute=len(seq.ids) + len(seq.out), needed_by=needy.id, need=need, free=free)
-        seq.reset_for_recompute()
-        self.running.remove(seq)
-        self.waiting.insert(0, seq)
-        self.preempted.append(seq.id)
-
     # ── the step loop ([3]) ────────────────────────────────────────────────
     def take_arrivals(self) -> None:
+        """The arrivals due by now, in time order, each after the cancellations due by its arrival (a server
+        handles an abort when it arrives); then every cancellation due by now."""
         while self.pending and self.pending[0].arrival <= self.now:
             seq, seen = self.pending.pop(0), len(self.decisions)
+            self.abort_due(seq.arrival)
+            if seq.cancel_at is not None and seq.cancel_at <= seq.arrival:
+                self.abort(seq, "gateway")       # cancelled before it arrived: never admitted, takes no place
+                continue
             self.admit(seq)
             self.log.arrive(seq, self.decisions[seen:])
+        self.abort_due(self.now)
 
     def schedule(self) -> tuple[list, int, str]:
         """Move ready requests into free slots; returns (admitted, room, the check that decided room)."""
@@ -263,10 +249,12 @@ class Engine:
             self.log.event("admit", id=seq.id, why=check, room=room)
         if self.sched_policy == "priority":
             self.note_overtakes(chosen, ready)
+        self.newcomers, self.queue_before, self.before_admit = list(chosen), list(self.waiting), {}
         for seq in chosen:
             self.waiting.remove(seq)
             self.running.append(seq)
-            self.take_cached_prefix(seq)
+            cached_before = seq.num_cached_tokens
+            self.before_admit[seq.id] = (cached_before, self.take_cached_prefix(seq))
         return chosen, room, check
 
     def note_overtakes(self, chosen: list, ready: list) -> None:
@@ -278,33 +266,39 @@ class Engine:
                 self.log.event("overtake", id=seq.id, priority=seq.priority,
                                overtaken=[dict(id=w.id, priority=w.priority, arrival=w.arrival) for w in behind])
 
-    def take_cached_prefix(self, seq: Sequence) -> None:
+    def take_cached_prefix(self, seq: Sequence) -> int:
         """Prefix caching: a sequence with nothing cached starts from the cached full blocks of its prefill."""
         if not self.pool.enable_caching:
-            return
+            return 0
         recompute = seq.num_cached_tokens is not None
         n = self.pool.take_cached_prefix(seq, seq.prefill_ids, recompute)
         if n:
             self.log.event("cache_hit", id=seq.id, tokens=n, blocks=list(seq.block_table), recompute=recompute)
         seq.skip_cached(n)
         self.trace["positions_naive"] += n
+        return n
 
     # ── cancellation (vLLM's finish_requests → FINISHED_ABORTED) ───────────
-    def abort_due(self) -> None:
-        due = [s for s in self.running + self.waiting if s.cancel_at is not None and s.cancel_at <= self.now]
+    def abort_due(self, until: int) -> None:
+        """Abort every request in the system whose client cancelled at or before `until`, in cancel order."""
+        due = [s for s in self.running + self.waiting if s.cancel_at is not None and s.cancel_at <= until]
         for seq in sorted(due, key=lambda s: (s.cancel_at, s.arrival)):
             self.abort(seq)
         if due and self.check:
             self.pool.audit()
 
-    def abort(self, seq: Sequence) -> None:
-        stage = "running" if seq in self.running else "waiting"
+    def abort(self, seq: Sequence, stage: str | None = None) -> None:
+        """Drop a cancelled request; stage "gateway" = cancelled at or before its arrival (never admitted)."""
+        stage = stage or ("running" if seq in self.running else "waiting")
+        if stage == "gateway":
+            seq.ready = seq.arrival
         blocks = list(seq.block_table)
         if self.check and seq.history:
             self.check_against_recompute(seq)
         if blocks:
             self.pool.release(seq)
-        (self.running if stage == "running" else self.waiting).remove(seq)
+        if stage != "gateway":
+            (self.running if stage == "running" else self.waiting).remove(seq)
         seq.finish, seq.reason = self.now, "aborted"
         self.aborted.append(seq)
         self.log.event("abort", id=seq.id, time=self.now, cancel_at=seq.cancel_at, stage=stage, blocks=blocks,
@@ -321,9 +315,11 @@ class Engine:
         tasks = plan_tasks(self.running, self.budget_cap)
         end = self.now + step_duration(self.cfg, tasks)
         self.pool.current_step = self.log.count + 1
-        self.emitted, self.preempted = [], []
+        self.emitted, self.preempted, self.waited, self.ran_now = [], [], [], set()
         ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end)]
-        if self.preempted:
+        for seq in [s for s in self.newcomers if self.preempted and s.id not in self.ran_now]:
+            self.send_back(seq, "preempted", seq, 0)              # a step that preempted keeps no newcomer
+        if self.preempted or self.waited:
             end = self.retime(ran)
         if not ran:                       # every task's sequence was preempted: no work, no time
             return
@@ -333,8 +329,14 @@ class Engine:
         self.now = end
 
     def run_task(self, phase: str, seq: Sequence, n: int, end: int) -> bool:
-        if seq.id in self.preempted or not self.make_room(seq, n):
+        if seq.id in self.preempted or seq.id in self.waited:
             return False
+        if self.preempted and seq in self.newcomers:              # vLLM: no waiting request after a preemption
+            self.send_back(seq, "preempted", seq, n)
+            return False
+        if not self.make_room(seq, n):
+            return False
+        self.ran_now.add(seq.id)
         if phase == "decode":
             self.decode(seq, end)
         else:
@@ -356,7 +358,6 @@ class Engine:
                 break
             self.pool.current_step = self.log.count + 1     # the step this boundary opens
             self.take_arrivals()
-            self.abort_due()
             _, room, check = self.schedule()
             if not self.running:
                 self.skip_idle_time()

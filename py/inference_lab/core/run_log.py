@@ -52,19 +52,24 @@ import numpy as np
 # Every event kind, in the order a step lists them; a new kind is one line here plus its `event()` call.
 EVENT_ORDER = (
     "arrive",      # {id, arrival, decisions: [{stage, code, reason, facts}], code, ready?} gateway + input
-    "abort",       # {id, time, cancel_at, stage, blocks, generated} cancel_at passed (waiting or running)
+    "abort",       # {id, time, cancel_at, stage, blocks, generated} cancel_at passed (stage waiting or running,
+                   # or "gateway": cancelled at or before its arrival, never admitted); told in time order with
+                   # the arrivals (same rank)
     "admit",       # {id, why, room} a slot was given (why: the scheduler's admission check)
     "overtake",    # {id, priority, overtaken: [{id, priority, arrival}]} SCHED_POLICY=priority
     "cache_hit",   # {id, tokens, blocks, recompute} prompt tokens whose K/V came from the prefix cache
     "budget",      # {id, got, left, cap} a prompt got fewer tokens than it has left
     "chunk",       # {id, n, done, total, first, recompute} a prompt chunk ran
+    "wait_kv",     # {id, why, by, need, free, blocks} admitted at this boundary, back to waiting: no KV blocks
+                   # for its chunk ("short"), its blocks went to `by` ("gives_way"), it was admitted after `by`
+                   # which was short ("behind"), or the step preempted ("preempted"); engine.send_back
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
     "first",       # {id, time} first token
     "finish",      # {id, reason, n, blocks}
 )
-RANK = {kind: i for i, kind in enumerate(EVENT_ORDER)}
+RANK = dict({kind: i for i, kind in enumerate(EVENT_ORDER)}, abort=0)   # arrive / abort: in the order they happened
 AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
-GIVES_BACK = ("finish", "preempt", "abort")                     # events whose "blocks" went back to the pool
+GIVES_BACK = ("finish", "preempt", "abort", "wait_kv")                     # events whose "blocks" went back to the pool
 
 
 def free_ranges(free: list[int]) -> list[list[int]]:
@@ -83,7 +88,7 @@ def expand_ranges(ranges: list) -> list[int]:
 
 def undecoded(it) -> list:
     """Ids decoding as the step starts that got no decode task (preempted or cancelled ones aside)."""
-    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort")}
+    gone = {e["id"] for e in it["events"] if e["kind"] in ("preempt", "abort", "wait_kv")}
     decoded = {t[0] for t in it["tasks"] if t[1] == "decode"}
     return [r[0] for r in it["running"] if r[1] == "decode" and r[0] not in gone and r[0] not in decoded]
 
@@ -135,7 +140,7 @@ class RunLog:
         assert kind in RANK, kind
         if kind == "cache_hit":
             self.from_cache[fields["id"]] = fields["tokens"]
-        elif kind == "preempt":
+        elif kind in ("preempt", "wait_kv"):
             self.from_cache.pop(fields["id"], None)
         self.new.append(dict(kind=kind, **fields))
 
@@ -247,12 +252,13 @@ class RunLog:
 
 
 def step_rows(record: dict) -> list[dict]:
-    """Blocks [3] and [11]'s one line per step, from the record: counts as the step starts, the work
-    done, the KV blocks in use after it and who was preempted."""
+    """Blocks [3] and [11]'s one line per step, from the record: counts as the step starts (a newcomer sent
+    back for KV blocks counts as waiting), the work done, the KV blocks in use after it and who was preempted."""
     pool = record["pool_blocks"]
-    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]), running=len(it["running"]),
+    back = [sum(1 for e in it["events"] if e["kind"] == "wait_kv") for it in record["items"]]
+    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]) + b, running=len(it["running"]) - b,
                  tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),
                  prefill=sum(t[2] for t in it["tasks"] if t[1] == "prefill"),
                  kv_used=pool - sum(hi - lo + 1 for lo, hi in it["free"]),
                  preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"])
-            for it in record["items"]]
+            for it, b in zip(record["items"], back)]

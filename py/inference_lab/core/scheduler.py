@@ -16,8 +16,13 @@ a prompt is prefilled whole in one step.
     >>> [(p, s.id, n) for p, s, n in plan_tasks([a, c], 6)]
     [('decode', 'A', 1), ('prefill', 'C', 5)]
 
-`choose_victim` picks the running sequence to preempt when a task needs a KV block and
-none is free: the most recently admitted one (vLLM's choice: it has the least work to lose).
+Who may get KV blocks follows vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py,
+`Scheduler.schedule`): requests already running are served first and only they preempt; a
+request admitted at this boundary whose chunk finds no free block goes back to the waiting
+queue (engine.send_back, event "wait_kv"): it never causes a preemption.
+`choose_victim` picks the running sequence to preempt when a running sequence's task needs a
+KV block and none is free (after this boundary's newcomers gave theirs back): the most
+recently admitted one (vLLM: `self.running.pop()`; it has the least work to lose).
 
 Who goes first (SCHED_POLICY): "fcfs" admits ready requests in arrival order and, when KV
 blocks run out, preempts the most recently admitted running sequence; "priority" (vLLM's
@@ -33,7 +38,9 @@ COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
 
 Leaves out: fairness between tenants, speculative decoding, prefix-aware scheduling,
-preempting a running request only because a higher-priority one waits.
+preempting a running request only because a higher-priority one waits (vLLM v1 does not
+either), and vLLM's `token_budget == 0 -> break` in its waiting loop: here a request admitted
+with no token budget left still takes its slot, as the seed does.
 """
 from __future__ import annotations
 
@@ -74,7 +81,10 @@ def admission_order(ready: list, sched_policy: str) -> list:
 
 
 def choose_victim(running: list, seq) -> object:
-    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`)."""
+    """The running sequence to preempt so that `seq` can get a KV block: the last one admitted (maybe `seq`).
+
+    `running` holds the sequences running before this step's boundary (the engine never preempts a
+    newcomer: it sends it back to the waiting queue instead)."""
     return running[-1]
 
 

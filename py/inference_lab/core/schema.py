@@ -150,6 +150,8 @@ FIELDS: tuple[Field, ...] = (
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
+PRIORITY_LIMIT = 10**9          # priority takes any integer in -10**9..10**9 (vLLM's is any int; lower runs first)
+
 REQUEST_FIELDS: tuple[RequestField, ...] = (
     RequestField("id", "str", "Mã", "Tên ngắn của yêu cầu (chữ cái/chữ số, tối đa 8 ký tự, không trùng).",
                  pattern=ID_PATTERN,
@@ -168,9 +170,10 @@ REQUEST_FIELDS: tuple[RequestField, ...] = (
                  en=('top_p', 'Keep the smallest set of tokens whose probabilities add up to top_p (0 < top_p <= 1).')),
     RequestField("seed", "int", "seed", "Seed riêng của yêu cầu (lấy mẫu lặp lại được).", 0, 2**31 - 1,
                  en=('seed', "The request's own seed (repeatable sampling).")),
-    RequestField("priority", "int", "priority", "Độ ưu tiên khi SCHED_POLICY = priority: số nhỏ chạy trước; "
-                 "để trống = 0.", 0, 100, optional=True,
-                 en=('priority', 'Priority when SCHED_POLICY = priority: lower numbers run first; empty = 0.')),
+    RequestField("priority", "int", "priority", "Độ ưu tiên khi SCHED_POLICY = priority: số nhỏ chạy trước, "
+                 "được âm (như vLLM); để trống = 0.", -PRIORITY_LIMIT, PRIORITY_LIMIT, optional=True,
+                 en=('priority', 'Priority when SCHED_POLICY = priority: lower numbers run first, negative ones too '
+                                 '(as in vLLM); empty = 0.')),
     RequestField("cancel_at", "int", "Hủy lúc (µs)", "Client hủy yêu cầu lúc này (µs mô phỏng); engine bỏ nó ở "
                  "ranh giới bước đầu tiên từ lúc đó; để trống = không hủy.", 0, 100_000_000, optional=True,
                  en=('Cancel at (µs)', 'The client cancels the request at this time (simulated µs); the engine drops it at the first step boundary from then on; empty = never cancelled.')),

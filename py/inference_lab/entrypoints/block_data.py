@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.config import CORPUS, FIELD_BY_NAME
+from ..core.engine import Decision
 from ..core.metrics import summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS
 from .weights import GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
@@ -101,11 +102,12 @@ def piece_ids(tok, text) -> list:
 
 def budget_rows(lab, main) -> list[dict]:
     """Every request's prompt + max_new against MAX_CONTEXT and its fate, in REQUESTS order. A request
-    refused at the gateway was never tokenized: its prompt length is what the tokenizer would give."""
+    refused at the gateway was never tokenized: its prompt length is what the tokenizer would give; nor was
+    one cancelled at or before its arrival (code "aborted", stage "cancel": no decision at all)."""
     tok, last = lab.tokenizer, {d.request: d for d in main.decisions}
     rows = []
     for r in lab.cfg.REQUESTS:
-        d = last[r["id"]]
+        d = last.get(r["id"]) or Decision(r["id"], "cancel", "aborted", "cancel", {})
         prompt = None if tok.unknown(r["text"]) else len(tok.pieces(r["text"]))
         rows.append(dict(id=r["id"], prompt=prompt, max_new=r["max_new"],
                          total=None if prompt is None else prompt + r["max_new"], code=d.code, stage=d.stage,
@@ -128,7 +130,7 @@ def block3_data(lab, main, info, S) -> dict:
              mixed=[i + 1 for i, ph in enumerate(phases) if ph == {"decode", "prefill"}],
              chunks=[n for st in steps for rid, p, n in st["tasks"] if p == "prefill" and rid == cfg.FOLLOW],
              sched_policy=cfg.SCHED_POLICY, overtakes=main.log.happenings("overtake"),
-             aborts=main.log.happenings("abort"))
+             aborts=main.log.happenings("abort"), kv_waits=main.kv_waits)
     if steps:
         lone = steps[0]["tasks"][0][0]
         d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
@@ -176,7 +178,7 @@ def block6_data(lab, main, runs) -> dict:
                 reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
                 owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
-                gather=main.trace["gather"], preemptions=preemptions(lab, main),
+                gather=main.trace["gather"], preemptions=preemptions(lab, main), kv_waits=main.kv_waits,
                 any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
                 **prefix_cache_data(main))
 

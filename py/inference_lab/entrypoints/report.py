@@ -29,21 +29,24 @@ Blocks are found by their number, never by their place in the list: `report.bloc
 Each block's "data" (see block_data.py, block<N>_data) — the keys the charts read. No block repeats the
 steps: the charts and the step view read them from "steps" above.
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served, n_aborted,
-     aborts[{step, time, request, cancel_at, stage ("waiting"|"running"), blocks, generated}]
+     aborts[{step, time, request, cancel_at, stage ("waiting"|"running"|"gateway": cancelled at or before its
+     arrival, never admitted), blocks, generated}]
   2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
      budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
      prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
   3  preemptions[{step, time, request, blocks, generated, recompute, needed_by, need, free, dropped, priority,
      arrival}] (the run log's "preempt" events), mixed, chunks, follow,
-     sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts
+     sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts,
+     kv_waits[{step, time, request, why ("short"|"gives_way"|"behind"|"preempted"), by, need, free, blocks}]
+     (the run log's "wait_kv" events: newcomers sent back to the waiting queue for lack of KV blocks)
   4  chunks, prompt_len, prefix_cache, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
      arrival, ttft
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
   6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions,
      prefix_cache, prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
      shared_blocks, max_shared, evictions[{step, block, hash}], cached_free,
-     pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit)
+     pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit), kv_waits (as [3])
   7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
      token_text, stream, stops, aborted[{id, n, max_new, text, time, cancel_at}]

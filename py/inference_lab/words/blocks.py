@@ -9,7 +9,7 @@ Every other place that names a block reads this table:
 
     >>> block = BLOCKS[5]
     >>> block.code, [str(ref) for ref in block.source][:2]
-    ('6 · KV state manager', ['block_manager.BlockManager', 'engine.Engine.make_room'])
+    ('6 · KV state manager', ['block_manager.BlockManager', 'kv_room.KVRoom.make_room'])
     >>> code_map_lines()[4]
     '  [5]  Transformer × N layers         model.forward / attention'
 
@@ -122,7 +122,7 @@ BLOCKS: tuple[Block, ...] = (
           "theo block và trả block khi xong; hết block thì preempt chuỗi vào chạy gần nhất.",
           "Cao điểm 7/12 block; K/V gom từ block rời khớp tính lại; cuối còn 12/12 block trống.",
           "lớp KVPool",
-          _refs("block_manager.BlockManager", "engine.Engine.make_room", "engine.Engine.preempt",
+          _refs("block_manager.BlockManager", "kv_room.KVRoom.make_room", "kv_room.KVRoom.send_back", "kv_room.KVRoom.preempt",
                 "scheduler.preemption_victim", "scheduler.choose_victim", "block_manager.hash_block"),
           editable=_refs("scheduler.choose_victim"),
           en=("The BlockManager class (the seed's KVPool class): 12 physical blocks, a block table per sequence, allocation by block and freeing when done; when blocks run out it preempts the most recently admitted sequence.", 'Peak 7/12 blocks; K/V gathered from scattered blocks match a recompute; 12/12 blocks free at the end.', 'the KVPool class')),

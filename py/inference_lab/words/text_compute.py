@@ -77,6 +77,8 @@ def block6(w, d, ctx):
         w("b6.gather", ok=d["gather"] <= 1e-9),
     ]
     lines += pool_problem_lines(w, d)
+    if d.get("kv_waits"):
+        lines.append(w("b6.wait_kv", waits="; ".join(w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"])))
     if d["prefix_cache"]:
         lines += prefix_cache_lines(w, d)
     else:

@@ -58,6 +58,7 @@ SAY = {
                          "after {f[generated]:pl token}",
     "refusal.running": "while running",
     "refusal.waiting": "while still waiting",
+    "refusal.before_arrival": "before it even arrived, at the gateway",
     "refusal.rejected": "The followed request {fl[id]} was REJECTED {fl[code]} {where} ({why})",
     "refusal.gateway": "at the gateway",
     "refusal.input": "during input preparation",
@@ -100,6 +101,7 @@ SAY = {
     "b1.abort_running": "running, {a[generated]:pl token} generated, frees blocks {a[blocks]}",
     "b1.abort_waiting": "still waiting, {a[generated]:pl token} generated",
     "b1.abort_frees": ", frees blocks {a[blocks]}",
+    "b1.abort_gateway": "cancelled before it even arrived: never admitted, takes no place at the gateway",
     "b1.abort": "{a[request]}: the client CANCELS at {a[cancel_at]:ms} -> the engine drops it at the step boundary at {a[time]:ms} "
                 "({where}); it leaves the system and frees its place, as in {docs[abort]}.",
     # ── [2] ────────────────────────────────────────────────────────────────
@@ -140,6 +142,21 @@ SAY = {
                 "{left}; the scheduler no longer puts it in any step.",
     "b3.left_running": "the running batch",
     "b3.left_waiting": "the waiting queue",
+    "b3.left_gateway": "the gateway (it never entered the system and takes no place)",
+    "b3.wait_kv_at": "Waiting for KV blocks at step {k[step]} ({k[time]:ms}): ",
+    "b3.wait_kv_short": "{k[request]} was just admitted but its prompt chunk needs {k[need]:pl new KV block} and the pool "
+                        "has only {k[free]} free -> it goes back to its old place in the waiting queue and preempts "
+                        "nobody (vLLM's v1 scheduler: a waiting request never causes a preemption; the admission loop "
+                        "stops at the first request that cannot get blocks).",
+    "b3.wait_kv_gives_way": "{k[by]} needs {k[need]:pl new KV block} and the pool has only {k[free]} free -> {k[request]} "
+                            "(the last one admitted at this boundary) gives back blocks {k[blocks]} and goes back to its "
+                            "old place in the waiting queue, before any running sequence is preempted.",
+    "b3.wait_kv_behind": "{k[request]} was admitted after {k[by]} at this boundary, and {k[by]} got no KV blocks -> "
+                         "{k[request]} goes back to its old place in the waiting queue too (vLLM stops taking requests "
+                         "at the first one short of blocks).",
+    "b3.wait_kv_preempted": "this step preempted a running sequence, so {k[request]} (just admitted) goes back to its old "
+                            "place in the waiting queue: as in vLLM, a step that preempts takes no request from the "
+                            "waiting queue.",
     "b3.chunks": "Chunked prefill: the prompt of {fid}, {f[prompt_len]} tokens long, is processed in chunks {d[chunks]} (budget {d[token_budget]} tokens per step).",
     "b3.chunks_redo": "These chunks include what {fid} had to prefill again after being preempted {f[preempted]:pl time}.",
     "b3.follow_wait": "{fid}: ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} for a slot.",
@@ -198,6 +215,11 @@ SAY = {
     "b6.limitation": "Limitation: no prefix caching, reference counting or preemption when blocks run out.",
     "b6.hit": "{h[request]} takes {h[tokens]:pl token} (blocks {h[blocks]}) at step {h[step]}",
     "b6.hit_recompute": " while recomputing after a preemption",
+    "b6.wait_kv": "Waiting for KV blocks (back to the waiting queue, nobody preempted): {waits}.",
+    "b6.wait_kv_short": "{k[request]} at step {k[step]} (needs {k[need]:pl block}, {k[free]} free)",
+    "b6.wait_kv_gives_way": "{k[request]} at step {k[step]} (gives its blocks to {k[by]})",
+    "b6.wait_kv_behind": "{k[request]} at step {k[step]} (queued behind {k[by]})",
+    "b6.wait_kv_preempted": "{k[request]} at step {k[step]} (the step preempted)",
     "b6.prefix_cache": "Prefix cache (after {docs[prefix_cache]}): every FULL block carries hash = hash(its tokens, the parent block's hash); "
                        "a sequence that starts running takes back the full blocks matching the start of its prompt (reference count +1) and prefills only the rest, at least the last token.",
     "b6.hits": "Cache hits: {hits}.",

@@ -36,6 +36,8 @@ def abort_line(w, a) -> str:
     """A cancelled request, as block [1] tells it (who, when, why, what it had)."""
     if a["stage"] == "running":
         where = w("b1.abort_running", a=a)
+    elif a["stage"] == "gateway":
+        where = w("b1.abort_gateway", a=a)
     else:
         where = w("b1.abort_waiting", a=a) + (w("b1.abort_frees", a=a) if a["blocks"] else "")
     return w("b1.abort", a=a, where=where, docs=w.docs)
@@ -101,7 +103,8 @@ def block3(w, d, ctx):
     lines.append(w("b3.mixed", mixed=mixed) if mixed else w("b3.not_mixed"))
     lines += [preemption_line(w, p, d["sched_policy"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
-    lines += [w("b3.abort", a=a, left=w("b3.left_running" if a["stage"] == "running" else "b3.left_waiting"))
+    lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]
+    lines += [w("b3.abort", a=a, left=w("b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting"))
               for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]

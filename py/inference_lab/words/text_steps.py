@@ -57,7 +57,7 @@ def admit_line(w, e, slots) -> str:
 
 
 def abort_line(w, e) -> str:
-    where = w("abort.running" if e["stage"] == "running" else "abort.waiting")
+    where = w("abort." + e["stage"]) if e["stage"] in ("running", "gateway") else w("abort.waiting")
     made = w("abort.made", e=e) if e["generated"] else w("abort.none_made")
     return w("abort.line", e=e, where=where, made=made, freed=freed(w, e["blocks"]))
 
@@ -146,6 +146,11 @@ def chunk_line(w, e) -> str:
     return w("chunk.line", e=e, start=start, what=what, end=end)
 
 
+def wait_kv_line(w, e, pool_blocks) -> str:
+    """A newcomer back to the waiting queue: its chunk got no KV blocks, it gave way, or the step preempted."""
+    return w("wait_kv." + e["why"], e=e, pool=pool_blocks, freed=freed(w, e["blocks"]))
+
+
 def preempt_line(w, e, pool_blocks, priority_key=None) -> str:
     need = w("preempt.need", e=e, pool=pool_blocks)
     itself = e["id"] == e["needed_by"]
@@ -197,6 +202,7 @@ def title(w, it) -> str:
     """A few words for the step: its most telling events, else its tasks."""
     ev = it["events"]
     picks = [w("title.preempt", e=e) for e in ev if e["kind"] == "preempt"]
+    picks += [w("title.wait_kv", e=e) for e in ev if e["kind"] == "wait_kv"]
     picks += [w("title.cancelled", e=e) for e in ev if e["kind"] == "abort"]
     picks += [w("title.cache_hit", e=e) for e in ev if e["kind"] == "cache_hit"]
     picks += [w("title.overtake", e=e, ids=", ".join(x["id"] for x in e["overtaken"])) for e in ev if e["kind"] == "overtake"]
@@ -214,8 +220,8 @@ def step_lines(w, it, n, m, record, ready) -> list[str]:
     ev = it["events"]
     total = {r[0]: r[3] for r in it["running"]}
     lines = [w("step.head", n=n, m=m, it=it, title=title(w, it))]
-    lines += [arrive_line(w, e) for e in ev if e["kind"] == "arrive"]
-    lines += [abort_line(w, e) for e in ev if e["kind"] == "abort"]
+    lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
+              if e["kind"] in ("arrive", "abort")]
     lines += [admit_line(w, e, slots) for e in ev if e["kind"] == "admit"]
     lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
     lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
@@ -224,6 +230,7 @@ def step_lines(w, it, n, m, record, ready) -> list[str]:
     lines += budget_lines(w, it)
     lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
+    lines += [wait_kv_line(w, e, pool) for e in ev if e["kind"] == "wait_kv"]
     lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(w, e) for e in ev if e["kind"] == "first"]
     lines += [finish_line(w, e) for e in ev if e["kind"] == "finish"]

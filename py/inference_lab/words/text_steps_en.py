@@ -29,6 +29,7 @@ SAY = {
     "admit.room": "{e[id]} starts running: {e[room]}/{slots} slots were free when checked.",
     "abort.running": "running",
     "abort.waiting": "waiting",
+    "abort.gateway": "at the gateway, before it even arrived: never admitted, takes no place",
     "abort.made": "{e[generated]:pl token} generated",
     "abort.none_made": "no token generated yet",
     "abort.line": "CANCEL: {e[id]}'s client cancels at {e[cancel_at]:ms} -> the engine drops {e[id]} at the step boundary at "
@@ -84,6 +85,18 @@ SAY = {
     "preempt.line": "PREEMPT: {need} -> {victim}: {freed}, back to the front of the waiting queue; when it runs again it must prefill "
                     "{e[recompute]:pl token} again (prompt + {e[generated]} generated).",
     "preempt.dropped": " The {e[dropped]:pl token} of work of {e[id]} in this step do not run.",
+    "wait_kv.short": "WAITING FOR KV BLOCKS: {e[id]} was just admitted but its prompt chunk needs {e[need]:pl new KV block} "
+                     "and the pool has only {e[free]}/{pool} free blocks -> {e[id]} goes back to its old place in the waiting "
+                     "queue ({freed}) and preempts nobody: as in vLLM, a waiting request never causes a preemption.",
+    "wait_kv.gives_way": "WAITING FOR KV BLOCKS: {e[by]} needs {e[need]:pl new KV block} and the pool has only {e[free]}/{pool} "
+                         "free blocks -> {e[id]} (the last one admitted at this boundary) gives way first: {freed}, back to "
+                         "its old place in the waiting queue.",
+    "wait_kv.behind": "WAITING FOR KV BLOCKS: {e[id]} was admitted after {e[by]} at this boundary, and {e[by]} got no KV "
+                      "blocks -> {e[id]} goes back to its old place in the waiting queue too ({freed}): vLLM stops taking "
+                      "requests at the first one short of blocks.",
+    "wait_kv.preempted": "WAITING FOR KV BLOCKS: this step preempted a running sequence -> {e[id]} (just admitted) goes back "
+                         "to its old place in the waiting queue ({freed}): as in vLLM, a step that preempts takes no request "
+                         "from the waiting queue.",
     "first": "{e[id]} gets its first token at {e[time]:ms} (TTFT ends here).",
     "finish": "{e[id]} finishes ({why}, {e[n]:pl token}), frees blocks {blocks}, gives up its slot.",
     "kv.after": "KV after the step: {tables}.",
@@ -97,6 +110,7 @@ SAY = {
     "kv.none_left": "none left",
     # ── one step ───────────────────────────────────────────────────────────
     "title.preempt": "preempt {e[id]}",
+    "title.wait_kv": "{e[id]} waits for KV blocks",
     "title.cancelled": "{e[id]} cancelled",
     "title.cache_hit": "{e[id]} takes {e[tokens]:pl token} from the prefix cache",
     "title.overtake": "{e[id]} overtakes {ids} by priority",

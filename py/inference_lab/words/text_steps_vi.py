@@ -31,6 +31,7 @@ SAY = {
     "admit.room": "{e[id]} vào chạy: lúc xét còn {e[room]}/{slots} chỗ trống.",
     "abort.running": "đang chạy",
     "abort.waiting": "đang chờ",
+    "abort.gateway": "ở cổng, trước cả lúc đến: không được nhận, không chiếm chỗ",
     "abort.made": "đã sinh {e[generated]} token",
     "abort.none_made": "chưa sinh token nào",
     "abort.line": "HỦY: client của {e[id]} hủy lúc {e[cancel_at]:ms} -> engine bỏ {e[id]} ở ranh giới bước lúc "
@@ -86,6 +87,15 @@ SAY = {
     "preempt.line": "PREEMPT: {need} -> {victim}: {freed}, quay lại đầu hàng chờ; khi chạy lại phải prefill lại "
                     "{e[recompute]} token (prompt + {e[generated]} token đã sinh).",
     "preempt.dropped": " Phần việc {e[dropped]} token của {e[id]} ở bước này không chạy.",
+    "wait_kv.short": "CHỜ BLOCK KV: {e[id]} vừa vào chạy nhưng đoạn prompt của nó cần {e[need]} block KV mới, bể chỉ còn "
+                     "{e[free]}/{pool} block trống -> {e[id]} quay lại hàng chờ ở chỗ cũ ({freed}) và không preempt ai: "
+                     "như vLLM, yêu cầu đang chờ không bao giờ gây preempt.",
+    "wait_kv.gives_way": "CHỜ BLOCK KV: {e[by]} cần {e[need]} block KV mới, bể chỉ còn {e[free]}/{pool} block trống -> "
+                         "{e[id]} (vào chạy sau cùng ở ranh giới này) nhường trước: {freed}, quay lại hàng chờ ở chỗ cũ.",
+    "wait_kv.behind": "CHỜ BLOCK KV: {e[id]} vào chạy sau {e[by]} ở ranh giới này, mà {e[by]} không có block KV -> {e[id]} "
+                      "cũng quay lại hàng chờ ở chỗ cũ ({freed}): vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block.",
+    "wait_kv.preempted": "CHỜ BLOCK KV: bước này đã preempt một chuỗi đang chạy -> {e[id]} (vừa vào chạy) quay lại hàng "
+                         "chờ ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng chờ.",
     "first": "{e[id]} có token đầu tiên lúc {e[time]:ms} (TTFT tính tới đây).",
     "finish": "{e[id]} xong ({why}, {e[n]} token), trả block {blocks}, nhường chỗ chạy.",
     "kv.after": "KV sau bước: {tables}.",
@@ -99,6 +109,7 @@ SAY = {
     "kv.none_left": "không còn",
     # ── one step ───────────────────────────────────────────────────────────
     "title.preempt": "preempt {e[id]}",
+    "title.wait_kv": "{e[id]} chờ block KV",
     "title.cancelled": "{e[id]} bị hủy",
     "title.cache_hit": "{e[id]} lấy {e[tokens]} token từ prefix cache",
     "title.overtake": "{e[id]} vượt {ids} nhờ priority",

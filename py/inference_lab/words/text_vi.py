@@ -62,6 +62,7 @@ SAY = {
                          "sau {f[generated]} token",
     "refusal.running": "khi đang chạy",
     "refusal.waiting": "khi còn trong hàng chờ",
+    "refusal.before_arrival": "trước cả lúc đến, ở cổng",
     "refusal.rejected": "Yêu cầu theo dõi {fl[id]} bị TỪ CHỐI {fl[code]} {where} ({why})",
     "refusal.gateway": "ở cổng",
     "refusal.input": "ở bước chuẩn bị đầu vào",
@@ -104,6 +105,7 @@ SAY = {
     "b1.abort_running": "đang chạy, đã sinh {a[generated]} token, trả block {a[blocks]}",
     "b1.abort_waiting": "còn trong hàng chờ, đã sinh {a[generated]} token",
     "b1.abort_frees": ", trả block {a[blocks]}",
+    "b1.abort_gateway": "hủy trước cả lúc đến: không được nhận vào, không chiếm chỗ ở cổng",
     "b1.abort": "{a[request]}: client HỦY lúc {a[cancel_at]:ms} -> engine bỏ nó ở ranh giới bước lúc {a[time]:ms} "
                 "({where}); nó rời hệ thống và nhường chỗ, như {docs[abort]}.",
     # ── [2] ────────────────────────────────────────────────────────────────
@@ -144,6 +146,19 @@ SAY = {
                 "{left}; bộ lập lịch không còn xếp nó vào bước nào.",
     "b3.left_running": "nhóm đang chạy",
     "b3.left_waiting": "hàng chờ",
+    "b3.left_gateway": "cổng (chưa từng vào hệ thống, không chiếm chỗ)",
+    "b3.wait_kv_at": "Chờ block KV ở bước {k[step]} ({k[time]:ms}): ",
+    "b3.wait_kv_short": "{k[request]} vừa vào chạy nhưng đoạn prompt của nó cần {k[need]} block KV mới, bể chỉ còn "
+                        "{k[free]} block trống -> nó quay lại hàng chờ ở chỗ cũ, không preempt ai (bộ lập lịch v1 của "
+                        "vLLM: yêu cầu đang chờ không bao giờ gây preempt; vòng nhận yêu cầu dừng ở yêu cầu đầu tiên "
+                        "không cấp được block).",
+    "b3.wait_kv_gives_way": "{k[by]} cần {k[need]} block KV mới, bể chỉ còn {k[free]} block trống -> {k[request]} (vào chạy "
+                            "sau cùng ở ranh giới này) trả block {k[blocks]} và quay lại hàng chờ ở chỗ cũ, trước khi "
+                            "phải preempt chuỗi nào đang chạy.",
+    "b3.wait_kv_behind": "{k[request]} vào chạy sau {k[by]} ở ranh giới này, mà {k[by]} không có block KV -> "
+                         "{k[request]} cũng quay lại hàng chờ ở chỗ cũ (vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block).",
+    "b3.wait_kv_preempted": "bước này đã preempt một chuỗi đang chạy nên {k[request]} (vừa vào chạy) quay lại hàng chờ ở "
+                            "chỗ cũ: như vLLM, bước có preempt không nhận yêu cầu nào từ hàng chờ.",
     "b3.chunks": "Chunked prefill: prompt {fid} dài {f[prompt_len]} token được xử lý theo các đoạn {d[chunks]} (ngân sách {d[token_budget]} token mỗi bước).",
     "b3.chunks_redo": "Các đoạn trên gồm cả phần {fid} phải prefill lại sau {f[preempted]} lần bị preempt.",
     "b3.follow_wait": "{fid}: sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ chỗ chạy {f[queue]:ms}.",
@@ -202,6 +217,11 @@ SAY = {
     "b6.limitation": "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.",
     "b6.hit": "{h[request]} lấy {h[tokens]} token (block {h[blocks]}) ở bước {h[step]}",
     "b6.hit_recompute": " khi tính lại sau preempt",
+    "b6.wait_kv": "Chờ block KV (quay lại hàng chờ, không preempt ai): {waits}.",
+    "b6.wait_kv_short": "{k[request]} ở bước {k[step]} (cần {k[need]} block, còn {k[free]} trống)",
+    "b6.wait_kv_gives_way": "{k[request]} ở bước {k[step]} (nhường block cho {k[by]})",
+    "b6.wait_kv_behind": "{k[request]} ở bước {k[step]} (xếp sau {k[by]})",
+    "b6.wait_kv_preempted": "{k[request]} ở bước {k[step]} (bước có preempt)",
     "b6.prefix_cache": "Prefix cache (theo {docs[prefix_cache]}): mỗi block ĐẦY mang hash = băm(token của nó, hash block cha); "
                        "chuỗi mới vào chạy lấy lại các block đầy trùng phần đầu prompt (số tham chiếu +1) và chỉ prefill phần còn lại, ít nhất token cuối.",
     "b6.hits": "Trúng cache: {hits}.",

@@ -1,0 +1,92 @@
+"""[6] Making KV room inside a step: newcomers give blocks back, running requests preempt (vLLM's v1 rule).
+
+`Engine` (engine.py) is a `KVRoom`: when a task of the step needs KV positions that the pool cannot
+store, `make_room` decides who gives blocks back, exactly once per shortage.
+
+KV admission as vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py, `Scheduler.schedule`):
+RUNNING requests are scheduled first and only they preempt; WAITING ones are taken only if the
+step preempted nothing, and the loop stops (`break`) at the first one whose `allocate_slots`
+fails. Here newcomers take free slots at the boundary (with their cached prefix) and each
+newcomer's chunk is checked when the step allocates it, in the seed's order (blocks freed by a
+request that finished earlier in the step count). A running request short of blocks first makes
+the newcomers holding blocks give them back (the last first); a newcomer short of blocks goes back
+to `waiting` at its old place with every newcomer after it (`send_back`, event "wait_kv"); a step
+that preempted keeps no newcomer. Left out on purpose: vLLM's `token_budget == 0 -> break` (a
+newcomer with no budget still counts as running, as in the seed, whose bytes must hold).
+
+Preemption (vLLM's "recompute" mode) — the seed program stops with an assertion here:
+when a running sequence's task needs a KV block and none is free, the most recently admitted
+running sequence (vLLM: `self.running.pop()`) is preempted: its blocks are freed, it goes back to
+the FRONT of `waiting`,
+and when it runs again it prefills its prompt plus every token it already generated,
+then continues; its per-request RNG is untouched, so its tokens are the same as in a
+run without preemption. A task whose sequence is preempted in this step does not run,
+and the step's duration counts only the tasks that ran. TTFT parts of a preempted
+request: `start` stays the first step that worked on it, so queue = start − ready and
+prefill = first token − start, which includes any time lost to a preemption before the
+first token (reported separately as `lost`).
+
+Leaves out: swapping to CPU (vLLM's old "swap" mode), preempting only because a higher-priority
+request waits (vLLM v1 preempts only when KV blocks run out) and the step loop itself (engine.py).
+"""
+from __future__ import annotations
+
+from .scheduler import preemption_victim
+from .sequence import Sequence
+
+
+class KVRoom:
+    """The engine's KV decisions; needs the engine's pool, running, waiting, newcomers, log and step lists."""
+
+    def make_room(self, seq: Sequence, n: int) -> bool:
+        """Free KV blocks until `seq` can store n positions; False when `seq` did not get them.
+
+        As vLLM's schedule(): the newcomers admitted after `seq` (all of them when `seq` was already
+        running) that hold blocks give them back first, the last one first; a newcomer still short
+        waits again with every newcomer after it (`send_back`: a waiting request never preempts); a
+        running request then preempts victims (scheduler.preemption_victim) among the requests that
+        ran before this boundary."""
+        while not self.pool.can_append(seq, n):
+            later = self.newcomers[self.newcomers.index(seq) + 1:] if seq in self.newcomers else self.newcomers
+            later = [s for s in later if s.id not in self.ran_now]
+            holders = [s for s in later if s.block_table]
+            if holders:
+                self.send_back(holders[-1], "gives_way", seq, n)
+            elif seq in self.newcomers:
+                self.send_back(seq, "short", seq, n)
+                for s in later:                   # vLLM's waiting loop stops at the first request short of blocks
+                    self.send_back(s, "behind", seq, n)
+                return False
+            else:
+                victim = preemption_victim([s for s in self.running if s not in self.newcomers], self.sched_policy, seq)
+                self.preempt(victim, seq, n)
+                if victim is seq:
+                    return False
+        return True
+
+    def send_back(self, seq: Sequence, why: str, needy: Sequence, n: int) -> None:
+        """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took (vLLM:
+        allocate_slots failed, it never left the waiting queue). why: "short" (its own chunk), "gives_way"
+        (its blocks go to `needy`), "behind" (admitted after `needy`, which was short), "preempted"."""
+        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
+        blocks = self.pool.evict(seq)
+        cached_before, skipped = self.before_admit.pop(seq.id)
+        seq.history, seq.num_prefill_left, seq.num_cached_tokens = [], len(seq.prefill_ids), cached_before
+        self.trace["positions_naive"] -= skipped
+        self.running.remove(seq)
+        self.newcomers.remove(seq)
+        later = set(self.queue_before[self.queue_before.index(seq) + 1:])
+        self.waiting.insert(next((i for i, w in enumerate(self.waiting) if w in later), len(self.waiting)), seq)
+        self.log.event("wait_kv", id=seq.id, why=why, by=needy.id, need=need, free=free, blocks=list(blocks))
+        self.waited.append(seq.id)
+
+    def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:
+        """Preempt `seq` because `needy` must store n more positions and no block is free."""
+        need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
+        blocks = self.pool.evict(seq)
+        self.log.event("preempt", id=seq.id, blocks=list(blocks), generated=len(seq.out),
+                       recompute=len(seq.ids) + len(seq.out), needed_by=needy.id, need=need, free=free)
+        seq.reset_for_recompute()
+        self.running.remove(seq)
+        self.waiting.insert(0, seq)
+        self.preempted.append(seq.id)
