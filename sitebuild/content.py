@@ -192,7 +192,23 @@ def learning_map(table) -> list[str]:
                   f'<span data-lang="vi">{text_html(vi_text)}.\n    <span class="learning-links">{links("vi")}</span></span>'
                   f'<span data-lang="en" lang="en">{text_html(en_text)}.\n    <span class="learning-links">{links("en")}</span></span></li>']
     return [f'<p><span data-lang="vi">{text_html(table.LEARNING_INTRO)}</span><span data-lang="en" lang="en">{text_html(table.LEARNING_INTRO_EN)}</span></p>',
-            '<ol class="learning-map">', *items, "</ol>"]
+            '<ol class="learning-map">', *items, "</ol>", *track_map(known)]
+
+
+def track_map(known: set[int]) -> list[str]:
+    """The exercises' two tracks (entrypoints/exercises.py TRACKS), in order, each exercise a link to its card."""
+    tracks = exercise_parser().TRACKS
+    missing = sorted({n for t in tracks for n in t.numbers} - known)
+    if missing:
+        raise BuildError(f"py/inference_lab/entrypoints/exercises.py TRACKS names exercises that exercises/ lacks: {missing}")
+
+    def line(t, en):
+        links = " → ".join(f'<a href="#bai-tap-{n:02d}" data-track-link="{t.id}">{n}</a>' for n in t.numbers)
+        return f"{text_html(t.title_en if en else t.title)}: {'exercises' if en else 'bài'} {links}"
+    vi = "; ".join(line(t, False) for t in tracks)
+    en = "; ".join(line(t, True) for t in tracks)
+    return [f'<p class="learning-tracks"><span data-lang="vi">Bài tập đi theo hai lộ trình. {vi}.</span>'
+            f'<span data-lang="en" lang="en">The exercises follow two tracks. {en}.</span></p>']
 
 
 def render_blocks(source: str, table=None) -> str:

@@ -27,13 +27,15 @@ def content_security_policy(pyodide_origin: str | None) -> str:
     """Only the site's own origin (plus the Pyodide CDN for --pyodide cdn builds).
 
     'wasm-unsafe-eval' lets the worker compile pyodide.asm.wasm; nothing allows eval or inline script.
+    The Python worker starts from a blob: URL, so it inherits this policy (a static host sends no header
+    for a worker's own URL): connect-src keeps the student's code off any other origin.
     """
     extra = f" {pyodide_origin}" if pyodide_origin else ""
     return "; ".join([
         "default-src 'none'",
         f"script-src 'self' 'wasm-unsafe-eval'{extra}",
         f"connect-src 'self'{extra}",
-        "worker-src 'self'",
+        "worker-src 'self' blob:",  # blob: the Python worker (static/worker/boot.js), so this policy governs it
         "style-src 'self'",
         "font-src 'self'",
         "img-src 'self' data:",

@@ -49,6 +49,11 @@ def test_default_run_shows_every_block_line_of_the_golden_output(lab):
     expect(lab.page.locator('[data-block="summary"]')).to_contain_text("PASS: đường ống phục vụ LLM thu nhỏ chạy đúng")
     for n in range(1, 14):
         expect(lab.page.locator(f'[data-block="{n}"] pre')).to_be_visible()
+    # issue 27: the notes beside the seed's lines, marked, under their block (words/text_notes.py)
+    from inference_lab.words import text_vi
+    heads = text_vi.WORDS("note.mark") + text_vi.WORDS("note.heads")
+    expect(lab.page.locator('[data-block="5"] aside.run-notes[data-notes-for="5"]')).to_contain_text(heads)
+    expect(lab.page.locator('[data-block="5"] pre')).not_to_contain_text("Ghi chú:")
 
 
 def test_queue_limit_2_admits_d(lab):
@@ -225,7 +230,9 @@ def test_the_worker_starts_with_the_page_and_app_js_takes_it_over(lab):
     (so Pyodide loads while the HTML, CSS and app.js arrive); app.js adopts it: one worker, and it runs.
     (The page's spy, lab_browser.SPY, saw every worker start; a Stop ends one and starts the next.)"""
     workers = lab.page.evaluate("window.__lab.workers")
-    assert "/static/worker/worker.js?v=" in workers[0]["url"]
+    # from a blob: URL (so the page's CSP governs it) that imports the versioned worker.js
+    assert workers[0]["url"].startswith("blob:")
+    assert [u for u in lab.requests if "/static/worker/worker.js?v=" in u]
     assert workers[0]["readyState"] == "loading" and not workers[0]["body"]
     assert lab.run() == "done"
     assert len(lab.page.evaluate("window.__lab.workers")) == 1 + lab.page.evaluate("window.__lab.terminated")

@@ -162,7 +162,7 @@ def test_preemption_run_shows_victim_blocks_and_recompute(lab):
     at_step(lab, 6, 15, "preempt C")
     expect(view(lab)).to_contain_text(
         "PREEMPT: B cần 1 block KV mới nhưng bể chỉ còn 0/8 block trống -> preempt C (chuỗi vào chạy gần nhất): "
-        "trả block [6, 7], quay lại đầu hàng chờ; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã sinh).")
+        "trả block [6, 7], quay lại đầu hàng đợi; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã sinh).")
     cell6 = lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="6"]')
     cell7 = lab.page.locator('[data-step-nav] .kv-cell[data-kv-block="7"]')
     expect(cell6).to_have_class("kv-cell is-alloc is-freed")  # C gave it back, B took it
@@ -182,7 +182,7 @@ def test_refused_followed_request_run(lab):
     s.press("Home")
     s.press("PageDown")
     at_step(lab, 2, 12, "B bắt đầu prefill 5 token, D bị từ chối 429")
-    expect(view(lab)).to_contain_text("Cổng: D (đến 1.50 ms) bị TỪ CHỐI 429 vì hàng chờ đầy - đang có 3 yêu cầu trong hệ thống, "
+    expect(view(lab)).to_contain_text("Cổng: D (đến 1.50 ms) bị TỪ CHỐI 429 vì hàng đợi đầy - đang có 3 yêu cầu trong hệ thống, "
                                       "đã chạm giới hạn 2+1 (SLOTS + QUEUE_LIMIT).")
     lab.page.locator("[data-step-nav]").screenshot(path=str(ARTIFACTS / "steps-refused-1440.png"))
 

@@ -287,7 +287,9 @@ def test_build_version_and_cache_names_come_from_build_py_only(site):
         source = (ROOT / name).read_text()
         for cache in sitebuild.CACHE_NAMES.values():
             assert f"'{cache}" not in source and f'"{cache}' not in source, (name, cache)
-        assert "crypto.subtle.digest" not in source or name == "static/worker/sw.js", name  # no version derived in JS
+        # no version derived in JS (sw.js checks files, pyc-cache.js checks its cache against the page's digest)
+        assert "crypto.subtle.digest" not in source or name != "static/worker/worker.js", name
+        assert "build.version = " not in source and "version = await" not in source, name
     worker = (ROOT / "static" / "worker" / "worker.js").read_text()
     assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "worker" / "pyc-cache.js").read_text()
 

@@ -49,10 +49,14 @@ def cdn_site(tmp_path_factory):
 def test_exercises_json_has_every_exercise_with_html_sections(cdn_site):
     data = json.loads((cdn_site / "exercises.json").read_text(encoding="utf-8"))
     files = sorted(p.name for p in (ROOT / "exercises").glob("[0-9][0-9]-*.md"))
-    assert [f"{e['number']:02d}-{e['slug']}.md" for e in data] == files
+    assert sorted(f"{e['number']:02d}-{e['slug']}.md" for e in data) == files
     assert len(data) >= 6
+    # in track order (entrypoints/exercises.py TRACKS): the model track, then the serving track
+    assert [e["number"] for e in data] == [10, 11, 12, 16, 6, 2, 14, 1, 3, 15, 4, 13, 5, 17, 18]
+    assert [(e["track"]["id"], e["track"]["place"]) for e in data[4:6]] == [("model", 5), ("serving", 1)]
     for item in data:
-        assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch"}
+        assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch", "track"}
+        assert item["track"]["title"] and item["track"]["title_en"]
         assert (item["constants"] or item["patch"]) and item["expect"] and item["title"] and item["title_en"]
         assert set(item["sections"]) == {"Câu hỏi", "Dự đoán", "Đáp án", "Question", "Prediction", "Answer"}
         for name, html in item["sections"].items():

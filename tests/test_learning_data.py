@@ -8,7 +8,7 @@ import pytest
 
 from inference_lab import run
 from inference_lab.entrypoints.block_data import sweep_bits
-from inference_lab.entrypoints.lab import tokenizer_for
+from inference_lab.entrypoints.weights import tokenizer_for
 from inference_lab.core.model import make_weights
 from inference_lab.core.quantization import greedy_teacher_forced, quantize_weights
 

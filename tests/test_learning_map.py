@@ -107,3 +107,15 @@ def test_unknown_exercise_is_a_build_error():
     table = SimpleNamespace(**{**vars(blocks), "LEARNING_POINTS": (bad,)})
     with pytest.raises(sitebuild.BuildError, match=r"\[99\]"):
         sitebuild.learning_map(table)
+
+
+def test_the_two_tracks_link_every_exercise_in_order():
+    """The guide lists the exercises' two tracks (entrypoints/exercises.py TRACKS) in their order, both languages."""
+    from inference_lab.entrypoints.exercises import TRACKS
+    numbers = {e.number for e in load_all()}
+    for t in TRACKS:
+        hrefs = re.findall(rf'<a href="#bai-tap-(\d\d)" data-track-link="{t.id}">', PAGE)
+        assert [int(h) for h in hrefs] == list(t.numbers) * 2        # once per language
+        assert set(t.numbers) <= numbers
+    assert sorted(n for t in TRACKS for n in t.numbers) == sorted(numbers), "every exercise is in exactly one track"
+    assert [t.numbers for t in TRACKS] == [(10, 11, 12, 16, 6), (2, 14, 1, 3, 15, 4, 13, 5, 17, 18)]

@@ -153,7 +153,7 @@ def test_admission_room_edit_reaches_admission_check_and_the_step_narration():
     the step narration names it as the reason requests wait while a slot is free."""
     report = patch.run([patch.Unit("scheduler", ONE_AT_A_TIME, "a.py")], run, None)[0]
     assert "bước  2: 3.40 ms -> 4.50 ms | chờ=2 chạy=1 | A:d:1" in report.to_text()
-    assert ("Hàng chờ (theo thứ tự): B, C.\nChờ vì admission_room (mã đã sửa) cho 0 chỗ dù còn chỗ trống: B, C."
+    assert ("Hàng đợi (theo thứ tự): B, C.\nChờ vì admission_room (mã đã sửa) cho 0 chỗ dù còn chỗ trống: B, C."
             in report.steps_text())
     assert scheduler.admission_check("continuous", 2, [], [], [], []) == (2, "free_slot")   # the original is back
     assert "admission_room (mã đã sửa)" not in run().steps_text()
@@ -300,7 +300,8 @@ def test_endless_loop_is_stopped_by_timeout(tmp_path):
 
 
 def test_exercise_patch_runs_from_the_cli(capsys):
-    numbers = [e.number for e in __import__("inference_lab.entrypoints.exercises", fromlist=["load_all"]).load_all() if e.patch]
+    numbers = [e.number for e in __import__("inference_lab.entrypoints.exercises", fromlist=["load_all"]).load_all()
+               if e.patch and not any(x.startswith("FAIL:") for x in e.expect)]   # 11's patch fails a check: exit 1
     assert numbers
     code = cli.main(["--exercise", str(numbers[0])])
     out, err = capsys.readouterr()

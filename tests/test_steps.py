@@ -121,7 +121,7 @@ def test_preemption_is_narrated_with_victim_and_recompute():
     assert it["freed"] == [6, 7] and 6 in it["alloc"] and it["tables"]["B"] == [2, 3, 4, 6]
     assert it["title"] == "preempt C"
     assert ("PREEMPT: B cần 1 block KV mới nhưng bể chỉ còn 0/8 block trống -> preempt C (chuỗi vào chạy gần nhất): "
-            "trả block [6, 7], quay lại đầu hàng chờ; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã sinh). "
+            "trả block [6, 7], quay lại đầu hàng đợi; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã sinh). "
             "Phần việc 1 token của C ở bước này không chạy.") in it["text"]
     nxt = r.steps["items"][6]
     assert nxt["running"][2] == ["C", "prefill", 0, 9, 0, 1]
@@ -310,7 +310,7 @@ def test_priority_victim_and_overtake_steps():
     assert by_kind(s6, "overtake") == [dict(kind="overtake", id="D", priority=0,
                                             overtaken=[dict(id="A", priority=5, arrival=0)])]
     assert "D (priority 0) vào chạy trước A (priority 5, đến 0.00 ms) dù sẵn sàng sau" in "\n".join(s6["text"])
-    assert "Hàng chờ (theo thứ tự; vào chạy theo priority rồi lúc đến): A (priority 5)." in s6["text"]
+    assert "Hàng đợi (theo thứ tự; vào chạy theo priority rồi lúc đến): A (priority 5)." in s6["text"]
     assert_kv_consistent(r)
 
 

@@ -91,7 +91,7 @@ def test_trace_2_h_waits_for_kv_and_r_is_never_preempted():
     assert (row["waiting"], row["running"]) == (1, 1)                  # H waits in step 2
     assert "chờ block KV" in r.steps["items"][1]["title"]
     text = r.to_text()
-    assert "Chờ block KV ở bước 2 (3.40 ms): H vừa vào chạy" in text and "Chờ block KV (quay lại hàng chờ" in text
+    assert "Chờ block KV ở bước 2 (3.40 ms): H vừa vào chạy" in text and "Chờ block KV (quay lại hàng đợi" in text
     assert any("CHỜ BLOCK KV: H vừa vào chạy" in line for line in r.steps["items"][1]["text"])
 
 

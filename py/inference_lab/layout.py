@@ -10,7 +10,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   the mapping table (blocks.py), the command line's and the code editor's messages.
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
-  contracts.py), exercises.py; lab.py's 13 blocks' facts are built in block_data.py, its cached tokenizer and
+  contracts.py; sandbox.py puts back what edited code changed), exercises.py; lab.py's 13 blocks' facts are built
+  in block_data.py (byte fallback's cost in byte_cost.py), its cached tokenizer and
   weights kept in weights.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
@@ -30,8 +31,8 @@ LAYOUT = {
              "sampler", "quantization", "metrics", "run_log"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
-    "entrypoints": ("lab", "block_data", "weights", "report", "web", "cli", "trace", "patch", "lessons", "contracts",
-                    "exercises"),
+    "entrypoints": ("lab", "block_data", "byte_cost", "weights", "report", "web", "cli", "trace", "patch", "lessons",
+                    "contracts", "sandbox", "exercises"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

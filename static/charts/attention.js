@@ -3,7 +3,7 @@
 // was refused there are no weights: a short note says why and which request to follow instead.
 import { ChartBuilder, OKABE_ITO, pct, refusedNote, swatches } from './svg.js';
 import { barRows } from './bars.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const NAME = 'attention';
 
@@ -16,25 +16,25 @@ export function render(data, report, opts = {}) {
   const f = report.follow || {};
   const heads = Array.isArray(data.heads) ? data.heads : null;
   if (!heads || !heads.length) {
-    const chart = new ChartBuilder(NAME, tl('Trọng số attention của yêu cầu theo dõi', 'Attention weights of the followed request'), opts.width);
+    const chart = new ChartBuilder(NAME, t('chart.attention.attentionWeights'), opts.width);
     chart.root.dataset.empty = 'true';
-    chart.note(refusedNote(report, tl('trọng số attention để vẽ', 'attention weights to draw')));
+    chart.note(refusedNote(report, t('chart.attention.attentionWeightsDraw')));
     return chart.finish();
   }
-  const t = Number(data.position ?? heads[0].length - 1);
+  const pos = Number(data.position ?? heads[0].length - 1);
   const n = heads[0].length;
   const context = Array.isArray(data.context) ? data.context : [];
   const chart = new ChartBuilder(NAME,
-    tl(`Attention của ${f.id || '?'}: token “${data.token_text ?? '?'}” ở vị trí ${t} nhìn lại vị trí 0..${t} (mỗi head cộng lại = 100%)`, `Attention of ${f.id || '?'}: token “${data.token_text ?? '?'}” at position ${t} looks back at positions 0..${t} (each head sums to 100%)`), opts.width);
+    t('chart.attention.attentionTokenPosition', { id: f.id || '?', token_text: data.token_text ?? '?', pos }), opts.width);
   chart.legend(HEADS.slice(0, heads.length).map((hd) => ({ label: hd.name, draw: swatches.box(hd.colour, hd.kind) })));
 
-  const labels = Array.from({ length: n }, (_, i) => `${i === t ? '▸' : ''}${i} ${context[i] ?? ''}`.trim());
+  const labels = Array.from({ length: n }, (_, i) => `${i === pos ? '▸' : ''}${i} ${context[i] ?? ''}`.trim());
   const argmax = heads.map((row) => row.indexOf(Math.max(...row)));
-  const summary = tl(`Trọng số attention của ${f.id} ở vị trí ${t} trên ${n} vị trí nguồn. `, `Attention weights of ${f.id} at position ${t} over ${n} source positions. `) +
-    heads.map((row, hIdx) => tl(`Head ${hIdx}: lớn nhất ${pct(row[argmax[hIdx]])} ở vị trí ${argmax[hIdx]} (${context[argmax[hIdx]] ?? ''})`, `Head ${hIdx}: largest ${pct(row[argmax[hIdx]])} at position ${argmax[hIdx]} (${context[argmax[hIdx]] ?? ''})`)).join('; ') + '.';
-  const rows = labels.map((label, i) => ({ label, strong: i === t, position: i }));
+  const summary = t('chart.attention.attentionWeights2', { id: f.id, pos, n }) +
+    heads.map((row, hIdx) => t('chart.attention.headLargestPosition', { hIdx, weight: pct(row[argmax[hIdx]]), argmax: argmax[hIdx], context: context[argmax[hIdx]] ?? '' })).join('; ') + '.';
+  const rows = labels.map((label, i) => ({ label, strong: i === pos, position: i }));
   barRows(chart, {
-    rows, summary, axisLabel: tl('trọng số (%)', 'weight (%)'),
+    rows, summary, axisLabel: t('chart.attention.weight'),
     series: heads.map((row, hIdx) => {
       const hd = HEADS[hIdx] || { name: 'head ' + hIdx, colour: OKABE_ITO.green, kind: 'dots' };
       return {
@@ -42,15 +42,15 @@ export function render(data, report, opts = {}) {
         value: (r) => row[r.position],
         strong: (r) => r.position === argmax[hIdx],
         attrs: (r) => ({ 'data-head': hIdx, 'data-position': r.position }),
-        detail: (r) => tl(`${hd.name}, vị trí ${r.position} (${context[r.position] ?? '?'}): trọng số ${pct(row[r.position], 2)}`, `${hd.name}, position ${r.position} (${context[r.position] ?? '?'}): weight ${pct(row[r.position], 2)}`) +
-          (r.position === argmax[hIdx] ? tl(' — lớn nhất của head này.', ' — this head\'s largest.') : '.'),
+        detail: (r) => t('chart.attention.positionWeight', { name: hd.name, position: r.position, context: context[r.position] ?? '?', weight: pct(row[r.position], 2) }) +
+          (r.position === argmax[hIdx] ? t('chart.attention.headSLargest') : '.'),
       };
     }),
   });
 
-  chart.table(tl(`Trọng số attention của ${f.id} (vị trí ${t}, token ${data.token_text ?? ''})`, `Attention weights of ${f.id} (position ${t}, token ${data.token_text ?? ''})`),
-    [tl('Vị trí', 'Position'), 'Token', ...heads.map((_, hIdx) => `head ${hIdx} (%)`)],
+  chart.table(t('chart.attention.attentionWeights3', { id: f.id, pos, token_text: data.token_text ?? '' }),
+    [t('chart.attention.position'), 'Token', ...heads.map((_, hIdx) => `head ${hIdx} (%)`)],
     Array.from({ length: n }, (_, i) => [String(i), String(context[i] ?? ''), ...heads.map((row) => (row[i] * 100).toFixed(2))]));
-  chart.altText(tl('Tổng mỗi head: ', 'Sum per head: ') + (data.sums || heads.map((r) => r.reduce((a, b) => a + b, 0))).map((v) => pct(v, 2)).join(', ') + '.');
+  chart.altText(t('chart.attention.sumPerHead') + (data.sums || heads.map((r) => r.reduce((a, b) => a + b, 0))).map((v) => pct(v, 2)).join(', ') + '.');
   return chart.finish();
 }

@@ -7,7 +7,7 @@
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
 import { linkSteps } from './step-link.js';
 import { stepRows } from '../core/run-log.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const NAME = 'kv-blocks';
 
@@ -33,7 +33,7 @@ export function render(data, report, opts = {}) {
   const peak = data.peak || {};
   const colourOf = requestColours(report);
   const caching = Boolean(data.prefix_cache);
-  const chart = new ChartBuilder(NAME, tl('Block KV vật lý theo từng bước: ai giữ block nào (cuối mỗi bước)', 'Physical KV blocks step by step: who holds which block (end of each step)'), opts.width);
+  const chart = new ChartBuilder(NAME, t('chart.kvBlocks.physicalKvBlocksStep'), opts.width);
 
   // rows: the whole pool when it is small, else the blocks ever used
   let maxUsed = -1;
@@ -46,14 +46,14 @@ export function render(data, report, opts = {}) {
   const order = ((report.config && report.config.REQUESTS) || []).map((r) => String(r.id));
   ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   chart.legend([
-    ...ids.map((id) => ({ label: tl('block của ', 'block of ') + id, draw: swatches.box(colourOf(id).colour) })),
-    { label: tl('trống', 'free'), draw: swatches.box(FREE) },
-    { label: tl('dùng lại: trước đó của yêu cầu khác', 'reused: earlier held by another request'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
-    { label: tl('bước cao điểm', 'peak step'), draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
+    ...ids.map((id) => ({ label: t('chart.kvBlocks.block', { id }), draw: swatches.box(colourOf(id).colour) })),
+    { label: t('chart.kvBlocks.free'), draw: swatches.box(FREE) },
+    { label: t('chart.kvBlocks.reusedEarlierHeld'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 4, y: 1, width: 16, height: 12, fill: FREE, stroke: '#1b1f24', 'stroke-width': 0.6 }), s('path', { d: 'M4 1 h8 l-8 8 z', fill: '#000000' }))) },
+    { label: t('chart.kvBlocks.peakStep'), draw: swatches.shape(() => s('rect', { x: 3, y: 1, width: 18, height: 12, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' })) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
     ...(caching ? [
-      { label: tl('dùng chung: nhiều yêu cầu cùng giữ (prefix cache)', 'shared: held by several requests (prefix cache)'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 3, y: 1, width: 18, height: 12, fill: '#ffffff', stroke: '#000000', 'stroke-width': 2.5 }), s('text', { x: 12, y: 11, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700 }, '×2'))) },
-      { label: tl('trống nhưng còn hash (dùng lại được)', 'free but still hashed (reusable)'), draw: (svg, fill) => svg.append(s('rect', { x: 3, y: 1, width: 18, height: 12, fill: FREE, stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }), s('rect', { x: 3, y: 1, width: 18, height: 12, fill: fill(FREE, 'dots') })) },
+      { label: t('chart.kvBlocks.sharedHeldSeveral'), draw: swatches.shape(() => s('g', {}, s('rect', { x: 3, y: 1, width: 18, height: 12, fill: '#ffffff', stroke: '#000000', 'stroke-width': 2.5 }), s('text', { x: 12, y: 11, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700 }, '×2'))) },
+      { label: t('chart.kvBlocks.freeButStillHashed'), draw: (svg, fill) => svg.append(s('rect', { x: 3, y: 1, width: 18, height: 12, fill: FREE, stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }), s('rect', { x: 3, y: 1, width: 18, height: 12, fill: fill(FREE, 'dots') })) },
     ] : []),
   ]);
 
@@ -71,11 +71,11 @@ export function render(data, report, opts = {}) {
   const peakStep = Number.isInteger(peak.step) ? peak.step - 1 : -1;
   const peakInside = peakStep >= 0 && !sameTables((steps[peakStep] || {}).owners, peak.tables);
 
-  const summary = tl(`Bể ${pool} block KV qua ${steps.length} bước; cao điểm ${peak.used ?? '?'}/${pool} block`, `Pool of ${pool} KV blocks over ${steps.length} steps; peak ${peak.used ?? '?'}/${pool} blocks`) +
-    (peakStep >= 0 ? tl(` ở bước ${peakStep + 1}`, ` at step ${peakStep + 1}`) : '') + tl(`; ${(data.reused || []).length} block được yêu cầu khác dùng lại`, `; ${(data.reused || []).length} blocks reused by another request`) +
-    (preemptions.length ? tl(`; ${preemptions.length} lần preempt (bước ${preemptions.map((p) => p.step).join(', ')})`, `; ${preemptions.length} preemptions (steps ${preemptions.map((p) => p.step).join(', ')})`) : tl('; không có preempt', '; no preemption')) +
-    (rows < pool ? tl(`; chỉ vẽ block 0–${rows - 1} (các block từng được dùng)`, `; only blocks 0–${rows - 1} drawn (the blocks ever used)`) : '') +
-    (caching ? tl(`; prefix cache bật: ${(data.shared_blocks || []).length} block từng được nhiều yêu cầu cùng giữ`, `; prefix cache on: ${(data.shared_blocks || []).length} blocks were held by several requests at once`) : '') + '.';
+  const summary = t('chart.kvBlocks.poolKvBlocksOverSteps', { pool, nSteps: steps.length, used: peak.used ?? '?' }) +
+    (peakStep >= 0 ? t('chart.kvBlocks.step', { peakStep: peakStep + 1 }) : '') + t('chart.kvBlocks.blocksReusedAnother', { reused: (data.reused || []).length }) +
+    (preemptions.length ? t('chart.kvBlocks.preemptionsSteps', { nPreemptions: preemptions.length, preemptions: preemptions.map((p) => p.step).join(', ') }) : t('chart.kvBlocks.noPreemption')) +
+    (rows < pool ? t('chart.kvBlocks.onlyBlocks0DrawnEver', { rows: rows - 1 }) : '') +
+    (caching ? t('chart.kvBlocks.prefixCacheBlocksWere', { shared_blocks: (data.shared_blocks || []).length }) : '') + '.';
   const svg = chart.svg(width, height, summary);
 
   // free background + grid
@@ -93,8 +93,8 @@ export function render(data, report, opts = {}) {
   const labelW = textWidth(String(cols)) + 6;
   const xEvery = Math.max(1, Math.ceil(labelW / colW));
   for (let i = 0; i < cols; i += xEvery) axes.append(text(cx(i) + colW / 2, TOP + gridH + 15, String(i + 1), { 'text-anchor': 'middle', class: 'tick' }));
-  axes.append(text(LEFT + (cols * colW) / 2, TOP + gridH + 33, tl('bước (trạng thái cuối bước)', 'step (state at the end of the step)'), { 'text-anchor': 'middle', class: 'axis-label' }));
-  axes.append(text(12, TOP + gridH / 2, tl('block vật lý', 'physical block'), { 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 12 ${round(TOP + gridH / 2)})` }));
+  axes.append(text(LEFT + (cols * colW) / 2, TOP + gridH + 33, t('chart.kvBlocks.stepStateEnd'), { 'text-anchor': 'middle', class: 'axis-label' }));
+  axes.append(text(12, TOP + gridH / 2, t('chart.kvBlocks.physicalBlock'), { 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 12 ${round(TOP + gridH / 2)})` }));
   svg.append(axes);
 
   // runs: consecutive steps where a block has the same owner
@@ -115,7 +115,7 @@ export function render(data, report, opts = {}) {
     });
     if (cur) runs.push(cur);
   }
-  const stepText = (i) => tl(`bước ${i + 1}`, `step ${i + 1}`);
+  const stepText = (i) => t('chart.kvBlocks.step2', { i: i + 1 });
   const timeText = (i) => steps[i] ? `${(steps[i].end / 1000).toFixed(2)} ms` : '';
   const runLayer = s('g', { class: 'runs' });
   const labelLayer = s('g', { class: 'labels', 'aria-hidden': 'true' }); // letters above the peak/preemption lines
@@ -139,8 +139,8 @@ export function render(data, report, opts = {}) {
       }));
     }
     const span = run.from === run.to ? stepText(run.from) : `${stepText(run.from)} → ${run.to + 1}`;
-    const reuse = run.reusedFrom ? tl(` Dùng lại: trước đó block này của ${run.reusedFrom}.`, ` Reused: this block belonged to ${run.reusedFrom} before.`) : '';
-    runLayer.append(chart.mark(g, tl(`Block ${run.block}: của ${run.id}, ${span} (đến ${timeText(run.to)}).${reuse}`, `Block ${run.block}: held by ${run.id}, ${span} (until ${timeText(run.to)}).${reuse}`)));
+    const reuse = run.reusedFrom ? t('chart.kvBlocks.reusedBlockBelonged', { reusedFrom: run.reusedFrom }) : '';
+    runLayer.append(chart.mark(g, t('chart.kvBlocks.blockHeldUntil', { block: run.block, id: run.id, span, to: timeText(run.to), reuse })));
   }
 
   if (caching) drawPrefixCache();
@@ -168,7 +168,7 @@ export function render(data, report, opts = {}) {
       const g = s('g', { class: 'cached', 'data-kv-block': sp.block, 'data-from-step': sp.from + 1, 'data-to-step': sp.to + 1 },
         s('rect', { x: round(x0), y: round(ry(sp.block) + 0.5), width: round(Math.max(1, w)), height: round(Math.max(1, rowH - 1)), fill: chart.hatchFor(FREE, 'dots'), stroke: '#5f6b7a', 'stroke-width': 0.8, 'stroke-dasharray': '2 1.5' }));
       const span = sp.from === sp.to ? stepText(sp.from) : `${stepText(sp.from)} → ${sp.to + 1}`;
-      cachedLayer.append(chart.mark(g, tl(`Block ${sp.block}: trống nhưng còn hash của prefix cache, ${span}; một yêu cầu sau có cùng phần đầu prompt có thể lấy lại nó cho tới khi nó bị evict.`, `Block ${sp.block}: free but still carrying its prefix-cache hash, ${span}; a later request with the same prompt prefix can take it back until it is evicted.`)));
+      cachedLayer.append(chart.mark(g, t('chart.kvBlocks.blockFreeButStill', { block: sp.block, span })));
     }
     svg.append(cachedLayer);
     const sharedLayer = s('g', { class: 'shared-blocks' });
@@ -184,7 +184,7 @@ export function render(data, report, opts = {}) {
         g.append(text(x0 + w - 2, ry(sp.block) + rowH / 2 + 4, label, { 'text-anchor': 'end', class: 'strong', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
       }
       const span = sp.from === sp.to ? stepText(sp.from) : `${stepText(sp.from)} → ${sp.to + 1}`;
-      sharedLayer.append(chart.mark(g, tl(`Block ${sp.block}: dùng chung bởi ${ids.join(', ')} (số tham chiếu ${ids.length}), ${span}: một block đầy trùng phần đầu prompt, tính một lần.`, `Block ${sp.block}: shared by ${ids.join(', ')} (reference count ${ids.length}), ${span}: one full block of a common prompt prefix, computed once.`)));
+      sharedLayer.append(chart.mark(g, t('chart.kvBlocks.blockSharedReference', { block: sp.block, ids: ids.join(', '), nIds: ids.length, span })));
     }
     svg.append(sharedLayer);
   }
@@ -195,13 +195,13 @@ export function render(data, report, opts = {}) {
     const tables = Object.entries(peak.tables || {}).map(([id, bl]) => `${id}→[${bl.join(', ')}]`).join('; ');
     const frame = s('g', { class: 'peak', 'data-step': peakStep + 1 },
       s('rect', { x: round(px - 1), y: TOP - 3, width: round(colW + 2), height: gridH + 6, fill: 'none', stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '4 3' }));
-    const label = tl(`cao điểm ${peak.used}/${pool}`, `peak ${peak.used}/${pool}`);
+    const label = t('chart.kvBlocks.peak', { used: peak.used, pool });
     const lw = textWidth(label, 12, true);
     let lx = px + colW / 2;
     lx = Math.max(LEFT + lw / 2, Math.min(lx, width - RIGHT - lw / 2));
     frame.append(text(lx, TOP - 20, label, { 'text-anchor': 'middle', class: 'strong' }));
-    const inside = peakInside ? tl(' (giữa bước, trước khi chuỗi vừa xong trả block, nên cột này chỉ cho thấy trạng thái cuối bước)', ' (mid-step, before finished sequences freed their blocks, so this column only shows the state at the end of the step)') : '';
-    svg.append(chart.mark(frame, tl(`Cao điểm ở bước ${peakStep + 1}${inside}: dùng ${peak.used}/${pool} block, lưu ${peak.tokens ?? '?'} token. Bảng block: ${tables}.`, `Peak at step ${peakStep + 1}${inside}: ${peak.used}/${pool} blocks in use, holding ${peak.tokens ?? '?'} tokens. Block tables: ${tables}.`)));
+    const inside = peakInside ? t('chart.kvBlocks.midStepBeforeFinished') : '';
+    svg.append(chart.mark(frame, t('chart.kvBlocks.peakStepBlocksUse', { peakStep: peakStep + 1, inside, used: peak.used, pool, tokens: peak.tokens ?? '?', tables })));
   }
 
   // preemptions: at the start of step p.step (its left edge)
@@ -216,8 +216,8 @@ export function render(data, report, opts = {}) {
     g.append(s('line', { x1: round(px), x2: round(px), y1: TOP - 2, y2: TOP + gridH, stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '3 2' }));
     g.append(glyphs.pause(px, TOP - 8));
     const detail = list.map((p) => {
-      const held = p.blocks && p.blocks.length ? tl(`trả block [${p.blocks.join(', ')}]`, `frees blocks [${p.blocks.join(', ')}]`) : tl('chưa giữ block nào', 'held no block yet');
-      return tl(`Preempt đầu bước ${step} (${(p.time / 1000).toFixed(2)} ms): hết block trống, ${p.request} ${held}; sau đó prefill lại ${p.recompute} token.`, `Preempt at the start of step ${step} (${(p.time / 1000).toFixed(2)} ms): out of free blocks, ${p.request} ${held}; it then prefills ${p.recompute} tokens again.`);
+      const held = p.blocks && p.blocks.length ? t('chart.kvBlocks.freesBlocks', { blocks: p.blocks.join(', ') }) : t('chart.kvBlocks.heldNoBlockYet');
+      return t('chart.kvBlocks.preemptStartStepMsOut', { step, time: (p.time / 1000).toFixed(2), request: p.request, held, recompute: p.recompute });
     }).join(' ');
     svg.append(chart.mark(g, detail));
   }
@@ -225,19 +225,19 @@ export function render(data, report, opts = {}) {
   svg.append(labelLayer);
 
   // text alternative
-  chart.table(tl(`Block KV cuối mỗi bước (bể ${pool} block)`, `KV blocks at the end of each step (pool of ${pool} blocks)`), [tl('Bước', 'Step'), tl('Block dùng', 'Blocks used'), tl('Bảng block (yêu cầu → block vật lý)', 'Block tables (request → physical blocks)')],
+  chart.table(t('chart.kvBlocks.kvBlocksEndEachStep', { pool }), [t('chart.kvBlocks.step3'), t('chart.kvBlocks.blocksUsed'), t('chart.kvBlocks.blockTablesRequest')],
     steps.map((st, i) => {
       const by = new Map();
       for (const [b, id] of Object.entries(st.owners)) {
         if (!by.has(id)) by.set(id, []);
         by.get(id).push(Number(b));
       }
-      const shared = Object.entries(st.shared).map(([b, ids]) => tl(`block ${b} dùng chung ${ids.join('+')}`, `block ${b} shared ${ids.join('+')}`));
-      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).concat(shared).join('; ') || tl('trống', 'free');
-      return [String(i + 1) + (i === peakStep ? tl(' (cao điểm)', ' (peak)') : ''), `${st.kvUsed}/${pool}`, tables];
+      const shared = Object.entries(st.shared).map(([b, ids]) => t('chart.kvBlocks.blockShared', { b, ids: ids.join('+') }));
+      const tables = [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).concat(shared).join('; ') || t('chart.kvBlocks.free');
+      return [String(i + 1) + (i === peakStep ? t('chart.kvBlocks.peak2') : ''), `${st.kvUsed}/${pool}`, tables];
     }));
   const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');
-  chart.altText((reused ? tl(`Block được dùng lại: ${reused}. `, `Blocks reused: ${reused}. `) : tl('Không block nào được dùng lại. ', 'No block is reused. ')) +
-    (preemptions.length ? 'Preempt: ' + preemptions.map((p) => tl(`bước ${p.step} ${p.request}`, `step ${p.step} ${p.request}`)).join('; ') + '.' : tl('Không có preempt.', 'No preemption.')));
+  chart.altText((reused ? t('chart.kvBlocks.blocksReused', { reused }) : t('chart.kvBlocks.noBlockReused')) +
+    (preemptions.length ? 'Preempt: ' + preemptions.map((p) => t('chart.kvBlocks.step4', { step: p.step, request: p.request })).join('; ') + '.' : t('chart.kvBlocks.noPreemption2')));
   return linkSteps(chart.finish(), opts);
 }

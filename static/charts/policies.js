@@ -1,23 +1,23 @@
 // policies (block 12): the three scheduling policies side by side, one small bar panel per metric (span,
 // throughput, mean/max TTFT, worst gap, and preemptions when any) — each with its own unit and a note
 // saying whether lower or higher is better. Every bar is labelled, so colour is never the only cue.
-import { ChartBuilder, OKABE_ITO, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../words/i18n.js';
+import { ChartBuilder, FONT, OKABE_ITO, fittedText, round, s, swatches, text, textWidth } from './svg.js';
+import { t } from '../words/i18n.js';
 
 export const NAME = 'policies';
 
 const POLICY = {
-  static: { label: 'static', long: tl('static (đợi đủ nhóm)', 'static (waits for a full batch)'), colour: OKABE_ITO.vermillion, kind: 'dots' },
-  nochunk: { label: 'continuous', long: tl('continuous, không chia prompt', 'continuous, no prompt chunking'), colour: OKABE_ITO.sky, kind: 'hatch' },
-  chunked: { label: 'chunked', long: tl('continuous + chunked (lần chạy này)', 'continuous + chunked (this run)'), colour: OKABE_ITO.blue, kind: null },
+  static: { label: 'static', long: t('chart.policies.staticWaitsFullBatch'), colour: OKABE_ITO.vermillion, kind: 'dots' },
+  nochunk: { label: 'continuous', long: t('chart.policies.continuousNoPrompt'), colour: OKABE_ITO.sky, kind: 'hatch' },
+  chunked: { label: 'chunked', long: t('chart.policies.continuousChunkedRun'), colour: OKABE_ITO.blue, kind: null },
 };
 const METRICS = [
-  { key: 'span', title: tl('Thời gian chạy', 'Run time'), unit: 'ms', better: tl('thấp hơn tốt hơn', 'lower is better'), fmt: (v) => (v / 1000).toFixed(2) },
-  { key: 'throughput', title: 'Throughput', unit: 'token/s', better: tl('cao hơn tốt hơn', 'higher is better'), fmt: (v) => Number(v).toFixed(1) },
-  { key: 'mean_ttft', title: tl('TTFT trung bình', 'Mean TTFT'), unit: 'ms', better: tl('thấp hơn tốt hơn', 'lower is better'), fmt: (v) => (v / 1000).toFixed(2) },
-  { key: 'max_ttft', title: tl('TTFT lớn nhất', 'Max TTFT'), unit: 'ms', better: tl('thấp hơn tốt hơn', 'lower is better'), fmt: (v) => (v / 1000).toFixed(2) },
-  { key: 'worst_gap', title: tl('Khoảng đứng lớn nhất giữa 2 token', 'Longest stall between 2 tokens'), unit: 'ms', better: tl('thấp hơn tốt hơn', 'lower is better'), fmt: (v) => (v / 1000).toFixed(2) },
-  { key: 'preemptions', title: tl('Số lần preempt', 'Preemptions'), unit: tl('lần', 'times'), better: tl('thấp hơn tốt hơn', 'lower is better'), fmt: (v) => String(v), onlyIfAny: true },
+  { key: 'span', title: t('chart.policies.runTime'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
+  { key: 'throughput', title: 'Throughput', unit: 'token/s', higher: true, better: t('chart.policies.higherBetter'), fmt: (v) => Number(v).toFixed(1) },
+  { key: 'mean_ttft', title: t('chart.policies.meanTtft'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
+  { key: 'max_ttft', title: t('chart.policies.maxTtft'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
+  { key: 'worst_gap', title: t('chart.policies.longestStallBetween2'), short: t('chart.policies.largestItl'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
+  { key: 'preemptions', title: t('chart.policies.preemptions'), unit: t('chart.policies.times'), better: t('chart.policies.lowerBetter'), fmt: (v) => String(v), onlyIfAny: true },
 ];
 const ROW = 22;
 const BAR = 14;
@@ -27,14 +27,14 @@ const COL_GAP = 20;
 
 export function render(data, report, opts = {}) {
   const list = Array.isArray(data.policies) ? data.policies : [];
-  const chart = new ChartBuilder(NAME, tl('Ba chính sách lập lịch trên cùng trace (đồng hồ mô phỏng, chi phí giả định)', 'Three scheduling policies on the same trace (simulated clock, assumed costs)'), opts.width);
+  const chart = new ChartBuilder(NAME, t('chart.policies.threeScheduling'), opts.width);
   chart.legend(list.map((p) => {
     const look = POLICY[p.policy] || { long: p.policy, colour: OKABE_ITO.green, kind: null };
     return { label: look.long, draw: swatches.box(look.colour, look.kind) };
   }));
   if (!list.length) {
     chart.root.dataset.empty = 'true';
-    chart.note(tl('Lần chạy này không có số liệu so sánh chính sách.', 'This run has no policy comparison.'));
+    chart.note(t('chart.policies.runHasNoPolicy'));
     return chart.finish();
   }
   const metrics = METRICS.filter((m) => !m.onlyIfAny || list.some((p) => Number(p[m.key]) > 0));
@@ -46,9 +46,9 @@ export function render(data, report, opts = {}) {
   const height = nRows * panelH;
   const labelW = Math.max(...list.map((p) => textWidth((POLICY[p.policy] || { label: p.policy }).label))) + 10;
 
-  const summary = tl('So sánh ba chính sách: ', 'Three policies compared: ') + list.map((p) => {
+  const summary = t('chart.policies.threePoliciesCompared') + list.map((p) => {
     const look = POLICY[p.policy] || { label: p.policy };
-    return tl(`${look.label}: chạy ${(p.span / 1000).toFixed(2)} ms, ${Number(p.throughput).toFixed(1)} token/s, TTFT trung bình ${(p.mean_ttft / 1000).toFixed(2)} ms, lớn nhất ${(p.max_ttft / 1000).toFixed(2)} ms, khoảng đứng lớn nhất ${(p.worst_gap / 1000).toFixed(2)} ms`, `${look.label}: runs ${(p.span / 1000).toFixed(2)} ms, ${Number(p.throughput).toFixed(1)} tokens/s, mean TTFT ${(p.mean_ttft / 1000).toFixed(2)} ms, max ${(p.max_ttft / 1000).toFixed(2)} ms, longest stall ${(p.worst_gap / 1000).toFixed(2)} ms`);
+    return t('chart.policies.runsMsTokensSMeanTtft', { label: look.label, span: (p.span / 1000).toFixed(2), throughput: Number(p.throughput).toFixed(1), mean_ttft: (p.mean_ttft / 1000).toFixed(2), max_ttft: (p.max_ttft / 1000).toFixed(2), worst_gap: (p.worst_gap / 1000).toFixed(2) });
   }).join('; ') + '.';
   const svg = chart.svg(width, height, summary);
 
@@ -59,11 +59,11 @@ export function render(data, report, opts = {}) {
     const y0 = row * panelH;
     const values = list.map((p) => Number(p[m.key]) || 0);
     const maxV = Math.max(...values) || 1;
-    const best = m.better.startsWith('cao') ? Math.max(...values) : Math.min(...values);
+    const best = m.higher ? Math.max(...values) : Math.min(...values);
     const valueW = Math.max(...values.map((v) => textWidth(m.fmt(v) + ' ' + m.unit + ' ★', 11, true))) + 8;
     const barX = x0 + labelW;
     const barMax = Math.max(20, colW - labelW - valueW);
-    svg.append(text(x0, y0 + 14, `${m.title} (${m.unit})`, { class: 'panel-title' }));
+    svg.append(fittedText(x0, y0 + 14, [`${m.title} (${m.unit})`, `${m.short || m.title} (${m.unit})`], colW, { class: 'panel-title' }, FONT, true));
     svg.append(text(x0, y0 + 29, m.better, { class: 'value muted' }));
     svg.append(s('line', { x1: round(barX), x2: round(barX), y1: y0 + HEAD - 2, y2: y0 + HEAD + list.length * ROW, class: 'axis-line', 'aria-hidden': 'true' }));
     list.forEach((p, i) => {
@@ -80,12 +80,12 @@ export function render(data, report, opts = {}) {
       }
       g.append(text(barX + bw + 4, y + BAR - 2.5, `${m.fmt(v)} ${m.unit}${isBest ? ' ★' : ''}`, { class: 'value' + (isBest ? ' strong' : '') }));
       g.append(s('rect', { x: round(x0), y: round(y0 + HEAD + i * ROW), width: round(colW), height: ROW, fill: 'transparent' }));
-      svg.append(chart.mark(g, tl(`${look.long || look.label} — ${m.title}: ${m.fmt(v)} ${m.unit}${isBest ? ' (tốt nhất trong ba, ' + m.better + ')' : ''}.`, `${look.long || look.label} — ${m.title}: ${m.fmt(v)} ${m.unit}${isBest ? ' (best of the three, ' + m.better + ')' : ''}.`)));
+      svg.append(chart.mark(g, t('chart.policies.markValue', { policy: look.long || look.label, metric: m.title, value: m.fmt(v), unit: m.unit, best: isBest ? t('chart.policies.bestOfThree', { better: m.better }) : '' })));
     });
   });
 
-  chart.table(tl('Ba chính sách lập lịch (ms mô phỏng, token/s mô phỏng)', 'Three scheduling policies (simulated ms, simulated tokens/s)'), [tl('Chính sách', 'Policy'), ...metrics.map((m) => `${m.title} (${m.unit})`)],
+  chart.table(t('chart.policies.threeScheduling2'), [t('chart.policies.policy'), ...metrics.map((m) => `${m.title} (${m.unit})`)],
     list.map((p) => [(POLICY[p.policy] || { long: p.policy }).long, ...metrics.map((m) => m.fmt(Number(p[m.key]) || 0))]));
-  chart.altText(tl('★ = tốt nhất trong ba ở chỉ số đó. Các chênh lệch là hệ quả của công thức chi phí giả định, không phải tốc độ GPU thật.', '★ = best of the three on that metric. The differences follow from the assumed cost formula, not from real GPU speed.'));
+  chart.altText(t('chart.policies.bestThreeMetric'));
   return chart.finish();
 }

@@ -5,7 +5,7 @@
 // verdict is written (✓ ĐẠT / ✗ KHÔNG ĐẠT), so colour is never the only cue. Drawn in both panels: in
 // block 9 the caption leads with memory vs error, in block 13 with the decisions kept.
 import { ChartBuilder, OKABE_ITO, blockData, pct, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const NAME = 'quantization';
 
@@ -19,24 +19,28 @@ const PAD = 10;
 const COL_GAP = 22;
 
 function fmtBytes(v) { return Number.isInteger(Number(v)) ? String(v) : Number(v).toFixed(1); }
+// 'ĐẠT' / 'KHÔNG ĐẠT' of one bit width against the quality gate.
+function verdict(p) { return p.passed ? t('chart.quantization.verdictPass') : t('chart.quantization.verdictFail'); }
+// 'INT4' or 'INT4 (lần chạy này)'.
+function bitsName(p) { return 'INT' + p.bits + (p.current ? t('chart.quantization.thisRun') : ''); }
 
 const METRICS = [
   {
-    key: 'int_bytes', title: tl('Dung lượng trọng số', 'Weight size'), unit: 'byte', better: tl('ít hơn = nhẹ hơn', 'less = lighter'),
+    key: 'int_bytes', title: t('chart.quantization.weightSize'), unit: 'byte', better: t('chart.quantization.lessLighter'),
     value: (p) => Number(p.int_bytes), fmt: (p) => `${fmtBytes(p.int_bytes)} byte`,
-    detail: (p) => tl(`INT${p.bits}: ${fmtBytes(p.int_bytes)} byte (số nguyên ${p.bits} bit + một scale FP32 mỗi cột), so với FP32 ${p.fp32_bytes} byte — nhỏ hơn ${(p.fp32_bytes / p.int_bytes).toFixed(2)} lần.`, `INT${p.bits}: ${fmtBytes(p.int_bytes)} bytes (${p.bits}-bit integers + one FP32 scale per column), against FP32 ${p.fp32_bytes} bytes — ${(p.fp32_bytes / p.int_bytes).toFixed(2)} times smaller.`),
+    detail: (p) => t('chart.quantization.intBytesBitIntegersOne', { bits: p.bits, int_bytes: fmtBytes(p.int_bytes), fp32_bytes: p.fp32_bytes, ratio: (p.fp32_bytes / p.int_bytes).toFixed(2) }),
   },
   {
-    key: 'logit_err', title: tl('Sai số logits lớn nhất', 'Largest logit error'), unit: '', better: tl('nhỏ hơn = gần bản gốc', 'smaller = closer to the original'),
+    key: 'logit_err', title: t('chart.quantization.largestLogitError'), unit: '', better: t('chart.quantization.smallerCloserOriginal'),
     value: (p) => Number(p.logit_err) || 0, fmt: (p) => (p.logit_err === null || p.logit_err === undefined ? '—' : Number(p.logit_err).toFixed(4)),
-    detail: (p, probe) => (p.logit_err === null || p.logit_err === undefined ? tl(`INT${p.bits}: không có prompt để đo sai số logits.`, `INT${p.bits}: no prompt to measure the logit error on.`)
-      : tl(`INT${p.bits}: logits trên prompt ${probe} lệch bản gốc tối đa ${Number(p.logit_err).toFixed(4)} (bỏ <bos>); bước lượng tử = max|w| / ${p.levels}.`, `INT${p.bits}: logits on prompt ${probe} differ from the original by at most ${Number(p.logit_err).toFixed(4)} (without <bos>); quantization step = max|w| / ${p.levels}.`)),
+    detail: (p, probe) => (p.logit_err === null || p.logit_err === undefined ? t('chart.quantization.intNoPromptMeasure', { bits: p.bits })
+      : t('chart.quantization.intLogitsPromptDiffer', { bits: p.bits, probe, logit_err: Number(p.logit_err).toFixed(4), levels: p.levels })),
   },
   {
-    key: 'agreement', title: tl('Quyết định top-1 giữ nguyên', 'Top-1 decisions kept'), unit: '%', better: tl('cao hơn; phải ≥ ngưỡng cổng', 'higher; must be ≥ the gate threshold'),
+    key: 'agreement', title: t('chart.quantization.top1DecisionsKept'), unit: '%', better: t('chart.quantization.higherMustGate'),
     value: (p) => Number(p.agreement) || 0, fmt: (p) => (p.agreement === null || p.agreement === undefined ? '—' : `${p.kept}/${p.decisions} = ${pct(p.agreement)} ${p.passed ? '✓' : '✗'}`),
-    detail: (p, probe, gate) => (p.agreement === null || p.agreement === undefined ? tl(`INT${p.bits}: không có prompt nào để cổng chất lượng so.`, `INT${p.bits}: no prompt for the quality gate to compare.`)
-      : tl(`INT${p.bits}: ${p.kept}/${p.decisions} quyết định top-1 giống bản gốc = ${pct(p.agreement)}; ngưỡng ${pct(gate, 0)} → ${p.passed ? 'ĐẠT' : 'KHÔNG ĐẠT'}.`, `INT${p.bits}: ${p.kept}/${p.decisions} top-1 decisions match the original = ${pct(p.agreement)}; threshold ${pct(gate, 0)} → ${p.passed ? 'PASS' : 'FAIL'}.`)),
+    detail: (p, probe, gate) => (p.agreement === null || p.agreement === undefined ? t('chart.quantization.intNoPromptQualityGate', { bits: p.bits })
+      : t('chart.quantization.agreementDetail', { bits: p.bits, kept: p.kept, decisions: p.decisions, agreement: pct(p.agreement), gate: pct(gate, 0), verdict: verdict(p) })),
   },
 ];
 
@@ -49,17 +53,17 @@ export function render(data, report, opts = {}) {
   const inGate = 'gate' in data;           // drawn in block 13's panel (else block 9's)
   const bits = Number(data.bits ?? b9.bits);
   const title = inGate
-    ? tl(`Cổng chất lượng theo số bit: INT${bits} và hai mức lân cận — quyết định top-1 giữ nguyên so với ngưỡng ${pct(gate, 0)}, đổi lấy bao nhiêu byte`, `Quality gate by bit width: INT${bits} and its two neighbours — top-1 decisions kept against the ${pct(gate, 0)} threshold, for how many bytes`)
-    : tl(`Đổi bộ nhớ lấy sai số: INT${bits} và hai mức lân cận — byte trọng số, sai số logits, quyết định top-1 giữ nguyên`, `Trading memory for error: INT${bits} and its two neighbours — weight bytes, logit error, top-1 decisions kept`);
+    ? t('chart.quantization.qualityGateBitWidthInt', { bits, gate: pct(gate, 0) })
+    : t('chart.quantization.tradingMemoryErrorInt', { bits });
   const chart = new ChartBuilder(NAME, title, opts.width);
   chart.legend([
-    { label: tl(`QUANT_BITS = ${bits} (lần chạy này)`, `QUANT_BITS = ${bits} (this run)`), draw: swatches.box(CURRENT.colour) },
-    { label: tl('mức bit lân cận (engine tính thêm)', 'neighbouring bit widths (computed by the engine as well)'), draw: swatches.box(NEIGHBOUR.colour, NEIGHBOUR.kind) },
-    { label: tl(`ngưỡng cổng chất lượng ${pct(gate, 0)}`, `quality gate threshold ${pct(gate, 0)}`), draw: swatches.line('#000000', '5 3') },
+    { label: t('chart.quantization.quantBitsRun', { bits }), draw: swatches.box(CURRENT.colour) },
+    { label: t('chart.quantization.neighbouringBitWidths'), draw: swatches.box(NEIGHBOUR.colour, NEIGHBOUR.kind) },
+    { label: t('chart.quantization.qualityGateThreshold', { gate: pct(gate, 0) }), draw: swatches.line('#000000', '5 3') },
   ]);
   if (!sweep.length) {
     chart.root.dataset.empty = 'true';
-    chart.note(tl('Lần chạy này không có số liệu so các mức bit.', 'This run has no bit-width comparison.'));
+    chart.note(t('chart.quantization.runHasNoBitWidth'));
     return chart.finish();
   }
 
@@ -71,8 +75,8 @@ export function render(data, report, opts = {}) {
   const height = nRows * panelH;
   const labelW = Math.max(...sweep.map((p) => textWidth(`▸INT${p.bits}`, 12, true))) + 10;
 
-  const summary = tl(`${sweep.length} mức bit (FP32 = ${sweep[0].fp32_bytes} byte, ngưỡng cổng ${pct(gate, 0)}): `, `${sweep.length} bit widths (FP32 = ${sweep[0].fp32_bytes} bytes, gate threshold ${pct(gate, 0)}): `) + sweep.map((p) =>
-    tl(`INT${p.bits}${p.current ? ' (lần chạy này)' : ''} ${fmtBytes(p.int_bytes)} byte, sai số logits ${METRICS[1].fmt(p)}, giữ ${METRICS[2].fmt(p).replace(/ [✓✗]$/, '')} → ${p.passed ? 'ĐẠT' : 'KHÔNG ĐẠT'}`, `INT${p.bits}${p.current ? ' (this run)' : ''} ${fmtBytes(p.int_bytes)} bytes, logit error ${METRICS[1].fmt(p)}, kept ${METRICS[2].fmt(p).replace(/ [✓✗]$/, '')} → ${p.passed ? 'PASS' : 'FAIL'}`)).join('; ') + '.';
+  const summary = t('chart.quantization.bitWidthsFp32BytesGate', { nSweep: sweep.length, fp32_bytes: sweep[0].fp32_bytes, gate: pct(gate, 0) }) + sweep.map((p) =>
+    t('chart.quantization.sweepSummary', { name: bitsName(p), bytes: fmtBytes(p.int_bytes), error: METRICS[1].fmt(p), kept: METRICS[2].fmt(p).replace(/ [✓✗]$/, ''), verdict: verdict(p) })).join('; ') + '.';
   const svg = chart.svg(width, height, summary);
 
   METRICS.forEach((m, k) => {
@@ -98,8 +102,8 @@ export function render(data, report, opts = {}) {
       const line = s('g', { class: 'gate', 'data-gate': gate });
       line.append(s('line', { x1: round(gx), x2: round(gx), y1: y0 + HEAD - 4, y2: y0 + HEAD + sweep.length * ROW, stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '5 3' }));
       const passing = sweep.filter((p) => p.passed).map((p) => 'INT' + p.bits);
-      svg.append(chart.mark(line, tl(`Ngưỡng cổng chất lượng (QUALITY_GATE) ${pct(gate, 0)}: `, `Quality gate threshold (QUALITY_GATE) ${pct(gate, 0)}: `) +
-        (passing.length ? tl(`${passing.join(', ')} đạt.`, `${passing.join(', ')} pass.`) : tl('không mức nào trong hình đạt.', 'no bit width in the picture passes.'))));
+      svg.append(chart.mark(line, t('chart.quantization.qualityGateThreshold2', { gate: pct(gate, 0) }) +
+        (passing.length ? t('chart.quantization.pass', { passing: passing.join(', ') }) : t('chart.quantization.noBitWidthPicture'))));
     }
     sweep.forEach((p, i) => {
       const look = p.current ? CURRENT : NEIGHBOUR;
@@ -121,10 +125,10 @@ export function render(data, report, opts = {}) {
     });
   });
 
-  chart.table(tl(`INT${bits} và hai mức lân cận (FP32 = ${sweep[0].fp32_bytes} byte)`, `INT${bits} and its two neighbours (FP32 = ${sweep[0].fp32_bytes} bytes)`),
-    [tl('Số bit', 'Bits'), tl('Byte trọng số', 'Weight bytes'), tl(`Sai số logits (prompt ${probe})`, `Logit error (prompt ${probe})`), tl('Top-1 giữ nguyên', 'Top-1 kept'), tl(`Cổng ${pct(gate, 0)}`, `Gate ${pct(gate, 0)}`)],
-    sweep.map((p) => [tl(`INT${p.bits}${p.current ? ' (lần chạy này)' : ''}`, `INT${p.bits}${p.current ? ' (this run)' : ''}`), fmtBytes(p.int_bytes), METRICS[1].fmt(p),
-      p.agreement === null || p.agreement === undefined ? '—' : `${p.kept}/${p.decisions} = ${pct(p.agreement)}`, p.passed ? tl('ĐẠT', 'PASS') : tl('KHÔNG ĐẠT', 'FAIL')]));
-  chart.altText(tl('Ít bit hơn: ít byte hơn, nhưng bước lượng tử to hơn nên sai số logits tăng, và khi sai số đảo thứ tự hai token cao nhất thì quyết định top-1 đổi. Các mức lân cận do engine tính thêm với cùng trọng số và cùng prompt.', 'Fewer bits: fewer bytes, but a larger quantization step, so the logit error grows, and when the error swaps the two highest tokens the top-1 decision changes. The neighbouring widths are computed by the engine with the same weights and the same prompts.'));
+  chart.table(t('chart.quantization.intTwoNeighboursFp32', { bits, fp32_bytes: sweep[0].fp32_bytes }),
+    [t('chart.quantization.bits'), t('chart.quantization.weightBytes'), t('chart.quantization.logitErrorPrompt', { probe }), t('chart.quantization.top1Kept'), t('chart.quantization.gate', { gate: pct(gate, 0) })],
+    sweep.map((p) => [bitsName(p), fmtBytes(p.int_bytes), METRICS[1].fmt(p),
+      p.agreement === null || p.agreement === undefined ? '—' : `${p.kept}/${p.decisions} = ${pct(p.agreement)}`, verdict(p)]));
+  chart.altText(t('chart.quantization.fewerBitsBytesBut'));
   return chart.finish();
 }

@@ -4,7 +4,7 @@
 // presentation goes through SVG attributes and the classes in charts.css.
 
 import { SVG_NS, h, setAttrs, svg as s } from '../core/dom.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export { SVG_NS, h, s }; // the element builders live in static/core/dom.js
 
@@ -149,10 +149,10 @@ export function blockData(report, n) {
 /** Why a followed-request chart has nothing to draw (report.follow says where it was refused). */
 export function refusedNote(report, what) {
   const f = report.follow || {};
-  const where = f.stage === 'gateway' ? tl('ở cổng', 'at the gateway') : f.stage === 'input' ? tl('ở bước chuẩn bị đầu vào', 'during input preparation') : '';
+  const where = f.stage === 'gateway' ? t('chart.gateway') : f.stage === 'input' ? t('chart.duringInputPreparation') : '';
   const others = (f.served_ids || []).join(', ');
-  return tl(`Yêu cầu theo dõi ${f.id || '?'} bị từ chối ${f.code || ''} ${where} nên không có ${what}.`, `The followed request ${f.id || '?'} was rejected ${f.code || ''} ${where}, so there are no ${what}.`) +
-    (others ? tl(` Chọn FOLLOW là một yêu cầu được phục vụ (${others}) rồi chạy lại để xem.`, ` Set FOLLOW to a served request (${others}) and run again to see them.`) : '');
+  return t('chart.followedRequest', { id: f.id || '?', code: f.code || '', where, what }) +
+    (others ? t('chart.setFollowServedRequest', { others }) : '');
 }
 
 // ── the selected step (static/tools/steps.js) ───────────────────────────────────
@@ -176,10 +176,10 @@ export function xAxis(scale, y, values, format, label, labelX) {
   for (const v of values) {
     const x = scale(v);
     g.append(s('line', { x1: round(x), x2: round(x), y1: round(y), y2: round(y + 4), class: 'axis-line' }));
-    const t = format(v);
-    const w = textWidth(t);
+    const tick = format(v);
+    const w = textWidth(tick);
     if (x - w / 2 < lastRight + 4) continue; // never overlap two labels
-    g.append(text(x, y + 17, t, { 'text-anchor': 'middle', class: 'tick' }));
+    g.append(text(x, y + 17, tick, { 'text-anchor': 'middle', class: 'tick' }));
     lastRight = x + w / 2;
   }
   if (label) g.append(text(labelX === undefined ? (x0 + x1) / 2 : labelX, y + 34, label, { 'text-anchor': 'middle', class: 'axis-label' }));
@@ -308,7 +308,7 @@ export class ChartBuilder {
   finish() {
     if (this.svgEl) {
       const body = h('div', { class: 'chart-body' });
-      const hint = this.marks.length ? tl(' Dùng phím mũi tên để đọc từng phần, Esc để ẩn.', ' Use the arrow keys to read each part, Esc to hide.') : '';
+      const hint = this.marks.length ? t('chart.useArrowKeysReadEach') : '';
       const frame = h('div', {
         class: 'chart-frame', tabindex: this.marks.length ? 0 : null, role: 'group',
         'aria-label': this.root.querySelector('.chart-title').textContent + '.' + hint,
@@ -319,7 +319,7 @@ export class ChartBuilder {
       body.append(frame, tip);
       this.root.append(body, live);
       if (this.svgEl.classList.contains('wide')) {
-        this.root.append(h('p', { class: 'chart-note chart-scroll-note' }, tl('Biểu đồ rộng hơn khung: kéo ngang để xem hết →', 'The chart is wider than its frame: scroll sideways to see all of it →')));
+        this.root.append(h('p', { class: 'chart-note chart-scroll-note' }, t('chart.chartWiderThanFrame')));
       }
       if (this.marks.length) wireMarks(this, frame, tip, live);
     }

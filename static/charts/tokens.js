@@ -4,7 +4,7 @@
 // its fate (nhận / 400 / 429). A request refused at the gateway was never tokenized: its bar is drawn
 // faint, from what the tokenizer would give. Pieces wrap onto more lines on a narrow screen.
 import { ChartBuilder, OKABE_ITO, fittedText, linear, round, s, swatches, text, textWidth } from './svg.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const NAME = 'tokens';
 
@@ -21,15 +21,17 @@ const PAD = 6;
 const NEW_PIECE = { colour: OKABE_ITO.orange, kind: 'hatch' };
 const PIECE = '#eef0f3';
 const UNKNOWN = { colour: OKABE_ITO.vermillion, kind: 'dots' };
+const BYTE = { colour: OKABE_ITO.purple, kind: 'hatch' };     // a UTF-8 byte token <0xC3> (BYTE_FALLBACK=on)
+const isByte = (p) => /^<0x[0-9A-F]{2}>$/.test(String(p));
 const PROMPT = { colour: OKABE_ITO.blue, kind: null };
 const MAX_NEW = { colour: OKABE_ITO.sky, kind: 'dots' };
 
 const LONG_FATE = {
-  OK: tl('nhận', 'admitted'),
-  400: tl('400 · bị chặn ở bước chuẩn bị đầu vào', '400 · blocked during input preparation'),
-  429: tl('429 · từ chối ở cổng, chưa tokenize', '429 · rejected at the gateway, not tokenized'),
+  OK: t('chart.tokens.admitted'),
+  400: t('chart.tokens.x400BlockedDuringInput'),
+  429: t('chart.tokens.x429RejectedGatewayNot'),
 };
-const SHORT_FATE = { OK: tl('nhận', 'admitted'), 400: '400', 429: tl('429 ở cổng, chưa tokenize', '429 at the gateway, not tokenized') };
+const SHORT_FATE = { OK: t('chart.tokens.admitted'), 400: '400', 429: t('chart.tokens.x429GatewayNotTokenized') };
 const FATE = LONG_FATE;
 
 function pieceWidth(p) { return Math.max(14, textWidth(p, 12, true) + 8); }
@@ -48,14 +50,24 @@ function flow(pieces, x0, right) {
   return { places: out, lines: line + 1 };
 }
 
+// What one piece of the template's row says when hovered or read aloud: its ID, or why it has none; a byte
+// token says it is a UTF-8 byte; <bos> says it is all this chat template adds (a real one adds role tokens).
+function pieceNote(p, id, k, data, unknown, byte) {
+  const vocab = data.vocab ?? '?';
+  if (unknown) return t('chart.tokens.pieceNotVocabulary', { p, vocab }) + t('chart.tokens.realTokenizersBytes');
+  if (byte) return t('chart.tokens.bytePiece', { k, p, id });
+  if (k === 0 && p === '<bos>') return t('chart.tokens.bosTemplate', { id });
+  return t('chart.tokens.positionPieceIdRow', { k, p, id, vocab });
+}
+
 function budgetCaption(r, maxContext, short = false) {
   const FATE = short ? SHORT_FATE : LONG_FATE;
-  if (r.prompt === null || r.prompt === undefined) return tl(`${r.id}: ${short ? 'ký tự lạ' : 'văn bản có ký tự tokenizer chưa thấy'} → ${FATE[r.code] || r.code}`, `${r.id}: ${short ? 'unknown characters' : 'text with characters the tokenizer never saw'} → ${FATE[r.code] || r.code}`);
+  if (r.prompt === null || r.prompt === undefined) return t('chart.tokens.unknownCaption', { id: r.id, what: short ? t('chart.tokens.unknownShort') : t('chart.tokens.unknownLong'), fate: FATE[r.code] || r.code });
   const sign = r.total > maxContext ? '>' : '≤';
   const sum = `${r.prompt} + ${r.max_new} = ${r.total} ${sign} ${maxContext}`;
-  if (r.code === 'OK') return tl(`${r.id}: ${sum} → nhận`, `${r.id}: ${sum} → admitted`);
-  if (r.stage === 'gateway') return tl(`${r.id}: ${sum}${short ? '' : ' (nếu tokenize)'} → ${FATE[429]}`, `${r.id}: ${sum}${short ? '' : ' (if tokenized)'} → ${FATE[429]}`);
-  if (r.reason === 'pool') return tl(`${r.id}: ${sum}${short ? ', quá bể KV' : ' nhưng không bao giờ vừa bể KV'} → 400`, `${r.id}: ${sum}${short ? ', over the KV pool' : ' but never fits in the KV pool'} → 400`);
+  if (r.code === 'OK') return t('chart.tokens.admitted2', { id: r.id, sum });
+  if (r.stage === 'gateway') return t('chart.tokens.gatewayCaption', { id: r.id, sum, ifTokenized: short ? '' : t('chart.tokens.ifTokenized'), fate: FATE[429] });
+  if (r.reason === 'pool') return t('chart.tokens.poolCaption', { id: r.id, sum, why: short ? t('chart.tokens.overPoolShort') : t('chart.tokens.overPoolLong') });
   return `${r.id}: ${sum} → ${FATE[r.code] || r.code}`;
 }
 
@@ -67,24 +79,25 @@ export function render(data, report, opts = {}) {
   const budget = Array.isArray(data.budget) ? data.budget : [];
   const maxContext = Number(data.max_context) || 0;
   const chart = new ChartBuilder(NAME,
-    tl(`Từ văn bản tới token ID: “${follow.text ?? '?'}” của ${follow.id || f.id || '?'} qua từng phép gộp BPE, rồi prompt + max_new của mọi yêu cầu so với MAX_CONTEXT ${maxContext}`, `From text to token IDs: “${follow.text ?? '?'}” of ${follow.id || f.id || '?'} through each BPE merge, then every request's prompt + max_new against MAX_CONTEXT ${maxContext}`), opts.width);
+    t('chart.tokens.fromTextTokenIds', { text: follow.text ?? '?', id: follow.id || f.id || '?', maxContext }), opts.width);
   chart.legend([
-    { label: tl('mảnh (piece)', 'piece'), draw: swatches.box(PIECE) },
-    { label: tl('mảnh vừa gộp', 'piece just merged'), draw: swatches.box(NEW_PIECE.colour, NEW_PIECE.kind) },
-    { label: tl('ký tự tokenizer chưa thấy (không có ID)', 'character the tokenizer never saw (no ID)'), draw: swatches.box(UNKNOWN.colour, UNKNOWN.kind) },
+    { label: t('chart.tokens.piece'), draw: swatches.box(PIECE) },
+    { label: t('chart.tokens.pieceJustMerged'), draw: swatches.box(NEW_PIECE.colour, NEW_PIECE.kind) },
+    { label: t('chart.tokens.characterTokenizer'), draw: swatches.box(UNKNOWN.colour, UNKNOWN.kind) },
+    ...(data.byte_fallback ? [{ label: t('chart.tokens.byteToken'), draw: swatches.box(BYTE.colour, BYTE.kind) }] : []),
     { label: 'token prompt', draw: swatches.box(PROMPT.colour) },
-    { label: tl('max_new (token được phép sinh)', 'max_new (tokens it may generate)'), draw: swatches.box(MAX_NEW.colour, MAX_NEW.kind) },
+    { label: t('chart.tokens.maxNewTokensMay'), draw: swatches.box(MAX_NEW.colour, MAX_NEW.kind) },
     { label: 'MAX_CONTEXT', draw: swatches.line('#000000', '5 3') },
   ]);
   if (!steps.length && !budget.length) {
     chart.root.dataset.empty = 'true';
-    chart.note(tl('Lần chạy này không có dữ liệu tokenizer để vẽ.', 'This run has no tokenizer data to draw.'));
+    chart.note(t('chart.tokens.runHasNoTokenizerData'));
     return chart.finish();
   }
   if (f.served === false && f.stage === 'gateway') {
-    chart.note(tl(`${f.id} bị từ chối ${f.code} ở cổng nên engine chưa tách token; hình dưới là cách tokenizer sẽ tách văn bản của nó.`, `${f.id} was rejected ${f.code} at the gateway, so the engine never tokenized it; below is how the tokenizer would split its text.`));
+    chart.note(t('chart.tokens.rejectedGatewayEngine', { id: f.id, code: f.code }));
   } else if (f.served === false && f.reason === 'unknown') {
-    chart.note(tl(`${f.id} bị chặn 400: văn bản có ký tự tokenizer chưa thấy (ô đỏ chấm), nên mảnh đó không có ID.`, `${f.id} is blocked with 400: its text has characters the tokenizer never saw (dotted red box), so that piece has no ID.`));
+    chart.note(t('chart.tokens.blocked400TextHas', { id: f.id }));
   }
 
   const width = chart.width;
@@ -110,24 +123,24 @@ export function render(data, report, opts = {}) {
 
   const merges = steps.slice(1).map((st) => `“${st.merge}”`).join(', ');
   const over = budget.filter((r) => r.code === '400').map((r) => r.id);
-  const summary = tl(`${follow.id || f.id}: “${follow.text ?? ''}” → ${steps.length ? steps[0].pieces.length : 0} ký tự và dấu hết từ, `, `${follow.id || f.id}: “${follow.text ?? ''}” → ${steps.length ? steps[0].pieces.length : 0} characters and end-of-word marks, `) +
-    tl(`${steps.length - 1} phép gộp có tác dụng (${merges || 'không có'}) → ${ids.length} token gồm <bos>: ID [${ids.map(([, id]) => (id ?? '?')).join(', ')}]. `, `${steps.length - 1} merges apply (${merges || 'none'}) → ${ids.length} tokens with <bos>: IDs [${ids.map(([, id]) => (id ?? '?')).join(', ')}]. `) +
+  const summary = t('chart.tokens.charactersEndWordMarks', { id: follow.id || f.id, text: follow.text ?? '', nChars: steps.length ? steps[0].pieces.length : 0 }) +
+    t('chart.tokens.mergesApply', { nMerges: steps.length - 1, merges: merges || t('chart.tokens.none'), nIds: ids.length, ids: ids.map(([, id]) => (id ?? '?')).join(', ') }) +
     `MAX_CONTEXT ${maxContext}: ` + budget.map((r) => budgetCaption(r, maxContext)).join('; ') + '.';
   const svg = chart.svg(width, height, summary);
 
   svg.append(fittedText(PAD, 16, [
-    tl(`BPE: ${data.n_merges ?? '?'} phép gộp học từ ${data.n_corpus ?? 5} câu mẫu, áp theo thứ tự`, `BPE: ${data.n_merges ?? '?'} merges learned from ${data.n_corpus ?? 5} sample sentences, applied in order`),
-    tl(`BPE: ${data.n_merges ?? '?'} phép gộp, áp theo thứ tự`, `BPE: ${data.n_merges ?? '?'} merges, applied in order`),
-    tl(`BPE: ${data.n_merges ?? '?'} phép gộp`, `BPE: ${data.n_merges ?? '?'} merges`),
+    t('chart.tokens.bpeMergesLearnedFrom', { n_merges: data.n_merges ?? '?', n_corpus: data.n_corpus ?? 5 }),
+    t('chart.tokens.bpeMergesAppliedOrder', { n_merges: data.n_merges ?? '?' }),
+    t('chart.tokens.bpeMerges', { n_merges: data.n_merges ?? '?' }),
   ], right - PAD, { class: 'panel-title' }, 12, true));
 
   // ── merge rows ──
   rows.forEach((row) => {
     const { st, i } = row;
     const g = s('g', { class: 'merge-step', 'data-step': i, 'data-merge': st.merge ?? '' });
-    const caption = i === 0 ? tl('tách thành ký tự, “</w>” đánh dấu hết từ', 'split into characters, “</w>” marks the end of a word')
-      : tl(`phép gộp thứ ${st.rank + 1}: “${st.merge}”`, `merge ${st.rank + 1}: “${st.merge}”`) + (st.count > 1 ? tl(` (${st.count} chỗ)`, ` (${st.count} places)`) : '');
-    const short = i === 0 ? tl('tách thành ký tự (“</w>”: hết từ)', 'split into characters (“</w>”: word end)') : tl(`gộp ${st.rank + 1}: “${st.merge}”`, `merge ${st.rank + 1}: “${st.merge}”`);
+    const caption = i === 0 ? t('chart.tokens.splitIntoCharactersW')
+      : t('chart.tokens.merge', { rank: st.rank + 1, merge: st.merge }) + (st.count > 1 ? t('chart.tokens.places', { count: st.count }) : '');
+    const short = i === 0 ? t('chart.tokens.splitIntoCharactersW2') : t('chart.tokens.merge3', { rank: st.rank + 1, merge: st.merge });
     g.append(fittedText(PAD, row.y - 4, [(i === 0 ? '' : '+ ') + caption, (i === 0 ? '' : '+ ') + short], right - PAD, { class: i === 0 ? 'muted' : 'strong' }, 12, i > 0));
     st.pieces.forEach((p, k) => {
       const { x, w, line } = row.places[k];
@@ -143,36 +156,36 @@ export function render(data, report, opts = {}) {
       }));
     });
     const detail = i === 0
-      ? tl(`Bắt đầu: “${follow.text ?? ''}” tách thành ${st.pieces.length} ký tự (mỗi từ kết thúc bằng “</w>”).`, `Start: “${follow.text ?? ''}” split into ${st.pieces.length} characters (each word ends with “</w>”).`)
-      : tl(`Phép gộp thứ ${st.rank + 1} trong ${data.n_merges ?? '?'}: ghép thành “${st.merge}” ở ${st.count} chỗ; còn ${st.pieces.length} mảnh.`, `Merge ${st.rank + 1} of ${data.n_merges ?? '?'}: joins into “${st.merge}” in ${st.count} places; ${st.pieces.length} pieces left.`) +
-        (st.rank > 0 && steps[i - 1].rank !== st.rank - 1 ? tl(` Các phép gộp ${(steps[i - 1].rank ?? -1) + 2}..${st.rank} không có cặp nào trong văn bản này.`, ` Merges ${(steps[i - 1].rank ?? -1) + 2}..${st.rank} find no pair in this text.`) : '');
+      ? t('chart.tokens.startSplitInto', { text: follow.text ?? '', nPieces: st.pieces.length })
+      : t('chart.tokens.mergeJoinsIntoPlaces', { rank: st.rank + 1, n_merges: data.n_merges ?? '?', merge: st.merge, count: st.count, nPieces: st.pieces.length }) +
+        (st.rank > 0 && steps[i - 1].rank !== st.rank - 1 ? t('chart.tokens.mergesFindNoPairText', { first: (steps[i - 1].rank ?? -1) + 2, last: st.rank }) : '');
     svg.append(chart.mark(g, detail));
   });
 
   // ── the template's pieces and their IDs ──
   if (ids.length) {
-    const idTitle = tl('chat template thêm <bos>, rồi tra bảng từ vựng → token ID', 'the chat template adds <bos>, then the vocabulary lookup → token IDs');
-    svg.append(fittedText(PAD, idY - 4, [idTitle, tl('+ <bos>, tra bảng từ vựng → token ID', '+ <bos>, vocabulary lookup → token IDs'), tl('+ <bos> → token ID', '+ <bos> → token IDs')], right - PAD, { class: 'strong' }, 12, true));
+    const idTitle = t('chart.tokens.chatTemplateAddsBos');
+    svg.append(fittedText(PAD, idY - 4, [idTitle, t('chart.tokens.bosVocabularyLookup'), t('chart.tokens.bosTokenIds')], right - PAD, { class: 'strong' }, 12, true));
     ids.forEach(([p, id], k) => {
       const { x, w, line } = idFlow.places[k];
       const py = idY + line * (PIECE_H + ID_H + LINE_GAP);
       const unknown = id === null || id === undefined;
-      const g = s('g', { class: 'token-id', 'data-piece': p, 'data-id': unknown ? '' : id });
-      const colour = unknown ? UNKNOWN.colour : PROMPT.colour;
+      const byte = !unknown && isByte(p);
+      const g = s('g', { class: 'token-id', 'data-piece': p, 'data-id': unknown ? '' : id, 'data-byte': byte ? 'true' : null });
+      const look = unknown ? UNKNOWN : byte ? BYTE : PROMPT;
+      const colour = look.colour;
       g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: colour, stroke: '#1b1f24', 'stroke-width': 0.6 }));
-      if (unknown) g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: chart.hatchFor(colour, UNKNOWN.kind) }));
+      if (look.kind) g.append(s('rect', { x: round(x), y: round(py), width: round(w), height: PIECE_H, rx: 3, fill: chart.hatchFor(colour, look.kind) }));
       g.append(text(x + w / 2, py + PIECE_H / 2 + 4, p, { 'text-anchor': 'middle', class: 'in-box ink-light', stroke: colour, 'stroke-width': 3, 'paint-order': 'stroke', 'stroke-linejoin': 'round' }));
       g.append(text(x + w / 2, py + PIECE_H + 13, unknown ? '?' : String(id), { 'text-anchor': 'middle', class: 'value strong' }));
-      svg.append(chart.mark(g, unknown
-        ? tl(`Mảnh “${p}” không có trong bảng ${data.vocab ?? '?'} token: không có ID, nên yêu cầu bị 400.`, `Piece “${p}” is not in the vocabulary of ${data.vocab ?? '?'} tokens: no ID, so the request gets 400.`)
-        : tl(`Vị trí ${k}: mảnh “${p}” → ID ${id} (số thứ tự trong bảng ${data.vocab ?? '?'} token).`, `Position ${k}: piece “${p}” → ID ${id} (its row in the vocabulary of ${data.vocab ?? '?'} tokens).`)));
+      svg.append(chart.mark(g, pieceNote(p, id, k, data, unknown, byte)));
     });
   }
 
   // ── every request against MAX_CONTEXT ──
   if (budget.length) {
     svg.append(fittedText(PAD, budgetTitleY + 6, [
-      tl(`Ngân sách: prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`, `Budget: prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`),
+      t('chart.tokens.budgetPromptMaxNew', { maxContext }),
       `prompt + max_new ≤ MAX_CONTEXT ${maxContext}?`,
       `≤ MAX_CONTEXT ${maxContext}?`,
     ], right - PAD, { class: 'panel-title' }, 12, true));
@@ -189,7 +202,7 @@ export function render(data, report, opts = {}) {
       axis.append(s('line', { x1: round(x(v)), x2: round(x(v)), y1: axisY, y2: axisY + 4, class: 'axis-line' }));
       axis.append(text(x(v), axisY + 16, String(v), { 'text-anchor': v === top ? 'end' : 'middle', class: 'tick' }));
     }
-    axis.append(text((x(0) + x(top)) / 2, axisY + 31, tl('token (prompt gồm <bos>)', 'tokens (prompt with <bos>)'), { 'text-anchor': 'middle', class: 'axis-label' }));
+    axis.append(text((x(0) + x(top)) / 2, axisY + 31, t('chart.tokens.tokensPromptBos'), { 'text-anchor': 'middle', class: 'axis-label' }));
     svg.append(axis);
     const captions = s('g', { class: 'labels', 'aria-hidden': 'true' });
     budget.forEach((r, i) => {
@@ -224,17 +237,17 @@ export function render(data, report, opts = {}) {
     limit.append(text(Math.max(PAD + lw / 2, Math.min(mx, right - lw / 2)), barTop - 9, label, { 'text-anchor': 'middle', class: 'strong' }));
     svg.append(limit);
     svg.append(captions);
-    svg.append(chart.mark(limit, tl(`MAX_CONTEXT ${maxContext}: prompt + max_new của một yêu cầu không được vượt số này; `, `MAX_CONTEXT ${maxContext}: a request's prompt + max_new may not exceed it; `) +
-      (over.length ? tl(`${over.join(', ')} vượt nên bị 400.`, `${over.join(', ')} exceed it, so they get 400.`) : tl('không yêu cầu nào bị chặn vì ngân sách.', 'no request is blocked by the budget.'))));
+    svg.append(chart.mark(limit, t('chart.tokens.maxContextRequestS', { maxContext }) +
+      (over.length ? t('chart.tokens.exceedTheyGet400', { over: over.join(', ') }) : t('chart.tokens.noRequestBlockedBudget'))));
   }
 
   // text alternative
-  chart.table(tl(`BPE cho “${follow.text ?? ''}” của ${follow.id || f.id}`, `BPE of “${follow.text ?? ''}” of ${follow.id || f.id}`), [tl('Bước', 'Step'), tl('Phép gộp', 'Merge'), tl('Các mảnh', 'Pieces')],
-    steps.map((st, i) => [i === 0 ? tl('ký tự', 'characters') : String(i), i === 0 ? '—' : tl(`thứ ${st.rank + 1}: ${st.merge} (${st.count} chỗ)`, `#${st.rank + 1}: ${st.merge} (${st.count} places)`), st.pieces.join(' ')]));
+  chart.table(t('chart.tokens.bpe', { text: follow.text ?? '', id: follow.id || f.id }), [t('chart.tokens.step'), t('chart.tokens.merge2'), t('chart.tokens.pieces')],
+    steps.map((st, i) => [i === 0 ? t('chart.tokens.characters') : String(i), i === 0 ? '—' : t('chart.tokens.places2', { rank: st.rank + 1, merge: st.merge, count: st.count }), st.pieces.join(' ')]));
   if (ids.length) {
-    chart.table(tl('Token và ID', 'Tokens and IDs'), [tl('Vị trí', 'Position'), tl('Mảnh', 'Piece'), 'ID'], ids.map(([p, id], k) => [String(k), p, id === null || id === undefined ? tl('không có', 'none') : String(id)]));
+    chart.table(t('chart.tokens.tokensIds'), [t('chart.tokens.position'), t('chart.tokens.piece2'), 'ID'], ids.map(([p, id], k) => [String(k), p, id === null || id === undefined ? t('chart.tokens.none') : String(id)]));
   }
-  chart.table(tl(`Ngân sách token (MAX_CONTEXT ${maxContext})`, `Token budget (MAX_CONTEXT ${maxContext})`), [tl('Yêu cầu', 'Request'), 'Prompt', 'max_new', tl('Tổng', 'Total'), tl('Kết quả', 'Outcome')],
+  chart.table(t('chart.tokens.tokenBudgetMaxContext', { maxContext }), [t('chart.tokens.request'), 'Prompt', 'max_new', t('chart.tokens.total'), t('chart.tokens.outcome')],
     budget.map((r) => [r.id, r.prompt ?? '—', String(r.max_new), r.total ?? '—', FATE[r.code] || r.code].map(String)));
   return chart.finish();
 }

@@ -1,7 +1,7 @@
 // ttft (block 11): one stacked bar per served request — input preparation, waiting for a slot, prefill
 // (up to the first token) — on a simulated-ms axis, with the assumed TTFT_SLO as a dashed line.
 import { ChartBuilder, OKABE_ITO, fitText, linear, ms, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const NAME = 'ttft';
 
@@ -11,9 +11,9 @@ const LEFT = 34;
 const TOP = 26;
 const AXIS = 44;
 const PARTS = [
-  { key: 'prep', label: tl('chuẩn bị đầu vào', 'input preparation'), colour: OKABE_ITO.sky, kind: 'dots' },
-  { key: 'queue', label: tl('chờ chỗ chạy', 'waiting for a slot'), colour: OKABE_ITO.orange, kind: 'hatch' },
-  { key: 'prefill', label: tl('prefill tới token đầu', 'prefill up to the first token'), colour: OKABE_ITO.blue, kind: null },
+  { key: 'prep', label: t('chart.ttft.inputPreparation'), colour: OKABE_ITO.sky, kind: 'dots' },
+  { key: 'queue', label: t('chart.ttft.waitingSlot'), colour: OKABE_ITO.orange, kind: 'hatch' },
+  { key: 'prefill', label: t('chart.ttft.prefillUpFirstToken'), colour: OKABE_ITO.blue, kind: null },
 ];
 
 export function render(data, report, opts = {}) {
@@ -21,14 +21,14 @@ export function render(data, report, opts = {}) {
   const requests = (Array.isArray(data.requests) ? data.requests : []).filter((r) => r.status !== 'aborted');
   const slo = Number(data.ttft_slo);
   const follow = report.follow && report.follow.id;
-  const chart = new ChartBuilder(NAME, tl('TTFT của từng yêu cầu được phục vụ = chuẩn bị + chờ + prefill (ms mô phỏng)', 'TTFT of each served request = preparation + wait + prefill (simulated ms)'), opts.width);
+  const chart = new ChartBuilder(NAME, t('chart.ttft.ttftEachServedRequest'), opts.width);
   chart.legend([
     ...PARTS.map((p) => ({ label: p.label, draw: swatches.box(p.colour, p.kind) })),
-    { label: tl('ngưỡng TTFT_SLO giả định', 'assumed TTFT_SLO target'), draw: swatches.line('#000000', '4 3') },
+    { label: t('chart.ttft.assumedTtftSloTarget'), draw: swatches.line('#000000', '4 3') },
   ]);
   if (!requests.length) {
     chart.root.dataset.empty = 'true';
-    chart.note(tl('Không có yêu cầu nào được phục vụ trong lần chạy này, nên không có TTFT để vẽ.', 'No request was served in this run, so there is no TTFT to draw.'));
+    chart.note(t('chart.ttft.noRequestServedRunTtft'));
     return chart.finish();
   }
 
@@ -43,11 +43,11 @@ export function render(data, report, opts = {}) {
   const axisY = TOP + requests.length * ROW + 2;
   const over = requests.filter((r) => slo && r.ttft > slo).map((r) => r.id);
 
-  const summary = tl('TTFT (ms mô phỏng): ', 'TTFT (simulated ms): ') + requests.map((r) => `${r.id} ${ms(r.ttft)} = ${ms(r.prep)} + ${ms(r.queue)} + ${ms(r.prefill)}`).join('; ') +
-    (slo ? tl(`. Ngưỡng giả định ${ms(slo)} ms; vượt: ${over.length ? over.join(', ') : 'không yêu cầu nào'}.`, `. Assumed target ${ms(slo)} ms; missed by: ${over.length ? over.join(', ') : 'no request'}.`) : '.');
+  const summary = t('chart.ttft.ttftSimulatedMs') + requests.map((r) => `${r.id} ${ms(r.ttft)} = ${ms(r.prep)} + ${ms(r.queue)} + ${ms(r.prefill)}`).join('; ') +
+    (slo ? t('chart.ttft.sloSummary', { slo: ms(slo), over: over.length ? over.join(', ') : t('chart.ttft.noRequest') }) : '.');
   const svg = chart.svg(width, height, summary);
   svg.append(xGrid(x, TOP - 4, axisY, tk.values));
-  svg.append(xAxis(x, axisY, tk.values, (v) => String(v), tl('TTFT (ms mô phỏng)', 'TTFT (simulated ms)'), (LEFT + plotRight) / 2));
+  svg.append(xAxis(x, axisY, tk.values, (v) => String(v), t('chart.ttft.ttftSimulatedMs2'), (LEFT + plotRight) / 2));
 
   const labels = s('g', { class: 'labels', 'aria-hidden': 'true' }); // drawn last, above the SLO line
   requests.forEach((r, i) => {
@@ -71,7 +71,7 @@ export function render(data, report, opts = {}) {
         labels.append(s('rect', { x: round((x0 + x1) / 2 - textWidth(label, 11, true) / 2 - 3), y: round(y + 3), width: round(textWidth(label, 11, true) + 6), height: BAR - 6, rx: 2, fill: '#ffffff', 'fill-opacity': 0.9 }));
         labels.append(text((x0 + x1) / 2, y + BAR / 2 + 4, label, { 'text-anchor': 'middle', class: 'in-box' }));
       }
-      const extra = part.key === 'prefill' && r.preemptions ? tl(` (gồm thời gian mất vì ${r.preemptions} lần preempt)`, ` (includes time lost to ${r.preemptions} preemptions)`) : '';
+      const extra = part.key === 'prefill' && r.preemptions ? t('chart.ttft.includesTimeLost', { preemptions: r.preemptions }) : '';
       g.append(chart.mark(seg, `${r.id}: ${part.label} ${ms(v)} ms${extra}; TTFT ${ms(r.ttft)} ms.`));
     }
     // under the bar: the total and the verdict against the SLO
@@ -80,8 +80,8 @@ export function render(data, report, opts = {}) {
     total.append(s('tspan', { class: 'strong' }, head));
     // the verdict and the preemptions in shorter words when the full ones would run past the edge
     const n = r.preemptions || 0;
-    const verdict = !slo ? ['', ''] : r.ttft > slo ? [tl(' · ✗ vượt SLO', ' · ✗ misses the SLO'), ' · ✗ SLO'] : [tl(' · ✓ đạt SLO', ' · ✓ meets the SLO'), ' · ✓ SLO'];
-    const pre = !n ? ['', ''] : [tl(` · preempt ${n} lần`, n === 1 ? ' · preempted once' : ` · preempted ${n} times`), ` · preempt ×${n}`];
+    const verdict = !slo ? ['', ''] : r.ttft > slo ? [t('chart.ttft.missesSlo'), ' · ✗ SLO'] : [t('chart.ttft.meetsSlo'), ' · ✓ SLO'];
+    const pre = !n ? ['', ''] : [n === 1 ? t('chart.ttft.preemptedOnce') : t('chart.ttft.preemptedTimesShort', { n }), ` · preempt ×${n}`];
     const room = width - 2 - x(0) - textWidth(head, 11, true);
     const tail = fitText([verdict[0] + pre[0], verdict[1] + pre[0], verdict[1] + pre[1]], room, 11);
     total.append(tail);
@@ -100,11 +100,11 @@ export function render(data, report, opts = {}) {
     const lw = textWidth(label, 12, true);
     const lx = Math.max(lw / 2 + 2, Math.min(sx, width - lw / 2 - 2));
     g.append(text(lx, TOP - 10, label, { 'text-anchor': 'middle', class: 'strong' }));
-    svg.append(chart.mark(g, tl(`Ngưỡng TTFT giả định (TTFT_SLO) ${ms(slo)} ms: ${over.length ? over.join(', ') + ' vượt ngưỡng' : 'mọi yêu cầu đều đạt'}.`, `Assumed TTFT target (TTFT_SLO) ${ms(slo)} ms: ${over.length ? over.join(', ') + ' miss it' : 'every request meets it'}.`)));
+    svg.append(chart.mark(g, t('chart.ttft.sloMark', { slo: ms(slo), verdict: over.length ? t('chart.ttft.overSlo', { over: over.join(', ') }) : t('chart.ttft.allMeet') })));
   }
   svg.append(labels);
 
-  chart.table(tl('Phân rã TTFT (ms mô phỏng)', 'TTFT breakdown (simulated ms)'), [tl('Yêu cầu', 'Request'), tl('Chuẩn bị', 'Preparation'), tl('Chờ chỗ chạy', 'Waiting for a slot'), 'Prefill', 'TTFT', tl('So với SLO', 'Against the SLO')],
-    requests.map((r) => [r.id, ms(r.prep), ms(r.queue), ms(r.prefill), ms(r.ttft), slo ? (r.ttft > slo ? tl('vượt', 'misses') : tl('đạt', 'meets')) + ' ' + ms(slo) : '—']));
+  chart.table(t('chart.ttft.ttftBreakdownSimulated'), [t('chart.ttft.request'), t('chart.ttft.preparation'), t('chart.ttft.waitingSlot2'), 'Prefill', 'TTFT', t('chart.ttft.againstSlo')],
+    requests.map((r) => [r.id, ms(r.prep), ms(r.queue), ms(r.prefill), ms(r.ttft), slo ? (r.ttft > slo ? t('chart.ttft.misses') : t('chart.ttft.meets')) + ' ' + ms(slo) : '—']));
   return chart.finish();
 }

@@ -11,8 +11,12 @@
 //                                                    ?step=N, ?lang=en): kept as it is when a run rewrites
 //                                                    the address
 //                          part.runs                its presence asks for a run once applied (default true;
-//                                                    lang: false). The one place where a part can ask to
-//                                                    wait for a click instead (edited code from a link).
+//                                                    lang: false)
+//                          part.holds()             true: the address waits for the visitor's click (edited
+//                                                    code from someone else's link, static/tools/code.js);
+//                                                    then only the '*' part's names (constants) run at once
+//                          part.early               also applied when registered, from the address the
+//                                                    page opened with (before Python is ready)
 //                          name '*': the part that takes every name no other part claimed (the constants
 //                          and REQUESTS, static/tools/share.js): apply(names, params, ctx), write(config)
 //                          gives [[name, value], …].
@@ -28,6 +32,7 @@ export function createAddress() {
 
   function register(name, part) {
     parts.set(name, Object.assign({ view: false, runs: true }, part));
+    if (part.early && part.apply) part.apply(new URLSearchParams(location.search).getAll(name), { problem() {}, restored() {} });
   }
 
   function apply(search) {
@@ -43,7 +48,8 @@ export function createAddress() {
     const others = present.filter((name) => !parts.has(name));
     const rest = parts.get('*');
     if (rest && rest.apply) rest.apply(others, params, ctx);
-    const runs = present.some((name) => (parts.has(name) ? parts.get(name).runs : true));
+    const holding = Array.from(parts.values()).some((part) => part.holds && part.holds());
+    const runs = present.some((name) => (parts.has(name) ? !holding && parts.get(name).runs : true));
     return { problems, restored, runs };
   }
 

@@ -11,7 +11,8 @@
 //   address.js        the page address's one owner: tools register their parts; applied once Python is
 //                     ready and again on back/forward (popstate), never by reloading the page
 // Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
-// Language: i18n.js (tl(vi, en) for every message, the header's switch, the English labels of index.html).
+// Language: i18n.js (t(key, values) for every message, from static/words/{vi,en}/; the header's switch;
+// the English labels of index.html).
 // Leaves out the file:// check: module scripts do not load from file://, so static/worker/boot.js (a
 // classic script) shows how to serve the page instead.
 
@@ -29,7 +30,7 @@ import * as compare from '../tools/compare.js';
 import * as exercises from '../tools/exercises.js';
 import * as steps from '../tools/steps.js';
 import * as code from '../tools/code.js';
-import { applyStatic, initSwitch, lang, takeHandoff, tl } from '../words/i18n.js';
+import { applyStatic, initSwitch, lang, t, takeHandoff } from '../words/i18n.js';
 
 // In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
@@ -68,12 +69,14 @@ const panels = createPanels({
   checksList: byId('checks-list'), versions: byId('versions'), jump: byId('jump'), runHeader: byId('run-header'),
 });
 const worker = createWorkerClient({
-  progress: (msg) => setStatus('loading', tl('Đang tải: ', 'Loading: ') + msg.stage, msg.detail, msg.fraction),
+  progress: (msg) => setStatus('loading', t('app.loading', { stage: msg.stage }), msg.detail, msg.fraction),
   ready: onReady,
   started: onStarted,
   result: onResult,
   runError: onRunError,
   fatal,
+  refused: onRefused,
+  malformed: onMalformed,
 });
 
 // The schema in the page's language: label and help (and the request columns') from label_en / help_en
@@ -113,7 +116,7 @@ function updateButtons() {
 // ── the worker ───────────────────────────────────────────────────────────────
 function startWorker() {
   store.set({ ready: false });
-  setStatus('loading', tl('Đang tải Python (Pyodide) và NumPy trong trình duyệt…', 'Loading Python (Pyodide) and NumPy in the browser…'), tl('Lần đầu có thể mất 10–60 giây.', 'The first time can take 10–60 seconds.'), 0);
+  setStatus('loading', t('app.loadingPythonPyodide'), t('app.firstTimeCanTake1060'), 0);
   worker.start();
 }
 
@@ -127,10 +130,10 @@ function restartWorker(reason) {
 function fatal(title, message, details) {
   store.set({ ready: false });
   finishRun();
-  setStatus('error', tl('Python chưa chạy được trong trang này; xem lý do và cách sửa bên dưới.', 'Python cannot run in this page yet; see why and how to fix it below.'),
-    tl('Các phần khác của trang vẫn đọc được. Sửa xong, tải lại trang hoặc bấm “Tải lại Python”.', 'The rest of the page can still be read. Once fixed, reload the page or press “Reload Python”.'));
+  setStatus('error', t('app.pythonCannotRunPageYet'),
+    t('app.restPageCanStillRead'));
   panels.showPageError(title, message, details, null,
-    { label: tl('Tải lại Python', 'Reload Python'), onClick: () => { panels.clearPageError(); restartWorker(''); } });
+    { label: t('app.reloadPython'), onClick: () => { panels.clearPageError(); restartWorker(''); } });
 }
 
 function onReady(msg) {
@@ -139,7 +142,7 @@ function onReady(msg) {
   if (first) controls.build(schema); // keep what the user typed across restarts
   store.set({ ready: true });
   panels.showVersions(msg.versions || {});
-  setStatus('ready', tl('Sẵn sàng. Chỉnh hằng số nếu muốn rồi bấm Chạy.', 'Ready. Change the constants if you like, then press Run.'), '');
+  setStatus('ready', t('app.readyChangeConstantsIf'), '');
   const readyInfo = { schema, first };
   store.set({ readyInfo });
   store.emit('ready', readyInfo);
@@ -158,7 +161,7 @@ function registerServiceWorker() {
   swRegistered = true;
   const hadController = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (hadController) setNote(tl('Đã có bản mới của bài lab: tải lại trang để dùng bản mới.', 'A new version of the lab is available: reload the page to use it.'));
+    if (hadController) setNote(t('app.newVersionLabAvailable'));
   });
   navigator.serviceWorker.register(new URL('../../sw.js', import.meta.url).href)
     .catch((err) => console.warn('service worker not registered:', err));
@@ -170,10 +173,11 @@ function run() {
   controls.clearFieldErrors();
   panels.clearPageError();
   setNote('');
+  refusedSinceRun.clear();
   const { config, errors } = controls.readConfig();
   if (errors.length) {
     controls.showFieldErrors(errors);
-    setNote(tl('Chưa chạy: sửa ', 'Not run: fix the ') + errors.length + tl(' ô được đánh dấu.', ' marked field(s).'));
+    setNote(t('app.notRunFixMarkedFieldS', { nErrors: errors.length }));
     return;
   }
   // The language switch's handover: the same constants as the run it carries, so Python only words
@@ -189,11 +193,11 @@ function run() {
       config,
       patched: patches.length > 0,
       slowTimer: patches.length ? null : setTimeout(() => {
-        setNote(tl('Lần chạy đã quá ', 'The run has taken more than ') + SLOW_RUN_MS / 1000 + tl(' giây. Bấm Dừng để dừng và khởi động lại Python (các giá trị bạn nhập được giữ nguyên).', ' seconds. Press Stop to stop it and restart Python (the values you typed are kept).'));
+        setNote(t('app.runHasTakenMoreThan') + SLOW_RUN_MS / 1000 + t('app.secondsPressStop'));
       }, SLOW_RUN_MS),
     },
   });
-  setStatus('running', tl('Đang chạy engine với cấu hình hiện tại…', 'Running the engine with the current config…'), tl('Có thể bấm Dừng nếu chạy quá lâu.', 'You can press Stop if it takes too long.'));
+  setStatus('running', t('app.runningEngineCurrent'), t('app.youCanPressStopIfTakes'));
   panels.setBusy(true);
 }
 
@@ -219,21 +223,21 @@ function onResult(result) {
   const seconds = ((performance.now() - inflight.started) / 1000).toFixed(1);
   const config = inflight.config;
   if (!result || typeof result !== 'object') {
-    onRunError({ message: tl('Engine trả về kết quả không đọc được.', 'The engine returned a result that cannot be read.') });
+    onRunError({ message: t('app.engineReturnedResult') });
     return;
   }
   if (!result.ok) {
     const errors = (Array.isArray(result.errors) ? result.errors : []).map(inLang);
     const unplaced = controls.showFieldErrors(errors);
     if (unplaced.length || errors.length === 0) {
-      panels.showPageError(tl('Engine không chạy với cấu hình này.', 'The engine does not run with this config.'), unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || tl('Không có chi tiết.', 'No details.'));
+      panels.showPageError(t('app.engineDoesNotRunConfig'), unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n') || t('app.noDetails'));
     }
     if (errors.length && errors.every((e) => String(e.field || '').startsWith('patch'))) {
-      setNote(tl('Chưa chạy: mã Python đã sửa có lỗi; xem thông báo bên cạnh trình sửa mã. Các khối giữ output trước.', 'Not run: the edited Python code has an error; see the message beside the code editor. The blocks keep the previous output.'));
-      setStatus('error', tl('Mã đã sửa có lỗi. Sửa trong trình sửa mã rồi bấm Chạy (hoặc Khôi phục).', 'The edited code has an error. Fix it in the code editor, then press Run (or Restore).'), '');
+      setNote(t('app.notRunEditedPythonCode'));
+      setStatus('error', t('app.editedCodeHasErrorFix'), '');
     } else {
-      setNote(tl('Chưa chạy: engine báo lỗi ở giá trị nhập.', 'Not run: the engine reports errors in the values.'));
-      setStatus('error', tl('Engine từ chối cấu hình. Sửa các ô được đánh dấu rồi bấm Chạy.', 'The engine rejected the config. Fix the marked fields, then press Run.'), '');
+      setNote(t('app.notRunEngineReports'));
+      setStatus('error', t('app.engineRejectedConfig'), '');
     }
     finishRun();
     return;
@@ -244,8 +248,8 @@ function onResult(result) {
   panels.renderReport(report);
   store.emit('lines', report);
   const passed = result.report && result.report.passed;
-  setStatus('done', 'Xong (' + seconds + tl(' giây thật trong trình duyệt) · ', ' real seconds in the browser) · ') + (passed ? 'PASS' : 'FAIL') + '.',
-    tl('Đọc output ngay dưới từng hàng của bảng ánh xạ, rồi TỔNG KẾT ở cuối bảng.', 'Read the output right under each row of the mapping table, then the SUMMARY below the table.'));
+  setStatus('done', t('app.done', { seconds, passed: passed ? 'PASS' : 'FAIL' }),
+    t('app.readOutputRightUnder'));
   const t1 = performance.now();
   store.set({ lastResult: { result, config } });
   address.write(config);
@@ -261,11 +265,30 @@ function onResult(result) {
 // The status says error before Run is possible again, so whoever waits for the run (an exercise's
 // note) sees that it failed.
 function onRunError(msg) {
-  panels.showPageError(tl('Engine gặp lỗi khi chạy.', 'The engine failed while running.'), (msg.message || tl('Lỗi không rõ.', 'Unknown error.')) +
-    tl(' Các giá trị bạn nhập vẫn còn; thử đổi lại giá trị hoặc bấm Mặc định rồi Chạy.', ' The values you typed are still there; try other values, or press Defaults and then Run.'), msg.details);
-  setStatus('error', tl('Lần chạy bị lỗi. Trang vẫn dùng được, bạn có thể bấm Chạy lại.', 'The run failed. The page still works; you can press Run again.'), '');
+  panels.showPageError(t('app.engineFailedWhile'), (msg.message || t('app.unknownError')) +
+    t('app.valuesYouTypedStillTry'), msg.details);
+  setStatus('error', t('app.runFailedPageStill'), '');
   finishRun();
-  if (msg.fatal) restartWorker(tl('Python đã được khởi động lại sau lỗi.', 'Python was restarted after the error.'));
+  if (msg.fatal) restartWorker(t('app.pythonRestartedAfter'));
+}
+
+// Edited code tried the network and the page's CSP refused it (static/worker/worker.js reports the
+// addresses after the run): the lesson beside Run, and the 'refused' event for the code editors.
+const refusedSinceRun = new Set(); // addresses refused since the last Run (reported in batches)
+function onRefused(addresses) {
+  for (const address of addresses) if (refusedSinceRun.size < 10) refusedSinceRun.add(address);
+  const text = t('app.refused', { addresses: [...refusedSinceRun].join(', ') });
+  setNote(text);
+  store.emit('refused', addresses, text);
+}
+
+// The worker sent something that is not the protocol (static/core/worker-client.js checked it): said
+// on the page and ignored; a run waiting for an answer ends as an error and Python is restarted.
+function onMalformed(what, runId) {
+  const inflight = store.get().inflight;
+  const text = t('app.malformed', { what });
+  if (inflight && (runId === null || runId === inflight.id)) onRunError({ message: text, fatal: true });
+  else setNote(text);
 }
 
 function stop() {
@@ -277,8 +300,8 @@ function stopRun(reason) {
   const { inflight } = store.get();
   if (!inflight) return;
   restartWorker(reason === 'watchdog'
-    ? tl('Đã dừng: lần chạy với mã đã sửa quá ', 'Stopped: the run with edited code took more than ') + WATCHDOG_MS / 1000 + tl(' giây. Python đang khởi động lại; mã và các giá trị bạn nhập được giữ nguyên.', ' seconds. Python is restarting; your code and the values you typed are kept.')
-    : tl('Đã dừng lần chạy và đang khởi động lại Python. Các giá trị bạn nhập được giữ nguyên.', 'The run was stopped and Python is restarting. The values you typed are kept.'));
+    ? t('app.stoppedRunEditedCode') + WATCHDOG_MS / 1000 + t('app.secondsPython')
+    : t('app.runStoppedPython'));
   store.emit('stopped', { reason, patched: inflight.patched });
 }
 
@@ -289,7 +312,7 @@ function setPatches(patches) {
 
 function reset() {
   resetValues();
-  setNote(tl('Đã đặt lại giá trị mặc định. Bấm Chạy để chạy lại.', 'Default values restored. Press Run to run again.'));
+  setNote(t('app.defaultValuesRestored'));
 }
 
 function resetValues() {
@@ -365,10 +388,10 @@ function init() {
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
   const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
-    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, address });
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement, address });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
-    fatal(tl('Trình duyệt này không hỗ trợ Web Worker.', 'This browser does not support Web Workers.'), tl('Hãy dùng một trình duyệt mới (Chrome, Edge, Firefox hoặc Safari bản gần đây).', 'Use a recent browser (a recent Chrome, Edge, Firefox or Safari).'));
+    fatal(t('app.browserDoesNotSupport'), t('app.useRecentBrowserChrome'));
     return;
   }
   for (const [name, initTool] of TOOLS) register(name, initTool);

@@ -7,7 +7,7 @@
 
 import { make } from './dom.js';
 import { boundsText, formatValue, parseValue, splitFields, stepValue } from './fields.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 // el: {form, headline, advanced (the fields' box), advancedFold (<details>)}
 export function createControls(el, store) {
@@ -29,7 +29,7 @@ export function createControls(el, store) {
     label.append(make('span', { class: 'label-text' }, text));
     if (!text.includes(field.name)) label.append(' ', make('code', {}, field.name));
     const bounds = boundsText(field);
-    const helpParts = [field.help, bounds && (tl('Giá trị ', 'Value ') + bounds + '.')].filter(Boolean);
+    const helpParts = [field.help, bounds && (t('controls.value', { bounds }))].filter(Boolean);
     const help = make('p', { class: 'help', id: id + '-help' }, helpParts.join(' '));
     let control;
     if (field.type === 'choice') {

@@ -6,7 +6,7 @@
 // Leaves out: the controls themselves (static/core/controls.js) and the request table (static/tools/editor.js).
 
 export const HEADLINE_ORDER = ['SLOTS', 'QUEUE_LIMIT', 'TOKEN_BUDGET', 'BLOCK_SIZE', 'POOL_BLOCKS', 'QUANT_BITS', 'FOLLOW'];
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 const has = (v) => v !== null && v !== undefined;
 
@@ -31,9 +31,9 @@ export function formatValue(value) {
 export function boundsText(field) {
   const lo = has(field.min);
   const hi = has(field.max);
-  if (lo && hi) return tl('từ ', 'from ') + field.min + tl(' đến ', ' to ') + field.max;
-  if (lo) return tl('ít nhất ', 'at least ') + field.min;
-  if (hi) return tl('nhiều nhất ', 'at most ') + field.max;
+  if (lo && hi) return t('fields.from', { min: field.min, max: field.max });
+  if (lo) return t('fields.least', { min: field.min });
+  if (hi) return t('fields.most', { max: field.max });
   return '';
 }
 
@@ -41,21 +41,21 @@ export function boundsText(field) {
 export function parseValue(field, raw) {
   const text = String(raw).trim();
   if (field.type === 'choice') {
-    return (field.choices || []).includes(text) ? { value: text } : { error: tl('Hãy chọn một giá trị trong danh sách.', 'Pick a value from the list.') };
+    return (field.choices || []).includes(text) ? { value: text } : { error: t('fields.pickValueFromList') };
   }
-  if (text === '') return { error: tl('Hãy nhập một số.', 'Enter a number.') };
+  if (text === '') return { error: t('fields.enterNumber') };
   let value;
   if (field.type === 'int') {
-    if (!/^[+-]?\d+$/.test(text)) return { error: tl('Hãy nhập một số nguyên (không có dấu phẩy hay chữ).', 'Enter an integer (no decimal point or letters).') };
+    if (!/^[+-]?\d+$/.test(text)) return { error: t('fields.enterIntegerNoDecimal') };
     value = Number(text);
   } else {
     const normalized = text.replace(',', '.'); // accept 0,95 as well as 0.95
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized)) return { error: tl('Hãy nhập một số, ví dụ 0.95.', 'Enter a number, for example 0.95.') };
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized)) return { error: t('fields.enterNumberExample095') };
     value = Number(normalized);
   }
-  if (!Number.isFinite(value) || (field.type === 'int' && !Number.isSafeInteger(value))) return { error: tl('Số quá lớn.', 'The number is too large.') };
-  if (has(field.min) && value < field.min) return { error: tl('Giá trị nhỏ nhất là ', 'The smallest value is ') + field.min + '.' };
-  if (has(field.max) && value > field.max) return { error: tl('Giá trị lớn nhất là ', 'The largest value is ') + field.max + '.' };
+  if (!Number.isFinite(value) || (field.type === 'int' && !Number.isSafeInteger(value))) return { error: t('fields.numberTooLarge') };
+  if (has(field.min) && value < field.min) return { error: t('fields.smallestValue', { min: field.min }) };
+  if (has(field.max) && value > field.max) return { error: t('fields.largestValue', { max: field.max }) };
   return { value };
 }
 
@@ -88,8 +88,8 @@ export function cellName(specName, index, column) {
 
 // "Dài 1–40 ký tự." / "Từ 0 đến 5000, số nguyên." / '' (the request table's legend).
 export function columnBoundsText(col) {
-  if (col.type === 'str') return has(col.max) ? tl('Dài ', 'Length ') + (has(col.min) ? col.min : 0) + '–' + col.max + tl(' ký tự.', ' characters.') : '';
-  if (has(col.min) && has(col.max)) return tl('Từ ', 'From ') + col.min + tl(' đến ', ' to ') + col.max + (col.type === 'int' ? tl(', số nguyên.', ', integer.') : '.');
+  if (col.type === 'str') return has(col.max) ? t('fields.lengthCharacters', { min: has(col.min) ? col.min : 0, max: col.max }) : '';
+  if (has(col.min) && has(col.max)) return t('fields.from2', { min: col.min, max: col.max }) + (col.type === 'int' ? t('fields.integer') : '.');
   return '';
 }
 
@@ -106,14 +106,14 @@ export function parseCell(col, raw, ids, pattern = DEFAULT_ID_PATTERN) {
   const text = String(raw);
   if (col.name === 'id') {
     const id = text.trim();
-    if (!pattern.test(id)) return { error: tl('Mã gồm 1–8 chữ cái hoặc chữ số không dấu, ví dụ F.', 'An ID is 1–8 ASCII letters or digits, for example F.') };
-    if (ids.filter((x) => x === id).length > 1) return { error: tl('Mã ', 'ID ') + id + tl(' bị trùng: mỗi yêu cầu cần một mã riêng.', ' is taken: every request needs its own ID.') };
+    if (!pattern.test(id)) return { error: t('fields.id18AsciiLettersDigits') };
+    if (ids.filter((x) => x === id).length > 1) return { error: t('fields.idTakenEveryRequest', { id }) };
     return { value: id };
   }
   const length = Array.from(text).length;
-  if (text.trim() === '') return { error: (col.label || col.name) + tl(' không được rỗng.', ' must not be empty.') };
+  if (text.trim() === '') return { error: t('fields.mustNotEmpty', { label: col.label || col.name }) };
   if (has(col.max) && length > col.max) {
-    return { error: (col.label || col.name) + tl(' dài tối đa ', ' is at most ') + col.max + tl(' ký tự (đang có ', ' characters long (it has ') + length + ').' };
+    return { error: t('fields.mostCharactersLongHas', { label: col.label || col.name, max: col.max, length }) };
   }
   return { value: text };
 }
@@ -133,26 +133,26 @@ export function parseTrace(spec, rows) {
     }
     requests.push(request);
   });
-  if (rows.length === 0) errors.push({ field: spec.name, message: tl('Trace cần ít nhất 1 yêu cầu.', 'The trace needs at least 1 request.') });
+  if (rows.length === 0) errors.push({ field: spec.name, message: t('fields.traceNeedsLeast1') });
   return { requests, errors };
 }
 
 // A whole list of requests as data (from the page address): [] or [{field, message}].
 export function validateRequests(spec, requests) {
-  if (!Array.isArray(requests)) return [{ field: spec.name, message: tl('không phải một danh sách yêu cầu.', 'is not a list of requests.') }];
+  if (!Array.isArray(requests)) return [{ field: spec.name, message: t('fields.notListRequests') }];
   if (requests.length < 1 || requests.length > spec.max_items) {
-    return [{ field: spec.name, message: tl('cần từ 1 đến ', 'needs 1 to ') + spec.max_items + tl(' yêu cầu (có ', ' requests (it has ') + requests.length + ').' }];
+    return [{ field: spec.name, message: t('fields.needs1RequestsHas', { max_items: spec.max_items, nRequests: requests.length }) }];
   }
   const pattern = idPattern(spec);
   const problems = [];
   const ids = requests.map((r) => (r && typeof r.id === 'string' ? r.id.trim() : ''));
   requests.forEach((r, i) => {
-    if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: tl('không phải một yêu cầu.', 'is not a request.') }); return; }
+    if (!r || typeof r !== 'object') { problems.push({ field: spec.name + '[' + i + ']', message: t('fields.notRequest') }); return; }
     for (const col of spec.columns) {
       const value = r[col.name];
       if (col.optional && (value === null || value === undefined)) continue;
       const wrongType = col.type === 'str' ? typeof value !== 'string' : typeof value !== 'number';
-      const parsed = wrongType ? { error: tl('thiếu hoặc sai kiểu.', 'missing or of the wrong type.') } : parseCell(col, String(value), ids, pattern);
+      const parsed = wrongType ? { error: t('fields.missingWrongType') } : parseCell(col, String(value), ids, pattern);
       if (parsed.error) problems.push({ field: cellName(spec.name, i, col.name), message: parsed.error });
     }
   });
@@ -171,6 +171,5 @@ export function unknownChars(alphabet, text) {
 
 // The warning beside a request's text with characters the tokenizer never saw ('' when none).
 export function unknownCharsWarning(chars) {
-  return chars.length ? tl('Tokenizer chưa từng thấy ', 'The tokenizer never saw ') + chars.map((c) => '“' + c + '”').join(', ') +
-    tl(': yêu cầu này sẽ bị từ chối 400 ở bước chuẩn bị đầu vào (khối 2).', ': this request will be rejected with 400 during input preparation (block 2).') : '';
+  return chars.length ? t('fields.tokenizerNeverSaw', { chars: chars.map((c) => '“' + c + '”').join(', ') }) : '';
 }

@@ -25,6 +25,8 @@
 //   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
 //                            'watchdog' (a run with edited code took longer than watchdogSeconds());
 //                            patched: the run had edited code.
+//   refused(addresses, text)  edited code tried the network and the page's CSP refused it; text: the
+//                            lesson, in the page's language (already beside Run).
 //   fieldError(name, message) an error (message null: clear it) about a field with no control (e.g.
 //                            REQUESTS[1].text): return the element you put it beside, else nothing.
 // Methods: see createLabApi below.
@@ -32,7 +34,7 @@
 
 import { clampStep, logItems } from './run-log.js';
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, form, address}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, form, actions, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -86,6 +88,7 @@ export function createLabApi(page) {
       replace: page.address.replace,            // (href) replaceState
       set: page.address.set,                    // (name, value, ms) one view parameter
     },
+    besideRun: (node) => page.actions.after(node), // (node) right under Run's row (code.js's link notice)
     // ── places ──
     // (node, order) into the toolbar under the status line; lower order first (share 0, compare 1,
     // the share link box 9).

@@ -6,7 +6,7 @@
 
 import { make } from './dom.js';
 import { versioned } from './versioned.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const BLOCKS = 13;
 
@@ -53,6 +53,21 @@ export function fillLines(pre, lines, prefix) {
   shownLines.set(pre, spans);
 }
 
+// The run's notes beside the seed's lines (report.notes, words/text_notes.py): where a line the seed prints
+// is false or incomplete for this run, a marked note after the section's lines says what is true.
+export function fillNotes(pre, notes, part) {
+  if (!pre) return;
+  let box = pre.nextElementSibling;
+  if (!box || !box.classList.contains('run-notes')) box = null;
+  const list = Array.isArray(notes) ? notes.map(String) : [];
+  if (!list.length) { if (box) box.remove(); return; }
+  if (!box) {
+    box = make('aside', { class: 'run-notes', 'data-notes-for': part });
+    pre.after(box);
+  }
+  box.replaceChildren(...list.map((n) => make('p', { class: 'run-note' }, n)));
+}
+
 function asLines(value) {
   return Array.isArray(value) ? value.map(String) : [];
 }
@@ -83,7 +98,7 @@ export function createPanels(el) {
     }
     if (details) {
       const fold = make('details');
-      fold.append(make('summary', {}, tl('Chi tiết kỹ thuật', 'Technical details')), make('pre', { class: 'trace' }, details));
+      fold.append(make('summary', {}, t('panels.technicalDetails')), make('pre', { class: 'trace' }, details));
       el.pageError.append(fold);
     }
     if (action) {
@@ -100,8 +115,7 @@ export function createPanels(el) {
   }
 
   function showVersions(versions) {
-    el.versions.textContent = tl('Python chạy trong trình duyệt nhờ Pyodide ', 'Python runs in the browser thanks to Pyodide ') + (versions.pyodide || '') +
-      ' (MPL-2.0); engine inference_lab ' + (versions.engine || '') + tl('. Không có dữ liệu nào rời khỏi máy của bạn.', '. No data leaves your machine.');
+    el.versions.textContent = t('panels.pythonRunsBrowser', { pyodide: versions.pyodide || '', engine: versions.engine || '' });
   }
 
   // aria-busy on the panels while a run is in the worker.
@@ -113,6 +127,8 @@ export function createPanels(el) {
   // ── a run's report ───────────────────────────────────────────────────────
   function renderReport(report) {
     fillLines(el.runHeader.querySelector('pre'), asLines(report.header));
+    const notes = report.notes || {};
+    fillNotes(el.runHeader.querySelector('pre'), notes.header, 'header');
     if (!el.runHeader.open) el.runHeader.open = true;
     const blocks = new Map((report.blocks || []).map((b) => [String(b.number), b]));
     const panels = [];
@@ -124,8 +140,9 @@ export function createPanels(el) {
         const heading = '[' + block.code + '] ' + block.title;
         if (title.textContent !== heading) title.textContent = heading;
         fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
+        fillNotes(panel.querySelector('pre'), notes[String(n)], String(n));
       } else {
-        fillLines(panel.querySelector('pre'), [tl('(Lần chạy này không in khối ', '(This run does not print block ') + n + '.)']);
+        fillLines(panel.querySelector('pre'), [t('panels.runDoesNotPrintBlock', { n })]);
       }
       if (!panel.open) panel.open = true;
       panels.push([panel, n]);
@@ -137,6 +154,7 @@ export function createPanels(el) {
 
   function renderSummary(report) {
     fillLines(el.summaryLines, asLines(report.summary));
+    fillNotes(el.summaryLines, (report.notes || {}).summary, 'summary');
     for (const line of el.summaryLines.querySelectorAll('.line')) {
       const verdict = /^(PASS|FAIL)\b/.exec(line.textContent);
       line.classList.toggle('pass', Boolean(verdict) && verdict[1] === 'PASS');
@@ -145,13 +163,13 @@ export function createPanels(el) {
     el.verdict.hidden = false;
     el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
     el.verdict.textContent = report.passed
-      ? tl('PASS — các phép kiểm tra cơ chế đều đạt (không phải phép đo tốc độ).', 'PASS — every mechanism check holds (not a speed measurement).')
-      : tl('FAIL — có phép kiểm tra cơ chế không đạt; xem danh sách bên dưới.', 'FAIL — a mechanism check failed; see the list below.');
+      ? t('panels.passEveryMechanism')
+      : t('panels.failMechanismCheck');
     const checks = Array.isArray(report.checks) ? report.checks : [];
     el.checks.hidden = checks.length === 0;
     el.checksList.replaceChildren(...checks.map((c) => {
       const item = make('li', { class: c.ok ? 'ok' : 'not-ok' });
-      item.append(make('span', { class: 'mark' }, c.ok ? tl('đạt', 'passed') : tl('KHÔNG ĐẠT', 'FAILED')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
+      item.append(make('span', { class: 'mark' }, c.ok ? t('panels.passed') : t('panels.failed')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
       return item;
     }));
   }
@@ -174,12 +192,12 @@ export function createPanels(el) {
   // The output sections as shown now, for the tools: [{key, label, pre, summary}] (the run header,
   // blocks 1–13, TỔNG KẾT; summary: the <summary> element of the section's fold, if it has one).
   function sections() {
-    const out = [{ key: 'header', label: tl('đầu vào', 'input'), pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
+    const out = [{ key: 'header', label: t('panels.input'), pre: el.runHeader.querySelector('pre.lines'), summary: el.runHeader.querySelector(':scope > summary') }];
     for (let n = 1; n <= BLOCKS; n++) {
       const panel = blockPanel(n);
-      out.push({ key: String(n), label: tl('khối ', 'block ') + n, pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
+      out.push({ key: String(n), label: t('panels.block', { n }), pre: panel && panel.querySelector('pre.lines'), summary: panel && panel.querySelector(':scope > summary') });
     }
-    out.push({ key: 'summary', label: tl('TỔNG KẾT', 'SUMMARY'), pre: el.summaryLines, summary: null });
+    out.push({ key: 'summary', label: t('panels.summary'), pre: el.summaryLines, summary: null });
     return out.filter((s) => s.pre);
   }
 

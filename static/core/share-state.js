@@ -5,7 +5,7 @@
 // parameters such as ?step=8) and the controls (static/tools/share.js).
 
 import { formatValue, parseValue } from './fields.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export const REQUESTS = 'REQUESTS';
 
@@ -18,7 +18,7 @@ export function toBase64Url(text) {
 
 // base64url (padding optional) -> UTF-8 text; throws on anything else.
 export function fromBase64Url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error(tl('ký tự lạ', 'unexpected characters'));
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error(t('address.unexpectedCharacters'));
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
@@ -41,11 +41,11 @@ export function decodeRequests(raw, columns, required = columns.length) {
   try {
     rows = JSON.parse(fromBase64Url(raw));
   } catch (err) {
-    return { error: tl('không giải mã được (cần base64url của JSON).', 'cannot be decoded (it must be base64url of JSON).') };
+    return { error: t('address.cannotDecodedMust') };
   }
   if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length >= required && r.length <= columns.length)) {
     const count = required === columns.length ? String(required) : required + '–' + columns.length;
-    return { error: tl('mỗi yêu cầu phải là một danh sách ', 'every request must be a list of ') + count + tl(' giá trị (', ' values (') + columns.join(', ') + ').' };
+    return { error: t('address.everyRequestMustList', { count, columns: columns.join(', ') }) };
   }
   const request = (r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]).filter(([, v]) => v !== null && v !== undefined));
   return { requests: rows.map(request) };
@@ -69,7 +69,7 @@ export function queryFor(config, fields, trace) {
 
 // A constant's values in the address (every occurrence of its name): {value} or {error}.
 export function parseAddressValue(field, values) {
-  if (values.length > 1) return { error: tl('xuất hiện ', 'appears ') + values.length + tl(' lần.', ' times.') };
+  if (values.length > 1) return { error: t('address.appearsTimes', { nValues: values.length }) };
   return parseValue(field, values[0]);
 }
 

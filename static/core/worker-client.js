@@ -4,22 +4,82 @@
 //   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
 //                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
+//                    {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
+//                    {type: 'pyc', digest} (compiled-Python cache stored: its sha256, remembered in localStorage
+//                    only if this worker never ran edited code, for static/worker/pyc-cache.js)
+// The worker runs the student's code (and a shared link's, once the visitor pressed its button), so
+// nothing here trusts it: each message's type and shape is checked (SHAPES) before a handler sees it,
+// and a malformed one, or a handler that throws on odd content, is a reported error
+// (handlers.malformed), never a crash. The page inserts worker text with textContent only.
 // start() adopts the worker static/worker/boot.js started while the page was still loading and replays
 // what it already said (Pyodide's download starts before this module is even fetched), else starts
-// one. Messages of a worker that was stopped, and results of runs no longer waited for, are dropped.
+// one from a blob: URL as boot.js does (so the page's CSP governs it). Messages of a worker that was
+// stopped, and results of runs no longer waited for, are dropped.
 // Leaves out: what the page does with them (static/core/app.js passes handlers).
 
 import { versioned } from './versioned.js';
-import { lang, tl } from '../words/i18n.js';
+import { lang, t } from '../words/i18n.js';
 
-// handlers: {progress(msg), ready(msg), started(id), result(result), runError(msg), fatal(title, message, details)}
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isText = (v) => typeof v === 'string';
+const isId = (v) => Number.isSafeInteger(v) && v > 0;
+const maybe = (check) => (v) => v === undefined || v === null || check(v);
+const isTexts = (v) => Array.isArray(v) && v.length <= 100 && v.every(isText);
+
+// What each message the page reads must hold: {field: check}. The worker's words stay text (the page
+// never parses them as HTML); results are checked here at the top and by app.js below that.
+const SHAPES = {
+  progress: { stage: isText, detail: maybe(isText), fraction: maybe((v) => typeof v === 'number') },
+  ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject) },
+  started: { id: isId },
+  result: { id: isId, result: (v) => isObject(v) && typeof v.ok === 'boolean' },
+  error: { id: maybe(isId), message: isText, details: maybe(isText), fatal: maybe((v) => typeof v === 'boolean') },
+  fatal: { title: maybe(isText), message: maybe(isText), details: maybe(isText) },
+  log: { stream: maybe(isText), text: maybe(isText) },
+  refused: { blocked: isTexts },
+  pyc: { digest: (v) => isText(v) && /^[0-9a-f]{64}$/.test(v) },
+  stats: { stats: maybe(isObject) },
+};
+
+// null when msg has a known type and its shape, else what is wrong (for the report).
+export function checkMessage(msg) {
+  if (!isObject(msg)) return 'not an object';
+  const shape = Object.prototype.hasOwnProperty.call(SHAPES, msg.type) ? SHAPES[msg.type] : null;
+  if (!shape) return 'unknown type ' + JSON.stringify(String(msg.type)).slice(0, 40);
+  const bad = Object.keys(shape).filter((field) => !shape[field](msg[field]));
+  return bad.length ? msg.type + ': bad ' + bad.join(', ') : null;
+}
+
+// The worker from a blob: URL that imports worker.js (absolute), as static/worker/boot.js starts it.
+const PYC_KEY = 'inference-lab:pyc'; // sha256 of the compiled-Python cache the page trusts (pyc-cache.js)
+function blobWorker(scriptURL, name) {
+  let digest = null;
+  try { digest = localStorage.getItem(PYC_KEY); } catch (err) { /* none */ }
+  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nself.labPycDigest = ' + JSON.stringify(digest) +
+    ';\nimportScripts(self.labWorkerURL);\n';
+  return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { name });
+}
+
+// handlers: {progress(msg), ready(msg), started(id), result(result), runError(msg),
+//            fatal(title, message, details), refused(addresses), malformed(what, runId)}
 export function createWorkerClient(handlers) {
   let worker = null;
   let waiting = null; // id of the run whose result is awaited
   let nextId = 1;
+  let sentEdits = false; // this worker was sent a run with edited code
 
   function onMessage(from, msg) {
-    if (from !== worker || !msg || typeof msg !== 'object') return; // a stopped worker's late message
+    if (from !== worker) return; // a stopped worker's late message
+    const wrong = checkMessage(msg);
+    if (wrong) { report(wrong); return; }
+    try {
+      dispatch(msg);
+    } catch (err) {
+      report(msg.type + ': ' + String(err && err.message || err));
+    }
+  }
+
+  function dispatch(msg) {
     switch (msg.type) {
       case 'progress': handlers.progress(msg); break;
       case 'ready': handlers.ready(msg); break;
@@ -28,12 +88,22 @@ export function createWorkerClient(handlers) {
         if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }
         break;
       case 'error':
-        if (msg.id === undefined || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
+        if (msg.id === undefined || msg.id === null || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
         break;
-      case 'fatal': handlers.fatal(msg.title || tl('Không tải được Python.', 'Could not load Python.'), msg.message, msg.details); break;
+      case 'fatal': handlers.fatal(msg.title || t('client.couldNotLoadPython'), msg.message, msg.details); break;
+      case 'refused': if (handlers.refused) handlers.refused(msg.blocked); break;
+      case 'pyc': if (!sentEdits) rememberPyc(msg.digest); break; // else the worker's code may have made it
       case 'log': console.log('[engine ' + (msg.stream || 'log') + ']', msg.text); break;
-      default: console.warn('unknown worker message', msg);
+      default: break; // 'stats' is read by bench/ on its own port
     }
+  }
+
+  // A malformed message: the run it may belong to ends as an error; the page says so.
+  function report(what) {
+    const run = waiting;
+    waiting = null;
+    console.warn('malformed worker message:', what);
+    if (handlers.malformed) handlers.malformed(what, run);
   }
 
   // Returns false (after telling handlers.fatal) when no worker could be started.
@@ -42,10 +112,10 @@ export function createWorkerClient(handlers) {
     let started = early && early.worker;
     if (!started) {
       try {
-        started = new Worker(versioned('../worker/worker.js'), { name: lang }); // its messages in the page's language
+        started = blobWorker(versioned('../worker/worker.js'), lang); // its messages in the page's language
       } catch (err) {
-        handlers.fatal(tl('Không khởi động được Web Worker (static/worker/worker.js).', 'Could not start the Web Worker (static/worker/worker.js).'),
-          tl('Hãy mở trang qua máy chủ web: chạy “python3 build.py serve” rồi mở địa chỉ được in ra.', 'Open the page through a web server: run “python3 build.py serve” and open the address it prints.'), String(err));
+        handlers.fatal(t('client.couldNotStartWebWorker'),
+          t('client.openPageThroughWeb'), String(err));
         return false;
       }
     }
@@ -53,13 +123,14 @@ export function createWorkerClient(handlers) {
     const onError = (event) => {
       event.preventDefault();
       if (current !== worker) return;
-      handlers.fatal(tl('Không tải được static/worker/worker.js hoặc tệp Pyodide mà nó cần.', 'Could not load static/worker/worker.js or the Pyodide files it needs.'),
-        tl('Kiểm tra rằng thư mục dist/ được tạo bằng “python3 build.py” và được phục vụ qua “python3 build.py serve”, rồi tải lại trang.', 'Check that dist/ was made by “python3 build.py” and is served by “python3 build.py serve”, then reload the page.'),
+      handlers.fatal(t('client.couldNotLoadStatic'),
+        t('client.checkDistMadePython3'),
         event.message || '');
     };
     current.onmessage = (event) => onMessage(current, event.data);
     current.onerror = onError;
     worker = current;
+    sentEdits = false;
     if (early) {
       for (const event of early.events) onMessage(current, event.data);
       if (early.error) onError(early.error);
@@ -71,6 +142,7 @@ export function createWorkerClient(handlers) {
   function run(config, patches) {
     const id = nextId++;
     waiting = id;
+    if (patches && patches.length) sentEdits = true;
     worker.postMessage(patches && patches.length ? { id, type: 'run', config, patches, lang } : { id, type: 'run', config, lang });
     return id;
   }
@@ -82,6 +154,10 @@ export function createWorkerClient(handlers) {
     waiting = id;
     worker.postMessage({ id, type: 'render', report, lang });
     return id;
+  }
+
+  function rememberPyc(digest) {
+    try { localStorage.setItem(PYC_KEY, digest); } catch (err) { /* the cache is then not used */ }
   }
 
   // Ends the worker (a run in it is abandoned); start() makes a new one.

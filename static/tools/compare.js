@@ -8,7 +8,7 @@
 
 import { make } from '../core/dom.js';
 import { diffRuns, split } from './line-diff.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 export function init(api) {
   let previous = null;   // [{key, label, lines: [{text, parts}]}] of the last run shown (parts: split(text))
@@ -31,9 +31,9 @@ export function init(api) {
   function buildUi() {
     const label = make('label', { class: 'toggle-changes' });
     const box = make('input', { type: 'checkbox', 'data-action': 'toggle-changes', checked: true });
-    label.append(box, tl(' Hiện thay đổi so với lần chạy trước', ' Show changes since the previous run'));
+    label.append(box, t('compare.showChangesSince'));
     const count = make('span', { class: 'changes-count', 'data-changes-count': '', 'aria-live': 'polite' },
-      tl('Đổi một hằng số rồi chạy lại: số nào đổi sẽ được đánh dấu cũ → mới.', 'Change a constant and run again: every number that changes is marked old → new.'));
+      t('compare.changeConstantRunAgain'));
     const group = make('div', { class: 'tool-group compare-tools' });
     group.append(label, count);
     api.addToToolbar(group, 1);
@@ -72,13 +72,13 @@ export function init(api) {
         const summary = inSection[0].summary;
         if (!summary) continue;
         const n = inSection.reduce((sum, c) => sum + c.marks.size, 0);
-        summary.dataset.changesBadge = n + tl(' số đổi', ' changed'); // drawn by CSS: the panel's text stays the engine's
+        summary.dataset.changesBadge = t('compare.changed', { n }); // drawn by CSS: the panel's text stays the engine's
       }
     }
     ui.count.dataset.changesCount = String(total);
-    if (first) ui.count.textContent = tl('Đổi một hằng số rồi chạy lại: số nào đổi sẽ được đánh dấu cũ → mới.', 'Change a constant and run again: every number that changes is marked old → new.');
-    else if (total === 0) ui.count.textContent = tl('Không có số nào đổi so với lần chạy trước.', 'No number changed since the previous run.');
-    else ui.count.textContent = total + tl(' số đã đổi (', ' numbers changed (') + where.join(', ') + ')' + (show ? '.' : tl(' — đang ẩn.', ' — hidden.'));
+    if (first) ui.count.textContent = t('compare.changeConstantRunAgain');
+    else if (total === 0) ui.count.textContent = t('compare.noNumberChangedSince');
+    else ui.count.textContent = t('compare.numbersChanged', { total, where: where.join(', ') }) + (show ? '.' : t('compare.hidden'));
   }
 
   function drawLine(change) {
@@ -91,7 +91,7 @@ export function init(api) {
       const mark = document.createElement('span');
       mark.className = 'changed';
       mark.dataset.changed = old;
-      mark.title = tl('Lần chạy trước: ', 'Previous run: ') + old + tl(' · lần này: ', ' · this run: ') + number;
+      mark.title = t('compare.previousRun', { old, number });
       const now = document.createElement('span');
       now.className = 'changed-new';
       now.textContent = number;

@@ -9,7 +9,7 @@
 
 import { make } from '../core/dom.js';
 import { cellName, columnBoundsText, formatValue, idPattern, parseTrace, unknownChars, unknownCharsWarning, validateRequests } from '../core/fields.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const FIELD_NAME = /^REQUESTS(?:\[(\d+)\](?:\.(\w+))?)?$/;
@@ -45,15 +45,14 @@ export function init(api) {
   function build() {
     const columns = spec.columns;
     ui.fold = make('details', { class: 'requests-editor', id: 'requests-editor' });
-    ui.badge = make('span', { class: 'edited-badge', hidden: true }, tl('đã sửa', 'edited'));
+    ui.badge = make('span', { class: 'edited-badge', hidden: true }, t('editor.edited'));
     const summary = make('summary');
-    summary.append(make('span', { class: 'editor-title' }, tl('Trace yêu cầu', 'Request trace')), ' ',
-      make('span', { class: 'summary-note' }, tl('(sửa, thêm hoặc bớt yêu cầu; ', '(edit, add or remove requests; ') + spec.name + ')'), ' ', ui.badge);
-    const intro = make('p', { class: 'help' }, (spec.help ? spec.help + ' ' : '') +
-      tl('Tối đa ', 'At most ') + spec.max_items + tl(' yêu cầu. Sửa các ô rồi bấm Chạy; khi bấm Chạy, ô sai được đánh dấu ngay bên cạnh.', ' requests. Edit the cells, then press Run; on Run, a wrong cell is marked right beside it.'));
+    summary.append(make('span', { class: 'editor-title' }, t('editor.requestTrace')), ' ',
+      make('span', { class: 'summary-note' }, t('editor.editAddRemoveRequests', { name: spec.name })), ' ', ui.badge);
+    const intro = make('p', { class: 'help' }, t('editor.mostRequestsEditCells', { help: spec.help ? spec.help + ' ' : '', max_items: spec.max_items }));
     if (spec.alphabet) {
-      intro.append(tl(' Tokenizer chỉ biết các ký tự ', ' The tokenizer only knows the characters '), make('code', {}, spec.alphabet.split('').join(' ')),
-        tl(' (học từ 5 câu mẫu) và khoảng trắng; văn bản có ký tự khác bị từ chối 400.', ' (learned from 5 sample sentences) and spaces; text with any other character is rejected with 400.'));
+      intro.append(t('editor.tokenizerOnlyKnows'), make('code', {}, spec.alphabet.split('').join(' ')),
+        t('editor.learnedFrom5Sample'));
     }
     const headRow = make('tr');
     for (const col of columns) {
@@ -62,19 +61,19 @@ export function init(api) {
       headRow.append(th);
     }
     const removeHead = make('th', { scope: 'col', class: 'col-remove' });
-    removeHead.append(make('span', { class: 'visually-hidden' }, tl('Xóa', 'Delete')));
+    removeHead.append(make('span', { class: 'visually-hidden' }, t('editor.delete')));
     headRow.append(removeHead);
     ui.tbody = make('tbody');
     const table = make('table', { class: 'requests-table' });
-    const caption = make('caption', { class: 'visually-hidden' }, tl('Các yêu cầu của trace, mỗi hàng một yêu cầu', 'The trace\'s requests, one per row'));
+    const caption = make('caption', { class: 'visually-hidden' }, t('editor.traceSRequestsOnePer'));
     const thead = make('thead');
     thead.append(headRow);
     table.append(caption, thead, ui.tbody);
     const scroller = make('div', { class: 'requests-scroll' });
     scroller.append(table);
     ui.listErrors = make('div', { class: 'requests-errors' });
-    ui.add = make('button', { type: 'button', class: 'btn', 'data-action': 'add-request' }, tl('Thêm yêu cầu', 'Add a request'));
-    ui.reset = make('button', { type: 'button', class: 'btn', 'data-action': 'reset-requests' }, tl('Khôi phục trace mặc định', 'Restore the default trace'));
+    ui.add = make('button', { type: 'button', class: 'btn', 'data-action': 'add-request' }, t('editor.addRequest'));
+    ui.reset = make('button', { type: 'button', class: 'btn', 'data-action': 'reset-requests' }, t('editor.restoreDefaultTrace'));
     ui.note = make('span', { class: 'editor-note', 'aria-live': 'polite' });
     const actions = make('div', { class: 'editor-actions' });
     actions.append(ui.add, ui.reset, ui.note);
@@ -83,7 +82,7 @@ export function init(api) {
     ui.reset.addEventListener('click', () => {
       clearErrors();
       setTrace(defaultTrace());
-      say(tl('Đã khôi phục trace mặc định (', 'Default trace restored (') + defaultTrace().map((r) => r.id).join(', ') + ').');
+      say(t('editor.defaultTraceRestored', { ids: defaultTrace().map((r) => r.id).join(', ') }));
     });
     api.insertControls(ui.fold);
   }
@@ -91,7 +90,7 @@ export function init(api) {
   // What each column means and its bounds, from the schema (also the only place bounds are shown).
   function legend(columns) {
     const fold = make('details', { class: 'requests-legend' });
-    fold.append(make('summary', {}, tl('Ý nghĩa và giới hạn của từng cột', 'What each column means and its limits')));
+    fold.append(make('summary', {}, t('editor.whatEachColumnMeans')));
     const list = make('dl');
     for (const col of columns) {
       const bounds = columnBoundsText(col);
@@ -120,7 +119,7 @@ export function init(api) {
       tr.append(td);
       row.inputs[col.name] = input;
     }
-    const remove = make('button', { type: 'button', class: 'btn small', 'data-action': 'remove-request' }, tl('Xóa', 'Delete'));
+    const remove = make('button', { type: 'button', class: 'btn small', 'data-action': 'remove-request' }, t('editor.delete'));
     remove.addEventListener('click', () => removeRequest(row));
     const td = make('td', { class: 'col-remove' });
     td.append(remove);
@@ -135,7 +134,7 @@ export function init(api) {
   function renumber() {
     rows.forEach((row, i) => {
       const id = row.inputs.id ? row.inputs.id.value.trim() : '';
-      const who = tl('Yêu cầu ', 'Request ') + (i + 1) + (id ? ' (' + id + ')' : '');
+      const who = t('editor.request', { number: i + 1, id: id ? ' (' + id + ')' : '' });
       for (const col of spec.columns) {
         const input = row.inputs[col.name];
         input.dataset.requestField = i + '.' + col.name;
@@ -147,11 +146,11 @@ export function init(api) {
         if (warning) { warning.dataset.warningFor = fieldName(i, col.name); warning.id = input.id + '-warning'; }
         describe(input);
       }
-      row.remove.setAttribute('aria-label', tl('Xóa ', 'Delete ') + who.toLowerCase());
+      row.remove.setAttribute('aria-label', t('editor.delete2', { who: who.toLowerCase() }));
       row.remove.disabled = rows.length <= 1;
     });
     ui.add.disabled = rows.length >= spec.max_items;
-    ui.add.title = ui.add.disabled ? tl('Đã đủ ', 'Already ') + spec.max_items + tl(' yêu cầu, mức tối đa.', ' requests, the maximum.') : '';
+    ui.add.title = ui.add.disabled ? t('editor.alreadyRequestsMaximum', { max_items: spec.max_items }) : '';
   }
 
   function fieldName(index, column) {
@@ -218,13 +217,13 @@ export function init(api) {
     syncFollow(null);
     updateBadge();
     (row.inputs.text || row.inputs.id).focus();
-    say(tl('Đã thêm yêu cầu ', 'Added request ') + id + tl(' (hàng ', ' (row ') + rows.length + tl('). Sửa các ô rồi bấm Chạy.', '). Edit the cells, then press Run.'));
+    say(t('editor.addedRequestRowEdit', { id, nRows: rows.length }));
   }
 
   function removeRequest(row) {
     if (rows.length <= 1) return;
     const index = rows.indexOf(row);
-    const id = row.inputs.id.value.trim() || tl('thứ ', 'number ') + (index + 1);
+    const id = row.inputs.id.value.trim() || t('editor.number', { index: index + 1 });
     rows.splice(index, 1);
     row.tr.remove();
     renumber();
@@ -232,7 +231,7 @@ export function init(api) {
     updateBadge();
     const next = rows[Math.min(index, rows.length - 1)];
     (next.remove.disabled ? ui.add : next.remove).focus();
-    say(tl('Đã xóa yêu cầu ', 'Deleted request ') + id + '.' + (moved ? ' ' + moved : ''));
+    say(t('editor.deletedRequest', { id, moved: moved ? ' ' + moved : '' }));
   }
 
   // FOLLOW's choices are the trace's ids. A row keeps its last good id while its cell is being edited,
@@ -255,7 +254,7 @@ export function init(api) {
     if (choices.includes(current)) { select.value = current; return ''; }
     const fallback = choices[0] || '';
     select.value = fallback;
-    if (removedRow && current) return tl('Yêu cầu theo dõi (FOLLOW) chuyển sang ', 'The followed request (FOLLOW) moved to ') + fallback + tl(' vì ', ' because ') + current + tl(' đã bị xóa.', ' was deleted.');
+    if (removedRow && current) return t('editor.followedRequestFollow', { fallback, current });
     return '';
   }
 
@@ -329,8 +328,7 @@ export function init(api) {
       let note = '';
       if (hit && ran && ran.text === row.inputs.text.value) {
         const pieces = (hit.facts && Array.isArray(hit.facts.pieces) ? hit.facts.pieces : []).map((p) => '“' + p + '”');
-        note = tl('Lần chạy vừa rồi từ chối 400: BPE tách văn bản thành ', 'The last run rejected it with 400: BPE splits the text into ') + (pieces.join(', ') || tl('mảnh', 'pieces')) +
-          tl(', không có trong từ vựng (xem khối 2).', ', which are not in the vocabulary (see block 2).');
+        note = t('editor.rejectedPieces', { pieces: pieces.join(', ') || t('editor.pieces') });
       }
       showWarning(row, note);
     }
@@ -357,8 +355,8 @@ export function init(api) {
     const existing = ui.listErrors.querySelector('[data-error-for="' + CSS.escape(name) + '"]');
     if (existing) existing.remove();
     if (!message) return null;
-    const prefix = index === null ? '' : tl('Yêu cầu thứ ', 'Request ') + (index + 1) + ': ';
-    const text = message.startsWith(tl('Yêu cầu', 'Request')) || message.startsWith(spec.name) ? message : prefix + message;
+    const prefix = index === null ? '' : t('editor.request2', { index: index + 1 });
+    const text = message.startsWith(t('editor.request3')) || message.startsWith(spec.name) ? message : prefix + message;
     ui.listErrors.append(make('p', { class: 'field-error', 'data-error-for': name }, text));
     ui.fold.open = true;
     return row ? row.inputs.id || ui.add : (rows[0] && rows[0].inputs.id) || ui.add;

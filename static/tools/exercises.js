@@ -5,15 +5,15 @@
 // Titles, constants and the student's prediction are inserted as text; only the build-rendered
 // sections go in as HTML (setRenderedHtml).
 
-import { make } from '../core/dom.js';
-import { tl } from '../words/i18n.js';
+import { h, make } from '../core/dom.js';
+import { lang, t } from '../words/i18n.js';
 
 const STORAGE_PREFIX = 'inference-lab:prediction:';
 
 // An exercise's title and sections in the page's language: the English edition when the file has one,
 // else the Vietnamese text.
-const titleOf = (ex) => String(tl(ex.title, ex.title_en || ex.title));
-const section = (ex, vi, en) => ex.sections[tl(vi, ex.sections[en] === undefined ? vi : en)];
+const titleOf = (ex) => String(lang === 'en' ? ex.title_en || ex.title : ex.title);
+const section = (ex, vi, en) => ex.sections[lang === 'en' && ex.sections[en] !== undefined ? en : vi];
 
 // The one place HTML is inserted: the sections build.py rendered from the exercise files.
 // A table may be wider than a phone: it scrolls sideways inside a box that the keyboard can focus
@@ -22,7 +22,7 @@ const section = (ex, vi, en) => ex.sections[tl(vi, ex.sections[en] === undefined
 function setRenderedHtml(node, html) {
   node.innerHTML = typeof html === 'string' ? html : '';
   for (const table of node.querySelectorAll('table')) {
-    const box = make('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': tl('Bảng (kéo ngang nếu bị cắt)', 'Table (scroll sideways if it is cut off)') });
+    const box = make('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': t('exercises.tableScrollSidewaysIf') });
     table.replaceWith(box);
     box.append(table);
   }
@@ -64,17 +64,21 @@ function constantsLine(constants, patch) {
   const line = make('p', { class: 'exercise-constants' });
   const functions = Object.keys(patch || {});
   if (functions.length && !Object.keys(constants).length) {
-    line.append(make('span', { class: 'exercise-label' }, tl('Bài này sửa hàm:', 'This exercise edits:')), ' ');
+    line.append(make('span', { class: 'exercise-label' }, t('exercises.exerciseEdits')), ' ');
     functions.forEach((name, i) => line.append(i > 0 ? ', ' : '', make('code', {}, name)));
-    line.append(make('span', { class: 'exercise-rest' }, tl(' (nút chạy nạp hàm đã sửa vào “Sửa mã” của khối; các hằng số giữ mặc định)', ' (the run button loads the edited functions into the block\'s “Edit code”; constants keep their defaults)')));
+    line.append(make('span', { class: 'exercise-rest' }, t('exercises.runButtonLoadsEdited')));
     return line;
   }
-  line.append(make('span', { class: 'exercise-label' }, tl('Bài này đặt:', 'This exercise sets:')), ' ');
+  line.append(make('span', { class: 'exercise-label' }, t('exercises.exerciseSets')), ' ');
   Object.entries(constants).forEach(([name, value], i) => {
     if (i > 0) line.append(', ');
     line.append(make('code', {}, name + ' = ' + constantText(value)));
   });
-  line.append(make('span', { class: 'exercise-rest' }, tl(' (các hằng số khác giữ mặc định)', ' (other constants keep their defaults)')));
+  line.append(make('span', { class: 'exercise-rest' }, t('exercises.otherConstantsKeep')));
+  if (functions.length) {   // constants and edited functions both (exercise 11): name the functions too
+    line.append(' ', make('span', { class: 'exercise-label' }, t('exercises.andEdits')), ' ');
+    functions.forEach((name, i) => line.append(i > 0 ? ', ' : '', make('code', {}, name)));
+  }
   return line;
 }
 
@@ -83,51 +87,51 @@ function textColumn(ex, id) {
   column.append(setRenderedHtml(make('div', { class: 'md exercise-question' }), section(ex, 'Câu hỏi', 'Question')));
   column.append(constantsLine(ex.constants || {}, ex.patch));
   const guide = make('div', { class: 'exercise-guide' });
-  guide.append(make('h4', { id: id + '-guide' }, tl('Cần dự đoán gì', 'What to predict')),
+  guide.append(make('h4', { id: id + '-guide' }, t('exercises.whatPredict')),
     setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Dự đoán', 'Prediction')));
   column.append(guide);
   return column;
 }
 
 function predictionBox(id, key) {
-  const label = make('label', { for: id + '-prediction' }, tl('Dự đoán của bạn', 'Your prediction'));
+  const label = make('label', { for: id + '-prediction' }, t('exercises.yourPrediction'));
   const help = make('p', { class: 'help', id: id + '-prediction-help' },
-    tl('Ghi trước khi chạy. Tự lưu trong trình duyệt này, tải lại trang không mất.', 'Write it before running. Saved in this browser; reloading the page keeps it.'));
+    t('exercises.writeBeforeRunning'));
   const box = make('textarea', { id: id + '-prediction', rows: '6', 'aria-describedby': help.id, spellcheck: 'false' });
   box.value = loadPrediction(key);
   box.addEventListener('input', () => {
-    if (!savePrediction(key, box.value)) help.textContent = tl('Trình duyệt không cho lưu: dự đoán sẽ mất khi tải lại trang.', 'The browser does not allow saving: the prediction is lost on reload.');
+    if (!savePrediction(key, box.value)) help.textContent = t('exercises.browserDoesNotAllow');
   });
   return [label, help, box];
 }
 
 function answerPanel(ex, id) {
   const answer = make('div', { class: 'exercise-answer', id: id + '-answer', hidden: true });
-  answer.append(make('h4', {}, tl('Đáp án', 'Answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Đáp án', 'Answer')));
+  answer.append(make('h4', {}, t('exercises.answer')), setRenderedHtml(make('div', { class: 'md' }), section(ex, 'Đáp án', 'Answer')));
   return answer;
 }
 
 function answerButton(answer) {
   const button = make('button', { type: 'button', class: 'btn', 'aria-expanded': 'false', 'aria-controls': answer.id,
-    'data-exercise-action': 'answer' }, tl('Xem đáp án', 'Show the answer'));
+    'data-exercise-action': 'answer' }, t('exercises.showAnswer'));
   button.addEventListener('click', () => {
     const show = answer.hidden;
     answer.hidden = !show;
     button.setAttribute('aria-expanded', String(show));
-    button.textContent = show ? tl('Ẩn đáp án', 'Hide the answer') : tl('Xem đáp án', 'Show the answer');
+    button.textContent = show ? t('exercises.hideAnswer') : t('exercises.showAnswer');
   });
   return button;
 }
 
 function setNote(note, text, link) {
   note.replaceChildren(text);
-  if (link) note.append(' ', make('a', { href: '#mapping' }, tl('Xem output trong bảng ánh xạ ↑', 'See the output in the mapping table ↑')));
+  if (link) note.append(' ', make('a', { href: '#mapping' }, t('exercises.seeOutputMappingTable')));
 }
 
 function runButton(ex, lab, note) {
   const patched = Object.keys(ex.patch || {}).length > 0;
   const button = make('button', { type: 'button', class: 'btn primary', 'data-exercise-action': 'run' },
-    patched ? tl('Nạp hàm đã sửa và chạy', 'Load the edited functions and run') : tl('Đặt hằng số và chạy', 'Set the constants and run'));
+    patched ? t('exercises.loadEditedFunctionsRun') : t('exercises.setConstantsRun'));
   let started = false;
   button.addEventListener('click', () => {
     const code = lab.tool('code');
@@ -135,11 +139,11 @@ function runButton(ex, lab, note) {
     const unknown = lab.runWith(ex.constants || {});
     if (unknown === null) return; // disabled anyway
     if (unknown.length) {
-      setNote(note, tl('Trang không có ô cho ', 'The page has no field for ') + unknown.join(', ') + tl('; kiểm tra tên hằng số trong tệp bài tập.', '; check the constant names in the exercise file.'));
+      setNote(note, t('exercises.pageHasNoFieldCheck', { unknown: unknown.join(', ') }));
       return;
     }
     started = true;
-    setNote(note, tl('Đã đặt hằng số của bài ', 'Set the constants of exercise ') + ex.number + tl(' vào trình chạy và bấm Chạy.', ' in the runner and pressed Run.'), true);
+    setNote(note, t('exercises.setConstantsExercise', { number: ex.number }), true);
   });
   lab.on('runnable', () => {
     button.disabled = !lab.canRun();
@@ -147,8 +151,8 @@ function runButton(ex, lab, note) {
       started = false;
       const failed = lab.status() === 'error';
       setNote(note, failed
-        ? tl('Lần chạy với hằng số của bài ', 'The run with the constants of exercise ') + ex.number + tl(' không xong; xem thông báo ở trình chạy.', ' did not finish; see the message at the runner.')
-        : tl('Đã chạy xong với hằng số của bài ', 'Finished running with the constants of exercise ') + ex.number + tl('. So với dự đoán của bạn.', '. Compare with your prediction.'), !failed);
+        ? t('exercises.runConstantsExercise', { number: ex.number })
+        : t('exercises.finishedRunning', { number: ex.number }), !failed);
     } else if (!started && button.disabled) {
       note.replaceChildren(); // another run replaces the output this note pointed at
     }
@@ -160,7 +164,7 @@ function exerciseCard(ex, lab) {
   const id = 'bai-tap-' + pad(ex.number);
   const card = make('article', { class: 'exercise', id, 'aria-labelledby': id + '-title', 'data-exercise': ex.number });
   const title = make('h3', { id: id + '-title' });
-  title.append(make('span', { class: 'exercise-number' }, tl('Bài ', 'Exercise ') + ex.number), ' ', titleOf(ex));
+  title.append(make('span', { class: 'exercise-number' }, t('exercises.exercise', { number: ex.number })), ' ', titleOf(ex));
   const answer = answerPanel(ex, id);
   const note = make('p', { class: 'exercise-note', 'aria-live': 'polite' });
   const actions = make('div', { class: 'exercise-actions' });
@@ -177,6 +181,38 @@ function tocItem(ex) {
   return item;
 }
 
+// ── the two tracks (entrypoints/exercises.py TRACKS: exercises.json comes in track order, each item with its
+// track {id, title, title_en, place, of}); an exercise no track names comes last, under "other" ──
+function byTrack(exercises) {
+  const groups = [];
+  for (const ex of exercises) {
+    const track = ex.track || { id: 'other', title: t('exercises.otherTrack'), title_en: t('exercises.otherTrack') };
+    const last = groups[groups.length - 1];
+    if (last && last.track.id === track.id) last.exercises.push(ex);
+    else groups.push({ track, exercises: [ex] });
+  }
+  return groups;
+}
+
+const trackTitle = (track) => String(lang === 'en' ? track.title_en || track.title : track.title);
+
+function trackSection(group, lab) {
+  const id = 'lo-trinh-' + group.track.id;
+  const section = make('section', { class: 'exercise-track', 'data-track': group.track.id, 'aria-labelledby': id });
+  const order = group.exercises.map((ex) => ex.number).join(' → ');
+  section.append(make('h3', { class: 'exercise-track-title', id }, trackTitle(group.track)),
+    make('p', { class: 'exercise-track-order' }, t('exercises.trackOrder', { order })));
+  section.append(...group.exercises.map((ex) => exerciseCard(ex, lab)));
+  return section;
+}
+
+function tocTrack(group) {
+  const item = make('li', { class: 'exercise-toc-track', 'data-track': group.track.id });
+  item.append(make('span', { class: 'exercise-toc-track-title' }, trackTitle(group.track)),
+    h('ol', {}, ...group.exercises.map(tocItem)));
+  return item;
+}
+
 // ── the section ──────────────────────────────────────────────────────────────
 export async function init(lab) {
   const list = document.getElementById('exercise-list');
@@ -187,15 +223,16 @@ export async function init(lab) {
     const response = await fetch(new URL('exercises.json', document.baseURI), { cache: 'no-cache' });
     if (!response.ok) throw new Error('HTTP ' + response.status);
     exercises = await response.json();
-    if (!Array.isArray(exercises)) throw new Error(tl('không phải một danh sách', 'not a list'));
+    if (!Array.isArray(exercises)) throw new Error(t('exercises.notList'));
   } catch (err) {
     list.replaceChildren(make('p', { class: 'page-error' },
-      tl('Không tải được danh sách bài tập (exercises.json: ', 'Could not load the exercise list (exercises.json: ') + err.message + tl('). Dựng lại trang bằng “python3 build.py”.', '). Rebuild the page with “python3 build.py”.')));
+      t('exercises.couldNotLoadExercise', { message: err.message })));
     return;
   }
-  list.replaceChildren(...exercises.map((ex) => exerciseCard(ex, lab)));
+  const groups = byTrack(exercises);
+  list.replaceChildren(...groups.map((group) => trackSection(group, lab)));
   if (toc) {
-    toc.replaceChildren(...exercises.map(tocItem));
+    toc.replaceChildren(...groups.map(tocTrack));
     toc.closest('nav').hidden = exercises.length === 0;
   }
   // a link straight to one exercise (#bai-tap-02): the card did not exist when the page scrolled

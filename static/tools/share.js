@@ -15,7 +15,7 @@
 import { make } from '../core/dom.js';
 import { formatValue } from '../core/fields.js';
 import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from '../core/share-state.js';
-import { tl } from '../words/i18n.js';
+import { t } from '../words/i18n.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
 
@@ -35,15 +35,15 @@ export function init(api) {
 
   // ── the toolbar under the status line ──────────────────────────────────────
   function buildUi() {
-    const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, tl('Sao chép liên kết', 'Copy link'));
+    const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, t('share.copyLink'));
     const download = make('button', {
       type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
-      title: tl('Trace của lần chạy gần nhất (Chrome trace-event JSON, mở bằng Perfetto hoặc chrome://tracing).', 'The trace of the last run (Chrome trace-event JSON; open it in Perfetto or chrome://tracing).'),
-    }, tl('Tải trace (Perfetto)', 'Download trace (Perfetto)'));
+      title: t('share.traceLastRunChrome'),
+    }, t('share.downloadTracePerfetto'));
     const note = make('span', { class: 'tools-note', 'aria-live': 'polite' });
     const linkBox = make('p', { class: 'share-link', hidden: true });
     const linkField = make('input', { type: 'text', id: 'share-url', readonly: true, 'data-share-url': '', spellcheck: 'false' });
-    linkBox.append(make('label', { for: 'share-url' }, tl('Liên kết tới cấu hình hiện tại:', 'Link to the current config:')), linkField);
+    linkBox.append(make('label', { for: 'share-url' }, t('share.linkCurrentConfig')), linkField);
     const group = make('div', { class: 'tool-group share-tools' });
     group.append(copy, download, note);
     api.addToToolbar(group, 0);
@@ -78,21 +78,21 @@ export function init(api) {
     if (names.includes(REQUESTS)) {
       const raw = params.getAll(REQUESTS).pop();
       if (!editor || !editor.name()) {
-        report(REQUESTS, tl('trình chạy này không có bảng yêu cầu; bỏ qua.', 'this runner has no request table; ignored.'));
+        report(REQUESTS, t('share.runnerHasNoRequest'));
       } else {
         const columns = editor.columns();
         const decoded = decodeRequests(raw, columns.map((c) => c.name), columns.filter((c) => !c.optional).length);
         const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
         if (found.length) {
           const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
-          const more = found.length > 4 ? tl(' (và ', ' (and ') + (found.length - 4) + tl(' lỗi nữa)', ' more errors)') : '';
-          report(REQUESTS, tl('trace trong địa chỉ không hợp lệ: ', 'the trace in the address is invalid: ') + detail + more + tl(' Đã dùng trace mặc định.', ' The default trace is used.'),
-            tl('Trace trong địa chỉ không hợp lệ (', 'The trace in the address is invalid (') + detail + more + tl('); đã thay bằng trace mặc định.', '); replaced by the default trace.'));
+          const more = found.length > 4 ? t('share.moreErrors', { found: found.length - 4 }) : '';
+          report(REQUESTS, t('share.traceAddressInvalid', { detail, more }),
+            t('share.traceAddressInvalid2', { detail, more }));
           editor.setTrace(editor.defaultTrace());
         } else {
           editor.setTrace(decoded.requests);
           editor.open();
-          ctx.restored(REQUESTS + ' (' + decoded.requests.length + tl(' yêu cầu)', ' requests)'));
+          ctx.restored(REQUESTS + ' (' + decoded.requests.length + t('share.requests'));
         }
       }
     }
@@ -101,15 +101,15 @@ export function init(api) {
       const field = fields.find((f) => f.name === name);
       const values = params.getAll(name);
       const raw = values[values.length - 1];
-      if (!field) { report(name, tl('không có hằng số tên này; bỏ qua.', 'there is no constant with this name; ignored.')); continue; }
+      if (!field) { report(name, t('share.noConstantNameIgnored')); continue; }
       const control = api.controlFor(name);
       const parsed = parseAddressValue(field, values);
       if (parsed.error) {
         const fallback = formatValue(field.default);
         control.value = fallback;
         if (control.value !== fallback && control.options && control.options.length) control.selectedIndex = 0;
-        report(name, '“' + shorten(raw) + tl('” không hợp lệ: ', '” is invalid: ') + parsed.error + tl(' Đã dùng mặc định ', ' The default is used: ') + (control.value || fallback) + '.',
-          tl('Giá trị “', 'The value “') + shorten(raw) + tl('” trong địa chỉ không hợp lệ: ', '” in the address is invalid: ') + parsed.error + tl(' Đã đặt về mặc định ', ' Reset to the default ') + (control.value || fallback) + '.');
+        report(name, t('share.invalidDefaultUsed', { raw: shorten(raw), error: parsed.error, value: control.value || fallback }),
+          t('share.valueAddressInvalid', { raw: shorten(raw), error: parsed.error, value: control.value || fallback }));
       } else {
         control.value = formatValue(parsed.value);
         api.openAdvanced(control);
@@ -121,8 +121,8 @@ export function init(api) {
     if (follow && !names.includes(follow.name)) {
       const control = api.controlFor(follow.name);
       if (control && !(follow.choices || []).includes(formatValue(follow.default))) {
-        report(follow.name, tl('trace trong địa chỉ không có yêu cầu ', 'the trace in the address has no request ') + follow.default + tl(' để theo dõi; đã chọn ', ' to follow; chose ') + control.value + '.',
-          tl('Trace trong địa chỉ không có yêu cầu ', 'The trace in the address has no request ') + follow.default + tl('; đã chọn ', '; chose ') + control.value + tl('. Kiểm tra rồi bấm Chạy.', '. Check it, then press Run.'));
+        report(follow.name, t('share.traceAddressHasNo', { default: follow.default, value: control.value }),
+          t('share.traceAddressHasNo2', { default: follow.default, value: control.value }));
       }
     }
   }
@@ -132,24 +132,23 @@ export function init(api) {
     ui.addressNote.hidden = true;
     if (problems.length) {
       showAddressProblems(problems);
-      api.setNote(tl('Chưa chạy: địa chỉ trang có giá trị không hợp lệ.', 'Not run: the page address has invalid values.'));
+      api.setNote(t('share.notRunPageAddressHas'));
       return;
     }
-    ui.note.textContent = restored.length ? tl('Đã khôi phục từ địa chỉ trang: ', 'Restored from the page address: ') + restored.join(', ') + '.' : '';
+    ui.note.textContent = restored.length ? t('share.restoredFromPage', { restored: restored.join(', ') }) : '';
   }
 
   function showAddressProblems(problems) {
     const box = ui.addressNote;
     box.replaceChildren(make('p', { class: 'error-title' },
-      tl('Địa chỉ trang có ', 'The page address has ') + problems.length + tl(' giá trị không hợp lệ, nên trang chưa chạy.', ' invalid value(s), so the page did not run.')));
+      t('share.pageAddressHasInvalid', { nProblems: problems.length })));
     const list = make('ul');
     for (const p of problems) {
       const item = make('li');
       item.append(make('code', {}, shorten(p.name)), ': ' + p.text);
       list.append(item);
     }
-    box.append(list, make('p', {}, tl('Các ô đó đã được đặt về giá trị mặc định (xem thông báo bên cạnh từng ô). ', 'Those fields were reset to their defaults (see the message beside each field). ') +
-      tl('Kiểm tra các hằng số rồi bấm Chạy.', 'Check the constants, then press Run.')));
+    box.append(list, make('p', {}, t('share.thoseFieldsWereReset')));
     box.hidden = false;
   }
 
@@ -159,7 +158,7 @@ export function init(api) {
     const { config, errors } = api.readConfig();
     if (errors.length) {
       for (const e of errors) api.setFieldError(e.field, e.message);
-      ui.note.textContent = tl('Chưa sao chép: sửa ', 'Not copied: first fix the ') + errors.length + tl(' ô được đánh dấu trước.', ' marked field(s).');
+      ui.note.textContent = t('share.notCopiedFirstFix', { nErrors: errors.length });
       return;
     }
     const href = api.address.href(config);
@@ -181,8 +180,8 @@ export function init(api) {
       try { copied = document.execCommand('copy'); } catch (err) { copied = false; }
     }
     ui.note.textContent = copied
-      ? tl('Đã sao chép liên kết.', 'Link copied.')
-      : tl('Trình duyệt không cho sao chép tự động: liên kết đã được chọn trong ô dưới, hãy nhấn Ctrl+C (⌘C trên Mac).', 'The browser does not allow copying automatically: the link is selected in the box below; press Ctrl+C (⌘C on a Mac).');
+      ? t('share.linkCopied')
+      : t('share.browserDoesNotAllow');
     if (copied) ui.copy.dataset.copied = 'true';
   }
 
@@ -196,8 +195,7 @@ export function init(api) {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 30000);
-    ui.note.textContent = tl('Đã tải ', 'Downloaded ') + TRACE_FILE + tl(': mở bằng Perfetto (Open trace file) hoặc chrome://tracing; ', ': open it in Perfetto (Open trace file) or chrome://tracing; ') +
-      tl('mỗi yêu cầu một hàng, thời gian là µs mô phỏng.', 'one row per request, times in simulated µs.');
+    ui.note.textContent = t('share.downloadedOpenPerfetto', { TRACE_FILE });
   }
 
   return { addressFor: api.address.href };

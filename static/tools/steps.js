@@ -14,22 +14,17 @@
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (this tool's view part of it, registered with lab.address) and
 //   selects step N after the run.
-// Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
+// The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
-import { blockMap, budgetParts, clampStep, eventSteps, stepFromSearch, targetStep } from '../core/run-log.js';
-import { tl } from '../words/i18n.js';
+import { clampStep, eventSteps, stepFromSearch, targetStep } from '../core/run-log.js';
+import { drawView, makeView, valueText } from './step-view.js';
+import { t } from '../words/i18n.js';
 
 const PLAY_MS = 900;
 const PLAY_MS_REDUCED = 1800;
 const ADDRESS_MS = 250;
-const DENSE = 64;        // pools larger than this are drawn on a canvas
-const DENSE_COLS = 64;
-const CELL_PX = 8;
-const FREE_FILL = '#dde1e7';
-const CACHED_DOT = '#8a94a1'; // a free block that still holds a prefix-cache hash (the cells' dotted background)
-const KEY_FILL = '#7f7f7f';   // an owned block in the legend
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export function init(lab) {
@@ -46,6 +41,7 @@ export function init(lab) {
   });
 
   let inkOn = () => '#ffffff';
+  let stepView = null;      // the drawn run's view (static/tools/step-view.js makeView)
   lab.on('result', async (result) => {
     stop();
     const report = result && result.report;
@@ -68,10 +64,10 @@ export function init(lab) {
   // ── building and placing ─────────────────────────────────────────────────
   function buildUi() {
     const nav = make('section', { class: 'step-nav', id: 'step-nav', 'data-step-nav': '', 'aria-labelledby': 'step-nav-title', hidden: true });
-    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, tl('Xem từng bước của bộ lập lịch', 'Step through the scheduler'));
-    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, tl('◀ Lùi', '◀ Back'));
-    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, tl('Tiếp ▶', 'Next ▶'));
-    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, tl('Phát', 'Play'));
+    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, t('steps.stepThroughScheduler'));
+    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, t('steps.back'));
+    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, t('steps.next'));
+    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, t('steps.play'));
     const slider = make('div', {
       class: 'step-slider', role: 'slider', tabindex: '0', 'data-step-slider': '', 'aria-labelledby': 'step-nav-title',
       'aria-valuemin': '1', 'aria-valuemax': '1', 'aria-valuenow': '1', 'aria-orientation': 'horizontal',
@@ -87,7 +83,7 @@ export function init(lab) {
     buttons.append(back, next, play, count);
     controls.append(slider, buttons);
     const help = make('p', { class: 'step-help' },
-      tl('Phím: ←/→ một bước, PageUp/PageDown bước có sự kiện trước/sau, Home/End bước đầu/cuối. Bấm một bước trên dòng thời gian hoặc bản đồ block KV để chọn nó.', 'Keys: ←/→ one step, PageUp/PageDown the previous/next step with an event, Home/End the first/last step. Click a step on the timeline or the KV block map to pick it.'));
+      t('steps.keysOneStepPageup'));
     const view = make('div', { class: 'step-view', 'data-step-view': '' });
     const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
     nav.append(title, controls, help, live, view);
@@ -121,7 +117,7 @@ export function init(lab) {
   function placeJump(n) {
     const panel = panelOf(n);
     if (!panel || panel.querySelector(':scope > .step-jump')) return;
-    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, tl('Xem từng bước: ai chạy, ai chờ, block KV của ai (khối [3]) →', 'Step by step: who runs, who waits, whose KV blocks (block [3]) →'));
+    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, t('steps.stepWhoRunsWaitsWhose'));
     link.addEventListener('click', (ev) => { ev.preventDefault(); focusNav(); });
     panel.querySelector(':scope > summary').after(link);
   }
@@ -153,10 +149,10 @@ export function init(lab) {
     s.setAttribute('aria-valuenow', String(step));
     s.setAttribute('aria-valuetext', valueText(item, step, count));
     ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
-    ui.count.textContent = tl(`Bước ${step}/${count}`, `Step ${step}/${count}`);
+    ui.count.textContent = t('steps.step', { step, count });
     ui.back.disabled = step <= 1;
     ui.next.disabled = step >= count;
-    drawView(item, step, count);
+    drawView(stepView, item, step, count);
     if (opts.address !== false) setAddressStep(step);
     ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
   }
@@ -192,7 +188,7 @@ export function init(lab) {
     if (!record) return;
     if (now() >= record.items.length) select(1);
     ui.play.setAttribute('aria-pressed', 'true');
-    ui.play.textContent = tl('Dừng', 'Pause');
+    ui.play.textContent = t('steps.pause');
     timer = setInterval(() => {
       if (now() >= record.items.length) { stop(); return; }
       select(now() + 1, { say: true });
@@ -204,7 +200,7 @@ export function init(lab) {
     if (timer) clearInterval(timer);
     timer = null;
     ui.play.setAttribute('aria-pressed', 'false');
-    ui.play.textContent = tl('Phát', 'Play');
+    ui.play.textContent = t('steps.play');
   }
 
   // ── the view ─────────────────────────────────────────────────────────────
@@ -212,218 +208,14 @@ export function init(lab) {
   function resetView() {
     const count = record.items.length;
     ui.ticks.replaceChildren(...eventSteps(record.items).map((n) => {
-      const t = make('span', { class: 'step-tick' });
-      t.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
-      return t;
+      const tick = make('span', { class: 'step-tick' });
+      tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
+      return tick;
     }));
-    const head = make('p', { class: 'step-head' });
-    const slots = make('ol', { class: 'step-slots', 'aria-label': tl('Chỗ chạy', 'Running slots') });
-    const queue = make('ol', { class: 'step-queue', 'aria-label': tl('Hàng chờ theo thứ tự', 'Waiting queue in order') });
-    const budget = make('div', { class: 'step-budget' });
-    const pool = record.pool_blocks;
-    // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
-    // paint for the whole map however many blocks change
-    const dense = pool > DENSE;
-    const kv = dense
-      ? make('canvas', { class: 'step-kv is-dense', role: 'img', width: DENSE_COLS * CELL_PX, height: Math.ceil(pool / DENSE_COLS) * CELL_PX })
-      : make('div', { class: 'step-kv', role: 'img' });
-    const cells = [];
-    for (let b = 0; b < (dense ? 0 : pool); b++) {
-      const cell = make('span', { class: 'kv-cell is-free', 'data-kv-block': String(b) });
-      cell.append(make('span', { class: 'kv-no' }, String(b)), make('span', { class: 'kv-owner' }));
-      cells.push(cell);
-    }
-    kv.append(...cells);
-    const free = make('p', { class: 'step-free' });
-    const decisions = make('ul', { class: 'step-decisions' });
-    ui.view.replaceChildren(
-      head,
-      section(tl('Chỗ chạy và hàng chờ', 'Running slots and waiting queue'), slots, queue),
-      section(record.items.every((item) => item.decodes_first !== false)
-        ? tl('Ngân sách token của bước (decode trước, rồi các đoạn prompt)', 'The step\'s token budget (decodes first, then prompt chunks)')
-        : tl('Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)', 'The step\'s token budget (in the order the edited plan_tasks returned)'), budget),
-      section(tl(`Bể KV: ${pool} block vật lý (${record.block_size} token mỗi block) sau bước`, `KV pool: ${pool} physical blocks (${record.block_size} tokens per block) after the step`), kv, free, legend(dense)),
-      section(tl('Quyết định và lý do', 'Decisions and reasons'), decisions),
-    );
-    ui.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
+    stepView = makeView(record, colours, inkOn);
+    ui.view.replaceChildren(...stepView.nodes);
   }
 
-  function section(title, ...children) {
-    const box = make('div', { class: 'step-part' });
-    box.append(make('p', { class: 'step-part-title' }, title), ...children);
-    return box;
-  }
-
-  // The legend's swatches: the cells' own classes, or (canvas) the same paint as a block on the canvas.
-  function legend(dense) {
-    const key = (classes, look) => {
-      if (!dense) return make('span', { class: 'kv-cell kv-key ' + classes });
-      const c = make('canvas', { class: 'kv-key is-painted', width: CELL_PX - 1, height: CELL_PX - 1, 'data-key': classes });
-      paintBlock(c.getContext('2d'), 0, 0, Object.assign({ fill: KEY_FILL, ink: inkOn(KEY_FILL) }, look));
-      return c;
-    };
-    const box = make('p', { class: 'step-legend' });
-    box.append(key('is-free', { fill: FREE_FILL }), tl(' trống ', ' free '),
-      key('is-alloc', { frame: 'solid' }), tl(' vừa cấp ', ' just allocated '),
-      key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), tl(' vừa trả', ' just freed'));
-    if (record.prefix_cache) {
-      box.append(' ', key('is-shared', { shared: true }), tl(' dùng chung (×n) ', ' shared (×n) '),
-        key('is-reused', { frame: 'dotted' }), tl(' vừa lấy lại từ prefix cache ', ' just taken back from the prefix cache '),
-        key('is-free is-cached', { fill: FREE_FILL, cached: true }), tl(' trống, còn hash', ' free, still hashed'));
-    }
-    return box;
-  }
-
-  function drawView(item, step, count) {
-    const p = ui.parts;
-    p.head.textContent = item.text && item.text.length ? item.text[0] : valueText(item, step, count);
-    drawSlots(item);
-    drawBudget(item);
-    drawKv(item);
-    p.decisions.replaceChildren(...(item.text || []).slice(1).map((line) => make('li', {}, line)));
-  }
-
-  function chip(id, extra) {
-    const c = colours(id);
-    const el = make('span', { class: 'step-chip' }, id);
-    el.style.setProperty('--chip', c.colour);
-    el.style.setProperty('--chip-ink', inkOn(c.colour));
-    return extra ? [el, ' ', extra] : [el];
-  }
-
-  function drawSlots(item) {
-    const p = ui.parts;
-    const rows = [];
-    for (const [id, phase, done, total, gen, preempted] of item.running) {
-      const what = phase === 'decode' ? tl(`decode · đã sinh ${gen} token`, `decode · ${gen} tokens generated`) : `prefill · prompt ${done}/${total}` + (preempted ? tl(' (tính lại)', ' (recompute)') : '');
-      const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
-      li.append(...chip(id, what));
-      rows.push(li);
-    }
-    for (let i = item.running.length; i < record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, tl('chỗ trống', 'free slot')));
-    p.slots.replaceChildren(...rows);
-    const labels = record.wait_labels || {};
-    p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
-      const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
-      li.append(...chip(id, (labels[why] || why) + (preempted ? tl(' · bị preempt, chờ tính lại', ' · preempted, waiting to recompute') : '')));
-      return li;
-    }) : [make('li', { class: 'step-wait is-empty' }, tl('hàng chờ trống', 'empty queue'))]));
-  }
-
-  function drawBudget(item) {
-    const { parts, used, cap, left } = budgetParts(item);
-    const bar = make('div', { class: 'budget-bar', role: 'img' });
-    const total = cap || used || 1;
-    for (const part of parts) {
-      const seg = make('span', { class: 'budget-seg', 'data-phase': part.phase }, part.phase === 'decode' ? `${part.id} d` : `${part.id} ${part.n}`);
-      seg.style.setProperty('--share', String(part.n / total));
-      const c = colours(part.id);
-      seg.style.setProperty('--chip', c.colour);
-      seg.style.setProperty('--chip-ink', inkOn(c.colour));
-      seg.title = part.phase === 'decode' ? `${part.id}: decode 1 token` : `${part.id}: prefill ${part.n} token`;
-      bar.append(seg);
-    }
-    if (left) {
-      const seg = make('span', { class: 'budget-seg is-left' }, tl(`còn ${left}`, `${left} left`));
-      seg.style.setProperty('--share', String(left / total));
-      bar.append(seg);
-    }
-    const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode 1` : `${x.id} prefill ${x.n}`)).join(', ');
-    bar.setAttribute('aria-label', tl(`Ngân sách: dùng ${used}${cap ? '/' + cap : ''} token (${said || 'không có việc'})`, `Budget: used ${used}${cap ? '/' + cap : ''} tokens (${said || 'no work'})`) + (left ? tl(`, còn ${left}.`, `, ${left} left.`) : '.'));
-    ui.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? tl(`dùng ${used}/${cap} token, còn ${left}`, `used ${used}/${cap} tokens, ${left} left`) : tl(`dùng ${used} token`, `used ${used} tokens`)));
-  }
-
-  function drawKv(item) {
-    const p = ui.parts;
-    const pool = record.pool_blocks;
-    const map = blockMap(item, pool);
-    for (let b = 0; b < pool; b++) {
-      const owner = map.owners[b];
-      const shared = map.holders[b].length > 1;
-      const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}|${map.cached.has(b) ? 1 : 0}`;
-      if (p.shown[b] === state) continue;
-      p.shown[b] = state;
-      if (!p.cells.length) { paintCell(p.kv, b, owner, map); continue; }
-      const cell = p.cells[b];
-      cell.classList.toggle('is-free', owner === null);
-      cell.classList.toggle('is-alloc', map.alloc.has(b));
-      cell.classList.toggle('is-freed', map.freed.has(b));
-      cell.classList.toggle('is-shared', shared);
-      cell.classList.toggle('is-reused', map.reused.has(b));
-      cell.classList.toggle('is-cached', map.cached.has(b));
-      if (owner === null) {
-        cell.style.removeProperty('--chip');
-        cell.style.removeProperty('--chip-ink');
-      } else {
-        const c = colours(owner);
-        cell.style.setProperty('--chip', c.colour);
-        cell.style.setProperty('--chip-ink', inkOn(c.colour));
-      }
-      if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
-      cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? tl('trống, còn hash prefix cache', 'free, still carrying a prefix-cache hash') : tl('trống', 'free')) : shared ? tl(`dùng chung: ${map.holders[b].join(', ')} (prefix cache)`, `shared: ${map.holders[b].join(', ')} (prefix cache)`) : tl(`của ${owner} (block logic ${map.logical[b]})`, `held by ${owner} (logical block ${map.logical[b]})`)) +
-        (map.alloc.has(b) ? tl(', vừa cấp', ', just allocated') : '') + (map.reused.has(b) ? tl(', vừa lấy lại từ prefix cache', ', just taken back from the prefix cache') : '') + (map.freed.has(b) ? tl(', vừa trả', ', just freed') : '');
-    }
-    const tables = Object.entries(item.tables).map(([id, t]) => tl(`${id} giữ ${t.length} block`, `${id} holds ${t.length} blocks`)).join(', ');
-    const nFree = map.owners.filter((o) => o === null).length;
-    p.kv.setAttribute('aria-label', tl(`Bể KV ${pool} block: ${tables || 'không ai giữ block'}; trống ${nFree}`, `KV pool of ${pool} blocks: ${tables || 'nobody holds a block'}; ${nFree} free`) + cacheSaid(map) + '.');
-    const reused = (item.reused || []).length;
-    p.free.textContent = tl(`Trống ${nFree}/${pool}`, `Free ${nFree}/${pool}`) + (item.alloc.length ? tl(` · vừa cấp ${item.alloc.length}`, ` · just allocated ${item.alloc.length}`) : '') +
-      (reused ? tl(` · lấy lại từ prefix cache ${reused}`, ` · taken back from the prefix cache ${reused}`) : '') + (item.freed.length ? tl(` · vừa trả ${item.freed.length}`, ` · just freed ${item.freed.length}`) : '');
-  }
-
-  // PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
-  // (the canvas has no per-block titles; the cells say it in each title too).
-  function cacheSaid(map) {
-    if (!record.prefix_cache) return '';
-    const shared = [];
-    map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
-    return tl(`; dùng chung: ${shared.length ? 'block ' + shared.join(', ') : 'không'}; trống còn hash ${map.cached.size}`,
-      `; shared: ${shared.length ? 'block ' + shared.join(', ') : 'none'}; ${map.cached.size} free still hashed`);
-  }
-
-  function paintCell(canvas, b, owner, map) {
-    const fill = owner === null ? FREE_FILL : colours(owner).colour;
-    paintBlock(canvas.getContext('2d'), (b % DENSE_COLS) * CELL_PX, Math.floor(b / DENSE_COLS) * CELL_PX, {
-      fill,
-      ink: inkOn(fill),
-      frame: map.alloc.has(b) || map.freed.has(b) ? 'solid' : map.reused.has(b) ? 'dotted' : null,
-      shared: map.holders[b].length > 1,
-      cached: map.cached.has(b),
-    });
-  }
-
-  // One block of the canvas at (x, y): a (CELL_PX - 1)² square of `fill`, with the marks the cells show:
-  // frame 'solid' (just allocated or just freed: a black frame), 'dotted' (just taken back from the prefix
-  // cache: every other pixel of the edge), shared (held by several tables: two lines "=" in `ink`, as the
-  // cells' double outline), cached (free but still hashed: a grey dot, as the cells' dotted background).
-  function paintBlock(g, x, y, look) {
-    const side = CELL_PX - 1;
-    g.clearRect(x, y, CELL_PX, CELL_PX);
-    g.fillStyle = look.fill;
-    g.fillRect(x, y, side, side);
-    if (look.cached) {
-      g.fillStyle = CACHED_DOT;
-      g.fillRect(x + 2, y + 2, 3, 3);
-    }
-    if (look.shared) {
-      g.fillStyle = look.ink;
-      g.fillRect(x + 1, y + 2, side - 2, 1);
-      g.fillRect(x + 1, y + 4, side - 2, 1);
-    }
-    if (look.frame === 'solid') {
-      g.strokeStyle = '#000000';
-      g.lineWidth = 2;
-      g.strokeRect(x + 1, y + 1, side - 2, side - 2);
-    } else if (look.frame === 'dotted') {
-      g.fillStyle = '#000000';
-      for (let i = 0; i < side; i += 2) {
-        g.fillRect(x + i, y, 1, 1);
-        g.fillRect(x + i, y + side - 1, 1, 1);
-        g.fillRect(x, y + i, 1, 1);
-        g.fillRect(x + side - 1, y + i, 1, 1);
-      }
-    }
-  }
 
   // ── the address ──────────────────────────────────────────────────────────
   // history.replaceState is slow with a long address (an edited trace): once scrubbing pauses.
@@ -437,11 +229,6 @@ export function init(lab) {
     count: () => (record ? record.items.length : 0),
     focus: focusNav,
   };
-}
-
-/** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
-function valueText(item, n, count) {
-  return tl(`Bước ${n}/${count}`, `Step ${n}/${count}`) + (item && item.title ? ': ' + item.title : '');
 }
 
 function loadCss() {

@@ -1,8 +1,9 @@
 // The page's language: 'vi' (the default, the seed's language) or 'en'. static/worker/boot.js chose it
 // before the body was drawn (?lang= in the address, else localStorage, else vi) and set <html lang>;
 // this module reads that choice and gives every other module two things:
-//   tl(vi, en)     the message in the page's language; each message is written once, with its
-//                  English twin beside it where it is used
+//   t(key, values) the message `key` in the page's language, from the keyed catalogues vi/*.js and
+//                  en/*.js (the same keys in both: tests/js/words.test.mjs); {name} in the text is
+//                  filled with values.name, so a sentence built from numbers is one template
 //   applyStatic()  swaps the page's fixed labels for English: an element with data-en="…" gets that
 //                  text, data-en-<attr>="…" sets <attr> (aria-label, title, placeholder); longer text is
 //                  written twice in index.html as [data-lang="vi"] / [data-lang="en"] siblings, and
@@ -12,15 +13,41 @@
 // (app.js, worker 'render'), and loads the same address (constants kept) in the other language.
 // Leaves out: the engine's words (the worker asks Python for them in `lang`: text_vi.py / text_en.py).
 
+import viCharts from './vi/charts.js';
+import viCore from './vi/core.js';
+import viSteps from './vi/steps.js';
+import viTools from './vi/tools.js';
+import enCharts from './en/charts.js';
+import enCore from './en/core.js';
+import enSteps from './en/steps.js';
+import enTools from './en/tools.js';
+
 export const LANGS = ['vi', 'en'];
 export const STORAGE_KEY = 'inference-lab:lang';
 export const HANDOFF_KEY = 'inference-lab:rerender';
 
 export const lang = (typeof document !== 'undefined' && document.documentElement.lang === 'en') ? 'en' : 'vi';
 
-export function tl(vi, en) {
-  return lang === 'en' ? en : vi;
+/** Every page word, per language: key -> text (a template when it holds {name} placeholders). */
+export const CATALOGUES = {
+  vi: { ...viCore, ...viTools, ...viSteps, ...viCharts },
+  en: { ...enCore, ...enTools, ...enSteps, ...enCharts },
+};
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** `template` with each {name} replaced by String(values[name]) (a name without a value stays as written). */
+export function fill(template, values) {
+  return template.replace(PLACEHOLDER, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
+
+/** The message `key` in the page's language, its placeholders filled from `values`. */
+export function t(key, values) {
+  const text = CATALOGUES[lang][key];
+  if (text === undefined) throw new Error('static/words: no message ' + key);
+  return values ? fill(text, values) : text;
+}
+
 
 /** The address `href` in language `to` (pure): lang=en added, or removed for vi, other parameters kept. */
 export function addressIn(href, to) {

@@ -1,4 +1,4 @@
-// Starts the Python worker (static/worker/worker.js) as soon as the page starts loading: this small
+// Starts the Python worker (static/worker/worker.js, from a blob: URL: see blobWorker) as soon as the page starts loading: this small
 // script is the first thing in <head>, so Pyodide's 17 MB start downloading while the browser is
 // still fetching the page's HTML, CSS and the modules (app.js would start it only after all of
 // those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
@@ -47,7 +47,7 @@ window.labBoot = (function () {
   try {
     const url = new URL('worker.js', src);
     url.search = new URL(src).search; // the same cache-busting version as this script (static/core/versioned.js)
-    early.worker = new Worker(url.href, { name: window.labLang }); // the worker's messages follow the page's language
+    early.worker = blobWorker(url.href, window.labLang); // the worker's messages follow the page's language
     early.worker.onmessage = (event) => early.events.push(event);
     early.worker.onerror = (event) => {
       event.preventDefault();
@@ -66,6 +66,21 @@ window.labBoot = (function () {
     },
   };
 })();
+
+// The Python worker, started from a blob: URL so that the page's Content-Security-Policy governs it:
+// a worker loaded from its own URL takes its policy from that response's headers (a static host sends
+// none), while a blob: worker inherits its creator's, on the very first visit and on plain http
+// (index.html's worker-src allows blob:). The blob only names worker.js (absolute: a blob: URL has
+// no folder to resolve against) and imports it; script-src 'self' allows that import.
+// It also carries the sha256 of the compiled-Python cache the page trusts (static/worker/pyc-cache.js).
+function blobWorker(scriptURL, lang) {
+  let digest = null;
+  try { digest = localStorage.getItem('inference-lab:pyc'); } catch (err) { /* none */ }
+  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nself.labPycDigest = ' + JSON.stringify(digest) +
+    ';\nimportScripts(self.labWorkerURL);\n';
+  const blobURL = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  return new Worker(blobURL, { name: lang });
+}
 
 // What static/core/panels.js would show (status line + page error), written out here because a classic
 // script cannot import the page's modules.

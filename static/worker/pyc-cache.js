@@ -16,10 +16,14 @@
 // written by build.py, handed over by the worker in open()). stdlib.zip reaches loadPyodide through
 // the worker's one fetch interceptor, which asks answer() first.
 // Where Cache Storage is missing (plain http on a LAN address) nothing happens.
+// Cache Storage is reachable from the student's code in the worker, so a cache is used only if its
+// sha256 is the one the page remembered (localStorage, out of the worker's reach) when this file
+// built it in a worker that never ran edited code: the blob that starts the worker names it
+// (self.labPycDigest, static/worker/boot.js); any other cache is ignored and built again.
 'use strict';
 
 self.labPyc = (function () {
-  const ROOT = new URL('../../', self.location.href).href;
+  const ROOT = new URL('../../', self.labWorkerURL || self.location.href).href; // the worker runs from a blob: URL
   const STDLIB_URL = ROOT + 'pyodide/python_stdlib.pyc-cache.zip'; // answered here, never fetched
   const SLICE_MS = 12;
   const START_AFTER_MS = 10000; // after the warm-up: keep out of the way of the student's first clicks
@@ -43,7 +47,9 @@ self.labPyc = (function () {
       const cache = await caches.open(state.prefix + state.version);
       const [stdlib, site] = await Promise.all([cache.match(ROOT + '__pyc__/stdlib.zip'), cache.match(ROOT + '__pyc__/site.zip')]);
       if (!stdlib || !site) return {};
-      [state.stdlib, state.site] = await Promise.all([stdlib.arrayBuffer(), site.arrayBuffer()]);
+      const buffers = await Promise.all([stdlib.arrayBuffer(), site.arrayBuffer()]);
+      if (!self.labPycDigest || await digestOf(buffers) !== self.labPycDigest) return {}; // not the page's: rebuilt
+      [state.stdlib, state.site] = buffers;
       state.found = true;
       return { stdLibURL: STDLIB_URL };
     } catch (err) {
@@ -112,6 +118,16 @@ def _lab_pyc_steps(out_stdlib, out_site):
     _lab_pyc_count.append(len(std) + len(pkgs))
 `;
 
+  // sha256 (hex) of the two zips, one after the other.
+  async function digestOf(buffers) {
+    const joined = new Uint8Array(buffers.reduce((n, b) => n + b.byteLength, 0));
+    let at = 0;
+    for (const b of buffers) { joined.set(new Uint8Array(b), at); at += b.byteLength; }
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', joined));
+    return Array.from(digest, (x) => x.toString(16).padStart(2, '0')).join('');
+  }
+
+  // Returns the digest of what it stored.
   async function store(pyodide, files) {
     const [stdlib, site] = files.map((path) => pyodide.FS.readFile(path));
     files.forEach((path) => pyodide.FS.unlink(path));
@@ -122,11 +138,12 @@ def _lab_pyc_steps(out_stdlib, out_site):
     const headers = { 'Content-Type': 'application/zip' };
     await cache.put(ROOT + '__pyc__/stdlib.zip', new Response(stdlib, { headers }));
     await cache.put(ROOT + '__pyc__/site.zip', new Response(site, { headers }));
+    return digestOf([stdlib, site]);
   }
 
   // After the warm-up run, when this start found no cache: wait START_AFTER_MS, then build it in
   // slices of about SLICE_MS (one module compiled, or a few zip entries, per step), so a run the
-  // student asks for meanwhile waits about one slice. onDone(modules) when stored.
+  // student asks for meanwhile waits about one slice. onDone(modules, digest) when stored.
   function buildLater(pyodide, onDone) {
     if (state.found || !state.version || !usable()) return;
     setTimeout(() => build(pyodide, onDone), START_AFTER_MS);
@@ -153,7 +170,7 @@ def _lab_pyc_steps(out_stdlib, out_site):
             steps.destroy();
             const modules = count.get(0);
             count.destroy();
-            store(pyodide, files).then(() => onDone && onDone(modules)).catch(() => {});
+            store(pyodide, files).then((digest) => onDone && onDone(modules, digest)).catch(() => {});
             return;
           }
         }

@@ -14,8 +14,8 @@
 //   new cache is dropped and the previous service worker keeps serving its complete cache.
 // - activate (right after a complete install): delete this lab's caches of other builds (and the
 //   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
-// - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache;
-//   anything else goes to the network untouched.
+// - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache, if its
+//   sha256 is still the build's (else it is fetched again); anything else goes to the network untouched.
 'use strict';
 
 const BUILD = null; // @build: replaced by build.py
@@ -99,8 +99,22 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+// The cached copy only if it still has the build's sha256: Cache Storage is reachable from the Python
+// worker, where the student's code runs, so a copy changed there is dropped and fetched again
+// (checked against the same sha256) instead of being served.
 async function answer(request, key) {
-  const hit = await caches.match(key, { cacheName: CACHE });
+  let hit = await caches.match(key, { cacheName: CACHE });
+  if (hit) {
+    const body = await hit.clone().arrayBuffer();
+    if (await sri(body) !== FILES.get(key)) {
+      const cache = await caches.open(CACHE);
+      await cache.delete(key);
+      const sameOrigin = new URL(key).origin === self.location.origin;
+      const fresh = await fetch(fetchURL(key), { cache: 'no-cache', integrity: FILES.get(key), mode: sameOrigin ? 'same-origin' : 'cors' });
+      if (fresh.ok) await cache.put(key, fresh.clone());
+      hit = fresh;
+    }
+  }
   if (!hit) return fetch(request);
   if (request.method === 'HEAD') {
     return new Response(null, { status: hit.status, statusText: hit.statusText, headers: hit.headers });

@@ -19,9 +19,14 @@
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
 //                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
+//                 {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
+//                 {type: 'pyc', digest} (pyc-cache.js stored compiled Python; only before any edited run)
 'use strict';
 
-const SITE_ROOT = new URL('../../', self.location.href);
+// The worker runs from a blob: URL (static/worker/boot.js, worker-client.js: so the page's CSP governs it),
+// which names this script's own URL: every URL here is made absolute from it.
+const WORKER_URL = self.labWorkerURL || self.location.href;
+const SITE_ROOT = new URL('../../', WORKER_URL);
 const PACKAGES = ['numpy', 'micropip']; // sitebuild/pyodide.py LAB_PACKAGES: its lock file holds just these
 
 const T0 = performance.now();
@@ -31,6 +36,7 @@ function mark(stage) { timings[stage] = Math.round(performance.now() - T0); }
 let pyodide = null;      // the Pyodide instance once loaded
 let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
 let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
+let ranEdited = false;   // a run with edited code went through: this worker's caches are not to be trusted
 const queue = [];        // runs that arrived before the engine was ready
 
 function post(msg) { self.postMessage(msg); }
@@ -48,13 +54,21 @@ class LoadError extends Error {
 }
 
 // The page's language (static/worker/boot.js names the worker after it): every message below in it.
+// The messages live in static/words/worker.js, both languages keyed as the page's catalogues are; a
+// classic script like this worker (which cannot import the page's module catalogues), loaded first.
 const LANG = self.name === 'en' ? 'en' : 'vi';
-const t = (vi, en) => (LANG === 'en' ? en : vi);
+const WORDS_URL = new URL('../words/worker.js', WORKER_URL);
+WORDS_URL.search = new URL(WORKER_URL).search;                 // the build's ?v=, as versioned() gives modules
+importScripts(WORDS_URL.href);
+const WORDS = self.WORKER_WORDS[LANG];
 
-const SERVE_HINT = t('Hãy tạo lại trang bằng “python3 build.py” (trên máy không có internet: đặt LAB_PYODIDE_MIRROR ' +
-  'trỏ tới thư mục chứa các tệp Pyodide 0.27.7) rồi phục vụ bằng “python3 build.py serve” và tải lại trang.',
-'Rebuild the page with “python3 build.py” (on a machine without internet: point LAB_PYODIDE_MIRROR at a folder ' +
-  'holding the Pyodide 0.27.7 files), serve it with “python3 build.py serve” and reload the page.');
+// The message `key` in LANG, {name} filled from `values` (static/words/i18n.js fill(), the same rule).
+function t(key, values) {
+  const text = WORDS[key];
+  return values ? text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole)) : text;
+}
+
+const SERVE_HINT = t('worker.rebuildPagePython3');
 
 const MANIFEST_URL = new URL('build-info.json', SITE_ROOT);
 
@@ -64,9 +78,9 @@ async function fetchManifest() {
   try {
     response = await fetch(url, { cache: 'no-store' });
   } catch (err) {
-    throw new LoadError(t('Không tải được build-info.json.', 'Could not load build-info.json.'), SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotLoadBuildInfo'), SERVE_HINT, String(err));
   }
-  if (!response.ok) throw new LoadError(t('Thiếu tệp build-info.json (HTTP ', 'build-info.json is missing (HTTP ') + response.status + ').', SERVE_HINT);
+  if (!response.ok) throw new LoadError(t('worker.buildInfoJsonMissing', { status: response.status }), SERVE_HINT);
   manifestText = await response.text();
   return JSON.parse(manifestText);
 }
@@ -80,11 +94,11 @@ async function checkFiles(indexURL, files) {
     try {
       response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
     } catch (err) {
-      throw new LoadError(t('Không tải được tệp Pyodide ', 'Could not load the Pyodide file ') + name + '.',
-        t('Kiểm tra kết nối mạng (bản dựng --pyodide cdn) hoặc máy chủ cục bộ. ', 'Check the network (a --pyodide cdn build) or the local server. ') + SERVE_HINT, url.href + '\n' + String(err));
+      throw new LoadError(t('worker.couldNotLoadPyodide', { name }),
+        t('worker.checkNetworkPyodideCdn', { hint: SERVE_HINT }), url.href + '\n' + String(err));
     }
     if (!response.ok) {
-      throw new LoadError(t('Thiếu tệp Pyodide ', 'Missing Pyodide file ') + name + ' (HTTP ' + response.status + ').', SERVE_HINT, url.href);
+      throw new LoadError(t('worker.missingPyodideFileHttp', { name, status: response.status }), SERVE_HINT, url.href);
     }
   }));
 }
@@ -96,8 +110,8 @@ function unlessFails(promise, check) {
 
 // Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
 try {
-  const url = new URL('pyc-cache.js', self.location.href);
-  url.search = self.location.search;
+  const url = new URL('pyc-cache.js', WORKER_URL);
+  url.search = new URL(WORKER_URL).search;
   importScripts(url.href);
 } catch (err) {
   self.labPyc = null;
@@ -126,7 +140,7 @@ function stage(url, response, init) {
 // each build file staged for sw.js.
 const nativeFetch = self.fetch.bind(self);
 self.fetch = async function (input, init) {
-  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
   if (local) return local;
   const response = await nativeFetch(input, init);
@@ -153,10 +167,10 @@ async function fetchWheel(wheelURL) {
   try {
     response = await fetch(wheelURL);
   } catch (err) {
-    throw new LoadError(t('Không tải được engine (', 'Could not load the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotLoadEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
   }
   if (!response.ok) {
-    throw new LoadError(t('Thiếu tệp engine ', 'Missing engine file ') + wheelURL.split('/').pop() + ' (HTTP ' + response.status + ').', SERVE_HINT, wheelURL);
+    throw new LoadError(t('worker.missingEngineFileHttp', { wheel: wheelURL.split('/').pop(), status: response.status }), SERVE_HINT, wheelURL);
   }
   return new Uint8Array(await response.arrayBuffer());
 }
@@ -165,7 +179,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
-    throw new LoadError(t('Không nạp được pyodide.js.', 'Could not load pyodide.js.'), SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotLoadPyodideJs'), SERVE_HINT, String(err));
   }
   const options = {
     indexURL,
@@ -185,8 +199,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
       return await self.loadPyodide(options);
     }
   } catch (err) {
-    throw new LoadError(t('Pyodide không khởi động được (pyodide.asm.js, pyodide.asm.wasm hoặc python_stdlib.zip).',
-      'Pyodide did not start (pyodide.asm.js, pyodide.asm.wasm or python_stdlib.zip).'),
+    throw new LoadError(t('worker.pyodideDidNotStartAsm'),
       SERVE_HINT, String(err && err.stack || err));
   }
 }
@@ -199,7 +212,7 @@ async function loadPackages() {
     missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
   }
   if (missing.length) {
-    throw new LoadError(t('Không nạp được gói ', 'Could not load the package ') + missing.join(', ') + t(' (tệp .whl trong thư mục pyodide/).', ' (.whl files in the pyodide/ folder).'),
+    throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: missing.join(', ') }),
       SERVE_HINT, failures.join('\n'));
   }
 }
@@ -216,20 +229,20 @@ async function installEngine(wheelURL, wheelBytes) {
     await micropip.install.callKwargs('emfs:' + path, { deps: false });
     mark('micropipInstalled');
   } catch (err) {
-    throw new LoadError(t('Không cài được engine (', 'Could not install the engine (') + wheelURL.split('/').pop() + ').', SERVE_HINT, String(err));
+    throw new LoadError(t('worker.couldNotInstallEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
   } finally {
     micropip.destroy();
   }
   try {
     return pyodide.pyimport('inference_lab.entrypoints.web');
   } catch (err) {
-    throw new LoadError(t('Không import được inference_lab.entrypoints.web.', 'Could not import inference_lab.entrypoints.web.'),
-      t('Engine trong bản dựng bị lỗi; hãy báo cho người duy trì bài lab.', 'The engine in this build is broken; please tell the lab\'s maintainers.'), String(err));
+    throw new LoadError(t('worker.couldNotImport'),
+      t('worker.engineBuildBroken'), String(err));
   }
 }
 
 async function boot() {
-  progress('build-info.json', t('Đọc danh sách tệp của bản dựng', 'Reading the build\'s file list'), 0.02);
+  progress('build-info.json', t('worker.readingBuildSFileList'), 0.02);
   const manifest = await fetchManifest();
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
@@ -239,7 +252,7 @@ async function boot() {
   const wheel = fetchWheel(wheelURL);
   wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
-    t('pyodide.asm.wasm, thư viện chuẩn, NumPy và micropip (khoảng 17 MB)', 'pyodide.asm.wasm, the standard library, NumPy and micropip (about 17 MB)'), 0.1);
+    t('worker.pyodideAsmWasmStandard'), 0.1);
   // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
   const pyc = manifest.bytecode ? null : labPyc;
   const pycOptions = pyc ? await pyc.open(manifest.build) : {};
@@ -250,10 +263,10 @@ async function boot() {
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
   await loadPackages();
-  progress('engine', t('Cài inference_lab ', 'Installing inference_lab ') + manifest.engine.version, 0.85);
+  progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
   mark('engineImported');
-  progress('engine', t('Đọc mô tả các hằng số', 'Reading the constants\' schema'), 0.95);
+  progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
   await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
   staging.files = null;
@@ -275,15 +288,32 @@ function warmUp() {
   mark('warm');
   post({ type: 'log', stream: 'info', text: 'engine warmed up (' + (timings.warm - timings.ready) + ' ms after ready)' });
   if (labPyc && !timings.bytecode) {
-    labPyc.buildLater(pyodide, (modules) => {
+    labPyc.buildLater(pyodide, (modules, digest) => {
       mark('pycStored');
+      if (!ranEdited) post({ type: 'pyc', digest }); // the page remembers it (pyc-cache.js trusts only that)
       post({ type: 'log', stream: 'info', text: 'compiled Python cached for the next visit (' + modules + ' modules)' });
     });
   }
 }
 
+// ── the network: the page's CSP (connect-src 'self') refuses any other origin ──
+// The browser refuses edited code's fetch, XMLHttpRequest, WebSocket, importScripts, pyfetch and
+// micropip to any other origin and fires 'securitypolicyviolation' here (after the run's synchronous
+// part). The addresses refused go to the page as {type: 'refused', blocked}, which words the lesson.
+const refused = new Set();
+self.addEventListener('securitypolicyviolation', (event) => {
+  if (refused.size === 0) setTimeout(reportRefused, 0);
+  if (refused.size < 20) refused.add(String(event.blockedURI || event.violatedDirective || '?'));
+});
+
+function reportRefused() {
+  post({ type: 'refused', blocked: [...refused] });
+  refused.clear();
+}
+
 function handleRun(msg) {
   warmed = true;
+  if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
   post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
@@ -299,7 +329,7 @@ function handleRun(msg) {
     const lastLine = text.trim().split('\n').pop();
     post({
       id: msg.id, type: 'error',
-      message: (isPython ? t('Python báo lỗi: ', 'Python error: ') : t('Lỗi khi chạy: ', 'Error while running: ')) + lastLine,
+      message: (isPython ? t('worker.pythonError') : t('worker.errorWhileRunning')) + lastLine,
       details: text,
       fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
     });
@@ -343,7 +373,7 @@ boot().then(() => {
   const known = err instanceof LoadError;
   post({
     type: 'fatal',
-    title: known ? err.title : t('Không tải được Python trong trình duyệt.', 'Could not load Python in the browser.'),
+    title: known ? err.title : t('worker.couldNotLoadPython'),
     message: known ? err.hint : SERVE_HINT,
     details: known ? err.details : String(err && err.stack || err),
   });

@@ -60,3 +60,17 @@ test('set changes one view parameter at once, or once changes pause', async () =
   address.set('step', null);
   assert.equal(location.search, '?SLOTS=3');
 });
+
+test('a part that holds (a link\'s edited code) keeps everything but the constants from running at once', () => {
+  at('http://x/?PATCH=abc&step=2');
+  const address = createAddress();
+  let held = false;
+  const early = [];
+  address.register('PATCH', { apply: (v) => { early.push(v); held = v.length > 0; }, holds: () => held, early: true });
+  address.register('step', { view: true, apply: () => {} });
+  address.register('*', { apply: () => {} });
+  assert.deepEqual(early, [['abc']]);                      // applied as the page starts
+  assert.equal(address.apply('?PATCH=abc&step=2').runs, false);
+  assert.equal(address.apply('?PATCH=abc&SLOTS=3').runs, true);
+  assert.equal(address.apply('?step=2').runs, true);        // no PATCH: nothing held
+});

@@ -23,9 +23,18 @@ FFN_HIDDEN = 16
 LINEAR = ("Wq", "Wk", "Wv", "Wo", "Wg", "Wz", "Wf", "U")
 
 
-def make_weights(seed: int, vocab: int) -> dict:
-    """Random weights drawn in the seed's order (the order fixes every number)."""
+def make_weights(seed: int, vocab: int, extra: int = 0) -> dict:
+    """Random weights drawn in the seed's order (the order fixes every number); `extra` more vocabulary rows
+    (BYTE_FALLBACK's 256 byte tokens) are drawn afterwards, so the seed's `vocab` rows keep their numbers."""
     rng = np.random.default_rng(seed)
+    W = _seed_weights(rng, vocab)
+    if extra:
+        W["E"] = np.concatenate([W["E"], rng.normal(0, 0.5, (extra, D_MODEL))])       # (vocab + extra, D_MODEL)
+        W["U"] = np.concatenate([W["U"], rng.normal(0, 0.6, (D_MODEL, extra))], axis=1)   # (D_MODEL, vocab + extra)
+    return W
+
+
+def _seed_weights(rng, vocab: int) -> dict:
     return {
         "E": rng.normal(0, 0.5, (vocab, D_MODEL)),
         "Wq": rng.normal(0, 0.4, (D_MODEL, N_HEADS * D_HEAD)),

@@ -85,7 +85,7 @@ FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16,
           en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
     Field("QUEUE_LIMIT", _I, 1, "Số chỗ chờ (QUEUE_LIMIT)",
-          "Số yêu cầu được xếp hàng chờ thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 16,
+          "Số yêu cầu được xếp vào hàng đợi thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 16,
           en=('Waiting places (QUEUE_LIMIT)', 'How many requests may wait in the queue beyond SLOTS; when full the gateway returns 429.')),
     Field("TOKEN_BUDGET", _I, 6, "Ngân sách token mỗi bước (TOKEN_BUDGET)",
           "Số token tối đa xử lý trong một bước; prompt dài được chia đoạn (chunked prefill).", "headline", 1, 256,
@@ -143,10 +143,16 @@ FIELDS: tuple[Field, ...] = (
           "advanced", choices=("off", "on"),
           en=('Automatic prefix caching (PREFIX_CACHE)', "on = keep the full KV blocks of prompts already computed (hashed by their tokens, chained to the parent block) so a later request with the same prompt prefix reuses them instead of recomputing, like vLLM's Automatic Prefix Caching; off = as in the seed.")),
     Field("SCHED_POLICY", "choice", "fcfs", "Chính sách lập lịch (SCHED_POLICY)",
-          "fcfs = ai đến trước chạy trước (như seed); priority = hàng chờ xếp theo (priority, giờ đến), số nhỏ chạy "
+          "fcfs = ai đến trước chạy trước (như seed); priority = hàng đợi xếp theo (priority, giờ đến), số nhỏ chạy "
           "trước, và khi hết block KV thì preempt chuỗi có (priority, giờ đến) lớn nhất, như vLLM.",
           "advanced", choices=("fcfs", "priority"),
           en=('Scheduling policy (SCHED_POLICY)', 'fcfs = first come, first served (as in the seed); priority = the waiting queue is ordered by (priority, arrival), lower numbers first, and when KV blocks run out the sequence with the largest (priority, arrival) is preempted, like vLLM.')),
+    Field("BYTE_FALLBACK", "choice", "off", "Byte fallback của tokenizer (BYTE_FALLBACK)",
+          "on = ký tự tokenizer chưa từng thấy (chữ có dấu như 'à') thành các token byte UTF-8 <0xC3> <0xA0>, như "
+          "byte fallback của SentencePiece hay BPE mức byte (GPT-2, Llama 3): yêu cầu được phục vụ, chỉ tốn thêm token; "
+          "từ vựng thêm 256 token byte. off = như seed: ký tự lạ bị từ chối 400.",
+          "advanced", choices=("off", "on"),
+          en=('Tokenizer byte fallback (BYTE_FALLBACK)', "on = a character the tokenizer never saw (an accented letter such as U+00E0, a with a grave accent) becomes UTF-8 byte tokens <0xC3> <0xA0>, as SentencePiece's byte fallback and byte-level BPE (GPT-2, Llama 3) do: the request is served, it only costs more tokens; the vocabulary gains 256 byte tokens. off = as in the seed: unknown characters are refused with 400.")),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
@@ -158,8 +164,8 @@ REQUEST_FIELDS: tuple[RequestField, ...] = (
                  en=('ID', 'Short name of the request (letters/digits, at most 8 characters, unique).')),
     RequestField("arrival", "int", "Đến (µs)", "Thời điểm đến trên đồng hồ mô phỏng (µs).", 0, 100_000_000,
                  en=('Arrives (µs)', 'Arrival time on the simulated clock (µs).')),
-    RequestField("text", "str", "Văn bản", "Prompt; ký tự lạ với tokenizer sẽ bị từ chối 400.", 1, MAX_TEXT_CHARS,
-                 en=('Text', 'The prompt; characters the tokenizer does not know are rejected with 400.')),
+    RequestField("text", "str", "Văn bản", "Prompt; ký tự lạ với tokenizer bị từ chối 400 (BYTE_FALLBACK = on: thành token byte).", 1, MAX_TEXT_CHARS,
+                 en=('Text', 'The prompt; characters the tokenizer does not know are rejected with 400 (BYTE_FALLBACK = on: they become byte tokens).')),
     RequestField("max_new", "int", "max_new", "Số token sinh ra tối đa.", 1, 256,
                  en=('max_new', 'Most tokens to generate.')),
     RequestField("temperature", "float", "T", "Temperature; 0 = greedy.", 0.0, 5.0,

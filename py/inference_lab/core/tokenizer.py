@@ -1,4 +1,4 @@
-"""[2] Input preparation: a tiny BPE learned from five sentences, plus a minimal chat template.
+"""[2] Input preparation: a tiny BPE learned from five sentences, optional byte fallback, plus a minimal chat template.
 
 `BPETokenizer.train(corpus, n_merges)` counts adjacent symbol pairs inside words
 (each word ends with the marker "</w>"), merges the most frequent pair (ties broken
@@ -14,9 +14,24 @@ by the larger pair, as the seed does) and repeats. The vocabulary is
     >>> tok.vocab_size
     22
 
-Leaves out: bytes (it works on characters), pre-tokenization beyond splitting on
-whitespace, and unknown symbols: `unknown()` names them so the engine can refuse the
-request with 400 instead of crashing as the seed does.
+With `byte_fallback=True` (BYTE_FALLBACK=on) the vocabulary gains 256 byte tokens `<0x00>`..`<0xFF>`
+after the seed's symbols (the seed's IDs stay put), and a piece the vocabulary lacks is spelled
+character by character, an unknown character as its UTF-8 bytes, as SentencePiece's byte fallback
+does: nothing is unknown any more, accented text just costs more tokens.
+
+    >>> tok = BPETokenizer.train(["xin chao model", "xin chao ban", "model hoc token",
+    ...                           "ban hoc model", "xin chao token"], 10, byte_fallback=True)
+    >>> tok.pieces("chào")
+    ['<bos>', 'c', 'h', '<0xC3>', '<0xA0>', 'o</w>']
+    >>> tok.unknown("xin chào"), tok.vocab_size, tok.decode(tok.encode("xin chào")[1])
+    ([], 278, 'xin chào')
+
+The chat template is only `<bos>` in front: a real chat template (Llama 3's, ChatML) also wraps the
+text in role markers (system / user / assistant headers, end-of-turn tokens), which cost tokens too.
+
+Leaves out: byte-level pre-tokenization (GPT-2 maps every byte to a symbol before BPE; here bytes are
+only the fallback), splitting beyond whitespace, and, with byte fallback off, unknown symbols:
+`unknown()` names them so the engine can refuse the request with 400 instead of crashing as the seed does.
 """
 from __future__ import annotations
 
@@ -25,6 +40,12 @@ from dataclasses import dataclass, field
 from .config import BOS, EOS
 
 WORD_END = "</w>"
+BYTE_TOKENS = tuple(f"<0x{b:02X}>" for b in range(256))   # SentencePiece's spelling of a byte token
+
+
+def byte_pieces(ch: str) -> list[str]:
+    """A character as the byte tokens of its UTF-8 encoding: 'à' -> ['<0xC3>', '<0xA0>']."""
+    return [BYTE_TOKENS[b] for b in ch.encode("utf-8")]
 
 
 def _count_pairs(words: list[list[str]]) -> dict:
@@ -52,10 +73,11 @@ class BPETokenizer:
     merges: list[tuple[str, str]]
     id_to_token: list[str]
     token_to_id: dict
+    byte_fallback: bool = False    # the vocabulary ends with the 256 BYTE_TOKENS; unknown characters use them
     _words: dict = field(default_factory=dict, repr=False, compare=False)   # bpe_word results (tokenizers are cached across runs)
 
     @classmethod
-    def train(cls, corpus, n_merges: int) -> "BPETokenizer":
+    def train(cls, corpus, n_merges: int, byte_fallback: bool = False) -> "BPETokenizer":
         words = [list(w) + [WORD_END] for text in corpus for w in text.split()]
         merges = []
         for _ in range(n_merges):
@@ -67,12 +89,26 @@ class BPETokenizer:
             words = [_merge_word(w, pair) for w in words]
         chars = {c for t in corpus for c in t.replace(" ", "")}
         symbols = sorted({s for w in words for s in w} | chars | {WORD_END})
-        id_to_token = ["<bos>", "<eos>"] + symbols
-        return cls(merges, id_to_token, {t: i for i, t in enumerate(id_to_token)})
+        id_to_token = ["<bos>", "<eos>"] + symbols + (list(BYTE_TOKENS) if byte_fallback else [])
+        return cls(merges, id_to_token, {t: i for i, t in enumerate(id_to_token)}, byte_fallback)
 
     @property
     def vocab_size(self) -> int:
         return len(self.id_to_token)
+
+    @property
+    def n_byte_tokens(self) -> int:
+        """256 with byte fallback, else 0: the vocabulary's last rows (the model's extra embedding rows)."""
+        return len(BYTE_TOKENS) if self.byte_fallback else 0
+
+    def spell(self, piece: str) -> list[str]:
+        """Byte fallback for a piece the vocabulary lacks: its known characters one by one, the others as
+        UTF-8 byte tokens, then "</w>" if the piece ended a word."""
+        end = piece.endswith(WORD_END)
+        out = []
+        for ch in piece[:-len(WORD_END)] if end else piece:
+            out += [ch] if ch in self.token_to_id else byte_pieces(ch)
+        return out + [WORD_END] if end else out
 
     def bpe_word(self, word: str) -> list[str]:
         known = self._words.get(word)
@@ -97,7 +133,10 @@ class BPETokenizer:
         """Chat template: <bos> + the BPE pieces of every whitespace-separated word."""
         tokens = ["<bos>"]
         for word in text.split():
-            tokens += self.bpe_word(word)
+            pieces = self.bpe_word(word)
+            if self.byte_fallback:
+                pieces = [q for p in pieces for q in ([p] if p in self.token_to_id else self.spell(p))]
+            tokens += pieces
         return tokens
 
     def merge_steps(self, text: str) -> list[dict]:
@@ -121,7 +160,7 @@ class BPETokenizer:
 
     def unknown_chars(self, text: str) -> list[str]:
         """Characters of `text` that never appear in the training corpus, in order."""
-        known = set("".join(t for t in self.id_to_token[2:]).replace(WORD_END, ""))
+        known = set("".join(t for t in self.id_to_token[2:self.vocab_size - self.n_byte_tokens]).replace(WORD_END, ""))
         out = []
         for ch in "".join(text.split()):
             if ch not in known and ch not in out:
@@ -146,5 +185,16 @@ class BPETokenizer:
         return self.id_to_token[token_id]
 
     def decode(self, ids) -> str:
-        pieces = [self.id_to_token[i] for i in ids if i not in (BOS, EOS)]
-        return "".join(pieces).replace(WORD_END, " ").strip()
+        """The text of `ids`; runs of byte tokens are joined and read as UTF-8 (a broken sequence shows as �)."""
+        out, run = [], bytearray()
+        for i in ids:
+            if i in (BOS, EOS):
+                continue
+            t = self.id_to_token[i]
+            if self.byte_fallback and i >= self.vocab_size - self.n_byte_tokens:
+                run.append(i - (self.vocab_size - self.n_byte_tokens))
+                continue
+            out.append(run.decode("utf-8", errors="replace") + t)
+            run = bytearray()
+        out.append(run.decode("utf-8", errors="replace"))
+        return "".join(out).replace(WORD_END, " ").strip()

@@ -246,7 +246,7 @@ def block9_data(lab, main, info, qinfo) -> dict:
              within_half_scale=all(i["within_half_scale"] for i in qinfo.values()),
              matrices={k: dict(v) for k, v in qinfo.items()}, probe=probe[0] if probe else None)
     if probe:
-        d["logit_err"] = quantized_logit_err(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(probe[1]))
+        d["logit_err"] = quantized_logit_err(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(probe[1]), lab.tokenizer.byte_fallback)
     return d
 
 
@@ -347,7 +347,7 @@ def gate_result(lab, bits: int) -> dict:
         if unknown:
             skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
             continue
-        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, tuple(tok.encode(r["text"])[1]))
+        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, tuple(tok.encode(r["text"])[1]), tok.byte_fallback)
         agree = sum(x["token"] == x["token_q"] for x in res)
         flips += len(res) - agree
         decisions += len(res)
@@ -374,13 +374,13 @@ def quant_sweep(lab, probe, current: dict) -> list[dict]:
     The neighbours' runs are cached like the current one's (lru caches keyed by seed, merges, bits)."""
     cfg, out = lab.cfg, []
     for bits in sweep_bits(cfg.QUANT_BITS):
-        qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, bits)[1]
+        qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, bits, lab.tokenizer.byte_fallback)[1]
         n_el, n_sc = sum(i["elements"] for i in qinfo.values()), sum(i["scales"] for i in qinfo.values())
         gate = current if bits == cfg.QUANT_BITS else gate_result(lab, bits)
         out.append(dict(bits=bits, current=bits == cfg.QUANT_BITS, levels=2 ** (bits - 1) - 1,
                         fp32_bytes=4 * n_el, int_bytes=n_el * bits / 8 + 4 * n_sc,
                         max_err=max(i["max_err"] for i in qinfo.values()),
-                        logit_err=quantized_logit_err(cfg.SEED, cfg.N_MERGES, bits, tuple(probe[1])) if probe else None,
+                        logit_err=quantized_logit_err(cfg.SEED, cfg.N_MERGES, bits, tuple(probe[1]), lab.tokenizer.byte_fallback) if probe else None,
                         agreement=gate["agreement"], kept=gate["decisions"] - gate["flips"], decisions=gate["decisions"],
                         passed=gate["passed"]))
     return out

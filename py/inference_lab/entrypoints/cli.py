@@ -8,6 +8,8 @@ it in lower-case kebab form (SLOTS → --slots, COST_DECODE_FIXED → --cost-dec
 `--patch MODULE=FILE.py` (repeatable) runs the lab with FILE.py's functions in place of the
 module's functions of the same names (see patch.py); `--timeout S` stops such a run after S
 seconds (Ctrl-C stops it too), for a patch that loops forever.
+Where a line the seed prints is false or incomplete for the run, a note saying what is true
+(words/text_notes.py) follows its block on stderr, so stdout stays the seed's bytes.
 `--lang en` prints all of it in English (text_en.py), --help and error messages included (the command
 line's own sentences are words/cli_vi.py and cli_en.py, one key each).
 
@@ -261,6 +263,21 @@ def emit(args, config: Config, units=()) -> int:
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)
-    sys.stdout.write(report.to_json(indent=1) + "\n" if args.json else report.steps_text() if args.steps
-                     else report.to_text())
+    if args.json or args.steps:
+        sys.stdout.write(report.to_json(indent=1) + "\n" if args.json else report.steps_text())
+    else:
+        write_with_notes(report)
     return 0 if report.passed else EXIT_FAIL
+
+
+def write_with_notes(report) -> None:
+    """The report on stdout (the seed's bytes where the seed completes) and, after each part that has them,
+    its notes on stderr (words/text_notes.py): in a terminal each note shows right after its block, while
+    `> file` or a pipe keeps stdout byte for byte the seed's."""
+    for part, text in report.parts():
+        sys.stdout.write(text)
+        notes = report.notes.get(part)
+        if notes:
+            sys.stdout.flush()
+            sys.stderr.write("".join(f"   {n}\n" for n in notes) + "\n")
+            sys.stderr.flush()

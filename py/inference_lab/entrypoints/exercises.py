@@ -4,7 +4,7 @@ A file opens with front matter between two `+++` lines, then Markdown sections
 `## Câu hỏi`, `## Dự đoán`, `## Đáp án`:
 
     +++
-    title = "Hàng chờ và mã 429"
+    title = "Hàng đợi và mã 429"
     constants = { QUEUE_LIMIT = 2 }
     expect = ["D (đến 1.50 ms): nhận"]
     +++
@@ -29,7 +29,10 @@ edited engine function, "module.function", with the function's new source as a T
     >>> ex.patch
     {'sampler.sample': 'def sample(): ...'}
 
-Adding a seventh exercise is adding one file. Leaves out: rendering Markdown to HTML
+The exercises are taken in two tracks (`TRACKS`, written once here: the page's cards, the guide's learning
+map and `load_all()`'s order follow it): the model (text → tokens → attention → sampling → quantization)
+and serving (admission, steps, budget, KV blocks, capacity, cancellation). An exercise no track names comes
+last, in number order: adding an exercise is adding one file. Leaves out: rendering Markdown to HTML
 (build.py does that with a Markdown library), checking the answers (tests do that).
 """
 from __future__ import annotations
@@ -43,6 +46,38 @@ from pathlib import Path
 SECTIONS = ("Câu hỏi", "Dự đoán", "Đáp án")
 SECTIONS_EN = ("Question", "Prediction", "Answer")   # the same sections in English (optional, all or none)
 FILENAME = re.compile(r"^(\d{2})-([a-z0-9-]+)\.md$")
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """An ordered path through the exercises, with its name in both languages."""
+    id: str
+    title: str
+    title_en: str
+    numbers: tuple[int, ...]
+
+
+TRACKS = (
+    Track("model", "Lộ trình mô hình: từ văn bản tới token sinh ra",
+          "The model track: from text to generated tokens", (10, 11, 12, 16, 6)),
+    Track("serving", "Lộ trình phục vụ: cổng, lập lịch, KV cache, dung lượng",
+          "The serving track: gateway, scheduling, KV cache, capacity", (2, 14, 1, 3, 15, 4, 13, 5, 17, 18)),
+)
+OTHER = Track("other", "Bài khác", "Other exercises", ())
+
+
+def track_of(number: int) -> tuple[Track, int]:
+    """(the exercise's track, its 1-based place in it); OTHER and 0 when no track names it."""
+    for t in TRACKS:
+        if number in t.numbers:
+            return t, t.numbers.index(number) + 1
+    return OTHER, 0
+
+
+def track_order(number: int) -> tuple[int, int, int]:
+    """Sort key: the track's place in TRACKS (OTHER last), the place in the track, the number."""
+    track, place = track_of(number)
+    return (TRACKS.index(track) if track in TRACKS else len(TRACKS), place, number)
 
 
 @dataclass(slots=True)
@@ -70,8 +105,11 @@ class Exercise:
                                  f"là một chuỗi (nhận {key!r})")
 
     def to_dict(self) -> dict:
+        track, place = track_of(self.number)
         return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
-                    expect=self.expect, sections=self.sections, patch=self.patch, title_en=self.title_en)
+                    expect=self.expect, sections=self.sections, patch=self.patch, title_en=self.title_en,
+                    track=dict(id=track.id, title=track.title, title_en=track.title_en, place=place,
+                               of=len(track.numbers)))
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
@@ -118,7 +156,7 @@ def default_dir() -> Path:
 def load_all(directory: Path | None = None) -> list[Exercise]:
     directory = Path(directory) if directory else default_dir()
     files = sorted(p for p in directory.glob("*.md") if FILENAME.match(p.name))
-    return [parse_file(p) for p in files]
+    return sorted((parse_file(p) for p in files), key=lambda e: track_order(e.number))
 
 
 def parse_file(path: Path) -> Exercise:

@@ -12,7 +12,7 @@ Where the seed program crashes, this module does better: a followed request that
 refused (429/400) is reported as such and the invariant checks use a served request
 instead (and say so); a run where nobody is served still prints all 13 blocks.
 
-The blocks' facts are gathered by block_data.py, the cached tokenizer and weights live in weights.py.
+The blocks' facts are gathered by block_data.py (what byte fallback costs: byte_cost.py), the cached tokenizer and weights live in weights.py.
 Leaves out: the words (text.py and text_steps.py with their sentence tables text_vi/en.py, text_steps_vi/en.py), the arithmetic of serving (engine, scheduler,
 block_manager, model, sampler, quantization, metrics).
 """
@@ -30,6 +30,7 @@ from ..core.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, stand_in)
+from .byte_cost import byte_cost_data
 from .report import Block, Check, Report
 from .weights import (GATE_STEPS, Lab, quantized_for, quantized_logit_err, reference_for,  # noqa: F401 (the caches, for patch.py)
                       teacher_forced_for, tokenizer_for, weights_for)
@@ -101,7 +102,7 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     nocache = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
-    qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS)[1]
+    qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
     data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
             3: block3_data(lab, main, info, S)}
     data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
@@ -109,6 +110,7 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
                  9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
                  11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
                  13: block13_data(lab, main, info)})
+    data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
     checks = run_checks(lab, main, info, data, S, nocache)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
                    summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0])
@@ -153,6 +155,8 @@ def render(report: Report, lang: str = "vi") -> Report:
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
+    record = bare_record(report.steps)
+    parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
     return Report(config=report.config, header=text.header_lines(report.header_data), blocks=blocks, summary=summary,
-                  checks=checks, follow=report.follow, steps=narrated(bare_record(report.steps), step_text),
-                  header_data=report.header_data, lang=lang)
+                  checks=checks, follow=report.follow, steps=narrated(record, step_text),
+                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record))

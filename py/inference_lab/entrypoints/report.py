@@ -15,6 +15,8 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "passed":  bool,
       "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
       "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
+      "notes":   {"header" | "1".."13" | "summary": [str]}   # notes beside lines the seed prints that are false or
+                                              # incomplete for this run (words/text_notes.py); never in to_text()
       "header_data": {requests, follow, slots, queue_limit, token_budget, block_size, pool_blocks,
                       max_context, n_heads, d_model, vocab, seed},   # what the header lines print
       "steps":   the run log (core/run_log.py: the one per-step record, its format frozen: new facts are new keys)
@@ -34,7 +36,10 @@ steps: the charts and the step view read them from "steps" above.
   2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
      budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
-     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache)
+     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback,
+     byte_cost (BYTE_FALLBACK=on and some text needed byte tokens, else null: byte_cost.py) {rows[{id, text, plain,
+     tokens, plain_tokens, prompt, plain_prompt, extra, chars[[char, [byte tokens]]], words, byte_tokens, blocks,
+     plain_blocks, extra_time, ttft, plain_ttft}], base_vocab, n_bytes, block_size, cost_prefill, cost_tokenize}
   3  preemptions[{step, time, request, blocks, generated, recompute, needed_by, need, free, dropped, priority,
      arrival}] (the run log's "preempt" events), mixed, chunks, follow,
      sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts,
@@ -115,6 +120,7 @@ class Report:
     steps: dict = field(default_factory=dict)   # the step record with its narration (lab.narrated)
     header_data: dict = field(default_factory=dict)   # the facts header_lines words (lab.header_data)
     lang: str = "vi"                            # the language of the lines (lab.TEXTS)
+    notes: dict = field(default_factory=dict)   # {"header"|"1".."13"|"summary": [str]}: notes beside the seed's lines
 
     @property
     def passed(self) -> bool:
@@ -131,14 +137,21 @@ class Report:
     def to_dict(self) -> dict:
         return dict(config=self.config, header=list(self.header), blocks=[b.to_dict() for b in self.blocks],
                     summary=list(self.summary), checks=[c.to_dict() for c in self.checks], passed=self.passed,
-                    follow=self.follow, steps=self.steps, lang=self.lang, header_data=self.header_data)
+                    follow=self.follow, steps=self.steps, lang=self.lang, header_data=self.header_data,
+                    notes=self.notes)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Report":
         """The report again from to_dict()'s JSON (e.g. the page's): same lines, same to_text()."""
         return cls(config=d["config"], header=list(d["header"]), blocks=[Block.from_dict(b) for b in d["blocks"]],
                    summary=list(d["summary"]), checks=[Check.from_dict(c) for c in d["checks"]], follow=d["follow"],
-                   steps=d.get("steps", {}), header_data=d.get("header_data", {}), lang=d.get("lang", "vi"))
+                   steps=d.get("steps", {}), header_data=d.get("header_data", {}), lang=d.get("lang", "vi"),
+                   notes=d.get("notes", {}))
+
+    def parts(self) -> list[tuple[str, str]]:
+        """(part, its printed text) in order: "header", "1".."13", "summary"; joined they are to_text()."""
+        return ([("header", "".join(line + "\n" for line in self.header))] + [(str(b.number), b.to_text()) for b in self.blocks]
+                + [("summary", "".join(line + "\n" for line in self.summary))])
 
     def steps_text(self) -> str:
         """What `python -m inference_lab --steps` prints: each step's narration, a blank line between steps."""

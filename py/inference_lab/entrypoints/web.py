@@ -20,7 +20,8 @@ or {"ok": false, "errors": [{field, message, message_en}]}; `lang` ("vi" or "en"
 running the engine again (the page's language switch), with the same answer shape.
 Strings keep the worker free of Python source and the messages small and typed.
 
-`run(config_json, patches, lang)` runs the lab with the student's edited functions (patch.py): `patches`
+`run(config_json, patches, lang)` runs the lab with the student's edited functions (patch.py; sandbox.py puts
+back whatever else the edited code changed, so the next unedited run is a fresh page's): `patches`
 is JSON (or the same as Python objects) of {module: source} or of a list of
 {module, source, name, first_line, key, function}. The answer then says which functions ran edited
 ("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an error with field "patch:<key>"
@@ -141,7 +142,7 @@ def run(config_json: str, patches=None, lang: str = "vi") -> str:
     lang = lang if lang in ("vi", "en") else "vi"
     if not patches:
         return _answer(run_lab(cfg, lang=lang))
-    from . import patch
+    from . import patch, sandbox
     try:
         with patch.language(lang):
             units = patch_units(patches)
@@ -149,7 +150,7 @@ def run(config_json: str, patches=None, lang: str = "vi") -> str:
         return _errors([Problem("patch", f"{exc}.")])
     printed = io.StringIO()
     try:
-        with contextlib.redirect_stdout(printed), patch.language(lang):
+        with contextlib.redirect_stdout(printed), patch.language(lang), sandbox.kept():
             report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg)
         return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
                            "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)

@@ -1,5 +1,5 @@
 """What every run reuses: the tokenizer, the weights, the quantized weights and the quality gate's references,
-each cached across runs (lru caches keyed by seed, merges, bits), and `Lab`, one run's handle on them.
+each cached across runs (lru caches keyed by seed, merges, bits and byte fallback), and `Lab`, one run's handle on them.
 
 entrypoints/patch.py gives a patched run fresh, empty copies of these caches when a patch could change
 what they hold. Leaves out: the engine runs (lab.py) and the blocks' facts (block_data.py).
@@ -20,21 +20,27 @@ GATE_STEPS = 8
 
 
 @functools.lru_cache(maxsize=8)
-def tokenizer_for(n_merges: int) -> BPETokenizer:
-    return BPETokenizer.train(CORPUS, n_merges)
+def tokenizer_for(n_merges: int, byte_fallback: bool = False) -> BPETokenizer:
+    return BPETokenizer.train(CORPUS, n_merges, byte_fallback)
 
 
 @functools.lru_cache(maxsize=8)
-def weights_for(seed: int, vocab: int) -> dict:
-    W = make_weights(seed, vocab)
+def weights_for(seed: int, vocab: int, extra: int = 0) -> dict:
+    W = make_weights(seed, vocab, extra)
     for w in W.values():
         w.setflags(write=False)           # cached across runs: nobody may change them
     return W
 
 
+def model_for(seed: int, n_merges: int, byte_fallback: bool = False) -> dict:
+    """The weights for the tokenizer's vocabulary: the seed's rows, then one per byte token (byte fallback)."""
+    tok = tokenizer_for(n_merges, byte_fallback)
+    return weights_for(seed, tok.vocab_size - tok.n_byte_tokens, tok.n_byte_tokens)
+
+
 @functools.lru_cache(maxsize=8)
-def quantized_for(seed: int, n_merges: int, bits: int):
-    W = weights_for(seed, tokenizer_for(n_merges).vocab_size)
+def quantized_for(seed: int, n_merges: int, bits: int, byte_fallback: bool = False):
+    W = model_for(seed, n_merges, byte_fallback)
     Wq, info = quantize_weights(W, bits)
     for w in Wq.values():
         w.setflags(write=False)
@@ -42,21 +48,23 @@ def quantized_for(seed: int, n_merges: int, bits: int):
 
 
 @functools.lru_cache(maxsize=64)
-def reference_for(seed: int, n_merges: int, ids: tuple) -> dict:
+def reference_for(seed: int, n_merges: int, ids: tuple, byte_fallback: bool = False) -> dict:
     """The original model's greedy decode of one prompt: the same for every QUANT_BITS, so computed once."""
-    return greedy_reference(weights_for(seed, tokenizer_for(n_merges).vocab_size), list(ids), GATE_STEPS)
+    return greedy_reference(model_for(seed, n_merges, byte_fallback), list(ids), GATE_STEPS)
 
 
 @functools.lru_cache(maxsize=256)
-def teacher_forced_for(seed: int, n_merges: int, bits: int, ids: tuple) -> tuple:
+def teacher_forced_for(seed: int, n_merges: int, bits: int, ids: tuple, byte_fallback: bool = False) -> tuple:
     """The quality gate's decisions for one prompt; cached because re-runs rarely change its inputs."""
-    return tuple(compare_to_reference(reference_for(seed, n_merges, ids), quantized_for(seed, n_merges, bits)[0], list(ids)))
+    return tuple(compare_to_reference(reference_for(seed, n_merges, ids, byte_fallback),
+                                      quantized_for(seed, n_merges, bits, byte_fallback)[0], list(ids)))
 
 
 @functools.lru_cache(maxsize=256)
-def quantized_logit_err(seed: int, n_merges: int, bits: int, ids: tuple) -> float:
+def quantized_logit_err(seed: int, n_merges: int, bits: int, ids: tuple, byte_fallback: bool = False) -> float:
     """Block [9]'s probe: the largest logit change (without <bos>) quantization makes on one prompt; cached likewise."""
-    lg_fp, lg_q = reference_for(seed, n_merges, ids)["prompt_logits"], forward(quantized_for(seed, n_merges, bits)[0], list(ids), 0)[0]
+    lg_fp = reference_for(seed, n_merges, ids, byte_fallback)["prompt_logits"]
+    lg_q = forward(quantized_for(seed, n_merges, bits, byte_fallback)[0], list(ids), 0)[0]
     return float(np.max(np.abs(lg_fp[:, 1:] - lg_q[:, 1:])))
 
 
@@ -70,6 +78,6 @@ class Lab:
 
     @classmethod
     def build(cls, cfg: Config) -> "Lab":
-        tok = tokenizer_for(cfg.N_MERGES)
-        W = weights_for(cfg.SEED, tok.vocab_size)
+        tok = tokenizer_for(cfg.N_MERGES, cfg.BYTE_FALLBACK == "on")
+        W = model_for(cfg.SEED, cfg.N_MERGES, tok.byte_fallback)
         return cls(cfg, tok, W, ForwardCache(W))

@@ -155,7 +155,7 @@ BLOCKS: tuple[Block, ...] = (
           _refs("block_data.block10_data"),
           en=('Computes KV bytes from the formula 2 × layers × tokens × KV heads × head dim × bytes, for the lab and for an assumed sample setup.', '128 bytes per token in the lab; the sample setup with 32 layers and 4096 tokens needs 0.50 GiB per sequence (worked by hand, not measured).', 'the byte arithmetic on KVPool and the sample formula')),
     Block(11, "Telemetry & capacity feedback",
-          "Ghi từng bước (hàng chờ, số chuỗi chạy, token decode/prefill, block KV) và phân rã TTFT.",
+          "Ghi từng bước (hàng đợi, số chuỗi chạy, token decode/prefill, block KV) và phân rã TTFT.",
           "TTFT của C: 0.65 + 14.55 + 6.80 = 22.00 ms; thành phần lớn nhất là chờ chỗ chạy.",
           "hàm metrics và summary",
           _refs("metrics.request_metrics", "block_data.block11_data"),

@@ -25,6 +25,7 @@ from .templates import FORMAT, Words  # noqa: F401  (the language modules and th
 from .text_compute import block4, block5, block6, block7, block8
 from .text_intake import block1, block2, block3
 from .text_measure import block9, block10, block11, block12, block13
+from .text_notes import notes as run_notes
 
 BLOCK_CODES = {b.number: b.code for b in BLOCK_TABLE}  # "1 · Gateway & admission", from blocks.py
 
@@ -102,6 +103,11 @@ def summary_lines(w, ctx, checks) -> list[str]:
     else:
         lines.append(w("summary.pass"))
     return lines
+
+
+def notes(w, parts: dict, ctx, record: dict) -> dict:
+    """{part: ["Ghi chú: …"]}: text_notes.notes, each note opened by the language's mark (the page and the CLI show them so)."""
+    return {k: [w("note.mark") + n for n in v] for k, v in run_notes(w, parts, ctx, record).items()}
 
 
 def bind(w: Words) -> tuple[dict, partial, partial]:

@@ -12,6 +12,8 @@ Leaves out: which sentence is said when, and every number (text.py decides, lab.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from . import text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
@@ -76,7 +78,7 @@ SAY = {
     "header.title": "=== END-TO-END LAB: ONE REQUEST THROUGH THE WHOLE LLM SERVING PIPELINE ===",
     "header.goal": "GOAL: follow one request with real numbers from the gateway to its stop, then read TTFT, TPOT and throughput.",
     "header.input": "INPUT: 5 requests reach one engine (arrival times on the simulated clock). You follow request {d[follow]} through every block.",
-    "header.config": "CONFIG: {d[slots]} running slots + {d[queue_limit]} queue places; at most {d[token_budget]} tokens per step; "
+    "header.config": "CONFIG: {d[slots]:pl running slot} + {d[queue_limit]:pl waiting place}; at most {d[token_budget]} tokens per step; "
                      "KV blocks of {d[block_size]} tokens x {d[pool_blocks]} blocks; max context {d[max_context]}.",
     "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {d[seed]}.",
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
@@ -121,6 +123,20 @@ SAY = {
     "b2.never_queued": "{d[follow][id]} never entered the queue, so it has no preparation time.",
     "b2.prep_cost": "Preparation cost (assumed): gateway {d[cost_gateway]:ms} + {per_token:.2f} ms per token -> {prep}",
     "b2.conclusion": "Conclusion: the same text must give the same token IDs on every replica; a wrong tokenizer or chat template changes how the model behaves.",
+    # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
+    "b2.bytes": "Byte fallback ON (BYTE_FALLBACK=on): vocabulary = {d[base_vocab]} BPE tokens + {d[n_bytes]} byte tokens <0x00>..<0xFF>; "
+                "a character the tokenizer never saw becomes its UTF-8 bytes, as SentencePiece's byte fallback does (the byte-level BPE "
+                "of GPT-2 and Llama 3 always works on bytes): no more 400 for unknown characters, accented text just costs more tokens.",
+    "b2.real_tokenizers": "Real tokenizers do not answer 400 to an unknown character: byte-level BPE (GPT-2, Llama 3) and SentencePiece with "
+                          "byte fallback (Llama 2) fall back to UTF-8 bytes, and accented text just costs more tokens; try BYTE_FALLBACK=on (--byte-fallback).",
+    "b2.byte_chars": "{r[id]}: {chars}.",
+    "b2.byte_char": "'{c}' = {pieces}",
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]:pl token} ({r[byte_tokens]:pl byte token}, {per_word:.1f} tokens per word); "
+                    "without accents \"{r[plain]}\" = {r[plain_prompt]:pl token} ({plain_per_word:.1f} per word): {r[extra]:pl more token} -> the prompt takes "
+                    "{r[blocks]:pl KV block} instead of {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), about {r[extra_time]:ms} more preparation + prefill{ttft}.",
+    "b2.byte_ttft": "; measured TTFT {r[ttft]:ms}, {r[plain_ttft]:ms} when the whole trace runs again without accents",
+    "b2.template": "The chat template here adds only <bos>; a real chat template (Llama 3, ChatML) also wraps the text in role tokens "
+                   "(system / user / assistant headers, end of turn) and often a system prompt: tokens that are prefilled and kept in the KV cache too.",
     # ── [3] ────────────────────────────────────────────────────────────────
     "b3.title": "Iteration-level scheduling (continuous batching + chunked prefill)",
     "b3.preempt_at": "Preemption at step {p[step]} ({p[time]:ms}): ",
@@ -211,7 +227,7 @@ SAY = {
     "pool.ref_cnt_mismatch": "a reference count differs from the number of block tables holding the block",
     "pool.not_conserved": "blocks not conserved (duplicated, lost, or both free and owned)",
     "pool.stale_hash": "the hash map points to a block carrying another hash",
-    "b6.limitation_preempt": "Limitation: no prefix caching or reference counting; when blocks run out the engine preempts by recompute as vLLM does (no swapping to CPU).",
+    "b6.limitation_preempt": "Limitation: this run has the prefix cache off (PREFIX_CACHE=off), so no block is shared and every reference count stays <= 1; when blocks run out the engine preempts by recompute as vLLM does (no swapping to CPU).",
     "b6.limitation": "Limitation: no prefix caching, reference counting or preemption when blocks run out.",
     "b6.hit": "{h[request]} takes {h[tokens]:pl token} (blocks {h[blocks]}) at step {h[step]}",
     "b6.hit_recompute": " while recomputing after a preemption",
@@ -351,8 +367,43 @@ SAY = {
     "summary.simulated": "4. The ms figures are simulated from assumptions; the bytes, positions, tokens and errors are real results computed in this lab.",
     "summary.fail": "FAIL: invariant checks failed: {labels}.",
     "summary.pass": "PASS: the miniature LLM serving pipeline runs correctly (cache matches recompute, all blocks returned, scheduling does not change content).",
+    # ── notes beside the seed's lines (text_notes.py: said when the line above is false or incomplete for the run) ──
+    "note.mark": "Note: ",
+    "note.request_count": "this trace has {n:pl request}; \"5 requests\" in the INPUT line is the original program's fixed phrase.",
+    "note.served_count": "this run serves {n:pl request}; the 3 in this block is the original program's fixed phrase.",
+    "note.vllm_config": "vLLM's names: SLOTS is max_num_seqs (sequences running at once), TOKEN_BUDGET is max_num_batched_tokens "
+                        "(tokens per step), BLOCK_SIZE is --block-size, POOL_BLOCKS is num_gpu_blocks (vLLM computes it from "
+                        "gpu_memory_utilization, see block [10]); QUEUE_LIMIT and the 429 belong to the gateway in front of the engine.",
+    "note.diagram": "this page does not have the Tab 01 diagram (it is on the original lesson page); [n · Name] is the name of a cell of "
+                    "that diagram, and the page's mapping table says where each block lives in the code.",
+    "note.cancel": "this lab DOES simulate request cancellation when a request has cancel_at (like vLLM's abort path); no request of this trace is cancelled.",
+    "note.heads": "the two heads give different distributions because their Q and K projections (W_Q, W_K) differ, not because each "
+                  "head has its own K/V: under GQA, heads that share one K/V still give different attention rows because their Q differs.",
+    "note.pool_limits": "this lab DOES simulate the prefix cache with reference counts (PREFIX_CACHE=on) and recompute preemption when "
+                        "blocks run out; this run has the prefix cache off and never runs out of blocks.",
+    "note.recompute": "the K/V recomputed after a preemption match the old ones because the lab computes in NumPy float64; on GPUs a "
+                      "different batch changes the kernels and the order of sums, so K/V and greedy tokens can differ (batch invariance).",
+    "note.vllm_memory": "vLLM is not given a number of blocks: it takes gpu_memory_utilization (0.9 by default) x HBM, subtracts the "
+                        "weights and the working memory measured at start-up, and divides the rest by the bytes of one block "
+                        "(--block-size tokens) to get num_gpu_blocks; the lab's POOL_BLOCKS sets that number directly.",
+    "note.vllm_metrics": "vLLM's metric names: waiting= is vllm:num_requests_waiting, running= is vllm:num_requests_running, KV x/y (%) is "
+                         "vllm:kv_cache_usage_perc, the preemption count is vllm:num_preemptions; TTFT and ITL are the histograms "
+                         "vllm:time_to_first_token_seconds and vllm:inter_token_latency_seconds.",
+    "note.wait_steps": "{id} got no token in step(s) {steps} although no running slot was missing",
+    "note.wait_budget": "the part called 'waiting for a slot' is not only a wait for a slot: {who}. It is a wait to be scheduled: "
+                        "waiting for a turn in the per-step token budget (TOKEN_BUDGET, vLLM's max_num_batched_tokens).",
+    "note.itl": "the largest gap between two consecutive tokens (the last column, the 'stall' of the Reading line) is the largest ITL; "
+                "ITL (inter-token latency) is this metric's name in model serving, like vLLM's vllm:inter_token_latency_seconds.",
+    "note.batch_invariance": "'the same tokens' holds here because the lab computes in NumPy float64; on GPUs the batch shape changes "
+                             "the kernels and the order of sums, so the same greedy prompt can give other tokens under another schedule "
+                             "(batch invariance).",
+    "note.mixed_step": "the lab's clock is the original program's cost model: a mixed decode + prefill step (step {steps}) is charged "
+                       "both COST_PREFILL_FIXED {pre} µs and COST_DECODE_FIXED {dec} µs, as if it read the weights twice. A real GPU "
+                       "runs one forward pass per step and reads the weights once, so here continuous + chunked is charged more than it "
+                       "would cost and can lose to static; the lab has no clock yet that charges a step once (roofline).",
 }
 
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
+notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
 

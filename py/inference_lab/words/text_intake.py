@@ -73,10 +73,28 @@ def block2(w, d, ctx):
         w("b2.lengths", lens=", ".join(f"{rid}={n}" for rid, n in lens)) if lens else w("b2.no_lengths"),
         *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
     ]
+    if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
+        lines.append(w("b2.real_tokenizers"))
+    lines += byte_lines(w, d.get("byte_cost"), d.get("byte_fallback"))
     prep = w("b2.ready", d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
     lines.append(w("b2.prep_cost", d=d, per_token=d["cost_tokenize"] / 1000, prep=prep))
     lines.append(w("b2.conclusion"))
     return w("b2.title"), lines
+
+
+def byte_lines(w, bc, on) -> list[str]:
+    """Block [2] with BYTE_FALLBACK=on: the byte vocabulary, what the chat template adds, and for every text that
+    needed byte tokens its cost against the same text without accents (none of this exists in the seed)."""
+    if not on:
+        return []
+    lines = [w("b2.bytes", d=bc or {"base_vocab": "?", "n_bytes": 256}), w("b2.template")]
+    for r in (bc or {}).get("rows", []):
+        chars = ", ".join(w("b2.byte_char", c=c, pieces=" ".join(p)) for c, p in r["chars"])
+        ttft = w("b2.byte_ttft", r=r) if r["ttft"] is not None and r["plain_ttft"] is not None else ""
+        lines += [w("b2.byte_chars", r=r, chars=chars),
+                  w("b2.byte_cost", r=r, d=bc, per_word=r["prompt"] / r["words"], plain_per_word=r["plain_prompt"] / r["words"],
+                    ttft=ttft)]
+    return lines
 
 
 # ── [3] ────────────────────────────────────────────────────────────────────

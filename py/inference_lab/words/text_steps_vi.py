@@ -24,9 +24,9 @@ SAY = {
     "freed.none": "chưa giữ block nào",
     # ── one line per kind of event ─────────────────────────────────────────
     "gate.head": "Cổng: {e[id]} (đến {e[arrival]:ms}) ",
-    "gate.429": "bị TỪ CHỐI 429 vì hàng chờ đầy - {why} (SLOTS + QUEUE_LIMIT).",
+    "gate.429": "bị TỪ CHỐI 429 vì hàng đợi đầy - {why} (SLOTS + QUEUE_LIMIT).",
     "gate.400": "qua cổng nhưng bị TỪ CHỐI 400 ở bước chuẩn bị đầu vào - {why}.",
-    "gate.ok": "được nhận - {why}; vào hàng chờ, sẵn sàng lúc {e[ready]:ms}.",
+    "gate.ok": "được nhận - {why}; vào hàng đợi, sẵn sàng lúc {e[ready]:ms}.",
     "admit.full_group": "{e[id]} vào chạy: static đủ một nhóm, nhận cả nhóm {slots} chỗ.",
     "admit.room": "{e[id]} vào chạy: lúc xét còn {e[room]}/{slots} chỗ trống.",
     "abort.running": "đang chạy",
@@ -39,7 +39,7 @@ SAY = {
                   "không chạy tiếp (như finish_requests của vLLM).",
     "overtake.behind": "{x[id]} (priority {x[priority]}, đến {x[arrival]:ms})",
     "overtake.line": "{e[id]} (priority {e[priority]}) vào chạy trước {behind} dù sẵn sàng sau: SCHED_POLICY=priority "
-                     "xét hàng chờ theo (priority, lúc đến), số nhỏ trước.",
+                     "xét hàng đợi theo (priority, lúc đến), số nhỏ trước.",
     "hit.own": "block của chính nó còn trong cache từ trước khi bị preempt",
     "hit.earlier": "block đầy cùng hash của một prompt trước",
     "hit.rest": ", chỉ phải prefill {left}/{total} token còn lại",
@@ -48,10 +48,10 @@ SAY = {
     "running.decode": "{rid} decode (đã sinh {gen} token)",
     "running.redo": ", tính lại sau preempt: prompt + {gen} token đã sinh",
     "running.prefill": "{rid} prefill (prompt {done}/{total}{redo})",
-    "waiting.empty": "Hàng chờ: trống.",
+    "waiting.empty": "Hàng đợi: trống.",
     "waiting.priority_of": "{id} (priority {p})",
-    "waiting.by_priority": "Hàng chờ (theo thứ tự; vào chạy theo priority rồi lúc đến): {queue}.",
-    "waiting.in_order": "Hàng chờ (theo thứ tự): {queue}.",
+    "waiting.by_priority": "Hàng đợi (theo thứ tự; vào chạy theo priority rồi lúc đến): {queue}.",
+    "waiting.in_order": "Hàng đợi (theo thứ tự): {queue}.",
     "waiting.ready_at": "{id} (sẵn sàng lúc {t:ms})",
     "waiting.busy": " ({n}/{slots} chỗ đang bận)",
     "waiting.because": "Chờ vì {label}{busy}: {names}.",
@@ -84,18 +84,18 @@ SAY = {
     "preempt.other_priority": "preempt {e[id]}: nó {rule}",
     "preempt.self": "{e[id]} là chuỗi vào chạy gần nhất nên chính nó bị preempt",
     "preempt.other": "preempt {e[id]} (chuỗi vào chạy gần nhất)",
-    "preempt.line": "PREEMPT: {need} -> {victim}: {freed}, quay lại đầu hàng chờ; khi chạy lại phải prefill lại "
+    "preempt.line": "PREEMPT: {need} -> {victim}: {freed}, quay lại đầu hàng đợi; khi chạy lại phải prefill lại "
                     "{e[recompute]} token (prompt + {e[generated]} token đã sinh).",
     "preempt.dropped": " Phần việc {e[dropped]} token của {e[id]} ở bước này không chạy.",
     "wait_kv.short": "CHỜ BLOCK KV: {e[id]} vừa vào chạy nhưng đoạn prompt của nó cần {e[need]} block KV mới, bể chỉ còn "
-                     "{e[free]}/{pool} block trống -> {e[id]} quay lại hàng chờ ở chỗ cũ ({freed}) và không preempt ai: "
+                     "{e[free]}/{pool} block trống -> {e[id]} quay lại hàng đợi ở chỗ cũ ({freed}) và không preempt ai: "
                      "như vLLM, yêu cầu đang chờ không bao giờ gây preempt.",
     "wait_kv.gives_way": "CHỜ BLOCK KV: {e[by]} cần {e[need]} block KV mới, bể chỉ còn {e[free]}/{pool} block trống -> "
-                         "{e[id]} (vào chạy sau cùng ở ranh giới này) nhường trước: {freed}, quay lại hàng chờ ở chỗ cũ.",
+                         "{e[id]} (vào chạy sau cùng ở ranh giới này) nhường trước: {freed}, quay lại hàng đợi ở chỗ cũ.",
     "wait_kv.behind": "CHỜ BLOCK KV: {e[id]} vào chạy sau {e[by]} ở ranh giới này, mà {e[by]} không có block KV -> {e[id]} "
-                      "cũng quay lại hàng chờ ở chỗ cũ ({freed}): vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block.",
+                      "cũng quay lại hàng đợi ở chỗ cũ ({freed}): vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block.",
     "wait_kv.preempted": "CHỜ BLOCK KV: bước này đã preempt một chuỗi đang chạy -> {e[id]} (vừa vào chạy) quay lại hàng "
-                         "chờ ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng chờ.",
+                         "đợi ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng đợi.",
     "first": "{e[id]} có token đầu tiên lúc {e[time]:ms} (TTFT tính tới đây).",
     "finish": "{e[id]} xong ({why}, {e[n]} token), trả block {blocks}, nhường chỗ chạy.",
     "kv.after": "KV sau bước: {tables}.",

@@ -16,6 +16,8 @@ Leaves out: which sentence is said when, and every number (text.py decides, lab.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from . import text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
@@ -61,7 +63,7 @@ SAY = {
     "refusal.cancelled": "Yêu cầu theo dõi {fl[id]} bị HỦY lúc {f[time]:ms} {where} (client hủy lúc {f[cancel_at]:ms}), "
                          "sau {f[generated]} token",
     "refusal.running": "khi đang chạy",
-    "refusal.waiting": "khi còn trong hàng chờ",
+    "refusal.waiting": "khi còn trong hàng đợi",
     "refusal.before_arrival": "trước cả lúc đến, ở cổng",
     "refusal.rejected": "Yêu cầu theo dõi {fl[id]} bị TỪ CHỐI {fl[code]} {where} ({why})",
     "refusal.gateway": "ở cổng",
@@ -103,7 +105,7 @@ SAY = {
     "b1.conclusion_no_429": "Kết luận: với giới hạn hiện tại hàng đợi chưa đầy nên không có yêu cầu nào bị 429; thử giảm QUEUE_LIMIT để thấy từ chối.",
     "b1.limitation": "Giới hạn: cổng chỉ xét ở ranh giới giữa hai bước, nên yêu cầu đến giữa bước được xét sau khi bước đó kết thúc (giờ đến vẫn giữ nguyên).",
     "b1.abort_running": "đang chạy, đã sinh {a[generated]} token, trả block {a[blocks]}",
-    "b1.abort_waiting": "còn trong hàng chờ, đã sinh {a[generated]} token",
+    "b1.abort_waiting": "còn trong hàng đợi, đã sinh {a[generated]} token",
     "b1.abort_frees": ", trả block {a[blocks]}",
     "b1.abort_gateway": "hủy trước cả lúc đến: không được nhận vào, không chiếm chỗ ở cổng",
     "b1.abort": "{a[request]}: client HỦY lúc {a[cancel_at]:ms} -> engine bỏ nó ở ranh giới bước lúc {a[time]:ms} "
@@ -122,18 +124,32 @@ SAY = {
     "b2.no_lengths": "Độ dài prompt: không có yêu cầu nào được phục vụ.",
     "b2.blocked": "Bị chặn: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} sẵn sàng sau {d[prep]:ms}.",
-    "b2.never_queued": "{d[follow][id]} không vào hàng chờ nên không có thời gian chuẩn bị.",
+    "b2.never_queued": "{d[follow][id]} không vào hàng đợi nên không có thời gian chuẩn bị.",
     "b2.prep_cost": "Chi phí chuẩn bị (giả định): cổng {d[cost_gateway]:ms} + {per_token:.2f} ms mỗi token -> {prep}",
     "b2.conclusion": "Kết luận: cùng văn bản phải cho cùng token IDs trên mọi bản sao; tokenizer hay template sai làm đổi hành vi của mô hình.",
+    # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
+    "b2.bytes": "Byte fallback BẬT (BYTE_FALLBACK=on): từ vựng = {d[base_vocab]} token BPE + {d[n_bytes]} token byte <0x00>..<0xFF>; "
+                "ký tự chưa từng thấy thành các byte UTF-8 của nó, như byte fallback của SentencePiece (BPE mức byte của GPT-2, Llama 3 "
+                "thì luôn làm việc trên byte): không còn mã 400 vì ký tự lạ, chữ có dấu chỉ tốn thêm token.",
+    "b2.real_tokenizers": "Tokenizer thật không trả 400 vì ký tự lạ: BPE mức byte (GPT-2, Llama 3) và SentencePiece có byte fallback "
+                          "(Llama 2) lùi về các byte UTF-8, chữ có dấu chỉ tốn thêm token; thử BYTE_FALLBACK=on (--byte-fallback).",
+    "b2.byte_chars": "{r[id]}: {chars}.",
+    "b2.byte_char": "'{c}' = {pieces}",
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]} token ({r[byte_tokens]} token byte, {per_word:.1f} token mỗi từ); "
+                    "bỏ dấu \"{r[plain]}\" = {r[plain_prompt]} token ({plain_per_word:.1f} mỗi từ): thêm {r[extra]} token -> prompt chiếm "
+                    "{r[blocks]} block KV thay vì {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), chuẩn bị + prefill thêm khoảng {r[extra_time]:ms}{ttft}.",
+    "b2.byte_ttft": "; TTFT đo được {r[ttft]:ms}, chạy lại cả trace không dấu thì {r[plain_ttft]:ms}",
+    "b2.template": "Chat template ở đây chỉ thêm <bos>; chat template thật (Llama 3, ChatML) còn bọc văn bản bằng các token vai trò "
+                   "(system / user / assistant, hết lượt) và thường một system prompt: cũng là token phải prefill và giữ trong KV cache.",
     # ── [3] ────────────────────────────────────────────────────────────────
     "b3.title": "Lập lịch theo vòng lặp (continuous batching + chunked prefill)",
     "b3.preempt_at": "Preemption ở bước {p[step]} ({p[time]:ms}): ",
     "b3.who_fcfs": "vào chạy gần nhất",
     "b3.who_priority": "priority {p[priority]}, đến {p[arrival]:ms}: (priority, giờ đến) lớn nhất trong các chuỗi đang chạy",
     "b3.preempt_no_block": "không còn block KV trống cho {p[request]} ({who}, chưa giữ block nào) nên nó "
-                           "nhường chỗ và quay lại đầu hàng chờ; chưa mất phần tính nào.",
+                           "nhường chỗ và quay lại đầu hàng đợi; chưa mất phần tính nào.",
     "b3.preempt": "hết block KV trống nên {p[request]} ({who}) bị tạm dừng, "
-                  "trả block {p[blocks]}, quay lại đầu hàng chờ; khi chạy lại phải prefill lại {p[recompute]} token "
+                  "trả block {p[blocks]}, quay lại đầu hàng đợi; khi chạy lại phải prefill lại {p[recompute]} token "
                   "(prompt + {p[generated]} token đã sinh).",
     "b3.legend": "Mỗi dòng: bước (bắt đầu -> kết thúc), số yêu cầu chờ/chạy, rồi [yêu cầu:pha:số token] với p = prefill (đoạn prompt), d = decode (1 token mới).",
     "b3.step": "bước {i:>2}: {st[start]:ms} -> {st[end]:ms} | chờ={st[waiting]} chạy={st[running]} | {work}",
@@ -145,27 +161,27 @@ SAY = {
     "b3.abort": "Hủy ở ranh giới bước lúc {a[time]:ms}: {a[request]} (client hủy lúc {a[cancel_at]:ms}) rời "
                 "{left}; bộ lập lịch không còn xếp nó vào bước nào.",
     "b3.left_running": "nhóm đang chạy",
-    "b3.left_waiting": "hàng chờ",
+    "b3.left_waiting": "hàng đợi",
     "b3.left_gateway": "cổng (chưa từng vào hệ thống, không chiếm chỗ)",
     "b3.wait_kv_at": "Chờ block KV ở bước {k[step]} ({k[time]:ms}): ",
     "b3.wait_kv_short": "{k[request]} vừa vào chạy nhưng đoạn prompt của nó cần {k[need]} block KV mới, bể chỉ còn "
-                        "{k[free]} block trống -> nó quay lại hàng chờ ở chỗ cũ, không preempt ai (bộ lập lịch v1 của "
+                        "{k[free]} block trống -> nó quay lại hàng đợi ở chỗ cũ, không preempt ai (bộ lập lịch v1 của "
                         "vLLM: yêu cầu đang chờ không bao giờ gây preempt; vòng nhận yêu cầu dừng ở yêu cầu đầu tiên "
                         "không cấp được block).",
     "b3.wait_kv_gives_way": "{k[by]} cần {k[need]} block KV mới, bể chỉ còn {k[free]} block trống -> {k[request]} (vào chạy "
-                            "sau cùng ở ranh giới này) trả block {k[blocks]} và quay lại hàng chờ ở chỗ cũ, trước khi "
+                            "sau cùng ở ranh giới này) trả block {k[blocks]} và quay lại hàng đợi ở chỗ cũ, trước khi "
                             "phải preempt chuỗi nào đang chạy.",
     "b3.wait_kv_behind": "{k[request]} vào chạy sau {k[by]} ở ranh giới này, mà {k[by]} không có block KV -> "
-                         "{k[request]} cũng quay lại hàng chờ ở chỗ cũ (vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block).",
-    "b3.wait_kv_preempted": "bước này đã preempt một chuỗi đang chạy nên {k[request]} (vừa vào chạy) quay lại hàng chờ ở "
-                            "chỗ cũ: như vLLM, bước có preempt không nhận yêu cầu nào từ hàng chờ.",
+                         "{k[request]} cũng quay lại hàng đợi ở chỗ cũ (vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block).",
+    "b3.wait_kv_preempted": "bước này đã preempt một chuỗi đang chạy nên {k[request]} (vừa vào chạy) quay lại hàng đợi ở "
+                            "chỗ cũ: như vLLM, bước có preempt không nhận yêu cầu nào từ hàng đợi.",
     "b3.chunks": "Chunked prefill: prompt {fid} dài {f[prompt_len]} token được xử lý theo các đoạn {d[chunks]} (ngân sách {d[token_budget]} token mỗi bước).",
     "b3.chunks_redo": "Các đoạn trên gồm cả phần {fid} phải prefill lại sau {f[preempted]} lần bị preempt.",
     "b3.follow_wait": "{fid}: sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ chỗ chạy {f[queue]:ms}.",
     "b3.conclusion": "Kết luận: continuous batching đưa yêu cầu mới vào ở ranh giới từng bước ngay khi có chỗ trống, không đợi cả nhóm cũ xong.",
     "b3.overtaken": "{x[id]} (priority {x[priority]}, đến {x[arrival]:ms})",
     "b3.overtake": "Priority ở bước {o[step]} ({o[time]:ms}): {o[request]} (priority {o[priority]}) được vào chạy trước {behind} "
-                   "dù đến sau, vì SCHED_POLICY=priority xếp hàng chờ theo (priority, giờ đến), số nhỏ trước.",
+                   "dù đến sau, vì SCHED_POLICY=priority xếp hàng đợi theo (priority, giờ đến), số nhỏ trước.",
     # ── [4] ────────────────────────────────────────────────────────────────
     "b4.title": "Xử lý prompt, ghi KV và tạo logits đầu tiên",
     "b4.conclusion": "Kết luận: prefill kết thúc bằng token đầu tiên, nên nó cùng với thời gian chờ quyết định TTFT. Logits là điểm số, chưa phải xác suất.",
@@ -197,7 +213,7 @@ SAY = {
     "b6.freed": "Trả block theo thứ tự kết thúc: {freed}.",
     "b6.frees": "{rid} trả {blk}",
     "b6.none_served": "Mỗi block chứa {bs} token. Không có chuỗi nào được phục vụ nên không block nào được cấp.",
-    "b6.kept_cached": "các block đầy giữ hash ở cuối hàng đợi trống, khi chạy lại nó có thể trúng chính chúng",
+    "b6.kept_cached": "các block đầy giữ hash ở cuối danh sách block trống, khi chạy lại nó có thể trúng chính chúng",
     "b6.kept_dropped": "K/V của nó bị bỏ, sẽ tính lại",
     "b6.preempt": "Preemption ở bước {p[step]}: {p[request]} bị tạm dừng vì hết block trống, trả block {p[blocks]} về bể ({kept}).",
     "b6.preempt_no_block": "Preemption ở bước {p[step]}: {p[request]} chưa giữ block nào, nhường chỗ vì bể đã hết block trống.",
@@ -213,11 +229,11 @@ SAY = {
     "pool.ref_cnt_mismatch": "số tham chiếu khác số bảng block đang giữ block",
     "pool.not_conserved": "block không được bảo toàn (trùng, mất, hoặc vừa trống vừa có chủ)",
     "pool.stale_hash": "bảng băm trỏ tới block mang hash khác",
-    "b6.limitation_preempt": "Giới hạn: không mô phỏng prefix cache hay đếm tham chiếu; khi hết block, engine preempt theo kiểu recompute của vLLM (không swap sang CPU).",
+    "b6.limitation_preempt": "Giới hạn: lần chạy này tắt prefix cache (PREFIX_CACHE=off) nên không block nào dùng chung và số tham chiếu luôn <= 1; khi hết block, engine preempt theo kiểu recompute của vLLM (không swap sang CPU).",
     "b6.limitation": "Giới hạn: không mô phỏng prefix cache, đếm tham chiếu hay preemption khi hết block.",
     "b6.hit": "{h[request]} lấy {h[tokens]} token (block {h[blocks]}) ở bước {h[step]}",
     "b6.hit_recompute": " khi tính lại sau preempt",
-    "b6.wait_kv": "Chờ block KV (quay lại hàng chờ, không preempt ai): {waits}.",
+    "b6.wait_kv": "Chờ block KV (quay lại hàng đợi, không preempt ai): {waits}.",
     "b6.wait_kv_short": "{k[request]} ở bước {k[step]} (cần {k[need]} block, còn {k[free]} trống)",
     "b6.wait_kv_gives_way": "{k[request]} ở bước {k[step]} (nhường block cho {k[by]})",
     "b6.wait_kv_behind": "{k[request]} ở bước {k[step]} (xếp sau {k[by]})",
@@ -230,9 +246,9 @@ SAY = {
                  "nhiều nhất {d[max_shared]} chuỗi cùng giữ một block.",
     "b6.none_shared": "Block dùng chung: không có lúc nào hai chuỗi đang chạy cùng giữ một block (số tham chiếu luôn <= 1).",
     "b6.evicted_block": "block {e[block]} (bước {e[step]})",
-    "b6.evicted": "Evict (đầu hàng đợi block trống, LRU, bị lấy cho dữ liệu mới nên mất hash): {ev}.",
-    "b6.none_evicted": "Evict: không block nào có hash bị lấy lại cho dữ liệu mới.",
-    "b6.cached_free": "Block trả về đi vào CUỐI hàng đợi trống (block cuối của chuỗi trước) và giữ hash: lúc kết thúc {n} block trống "
+    "b6.evicted": "Bị thu hồi (evict, lấy từ đầu danh sách block trống theo LRU cho dữ liệu mới nên mất hash): {ev}.",
+    "b6.none_evicted": "Bị thu hồi (evict): không block nào có hash bị lấy lại cho dữ liệu mới.",
+    "b6.cached_free": "Block trả về đi vào CUỐI danh sách block trống (block cuối của chuỗi trước) và giữ hash: lúc kết thúc {n} block trống "
                       "vẫn dùng lại được cho yêu cầu sau có cùng phần đầu.",
     "b6.prefix_limitation": "Giới hạn: chỉ block đầy được chia sẻ và không bị ghi lại (không cần copy-on-write); block trùng nội dung không được gộp "
                             "(bảng block chỉ nối thêm, như vLLM v1); không swap sang CPU, không cache_salt.",
@@ -353,8 +369,42 @@ SAY = {
     "summary.simulated": "4. Số ms là mô phỏng theo giả định; số byte, số vị trí, token và sai số là kết quả tính thật trong lab này.",
     "summary.fail": "FAIL: kiểm tra bất biến không đạt: {labels}.",
     "summary.pass": "PASS: đường ống phục vụ LLM thu nhỏ chạy đúng (cache khớp tính lại, block được trả đủ, lập lịch không đổi nội dung).",
+    # ── notes beside the seed's lines (text_notes.py: said when the line above is false or incomplete for the run) ──
+    "note.mark": "Ghi chú: ",
+    "note.request_count": "trace này có {n} yêu cầu; \"5 yêu cầu\" ở dòng ĐẦU VÀO là câu cố định của chương trình gốc.",
+    "note.served_count": "lần chạy này phục vụ {n} yêu cầu; con số 3 trong khối này là câu cố định của chương trình gốc.",
+    "note.vllm_config": "tên trong vLLM: SLOTS là max_num_seqs (số chuỗi chạy cùng lúc), TOKEN_BUDGET là max_num_batched_tokens "
+                        "(số token mỗi bước), BLOCK_SIZE là --block-size, POOL_BLOCKS là num_gpu_blocks (vLLM tự tính từ "
+                        "gpu_memory_utilization, xem khối [10]); QUEUE_LIMIT và mã 429 thuộc về cổng đứng trước engine.",
+    "note.diagram": "trang này không có sơ đồ Tab 01 (sơ đồ ở trang bài học gốc); [n · Tên] là tên ô trên sơ đồ đó, và bảng ánh xạ "
+                    "trên trang cho biết mỗi khối nằm ở đâu trong mã.",
+    "note.cancel": "lab này CÓ mô phỏng hủy yêu cầu khi một yêu cầu có cancel_at (như đường abort của vLLM); trace này không có yêu cầu nào bị hủy.",
+    "note.heads": "hai head cho phân phối khác nhau vì phép chiếu Q và K của chúng (W_Q, W_K) khác nhau, không phải vì mỗi head có K/V "
+                  "riêng: dưới GQA, các head dùng chung một K/V vẫn cho hàng attention khác nhau vì Q của chúng khác.",
+    "note.pool_limits": "lab này CÓ mô phỏng prefix cache với đếm tham chiếu (PREFIX_CACHE=on) và preemption kiểu recompute khi hết block; "
+                        "lần chạy này tắt prefix cache và không lần nào hết block.",
+    "note.recompute": "K/V tính lại sau preempt khớp bản cũ vì lab tính bằng NumPy float64; trên GPU, batch khác làm đổi kernel và thứ tự "
+                      "cộng, nên K/V và token greedy có thể khác (batch invariance).",
+    "note.vllm_memory": "vLLM không nhận số block trực tiếp: nó lấy gpu_memory_utilization (mặc định 0.9) x HBM, trừ trọng số và vùng "
+                        "làm việc đo lúc khởi động, rồi chia phần còn lại cho số byte mỗi block (--block-size token) để ra num_gpu_blocks; "
+                        "POOL_BLOCKS của lab đặt thẳng con số đó.",
+    "note.vllm_metrics": "tên số đo trong vLLM: chờ= là vllm:num_requests_waiting, chạy= là vllm:num_requests_running, KV x/y (%) là "
+                         "vllm:kv_cache_usage_perc, số lần preempt là vllm:num_preemptions; TTFT và ITL là histogram "
+                         "vllm:time_to_first_token_seconds và vllm:inter_token_latency_seconds.",
+    "note.wait_steps": "{id} không nhận token nào ở bước {steps} dù không thiếu chỗ chạy",
+    "note.wait_budget": "phần gọi là 'chờ chỗ chạy' không chỉ là chờ chỗ: {who}. Đúng hơn là 'chờ được lập lịch': chờ tới lượt trong "
+                        "ngân sách token mỗi bước (TOKEN_BUDGET, tức max_num_batched_tokens của vLLM).",
+    "note.itl": "khoảng cách lớn nhất giữa hai token liền kề (cột cuối, 'khoảng đứng' ở dòng Cách đọc) là ITL lớn nhất; ITL "
+                "(inter-token latency) là tên số đo này khi phục vụ mô hình, như vllm:inter_token_latency_seconds của vLLM.",
+    "note.batch_invariance": "'không đổi token' đúng ở đây vì lab tính bằng NumPy float64; trên GPU, hình dạng batch đổi kernel và thứ tự "
+                             "cộng, nên cùng prompt greedy có thể ra token khác khi lập lịch khác (batch invariance).",
+    "note.mixed_step": "đồng hồ của lab là mô hình chi phí của chương trình gốc: bước trộn decode + prefill (bước {steps}) bị tính cả "
+                       "COST_PREFILL_FIXED {pre} µs lẫn COST_DECODE_FIXED {dec} µs, như thể đọc trọng số hai lần. GPU thật chạy mỗi bước "
+                       "một lượt forward và đọc trọng số một lần, nên ở đây continuous + chunked bị tính đắt hơn thật và có thể thua static; "
+                       "lab chưa có đồng hồ tính mỗi bước một lần (roofline).",
 }
 
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
+notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
 

@@ -1,0 +1,95 @@
+"""The lab's notes beside the seed's lines: what is true for the run where a line the seed prints is not.
+
+The printed report keeps the seed program's lines byte for byte wherever the seed completes (so a
+fixed phrase like "5 yêu cầu" or "cả 3 yêu cầu" stays even for a 4-request trace). Where such a line
+is false or incomplete for the run, `notes(w, parts, ctx)` gives a note that says what is true:
+{part: [note]} with part "header", "1".."13" or "summary" (only the parts that have notes). The notes
+are worded by the same language tables (keys "note.*", both languages, same condition), computed from
+the run's data only, and never enter `Report.to_text()`: the page shows them beside the block, marked;
+the CLI prints them on stderr after the block; `--json` carries them under "notes".
+
+The cases: the request count and the served count where the seed prints 5 and 3; the diagram the
+header points to; cancellation, the prefix cache, reference counts and preemption, which the seed says
+are not simulated; why attention heads differ; a wait the seed calls "chờ chỗ chạy" that was a wait
+for the token budget; ITL, the name of the largest gap between tokens; determinism on GPUs (batch
+invariance); the seed clock's mixed step; vLLM's names for the lab's constants and metrics.
+
+Leaves out: the sentences (text_vi.py, text_en.py), the lines themselves (text.py) and every computation
+of the run (lab.py, block_data.py).
+"""
+from __future__ import annotations
+
+SEED_REQUESTS = 5          # the seed's header says "5 yêu cầu" whatever the trace
+SEED_SERVED = 3            # the seed's blocks [5] [7] [11] [12] say "3 yêu cầu" whatever is served
+
+
+def budget_waits(record: dict, rid: str) -> list[int]:
+    """The steps (1-based) in which `rid`, ready and before its first chunk, waited for something other than
+    a free slot: it held a slot but got no token of the budget, or it waited for a reason other than no_slot.
+
+    >>> rec = {"items": [dict(waiting=[], running=[["A"], ["C"]], tasks=[["A", "prefill", 6]]),
+    ...                  dict(waiting=[], running=[["A"], ["C"]], tasks=[["C", "prefill", 5]])]}
+    >>> budget_waits(rec, "C")
+    [1]
+    """
+    steps = []
+    for i, it in enumerate(record.get("items", [])):
+        if any(t[0] == rid for t in it["tasks"]):
+            break
+        held = any(r[0] == rid for r in it["running"])
+        waits = [x[1] for x in it["waiting"] if x[0] == rid]
+        if held or (waits and waits[0] not in ("no_slot", "preparing")):
+            steps.append(i + 1)
+    return steps
+
+
+def count_notes(w, n_served: int) -> list[str]:
+    return [w("note.served_count", n=n_served)] if n_served != SEED_SERVED else []
+
+
+def header_notes(w, h) -> list[str]:
+    out = []
+    if len(h["requests"]) != SEED_REQUESTS:
+        out.append(w("note.request_count", n=len(h["requests"])))
+    out.append(w("note.vllm_config"))
+    out.append(w("note.diagram"))
+    if not h["cancels"]:
+        out.append(w("note.cancel"))
+    return out
+
+
+def wait_notes(w, record, ids) -> list[str]:
+    """The requests whose wait the seed calls "chờ chỗ chạy" but that waited for the token budget."""
+    waits = {rid: budget_waits(record, rid) for rid in ids}
+    waits = {rid: s for rid, s in waits.items() if s}
+    if not waits:
+        return []
+    who = "; ".join(w("note.wait_steps", id=rid, steps=", ".join(map(str, s))) for rid, s in waits.items())
+    return [w("note.wait_budget", who=who)]
+
+
+def mixed_step_note(w, cfg, mixed) -> list[str]:
+    if not mixed or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
+        return []
+    return [w("note.mixed_step", steps=", ".join(map(str, mixed)), pre=cfg["COST_PREFILL_FIXED"],
+              dec=cfg["COST_DECODE_FIXED"])]
+
+
+def notes(w, parts: dict, ctx, record: dict) -> dict:
+    """{part: [note]} for the run: `parts` = {"header": header_data, 1..13: block data}, `record` = the run log."""
+    d, fl = parts, ctx.follow
+    served = d[1]["served"]
+    served_ids = [m["id"] for m in d[11]["requests"] if m.get("status", "finished") == "finished"]
+    out = {"header": header_notes(w, d["header"])}
+    if fl["served"]:
+        out["3"] = wait_notes(w, record, [fl["id"]])
+        out["5"] = [w("note.heads")] + count_notes(w, served)
+        out["7"] = count_notes(w, served)
+    out["6"] = ([w("note.pool_limits")] if not (d[6]["prefix_cache"] or d[6]["any_preemption"]) else []) + (
+        [w("note.recompute")] if d[6]["preemptions"] else [])
+    out["10"] = [w("note.vllm_memory")]
+    out["11"] = [w("note.vllm_metrics")] + wait_notes(w, record, served_ids) + count_notes(w, served)
+    out["12"] = ([w("note.itl"), w("note.batch_invariance")] + mixed_step_note(w, ctx.cfg, d[3]["mixed"])
+                 + count_notes(w, served))
+    out["summary"] = [w("note.batch_invariance")] + (wait_notes(w, record, [fl["id"]]) if fl["served"] else [])
+    return {k: v for k, v in out.items() if v}

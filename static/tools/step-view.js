@@ -1,0 +1,239 @@
+// The step navigator's view (static/tools/steps.js): for one scheduler step of the run log, the running
+// slots and the waiting queue (with why), the step's token budget as a bar, the physical KV blocks (one
+// labelled cell each, or over 64 blocks a canvas of small squares) and the step's decisions in the
+// engine's own sentences. makeView() builds it once per run; drawView() rewrites only what a step changes
+// (a cell whose state string is unchanged is left alone). Everything from the engine goes in with textContent.
+// Leaves out choosing the step, the slider and the charts' marks (steps.js) and the arithmetic
+// (static/core/run-log.js, pure).
+
+import { make } from '../core/dom.js';
+import { blockMap, budgetParts } from '../core/run-log.js';
+import { t } from '../words/i18n.js';
+
+const DENSE = 64;        // pools larger than this are drawn on a canvas
+const DENSE_COLS = 64;
+const CELL_PX = 8;
+const FREE_FILL = '#dde1e7';
+const CACHED_DOT = '#8a94a1'; // a free block that still holds a prefix-cache hash (the cells' dotted background)
+const KEY_FILL = '#7f7f7f';   // an owned block in the legend
+
+/** The slider's spoken value: "Bước 8/12: C bắt đầu prefill 5 token". */
+export function valueText(item, n, count) {
+  return t('steps.step2', { n, count, item: item && item.title ? ': ' + item.title : '' });
+}
+
+/**
+ * The view of `record` (the run log's steps): {nodes, parts, record, colours, inkOn}; nodes go into the
+ * page, parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
+ */
+export function makeView(record, colours, inkOn) {
+  const v = { record, colours, inkOn, parts: null, nodes: null };
+  const head = make('p', { class: 'step-head' });
+  const slots = make('ol', { class: 'step-slots', 'aria-label': t('steps.runningSlots') });
+  const queue = make('ol', { class: 'step-queue', 'aria-label': t('steps.waitingQueueOrder') });
+  const budget = make('div', { class: 'step-budget' });
+  const pool = record.pool_blocks;
+  // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
+  // paint for the whole map however many blocks change
+  const dense = pool > DENSE;
+  const kv = dense
+    ? make('canvas', { class: 'step-kv is-dense', role: 'img', width: DENSE_COLS * CELL_PX, height: Math.ceil(pool / DENSE_COLS) * CELL_PX })
+    : make('div', { class: 'step-kv', role: 'img' });
+  const cells = [];
+  for (let b = 0; b < (dense ? 0 : pool); b++) {
+    const cell = make('span', { class: 'kv-cell is-free', 'data-kv-block': String(b) });
+    cell.append(make('span', { class: 'kv-no' }, String(b)), make('span', { class: 'kv-owner' }));
+    cells.push(cell);
+  }
+  kv.append(...cells);
+  const free = make('p', { class: 'step-free' });
+  const decisions = make('ul', { class: 'step-decisions' });
+  const nodes = [
+    head,
+    section(t('steps.runningSlotsWaiting'), slots, queue),
+    section(record.items.every((item) => item.decodes_first !== false)
+      ? t('steps.stepSTokenBudget')
+      : t('steps.stepSTokenBudgetOrder'), budget),
+    section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: record.block_size }), kv, free, legend(v, dense)),
+    section(t('steps.decisionsReasons'), decisions),
+  ];
+  v.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
+  v.nodes = nodes;
+  return v;
+}
+
+function section(title, ...children) {
+  const box = make('div', { class: 'step-part' });
+  box.append(make('p', { class: 'step-part-title' }, title), ...children);
+  return box;
+}
+
+// The legend's swatches: the cells' own classes, or (canvas) the same paint as a block on the canvas.
+function legend(v, dense) {
+  const key = (classes, look) => {
+    if (!dense) return make('span', { class: 'kv-cell kv-key ' + classes });
+    const c = make('canvas', { class: 'kv-key is-painted', width: CELL_PX - 1, height: CELL_PX - 1, 'data-key': classes });
+    paintBlock(c.getContext('2d'), 0, 0, Object.assign({ fill: KEY_FILL, ink: v.inkOn(KEY_FILL) }, look));
+    return c;
+  };
+  const box = make('p', { class: 'step-legend' });
+  box.append(key('is-free', { fill: FREE_FILL }), t('steps.free'),
+    key('is-alloc', { frame: 'solid' }), t('steps.justAllocated'),
+    key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), t('steps.justFreed'));
+  if (v.record.prefix_cache) {
+    box.append(' ', key('is-shared', { shared: true }), t('steps.sharedN'),
+      key('is-reused', { frame: 'dotted' }), t('steps.justTakenBackFrom'),
+      key('is-free is-cached', { fill: FREE_FILL, cached: true }), t('steps.freeStillHashed'));
+  }
+  return box;
+}
+
+export function drawView(v, item, step, count) {
+  const p = v.parts;
+  p.head.textContent = item.text && item.text.length ? item.text[0] : valueText(item, step, count);
+  drawSlots(v, item);
+  drawBudget(v, item);
+  drawKv(v, item);
+  p.decisions.replaceChildren(...(item.text || []).slice(1).map((line) => make('li', {}, line)));
+}
+
+function chip(v, id, extra) {
+  const c = v.colours(id);
+  const el = make('span', { class: 'step-chip' }, id);
+  el.style.setProperty('--chip', c.colour);
+  el.style.setProperty('--chip-ink', v.inkOn(c.colour));
+  return extra ? [el, ' ', extra] : [el];
+}
+
+function drawSlots(v, item) {
+  const p = v.parts;
+  const rows = [];
+  for (const [id, phase, done, total, gen, preempted] of item.running) {
+    const what = phase === 'decode' ? t('steps.decodeTokensGenerated', { gen }) : `prefill · prompt ${done}/${total}` + (preempted ? t('steps.recompute') : '');
+    const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
+    li.append(...chip(v, id, what));
+    rows.push(li);
+  }
+  for (let i = item.running.length; i < v.record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
+  p.slots.replaceChildren(...rows);
+  const labels = v.record.wait_labels || {};
+  p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
+    const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
+    li.append(...chip(v, id, (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '')));
+    return li;
+  }) : [make('li', { class: 'step-wait is-empty' }, t('steps.emptyQueue'))]));
+}
+
+function drawBudget(v, item) {
+  const { parts, used, cap, left } = budgetParts(item);
+  const bar = make('div', { class: 'budget-bar', role: 'img' });
+  const total = cap || used || 1;
+  for (const part of parts) {
+    const seg = make('span', { class: 'budget-seg', 'data-phase': part.phase }, part.phase === 'decode' ? `${part.id} d` : `${part.id} ${part.n}`);
+    seg.style.setProperty('--share', String(part.n / total));
+    const c = v.colours(part.id);
+    seg.style.setProperty('--chip', c.colour);
+    seg.style.setProperty('--chip-ink', v.inkOn(c.colour));
+    seg.title = part.phase === 'decode' ? `${part.id}: decode 1 token` : `${part.id}: prefill ${part.n} token`;
+    bar.append(seg);
+  }
+  if (left) {
+    const seg = make('span', { class: 'budget-seg is-left' }, t('steps.left', { left }));
+    seg.style.setProperty('--share', String(left / total));
+    bar.append(seg);
+  }
+  const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode 1` : `${x.id} prefill ${x.n}`)).join(', ');
+  bar.setAttribute('aria-label', t('steps.budgetLabel', { used, cap: cap ? '/' + cap : '', said: said || t('steps.noWork') }) + (left ? t('steps.left2', { left }) : '.'));
+  v.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? t('steps.usedTokensLeft', { used, cap, left }) : t('steps.usedTokens', { used })));
+}
+
+function drawKv(v, item) {
+  const p = v.parts;
+  const pool = v.record.pool_blocks;
+  const map = blockMap(item, pool);
+  for (let b = 0; b < pool; b++) {
+    const owner = map.owners[b];
+    const shared = map.holders[b].length > 1;
+    const state = `${map.holders[b].join(',')}|${map.logical[b]}|${map.alloc.has(b) ? 1 : 0}|${map.freed.has(b) ? 1 : 0}|${map.reused.has(b) ? 1 : 0}|${map.cached.has(b) ? 1 : 0}`;
+    if (p.shown[b] === state) continue;
+    p.shown[b] = state;
+    if (!p.cells.length) { paintCell(v, p.kv, b, owner, map); continue; }
+    const cell = p.cells[b];
+    cell.classList.toggle('is-free', owner === null);
+    cell.classList.toggle('is-alloc', map.alloc.has(b));
+    cell.classList.toggle('is-freed', map.freed.has(b));
+    cell.classList.toggle('is-shared', shared);
+    cell.classList.toggle('is-reused', map.reused.has(b));
+    cell.classList.toggle('is-cached', map.cached.has(b));
+    if (owner === null) {
+      cell.style.removeProperty('--chip');
+      cell.style.removeProperty('--chip-ink');
+    } else {
+      const c = v.colours(owner);
+      cell.style.setProperty('--chip', c.colour);
+      cell.style.setProperty('--chip-ink', v.inkOn(c.colour));
+    }
+    if (cell.lastChild && cell.lastChild.className === 'kv-owner') cell.lastChild.textContent = owner === null ? '' : (shared ? `${owner}×${map.holders[b].length}` : owner);
+    cell.title = `block ${b}: ` + (owner === null ? (map.cached.has(b) ? t('steps.freeStillCarrying') : t('steps.free2')) : shared ? t('steps.sharedPrefixCache', { holders: map.holders[b].join(', ') }) : t('steps.heldLogicalBlock', { owner, logical: map.logical[b] })) +
+      (map.alloc.has(b) ? t('steps.justAllocated2') : '') + (map.reused.has(b) ? t('steps.justTakenBackFrom2') : '') + (map.freed.has(b) ? t('steps.justFreed2') : '');
+  }
+  const tables = Object.entries(item.tables).map(([id, table]) => t('steps.holdsBlocks', { id, n: table.length })).join(', ');
+  const nFree = map.owners.filter((o) => o === null).length;
+  p.kv.setAttribute('aria-label', t('steps.poolLabel', { pool, tables: tables || t('steps.nobodyHolds'), nFree }) + cacheSaid(v, map) + '.');
+  const reused = (item.reused || []).length;
+  p.free.textContent = t('steps.free3', { nFree, pool }) + (item.alloc.length ? t('steps.justAllocated3', { nAlloc: item.alloc.length }) : '') +
+    (reused ? t('steps.takenBackFromPrefix', { reused }) : '') + (item.freed.length ? t('steps.justFreed3', { nFreed: item.freed.length }) : '');
+}
+
+// PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
+// (the canvas has no per-block titles; the cells say it in each title too).
+function cacheSaid(v, map) {
+  if (!v.record.prefix_cache) return '';
+  const shared = [];
+  map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
+  return t('steps.cacheLabel', { shared: shared.length ? 'block ' + shared.join(', ') : t('steps.none'), nCached: map.cached.size });
+}
+
+function paintCell(v, canvas, b, owner, map) {
+  const fill = owner === null ? FREE_FILL : v.colours(owner).colour;
+  paintBlock(canvas.getContext('2d'), (b % DENSE_COLS) * CELL_PX, Math.floor(b / DENSE_COLS) * CELL_PX, {
+    fill,
+    ink: v.inkOn(fill),
+    frame: map.alloc.has(b) || map.freed.has(b) ? 'solid' : map.reused.has(b) ? 'dotted' : null,
+    shared: map.holders[b].length > 1,
+    cached: map.cached.has(b),
+  });
+}
+
+// One block of the canvas at (x, y): a (CELL_PX - 1)² square of `fill`, with the marks the cells show:
+// frame 'solid' (just allocated or just freed: a black frame), 'dotted' (just taken back from the prefix
+// cache: every other pixel of the edge), shared (held by several tables: two lines "=" in `ink`, as the
+// cells' double outline), cached (free but still hashed: a grey dot, as the cells' dotted background).
+function paintBlock(g, x, y, look) {
+  const side = CELL_PX - 1;
+  g.clearRect(x, y, CELL_PX, CELL_PX);
+  g.fillStyle = look.fill;
+  g.fillRect(x, y, side, side);
+  if (look.cached) {
+    g.fillStyle = CACHED_DOT;
+    g.fillRect(x + 2, y + 2, 3, 3);
+  }
+  if (look.shared) {
+    g.fillStyle = look.ink;
+    g.fillRect(x + 1, y + 2, side - 2, 1);
+    g.fillRect(x + 1, y + 4, side - 2, 1);
+  }
+  if (look.frame === 'solid') {
+    g.strokeStyle = '#000000';
+    g.lineWidth = 2;
+    g.strokeRect(x + 1, y + 1, side - 2, side - 2);
+  } else if (look.frame === 'dotted') {
+    g.fillStyle = '#000000';
+    for (let i = 0; i < side; i += 2) {
+      g.fillRect(x + i, y, 1, 1);
+      g.fillRect(x + i, y + side - 1, 1, 1);
+      g.fillRect(x, y + i, 1, 1);
+      g.fillRect(x + side - 1, y + i, 1, 1);
+    }
+  }
+}

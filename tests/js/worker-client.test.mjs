@@ -1,0 +1,38 @@
+// static/core/worker-client.js's checkMessage: the worker runs student code, so the page checks each
+// message's type and shape before any handler sees it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkMessage } from '../../static/core/worker-client.js';
+import { sameEdits } from '../../static/tools/link-code.js';
+
+test('the protocol messages pass', () => {
+  for (const msg of [
+    { type: 'progress', stage: 'engine', detail: 'x', fraction: 0.5 },
+    { type: 'ready', schema: [], versions: { pyodide: '0.27.7' }, timings: {} },
+    { type: 'started', id: 3 },
+    { type: 'result', id: 3, result: { ok: true, report: {} } },
+    { type: 'error', id: 3, message: 'Python error: x', details: '…', fatal: false },
+    { type: 'error', message: 'no id' },
+    { type: 'fatal', title: 't', message: 'm', details: 'd' },
+    { type: 'log', stream: 'info', text: 'warm' },
+    { type: 'refused', blocked: ['http://127.0.0.1:9/x'] },
+  ]) assert.equal(checkMessage(msg), null, JSON.stringify(msg));
+});
+
+test('anything else is named, never handled', () => {
+  assert.match(checkMessage(null), /not an object/);
+  assert.match(checkMessage('<img src=x onerror=alert(1)>'), /not an object/);
+  assert.match(checkMessage({ type: 'html', html: '<b>' }), /unknown type/);
+  assert.match(checkMessage({ type: '__proto__' }), /unknown type/);
+  assert.match(checkMessage({ type: 'result', id: 1, result: '<b>' }), /result/);
+  assert.match(checkMessage({ type: 'result', id: '1', result: { ok: true } }), /id/);
+  assert.match(checkMessage({ type: 'error', id: 1, message: { toString: 1 } }), /message/);
+  assert.match(checkMessage({ type: 'refused', blocked: [1] }), /blocked/);
+  assert.match(checkMessage({ type: 'progress', stage: 1 }), /stage/);
+});
+
+test('a reload of one’s own edits is not someone else’s code', () => {
+  assert.ok(sameEdits({ 'a.b': 'x' }, { 'a.b': 'x' }));
+  assert.ok(!sameEdits({ 'a.b': 'x' }, { 'a.b': 'y' }));
+  assert.ok(!sameEdits({ 'a.b': 'x' }, {}));
+});
