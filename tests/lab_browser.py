@@ -206,6 +206,22 @@ def request_cell(lab: Lab, index: int, column: str):
     return lab.page.locator(f'[data-request-field="{index}.{column}"]')
 
 
+def open_editor(lab, ref: str, block: int):
+    """The code editor of `ref` in block `block` (its panel and code view opened), once CodeMirror is in."""
+    page = lab.page
+    panel = page.locator(f'[data-block="{block}"]')
+    if panel.get_attribute("open") is None:
+        panel.locator(":scope > summary").click()
+    fold = page.locator(f'[data-code-for="{block}"]')
+    if fold.get_attribute("open") is None:
+        fold.locator(":scope > summary").click()
+    editor = page.locator(f'[data-code-editor="{ref}"]')
+    if editor.count() == 0:
+        page.locator(f'[data-code-ref="{ref}"] [data-action="edit-code"]').click()
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    return editor
+
+
 def editor_text(editor) -> str:
     """The text of a code editor (static/tools/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
     return "\n".join(editor.locator(".cm-line").all_text_contents())

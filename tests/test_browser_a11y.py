@@ -14,8 +14,7 @@ import os
 import pytest
 
 import lab_axe
-from lab_browser import RUN_MS, Lab, expect
-from test_browser_code import open_editor
+from lab_browser import RUN_MS, Lab, expect, open_editor
 
 pytestmark = pytest.mark.browser
 

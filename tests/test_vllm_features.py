@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from helpers import fake_kv, feed, seq
 from inference_lab import run
 from inference_lab.entrypoints import cli
 from inference_lab.core.block_manager import BlockManager, hash_block
@@ -54,24 +55,6 @@ def test_block_hash_chains_the_parent():
     h0 = hash_block(None, [0, 21, 5, 9])
     assert h0 == hash_block(None, [0, 21, 5, 9]) and len(h0) == 16
     assert hash_block(h0, [18, 14, 1, 1]) != hash_block(None, [18, 14, 1, 1])   # same tokens, other prefix
-
-
-def fake_kv(tokens, lo, n):
-    """K/V a 'model' would compute for positions lo..lo+n: each depends on the whole prefix. (2, n, 4)"""
-    vals = [float(sum((i + 1) * t for i, t in enumerate(tokens[:p + 1])) + p) for p in range(lo, lo + n)]
-    return np.broadcast_to(np.array(vals)[None, :, None], (2, n, 4)).copy()
-
-
-def seq(rid, tokens):
-    from types import SimpleNamespace as NS
-    return NS(id=rid, cached=0, block_table=[], history=[], prefill_ids=list(tokens), tokens=list(tokens))
-
-
-def feed(pool, s, n):
-    """Compute n more positions of s (what prefill/decode do): history first, then write."""
-    lo = s.cached
-    s.history = s.tokens[:lo + n]
-    pool.write(s, fake_kv(s.tokens, lo, n), fake_kv(s.tokens, lo, n))
 
 
 def test_lru_free_queue_by_hand():
