@@ -5,9 +5,14 @@
     python3 tests/run_log_format.py check DIR     # the current code against DIR: exit 1 on any difference
 
 `check` allows only NEW keys in `steps` and in its items and events (issue 20: "new facts are new keys"):
-every key, value, event kind and shape the dump had must be there, equal. It also reports the blocks'
-data keys that disappeared (block [3] and [11] no longer repeat the steps), and checks every other
-block fact is unchanged. Leaves out: the words (the goldens check them).
+every key, value, event kind and shape the dump had must be there, equal. Two exceptions:
+- one new event kind, "evict" (the prefix cache gave a cached free block a new owner): an item's
+  `events` may hold "evict" events the dump lacks; every other event must be there, in order;
+- the run's constants left `steps` and `header_data` (`config` is their one place): a key of
+  CONFIG_COPIES may be gone when the dump's value was the config's (checked against the dump's config).
+It also reports the blocks' data keys that disappeared (blocks [3] and [11] no longer repeat the steps,
+no block repeats a constant), and checks every other block fact is unchanged.
+Leaves out: the words (the goldens check them).
 """
 from __future__ import annotations
 
@@ -63,8 +68,35 @@ CONFIGS = {
 }
 
 
+NEW_EVENT_KINDS = ("evict",)       # event kinds added since the format was frozen
+CONFIG_COPIES = {                  # a key that repeated a constant -> that constant's value in a report's config
+    "slots": lambda c: c["SLOTS"], "queue_limit": lambda c: c["QUEUE_LIMIT"],
+    "token_budget": lambda c: c["TOKEN_BUDGET"], "block_size": lambda c: c["BLOCK_SIZE"],
+    "pool_blocks": lambda c: c["POOL_BLOCKS"], "max_context": lambda c: c["MAX_CONTEXT"], "seed": lambda c: c["SEED"],
+    "prefix_cache": lambda c: c["PREFIX_CACHE"] == "on", "sched_policy": lambda c: c["SCHED_POLICY"],
+    "requests": lambda c: c["REQUESTS"], "follow": lambda c: c["FOLLOW"],
+    "cancels": lambda c: any(r.get("cancel_at") is not None for r in c["REQUESTS"]),
+}
+
+
 def report_of(values) -> dict:
     return json.loads(run(values).to_json())
+
+
+def without_new_events(steps: dict) -> dict:
+    """`steps` with the events of NEW_EVENT_KINDS left out of every item and of `after`."""
+    def keep(events):
+        return [e for e in events if e.get("kind") not in NEW_EVENT_KINDS]
+    items = [dict(it, events=keep(it["events"])) for it in steps.get("items", [])]
+    return dict(steps, items=items, after=keep(steps.get("after", [])))
+
+
+def config_copies_gone(old: dict, new: dict, config: dict, where: str) -> tuple[dict, list[str]]:
+    """`old` without the CONFIG_COPIES keys `new` dropped, and a problem for each one that was not a copy."""
+    gone = [k for k in old if k not in new and k in CONFIG_COPIES]
+    bad = [f"{where}.{k} gone but {old[k]!r} was not the config's {CONFIG_COPIES[k](config)!r}"
+           for k in gone if old[k] != CONFIG_COPIES[k](config)]
+    return {k: v for k, v in old.items() if k not in gone}, bad
 
 
 def missing(old, new, where="") -> list[str]:
@@ -81,15 +113,19 @@ def check(folder: Path) -> int:
     for name, values in CONFIGS.items():
         old = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
         new = report_of(values)
-        problems = missing(old["steps"], new["steps"], "steps")
+        old_steps, problems = config_copies_gone(old["steps"], new["steps"], old["config"], "steps")
+        old_head, not_copies = config_copies_gone(old.get("header_data", {}), new.get("header_data", {}),
+                                                  old["config"], "header_data")
+        problems += not_copies + missing(old_steps, without_new_events(new["steps"]), "steps")
+        problems += missing(old_head, new.get("header_data", {}), "header_data")
         for ob, nb in zip(old["blocks"], new["blocks"]):
             gone = sorted(set(ob["data"]) - set(nb["data"]))
             kept = {k: v for k, v in ob["data"].items() if k in nb["data"]}
             problems += missing(kept, nb["data"], f"block{ob['number']}")
             if gone:
                 print(f"{name}: block {ob['number']} no longer has {gone}")
-        problems += missing({k: v for k, v in old.items() if k not in ("steps", "blocks")},
-                            {k: v for k, v in new.items() if k not in ("steps", "blocks")}, "report")
+        problems += missing({k: v for k, v in old.items() if k not in ("steps", "blocks", "header_data")},
+                            {k: v for k, v in new.items() if k not in ("steps", "blocks", "header_data")}, "report")
         print(f"{name}: {'ok' if not problems else 'DIFFERENT'} ({len(old['steps']['items'])} steps, "
               f"{len(json.dumps(old))} -> {len(json.dumps(new))} bytes)")
         for p in problems[:10]:

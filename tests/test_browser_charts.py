@@ -104,7 +104,7 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     peak = next(i for i, st in enumerate(steps)
                 if {int(k): v for k, v in st.items()} == {b: r for r, bl in b6["peak"]["tables"].items() for b in bl})
     expect(kv.locator(".peak")).to_have_attribute("data-step", str(peak + 1))
-    expect(kv.locator(".peak")).to_contain_text(f"{b6['peak']['used']}/{b6['pool_blocks']}")
+    expect(kv.locator(".peak")).to_contain_text(f"{b6['peak']['used']}/{report['config']['POOL_BLOCKS']}")
     assert kv.locator(".reuse").count() == kv_reuses(steps) == 4
     assert kv.locator(".preemption").count() == 0
 

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from edits import PREFILL_FIRST
-from lab_browser import ARTIFACTS, editor_text, expect
+from lab_browser import ARTIFACTS, RUN_MS, editor_text, expect
 
 pytestmark = pytest.mark.browser
 
@@ -203,15 +203,20 @@ def step_item(patches: dict | None, n: int) -> dict:
 
 
 def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
-    """?PATCH=…&step=3 (a shared link of a run with edited code): the page runs the edit and the step view opens
-    at step 3 of THAT run (B gets its first token at 9.90 ms, where the unedited run is still prefilling B);
-    the code view of block [3] shows the edited plan_tasks."""
+    """?PATCH=…&step=3 (a shared link of a run with edited code): after the visitor's click on "Chạy mã từ liên
+    kết" (someone else's code never runs unasked), the page runs the edit and the step view opens at step 3 of
+    THAT run (B gets its first token at 9.90 ms, where the unedited run is still prefilling B); the code view
+    of block [3] shows the edited plan_tasks."""
     edited, plain = step_item({"scheduler.plan_tasks": PREFILL_FIRST}, 3), step_item(None, 3)
     assert edited["text"][0] == "Bước 3/12 (6.30 ms -> 9.90 ms): B có token đầu"          # by hand: exercise 15
     assert plain["text"][0] == "Bước 3/12 (7.00 ms -> 10.60 ms): A decode, B prefill 5 token"
     address = base64.urlsafe_b64encode(json.dumps({"scheduler.plan_tasks": PREFILL_FIRST}).encode()).decode().rstrip("=")
     page_lab = lab
-    assert lab.visit(f"?PATCH={address}&step=3") == "done"
+    assert lab.visit(f"?PATCH={address}&step=3") is None       # held: nothing runs until the click
+    run_link = page_lab.page.locator('[data-action="run-link-code"]')
+    expect(run_link).to_be_enabled()
+    run_link.click()
+    expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
     at_step(page_lab, 3, 12, edited["title"])
     expect(view(page_lab)).to_contain_text(edited["text"][0])
     expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")
@@ -227,9 +232,10 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
     assert "step=3" in page_lab.page.url and "PATCH=" in page_lab.page.url
     assert page_lab.page.locator("#address-note").is_hidden()
     assert page_lab.page_errors == []
-    # the bare address again: the engine's own code in the editor, nothing stored from the link
+    # the bare address again: the engine's own code in the editor, the link's notice gone, nothing stored
     assert lab.visit("") is None
     assert editor_text(editor).startswith("def plan_tasks") and editor_text(editor) != PREFILL_FIRST
+    expect(page_lab.page.locator("[data-link-code]")).to_have_count(0)
     assert page_lab.page.evaluate("localStorage.getItem('inference-lab:patches')") is None
 
 

@@ -36,7 +36,7 @@ def by_kind(item, kind) -> list[dict]:
 
 def assert_kv_consistent(report):
     """Blocks conserved at every step: owned + free = POOL_BLOCKS, none twice; block [3]'s line per step agrees."""
-    rec, steps = report.steps, step_rows(report.steps)
+    rec, steps, pool = report.steps, step_rows(report.steps, report.config["POOL_BLOCKS"]), report.config["POOL_BLOCKS"]
     assert "steps" not in report.block(3).data and "steps" not in report.block(11).data   # the log is the one record
     assert rec["count"] == len(rec["items"]) == len(steps) == len(block3_lines(report))
     for n, (it, st) in enumerate(zip(rec["items"], steps), 1):
@@ -44,7 +44,7 @@ def assert_kv_consistent(report):
         free = expand_ranges(it["free"])
         assert len(owned) == len(set(owned)), f"step {n}: a block has two owners"
         assert not set(owned) & set(free), f"step {n}: a block is both owned and free"
-        assert sorted(owned + free) == list(range(rec["pool_blocks"])), f"step {n}: blocks not conserved"
+        assert sorted(owned + free) == list(range(pool)), f"step {n}: blocks not conserved"
         assert len(owned) == st["kv_used"]
         assert it["decodes_first"] is True                     # the seed's plan_tasks: decodes, then prompt chunks
         assert it["tasks"] == st["tasks"] and (it["start"], it["end"]) == (st["start"], st["end"])
@@ -237,17 +237,17 @@ def prio_trace(**priority) -> list[dict]:
 
 def assert_blocks_conserved(report):
     """With the prefix cache a full block can sit in several tables; it is still never both owned and free."""
-    rec = report.steps
+    rec, pool = report.steps, report.config["POOL_BLOCKS"]
     for n, it in enumerate(rec["items"], 1):
         owned, free = {b for t in it["tables"].values() for b in t}, expand_ranges(it["free"])
         assert len(free) == len(set(free)) and not owned & set(free), f"step {n}"
-        assert sorted(owned | set(free)) == list(range(rec["pool_blocks"])), f"step {n}"
+        assert sorted(owned | set(free)) == list(range(pool)), f"step {n}"
         assert set(expand_ranges(it["cached_free"])) <= set(free), f"step {n}"
 
 
 def test_prefix_cache_hit_step():
     r = run(PREFIX_RUN)
-    assert r.steps["prefix_cache"] is True and r.steps["sched_policy"] == "fcfs"
+    assert r.config["PREFIX_CACHE"] == "on" and r.config["SCHED_POLICY"] == "fcfs"
     it = r.steps["items"][10]                                  # step 11: D admitted, A's block 0 is still cached
     assert by_kind(it, "cache_hit") == [dict(kind="cache_hit", id="D", tokens=4, blocks=[0], recompute=False)]
     assert it["running"][1] == ["D", "prefill", 4, 10, 0, 0]
@@ -315,6 +315,6 @@ def test_priority_victim_and_overtake_steps():
 
 
 def test_fcfs_record_has_no_priority_key(default):
-    assert default.steps["sched_policy"] == "fcfs" and default.steps["priority_key"] == {}
-    assert default.steps["prefix_cache"] is False
+    assert default.config["SCHED_POLICY"] == "fcfs" and default.steps["priority_key"] == {}
+    assert default.config["PREFIX_CACHE"] == "off"
     assert all(it["reused"] == [] and it["cached_free"] == [] for it in default.steps["items"])

@@ -87,7 +87,7 @@ def test_trace_2_h_waits_for_kv_and_r_is_never_preempted():
     assert step == 2 and (e["id"], e["why"], e["need"], e["free"], e["blocks"]) == ("H", "short", 3, 0, [])
     assert [it["tasks"] for it in r.steps["items"]] == [[["R", "prefill", 6]], [["R", "decode", 1]],
                                                        [["R", "decode", 1], ["H", "prefill", 5]]]
-    row = step_rows(r.steps)[1]
+    row = step_rows(r.steps, r.config["POOL_BLOCKS"])[1]
     assert (row["waiting"], row["running"]) == (1, 1)                  # H waits in step 2
     assert "chờ block KV" in r.steps["items"][1]["title"]
     text = r.to_text()
@@ -214,7 +214,7 @@ def check_step_invariants(report) -> None:
             if e["kind"] == "preempt":
                 assert e["id"] not in admitted, f"step {i + 1}: {e['id']} preempted in the step it was admitted"
                 assert e["needed_by"] not in admitted, f"step {i + 1}: waiting {e['needed_by']} caused a preemption"
-        if record["sched_policy"] == "priority" and admitted:
+        if report.config["SCHED_POLICY"] == "priority" and admitted:
             kept = [a for a in admitted if a not in sent_back]
             ready = [w[0] for w in it["waiting"] if w[1] != "preparing"] + sorted(sent_back)
             for a in kept:

@@ -1,7 +1,7 @@
 // kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
 // request that holds the block at the end of the step (the run log's tables: core/run-log.js stepRows). A ◤ corner marks a
 // block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
-// With PREFIX_CACHE=on (block 6 prefix_cache): a thick frame with "×n" marks a block shared by n running
+// With PREFIX_CACHE=on (report.config): a thick frame with "×n" marks a block shared by n running
 // requests (shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
 // hash (cachedFree: a later request with the same prompt prefix can take it back).
 import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
@@ -28,11 +28,12 @@ function sameTables(owners, tables) {
 export function render(data, report, opts = {}) {
   const b3 = blockData(report, 3) || {};
   const steps = stepRows(report); // the run log, one row per step: owners, shared, cachedFree, kvUsed
-  const pool = Number(data.pool_blocks) || Number(report.config && report.config.POOL_BLOCKS) || 0;
+  const config = report.config || {}; // the run's constants: their one place in a report
+  const pool = Number(config.POOL_BLOCKS) || 0;
   const preemptions = Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []);
   const peak = data.peak || {};
   const colourOf = requestColours(report);
-  const caching = Boolean(data.prefix_cache);
+  const caching = config.PREFIX_CACHE === 'on';
   const chart = new ChartBuilder(NAME, t('chart.kvBlocks.physicalKvBlocksStep'), opts.width);
 
   // rows: the whole pool when it is small, else the blocks ever used

@@ -33,7 +33,8 @@ export function render(data, report, opts = {}) {
   const width = chart.width;
   const right = width - PAD;
   const x = (v) => PAD + (v / m.total) * (right - PAD);
-  const pool = Number(data.pool_blocks) || 0;
+  const config = report.config || {}; // the run's constants: their one place in a report
+  const pool = Number(config.POOL_BLOCKS) || 0;
   const barY = 30;
   const listY = barY + BAR + 26;
   const blocksTitleY = listY + PARTS.length * ITEM + 14;
@@ -105,7 +106,7 @@ export function render(data, report, opts = {}) {
 
   // the pool as blocks
   if (pool && pool <= 256) {
-    const long = t('chart.memory.kvPoolBlocksUsePeak', { peak_blocks: m.peak_blocks, pool, block_size: data.block_size, per_token: m.per_token, block_bytes: m.block_bytes });
+    const long = t('chart.memory.kvPoolBlocksUsePeak', { peak_blocks: m.peak_blocks, pool, block_size: config.BLOCK_SIZE, per_token: m.per_token, block_bytes: m.block_bytes });
     const short = t('chart.memory.kvPoolBlocksUsePeak2', { peak_blocks: m.peak_blocks, pool, block_bytes: m.block_bytes });
     svg.append(fittedText(PAD, blocksTitleY, [long, short, t('chart.memory.kvPoolBlocksPeak', { peak_blocks: m.peak_blocks, pool })], right - PAD, { class: 'panel-title' }, 12, true));
     const grid = s('g', { class: 'kv-pool', 'data-used': m.peak_blocks, 'data-pool': pool });
@@ -122,6 +123,6 @@ export function render(data, report, opts = {}) {
 
   chart.table(t('chart.memory.memoryBudgetKvPeak'), [t('chart.memory.part'), 'Byte', t('chart.memory.share')],
     [...PARTS.map((p) => [p.label, String(m[p.key]), share(Number(m[p.key]) || 0, m.total)]), [t('chart.memory.total'), String(m.total), '100%']]);
-  chart.altText(t('chart.memory.oneTokenNeedsBytesKv', { per_token: m.per_token, block_size: data.block_size, block_bytes: m.block_bytes, pool, kv_pool: m.kv_pool }));
+  chart.altText(t('chart.memory.oneTokenNeedsBytesKv', { per_token: m.per_token, block_size: config.BLOCK_SIZE, block_bytes: m.block_bytes, pool, kv_pool: m.kv_pool }));
   return chart.finish();
 }

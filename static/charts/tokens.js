@@ -77,7 +77,7 @@ export function render(data, report, opts = {}) {
   const steps = Array.isArray(data.merge_steps) ? data.merge_steps : [];
   const ids = Array.isArray(data.follow_ids) ? data.follow_ids : [];
   const budget = Array.isArray(data.budget) ? data.budget : [];
-  const maxContext = Number(data.max_context) || 0;
+  const maxContext = Number((report.config || {}).MAX_CONTEXT) || 0;
   const chart = new ChartBuilder(NAME,
     t('chart.tokens.fromTextTokenIds', { text: follow.text ?? '?', id: follow.id || f.id || '?', maxContext }), opts.width);
   chart.legend([

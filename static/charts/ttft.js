@@ -19,7 +19,7 @@ const PARTS = [
 export function render(data, report, opts = {}) {
   // served requests only: an aborted one (status "aborted") has no TTFT to split, or is not a served request
   const requests = (Array.isArray(data.requests) ? data.requests : []).filter((r) => r.status !== 'aborted');
-  const slo = Number(data.ttft_slo);
+  const slo = Number((report.config || {}).TTFT_SLO);
   const follow = report.follow && report.follow.id;
   const chart = new ChartBuilder(NAME, t('chart.ttft.ttftEachServedRequest'), opts.width);
   chart.legend([

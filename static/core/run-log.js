@@ -101,7 +101,7 @@ export function logItems(report) {
  *  owner (owners: {block: id}, a shared block's first holder), the blocks held by several (shared: {block: [ids]})
  *  and the free blocks still holding a prefix-cache hash (cachedFree: [block]). */
 export function stepRows(report) {
-  const pool = Number((report && report.steps && report.steps.pool_blocks) || 0);
+  const pool = Number((report && report.config && report.config.POOL_BLOCKS) || 0); // the run's constants: report.config
   return logItems(report).map((item) => {
     const owners = {};
     const holders = {};

@@ -23,16 +23,17 @@ export function valueText(item, n, count) {
 }
 
 /**
- * The view of `record` (the run log's steps): {nodes, parts, record, colours, inkOn}; nodes go into the
- * page, parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
+ * The view of `record` (the run log's steps) with the run's `config` (report.config: SLOTS, POOL_BLOCKS,
+ * BLOCK_SIZE, PREFIX_CACHE): {nodes, parts, record, config, colours, inkOn}; nodes go into the page, parts are
+ * what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
  */
-export function makeView(record, colours, inkOn) {
-  const v = { record, colours, inkOn, parts: null, nodes: null };
+export function makeView(record, colours, inkOn, config = {}) {
+  const v = { record, config, colours, inkOn, parts: null, nodes: null };
   const head = make('p', { class: 'step-head' });
   const slots = make('ol', { class: 'step-slots', 'aria-label': t('steps.runningSlots') });
   const queue = make('ol', { class: 'step-queue', 'aria-label': t('steps.waitingQueueOrder') });
   const budget = make('div', { class: 'step-budget' });
-  const pool = record.pool_blocks;
+  const pool = config.POOL_BLOCKS;
   // up to DENSE blocks: one labelled cell each; more (up to 1,024): a canvas of small squares, one
   // paint for the whole map however many blocks change
   const dense = pool > DENSE;
@@ -54,7 +55,7 @@ export function makeView(record, colours, inkOn) {
     section(record.items.every((item) => item.decodes_first !== false)
       ? t('steps.stepSTokenBudget')
       : t('steps.stepSTokenBudgetOrder'), budget),
-    section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: record.block_size }), kv, free, legend(v, dense)),
+    section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: config.BLOCK_SIZE }), kv, free, legend(v, dense)),
     section(t('steps.decisionsReasons'), decisions),
   ];
   v.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
@@ -80,7 +81,7 @@ function legend(v, dense) {
   box.append(key('is-free', { fill: FREE_FILL }), t('steps.free'),
     key('is-alloc', { frame: 'solid' }), t('steps.justAllocated'),
     key('is-freed is-free', { fill: FREE_FILL, frame: 'solid' }), t('steps.justFreed'));
-  if (v.record.prefix_cache) {
+  if (v.config.PREFIX_CACHE === 'on') {
     box.append(' ', key('is-shared', { shared: true }), t('steps.sharedN'),
       key('is-reused', { frame: 'dotted' }), t('steps.justTakenBackFrom'),
       key('is-free is-cached', { fill: FREE_FILL, cached: true }), t('steps.freeStillHashed'));
@@ -114,7 +115,7 @@ function drawSlots(v, item) {
     li.append(...chip(v, id, what));
     rows.push(li);
   }
-  for (let i = item.running.length; i < v.record.slots; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
+  for (let i = item.running.length; i < v.config.SLOTS; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
   p.slots.replaceChildren(...rows);
   const labels = v.record.wait_labels || {};
   p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
@@ -149,7 +150,7 @@ function drawBudget(v, item) {
 
 function drawKv(v, item) {
   const p = v.parts;
-  const pool = v.record.pool_blocks;
+  const pool = v.config.POOL_BLOCKS;
   const map = blockMap(item, pool);
   for (let b = 0; b < pool; b++) {
     const owner = map.owners[b];
@@ -188,7 +189,7 @@ function drawKv(v, item) {
 // PREFIX_CACHE=on: the shared blocks (with their holders) and the free blocks still hashed, in words
 // (the canvas has no per-block titles; the cells say it in each title too).
 function cacheSaid(v, map) {
-  if (!v.record.prefix_cache) return '';
+  if (v.config.PREFIX_CACHE !== 'on') return '';
   const shared = [];
   map.holders.forEach((ids, b) => { if (ids.length > 1) shared.push(`${b} (${ids.join(', ')})`); });
   return t('steps.cacheLabel', { shared: shared.length ? 'block ' + shared.join(', ') : t('steps.none'), nCached: map.cached.size });

@@ -30,6 +30,7 @@ const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-red
 export function init(lab) {
   loadCss();
   let record = null;        // report.steps of the shown run
+  let config = {};          // report.config of the shown run (the constants: their one place)
   let colours = () => ({ colour: '#7F7F7F' });
   const now = () => lab.step(); // the selected step, 1-based (0: no step): page state
   let timer = null;
@@ -50,6 +51,7 @@ export function init(lab) {
     charts.connect(lab); // the charts follow the selected step and report clicks through the lab API
     inkOn = svg.inkOn;
     record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
+    config = (report && report.config) || {};
     colours = svg.requestColours(report);
     placeUi();
     if (!record) { ui.nav.hidden = true; return; }
@@ -212,7 +214,7 @@ export function init(lab) {
       tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
       return tick;
     }));
-    stepView = makeView(record, colours, inkOn);
+    stepView = makeView(record, colours, inkOn, config);
     ui.view.replaceChildren(...stepView.nodes);
   }
 

@@ -79,8 +79,9 @@ def hash_block(parent: str | None, tokens) -> str:
 
 
 class BlockManager:
-    def __init__(self, num_blocks: int, block_size: int, enable_caching: bool = False):
+    def __init__(self, num_blocks: int, block_size: int, enable_caching: bool = False, event=None):
         self.num_blocks, self.block_size, self.enable_caching = num_blocks, block_size, enable_caching
+        self.event = event or (lambda kind, **fields: None)   # the run log's event() (engine.py): "evict"
         self.K = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))     # (blocks, heads, slots, d_head)
         self.V = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))
         self.free = list(range(num_blocks))      # sorted (no caching) or the LRU free queue, head first
@@ -123,10 +124,10 @@ class BlockManager:
     def _allocate(self, seq) -> None:
         block = self.free.pop(0)
         if self.block_hash[block] is not None:   # the LRU head still held a cached block: evict it
-            self._evict_cached(block)
+            self._evict_cached(block, seq)
         self._hold(seq, block)
 
-    def _evict_cached(self, block: int) -> None:
+    def _evict_cached(self, block: int, seq) -> None:
         """Forget this block's hash; other blocks carrying the same hash stay cached (vLLM: del cached_blocks[block_id])."""
         h = self.block_hash[block]
         copies = self.cached.get(h, {})
@@ -135,6 +136,7 @@ class BlockManager:
             self.cached.pop(h, None)
         self.block_hash[block] = None
         self.evictions.append((self.current_step, block, h))
+        self.event("evict", id=seq.id, block=block, hash=h)
 
     def write(self, seq, k_new, v_new) -> None:
         """Store K/V (heads, n, d_head) at positions seq.cached.. ; call can_append() first."""

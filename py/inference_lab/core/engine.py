@@ -20,7 +20,7 @@ KV admission and preemption as vLLM's v1 scheduler: see kv_room.py (`KVRoom`, wh
 when a task needs blocks); the seed program stops with an assertion there.
 
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
-it (arrive, abort, admit, overtake, cache_hit, preempt, finish) and hands it the state at every step
+it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions) and hands it the state at every step
 boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
 page scrubs the run without running it again.
 
@@ -103,7 +103,7 @@ class Engine(KVRoom):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         self.log = RunLog(self.cfg)
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
-        self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching)
+        self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching, event=self.log.event)
         self.sched_policy = self.cfg.SCHED_POLICY
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)

@@ -29,9 +29,9 @@ top-level `steps`: new facts are new keys, no key changes):
     events          [{"kind": ...}] in EVENT_ORDER (below); events between two steps belong to the next
     + every `fact()` the engine gave during the step (one key each)
 
-The record names the run's constants, its `sched_policy` and, under "priority", every request's
-`priority_key` [priority, arrival] (scheduler.priority_key); `after` holds the events after the last
-step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
+The record names no constant of the run (SLOTS, POOL_BLOCKS, ...: `--json`'s `config` is their one place);
+under SCHED_POLICY=priority it gives every request's `priority_key` [priority, arrival]
+(scheduler.priority_key); `after` holds the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
 holds it; with the prefix cache on, a full block can be in several tables at once (shared).
 
 Compact: a 1,000-step run keeps per step only ids and small ints; a block table that did not change
@@ -43,7 +43,7 @@ is the previous step's list (one object, not a copy), so tables cost memory only
     [0, 1, 2, 5, 7, 8]
 
 Leaves out: the sentences (words/text_steps*.py), the K/V numbers themselves, the sampled tokens
-(block [8] shows them), prefix-cache evictions (the block pool's `evictions`, block [6]).
+(block [8] shows them), the run's constants (report.config).
 """
 from __future__ import annotations
 
@@ -64,6 +64,8 @@ EVENT_ORDER = (
                    # for its chunk ("short"), its blocks went to `by` ("gives_way"), it was admitted after `by`
                    # which was short ("behind"), or the step preempted ("preempted"); engine.send_back
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
+    "evict",       # {id, block, hash} PREFIX_CACHE=on: a free block still holding `hash` was given to `id` for new
+                   # data, so its hash left the cache (block_manager's evictions; not narrated)
     "first",       # {id, time} first token
     "finish",      # {id, reason, n, blocks}
 )
@@ -246,15 +248,13 @@ class RunLog:
         cfg = self.cfg
         priority_key = ({r["id"]: [r.get("priority") or 0, r["arrival"]] for r in cfg.REQUESTS}
                         if cfg.SCHED_POLICY == "priority" else {})
-        return dict(count=self.count, slots=cfg.SLOTS, token_budget=cfg.TOKEN_BUDGET, block_size=cfg.BLOCK_SIZE,
-                    pool_blocks=cfg.POOL_BLOCKS, prefix_cache=cfg.PREFIX_CACHE == "on", sched_policy=cfg.SCHED_POLICY,
-                    priority_key=priority_key, items=self.items, after=self.after)
+        return dict(count=self.count, priority_key=priority_key, items=self.items, after=self.after)
 
 
-def step_rows(record: dict) -> list[dict]:
-    """Blocks [3] and [11]'s one line per step, from the record: counts as the step starts (a newcomer sent
-    back for KV blocks counts as waiting), the work done, the KV blocks in use after it and who was preempted."""
-    pool = record["pool_blocks"]
+def step_rows(record: dict, pool: int) -> list[dict]:
+    """Blocks [3] and [11]'s one line per step, from the record and POOL_BLOCKS (`pool`): counts as the step
+    starts (a newcomer sent back for KV blocks counts as waiting), the work done, the KV blocks in use after it
+    and who was preempted."""
     back = [sum(1 for e in it["events"] if e["kind"] == "wait_kv") for it in record["items"]]
     return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]) + b, running=len(it["running"]) - b,
                  tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),

@@ -4,7 +4,7 @@ run, its run log and the comparison runs; words/text.py words them.
 Each `blockN_data(lab, main, ...)` reads the main run (`engine.EngineResult`: finished and refused sequences,
 the block pool, the snapshots of `trace`, the run log `main.log`). The steps themselves are not repeated
 here: report.steps (the run log, run_log.py) holds them, and blocks [3] and [11] word their step lines
-from it. Where the seed program crashes, this module does better: a followed request that was refused
+from it. Nor are the run's constants (SLOTS, POOL_BLOCKS, TTFT_SLO, ...): report.config is their one place. Where the seed program crashes, this module does better: a followed request that was refused
 (429/400) or aborted is reported as such, and the checks use a served stand-in (`follow_info`, `stand_in`).
 
 Leaves out: running the engine and the invariant checks (lab.py), the cached weights (weights.py), the words.
@@ -54,12 +54,8 @@ def stand_in(main, info, need_decode=False):
 
 # ── the blocks' facts ──────────────────────────────────────────────────────
 def header_data(lab) -> dict:
-    cfg = lab.cfg
-    return dict(requests=[dict(r) for r in cfg.REQUESTS], follow=cfg.FOLLOW, slots=cfg.SLOTS,
-                queue_limit=cfg.QUEUE_LIMIT, token_budget=cfg.TOKEN_BUDGET, block_size=cfg.BLOCK_SIZE,
-                pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, n_heads=N_HEADS, d_model=D_MODEL,
-                vocab=lab.tokenizer.vocab_size, seed=cfg.SEED, prefix_cache=cfg.PREFIX_CACHE == "on",
-                sched_policy=cfg.SCHED_POLICY, cancels=any(r.get("cancel_at") is not None for r in cfg.REQUESTS))
+    """The model's sizes the header prints; the run's constants it prints are report.config's."""
+    return dict(n_heads=N_HEADS, d_model=D_MODEL, vocab=lab.tokenizer.vocab_size)
 
 
 def decision_dict(d) -> dict:
@@ -84,15 +80,14 @@ def seq_brief(seq) -> dict:
 def block2_data(lab, main, info, S) -> dict:
     cfg, tok = lab.cfg, lab.tokenizer
     follow = next(s for s in main.done + main.aborted + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
-    return dict(prefix_cache=main.pool.enable_caching, cached_tokens=follow.num_cached_tokens or 0,
+    return dict(cached_tokens=follow.num_cached_tokens or 0,
                 n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
                 first_merges=["".join(m) for m in tok.merges[:5]], follow=seq_brief(follow),
                 prompt_lens=[(r.id, r.prompt_len) for r in main.done],
                 blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
-                cost_gateway=cfg.COST_GATEWAY, cost_tokenize=cfg.COST_TOKENIZE_PER_TOKEN, max_context=cfg.MAX_CONTEXT,
                 prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None,
                 merge_steps=tok.merge_steps(follow.text), follow_ids=piece_ids(tok, follow.text),
-                budget=budget_rows(lab, main), block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS)
+                budget=budget_rows(lab, main))
 
 
 def piece_ids(tok, text) -> list:
@@ -126,10 +121,10 @@ def block3_data(lab, main, info, S) -> dict:
     """Block [3]'s facts beside the run log (report.steps, which holds every step): preemptions, overtakes, chunks."""
     cfg, steps = lab.cfg, main.log.items
     phases = [{p for _, p, _ in st["tasks"]} for st in steps]
-    d = dict(token_budget=cfg.TOKEN_BUDGET, preemptions=preemptions(lab, main),
+    d = dict(preemptions=preemptions(lab, main),
              mixed=[i + 1 for i, ph in enumerate(phases) if ph == {"decode", "prefill"}],
              chunks=[n for st in steps for rid, p, n in st["tasks"] if p == "prefill" and rid == cfg.FOLLOW],
-             sched_policy=cfg.SCHED_POLICY, overtakes=main.log.happenings("overtake"),
+             overtakes=main.log.happenings("overtake"),
              aborts=main.log.happenings("abort"), kv_waits=main.kv_waits)
     if steps:
         lone = steps[0]["tasks"][0][0]
@@ -150,7 +145,7 @@ def block4_data(lab, main, info, S, chunks) -> dict:
     row = fs["logits"]
     top3 = np.argsort(row)[::-1][:3]
     return dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len,
-                prefix_cache=main.pool.enable_caching, cached_tokens=f.num_cached_tokens or 0, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
+                cached_tokens=f.num_cached_tokens or 0, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
                 top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
                 first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
 
@@ -171,8 +166,7 @@ def block5_data(lab, main, info) -> dict:
 def block6_data(lab, main, runs) -> dict:
     pool, cfg = main.pool, lab.cfg
     pk = pool.peak
-    return dict(block_size=cfg.BLOCK_SIZE, pool_blocks=cfg.POOL_BLOCKS, max_context=cfg.MAX_CONTEXT, slots=cfg.SLOTS,
-                peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"],
+    return dict(peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"],
                           step=pk["step"]),
                 released=[[rid, list(b)] for rid, b in pool.released],
                 reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
@@ -187,8 +181,7 @@ def prefix_cache_data(main) -> dict:
     """Block [6]'s prefix-cache facts: hits per request, shared blocks, evictions (empty when it is off)."""
     pool = main.pool
     ran = sorted(main.done + main.aborted, key=lambda r: r.id)
-    return dict(prefix_cache=pool.enable_caching,
-                prefix_hits={r.id: r.num_cached_tokens or 0 for r in ran if r.num_cached_tokens is not None},
+    return dict(prefix_hits={r.id: r.num_cached_tokens or 0 for r in ran if r.num_cached_tokens is not None},
                 hits=[dict(step=st, request=rid, blocks=list(b), tokens=len(b) * pool.block_size, recompute=rc)
                       for st, rid, b, rc in pool.hits],
                 shared_blocks=sorted(pool.shared_blocks), max_shared=pool.max_shared,
@@ -260,11 +253,11 @@ def probe_prompt(lab, main, info):
 
 
 def block10_data(lab, main) -> dict:
-    cfg, pool = lab.cfg, main.pool
+    pool = main.pool
     layers, ctx, kvh, hd, bpe = 32, 4096, 8, 128, 2
     return dict(bytes_per_token=2 * N_HEADS * D_HEAD * pool.K.itemsize, itemsize=pool.K.itemsize,
                 pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=sum(w.nbytes for w in lab.W.values()),
-                pool_blocks=cfg.POOL_BLOCKS, block_size=cfg.BLOCK_SIZE, n_heads=N_HEADS, d_head=D_HEAD,
+                n_heads=N_HEADS, d_head=D_HEAD,
                 peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
                                                           bytes=bpe, hbm_gib=80, weights_gib=16),
                 budget=memory_budget(lab, pool))
@@ -299,13 +292,11 @@ def aborted_timeline(r) -> dict:
 
 
 def block11_data(lab, main, S, nocache=None) -> dict:
-    cfg = lab.cfg
     by_id = {r.id: r for r in main.done}
     lost = {}
     for p in main.preemptions:
         lost.setdefault(p["request"], []).append(p["step"])
-    d = dict(pool_blocks=cfg.POOL_BLOCKS, ttft_slo=cfg.TTFT_SLO,
-             requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())]
+    d = dict(requests=[request_timeline(by_id[rid], m) for rid, m in sorted(S["per"].items())]
              + [aborted_timeline(r) for r in main.aborted],
              rejected=[dict(id=s.id, code=c, arrival=s.arrival) for s, c in main.rejected],
              preempted_at=lost)
@@ -335,7 +326,7 @@ def block12_data(lab, main, runs, S) -> dict:
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done)) for name, res in runs.items()]
-    return dict(per=per, same=same, policies=policies, token_budget=lab.cfg.TOKEN_BUDGET)
+    return dict(per=per, same=same, policies=policies)
 
 
 def gate_result(lab, bits: int) -> dict:

@@ -123,9 +123,9 @@ def bare_record(steps) -> dict:
     return {**{k: v for k, v in steps.items() if k not in ("after_text", "wait_labels")}, "items": items}
 
 
-def narrated(record, step_text) -> dict:
+def narrated(record, step_text, cfg) -> dict:
     """The step record with each step's title and narration lines added (a new dict; the record is kept)."""
-    items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"], step_text.narrate(record))]
+    items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"], step_text.narrate(record, cfg))]
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
@@ -148,7 +148,7 @@ def render(report: Report, lang: str = "vi") -> Report:
     text, step_text = TEXTS[lang]
     ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report))
     blocks = []
-    rows = step_rows(report.steps)
+    rows = step_rows(report.steps, report.config["POOL_BLOCKS"])
     for b in report.blocks:
         title, lines = text.BLOCKS[b.number](worded_data(b, rows), ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))
@@ -157,6 +157,6 @@ def render(report: Report, lang: str = "vi") -> Report:
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
     record = bare_record(report.steps)
     parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
-    return Report(config=report.config, header=text.header_lines(report.header_data), blocks=blocks, summary=summary,
-                  checks=checks, follow=report.follow, steps=narrated(record, step_text),
+    return Report(config=report.config, header=text.header_lines(report.header_data, report.config), blocks=blocks,
+                  summary=summary, checks=checks, follow=report.follow, steps=narrated(record, step_text, report.config),
                   header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record))

@@ -7,6 +7,7 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
 
     {
       "config":  {NAME: value, ..., "REQUESTS": [{id, arrival, text, max_new, temperature, top_k, top_p, seed}]},
+                                              # the run's constants: their ONE place (nothing below repeats them)
       "header":  [str],                       # the lines before block [1] (last one is "")
       "blocks":  [{"number": 1..13, "code": "1 · Gateway & admission", "title": str,
                    "lines": [str], "data": {...}}],   # printed as "[code] title", "   line", ""
@@ -17,11 +18,9 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
       "notes":   {"header" | "1".."13" | "summary": [str]}   # notes beside lines the seed prints that are false or
                                               # incomplete for this run (words/text_notes.py); never in to_text()
-      "header_data": {requests, follow, slots, queue_limit, token_budget, block_size, pool_blocks,
-                      max_context, n_heads, d_model, vocab, seed},   # what the header lines print
+      "header_data": {n_heads, d_model, vocab},   # the model's sizes the header prints (beside config's constants)
       "steps":   the run log (core/run_log.py: the one per-step record, its format frozen: new facts are new keys)
-                 {"count", "slots", "token_budget", "block_size", "pool_blocks", "prefix_cache", "sched_policy",
-                  "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
+                 {"count", "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
                   "after": [events after the last step], "after_text": [str],
                   "wait_labels": {why a request waits (run_log.py): words in "lang"}}
     }
@@ -29,28 +28,29 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
 Blocks are found by their number, never by their place in the list: `report.block(11)`.
 
 Each block's "data" (see block_data.py, block<N>_data) — the keys the charts read. No block repeats the
-steps: the charts and the step view read them from "steps" above.
+steps (the charts and the step view read them from "steps" above), nor a constant of "config" (SLOTS,
+POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take them from "config").
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served, n_aborted,
      aborts[{step, time, request, cancel_at, stage ("waiting"|"running"|"gateway": cancelled at or before its
      arrival, never admitted), blocks, generated}]
-  2  n_merges, vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
+  2  n_merges (merges learned: N_MERGES or fewer), vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
-     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT), max_context,
-     prefix_cache, cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback,
+     budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT),
+     cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback,
      byte_cost (BYTE_FALLBACK=on and some text needed byte tokens, else null: byte_cost.py) {rows[{id, text, plain,
      tokens, plain_tokens, prompt, plain_prompt, extra, chars[[char, [byte tokens]]], words, byte_tokens, blocks,
      plain_blocks, extra_time, ttft, plain_ttft}], base_vocab, n_bytes, block_size, cost_prefill, cost_tokenize}
   3  preemptions[{step, time, request, blocks, generated, recompute, needed_by, need, free, dropped, priority,
      arrival}] (the run log's "preempt" events), mixed, chunks, follow,
-     sched_policy, overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts,
+     overtakes[{step, time, request, priority, overtaken[{id, priority, arrival}]}], aborts,
      kv_waits[{step, time, request, why ("short"|"gives_way"|"behind"|"preempted"), by, need, free, blocks}]
      (the run log's "wait_kv" events: newcomers sent back to the waiting queue for lack of KV blocks)
-  4  chunks, prompt_len, prefix_cache, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
+  4  chunks, prompt_len, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
      arrival, ttft
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
   6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions,
-     prefix_cache, prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
-     shared_blocks, max_shared, evictions[{step, block, hash}], cached_free,
+     prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
+     shared_blocks, max_shared, evictions[{step, block, hash}] (also the run log's "evict" events), cached_free,
      pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit), kv_waits (as [3])
   7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
@@ -58,7 +58,7 @@ steps: the charts and the step view read them from "steps" above.
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
-  11 ttft_slo, requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
+  11 requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
      ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)
@@ -118,7 +118,7 @@ class Report:
     checks: list
     follow: dict = field(default_factory=dict)
     steps: dict = field(default_factory=dict)   # the step record with its narration (lab.narrated)
-    header_data: dict = field(default_factory=dict)   # the facts header_lines words (lab.header_data)
+    header_data: dict = field(default_factory=dict)   # the model's sizes header_lines words (block_data.header_data)
     lang: str = "vi"                            # the language of the lines (lab.TEXTS)
     notes: dict = field(default_factory=dict)   # {"header"|"1".."13"|"summary": [str]}: notes beside the seed's lines
 

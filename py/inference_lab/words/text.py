@@ -32,7 +32,7 @@ BLOCK_CODES = {b.number: b.code for b in BLOCK_TABLE}  # "1 · Gateway & admissi
 
 @dataclass(slots=True)
 class Context:
-    cfg: dict
+    cfg: dict                       # report.config: the run's constants (their one place in a report)
     follow: dict
     follow_metrics: dict | None
 
@@ -46,28 +46,30 @@ def request_line(w, r, follow) -> str:
     return w("header.request", r=r, mode=mode, extra=extra, mark=mark)
 
 
-def vllm_line(w, d) -> list[str]:
+def vllm_line(w, cfg) -> list[str]:
     """The header's line about the vLLM behaviours switched on (none by default)."""
     parts = []
-    if d["prefix_cache"]:
+    if cfg["PREFIX_CACHE"] == "on":
         parts.append(w("header.prefix_cache", docs=w.docs))
-    if d["sched_policy"] == "priority":
+    if cfg["SCHED_POLICY"] == "priority":
         parts.append(w("header.priority", docs=w.docs))
     return [f"VLLM: {'; '.join(parts)}."] if parts else []
 
 
-def header_lines(w, d) -> list[str]:
+def header_lines(w, d, cfg) -> list[str]:
+    """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`)."""
+    cancels = any(r.get("cancel_at") is not None for r in cfg["REQUESTS"])
     return [
         w("header.title"),
         w("header.goal"),
-        w("header.input", d=d),
-        *[request_line(w, r, d["follow"]) for r in d["requests"]],
-        w("header.config", d=d),
-        *vllm_line(w, d),
-        w("header.model", d=d),
+        w("header.input", cfg=cfg),
+        *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]],
+        w("header.config", cfg=cfg),
+        *vllm_line(w, cfg),
+        w("header.model", d=d, cfg=cfg),
         w("header.clock"),
         w("header.how_to_read"),
-        w("header.note") + w("header.cancels_simulated" if d["cancels"] else "header.nothing_simulated"),
+        w("header.note") + w("header.cancels_simulated" if cancels else "header.nothing_simulated"),
         "",
     ]
 

@@ -56,30 +56,31 @@ def block5(w, d, ctx):
 
 # ── [6] ────────────────────────────────────────────────────────────────────
 def block6(w, d, ctx):
-    pk, bs = d["peak"], d["block_size"]
+    cfg = ctx.cfg
+    pk, bs = d["peak"], cfg["BLOCK_SIZE"]
     slots_used = pk["used"] * bs
     lines = []
     if d["served"]:
         lines += [w("b6.peak", bs=bs, tables="; ".join(f"{rid}→{blk}" for rid, blk in pk["tables"].items())),
                   w("b6.how_to_read"),
-                  w("b6.used", pk=pk, d=d, slots_used=slots_used, unused=slots_used - pk["tokens"]),
-                  w("b6.compare", d=d, contiguous=d["slots"] * d["max_context"], slots_used=slots_used),
+                  w("b6.used", pk=pk, cfg=cfg, slots_used=slots_used, unused=slots_used - pk["tokens"]),
+                  w("b6.compare", cfg=cfg, contiguous=cfg["SLOTS"] * cfg["MAX_CONTEXT"], slots_used=slots_used),
                   w("b6.freed", freed="; ".join(w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]))]
     else:
         lines.append(w("b6.none_served", bs=bs))
-    kept = w("b6.kept_cached" if d["prefix_cache"] else "b6.kept_dropped")
+    kept = w("b6.kept_cached" if cfg["PREFIX_CACHE"] == "on" else "b6.kept_dropped")
     lines += [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
               for p in d["preemptions"]]
     reused = "; ".join(w("b6.reuse", b=b, owners=" → ".join(o)) for b, o in d["reused"])
     lines += [
         w("b6.reused", reused=reused) if d["reused"] else w("b6.none_reused"),
-        w("b6.free_at_end", d=d),
+        w("b6.free_at_end", d=d, cfg=cfg),
         w("b6.gather", ok=d["gather"] <= 1e-9),
     ]
     lines += pool_problem_lines(w, d)
     if d.get("kv_waits"):
         lines.append(w("b6.wait_kv", waits="; ".join(w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"])))
-    if d["prefix_cache"]:
+    if cfg["PREFIX_CACHE"] == "on":
         lines += prefix_cache_lines(w, d)
     else:
         lines.append(w("b6.limitation_preempt" if d["any_preemption"] else "b6.limitation"))

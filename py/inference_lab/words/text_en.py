@@ -77,10 +77,10 @@ SAY = {
     "header.priority": "priority scheduling (SCHED_POLICY=priority, after {docs[priority]})",
     "header.title": "=== END-TO-END LAB: ONE REQUEST THROUGH THE WHOLE LLM SERVING PIPELINE ===",
     "header.goal": "GOAL: follow one request with real numbers from the gateway to its stop, then read TTFT, TPOT and throughput.",
-    "header.input": "INPUT: 5 requests reach one engine (arrival times on the simulated clock). You follow request {d[follow]} through every block.",
-    "header.config": "CONFIG: {d[slots]:pl running slot} + {d[queue_limit]:pl waiting place}; at most {d[token_budget]} tokens per step; "
-                     "KV blocks of {d[block_size]} tokens x {d[pool_blocks]} blocks; max context {d[max_context]}.",
-    "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {d[seed]}.",
+    "header.input": "INPUT: 5 requests reach one engine (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
+    "header.config": "CONFIG: {cfg[SLOTS]:pl running slot} + {cfg[QUEUE_LIMIT]:pl waiting place}; at most {cfg[TOKEN_BUDGET]} tokens per step; "
+                     "KV blocks of {cfg[BLOCK_SIZE]} tokens x {cfg[POOL_BLOCKS]} blocks; max context {cfg[MAX_CONTEXT]}.",
+    "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {cfg[SEED]}.",
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
@@ -110,7 +110,7 @@ SAY = {
     "b2.title": "Chat template, BPE and the token budget",
     "b2.request": "Request {f[id]}: \"{f[text]}\" -> {f[tokens]}",
     "b2.ids": "Token IDs: {f[ids]}  (an ID is only a row number in the vocabulary; the meaning lives in the embedding vector the model looks up by ID).",
-    "b2.budget": "Budget: prompt {f[prompt_len]:pl token} + max_new {f[max_new]} = {total} <= MAX_CONTEXT {d[max_context]}.",
+    "b2.budget": "Budget: prompt {f[prompt_len]:pl token} + max_new {f[max_new]} = {total} <= MAX_CONTEXT {cfg[MAX_CONTEXT]}.",
     "b2.prefix_hit": "Prefix cache: the first {n}/{f[prompt_len]} tokens of prompt {f[id]} were already cached (full blocks of an earlier "
                      "request with the same prefix, same hash), so the engine only prefills {rest:pl token}.",
     "b2.prefix_miss": "Prefix cache: no full block at the start of prompt {f[id]} was cached when it started running, so all {f[prompt_len]} tokens are prefilled.",
@@ -121,7 +121,7 @@ SAY = {
     "b2.blocked": "Blocked: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} is ready after {d[prep]:ms}.",
     "b2.never_queued": "{d[follow][id]} never entered the queue, so it has no preparation time.",
-    "b2.prep_cost": "Preparation cost (assumed): gateway {d[cost_gateway]:ms} + {per_token:.2f} ms per token -> {prep}",
+    "b2.prep_cost": "Preparation cost (assumed): gateway {cfg[COST_GATEWAY]:ms} + {per_token:.2f} ms per token -> {prep}",
     "b2.conclusion": "Conclusion: the same text must give the same token IDs on every replica; a wrong tokenizer or chat template changes how the model behaves.",
     # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
     "b2.bytes": "Byte fallback ON (BYTE_FALLBACK=on): vocabulary = {d[base_vocab]} BPE tokens + {d[n_bytes]} byte tokens <0x00>..<0xFF>; "
@@ -173,7 +173,7 @@ SAY = {
     "b3.wait_kv_preempted": "this step preempted a running sequence, so {k[request]} (just admitted) goes back to its old "
                             "place in the waiting queue: as in vLLM, a step that preempts takes no request from the "
                             "waiting queue.",
-    "b3.chunks": "Chunked prefill: the prompt of {fid}, {f[prompt_len]} tokens long, is processed in chunks {d[chunks]} (budget {d[token_budget]} tokens per step).",
+    "b3.chunks": "Chunked prefill: the prompt of {fid}, {f[prompt_len]} tokens long, is processed in chunks {d[chunks]} (budget {cfg[TOKEN_BUDGET]} tokens per step).",
     "b3.chunks_redo": "These chunks include what {fid} had to prefill again after being preempted {f[preempted]:pl time}.",
     "b3.follow_wait": "{fid}: ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} for a slot.",
     "b3.conclusion": "Conclusion: continuous batching admits new requests at every step boundary as soon as a slot frees up, without waiting for the previous batch to finish.",
@@ -206,8 +206,8 @@ SAY = {
     "b6.title": "Physical blocks, block tables and freeing blocks",
     "b6.peak": "Each block holds {bs} tokens. At the moment of peak block use, the block table (logical -> physical) of each sequence is: {tables}.",
     "b6.how_to_read": "How to read it: logical blocks 0, 1, 2... of a sequence sit in physical blocks that need not be contiguous and may interleave across sequences; the block table is the lookup.",
-    "b6.used": "Then {pk[used]}/{d[pool_blocks]} blocks are in use = {slots_used} token slots, holding {pk[tokens]} tokens -> {unused} slots unused in the last block of each sequence.",
-    "b6.compare": "Compare: a contiguous array of {d[max_context]} tokens for each running slot needs {contiguous} token slots; paging needs only {slots_used}.",
+    "b6.used": "Then {pk[used]}/{cfg[POOL_BLOCKS]} blocks are in use = {slots_used} token slots, holding {pk[tokens]} tokens -> {unused} slots unused in the last block of each sequence.",
+    "b6.compare": "Compare: a contiguous array of {cfg[MAX_CONTEXT]} tokens for each running slot needs {contiguous} token slots; paging needs only {slots_used}.",
     "b6.freed": "Blocks freed in order of finishing: {freed}.",
     "b6.frees": "{rid} frees {blk}",
     "b6.none_served": "Each block holds {bs} tokens. No sequence was served, so no block was allocated.",
@@ -218,7 +218,7 @@ SAY = {
     "b6.reuse": "block {b}: {owners}",
     "b6.reused": "Blocks reused: {reused}.",
     "b6.none_reused": "No block is reused in this trace.",
-    "b6.free_at_end": "After every request finishes, {d[free]}/{d[pool_blocks]} blocks are free (no leak).",
+    "b6.free_at_end": "After every request finishes, {d[free]}/{cfg[POOL_BLOCKS]} blocks are free (no leak).",
     "b6.gather": "Numerical check: K/V gathered from scattered blocks match K/V recomputed from scratch for each sequence, largest difference <= 1e-9: {ok}.",
     "b6.pool_problems": "Block pool invariants broken: {found}.",
     "b6.pool_problem": "{what} (step {steps})",
@@ -289,7 +289,7 @@ SAY = {
     "b9.limitation": "Limitation: the lab simulates 'store integers, dequantize to floats to multiply'; real integer kernels add their own error and run at other speeds. A quantized KV cache is not simulated.",
     # ── [10] ───────────────────────────────────────────────────────────────
     "b10.title": "Weights + KV + workspace",
-    "b10.lab": "In the lab: float64 weights = {d[weight_bytes]} bytes; KV pool = {d[pool_blocks]} blocks x {d[block_size]} tokens x {bpt} bytes/token = {d[pool_bytes]} bytes.",
+    "b10.lab": "In the lab: float64 weights = {d[weight_bytes]} bytes; KV pool = {cfg[POOL_BLOCKS]} blocks x {cfg[BLOCK_SIZE]} tokens x {bpt} bytes/token = {d[pool_bytes]} bytes.",
     "b10.per_token": "One token needs K and V: 2 x {d[n_heads]} heads x {d[d_head]} dims x {d[itemsize]} bytes (NumPy float64) = {bpt} bytes for 1 layer.",
     "b10.peak": "The peak moment uses {d[peak_used]:pl block} = {kv} bytes of KV ({pct:.0f}% of the pool).",
     "b10.formula": "Formula: KV bytes = 2 x layers x tokens x KV heads x head dim x bytes per element.",
@@ -316,7 +316,7 @@ SAY = {
     "b11.slower": "slower by {t:ms}",
     "b11.legend": "Each step: duration, waiting/running requests, decode/prefill tokens, KV blocks in use (measured after finished sequences freed their blocks).",
     "b11.step": "step {i:>2}: {dur:>5} µs | waiting={st[waiting]} running={st[running]} decode={st[decode]} prefill={st[prefill]} "
-                "| KV {st[kv_used]}/{d[pool_blocks]} ({pct:.0f}%){mark}",
+                "| KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",
     "b11.breakdown": "TTFT breakdown (simulated µs): input preparation + waiting for a slot + prefill = TTFT",
     "b11.none_served": "  (no request was served)",
     "b11.conclusion": "Conclusion: don't look at total TTFT alone; find the largest part to know whether the bottleneck is queueing or prefill before fixing anything.",

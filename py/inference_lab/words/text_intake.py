@@ -50,13 +50,13 @@ def block2_follow(w, d, ctx) -> list[str]:
     if f["ids"]:
         lines += [w("b2.request", f=f), w("b2.ids", f=f)]
     if fl["served"]:
-        return lines + [w("b2.budget", f=f, d=d, total=f["prompt_len"] + f["max_new"]), *prefix_line(w, d)]
+        return lines + [w("b2.budget", f=f, cfg=ctx.cfg, total=f["prompt_len"] + f["max_new"]), *prefix_line(w, d, ctx)]
     return lines + not_followed(w, ctx)
 
 
-def prefix_line(w, d) -> list[str]:
+def prefix_line(w, d, ctx) -> list[str]:
     """Block [2]: how much of the followed prompt the prefix cache already held (only when it is on)."""
-    if not d["prefix_cache"]:
+    if ctx.cfg["PREFIX_CACHE"] != "on":
         return []
     f, n = d["follow"], d["cached_tokens"]
     if n:
@@ -77,7 +77,7 @@ def block2(w, d, ctx):
         lines.append(w("b2.real_tokenizers"))
     lines += byte_lines(w, d.get("byte_cost"), d.get("byte_fallback"))
     prep = w("b2.ready", d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
-    lines.append(w("b2.prep_cost", d=d, per_token=d["cost_tokenize"] / 1000, prep=prep))
+    lines.append(w("b2.prep_cost", cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
     lines.append(w("b2.conclusion"))
     return w("b2.title"), lines
 
@@ -119,14 +119,14 @@ def block3(w, d, ctx):
         lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
     mixed = d["mixed"]
     lines.append(w("b3.mixed", mixed=mixed) if mixed else w("b3.not_mixed"))
-    lines += [preemption_line(w, p, d["sched_policy"]) for p in d["preemptions"]]
+    lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
     lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]
     lines += [w("b3.abort", a=a, left=w("b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting"))
               for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]
-        lines.append(w("b3.chunks", fid=fid, f=f, d=d))
+        lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
         lines.append(w("b3.follow_wait", fid=fid, f=f))

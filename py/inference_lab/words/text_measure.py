@@ -33,9 +33,9 @@ def block10(w, d, ctx):
     hbm, weights = x["hbm_gib"] * GiB, x["weights_gib"] * GiB
     bpt = d["bytes_per_token"]
     return w("b10.title"), [
-        w("b10.lab", d=d, bpt=bpt),
+        w("b10.lab", d=d, cfg=ctx.cfg, bpt=bpt),
         w("b10.per_token", d=d, bpt=bpt),
-        w("b10.peak", d=d, kv=d["peak_used"] * d["block_size"] * bpt, pct=100 * d["peak_used"] / d["pool_blocks"]),
+        w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
         w("b10.formula"),
         w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
         w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
@@ -72,10 +72,11 @@ def block11(w, d, ctx):
     lines = [w("b11.legend")]
     for i, st in enumerate(d["steps"]):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
-        lines.append(w("b11.step", i=i + 1, st=st, d=d, dur=st["end"] - st["start"], pct=100 * st["kv_used"] / d["pool_blocks"], mark=mark))
+        lines.append(w("b11.step", i=i + 1, st=st, cfg=ctx.cfg, dur=st["end"] - st["start"],
+                        pct=100 * st["kv_used"] / ctx.cfg["POOL_BLOCKS"], mark=mark))
     lines.append(w("b11.breakdown"))
     served = [m for m in d["requests"] if m["status"] == "finished"]
-    lines += [ttft_line(w, m, d["ttft_slo"], d["preempted_at"].get(m["id"])) for m in served]
+    lines += [ttft_line(w, m, ctx.cfg["TTFT_SLO"], d["preempted_at"].get(m["id"])) for m in served]
     if not served:
         lines.append(w("b11.none_served"))
     lines += [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"]

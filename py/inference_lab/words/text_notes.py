@@ -47,13 +47,14 @@ def count_notes(w, n_served: int) -> list[str]:
     return [w("note.served_count", n=n_served)] if n_served != SEED_SERVED else []
 
 
-def header_notes(w, h) -> list[str]:
+def header_notes(w, cfg) -> list[str]:
+    """Notes beside the header, from the run's constants (report.config)."""
     out = []
-    if len(h["requests"]) != SEED_REQUESTS:
-        out.append(w("note.request_count", n=len(h["requests"])))
+    if len(cfg["REQUESTS"]) != SEED_REQUESTS:
+        out.append(w("note.request_count", n=len(cfg["REQUESTS"])))
     out.append(w("note.vllm_config"))
     out.append(w("note.diagram"))
-    if not h["cancels"]:
+    if not any(r.get("cancel_at") is not None for r in cfg["REQUESTS"]):
         out.append(w("note.cancel"))
     return out
 
@@ -80,12 +81,12 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
     d, fl = parts, ctx.follow
     served = d[1]["served"]
     served_ids = [m["id"] for m in d[11]["requests"] if m.get("status", "finished") == "finished"]
-    out = {"header": header_notes(w, d["header"])}
+    out = {"header": header_notes(w, ctx.cfg)}
     if fl["served"]:
         out["3"] = wait_notes(w, record, [fl["id"]])
         out["5"] = [w("note.heads")] + count_notes(w, served)
         out["7"] = count_notes(w, served)
-    out["6"] = ([w("note.pool_limits")] if not (d[6]["prefix_cache"] or d[6]["any_preemption"]) else []) + (
+    out["6"] = ([w("note.pool_limits")] if not (ctx.cfg["PREFIX_CACHE"] == "on" or d[6]["any_preemption"]) else []) + (
         [w("note.recompute")] if d[6]["preemptions"] else [])
     out["10"] = [w("note.vllm_memory")]
     out["11"] = [w("note.vllm_metrics")] + wait_notes(w, record, served_ids) + count_notes(w, served)

@@ -1,7 +1,7 @@
 """The step narration in any language: which sentence each recorded event gets, and in which order.
 
-`narrate(w, record)` turns the step record (run_log.RunLog.to_dict()) into one (title, lines)
-per step; `after_lines(w, record)` tells what happened after the last step. `w` is one language's
+`narrate(w, record, cfg)` turns the step record (run_log.RunLog.to_dict()) and the run's constants
+(report.config) into one (title, lines) per step; `after_lines(w, record)` tells what happened after the last step. `w` is one language's
 `text.Words` (text_steps_vi.WORDS, text_steps_en.WORDS): the step templates plus the blocks' ones,
 which word the refusal reasons (text.why). The record is read, never changed.
 
@@ -215,8 +215,8 @@ def title(w, it) -> str:
     return ", ".join(w("title.decode" if p == "decode" else "title.prefill_task", rid=rid, n=n) for rid, p, n in it["tasks"])
 
 
-def step_lines(w, it, n, m, record, ready) -> list[str]:
-    slots, pool, priority_key = record["slots"], record["pool_blocks"], record.get("priority_key")
+def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
+    slots, pool, priority_key = cfg["SLOTS"], cfg["POOL_BLOCKS"], record.get("priority_key")
     ev = it["events"]
     total = {r[0]: r[3] for r in it["running"]}
     lines = [w("step.head", n=n, m=m, it=it, title=title(w, it))]
@@ -238,11 +238,11 @@ def step_lines(w, it, n, m, record, ready) -> list[str]:
     return lines
 
 
-def narrate(w, record) -> list[tuple[str, list[str]]]:
-    """(title, lines) for every recorded step."""
+def narrate(w, record, cfg) -> list[tuple[str, list[str]]]:
+    """(title, lines) for every recorded step; `cfg` is report.config (SLOTS, POOL_BLOCKS)."""
     m = record["count"]
     ready = {e["id"]: e.get("ready") for it in record["items"] for e in it["events"] if e["kind"] == "arrive"}
-    return [(title(w, it), step_lines(w, it, i + 1, m, record, ready)) for i, it in enumerate(record["items"])]
+    return [(title(w, it), step_lines(w, it, i + 1, m, record, cfg, ready)) for i, it in enumerate(record["items"])]
 
 
 def wait_labels(say: dict) -> dict:

@@ -1,6 +1,6 @@
 """Every sentence of the step narration, in English: the sibling of text_steps_vi.py, with the same keys.
 
-text_steps.py fills these templates exactly as it fills the Vietnamese ones: `narrate(record)` gives
+text_steps.py fills these templates exactly as it fills the Vietnamese ones: `narrate(record, cfg)` gives
 one (title, lines) per step, the first line starting with "Step N/M"; `after_lines` and
 `WAIT_WHY` likewise. Each line prints the same numbers in the same order as its Vietnamese twin.
 

@@ -1,6 +1,6 @@
 """Every sentence of the step narration, in Vietnamese: what happened at each step and which check decided it.
 
-`narrate(record)` turns the step record (run_log.RunLog.to_dict()) into one (title, lines) per
+`narrate(record, cfg)` turns the step record (run_log.RunLog.to_dict()) into one (title, lines) per
 step; the first line starts with "Bước N/M". `python -m inference_lab --steps` prints the lines, the
 page's step navigator shows them and uses "Bước N/M: title" as the slider's spoken value. The
 sentences are templates, one key each, that text_steps.py fills (format specs: templates.py's docstring);

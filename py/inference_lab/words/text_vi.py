@@ -81,10 +81,10 @@ SAY = {
     "header.priority": "lập lịch theo độ ưu tiên (SCHED_POLICY=priority, theo {docs[priority]})",
     "header.title": "=== LAB TỔNG HỢP: MỘT YÊU CẦU ĐI QUA TOÀN BỘ ĐƯỜNG ỐNG PHỤC VỤ LLM ===",
     "header.goal": "MỤC TIÊU: theo dõi bằng số thật một yêu cầu từ lúc đến cổng tới lúc dừng, rồi đọc TTFT, TPOT và throughput.",
-    "header.input": "ĐẦU VÀO: 5 yêu cầu đến cùng một engine (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {d[follow]} qua mọi khối.",
-    "header.config": "CẤU HÌNH: {d[slots]} chỗ chạy + {d[queue_limit]} chỗ chờ; mỗi bước tối đa {d[token_budget]} token; "
-                     "block KV {d[block_size]} token x {d[pool_blocks]} block; context tối đa {d[max_context]}.",
-    "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {d[seed]}.",
+    "header.input": "ĐẦU VÀO: 5 yêu cầu đến cùng một engine (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
+    "header.config": "CẤU HÌNH: {cfg[SLOTS]} chỗ chạy + {cfg[QUEUE_LIMIT]} chỗ chờ; mỗi bước tối đa {cfg[TOKEN_BUDGET]} token; "
+                     "block KV {cfg[BLOCK_SIZE]} token x {cfg[POOL_BLOCKS]} block; context tối đa {cfg[MAX_CONTEXT]}.",
+    "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {cfg[SEED]}.",
     "header.clock": "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
@@ -114,7 +114,7 @@ SAY = {
     "b2.title": "Chat template, BPE và ngân sách token",
     "b2.request": "Yêu cầu {f[id]}: \"{f[text]}\" -> {f[tokens]}",
     "b2.ids": "Token IDs: {f[ids]}  (ID chỉ là số thứ tự trong bảng từ vựng; ý nghĩa nằm ở vector nhúng mà mô hình tra ra từ ID).",
-    "b2.budget": "Ngân sách: prompt {f[prompt_len]} token + max_new {f[max_new]} = {total} <= MAX_CONTEXT {d[max_context]}.",
+    "b2.budget": "Ngân sách: prompt {f[prompt_len]} token + max_new {f[max_new]} = {total} <= MAX_CONTEXT {cfg[MAX_CONTEXT]}.",
     "b2.prefix_hit": "Prefix cache: {n}/{f[prompt_len]} token đầu của prompt {f[id]} đã có trong cache (block đầy của một yêu cầu "
                      "trước có cùng phần đầu, cùng hash) nên engine chỉ phải prefill {rest} token.",
     "b2.prefix_miss": "Prefix cache: không block đầy nào ở đầu prompt {f[id]} có sẵn trong cache lúc nó vào chạy, nên phải prefill cả {f[prompt_len]} token.",
@@ -125,7 +125,7 @@ SAY = {
     "b2.blocked": "Bị chặn: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} sẵn sàng sau {d[prep]:ms}.",
     "b2.never_queued": "{d[follow][id]} không vào hàng đợi nên không có thời gian chuẩn bị.",
-    "b2.prep_cost": "Chi phí chuẩn bị (giả định): cổng {d[cost_gateway]:ms} + {per_token:.2f} ms mỗi token -> {prep}",
+    "b2.prep_cost": "Chi phí chuẩn bị (giả định): cổng {cfg[COST_GATEWAY]:ms} + {per_token:.2f} ms mỗi token -> {prep}",
     "b2.conclusion": "Kết luận: cùng văn bản phải cho cùng token IDs trên mọi bản sao; tokenizer hay template sai làm đổi hành vi của mô hình.",
     # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
     "b2.bytes": "Byte fallback BẬT (BYTE_FALLBACK=on): từ vựng = {d[base_vocab]} token BPE + {d[n_bytes]} token byte <0x00>..<0xFF>; "
@@ -175,7 +175,7 @@ SAY = {
                          "{k[request]} cũng quay lại hàng đợi ở chỗ cũ (vLLM dừng nhận yêu cầu ở yêu cầu đầu tiên thiếu block).",
     "b3.wait_kv_preempted": "bước này đã preempt một chuỗi đang chạy nên {k[request]} (vừa vào chạy) quay lại hàng đợi ở "
                             "chỗ cũ: như vLLM, bước có preempt không nhận yêu cầu nào từ hàng đợi.",
-    "b3.chunks": "Chunked prefill: prompt {fid} dài {f[prompt_len]} token được xử lý theo các đoạn {d[chunks]} (ngân sách {d[token_budget]} token mỗi bước).",
+    "b3.chunks": "Chunked prefill: prompt {fid} dài {f[prompt_len]} token được xử lý theo các đoạn {d[chunks]} (ngân sách {cfg[TOKEN_BUDGET]} token mỗi bước).",
     "b3.chunks_redo": "Các đoạn trên gồm cả phần {fid} phải prefill lại sau {f[preempted]} lần bị preempt.",
     "b3.follow_wait": "{fid}: sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ chỗ chạy {f[queue]:ms}.",
     "b3.conclusion": "Kết luận: continuous batching đưa yêu cầu mới vào ở ranh giới từng bước ngay khi có chỗ trống, không đợi cả nhóm cũ xong.",
@@ -208,8 +208,8 @@ SAY = {
     "b6.title": "Block vật lý, bảng block và việc trả block",
     "b6.peak": "Mỗi block chứa {bs} token. Khoảnh khắc dùng nhiều block nhất, bảng block (logic -> vật lý) của từng chuỗi là: {tables}.",
     "b6.how_to_read": "Cách đọc: block logic 0, 1, 2... của một chuỗi nằm ở block vật lý không nhất thiết liền nhau và có thể xen kẽ giữa các chuỗi; bảng block là bảng tra.",
-    "b6.used": "Khi đó dùng {pk[used]}/{d[pool_blocks]} block = {slots_used} chỗ token, đang lưu {pk[tokens]} token -> thừa {unused} chỗ ở block cuối của từng chuỗi.",
-    "b6.compare": "So sánh: cấp một mảng liền {d[max_context]} token cho mỗi chỗ chạy cần {contiguous} chỗ token; phân trang chỉ cần {slots_used} chỗ.",
+    "b6.used": "Khi đó dùng {pk[used]}/{cfg[POOL_BLOCKS]} block = {slots_used} chỗ token, đang lưu {pk[tokens]} token -> thừa {unused} chỗ ở block cuối của từng chuỗi.",
+    "b6.compare": "So sánh: cấp một mảng liền {cfg[MAX_CONTEXT]} token cho mỗi chỗ chạy cần {contiguous} chỗ token; phân trang chỉ cần {slots_used} chỗ.",
     "b6.freed": "Trả block theo thứ tự kết thúc: {freed}.",
     "b6.frees": "{rid} trả {blk}",
     "b6.none_served": "Mỗi block chứa {bs} token. Không có chuỗi nào được phục vụ nên không block nào được cấp.",
@@ -220,7 +220,7 @@ SAY = {
     "b6.reuse": "block {b}: {owners}",
     "b6.reused": "Block được dùng lại: {reused}.",
     "b6.none_reused": "Không có block nào được dùng lại trong trace này.",
-    "b6.free_at_end": "Sau khi mọi yêu cầu kết thúc còn {d[free]}/{d[pool_blocks]} block trống (không rò rỉ).",
+    "b6.free_at_end": "Sau khi mọi yêu cầu kết thúc còn {d[free]}/{cfg[POOL_BLOCKS]} block trống (không rò rỉ).",
     "b6.gather": "Kiểm tra số học: K/V gom từ các block rời khớp K/V tính lại từ đầu cho từng chuỗi, sai lệch lớn nhất <= 1e-9: {ok}.",
     "b6.pool_problems": "Bất biến của bể block bị vi phạm: {found}.",
     "b6.pool_problem": "{what} (bước {steps})",
@@ -291,7 +291,7 @@ SAY = {
     "b9.limitation": "Giới hạn: lab giả lập 'lưu số nguyên, giải nén ra số thực để nhân'; kernel số nguyên thật tạo thêm sai số và khác tốc độ. KV cache lượng tử hóa không được chạy.",
     # ── [10] ───────────────────────────────────────────────────────────────
     "b10.title": "Trọng số + KV + vùng làm việc",
-    "b10.lab": "Trong lab: trọng số float64 = {d[weight_bytes]} byte; bể KV = {d[pool_blocks]} block x {d[block_size]} token x {bpt} byte/token = {d[pool_bytes]} byte.",
+    "b10.lab": "Trong lab: trọng số float64 = {d[weight_bytes]} byte; bể KV = {cfg[POOL_BLOCKS]} block x {cfg[BLOCK_SIZE]} token x {bpt} byte/token = {d[pool_bytes]} byte.",
     "b10.per_token": "Một token cần K và V: 2 x {d[n_heads]} head x {d[d_head]} chiều x {d[itemsize]} byte (float64 của NumPy) = {bpt} byte cho 1 lớp.",
     "b10.peak": "Khoảnh khắc cao điểm dùng {d[peak_used]} block = {kv} byte KV ({pct:.0f}% bể).",
     "b10.formula": "Công thức: byte KV = 2 x số lớp x số token x số KV head x chiều head x byte mỗi phần tử.",
@@ -318,7 +318,7 @@ SAY = {
     "b11.slower": "chậm hơn {t:ms}",
     "b11.legend": "Mỗi bước: thời lượng, số yêu cầu chờ/chạy, token decode/prefill, block KV đang dùng (đo sau khi các chuỗi vừa xong đã trả block).",
     "b11.step": "bước {i:>2}: {dur:>5} µs | chờ={st[waiting]} chạy={st[running]} decode={st[decode]} prefill={st[prefill]} "
-                "| KV {st[kv_used]}/{d[pool_blocks]} ({pct:.0f}%){mark}",
+                "| KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",
     "b11.breakdown": "Phân rã TTFT (µs mô phỏng): chuẩn bị đầu vào + chờ chỗ chạy + prefill = TTFT",
     "b11.none_served": "  (không có yêu cầu nào được phục vụ)",
     "b11.conclusion": "Kết luận: đừng chỉ nhìn tổng TTFT; xem phần nào lớn nhất để biết nút thắt là hàng đợi hay prefill trước khi sửa.",
