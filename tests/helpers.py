@@ -3,16 +3,14 @@
 - configs(): a hypothesis strategy of random valid engine configs (a trace of 1-6 requests, FOLLOW one
   of them, some constants changed within their bounds); test_engine.py and test_steps.py draw from it.
 - printed(number, text): whether a number is printed in a text as that number (not inside another).
-- fake_kv, seq, feed: a stand-in sequence and the K/V a 'model' would write for it, to drive the block
-  manager by hand (test_vllm_features.py, test_vllm_rules.py).
 
-Leaves out: the browser helpers (lab_browser.py) and the site helpers (lab_site.py).
+Leaves out: the browser helpers (lab_browser.py), the site helpers (lab_site.py) and the vLLM-features
+helpers (vllm_helpers.py: the hand-driven block pool).
 """
 from __future__ import annotations
 
 import re
 
-import numpy as np
 from hypothesis import strategies as st
 
 WORDS = ["xin", "chao", "model", "hoc", "token", "ban", "xyz", "chào"]
@@ -46,21 +44,3 @@ def configs(draw):
 def printed(number: str, text: str) -> bool:
     """`number` occurs in `text` not glued to other digits (22.0 is not in 22.00, 10 is not in 10.60)."""
     return re.search(rf"(?<!\d)(?<!\d\.){re.escape(number)}(?!\d)(?!\.\d)", text) is not None
-
-
-def fake_kv(tokens, lo, n):
-    """K/V a 'model' would compute for positions lo..lo+n: each depends on the whole prefix. (2, n, 4)"""
-    vals = [float(sum((i + 1) * t for i, t in enumerate(tokens[:p + 1])) + p) for p in range(lo, lo + n)]
-    return np.broadcast_to(np.array(vals)[None, :, None], (2, n, 4)).copy()
-
-
-def seq(rid, tokens):
-    from types import SimpleNamespace as NS
-    return NS(id=rid, cached=0, block_table=[], history=[], prefill_ids=list(tokens), tokens=list(tokens))
-
-
-def feed(pool, s, n):
-    """Compute n more positions of s (what prefill/decode do): history first, then write."""
-    lo = s.cached
-    s.history = s.tokens[:lo + n]
-    pool.write(s, fake_kv(s.tokens, lo, n), fake_kv(s.tokens, lo, n))

@@ -35,7 +35,7 @@ SECTIONS = ("gioi-thieu", "mapping", "guide")
 NOT_OUTPUT: dict[str, str] = {}
 
 BLOCK_REF = re.compile(r"\[\d+\s*·[^\]]*\]|\b[Kk]hối\s+\d+(?:\s*(?:đến|và|,)\s*\d+)*")
-EXERCISE_REF = re.compile(r"\b(?:[Bb]ài(?:\s+tập)?|[Ee]xercises?)\s+\d+\b")
+EXERCISE_REF = re.compile(r"\b(?:[Bb]ài(?:\s+tập)?|[Ee]xercises?)\s+\d+\b(?:\s*→\s*\d+\b)*")  # a track: bài 2 → 14 → 1
 LIST_MARKER = re.compile(r"\((\d)\)")
 NUMBER = re.compile(r"\(\d+(?:, \d+)+\)|\[\d+(?:, \d+)+\]|(?<![\w./-])\d+(?:\.\d+)?(?:e-?\d+)?(?:/\d+(?:\.\d+)?)*")
 
@@ -93,6 +93,8 @@ def quoted_numbers(text: str) -> list[str]:
     ['(2, 9, 4)', '[5, 4]', '7/12', '1e-9', '22.00']
     >>> quoted_numbers("làm bài 15, bài tập 5; do exercise 16 and Exercises 17: 18 ms")
     ['18']
+    >>> quoted_numbers("lập lịch: bài 2 → 14 → 1; exercises 10 → 11, 7 ms")
+    ['7']
     """
     return NUMBER.findall(LIST_MARKER.sub(" ", EXERCISE_REF.sub(" ", BLOCK_REF.sub(" ", text))))
 
