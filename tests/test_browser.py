@@ -52,7 +52,7 @@ def test_default_run_shows_every_block_line_of_the_golden_output(lab):
     # issue 27: the notes beside the seed's lines, marked, under their block (words/text_notes.py)
     from inference_lab.words import text_vi
     heads = text_vi.WORDS("note.mark") + text_vi.WORDS("note.heads")
-    expect(lab.page.locator('[data-block="5"] aside.run-notes[data-notes-for="5"]')).to_contain_text(heads)
+    expect(lab.page.locator('[data-block="5"] .run-notes[role="note"][data-notes-for="5"]')).to_contain_text(heads)
     expect(lab.page.locator('[data-block="5"] pre')).not_to_contain_text("Ghi chú:")
 
 

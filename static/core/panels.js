@@ -62,7 +62,7 @@ export function fillNotes(pre, notes, part) {
   const list = Array.isArray(notes) ? notes.map(String) : [];
   if (!list.length) { if (box) box.remove(); return; }
   if (!box) {
-    box = make('aside', { class: 'run-notes', 'data-notes-for': part });
+    box = make('div', { class: 'run-notes', role: 'note', 'data-notes-for': part }); // a note, not a landmark: it sits inside the block
     pre.after(box);
   }
   box.replaceChildren(...list.map((n) => make('p', { class: 'run-note' }, n)));
@@ -98,7 +98,7 @@ export function createPanels(el) {
     }
     if (details) {
       const fold = make('details');
-      fold.append(make('summary', {}, t('panels.technicalDetails')), make('pre', { class: 'trace' }, details));
+      fold.append(make('summary', {}, t('panels.technicalDetails')), make('pre', { class: 'trace', tabindex: '0' }, details));
       el.pageError.append(fold);
     }
     if (action) {
