@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, fields
 
 # the schema's names, importable from here too (callers name one module: config)
+from .hardware import GPUS, MODELS
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
 
@@ -148,7 +149,27 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
                             f"{f.name} must be the ID of a request in the trace ({', '.join(ids)}); got {value!r}.")]
         return []
     msg = _check_number(f.name, f.type, value, f.min, f.max)
+    if not msg and f.choices and value not in f.choices:
+        allowed = ", ".join(map(str, f.choices))
+        msg = (f"{f.name} phải là một trong: {allowed} (nhận {value!r}).", f"{f.name} must be one of: {allowed} (got {value!r}).")
     return [Problem(f.name, *msg)] if msg else []
+
+
+def _check_fit(values: dict) -> list[Problem]:
+    """Under CLOCK = roofline the shadow model's weights must fit in the GPU's HBM (hardware.Shape.weight_bytes)."""
+    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    if get("CLOCK") != "roofline" or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
+            or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
+        return []
+    gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
+    need, have = model.weight_bytes(bits) / 1e9, gpu.hbm / 1e9
+    if need <= have:
+        return []
+    return [Problem("SHADOW_MODEL",
+                    f"{model.name} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu.name} chỉ có {have:.0f} GB "
+                    f"HBM: đổi SHADOW_MODEL, GPU hoặc WEIGHT_BITS.",
+                    f"{model.name} at {bits} bits needs {need:.1f} GB for its weights, but {gpu.name} has only "
+                    f"{have:.0f} GB of HBM: change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
 
 
 def _check_costs(values: dict) -> list[Problem]:
@@ -175,7 +196,7 @@ def _value_problems(values: dict) -> list[Problem]:
     problems = []
     for f in FIELDS:
         problems += _check_field(f, values.get(f.name, f.default), values)
-    return problems + _check_costs(values)
+    return problems + _check_costs(values) + _check_fit(values)
 
 
 def validate(values: dict) -> list[Problem]:

@@ -54,6 +54,7 @@ from .block_manager import BlockManager
 from .sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration
 from .kv_room import KVRoom
+from .roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
 
@@ -105,6 +106,7 @@ class Engine(KVRoom):
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
         self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching, event=self.log.event)
         self.sched_policy = self.cfg.SCHED_POLICY
+        self.clock, self.work = Clock(self.cfg, lab.tokenizer.vocab_size), {}
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
@@ -313,7 +315,8 @@ class Engine(KVRoom):
 
     def run_step(self) -> None:
         tasks = plan_tasks(self.running, self.budget_cap)
-        end = self.now + step_duration(self.cfg, tasks)
+        self.work = work_of(tasks)
+        end = self.now + self.step_time(tasks)
         self.pool.current_step = self.log.count + 1
         self.emitted, self.preempted, self.waited, self.ran_now = [], [], [], set()
         ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end)]
@@ -325,6 +328,7 @@ class Engine(KVRoom):
             return
         if self.check:
             self.pool.audit()
+        self.log.fact(cost=self.clock.report(self.cost_of(ran)))
         self.log.step_done(self, self.now, end, tasks, ran)
         self.now = end
 
@@ -345,12 +349,22 @@ class Engine(KVRoom):
 
     def retime(self, ran: list) -> int:
         """After a preemption only the tasks that ran take time: move this step's token times."""
-        end = self.now + step_duration(self.cfg, ran)
+        end = self.now + self.step_time(ran)
         for seq, i in self.emitted:
             seq.token_times[i] = end
             if seq.finish is not None and i == len(seq.token_times) - 1:
                 seq.finish = end
         return end
+
+    def cost_of(self, tasks):
+        """The roofline cost (roofline.step_cost) of these tasks of the step being executed."""
+        return self.clock.cost([self.work[seq.id] for _, seq, _ in tasks])
+
+    def step_time(self, tasks) -> int:
+        """µs of a step with these tasks: the seed's COST_* model (scheduler.step_duration) or the roofline."""
+        if self.cfg.CLOCK == "roofline":
+            return self.clock.micros(self.cost_of(tasks))
+        return step_duration(self.cfg, tasks)
 
     def run(self) -> EngineResult:
         for _ in range(MAX_ITERATIONS):
