@@ -161,3 +161,15 @@ def test_model_too_large_for_hbm_names_both_sizes():
 def test_bits_outside_their_choices_are_exit_2():
     proc = run_cli(["--weight-bits", "12"])
     assert proc.returncode == 2 and "--weight-bits" in proc.stderr and "16, 8, 4" in proc.stderr
+
+
+# ── words ─────────────────────────────────────────────────────────────────────
+def test_steps_say_each_steps_bound_in_both_languages():
+    for lang, head, bound in (("vi", "Chi phí trên H100-SXM5-80GB (Llama-3.1-8B)", "memory-bound"),
+                              ("en", "Cost on H100-SXM5-80GB (Llama-3.1-8B)", "memory-bound")):
+        proc = run_cli(ROOF + ["--steps", "--lang", lang])
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        steps = proc.stdout.count("Bước " if lang == "vi" else "Step ")
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(head)]
+        assert len(lines) == 12 and all(bound in ln and "÷ 3.35 TB/s" in ln for ln in lines), lines[:2]
+    assert "Chi phí trên" not in run_cli(["--steps"]).stdout
