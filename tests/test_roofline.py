@@ -173,3 +173,14 @@ def test_steps_say_each_steps_bound_in_both_languages():
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(head)]
         assert len(lines) == 12 and all(bound in ln and "÷ 3.35 TB/s" in ln for ln in lines), lines[:2]
     assert "Chi phí trên" not in run_cli(["--steps"]).stdout
+
+
+def test_banner_names_the_clock():
+    assert "CLOCK: roofline on H100-SXM5-80GB with the shapes of Llama-3.1-8B" in run_cli(ROOF + ["--lang", "en"]).stdout
+    assert "ĐỒNG HỒ: roofline trên H100-SXM5-80GB" in run_cli(ROOF).stdout
+
+
+def test_block_10_sizes_the_shadow_models_kv_as_vllm():
+    out = run_cli(ROOF + ["--lang", "en", "--block-size", "16"]).stdout
+    assert "Llama-3.1-8B's weights at WEIGHT_BITS=16 (not block 9's QUANT_BITS): 16.06 GB" in out
+    assert "= 131072 bytes -> 411525 tokens of KV fit = 25720 blocks of 16 tokens" in out

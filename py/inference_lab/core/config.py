@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, fields
 
 # the schema's names, importable from here too (callers name one module: config)
-from .hardware import GPUS, MODELS
+from .hardware import GPUS, MODELS, kv_budget
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
 
@@ -156,20 +156,23 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
 
 
 def _check_fit(values: dict) -> list[Problem]:
-    """Under CLOCK = roofline the shadow model's weights must fit in the GPU's HBM (hardware.Shape.weight_bytes)."""
+    """Under CLOCK = roofline the shadow model's weights must fit in the GPU's HBM (with room left for KV: hardware.kv_budget)."""
     get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
     if get("CLOCK") != "roofline" or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
             or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
         return []
     gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
-    need, have = model.weight_bytes(bits) / 1e9, gpu.hbm / 1e9
-    if need <= have:
+    room = kv_budget(gpu, model, bits, 16)
+    if room["tokens"] > 0:
         return []
+    need, have, usable = room["weights"] / 1e9, gpu.hbm / 1e9, (room["usable"] - room["reserve"]) / 1e9
     return [Problem("SHADOW_MODEL",
                     f"{model.name} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu.name} chỉ có {have:.0f} GB "
-                    f"HBM: đổi SHADOW_MODEL, GPU hoặc WEIGHT_BITS.",
+                    f"HBM ({usable:.1f} GB dùng được sau gpu_memory_utilization 0.9 và vùng activation): đổi SHADOW_MODEL, "
+                    f"GPU hoặc WEIGHT_BITS.",
                     f"{model.name} at {bits} bits needs {need:.1f} GB for its weights, but {gpu.name} has only "
-                    f"{have:.0f} GB of HBM: change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
+                    f"{have:.0f} GB of HBM ({usable:.1f} GB usable after gpu_memory_utilization 0.9 and the activation "
+                    f"reserve): change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
 
 
 def _check_costs(values: dict) -> list[Problem]:

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 T, G = 1e12, 1e9
+GPU_MEMORY_UTILIZATION = 0.9       # vLLM's default share of HBM an engine may use (--gpu-memory-utilization)
+ACTIVATION_RESERVE = 2 * G         # bytes kept for activations (assumed; vLLM measures its peak with a profiling pass)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +128,19 @@ def shadow_model(name: str, lab_vocab: int = 0) -> Shape:
         return shape
     return Shape(shape.name, shape.layers, shape.d_model, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn,
                  lab_vocab, shape.tied, shape.source)
+
+
+def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size: int = 1) -> dict:
+    """The KV room as vLLM sizes it: HBM × GPU_MEMORY_UTILIZATION − weights − ACTIVATION_RESERVE, in bytes,
+    tokens and blocks of `block_size` tokens (negative room = the model does not fit).
+
+    >>> b = kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-8B"], 16, 16, 16)
+    >>> round(b["weights"] / G, 2), b["per_token"], b["tokens"], b["blocks"]
+    (16.06, 131072, 411525, 25720)
+    """
+    usable, weights = gpu.hbm * GPU_MEMORY_UTILIZATION, shape.weight_bytes(weight_bits)
+    room = usable - weights - ACTIVATION_RESERVE
+    per_token = shape.kv_bytes_per_token(kv_bits)
+    tokens = int(room // per_token) if room > 0 else 0
+    return dict(hbm=gpu.hbm, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE, room=room,
+                per_token=per_token, tokens=tokens, blocks=tokens // block_size)

@@ -82,6 +82,9 @@ SAY = {
                      "KV blocks of {cfg[BLOCK_SIZE]} tokens x {cfg[POOL_BLOCKS]} blocks; max context {cfg[MAX_CONTEXT]}.",
     "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {cfg[SEED]}.",
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
+    "header.clock_roofline": "CLOCK: roofline on {cfg[GPU]} with the shapes of {cfg[SHADOW_MODEL]} ({cfg[WEIGHT_BITS]}-bit weights, {cfg[KV_BITS]}-bit KV; "
+                             "CLOCK=roofline): every step is one forward pass and takes max(FLOPs ÷ achievable FLOP/s, bytes ÷ achievable bandwidth) + STEP_OVERHEAD. "
+                             "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; gateway and tokenize costs are still COST_*.",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
     "header.cancels_simulated": "Routing and authentication are not simulated; request cancellation is, from the cancel_at column.",
@@ -296,6 +299,9 @@ SAY = {
     "b10.example": "ASSUMED example (worked by hand, not measured; same setup as the HBM exercise): {x[layers]} layers, {x[ctx]} tokens, {x[kv_heads]} KV heads, head {x[head_dim]}, FP16 -> {real_seq} bytes = {gib:.2f} GiB for one sequence.",
     "b10.gpu": "Say a GPU of {hbm} GiB, FP16 weights of {weights} GiB: {left} GiB left for KV = at most {seqs} sequences of {x[ctx]} tokens (before the workspace).",
     "b10.half": "If the weights shrink to half ({half} GiB, assumed): {left} GiB left -> {seqs} sequences.",
+    "b10.roof_gpu": "Under CLOCK=roofline: {s[gpu]} has {hbm:.0f} GB of HBM; as in vLLM, the engine uses a {s[utilization]} share of it (gpu_memory_utilization) = {usable:.1f} GB.",
+    "b10.roof_weights": "{s[model]}'s weights at WEIGHT_BITS={cfg[WEIGHT_BITS]} (not block 9's QUANT_BITS): {weights:.2f} GB; an activation reserve (assumed) of {reserve:.0f} GB -> {left:.2f} GB left for KV.",
+    "b10.roof_kv": "KV per token of {s[model]} at KV_BITS={cfg[KV_BITS]}: 2 x {s[layers]} layers x {s[kv_heads]} KV heads x {s[head_dim]} dims x {s[kv_bytes]} bytes = {s[per_token]} bytes -> {s[tokens]} tokens of KV fit = {s[blocks]} blocks of {cfg[BLOCK_SIZE]} tokens = {s[seqs]} sequences of {cfg[MAX_CONTEXT]} tokens (MAX_CONTEXT).",
     "b10.conclusion": "Conclusion: KV grows linearly with tokens and sequences; that is why KV memory, not just the weights, decides how many requests run at once.",
     # ── [11] ───────────────────────────────────────────────────────────────
     "b11.title": "Metrics on the simulated clock",

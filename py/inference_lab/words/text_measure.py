@@ -37,11 +37,20 @@ def block10(w, d, ctx):
         w("b10.per_token", d=d, bpt=bpt),
         w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
         w("b10.formula"),
-        w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
-        w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
-        w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq),
+        *(shadow_lines(w, d["shadow"], ctx.cfg) if ctx.cfg.get("CLOCK") == "roofline" else [
+            w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
+            w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
+            w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq)]),
         w("b10.conclusion"),
     ]
+
+
+def shadow_lines(w, s, cfg) -> list[str]:
+    """CLOCK = roofline: the named GPU and the shadow model instead of the hand-worked example (GB = 10^9 bytes)."""
+    G = 1e9
+    return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
+            w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
+            w("b10.roof_kv", s=s, cfg=cfg)]
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────

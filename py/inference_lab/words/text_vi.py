@@ -86,6 +86,9 @@ SAY = {
                      "block KV {cfg[BLOCK_SIZE]} token x {cfg[POOL_BLOCKS]} block; context tối đa {cfg[MAX_CONTEXT]}.",
     "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {cfg[SEED]}.",
     "header.clock": "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
+    "header.clock_roofline": "ĐỒNG HỒ: roofline trên {cfg[GPU]} với kích thước của {cfg[SHADOW_MODEL]} (trọng số {cfg[WEIGHT_BITS]} bit, KV {cfg[KV_BITS]} bit; "
+                             "CLOCK=roofline): mỗi bước là một lượt forward, tốn max(FLOP ÷ FLOP/s đạt được, byte ÷ băng thông đạt được) + STEP_OVERHEAD. "
+                             "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; chi phí cổng và tokenize vẫn là COST_*.",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
     "header.cancels_simulated": "Router và xác thực không được mô phỏng; hủy yêu cầu được mô phỏng theo cột cancel_at.",
@@ -298,6 +301,9 @@ SAY = {
     "b10.example": "Ví dụ GIẢ ĐỊNH (tính tay, không đo; cùng cấu hình bài HBM): {x[layers]} lớp, {x[ctx]} token, {x[kv_heads]} KV head, head {x[head_dim]}, FP16 -> {real_seq} byte = {gib:.2f} GiB cho một chuỗi.",
     "b10.gpu": "Giả sử GPU {hbm} GiB, trọng số FP16 {weights} GiB: còn {left} GiB cho KV = tối đa {seqs} chuỗi {x[ctx]} token (chưa trừ vùng làm việc).",
     "b10.half": "Nếu trọng số nén còn một nửa ({half} GiB, giả định): còn {left} GiB -> {seqs} chuỗi.",
+    "b10.roof_gpu": "Dưới CLOCK=roofline: {s[gpu]} có {hbm:.0f} GB HBM; như vLLM, engine dùng {s[utilization]} phần (gpu_memory_utilization) = {usable:.1f} GB.",
+    "b10.roof_weights": "Trọng số {s[model]} ở WEIGHT_BITS={cfg[WEIGHT_BITS]} (không phải QUANT_BITS của khối 9): {weights:.2f} GB; vùng activation dành sẵn (giả định) {reserve:.0f} GB -> còn {left:.2f} GB cho KV.",
+    "b10.roof_kv": "KV mỗi token của {s[model]} ở KV_BITS={cfg[KV_BITS]}: 2 x {s[layers]} lớp x {s[kv_heads]} KV head x {s[head_dim]} chiều x {s[kv_bytes]} byte = {s[per_token]} byte -> {s[tokens]} token KV vừa = {s[blocks]} block {cfg[BLOCK_SIZE]} token = {s[seqs]} chuỗi {cfg[MAX_CONTEXT]} token (MAX_CONTEXT).",
     "b10.conclusion": "Kết luận: KV tăng tuyến tính theo số token và số chuỗi; vì vậy bộ nhớ KV, không chỉ trọng số, quyết định số yêu cầu chạy đồng thời.",
     # ── [11] ───────────────────────────────────────────────────────────────
     "b11.title": "Số đo trên đồng hồ mô phỏng",
