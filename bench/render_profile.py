@@ -7,7 +7,7 @@ result arrives, to show it (panels, charts, compare marks) and lay it out.
     python3 bench/render_profile.py --alternate          # re-runs alternate two configs (compare marks)
     python3 bench/render_profile.py --trace trace.json   # also a Chrome trace of the last re-runs
 
-Each re-run is timed like bench/browser_bench.py's RUN_ONCE (click -> data-status "done" -> forced
+Each re-run is timed like bench/bench_pages.py's RUN_ONCE (click -> data-status "done" -> forced
 layout), split at the moment the worker's "result" message reaches the page:
   click  = the click's own handler (reading the controls, posting the request),
   worker = click -> result message dispatched (engine + posting + structured clone),

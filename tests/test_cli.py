@@ -2,8 +2,8 @@
 
 Invalid input -> exit 2 with a message on stderr naming the flag (every bad flag when there are several),
 never a traceback. --json -> one JSON document with keys header, blocks (13), summary, checks, passed.
-The cases run in this process through cli.main (make_golden.run_cli); the few marked "new interpreter"
-run the real `python -m inference_lab` (make_golden.run_module).
+The cases run in this process through cli.main (cli_runner.run_cli); the few marked "new interpreter"
+run the real `python -m inference_lab` (cli_runner.run_module).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from make_golden import run_cli, run_module
+from cli_runner import run_cli, run_module
 
 
 def assert_rejected(proc, *flags: str) -> None:

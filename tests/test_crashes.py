@@ -15,7 +15,8 @@ import warnings
 import pytest
 
 import seed_program
-from make_golden import GOLDEN_DIR, cli_args, missing_parts, run_cli
+from cli_runner import cli_args, missing_parts, run_cli
+from golden_cases import GOLDEN_DIR
 
 CRASHES = json.loads((GOLDEN_DIR / "crashes.json").read_text(encoding="utf-8"))
 PASSING = [n for n, c in CRASHES.items() if c["expect"] == "pass"]

@@ -16,7 +16,8 @@ import re
 
 import pytest
 
-from make_golden import GOLDEN_DIR, cli_args, run_cli
+from cli_runner import cli_args, run_cli
+from golden_cases import GOLDEN_DIR
 
 from inference_lab.core import config
 from inference_lab.entrypoints import lab, web

@@ -27,7 +27,7 @@ import pytest
 from inference_lab import run
 from inference_lab.entrypoints import patch
 from inference_lab.entrypoints.exercises import load_all, split_front_matter
-from make_golden import run_cli
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"

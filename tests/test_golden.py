@@ -1,7 +1,7 @@
 """The engine CLI against the seed program, byte for byte.
 
 - every configuration of tests/golden/configs.json: `python -m inference_lab <flags>` == tests/golden/<name>.txt
-  (run in this process through cli.main, see make_golden.run_cli)
+  (run in this process through cli.main, see cli_runner.run_cli)
 - the default run == ../shared/golden/default.txt (in a new interpreter: the real `python -m inference_lab`)
 - the goldens still reproduce from the seed (seed side only; catches a stale tests/golden)
 - differential: random bounded configurations (hypothesis); where the seed completes the CLI must print the
@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seed_program
-from make_golden import GOLDEN_DIR, cli_args, missing_parts, run_cli, run_module
+from cli_runner import cli_args, missing_parts, run_cli, run_module
+from golden_cases import GOLDEN_DIR
 
 CONFIGS = json.loads((GOLDEN_DIR / "configs.json").read_text(encoding="utf-8"))
 

@@ -1,7 +1,11 @@
 // attention (block 5): the followed request's attention weights (last prefill row) for both heads over
 // source positions 0..t on one % scale (side-by-side panels, or grouped bars on a phone: bars.js). When the followed request
 // was refused there are no weights: a short note says why and which request to follow instead.
-import { ChartBuilder, OKABE_ITO, pct, refusedNote, swatches } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { swatches } from './svg.js';
+import { pct } from './axes.js';
+import { OKABE_ITO } from './colours.js';
+import { refusedNote } from './report-data.js';
 import { barRows } from './bars.js';
 import { t } from '../words/i18n.js';
 

@@ -1,7 +1,9 @@
 // Labelled horizontal bar rows with two or more series (attention: head 0/1; sampling: before/after),
 // on one shared % scale. Wide: one panel per series, side by side. Narrow (a phone): the series' bars
 // grouped inside each row, so every bar gets the whole width.
-import { pct, round, s, text, textWidth, ticks } from './svg.js';
+import { round, s, text } from './svg.js';
+import { textWidth } from './text-fit.js';
+import { pct, ticks } from './axes.js';
 
 const SIDE_BY_SIDE_MIN = 520; // px; below this the series share each row
 const MAX_WIDTH = 860;        // wider bars only make the eye travel

@@ -13,7 +13,7 @@ import * as quantization from './quantization.js';
 import * as memory from './memory.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
-import { fontsReady } from './svg.js';
+import { fontsReady } from './text-fit.js';
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
@@ -44,7 +44,7 @@ export function connect(lab) {
 const panels = new WeakMap(); // panel -> {report, n, width, frameWidth, observer, frame, near, pending}
 
 // The stylesheet sits next to this module and carries the same cache-busting version. Nothing is drawn
-// before it and the chart font (svg.js fontsReady) are in: layout measures text in that font.
+// before it and the chart font (text-fit.js fontsReady) are in: layout measures text in that font.
 let cssLoaded = false;
 const cssReady = Promise.all([fontsReady, new Promise((resolve) => {
   const done = () => resolve();

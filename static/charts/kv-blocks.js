@@ -4,7 +4,12 @@
 // With PREFIX_CACHE=on (report.config): a thick frame with "×n" marks a block shared by n running
 // requests (shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
 // hash (cachedFree: a later request with the same prompt prefix can take it back).
-import { ChartBuilder, blockData, glyphs, inkClass, inkOn, requestColours, round, s, stepColumns, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { glyphs, round, s, swatches, text } from './svg.js';
+import { textWidth } from './text-fit.js';
+import { stepColumns } from './axes.js';
+import { inkClass, inkOn, requestColours } from './colours.js';
+import { blockData } from './report-data.js';
 import { linkSteps } from './step-link.js';
 import { stepRows } from '../core/run-log.js';
 import { t } from '../words/i18n.js';

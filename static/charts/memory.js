@@ -2,7 +2,10 @@
 // in use (the tokens they hold, then the empty slots of partly filled blocks), free KV blocks — with each
 // part listed underneath (its own swatch, bytes and share), then the pool as POOL_BLOCKS squares (in use at
 // the peak / free). Patterns and the written list carry the parts, so colour is never the only cue.
-import { ChartBuilder, OKABE_ITO, fitText, fittedText, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { round, s, swatches, text } from './svg.js';
+import { fitText, fittedText, textWidth } from './text-fit.js';
+import { OKABE_ITO } from './colours.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'memory';

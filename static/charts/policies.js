@@ -1,7 +1,10 @@
 // policies (block 12): the three scheduling policies side by side, one small bar panel per metric (span,
 // throughput, mean/max TTFT, worst gap, and preemptions when any) — each with its own unit and a note
 // saying whether lower or higher is better. Every bar is labelled, so colour is never the only cue.
-import { ChartBuilder, FONT, OKABE_ITO, fittedText, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { round, s, swatches, text } from './svg.js';
+import { FONT, fittedText, textWidth } from './text-fit.js';
+import { OKABE_ITO } from './colours.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'policies';

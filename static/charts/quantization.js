@@ -4,7 +4,12 @@
 // threshold as a dashed line. The run's own width is banded and marked ▸; every bar is labelled, and the
 // verdict is written (✓ ĐẠT / ✗ KHÔNG ĐẠT), so colour is never the only cue. Drawn in both panels: in
 // block 9 the caption leads with memory vs error, in block 13 with the decisions kept.
-import { ChartBuilder, OKABE_ITO, blockData, pct, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { round, s, swatches, text } from './svg.js';
+import { textWidth } from './text-fit.js';
+import { pct } from './axes.js';
+import { OKABE_ITO } from './colours.js';
+import { blockData } from './report-data.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'quantization';

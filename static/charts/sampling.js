@@ -1,7 +1,11 @@
 // sampling (block 8): the followed request's first-token probabilities before filtering (softmax of
 // logits / T) and after top-k/top-p (renormalised), side by side on one % scale; the drawn token is
 // starred and banded. Tokens below 0.5% that were filtered out are summed into one "khác" row.
-import { ChartBuilder, OKABE_ITO, pct, refusedNote, swatches } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { swatches } from './svg.js';
+import { pct } from './axes.js';
+import { OKABE_ITO } from './colours.js';
+import { refusedNote } from './report-data.js';
 import { barRows } from './bars.js';
 import { t } from '../words/i18n.js';
 

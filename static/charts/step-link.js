@@ -1,4 +1,4 @@
-// The selected step on a chart that draws one .step-col per step (charts/svg.js stepColumns: the timeline
+// The selected step on a chart that draws one .step-col per step (charts/axes.js stepColumns: the timeline
 // of block [3], the KV chart of block [6]). The page state holds the selected step (static/core/store.js
 // `step`); charts/index.js passes it in opts.step with opts.selectStep (the lab API's selectStep). A chart
 // calls linkSteps(figure, opts) on its own drawing: markStep draws the mark in that chart's own frame, and a

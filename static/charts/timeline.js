@@ -2,7 +2,12 @@
 // chunk (hatched, "p5") and decode (solid, "d") is a box; arrival ○, ready |, first token ◆ and finish ■
 // are marked; refused requests (429/400) show ✕ with their code; preemptions show a ⏸ badge; a request
 // aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
-import { ChartBuilder, blockData, glyphs, inkClass, linear, ms, requestColours, round, s, stepColumns, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { glyphs, round, s, swatches, text } from './svg.js';
+import { textWidth } from './text-fit.js';
+import { linear, ms, stepColumns, ticks, xAxis, xGrid } from './axes.js';
+import { inkClass, requestColours } from './colours.js';
+import { blockData } from './report-data.js';
 import { linkSteps } from './step-link.js';
 import { logItems } from '../core/run-log.js';
 import { t } from '../words/i18n.js';

@@ -3,7 +3,11 @@
 // their token IDs; below, every request's prompt + max_new against MAX_CONTEXT (why E gets 400), with
 // its fate (nhận / 400 / 429). A request refused at the gateway was never tokenized: its bar is drawn
 // faint, from what the tokenizer would give. Pieces wrap onto more lines on a narrow screen.
-import { ChartBuilder, OKABE_ITO, fittedText, linear, round, s, swatches, text, textWidth } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { round, s, swatches, text } from './svg.js';
+import { fittedText, textWidth } from './text-fit.js';
+import { linear } from './axes.js';
+import { OKABE_ITO } from './colours.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'tokens';

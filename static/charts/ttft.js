@@ -1,6 +1,10 @@
 // ttft (block 11): one stacked bar per served request — input preparation, waiting for a slot, prefill
 // (up to the first token) — on a simulated-ms axis, with the assumed TTFT_SLO as a dashed line.
-import { ChartBuilder, OKABE_ITO, fitText, linear, ms, round, s, swatches, text, textWidth, ticks, xAxis, xGrid } from './svg.js';
+import { ChartBuilder } from './figure.js';
+import { round, s, swatches, text } from './svg.js';
+import { fitText, textWidth } from './text-fit.js';
+import { linear, ms, ticks, xAxis, xGrid } from './axes.js';
+import { OKABE_ITO } from './colours.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'ttft';

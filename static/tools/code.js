@@ -23,11 +23,13 @@
 // - After a run with edits, every panel carries a marker [data-edited-code] saying so.
 // A tool of static/core/lab-api.js: lab.setPatches(), lab.run(), lab.stop() and the events 'ready',
 // 'result', 'fieldError', 'clearErrors', 'stopped', 'runnable', 'status'. The drawing (listings, the
-// editor's box, CodeMirror or a text area) is static/tools/code-view.js.
+// editor's box, CodeMirror or a text area) is static/tools/code-view.js; the editors' behaviour is
+// static/tools/code-editors.js. The tool's state is one object (`cs`) that the functions take explicitly.
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
-import { editorBox, fileName, mountEditor, sourceOf, unitView } from './code-view.js';
+import { fileName, sourceOf, unitView } from './code-view.js';
+import { held, hideError, openEditor, placeError, showError, showPrinted, updateEditorState } from './code-editors.js';
 import { fromBase64Url, toBase64Url } from '../core/share-state.js';
 import { t } from '../words/i18n.js';
 import { createLinkGate, sameEdits } from './link-code.js';
@@ -54,7 +56,6 @@ export function decodePatches(raw) {
 
 export const encodePatches = (patches) => toBase64Url(JSON.stringify(patches));
 
-
 function loadStored() {
   try {
     const value = JSON.parse(localStorage.getItem(STORAGE_KEY) || '{}');
@@ -75,64 +76,58 @@ function store(edits) {
 }
 
 export function init(lab) {
-  let views = null;            // code.json: {blocks, editable, sources}
-  let loading = null;          // its fetch
-  const editors = new Map();   // ref -> {figure, host, errorBox, printed, runButton, restore, status, api}
-  let edits = {};              // ref -> the student's source (only functions that differ from the original)
-  let addressProblem = '';     // PATCH= in the address could not be read
-  let lastRunPatched = [];     // refs the last run shown ran edited
-  let ranWith = {};            // ref -> the source the last run shown ran (to tell a later edit)
-  let stash = null;            // the student's edits an exercise put aside ({ref: source}), or null
-  let stashUi = null;          // the toolbar button that puts them back
-  let link = null;             // link-code.js's gate while the edits are someone else's PATCH= (not stored here)
-  const held = () => Boolean(link && link.held()); // ... not run yet: runs send none of them
+  const cs = {
+    lab,
+    views: null,            // code.json: {blocks, editable, sources}
+    loading: null,          // its fetch
+    editors: new Map(),     // ref -> {figure, host, errorBox, printed, runButton, restore, status, api}
+    edits: {},              // ref -> the student's source (only functions that differ from the original)
+    addressProblem: '',     // PATCH= in the address could not be read
+    lastRunPatched: [],     // refs the last run shown ran edited
+    ranWith: {},            // ref -> the source the last run shown ran (to tell a later edit)
+    stash: null,            // the student's edits an exercise put aside ({ref: source}), or null
+    stashUi: null,          // the toolbar button that puts them back
+    link: null,             // link-code.js's gate while the edits are someone else's PATCH= (not stored here)
+    actions: null,          // what the editors (code-editors.js) call: edit(ref, source), run()
+  };
+  cs.actions = { edit: (ref, source) => setEdit(cs, ref, source), run: () => runOrRelease(cs) };
+  readStartingEdits(cs);
+  sendPatches(cs);
+  try { cs.stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { cs.stash = null; }
+  if (cs.stash) showStash(cs);
+  wireEvents(cs);
+  return {
+    addressPart: () => addressPart(cs),
+    applyExercise: (functions) => applyExercise(cs, functions),
+    edits: () => Object.assign({}, cs.edits),
+    loadViews: () => loadViews(cs),
+    held: () => held(cs),
+  };
+}
 
-  // Edits from the address win over the stored ones (a shared link shows what it was made with), but
-  // someone else's wait for the visitor's click (held).
+
+// Edits from the address win over the stored ones (a shared link shows what it was made with), but
+// someone else's wait for the visitor's click (held).
+function readStartingEdits(cs) {
   const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
-  if (fromAddress !== null) {
-    const decoded = decodePatches(fromAddress);
-    if (decoded.error) addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error });
-    else edits = decoded.patches;
-    if (!decoded.error && !sameEdits(edits, loadStored())) { // a reload of one's own edits runs as before
-      link = createLinkGate(lab, { refs: Object.keys(edits), param: PATCH_PARAM, onRun: runLinkCode });
-    }
-  } else {
-    edits = loadStored();
+  if (fromAddress === null) { cs.edits = loadStored(); return; }
+  const decoded = decodePatches(fromAddress);
+  if (decoded.error) { cs.addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error }); return; }
+  cs.edits = decoded.patches;
+  if (!sameEdits(cs.edits, loadStored())) { // a reload of one's own edits runs as before
+    cs.link = createLinkGate(cs.lab, { refs: Object.keys(cs.edits), param: PATCH_PARAM, onRun: () => runLinkCode(cs) });
   }
-  sendPatches();
-  try { stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { stash = null; }
-  if (stash) showStash();
+}
 
-  lab.on('ready', ({ first }) => { if (first) loadViews(); });
-  lab.on('result', (result) => {
-    lastRunPatched = result && Array.isArray(result.patched) ? result.patched : [];
-    ranWith = Object.assign({}, edits);
-    for (const ed of editors.values()) {
-      ed.errorBox.hidden = true;
-      ed.errorBox.textContent = '';
-    }
-    showPrinted(result && result.printed);
-    for (const [ref, ed] of editors) updateEditorState(ref, ed);
-    markPanels();
-  });
-  lab.on('clearErrors', () => {
-    for (const ed of editors.values()) { ed.errorBox.hidden = true; ed.errorBox.textContent = ''; }
-  });
-  lab.on('fieldError', (name, message) => placeError(name, message));
-  lab.on('stopped', ({ reason, patched }) => {
-    if (!patched) return;
-    const text = reason === 'watchdog'
-      ? t('code.stoppedRunEditedCode', { watchdogSeconds: lab.watchdogSeconds() })
-      : t('code.stoppedRunEditedCode2');
-    for (const ref of Object.keys(edits)) {
-      const ed = editors.get(ref);
-      if (ed) showError(ed, text);
-    }
-    if (!Object.keys(edits).some((ref) => editors.has(ref))) lab.setNote(text);
-  });
+function wireEvents(cs) {
+  const { lab, editors } = cs;
+  lab.on('ready', ({ first }) => { if (first) loadViews(cs); });
+  lab.on('result', (result) => onResult(cs, result));
+  lab.on('clearErrors', () => { for (const ed of editors.values()) hideError(ed); });
+  lab.on('fieldError', (name, message) => placeError(cs, name, message));
+  lab.on('stopped', (info) => onStopped(cs, info));
   lab.on('refused', (addresses, text) => {  // the lesson beside each edited function's editor too
-    for (const ref of Object.keys(edits)) {
+    for (const ref of Object.keys(cs.edits)) {
       const ed = editors.get(ref);
       if (!ed) continue;
       ed.errorBox.textContent = text;
@@ -142,251 +137,215 @@ export function init(lab) {
   lab.on('runnable', (canRun) => {
     for (const ed of editors.values()) ed.runButton.disabled = !canRun;
   });
+}
 
-  // ── the patches Run sends ──────────────────────────────────────────────────
-  function sendPatches() {
-    lab.setPatches(held() ? [] : patchList());
+function onResult(cs, result) {
+  cs.lastRunPatched = result && Array.isArray(result.patched) ? result.patched : [];
+  cs.ranWith = Object.assign({}, cs.edits);
+  for (const ed of cs.editors.values()) hideError(ed);
+  showPrinted(cs, result && result.printed);
+  for (const [ref, ed] of cs.editors) updateEditorState(cs, ref, ed);
+  markPanels(cs);
+}
+
+// A run with edits stopped (the watchdog or Stop): said beside every open edited function, or in the note.
+function onStopped(cs, { reason, patched }) {
+  if (!patched) return;
+  const text = reason === 'watchdog'
+    ? t('code.stoppedRunEditedCode', { watchdogSeconds: cs.lab.watchdogSeconds() })
+    : t('code.stoppedRunEditedCode2');
+  for (const ref of Object.keys(cs.edits)) {
+    const ed = cs.editors.get(ref);
+    if (ed) showError(ed, text);
   }
+  if (!Object.keys(cs.edits).some((ref) => cs.editors.has(ref))) cs.lab.setNote(text);
+}
 
-  function save() {
-    return link ? false : store(edits); // a link's code stays in the address, never over the visitor's own
-  }
+// ── the patches Run sends ──────────────────────────────────────────────────
+function sendPatches(cs) {
+  cs.lab.setPatches(held(cs) ? [] : patchList(cs));
+}
 
-  function patchList() {
-    return Object.entries(edits).map(([ref, source]) => {
-      const [module, fn] = ref.split('.');
-      const entry = views && views.sources[ref];
-      return { module, function: fn, source, key: ref, name: module + '.py', first_line: entry ? entry.start : 1 };
+function save(cs) {
+  return cs.link ? false : store(cs.edits); // a link's code stays in the address, never over the visitor's own
+}
+
+function patchList(cs) {
+  return Object.entries(cs.edits).map(([ref, source]) => {
+    const [module, fn] = ref.split('.');
+    const entry = cs.views && cs.views.sources[ref];
+    return { module, function: fn, source, key: ref, name: module + '.py', first_line: entry ? entry.start : 1 };
+  });
+}
+
+function setEdit(cs, ref, source) {
+  const entry = cs.views && cs.views.sources[ref];
+  if (entry && source === sourceOf(entry)) delete cs.edits[ref];
+  else cs.edits[ref] = source;
+  save(cs);
+  sendPatches(cs);
+  const ed = cs.editors.get(ref);
+  if (ed) updateEditorState(cs, ref, ed);
+}
+
+// ── the address (share.js asks) ─────────────────────────────────────────────
+function addressPart(cs) {
+  return Object.keys(cs.edits).length ? [PATCH_PARAM, encodePatches(cs.edits)] : null;
+}
+
+// ── the code views ─────────────────────────────────────────────────────────
+function loadViews(cs) {
+  if (!cs.loading) {
+    cs.loading = fetch(versioned(CODE_JSON)).then((r) => {
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      return r.json();
+    }).then((data) => {
+      cs.views = data;
+      sendPatches(cs);  // first_line now known
+      buildViews(cs);
+      return data;
+    }).catch((err) => {
+      console.warn('code views not loaded:', err);
+      return null;
     });
   }
+  return cs.loading;
+}
 
-  function setEdit(ref, source) {
-    const entry = views && views.sources[ref];
-    if (entry && source === sourceOf(entry)) delete edits[ref];
-    else edits[ref] = source;
-    save();
-    sendPatches();
-    const ed = editors.get(ref);
-    if (ed) updateEditorState(ref, ed);
+function panelOf(cs, n) {
+  const section = cs.lab.sections().find((s) => s.key === String(n));
+  return section ? section.pre.closest('[data-block]') : null;
+}
+
+function buildViews(cs) {
+  for (const [n, refs] of Object.entries(cs.views.blocks)) {
+    const panel = panelOf(cs, n);
+    if (!panel || panel.querySelector('[data-code-for]')) continue;
+    panel.append(blockFold(cs, n, refs));
   }
-
-  // ── the address (share.js asks) ─────────────────────────────────────────────
-  function addressPart() {
-    return Object.keys(edits).length ? [PATCH_PARAM, encodePatches(edits)] : null;
+  for (const ref of Object.keys(cs.edits)) {
+    if (!cs.views.sources[ref]) continue;
+    openEditor(cs, ref, false);   // edits from the address or a reload: shown in their editors
   }
+  if (cs.addressProblem) cs.lab.setNote(cs.addressProblem);
+  markPanels(cs);
+}
 
-  // ── the code views ─────────────────────────────────────────────────────────
-  function loadViews() {
-    if (!loading) {
-      loading = fetch(versioned(CODE_JSON)).then((r) => {
-        if (!r.ok) throw new Error('HTTP ' + r.status);
-        return r.json();
-      }).then((data) => {
-        views = data;
-        sendPatches();  // first_line now known
-        buildViews();
-        return data;
-      }).catch((err) => {
-        console.warn('code views not loaded:', err);
-        return null;
-      });
-    }
-    return loading;
+// <details data-code-for="N">: the block's functions and classes, "Sửa mã" on the editable ones.
+function blockFold(cs, n, refs) {
+  const { views } = cs;
+  const fold = make('details', { class: 'code-view', 'data-code-for': n });
+  const files = [...new Set(refs.map((ref) => fileName(views.sources[ref])))].join(', ');
+  const summary = make('summary', {}, t('code.pythonCode'));
+  summary.append(' ', make('span', { class: 'code-files' }, '(' + files + ')'));
+  fold.append(summary);
+  const editable = new Set(views.editable[n] || []);
+  for (const ref of refs) fold.append(unitView(ref, views.sources[ref], editable.has(ref) ? () => openEditor(cs, ref, true) : null));
+  return fold;
+}
+
+// Every panel says the last run ran edited code.
+function markPanels(cs) {
+  for (const section of cs.lab.sections()) {
+    const panel = section.pre.closest('[data-block]');
+    if (panel) markPanel(panel, cs.lastRunPatched);
   }
+}
 
-  function panelOf(n) {
-    const section = lab.sections().find((s) => s.key === String(n));
-    return section ? section.pre.closest('[data-block]') : null;
+function markPanel(panel, patched) {
+  const summary = panel.querySelector(':scope > summary');
+  let marker = summary && summary.querySelector('[data-edited-code]');
+  if (!patched.length) { if (marker) marker.remove(); return; }
+  if (!marker && summary) {
+    marker = make('span', { class: 'edited-code', 'data-edited-code': '' });
+    summary.append(marker);
   }
+  if (!marker) return;
+  marker.textContent = t('code.ranEditedCode');
+  marker.title = t('code.runUsedYourEditedCode', { lastRunPatched: patched.join(', ') });
+  marker.dataset.editedCode = patched.join(' ');
+}
 
-  function buildViews() {
-    for (const [n, refs] of Object.entries(views.blocks)) {
-      const panel = panelOf(n);
-      if (!panel || panel.querySelector('[data-code-for]')) continue;
-      const fold = make('details', { class: 'code-view', 'data-code-for': n });
-      const files = [...new Set(refs.map((ref) => fileName(views.sources[ref])))].join(', ');
-      const summary = make('summary', {}, t('code.pythonCode'));
-      summary.append(' ', make('span', { class: 'code-files' }, '(' + files + ')'));
-      fold.append(summary);
-      const editable = new Set(views.editable[n] || []);
-      for (const ref of refs) fold.append(unitView(ref, views.sources[ref], editable.has(ref) ? () => openEditor(ref, true) : null));
-      panel.append(fold);
-    }
-    for (const ref of Object.keys(edits)) {
-      if (!views.sources[ref]) continue;
-      openEditor(ref, false);   // edits from the address or a reload: shown in their editors
-    }
-    if (addressProblem) lab.setNote(addressProblem);
-    markPanels();
+// ── exercises ──────────────────────────────────────────────────────────────
+// An exercise runs with exactly its [patch] ({} for most): its functions go into the editors and
+// every other edited function gets its original back. The student's own edits are not lost: they
+// are kept (localStorage too) and a toolbar button puts them back.
+function applyExercise(cs, functions) {
+  const wanted = functions || {};
+  if (cs.link) leaveLink(cs); // the student's own stored edits are what the exercise puts aside
+  if (JSON.stringify(cs.edits) === JSON.stringify(wanted)) return;
+  if (Object.keys(cs.edits).length) {
+    cs.stash = Object.assign({}, cs.edits);
+    try { localStorage.setItem(STASH_KEY, JSON.stringify(cs.stash)); } catch (err) { /* kept in memory */ }
   }
+  setAll(cs, wanted);
+  showStash(cs);
+}
 
-  // ── the editors ─────────────────────────────────────────────────────────────
-  function openEditor(ref, focus) {
-    if (editors.has(ref)) {
-      const ed = editors.get(ref);
-      ed.figure.closest('details').open = true;
-      if (focus) ed.api.focus();
-      return ed;
-    }
-    const entry = views.sources[ref];
-    const figure = document.querySelector('[data-code-ref="' + ref + '"]');
-    if (!entry || !figure) return null;
-    const ed = { figure, ...editorBox(ref, lab.canRun()), api: null };
-    figure.append(ed.box);
-    figure.classList.add('is-editing');
-    if (link && ref in edits) figure.dataset.fromLink = ''; // marked: someone else's code
-    const button = figure.querySelector('[data-action="edit-code"]');
-    if (button) button.setAttribute('aria-expanded', 'true');
-    editors.set(ref, ed);
-    ed.runButton.addEventListener('click', () => (held() ? runLinkCode() : lab.run()));
-    ed.restore.addEventListener('click', () => restoreOriginal(ref, ed));
-    ed.stop.addEventListener('click', () => lab.stop());
-    lab.on('status', (s) => { ed.stop.hidden = s !== 'running'; });
-    figure.closest('details').open = true;
-    const doc = ref in edits ? edits[ref] : sourceOf(entry);
-    const options = { doc, firstLine: entry.start, label: t('code.pythonCode2', { fn: ref.split('.')[1] }),
-      onChange: (text) => setEdit(ref, text), onRun: () => { if (lab.canRun()) (held() ? runLinkCode() : lab.run()); } };
-    mountEditor(ed, ed.host, options, focus);   // a text area at once; CodeMirror replaces it when loaded
-    updateEditorState(ref, ed);
-    return ed;
+// edits := functions, in the editors as well.
+function setAll(cs, functions) {
+  for (const ref of Object.keys(cs.edits)) {
+    if (ref in functions) continue;
+    const entry = cs.views && cs.views.sources[ref];
+    if (!entry) { delete cs.edits[ref]; continue; }
+    const ed = cs.editors.get(ref);
+    if (ed) ed.api.setDoc(sourceOf(entry));
+    setEdit(cs, ref, sourceOf(entry));
   }
-
-  // "Khôi phục": the package's own source back in the editor and out of the edits.
-  function restoreOriginal(ref, ed) {
-    const original = sourceOf(views.sources[ref]);
-    ed.api.setDoc(original);
-    setEdit(ref, original);
-    ed.errorBox.hidden = true;
-    ed.status.textContent = lastRunPatched.includes(ref) ? t('code.originalCodeBackPress') : t('code.originalCodeBack');
+  for (const [ref, source] of Object.entries(functions)) {
+    setEdit(cs, ref, source);
+    const ed = cs.views && cs.views.sources[ref] ? openEditor(cs, ref, false) : null;
+    if (ed) ed.api.setDoc(source);
   }
+  save(cs);
+  sendPatches(cs);
+}
 
-  function updateEditorState(ref, ed) {
-    const edited = ref in edits;
-    ed.figure.classList.toggle('is-edited', edited);
-    ed.restore.disabled = !edited;
-    const ran = lastRunPatched.includes(ref) && ref in edits && edits[ref] === ranWith[ref];
-    ed.status.textContent = held() && edited ? t('code.linkCodeNotRun')
-      : ran ? t('code.lastRunUsedCodeBlocks')
-      : edited ? t('code.editedPressRunWholeLab') : '';
-  }
+function showStash(cs) {
+  if (!cs.stashUi) cs.stashUi = stashButton(cs);
+  cs.stashUi.hidden = !cs.stash;
+  if (cs.stash) cs.stashUi.textContent = t('code.bringBackCodeYouEdited', { stash: Object.keys(cs.stash).join(', ') });
+}
 
-  function showError(ed, message) {
-    ed.errorBox.textContent = message;
-    ed.errorBox.hidden = false;
-    ed.status.textContent = t('code.couldNotRunCodeSee');
-  }
+// The toolbar button that puts the student's stashed edits back.
+function stashButton(cs) {
+  const button = make('button', { type: 'button', class: 'btn', 'data-action': 'unstash-code', hidden: true });
+  button.addEventListener('click', () => unstash(cs));
+  const group = make('div', { class: 'tool-group code-tools' });
+  group.append(button);
+  cs.lab.addToToolbar(group, 2);
+  return button;
+}
 
-  // An engine error about "patch:<ref>" goes beside that editor (opened if needed).
-  function placeError(name, message) {
-    if (typeof name !== 'string' || !name.startsWith('patch')) return null;
-    const ref = name.slice('patch:'.length);
-    let ed = editors.get(ref) || (views && views.sources[ref] ? openEditor(ref, false) : null);
-    if (!ed) ed = editors.get(Object.keys(edits).find((r) => editors.has(r)));
-    if (!ed) return null;
-    if (message === null) { ed.errorBox.hidden = true; return ed.errorBox; }
-    showError(ed, message);
-    return ed.errorBox;
-  }
+function unstash(cs) {
+  if (!cs.stash) return;
+  setAll(cs, cs.stash);
+  cs.stash = null;
+  try { localStorage.removeItem(STASH_KEY); } catch (err) { /* nothing kept */ }
+  showStash(cs);
+  cs.lab.setNote(t('code.broughtBackCodeYou'));
+}
 
-  function showPrinted(text) {
-    for (const [ref, ed] of editors) {
-      ed.printed.replaceChildren();
-      ed.printed.hidden = !(text && ref in edits);
-      if (ed.printed.hidden) continue;
-      ed.printed.append(make('p', { class: 'code-printed-title' }, t('code.yourCodePrintedPrint')), make('div', { class: 'code-printed-text' }, text));
-    }
-  }
+// ── someone else's code from the address (link-code.js) ─────────────────────
+// An editor's Run: the link's code waits for this click, after which every run sends it.
+function runOrRelease(cs) {
+  if (held(cs)) runLinkCode(cs);
+  else cs.lab.run();
+}
 
-  // Every panel says the last run ran edited code.
-  function markPanels() {
-    for (const section of lab.sections()) {
-      const panel = section.pre.closest('[data-block]');
-      if (!panel) continue;
-      const summary = panel.querySelector(':scope > summary');
-      let marker = summary && summary.querySelector('[data-edited-code]');
-      if (!lastRunPatched.length) { if (marker) marker.remove(); continue; }
-      if (!marker && summary) {
-        marker = make('span', { class: 'edited-code', 'data-edited-code': '' });
-        summary.append(marker);
-      }
-      if (marker) {
-        marker.textContent = t('code.ranEditedCode');
-        marker.title = t('code.runUsedYourEditedCode', { lastRunPatched: lastRunPatched.join(', ') });
-        marker.dataset.editedCode = lastRunPatched.join(' ');
-      }
-    }
-  }
+// The visitor's click: from now on every run sends the link's code (still not stored on this computer).
+function runLinkCode(cs) {
+  if (!cs.lab.canRun()) return;
+  cs.link.release();
+  sendPatches(cs);
+  for (const [ref, ed] of cs.editors) updateEditorState(cs, ref, ed);
+  cs.lab.run();
+}
 
-  // An exercise runs with exactly its [patch] ({} for most): its functions go into the editors and
-  // every other edited function gets its original back. The student's own edits are not lost: they
-  // are kept (localStorage too) and a toolbar button puts them back.
-  function applyExercise(functions) {
-    const wanted = functions || {};
-    if (link) leaveLink(); // the student's own stored edits are what the exercise puts aside
-    if (JSON.stringify(edits) === JSON.stringify(wanted)) return;
-    if (Object.keys(edits).length) {
-      stash = Object.assign({}, edits);
-      try { localStorage.setItem(STASH_KEY, JSON.stringify(stash)); } catch (err) { /* kept in memory */ }
-    }
-    setAll(wanted);
-    showStash();
-  }
-
-  // edits := functions, in the editors as well.
-  function setAll(functions) {
-    for (const ref of Object.keys(edits)) {
-      if (ref in functions) continue;
-      const entry = views && views.sources[ref];
-      if (!entry) { delete edits[ref]; continue; }
-      const ed = editors.get(ref);
-      if (ed) ed.api.setDoc(sourceOf(entry));
-      setEdit(ref, sourceOf(entry));
-    }
-    for (const [ref, source] of Object.entries(functions)) {
-      setEdit(ref, source);
-      const ed = views && views.sources[ref] ? openEditor(ref, false) : null;
-      if (ed) ed.api.setDoc(source);
-    }
-    save();
-    sendPatches();
-  }
-
-  function showStash() {
-    if (!stashUi) {
-      stashUi = make('button', { type: 'button', class: 'btn', 'data-action': 'unstash-code', hidden: true });
-      stashUi.addEventListener('click', () => {
-        if (!stash) return;
-        setAll(stash);
-        stash = null;
-        try { localStorage.removeItem(STASH_KEY); } catch (err) { /* nothing kept */ }
-        showStash();
-        lab.setNote(t('code.broughtBackCodeYou'));
-      });
-      const group = make('div', { class: 'tool-group code-tools' });
-      group.append(stashUi);
-      lab.addToToolbar(group, 2);
-    }
-    stashUi.hidden = !stash;
-    if (stash) stashUi.textContent = t('code.bringBackCodeYouEdited', { stash: Object.keys(stash).join(', ') });
-  }
-
-  // ── someone else's code from the address (link-code.js) ─────────────────────
-  // The visitor's click: from now on every run sends the link's code (still not stored on this computer).
-  function runLinkCode() {
-    if (!lab.canRun()) return;
-    link.release();
-    sendPatches();
-    for (const [ref, ed] of editors) updateEditorState(ref, ed);
-    lab.run();
-  }
-
-  // An exercise (a click) leaves the link: the visitor's stored edits come back as the page's edits.
-  function leaveLink() {
-    link.remove();
-    link = null;
-    for (const ed of editors.values()) delete ed.figure.dataset.fromLink;
-    setAll(loadStored());
-  }
-
-  return { addressPart, applyExercise, edits: () => Object.assign({}, edits), loadViews, held };
+// An exercise (a click) leaves the link: the visitor's stored edits come back as the page's edits.
+function leaveLink(cs) {
+  cs.link.remove();
+  cs.link = null;
+  for (const ed of cs.editors.values()) delete ed.figure.dataset.fromLink;
+  setAll(cs, loadStored());
 }

@@ -132,32 +132,38 @@ function runButton(ex, lab, note) {
   const patched = Object.keys(ex.patch || {}).length > 0;
   const button = make('button', { type: 'button', class: 'btn primary', 'data-exercise-action': 'run' },
     patched ? t('exercises.loadEditedFunctionsRun') : t('exercises.setConstantsRun'));
-  let started = false;
-  button.addEventListener('click', () => {
-    const code = lab.tool('code');
-    if (code && lab.canRun()) code.applyExercise(ex.patch || {}); // exactly its functions ("Sửa mã"), else the originals
-    const unknown = lab.runWith(ex.constants || {});
-    if (unknown === null) return; // disabled anyway
-    if (unknown.length) {
-      setNote(note, t('exercises.pageHasNoFieldCheck', { unknown: unknown.join(', ') }));
-      return;
-    }
-    started = true;
-    setNote(note, t('exercises.setConstantsExercise', { number: ex.number }), true);
-  });
-  lab.on('runnable', () => {
-    button.disabled = !lab.canRun();
-    if (started && !button.disabled) {
-      started = false;
-      const failed = lab.status() === 'error';
-      setNote(note, failed
-        ? t('exercises.runConstantsExercise', { number: ex.number })
-        : t('exercises.finishedRunning', { number: ex.number }), !failed);
-    } else if (!started && button.disabled) {
-      note.replaceChildren(); // another run replaces the output this note pointed at
-    }
-  });
+  const run = { ex, lab, note, button, started: false }; // started: this exercise's run is under way
+  button.addEventListener('click', () => runExercise(run));
+  lab.on('runnable', () => onRunnable(run));
   return button;
+}
+
+function runExercise(run) {
+  const { ex, lab, note } = run;
+  const code = lab.tool('code');
+  if (code && lab.canRun()) code.applyExercise(ex.patch || {}); // exactly its functions ("Sửa mã"), else the originals
+  const unknown = lab.runWith(ex.constants || {});
+  if (unknown === null) return; // disabled anyway
+  if (unknown.length) {
+    setNote(note, t('exercises.pageHasNoFieldCheck', { unknown: unknown.join(', ') }));
+    return;
+  }
+  run.started = true;
+  setNote(note, t('exercises.setConstantsExercise', { number: ex.number }), true);
+}
+
+function onRunnable(run) {
+  const { ex, lab, note, button } = run;
+  button.disabled = !lab.canRun();
+  if (run.started && !button.disabled) {
+    run.started = false;
+    const failed = lab.status() === 'error';
+    setNote(note, failed
+      ? t('exercises.runConstantsExercise', { number: ex.number })
+      : t('exercises.finishedRunning', { number: ex.number }), !failed);
+  } else if (!run.started && button.disabled) {
+    note.replaceChildren(); // another run replaces the output this note pointed at
+  }
 }
 
 function exerciseCard(ex, lab) {
@@ -218,17 +224,8 @@ export async function init(lab) {
   const list = document.getElementById('exercise-list');
   const toc = document.getElementById('exercise-toc');
   if (!list) return;
-  let exercises;
-  try {
-    const response = await fetch(new URL('exercises.json', document.baseURI), { cache: 'no-cache' });
-    if (!response.ok) throw new Error('HTTP ' + response.status);
-    exercises = await response.json();
-    if (!Array.isArray(exercises)) throw new Error(t('exercises.notList'));
-  } catch (err) {
-    list.replaceChildren(make('p', { class: 'page-error' },
-      t('exercises.couldNotLoadExercise', { message: err.message })));
-    return;
-  }
+  const exercises = await loadExercises(list);
+  if (!exercises) return;
   const groups = byTrack(exercises);
   list.replaceChildren(...groups.map((group) => trackSection(group, lab)));
   if (toc) {
@@ -238,4 +235,19 @@ export async function init(lab) {
   // a link straight to one exercise (#bai-tap-02): the card did not exist when the page scrolled
   const target = location.hash.startsWith('#bai-tap-') && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView();
+}
+
+// exercises.json (built from exercises/*.md), or null with the reason shown in `list`.
+async function loadExercises(list) {
+  try {
+    const response = await fetch(new URL('exercises.json', document.baseURI), { cache: 'no-cache' });
+    if (!response.ok) throw new Error('HTTP ' + response.status);
+    const exercises = await response.json();
+    if (!Array.isArray(exercises)) throw new Error(t('exercises.notList'));
+    return exercises;
+  } catch (err) {
+    list.replaceChildren(make('p', { class: 'page-error' },
+      t('exercises.couldNotLoadExercise', { message: err.message })));
+    return null;
+  }
 }

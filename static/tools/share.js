@@ -11,7 +11,8 @@
 // - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
 //   JSON (web.run's "trace") as inference-lab-trace.json.
 // A tool of static/core/lab-api.js (uses the 'editor' tool); the address format is static/core/share-state.js.
-// Text from the address is only ever shown with textContent.
+// Text from the address is only ever shown with textContent. The tool's state is one object (`sh`) that
+// the functions below take explicitly.
 
 import { make } from '../core/dom.js';
 import { formatValue } from '../core/fields.js';
@@ -22,201 +23,217 @@ import { t } from '../words/i18n.js';
 const TRACE_FILE = 'inference-lab-trace.json';
 
 export function init(api) {
-  const editor = api.tool('editor');
-  let lastTrace = null;
-  const ui = buildUi();
-
+  const sh = { api, editor: api.tool('editor'), lastTrace: null, ui: null };
+  sh.ui = buildUi(sh);
   api.on('ready', ({ first }) => {
-    ui.copy.disabled = false;
-    if (first) applyAddress();
+    sh.ui.copy.disabled = false;
+    if (first) applyAddress(sh);
   });
-  api.on('result', (result, config) => {
-    lastTrace = result && result.trace ? result.trace : null;
-    ui.download.disabled = !lastTrace;
-    if (config) setAddress(addressFor(config));
-    ui.addressNote.hidden = true;
-  });
+  api.on('result', (result, config) => onResult(sh, result, config));
+  return { addressFor: (config) => addressFor(sh, config) };
+}
 
-  // ── the toolbar under the status line ──────────────────────────────────────
-  function buildUi() {
-    const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, t('share.copyLink'));
-    const download = make('button', {
-      type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
-      title: t('share.traceLastRunChrome'),
-    }, t('share.downloadTracePerfetto'));
-    const note = make('span', { class: 'tools-note', 'aria-live': 'polite' });
-    const linkBox = make('p', { class: 'share-link', hidden: true });
-    const linkField = make('input', { type: 'text', id: 'share-url', readonly: true, 'data-share-url': '', spellcheck: 'false' });
-    linkBox.append(make('label', { for: 'share-url' }, t('share.linkCurrentConfig')), linkField);
-    const group = make('div', { class: 'tool-group share-tools' });
-    group.append(copy, download, note);
-    api.addToToolbar(group, 0);
-    api.addToToolbar(linkBox, 9);
-    copy.addEventListener('click', copyLink);
-    download.addEventListener('click', downloadTrace);
+function onResult(sh, result, config) {
+  sh.lastTrace = result && result.trace ? result.trace : null;
+  sh.ui.download.disabled = !sh.lastTrace;
+  if (config) setAddress(addressFor(sh, config));
+  sh.ui.addressNote.hidden = true;
+}
 
-    const addressNote = make('div', { class: 'address-note', id: 'address-note', role: 'alert', hidden: true });
-    api.beforeControls(addressNote);
-    return { copy, download, note, linkBox, linkField, addressNote };
+// ── the toolbar under the status line ──────────────────────────────────────
+function buildUi(sh) {
+  const { api } = sh;
+  const copy = make('button', { type: 'button', class: 'btn', 'data-action': 'copy-link', disabled: true }, t('share.copyLink'));
+  const download = make('button', {
+    type: 'button', class: 'btn', 'data-action': 'download-trace', disabled: true,
+    title: t('share.traceLastRunChrome'),
+  }, t('share.downloadTracePerfetto'));
+  const note = make('span', { class: 'tools-note', 'aria-live': 'polite' });
+  const linkBox = make('p', { class: 'share-link', hidden: true });
+  const linkField = make('input', { type: 'text', id: 'share-url', readonly: true, 'data-share-url': '', spellcheck: 'false' });
+  linkBox.append(make('label', { for: 'share-url' }, t('share.linkCurrentConfig')), linkField);
+  const group = make('div', { class: 'tool-group share-tools' });
+  group.append(copy, download, note);
+  api.addToToolbar(group, 0);
+  api.addToToolbar(linkBox, 9);
+  copy.addEventListener('click', () => copyLink(sh));
+  download.addEventListener('click', () => downloadTrace(sh));
+  const addressNote = make('div', { class: 'address-note', id: 'address-note', role: 'alert', hidden: true });
+  api.beforeControls(addressNote);
+  return { copy, download, note, linkBox, linkField, addressNote };
+}
+
+// ── address <-> config ─────────────────────────────────────────────────────
+// The address (URL) that restores `config`: only what differs from the defaults.
+function addressFor(sh, config) {
+  const { api, editor } = sh;
+  const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
+  const url = new URL(location.href);
+  const params = new URLSearchParams(queryFor(config, api.fields(), trace));
+  const code = api.tool('code');
+  const part = code ? code.addressPart() : null;
+  if (part) params.set(part[0], part[1]);
+  url.search = withViewParams(params.toString(), location.search);
+  return url.href;
+}
+
+function setAddress(href) {
+  if (href !== location.href) history.replaceState(history.state, '', href);
+}
+
+// On first ready: restore the controls from the address, then run — unless something was invalid.
+function applyAddress(sh) {
+  const params = new URLSearchParams(location.search);
+  const all = Array.from(new Set(params.keys()));
+  // ?step=N and ?lang=en (view parameters) and PATCH= (static/tools/code.js's: applied when the tools started)
+  // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
+  const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
+  if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
+  const code = sh.api.tool('code');
+  const held = Boolean(code && code.held && code.held()); // someone else's PATCH=: waits for the visitor's click
+  if (held && names.length === 0) return;                 // (a link with constants still runs them, unedited)
+  const log = restoreLog(sh.api);
+  if (names.includes(REQUESTS)) applyTrace(sh, params.getAll(REQUESTS).pop(), log);
+  for (const name of names) if (name !== REQUESTS) applyConstant(sh, name, params.getAll(name), log);
+  checkFollow(sh, names, log);
+  finishRestore(sh, log);
+}
+
+// What restoring found: problems [{name, text}] for the note near the controls (report() also puts
+// `besideField` beside the field and opens its group), and what was restored.
+function restoreLog(api) {
+  const log = { problems: [], restored: [] };
+  log.report = (name, text, besideField) => {
+    log.problems.push({ name, text });
+    if (besideField) api.setFieldError(name, besideField);
+    const control = api.controlFor(name);
+    if (control) api.openAdvanced(control);
+  };
+  return log;
+}
+
+// REQUESTS=: into the request editor when valid, else the default trace and a problem.
+function applyTrace(sh, raw, log) {
+  const { editor } = sh;
+  if (!editor || !editor.name()) { log.report(REQUESTS, t('share.runnerHasNoRequest')); return; }
+  const columns = editor.columns();
+  const decoded = decodeRequests(raw, columns.map((c) => c.name), columns.filter((c) => !c.optional).length);
+  const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
+  if (found.length) {
+    const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
+    const more = found.length > 4 ? t('share.moreErrors', { found: found.length - 4 }) : '';
+    log.report(REQUESTS, t('share.traceAddressInvalid', { detail, more }),
+      t('share.traceAddressInvalid2', { detail, more }));
+    editor.setTrace(editor.defaultTrace());
+    return;
   }
+  editor.setTrace(decoded.requests);
+  editor.open();
+  log.restored.push(REQUESTS + ' (' + decoded.requests.length + t('share.requests'));
+}
 
-  // ── address <-> config ─────────────────────────────────────────────────────
-  // The address (URL) that restores `config`: only what differs from the defaults.
-  function addressFor(config) {
-    const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
-    const url = new URL(location.href);
-    const params = new URLSearchParams(queryFor(config, api.fields(), trace));
-    const code = api.tool('code');
-    const part = code ? code.addressPart() : null;
-    if (part) params.set(part[0], part[1]);
-    url.search = withViewParams(params.toString(), location.search);
-    return url.href;
+// NAME=value: into its control when valid, else its default and a problem.
+function applyConstant(sh, name, values, log) {
+  const { api } = sh;
+  const field = api.fields().find((f) => f.name === name);
+  const raw = values[values.length - 1];
+  if (!field) { log.report(name, t('share.noConstantNameIgnored')); return; }
+  const control = api.controlFor(name);
+  const parsed = parseAddressValue(field, values);
+  if (parsed.error) {
+    const fallback = formatValue(field.default);
+    control.value = fallback;
+    if (control.value !== fallback && control.options && control.options.length) control.selectedIndex = 0;
+    log.report(name, t('share.invalidDefaultUsed', { raw: shorten(raw), error: parsed.error, value: control.value || fallback }),
+      t('share.valueAddressInvalid', { raw: shorten(raw), error: parsed.error, value: control.value || fallback }));
+    return;
   }
+  control.value = formatValue(parsed.value);
+  api.openAdvanced(control);
+  log.restored.push(name + '=' + formatValue(parsed.value));
+}
 
-  function setAddress(href) {
-    if (href !== location.href) history.replaceState(history.state, '', href);
+// FOLLOW left at its default must still name a request of the restored trace.
+function checkFollow(sh, names, log) {
+  const { api } = sh;
+  const follow = api.fields().find((f) => f.type === 'choice' && f.name === 'FOLLOW');
+  if (!follow || names.includes(follow.name)) return;
+  const control = api.controlFor(follow.name);
+  if (control && !(follow.choices || []).includes(formatValue(follow.default))) {
+    log.report(follow.name, t('share.traceAddressHasNo', { default: follow.default, value: control.value }),
+      t('share.traceAddressHasNo2', { default: follow.default, value: control.value }));
   }
+}
 
-  // On first ready: restore the controls from the address, then run — unless something was invalid.
-  function applyAddress() {
-    const params = new URLSearchParams(location.search);
-    const all = Array.from(new Set(params.keys()));
-    // ?step=N and ?lang=en (view parameters) and PATCH= (static/tools/code.js's: applied when the tools started)
-    // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
-    const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
-    if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
-    const code = api.tool('code');
-    const held = Boolean(code && code.held && code.held()); // someone else's PATCH=: waits for the visitor's click
-    if (held && names.length === 0) return;                 // (a link with constants still runs them, unedited)
-    const problems = [];   // [{name, text}] for the note near the controls
-    const restored = [];
-    const fields = api.fields();
-    const report = (name, text, besideField) => {
-      problems.push({ name, text });
-      if (besideField) api.setFieldError(name, besideField);
-      const control = api.controlFor(name);
-      if (control) api.openAdvanced(control);
-    };
-
-    if (names.includes(REQUESTS)) {
-      const raw = params.getAll(REQUESTS).pop();
-      if (!editor || !editor.name()) {
-        report(REQUESTS, t('share.runnerHasNoRequest'));
-      } else {
-        const columns = editor.columns();
-        const decoded = decodeRequests(raw, columns.map((c) => c.name), columns.filter((c) => !c.optional).length);
-        const found = decoded.error ? [{ field: REQUESTS, message: decoded.error }] : editor.validate(decoded.requests);
-        if (found.length) {
-          const detail = found.slice(0, 4).map((p) => (p.field === REQUESTS ? '' : p.field + ': ') + p.message).join(' ');
-          const more = found.length > 4 ? t('share.moreErrors', { found: found.length - 4 }) : '';
-          report(REQUESTS, t('share.traceAddressInvalid', { detail, more }),
-            t('share.traceAddressInvalid2', { detail, more }));
-          editor.setTrace(editor.defaultTrace());
-        } else {
-          editor.setTrace(decoded.requests);
-          editor.open();
-          restored.push(REQUESTS + ' (' + decoded.requests.length + t('share.requests'));
-        }
-      }
-    }
-    for (const name of names) {
-      if (name === REQUESTS) continue;
-      const field = fields.find((f) => f.name === name);
-      const values = params.getAll(name);
-      const raw = values[values.length - 1];
-      if (!field) { report(name, t('share.noConstantNameIgnored')); continue; }
-      const control = api.controlFor(name);
-      const parsed = parseAddressValue(field, values);
-      if (parsed.error) {
-        const fallback = formatValue(field.default);
-        control.value = fallback;
-        if (control.value !== fallback && control.options && control.options.length) control.selectedIndex = 0;
-        report(name, t('share.invalidDefaultUsed', { raw: shorten(raw), error: parsed.error, value: control.value || fallback }),
-          t('share.valueAddressInvalid', { raw: shorten(raw), error: parsed.error, value: control.value || fallback }));
-      } else {
-        control.value = formatValue(parsed.value);
-        api.openAdvanced(control);
-        restored.push(name + '=' + formatValue(parsed.value));
-      }
-    }
-    // FOLLOW left at its default must still name a request of the restored trace.
-    const follow = fields.find((f) => f.type === 'choice' && f.name === 'FOLLOW');
-    if (follow && !names.includes(follow.name)) {
-      const control = api.controlFor(follow.name);
-      if (control && !(follow.choices || []).includes(formatValue(follow.default))) {
-        report(follow.name, t('share.traceAddressHasNo', { default: follow.default, value: control.value }),
-          t('share.traceAddressHasNo2', { default: follow.default, value: control.value }));
-      }
-    }
-
-    if (problems.length) {
-      showAddressProblems(problems);
-      api.setNote(t('share.notRunPageAddressHas'));
-      return;
-    }
-    if (restored.length) ui.note.textContent = t('share.restoredFromPage', { restored: restored.join(', ') });
-    api.run();
+function finishRestore(sh, { problems, restored }) {
+  if (problems.length) {
+    showAddressProblems(sh.ui.addressNote, problems);
+    sh.api.setNote(t('share.notRunPageAddressHas'));
+    return;
   }
+  if (restored.length) sh.ui.note.textContent = t('share.restoredFromPage', { restored: restored.join(', ') });
+  sh.api.run();
+}
 
-  function showAddressProblems(problems) {
-    const box = ui.addressNote;
-    box.replaceChildren(make('p', { class: 'error-title' },
-      t('share.pageAddressHasInvalid', { nProblems: problems.length })));
-    const list = make('ul');
-    for (const p of problems) {
-      const item = make('li');
-      item.append(make('code', {}, shorten(p.name)), ': ' + p.text);
-      list.append(item);
-    }
-    box.append(list, make('p', {}, t('share.thoseFieldsWereReset')));
-    box.hidden = false;
+function showAddressProblems(box, problems) {
+  box.replaceChildren(make('p', { class: 'error-title' },
+    t('share.pageAddressHasInvalid', { nProblems: problems.length })));
+  const list = make('ul');
+  for (const p of problems) {
+    const item = make('li');
+    item.append(make('code', {}, shorten(p.name)), ': ' + p.text);
+    list.append(item);
   }
+  box.append(list, make('p', {}, t('share.thoseFieldsWereReset')));
+  box.hidden = false;
+}
 
-  // ── copy link ──────────────────────────────────────────────────────────────
-  async function copyLink() {
-    ui.note.textContent = '';
-    const { config, errors } = api.readConfig();
-    if (errors.length) {
-      for (const e of errors) api.setFieldError(e.field, e.message);
-      ui.note.textContent = t('share.notCopiedFirstFix', { nErrors: errors.length });
-      return;
-    }
-    const href = addressFor(config);
-    setAddress(href);
-    ui.linkField.value = href;
-    ui.linkBox.hidden = false;
-    let copied = false;
-    try {
-      if (navigator.clipboard && window.isSecureContext) {
-        await navigator.clipboard.writeText(href);
-        copied = true;
-      }
-    } catch (err) {
-      copied = false;
-    }
-    if (!copied) {
-      ui.linkField.focus();
-      ui.linkField.select();
-      try { copied = document.execCommand('copy'); } catch (err) { copied = false; }
-    }
-    ui.note.textContent = copied
-      ? t('share.linkCopied')
-      : t('share.browserDoesNotAllow');
-    if (copied) ui.copy.dataset.copied = 'true';
+// ── copy link ──────────────────────────────────────────────────────────────
+async function copyLink(sh) {
+  const { api, ui } = sh;
+  ui.note.textContent = '';
+  const { config, errors } = api.readConfig();
+  if (errors.length) {
+    for (const e of errors) api.setFieldError(e.field, e.message);
+    ui.note.textContent = t('share.notCopiedFirstFix', { nErrors: errors.length });
+    return;
   }
+  const href = addressFor(sh, config);
+  setAddress(href);
+  ui.linkField.value = href;
+  ui.linkBox.hidden = false;
+  const copied = await copyText(href, ui.linkField);
+  ui.note.textContent = copied
+    ? t('share.linkCopied')
+    : t('share.browserDoesNotAllow');
+  if (copied) ui.copy.dataset.copied = 'true';
+}
 
-  // ── trace download ─────────────────────────────────────────────────────────
-  function downloadTrace() {
-    if (!lastTrace) return;
-    const text = typeof lastTrace === 'string' ? lastTrace : JSON.stringify(lastTrace);
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-    const link = make('a', { href: url, download: TRACE_FILE, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 30000);
-    ui.note.textContent = t('share.downloadedOpenPerfetto', { TRACE_FILE });
+// The clipboard API where the page may use it, else the selected field and execCommand('copy').
+async function copyText(text, field) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch (err) {
+    // fall back to the field below
   }
+  field.focus();
+  field.select();
+  try { return document.execCommand('copy'); } catch (err) { return false; }
+}
 
-  return { addressFor };
+// ── trace download ─────────────────────────────────────────────────────────
+function downloadTrace(sh) {
+  const { lastTrace } = sh;
+  if (!lastTrace) return;
+  const text = typeof lastTrace === 'string' ? lastTrace : JSON.stringify(lastTrace);
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = make('a', { href: url, download: TRACE_FILE, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 30000);
+  sh.ui.note.textContent = t('share.downloadedOpenPerfetto', { TRACE_FILE });
 }

@@ -25,7 +25,7 @@ export function valueText(item, n, count) {
 /**
  * The view of `record` (the run log's steps) with the run's `config` (report.config: SLOTS, POOL_BLOCKS,
  * BLOCK_SIZE, PREFIX_CACHE): {nodes, parts, record, config, colours, inkOn}; nodes go into the page, parts are
- * what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/svg.js.
+ * what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/colours.js.
  */
 export function makeView(record, colours, inkOn, config = {}) {
   const v = { record, config, colours, inkOn, parts: null, nodes: null };

@@ -14,6 +14,7 @@
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (static/tools/share.js keeps it) and selects step N after the run.
 // The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
+// The navigator's state is one object (`sn`) that the functions below take explicitly.
 
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
@@ -28,210 +29,232 @@ const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-red
 
 export function init(lab) {
   loadCss();
-  let record = null;        // report.steps of the shown run
-  let config = {};          // report.config of the shown run (the constants: their one place)
-  let colours = () => ({ colour: '#7F7F7F' });
-  const now = () => lab.step(); // the selected step, 1-based (0: no step): page state
-  let timer = null;
-  let pendingStep = stepFromSearch(location.search, Infinity); // ?step=N of the opened address
-  const ui = buildUi();
-
-  let inkOn = () => '#ffffff';
-  let stepView = null;      // the drawn run's view (static/tools/step-view.js makeView)
-  lab.on('result', async (result) => {
-    stop();
-    const report = result && result.report;
-    // the request colours of the charts (loaded with them, on the first run, not with the page)
-    const [svg, charts] = await Promise.all([import(versioned('../charts/svg.js')), import(versioned('../charts/index.js'))]);
-    charts.connect(lab); // the charts follow the selected step and report clicks through the lab API
-    inkOn = svg.inkOn;
-    record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
-    config = (report && report.config) || {};
-    colours = svg.requestColours(report);
-    placeUi();
-    if (!record) { ui.nav.hidden = true; return; }
-    ui.nav.hidden = false;
-    const count = record.items.length;
-    const wanted = pendingStep !== null ? clampStep(pendingStep, count) : clampStep(now() || 1, count);
-    pendingStep = null;
-    resetView();
-    select(wanted, { address: false, force: true });
-  });
-
-  // ── building and placing ─────────────────────────────────────────────────
-  function buildUi() {
-    const nav = make('section', { class: 'step-nav', id: 'step-nav', 'data-step-nav': '', 'aria-labelledby': 'step-nav-title', hidden: true });
-    const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, t('steps.stepThroughScheduler'));
-    const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, t('steps.back'));
-    const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, t('steps.next'));
-    const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, t('steps.play'));
-    const slider = make('div', {
-      class: 'step-slider', role: 'slider', tabindex: '0', 'data-step-slider': '', 'aria-labelledby': 'step-nav-title',
-      'aria-valuemin': '1', 'aria-valuemax': '1', 'aria-valuenow': '1', 'aria-orientation': 'horizontal',
-    });
-    const track = make('div', { class: 'step-track', 'aria-hidden': 'true' });
-    const ticks = make('div', { class: 'step-ticks' });
-    const thumb = make('div', { class: 'step-thumb' });
-    track.append(ticks, thumb);
-    slider.append(track);
-    const count = make('span', { class: 'step-count', 'aria-hidden': 'true' });
-    const controls = make('div', { class: 'step-controls' });
-    const buttons = make('div', { class: 'step-buttons' });
-    buttons.append(back, next, play, count);
-    controls.append(slider, buttons);
-    const help = make('p', { class: 'step-help' },
-      t('steps.keysOneStepPageup'));
-    const view = make('div', { class: 'step-view', 'data-step-view': '' });
-    const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
-    nav.append(title, controls, help, live, view);
-
-    back.addEventListener('click', () => { stop(); select(now() - 1, { say: true }); });
-    next.addEventListener('click', () => { stop(); select(now() + 1, { say: true }); });
-    play.addEventListener('click', () => (timer ? stop() : start()));
-    slider.addEventListener('keydown', onKey);
-    slider.addEventListener('pointerdown', onPointer);
-    return { nav, slider, ticks, thumb, count, back, next, play, view, live, parts: null };
-  }
-
-  function panelOf(n) {
-    const section = lab.sections().find((s) => s.key === String(n));
-    return section && section.pre ? section.pre.closest('details') || section.pre.parentElement : null;
-  }
-
-  function placeUi() {
-    const panel = panelOf(3);
-    if (!panel) return;
-    const pre = panel.querySelector(':scope > pre');
-    let charts = panel.querySelector(':scope > .charts');
-    if (!charts && pre) { // the charts' container (static/charts/index.js reuses it): the navigator goes under the timeline
-      charts = make('div', { class: 'charts' });
-      pre.before(charts);
-    }
-    if (ui.nav.previousElementSibling !== charts) (charts || pre).after(ui.nav);
-    for (const n of [6, 11]) placeJump(n);
-  }
-
-  function placeJump(n) {
-    const panel = panelOf(n);
-    if (!panel || panel.querySelector(':scope > .step-jump')) return;
-    const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, t('steps.stepWhoRunsWaitsWhose'));
-    link.addEventListener('click', (ev) => { ev.preventDefault(); focusNav(); });
-    panel.querySelector(':scope > summary').after(link);
-  }
-
-  function focusNav() {
-    const panel = panelOf(3);
-    if (panel && 'open' in panel) panel.open = true;
-    ui.nav.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
-    ui.slider.focus({ preventScroll: true });
-  }
-
-  // ── selecting a step ─────────────────────────────────────────────────────
-  // A step is selected through the lab API (page state); show() draws it when the store says so.
-  function select(n, opts = {}) {
-    if (!record || !record.items.length) return;
-    lab.selectStep(n, opts);
-  }
-
-  lab.on('step', (step, opts) => {
-    if (!record || !record.items.length) return;
-    show(clampStep(step, record.items.length), opts || {});
-  });
-
-  function show(step, opts) {
-    const count = record.items.length;
-    const item = record.items[step - 1];
-    const s = ui.slider;
-    s.setAttribute('aria-valuemax', String(count));
-    s.setAttribute('aria-valuenow', String(step));
-    s.setAttribute('aria-valuetext', valueText(item, step, count));
-    ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
-    ui.count.textContent = t('steps.step', { step, count });
-    ui.back.disabled = step <= 1;
-    ui.next.disabled = step >= count;
-    drawView(stepView, item, step, count);
-    if (opts.address !== false) setAddressStep(step);
-    ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
-  }
-
-  function onKey(ev) {
-    if (!record) return;
-    const to = targetStep(ev.key, now(), record.items);
-    if (to === null) return;
-    ev.preventDefault();
-    stop();
-    select(to);
-  }
-
-  function onPointer(ev) {
-    if (!record || ev.button !== 0) return;
-    const track = ui.slider.querySelector('.step-track');
-    const pick = (e) => {
-      const box = track.getBoundingClientRect();
-      const f = box.width ? (e.clientX - box.left) / box.width : 0;
-      select(1 + Math.round(Math.min(1, Math.max(0, f)) * (record.items.length - 1)));
-    };
-    stop();
-    ui.slider.focus();
-    pick(ev);
-    const move = (e) => pick(e);
-    const up = () => { window.removeEventListener('pointermove', move); window.removeEventListener('pointerup', up); };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
-  }
-
-  // ── Play / Pause ─────────────────────────────────────────────────────────
-  function start() {
-    if (!record) return;
-    if (now() >= record.items.length) select(1);
-    ui.play.setAttribute('aria-pressed', 'true');
-    ui.play.textContent = t('steps.pause');
-    timer = setInterval(() => {
-      if (now() >= record.items.length) { stop(); return; }
-      select(now() + 1, { say: true });
-      if (now() >= record.items.length) stop();
-    }, reducedMotion() ? PLAY_MS_REDUCED : PLAY_MS);
-  }
-
-  function stop() {
-    if (timer) clearInterval(timer);
-    timer = null;
-    ui.play.setAttribute('aria-pressed', 'false');
-    ui.play.textContent = t('steps.play');
-  }
-
-  // ── the view ─────────────────────────────────────────────────────────────
-  // Made once per run; select() only rewrites what a step changes.
-  function resetView() {
-    const count = record.items.length;
-    ui.ticks.replaceChildren(...eventSteps(record.items).map((n) => {
-      const tick = make('span', { class: 'step-tick' });
-      tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
-      return tick;
-    }));
-    stepView = makeView(record, colours, inkOn, config);
-    ui.view.replaceChildren(...stepView.nodes);
-  }
-
-
-  // ── the address ──────────────────────────────────────────────────────────
-  // history.replaceState is slow with a long address (an edited trace): once scrubbing pauses.
-  let addressTimer = null;
-  function setAddressStep(step) {
-    clearTimeout(addressTimer);
-    addressTimer = setTimeout(() => {
-      const url = new URL(location.href);
-      url.searchParams.set('step', String(step));
-      if (url.href !== location.href) history.replaceState(history.state, '', url.href);
-    }, ADDRESS_MS);
-  }
-
-  return {
-    select: (n) => select(n),
-    current: now,
-    count: () => (record ? record.items.length : 0),
-    focus: focusNav,
+  const sn = {
+    lab,
+    record: null,                       // report.steps of the shown run
+    config: {},                         // report.config of the shown run (the constants: their one place)
+    colours: () => ({ colour: '#7F7F7F' }),
+    inkOn: () => '#ffffff',
+    timer: null,                        // Play's interval
+    addressTimer: null,
+    pendingStep: stepFromSearch(location.search, Infinity), // ?step=N of the opened address
+    stepView: null,                     // the drawn run's view (static/tools/step-view.js makeView)
+    ui: null,
   };
+  sn.ui = buildUi(sn);
+  lab.on('result', (result) => onResult(sn, result));
+  lab.on('step', (step, opts) => {
+    if (!hasSteps(sn)) return;
+    show(sn, clampStep(step, sn.record.items.length), opts || {});
+  });
+  return {
+    select: (n) => select(sn, n),
+    current: () => now(sn),
+    count: () => (sn.record ? sn.record.items.length : 0),
+    focus: () => focusNav(sn),
+  };
+}
+
+const now = (sn) => sn.lab.step(); // the selected step, 1-based (0: no step): page state
+const hasSteps = (sn) => Boolean(sn.record && sn.record.items.length);
+
+async function onResult(sn, result) {
+  stop(sn);
+  const report = result && result.report;
+  // the request colours of the charts (loaded with them, on the first run, not with the page)
+  const [palette, charts] = await Promise.all([import(versioned('../charts/colours.js')), import(versioned('../charts/index.js'))]);
+  charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
+  sn.inkOn = palette.inkOn;
+  sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
+  sn.config = (report && report.config) || {};
+  sn.colours = palette.requestColours(report);
+  placeUi(sn);
+  if (!sn.record) { sn.ui.nav.hidden = true; return; }
+  sn.ui.nav.hidden = false;
+  const count = sn.record.items.length;
+  const wanted = sn.pendingStep !== null ? clampStep(sn.pendingStep, count) : clampStep(now(sn) || 1, count);
+  sn.pendingStep = null;
+  resetView(sn);
+  select(sn, wanted, { address: false, force: true });
+}
+
+// ── building and placing ─────────────────────────────────────────────────
+function buildUi(sn) {
+  const nav = make('section', { class: 'step-nav', id: 'step-nav', 'data-step-nav': '', 'aria-labelledby': 'step-nav-title', hidden: true });
+  const title = make('p', { class: 'step-nav-title', id: 'step-nav-title' }, t('steps.stepThroughScheduler'));
+  const slider = buildSlider();
+  const buttons = buildButtons();
+  const controls = make('div', { class: 'step-controls' });
+  controls.append(slider.slider, buttons.buttonRow);
+  const help = make('p', { class: 'step-help' },
+    t('steps.keysOneStepPageup'));
+  const view = make('div', { class: 'step-view', 'data-step-view': '' });
+  const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
+  nav.append(title, controls, help, live, view);
+  const ui = { nav, view, live, ...slider, ...buttons };
+  wireUi(sn, ui);
+  return ui;
+}
+
+function buildSlider() {
+  const slider = make('div', {
+    class: 'step-slider', role: 'slider', tabindex: '0', 'data-step-slider': '', 'aria-labelledby': 'step-nav-title',
+    'aria-valuemin': '1', 'aria-valuemax': '1', 'aria-valuenow': '1', 'aria-orientation': 'horizontal',
+  });
+  const track = make('div', { class: 'step-track', 'aria-hidden': 'true' });
+  const ticks = make('div', { class: 'step-ticks' });
+  const thumb = make('div', { class: 'step-thumb' });
+  track.append(ticks, thumb);
+  slider.append(track);
+  return { slider, ticks, thumb };
+}
+
+function buildButtons() {
+  const back = make('button', { type: 'button', class: 'btn', 'data-step-action': 'back' }, t('steps.back'));
+  const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, t('steps.next'));
+  const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, t('steps.play'));
+  const count = make('span', { class: 'step-count', 'aria-hidden': 'true' });
+  const buttonRow = make('div', { class: 'step-buttons' });
+  buttonRow.append(back, next, play, count);
+  return { buttonRow, back, next, play, count };
+}
+
+function wireUi(sn, ui) {
+  ui.back.addEventListener('click', () => { stop(sn); select(sn, now(sn) - 1, { say: true }); });
+  ui.next.addEventListener('click', () => { stop(sn); select(sn, now(sn) + 1, { say: true }); });
+  ui.play.addEventListener('click', () => (sn.timer ? stop(sn) : start(sn)));
+  ui.slider.addEventListener('keydown', (ev) => onKey(sn, ev));
+  ui.slider.addEventListener('pointerdown', (ev) => onPointer(sn, ev));
+}
+
+function panelOf(sn, n) {
+  const section = sn.lab.sections().find((s) => s.key === String(n));
+  return section && section.pre ? section.pre.closest('details') || section.pre.parentElement : null;
+}
+
+function placeUi(sn) {
+  const panel = panelOf(sn, 3);
+  if (!panel) return;
+  const pre = panel.querySelector(':scope > pre');
+  let charts = panel.querySelector(':scope > .charts');
+  if (!charts && pre) { // the charts' container (static/charts/index.js reuses it): the navigator goes under the timeline
+    charts = make('div', { class: 'charts' });
+    pre.before(charts);
+  }
+  if (sn.ui.nav.previousElementSibling !== charts) (charts || pre).after(sn.ui.nav);
+  for (const n of [6, 11]) placeJump(sn, n);
+}
+
+function placeJump(sn, n) {
+  const panel = panelOf(sn, n);
+  if (!panel || panel.querySelector(':scope > .step-jump')) return;
+  const link = make('a', { class: 'step-jump', href: '#step-nav', 'data-step-jump': String(n) }, t('steps.stepWhoRunsWaitsWhose'));
+  link.addEventListener('click', (ev) => { ev.preventDefault(); focusNav(sn); });
+  panel.querySelector(':scope > summary').after(link);
+}
+
+function focusNav(sn) {
+  const panel = panelOf(sn, 3);
+  if (panel && 'open' in panel) panel.open = true;
+  sn.ui.nav.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
+  sn.ui.slider.focus({ preventScroll: true });
+}
+
+// ── selecting a step ─────────────────────────────────────────────────────
+// A step is selected through the lab API (page state); show() draws it when the store says so.
+function select(sn, n, opts = {}) {
+  if (!hasSteps(sn)) return;
+  sn.lab.selectStep(n, opts);
+}
+
+function show(sn, step, opts) {
+  const { ui } = sn;
+  const count = sn.record.items.length;
+  const item = sn.record.items[step - 1];
+  const s = ui.slider;
+  s.setAttribute('aria-valuemax', String(count));
+  s.setAttribute('aria-valuenow', String(step));
+  s.setAttribute('aria-valuetext', valueText(item, step, count));
+  ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
+  ui.count.textContent = t('steps.step', { step, count });
+  ui.back.disabled = step <= 1;
+  ui.next.disabled = step >= count;
+  drawView(sn.stepView, item, step, count);
+  if (opts.address !== false) setAddressStep(sn, step);
+  ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
+}
+
+function onKey(sn, ev) {
+  if (!sn.record) return;
+  const to = targetStep(ev.key, now(sn), sn.record.items);
+  if (to === null) return;
+  ev.preventDefault();
+  stop(sn);
+  select(sn, to);
+}
+
+// A press on the track selects the step under it, and dragging keeps selecting.
+function onPointer(sn, ev) {
+  if (!sn.record || ev.button !== 0) return;
+  const pick = (e) => pickAt(sn, e.clientX);
+  stop(sn);
+  sn.ui.slider.focus();
+  pick(ev);
+  const up = () => { window.removeEventListener('pointermove', pick); window.removeEventListener('pointerup', up); };
+  window.addEventListener('pointermove', pick);
+  window.addEventListener('pointerup', up);
+}
+
+function pickAt(sn, clientX) {
+  const box = sn.ui.slider.querySelector('.step-track').getBoundingClientRect();
+  const f = box.width ? (clientX - box.left) / box.width : 0;
+  select(sn, 1 + Math.round(Math.min(1, Math.max(0, f)) * (sn.record.items.length - 1)));
+}
+
+// ── Play / Pause ─────────────────────────────────────────────────────────
+function start(sn) {
+  if (!sn.record) return;
+  const last = () => sn.record.items.length;
+  if (now(sn) >= last()) select(sn, 1);
+  sn.ui.play.setAttribute('aria-pressed', 'true');
+  sn.ui.play.textContent = t('steps.pause');
+  sn.timer = setInterval(() => {
+    if (now(sn) >= last()) { stop(sn); return; }
+    select(sn, now(sn) + 1, { say: true });
+    if (now(sn) >= last()) stop(sn);
+  }, reducedMotion() ? PLAY_MS_REDUCED : PLAY_MS);
+}
+
+function stop(sn) {
+  if (sn.timer) clearInterval(sn.timer);
+  sn.timer = null;
+  sn.ui.play.setAttribute('aria-pressed', 'false');
+  sn.ui.play.textContent = t('steps.play');
+}
+
+// ── the view ─────────────────────────────────────────────────────────────
+// Made once per run; select() only rewrites what a step changes.
+function resetView(sn) {
+  const { record, ui } = sn;
+  const count = record.items.length;
+  ui.ticks.replaceChildren(...eventSteps(record.items).map((n) => {
+    const tick = make('span', { class: 'step-tick' });
+    tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
+    return tick;
+  }));
+  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config);
+  ui.view.replaceChildren(...sn.stepView.nodes);
+}
+
+// ── the address ──────────────────────────────────────────────────────────
+// history.replaceState is slow with a long address (an edited trace): once scrubbing pauses.
+function setAddressStep(sn, step) {
+  clearTimeout(sn.addressTimer);
+  sn.addressTimer = setTimeout(() => {
+    const url = new URL(location.href);
+    url.searchParams.set('step', String(step));
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
+  }, ADDRESS_MS);
 }
 
 function loadCss() {
