@@ -2,7 +2,7 @@
 
 The physics are the issue's "Done when" figures. Where the lab's small bounds (MAX_CONTEXT ≤ 128, prompts
 of 6-9 tokens) cannot make a step of the needed shape, the formula module (core/roofline.py) is tested
-with constructed steps; everything else comes from real runs of the CLI (make_golden.run_cli).
+with constructed steps; everything else comes from real runs of the CLI (cli_runner.run_cli).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from inference_lab.core.config import FIELD_BY_NAME, Config
 from inference_lab.core.hardware import GPUS, MODELS
 from inference_lab.core.roofline import Clock, step_cost
-from make_golden import run_cli
+from cli_runner import run_cli
 
 H100, A100, LLAMA8 = "H100-SXM5-80GB", "A100-SXM4-80GB", "Llama-3.1-8B"
 ROOF = ["--clock", "roofline", "--gpu", H100, "--shadow-model", LLAMA8]

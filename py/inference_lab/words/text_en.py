@@ -406,7 +406,7 @@ SAY = {
     "note.mixed_step": "the lab's clock is the original program's cost model: a mixed decode + prefill step (step {steps}) is charged "
                        "both COST_PREFILL_FIXED {pre} µs and COST_DECODE_FIXED {dec} µs, as if it read the weights twice. A real GPU "
                        "runs one forward pass per step and reads the weights once, so here continuous + chunked is charged more than it "
-                       "would cost and can lose to static; the lab has no clock yet that charges a step once (roofline).",
+                       "would cost and can lose to static; --clock roofline (CLOCK = roofline) charges each step once, as one forward pass.",
 }
 
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)

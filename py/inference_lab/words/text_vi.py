@@ -407,7 +407,7 @@ SAY = {
     "note.mixed_step": "đồng hồ của lab là mô hình chi phí của chương trình gốc: bước trộn decode + prefill (bước {steps}) bị tính cả "
                        "COST_PREFILL_FIXED {pre} µs lẫn COST_DECODE_FIXED {dec} µs, như thể đọc trọng số hai lần. GPU thật chạy mỗi bước "
                        "một lượt forward và đọc trọng số một lần, nên ở đây continuous + chunked bị tính đắt hơn thật và có thể thua static; "
-                       "lab chưa có đồng hồ tính mỗi bước một lần (roofline).",
+                       "--clock roofline (CLOCK = roofline) tính mỗi bước một lần, như một lượt forward.",
 }
 
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
