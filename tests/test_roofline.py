@@ -184,3 +184,24 @@ def test_block_10_sizes_the_shadow_models_kv_as_vllm():
     out = run_cli(ROOF + ["--lang", "en", "--block-size", "16"]).stdout
     assert "Llama-3.1-8B's weights at WEIGHT_BITS=16 (not block 9's QUANT_BITS): 16.06 GB" in out
     assert "= 131072 bytes -> 411525 tokens of KV fit = 25720 blocks of 16 tokens" in out
+
+
+# ── POOL_BLOCKS = auto ────────────────────────────────────────────────────────
+def test_pool_blocks_auto_is_vllms_sizing_capped_by_what_the_trace_can_hold():
+    from inference_lab.core.config import auto_pool_blocks
+    from inference_lab.core.hardware import kv_budget
+    cfg = Config.from_values(dict(CLOCK="roofline", BLOCK_SIZE=1, MAX_CONTEXT=128))      # auto: roofline's default
+    vllm = kv_budget(GPUS[H100], MODELS[LLAMA8], 16, 16, 1)["blocks"]
+    assert cfg.POOL_BLOCKS == auto_pool_blocks(cfg) == min(vllm, 5 * 128) == 640
+    assert Config.from_values(dict(POOL_BLOCKS="auto")).POOL_BLOCKS == 5 * 6             # under seed too, when asked
+    assert Config.from_values(dict(CLOCK="roofline", POOL_BLOCKS=7)).POOL_BLOCKS == 7     # a number stays a number
+    assert Config.from_values({}).POOL_BLOCKS == 12                                       # the seed's default
+
+
+def test_pool_blocks_auto_on_the_command_line():
+    proc = run_cli(["--pool-blocks", "auto", "--json"])
+    assert proc.returncode == 0 and json.loads(proc.stdout)["config"]["POOL_BLOCKS"] == 30
+    bad = run_cli(["--pool-blocks", "automatic"])
+    assert bad.returncode == 2 and "--pool-blocks" in bad.stderr
+    too_big = run_cli(["--pool-blocks", "auto", "--shadow-model", "Llama-3.1-70B", "--lang", "en"])
+    assert too_big.returncode == 2 and "141.1 GB" in too_big.stderr

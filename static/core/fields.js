@@ -43,6 +43,7 @@ export function parseValue(field, raw) {
   if (field.type === 'choice') {
     return (field.choices || []).includes(text) ? { value: text } : { error: t('fields.pickValueFromList') };
   }
+  if (field.auto && text === 'auto') return { value: 'auto' }; // POOL_BLOCKS = auto: sized as vLLM does (Python)
   if (text === '') return { error: t('fields.enterNumber') };
   let value;
   if (field.type === 'int') {

@@ -26,6 +26,11 @@ test('parseValue reads ints, floats with a comma, and choices', () => {
   assert.deepEqual(parseValue(FOLLOW, 'B'), { value: 'B' });
 });
 
+test('parseValue takes the word auto only where the schema allows it (POOL_BLOCKS)', () => {
+  assert.deepEqual(parseValue({ ...SLOTS, name: 'POOL_BLOCKS', auto: true }, ' auto '), { value: 'auto' });
+  assert.ok(parseValue(SLOTS, 'auto').error);
+});
+
 test('parseValue says what is wrong, in Vietnamese', () => {
   assert.deepEqual(parseValue(SLOTS, ''), { error: 'Hãy nhập một số.' });
   assert.deepEqual(parseValue(SLOTS, '2.5'), { error: 'Hãy nhập một số nguyên (không có dấu phẩy hay chữ).' });

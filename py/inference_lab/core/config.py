@@ -148,6 +148,8 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
             return [Problem(f.name, f"{f.name} phải là mã của một yêu cầu trong trace ({', '.join(ids)}); nhận {value!r}.",
                             f"{f.name} must be the ID of a request in the trace ({', '.join(ids)}); got {value!r}.")]
         return []
+    if f.auto and value == "auto":
+        return []
     msg = _check_number(f.name, f.type, value, f.min, f.max)
     if not msg and f.choices and value not in f.choices:
         allowed = ", ".join(map(str, f.choices))
@@ -156,9 +158,9 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
 
 
 def _check_fit(values: dict) -> list[Problem]:
-    """Under CLOCK = roofline the shadow model's weights must fit in the GPU's HBM (with room left for KV: hardware.kv_budget)."""
+    """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with room left for KV: hardware.kv_budget)."""
     get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
-    if get("CLOCK") != "roofline" or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
+    if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
             or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
         return []
     gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
@@ -208,6 +210,18 @@ def validate(values: dict) -> list[Problem]:
     return problems + _value_problems(values) if isinstance(values, dict) else problems
 
 
+def auto_pool_blocks(cfg) -> int:
+    """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: HBM × 0.9 −
+    weights − activation reserve, ÷ bytes per block), but no more than the trace can ever hold at once
+    (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan.
+
+    >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
+    (30, 30)
+    """
+    vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)["blocks"]
+    return max(1, min(vllm, len(cfg.REQUESTS) * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
+
+
 _TYPES = {"int": "int", "float": "float", "choice": "str", "requests": "tuple"}
 
 
@@ -241,6 +255,8 @@ class Config:
         problems = _value_problems(self.to_values())
         if problems:
             raise ConfigError(problems)
+        if self.POOL_BLOCKS == "auto":
+            self.POOL_BLOCKS = auto_pool_blocks(self)
 
     @classmethod
     def from_values(cls, values: dict) -> "Config":
@@ -248,6 +264,8 @@ class Config:
         problems = _name_problems(values)
         if not isinstance(values, dict):
             raise ConfigError(problems)
+        if values.get("CLOCK") == "roofline" and "POOL_BLOCKS" not in values:
+            values = dict(values, POOL_BLOCKS="auto")        # the default under the roofline clock
         try:
             config = cls(**{k: v for k, v in values.items() if k in FIELD_BY_NAME})
         except ConfigError as exc:

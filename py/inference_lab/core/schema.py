@@ -47,6 +47,7 @@ class Field:
     step: float | None = None
     choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
     en: tuple[str, str] = ("", "")   # (label, help) in English, beside the Vietnamese ones
+    auto: bool = False             # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks)
 
     @property
     def is_switch(self) -> bool:
@@ -96,8 +97,11 @@ FIELDS: tuple[Field, ...] = (
           "Số token trong một block của KV cache phân trang.", "headline", 1, 64,
           en=('Tokens per KV block (BLOCK_SIZE)', 'Tokens in one block of the paged KV cache.')),
     Field("POOL_BLOCKS", _I, 12, "Số block KV vật lý (POOL_BLOCKS)",
-          "Số block vật lý trong bể KV giả lập (\"HBM\"); hết block thì engine phải preempt.", "headline", 1, 1024,
-          en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the engine must preempt.')),
+          "Số block vật lý trong bể KV giả lập (\"HBM\"); hết block thì engine phải preempt. auto = tính như vLLM từ HBM "
+          "của GPU và SHADOW_MODEL (mặc định dưới CLOCK = roofline; xem khối 10).", "headline", 1, 1024,
+          en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the '
+              'engine must preempt. auto = sized as vLLM does from the GPU\'s HBM and SHADOW_MODEL (the default under '
+              'CLOCK = roofline; see block 10).'), auto=True),
     Field("QUANT_BITS", _I, 8, "Số bit lượng tử hóa (QUANT_BITS)",
           "Độ rộng bit của trọng số lượng tử hóa đối xứng (8 = INT8; thử 4).", "headline", 2, 8,
           en=('Quantization bits (QUANT_BITS)', 'Bit width of the symmetric weight quantization (8 = INT8; try 4).')),

@@ -99,6 +99,8 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
 def convert(name: str, raw: str, lang: str = "vi"):
     """The flag's string as the field's type; ValueError with a message in `lang`."""
     kind, w = FIELD_BY_NAME[name].type, WORDS[lang]
+    if FIELD_BY_NAME[name].auto and raw == "auto":
+        return raw
     try:
         return int(raw) if kind == "int" else float(raw) if kind == "float" else raw
     except ValueError:

@@ -302,6 +302,7 @@ SAY = {
     "b10.roof_gpu": "Under CLOCK=roofline: {s[gpu]} has {hbm:.0f} GB of HBM; as in vLLM, the engine uses a {s[utilization]} share of it (gpu_memory_utilization) = {usable:.1f} GB.",
     "b10.roof_weights": "{s[model]}'s weights at WEIGHT_BITS={cfg[WEIGHT_BITS]} (not block 9's QUANT_BITS): {weights:.2f} GB; an activation reserve (assumed) of {reserve:.0f} GB -> {left:.2f} GB left for KV.",
     "b10.roof_kv": "KV per token of {s[model]} at KV_BITS={cfg[KV_BITS]}: 2 x {s[layers]} layers x {s[kv_heads]} KV heads x {s[head_dim]} dims x {s[kv_bytes]} bytes = {s[per_token]} bytes -> {s[tokens]} tokens of KV fit = {s[blocks]} blocks of {cfg[BLOCK_SIZE]} tokens = {s[seqs]} sequences of {cfg[MAX_CONTEXT]} tokens (MAX_CONTEXT).",
+    "b10.roof_pool": "The lab's pool: POOL_BLOCKS = {cfg[POOL_BLOCKS]} blocks. POOL_BLOCKS=auto takes min(vLLM's blocks above, {n} requests x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): a pool bigger than all this trace can hold at once runs the same.",
     "b10.conclusion": "Conclusion: KV grows linearly with tokens and sequences; that is why KV memory, not just the weights, decides how many requests run at once.",
     # ── [11] ───────────────────────────────────────────────────────────────
     "b11.title": "Metrics on the simulated clock",

@@ -50,7 +50,8 @@ def shadow_lines(w, s, cfg) -> list[str]:
     G = 1e9
     return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
             w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
-            w("b10.roof_kv", s=s, cfg=cfg)]
+            w("b10.roof_kv", s=s, cfg=cfg),
+            w("b10.roof_pool", cfg=cfg, n=len(cfg["REQUESTS"]), cap=len(cfg["REQUESTS"]) * -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]))]
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────

@@ -304,6 +304,7 @@ SAY = {
     "b10.roof_gpu": "Dưới CLOCK=roofline: {s[gpu]} có {hbm:.0f} GB HBM; như vLLM, engine dùng {s[utilization]} phần (gpu_memory_utilization) = {usable:.1f} GB.",
     "b10.roof_weights": "Trọng số {s[model]} ở WEIGHT_BITS={cfg[WEIGHT_BITS]} (không phải QUANT_BITS của khối 9): {weights:.2f} GB; vùng activation dành sẵn (giả định) {reserve:.0f} GB -> còn {left:.2f} GB cho KV.",
     "b10.roof_kv": "KV mỗi token của {s[model]} ở KV_BITS={cfg[KV_BITS]}: 2 x {s[layers]} lớp x {s[kv_heads]} KV head x {s[head_dim]} chiều x {s[kv_bytes]} byte = {s[per_token]} byte -> {s[tokens]} token KV vừa = {s[blocks]} block {cfg[BLOCK_SIZE]} token = {s[seqs]} chuỗi {cfg[MAX_CONTEXT]} token (MAX_CONTEXT).",
+    "b10.roof_pool": "Bể của lab: POOL_BLOCKS = {cfg[POOL_BLOCKS]} block. POOL_BLOCKS=auto lấy min(số block vLLM ở trên, {n} yêu cầu x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): bể lớn hơn mọi thứ trace này giữ cùng lúc được thì chạy y hệt.",
     "b10.conclusion": "Kết luận: KV tăng tuyến tính theo số token và số chuỗi; vì vậy bộ nhớ KV, không chỉ trọng số, quyết định số yêu cầu chạy đồng thời.",
     # ── [11] ───────────────────────────────────────────────────────────────
     "b11.title": "Số đo trên đồng hồ mô phỏng",
