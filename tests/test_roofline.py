@@ -205,3 +205,10 @@ def test_pool_blocks_auto_on_the_command_line():
     assert bad.returncode == 2 and "--pool-blocks" in bad.stderr
     too_big = run_cli(["--pool-blocks", "auto", "--shadow-model", "Llama-3.1-70B", "--lang", "en"])
     assert too_big.returncode == 2 and "141.1 GB" in too_big.stderr
+
+
+def test_blocks_3_and_12_say_a_mixed_step_is_one_forward_pass_under_roofline():
+    out = run_cli(ROOF + ["--lang", "en"]).stdout
+    assert "under CLOCK=roofline they are ONE forward pass" in out
+    assert "Conclusion: under CLOCK=roofline every step takes the time H100-SXM5-80GB needs for Llama-3.1-8B" in out
+    assert "ONE forward pass" not in run_cli(["--lang", "en"]).stdout

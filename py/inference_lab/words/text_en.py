@@ -155,6 +155,7 @@ SAY = {
     "b3.no_steps": "No steps: no request was served.",
     "b3.late": "{r[id]} has arrived but is still in input preparation, ready at {r[ready]:ms}",
     "b3.observe": "Observation: step 1 starts at {start:ms} with {lone} only; {late}. The scheduler does not wait.",
+    "b3.mixed_roofline": "Steps {mixed} decode for running requests and prefill for new ones at once: under CLOCK=roofline they are ONE forward pass that reads the weights once for the whole step (the point of chunked prefill, Sarathi), but decode still waits for the whole step to finish.",
     "b3.mixed": "Steps {mixed} decode for running requests and prefill for new ones at once: they share one step and (under the assumed cost formula) the two phases run back to back, so decode waits for the prefill to finish.",
     "b3.not_mixed": "No step mixes decode and prefill.",
     "b3.abort": "Cancelled at the step boundary at {a[time]:ms}: {a[request]} (the client cancelled at {a[cancel_at]:ms}) leaves "
@@ -344,6 +345,7 @@ SAY = {
     "b12.same": "Correct first, fast second: does the scheduling policy change the generated tokens? Every request served under all 3 policies gives the same tokens: {d[same]}.",
     "b12.baseline": "Baseline: same trace, same seeds, same cost formula; only the scheduling policy changes (static = wait for a full batch, run it to the end, then take the next).",
     "b12.legend": "Each line: run time | throughput | mean / max TTFT | mean TPOT | largest gap between two consecutive tokens of one request",
+    "b12.conclusion_roofline": "Conclusion: under CLOCK=roofline every step takes the time {gpu} needs for {model} (one forward pass, the weights read once), so a mixed decode + prefill step is not charged twice; this is still an estimate from datasheets over 3 requests, not a measurement.",
     "b12.conclusion": "Conclusion: these differences follow from an assumed cost model over 3 requests, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "b12.benchmark": "A real benchmark needs: warm-up, many repetitions, p50/p95/p99, the same hardware and the same load pattern. One run is not enough.",
     # ── [13] ───────────────────────────────────────────────────────────────

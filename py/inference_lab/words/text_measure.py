@@ -130,7 +130,9 @@ def block12(w, d, ctx):
     lines.append(w("b12.legend"))
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
     lines.append(reading_line(w, d["policies"]))
-    lines.append(w("b12.conclusion"))
+    roofline = ctx.cfg.get("CLOCK") == "roofline"
+    lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
+                 else w("b12.conclusion"))
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
 

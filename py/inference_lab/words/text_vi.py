@@ -159,6 +159,7 @@ SAY = {
     "b3.no_steps": "Không có bước nào: không yêu cầu nào được phục vụ.",
     "b3.late": "{r[id]} đã đến nhưng còn chuẩn bị đầu vào, sẵn sàng lúc {r[ready]:ms}",
     "b3.observe": "Quan sát: bước 1 bắt đầu lúc {start:ms} chỉ với {lone}; {late}. Bộ lập lịch không đợi.",
+    "b3.mixed_roofline": "Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: dưới CLOCK=roofline chúng là MỘT lượt forward, trọng số đọc một lần cho cả bước (đó là lợi ích của chunked prefill, Sarathi), nhưng decode vẫn phải đợi cả bước xong.",
     "b3.mixed": "Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: chúng dùng chung một bước và (theo công thức chi phí giả định) hai pha chạy nối tiếp nên decode phải đợi prefill xong.",
     "b3.not_mixed": "Không có bước nào trộn decode và prefill.",
     "b3.abort": "Hủy ở ranh giới bước lúc {a[time]:ms}: {a[request]} (client hủy lúc {a[cancel_at]:ms}) rời "
@@ -346,6 +347,7 @@ SAY = {
     "b12.same": "Đúng trước, nhanh sau: đổi chính sách lập lịch có đổi token sinh ra không? Mọi yêu cầu chạy ở cả 3 chính sách đều cho cùng token: {d[same]}.",
     "b12.baseline": "Baseline: cùng trace, cùng seed, cùng công thức chi phí; chỉ đổi chính sách lập lịch (static = đợi đủ nhóm, chạy hết nhóm rồi mới nhận nhóm sau).",
     "b12.legend": "Mỗi dòng: thời gian chạy | throughput | TTFT trung bình / lớn nhất | TPOT trung bình | khoảng cách lớn nhất giữa hai token liền kề của một yêu cầu",
+    "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian GPU {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên 3 yêu cầu, không phải đo thật.",
     "b12.conclusion": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên 3 yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
     "b12.benchmark": "Benchmark thật cần: khởi động nóng, lặp lại nhiều lần, báo p50/p95/p99, cùng phần cứng và cùng mẫu tải. Một lần chạy không đủ.",
     # ── [13] ───────────────────────────────────────────────────────────────
