@@ -212,3 +212,10 @@ def test_blocks_3_and_12_say_a_mixed_step_is_one_forward_pass_under_roofline():
     assert "under CLOCK=roofline they are ONE forward pass" in out
     assert "Conclusion: under CLOCK=roofline every step takes the time H100-SXM5-80GB needs for Llama-3.1-8B" in out
     assert "ONE forward pass" not in run_cli(["--lang", "en"]).stdout
+
+
+def test_cpu_side_costs_under_roofline():
+    cfg = Config.from_values(dict(CLOCK="roofline"))
+    assert (cfg.COST_TOKENIZE_PER_TOKEN, cfg.COST_GATEWAY) == (1, 200)
+    assert Config.from_values(dict(CLOCK="roofline", COST_TOKENIZE_PER_TOKEN=50)).COST_TOKENIZE_PER_TOKEN == 50
+    assert "COST_TOKENIZE_PER_TOKEN 1 µs per token" in run_cli(ROOF + ["--lang", "en"]).stdout

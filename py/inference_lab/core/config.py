@@ -264,8 +264,8 @@ class Config:
         problems = _name_problems(values)
         if not isinstance(values, dict):
             raise ConfigError(problems)
-        if values.get("CLOCK") == "roofline" and "POOL_BLOCKS" not in values:
-            values = dict(values, POOL_BLOCKS="auto")        # the default under the roofline clock
+        if values.get("CLOCK") == "roofline":             # the roofline clock's own defaults (schema.py)
+            values = {**{f.name: f.roofline_default for f in FIELDS if f.roofline_default is not None}, **values}
         try:
             config = cls(**{k: v for k, v in values.items() if k in FIELD_BY_NAME})
         except ConfigError as exc:

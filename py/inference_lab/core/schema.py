@@ -48,6 +48,7 @@ class Field:
     choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
     en: tuple[str, str] = ("", "")   # (label, help) in English, beside the Vietnamese ones
     auto: bool = False             # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks)
+    roofline_default: object = None   # the default under CLOCK = roofline, when it differs from the seed's
 
     @property
     def is_switch(self) -> bool:
@@ -84,6 +85,10 @@ class RequestField:
 
 ID_PATTERN = r"^[A-Za-z0-9]{1,8}$"
 _I = "int"
+# Under CLOCK = roofline, tokenizing costs 1 µs per token: Hugging Face's Rust `tokenizers` (its README) takes
+# "less than 20 seconds to tokenize a GB of text on a server's CPU", well under 1 µs per token even on one
+# thread; the seed's 50 µs would dwarf a real step. COST_GATEWAY keeps the seed's 200 µs (assumed).
+TOKENIZE_US_ROOFLINE = 1
 FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16,
           en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
@@ -101,7 +106,7 @@ FIELDS: tuple[Field, ...] = (
           "của GPU và SHADOW_MODEL (mặc định dưới CLOCK = roofline; xem khối 10).", "headline", 1, 1024,
           en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the '
               'engine must preempt. auto = sized as vLLM does from the GPU\'s HBM and SHADOW_MODEL (the default under '
-              'CLOCK = roofline; see block 10).'), auto=True),
+              'CLOCK = roofline; see block 10).'), auto=True, roofline_default="auto"),
     Field("QUANT_BITS", _I, 8, "Số bit lượng tử hóa (QUANT_BITS)",
           "Độ rộng bit của trọng số lượng tử hóa đối xứng (8 = INT8; thử 4).", "headline", 2, 8,
           en=('Quantization bits (QUANT_BITS)', 'Bit width of the symmetric weight quantization (8 = INT8; try 4).')),
@@ -130,7 +135,8 @@ FIELDS: tuple[Field, ...] = (
           en=('Gateway cost (COST_GATEWAY, µs)', 'Gateway: authentication + quota check (simulated µs, assumed).')),
     Field("COST_TOKENIZE_PER_TOKEN", _I, 50, "Chi phí tokenize mỗi token (COST_TOKENIZE_PER_TOKEN, µs)",
           "CPU chuẩn bị đầu vào, tính theo số token prompt.", "advanced", 0, 1_000_000,
-          en=('Tokenize cost per token (COST_TOKENIZE_PER_TOKEN, µs)', 'CPU input preparation, per prompt token.')),
+          en=('Tokenize cost per token (COST_TOKENIZE_PER_TOKEN, µs)', 'CPU input preparation, per prompt token.'),
+          roofline_default=TOKENIZE_US_ROOFLINE),
     Field("COST_DECODE_FIXED", _I, 1000, "Chi phí cố định bước decode (COST_DECODE_FIXED, µs)",
           "Đọc trọng số một lần cho cả bước decode (giới hạn băng thông).", "advanced", 0, 10_000_000,
           en=('Fixed cost of a decode step (COST_DECODE_FIXED, µs)', 'Reading the weights once for the whole decode step (bandwidth-bound).')),

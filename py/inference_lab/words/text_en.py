@@ -84,7 +84,7 @@ SAY = {
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
     "header.clock_roofline": "CLOCK: roofline on {cfg[GPU]} with the shapes of {cfg[SHADOW_MODEL]} ({cfg[WEIGHT_BITS]}-bit weights, {cfg[KV_BITS]}-bit KV; "
                              "CLOCK=roofline): every step is one forward pass and takes max(FLOPs ÷ achievable FLOP/s, bytes ÷ achievable bandwidth) + STEP_OVERHEAD. "
-                             "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; gateway and tokenize costs are still COST_*.",
+                             "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; the gateway and tokenizing still cost COST_GATEWAY {cfg[COST_GATEWAY]} µs and COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token (1 µs by default under roofline).",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
     "header.cancels_simulated": "Routing and authentication are not simulated; request cancellation is, from the cancel_at column.",

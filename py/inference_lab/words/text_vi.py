@@ -88,7 +88,7 @@ SAY = {
     "header.clock": "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
     "header.clock_roofline": "ĐỒNG HỒ: roofline trên {cfg[GPU]} với kích thước của {cfg[SHADOW_MODEL]} (trọng số {cfg[WEIGHT_BITS]} bit, KV {cfg[KV_BITS]} bit; "
                              "CLOCK=roofline): mỗi bước là một lượt forward, tốn max(FLOP ÷ FLOP/s đạt được, byte ÷ băng thông đạt được) + STEP_OVERHEAD. "
-                             "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; chi phí cổng và tokenize vẫn là COST_*.",
+                             "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; cổng và tokenize vẫn tính bằng COST_GATEWAY {cfg[COST_GATEWAY]} µs và COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs mỗi token (mặc định dưới roofline: 1 µs).",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
     "header.cancels_simulated": "Router và xác thực không được mô phỏng; hủy yêu cầu được mô phỏng theo cột cancel_at.",
