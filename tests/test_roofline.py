@@ -9,11 +9,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from inference_lab.core.config import FIELD_BY_NAME, Config
 from inference_lab.core.hardware import GPUS, MODELS
 from inference_lab.core.roofline import Clock, step_cost
 from cli_runner import run_cli
+from inference_lab import run
+from inference_lab.entrypoints.trace import trace_events
+from test_engine import configs
 
 H100, A100, LLAMA8 = "H100-SXM5-80GB", "A100-SXM4-80GB", "Llama-3.1-8B"
 ROOF = ["--clock", "roofline", "--gpu", H100, "--shadow-model", LLAMA8]
@@ -219,3 +224,17 @@ def test_cpu_side_costs_under_roofline():
     assert (cfg.COST_TOKENIZE_PER_TOKEN, cfg.COST_GATEWAY) == (1, 200)
     assert Config.from_values(dict(CLOCK="roofline", COST_TOKENIZE_PER_TOKEN=50)).COST_TOKENIZE_PER_TOKEN == 50
     assert "COST_TOKENIZE_PER_TOKEN 1 µs per token" in run_cli(ROOF + ["--lang", "en"]).stdout
+
+
+
+# ── random configs: the floor holds, the checks pass, the trace follows the clock ──
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(configs(), st.sampled_from(sorted(GPUS)), st.sampled_from(["lab", "Llama-3.2-1B", LLAMA8]),
+       st.sampled_from([16, 8, 4]), st.sampled_from([16, 8]))
+def test_random_roofline_runs_respect_the_floor(values, gpu, model, weight_bits, kv_bits):
+    r = run(dict(values, CLOCK="roofline", GPU=gpu, SHADOW_MODEL=model, WEIGHT_BITS=weight_bits, KV_BITS=kv_bits))
+    assert not [c.name for c in r.checks if not c.ok]
+    for it in r.steps["items"]:
+        assert it["end"] - it["start"] >= floor_us(it["cost"], gpu, weight_bits)
+    slices = [e for e in trace_events(r)["traceEvents"] if e.get("ph") == "X"]
+    assert {e["ts"] for e in slices} <= {it["start"] for it in r.steps["items"]}
