@@ -27,6 +27,14 @@ export function formatValue(value) {
   return has(value) ? String(value) : '';
 }
 
+// The text a control should hold after CLOCK changed to `clock`: a field with a roofline default (POOL_BLOCKS
+// auto, COST_TOKENIZE_PER_TOKEN 1) swaps between its two defaults; a value the visitor typed stays (null).
+export function clockDefault(field, clock, current) {
+  if (field.roofline_default === null || field.roofline_default === undefined) return null;
+  const [from, to] = clock === 'roofline' ? [field.default, field.roofline_default] : [field.roofline_default, field.default];
+  return String(current).trim() === formatValue(from) ? formatValue(to) : null;
+}
+
 // "từ 1 đến 8", "ít nhất 1", "nhiều nhất 8" or '' (the bounds line under a control).
 export function boundsText(field) {
   const lo = has(field.min);
