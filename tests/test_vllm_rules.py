@@ -22,7 +22,7 @@ from inference_lab.core.block_manager import BlockManager
 from inference_lab.core.config import validate
 from inference_lab.core.run_log import step_rows
 from inference_lab.entrypoints import cli
-from test_vllm_features import feed, seq
+from vllm_helpers import feed, seq
 
 GREEDY = dict(temperature=0.0, top_k=0, top_p=1.0)
 TRACE_CACHE = [dict(id="A", arrival=0, text="xin chao model", max_new=1, seed=1, **GREEDY),
