@@ -255,7 +255,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   text_en='how text becomes token IDs and why a request can be blocked for exceeding its budget'),
     LearningPoint(3, "bộ lập lịch chọn việc cho mỗi bước ra sao", (3,), (("timeline", 3),), (1, 3, 14, 18),
                   text_en='how the scheduler picks the work of each step'),
-    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3),), (3, 15, 19),
+    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3),), (3, 15, 19, 20),
                   text_en='where prefill differs from decode'),
     LearningPoint(5, "trọng số attention khác xác suất từ vựng thế nào", (5, 8), (("attention", 5), ("sampling", 8)),
                   (11,),

@@ -205,7 +205,7 @@ def cost_line(w, it, cfg) -> str:
     decode = sum(1 for t in it["tasks"] if t[1] == "decode")
     prefill = sum(t[2] for t in it["tasks"] if t[1] == "prefill")
     what = ", ".join(([w("cost.decode", n=decode)] if decode else []) + ([w("cost.prefill", n=prefill)] if prefill else []))
-    gb, gflop = f"{cost['bytes'] / 1e9:.2f}", f"{cost['flops'] / 1e9:,.0f}"
+    gb, gflop = f"{cost['bytes'] / 1e9:.2f}", f"{cost['flops'] / 1e9:.0f}"
     if cost["bound"] == "memory":
         floor, term = cost["bytes"] / gpu.bandwidth, w("cost.by_bytes", gb=gb, tbs=f"{gpu.bandwidth / 1e12:g}")
     else:
