@@ -159,6 +159,8 @@ def test_model_too_large_for_hbm_names_both_sizes():
     proc = run_cli(["--clock", "roofline", "--shadow-model", "Llama-3.1-70B", "--lang", "en"])
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "--shadow-model" in proc.stderr and "141.1 GB" in proc.stderr and "80 GB" in proc.stderr, proc.stderr
+    eight = run_cli(["--clock", "roofline", "--shadow-model", "Llama-3.1-70B", "--weight-bits", "8", "--lang", "en"])
+    assert eight.returncode == 2 and "70.6 GB" in eight.stderr and "70.0 GB usable" in eight.stderr   # exercise 21
     assert run_cli(["--clock", "roofline", "--shadow-model", "Llama-3.1-70B", "--gpu", "H200-SXM-141GB",
                     "--weight-bits", "8"]).returncode in (0, 1)
 

@@ -268,7 +268,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
     LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12), (("ttft", 11), ("policies", 12)), (1, 3),
                   text_en='which parts TTFT, TPOT and throughput are made of'),
     LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
-                  (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13),
+                  (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21),
                   text_en='how quantizing weights to INT8 trades memory for error, and how to check it'),
 )
 assert [p.number for p in LEARNING_POINTS] == list(range(1, 10)), "the seed's nine points, in order"
