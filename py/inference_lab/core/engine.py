@@ -19,6 +19,10 @@ sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) bl
 KV admission and preemption as vLLM's v1 scheduler: see kv_room.py (`KVRoom`, which `Engine` uses
 when a task needs blocks); the seed program stops with an assertion there.
 
+A step's duration is `step_time`: the seed's COST_* model (scheduler.step_duration) under CLOCK = seed, the
+roofline of the step's tasks on the named GPU (roofline.py) under CLOCK = roofline; every step records its
+roofline `cost` either way.
+
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
 it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions) and hands it the state at every step
 boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
