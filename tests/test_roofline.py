@@ -219,6 +219,8 @@ def test_blocks_3_and_12_say_a_mixed_step_is_one_forward_pass_under_roofline():
     assert "under CLOCK=roofline they are ONE forward pass" in out
     assert "Conclusion: under CLOCK=roofline every step takes the time H100-SXM5-80GB needs for Llama-3.1-8B" in out
     assert "ONE forward pass" not in run_cli(["--lang", "en"]).stdout
+    assert ("so the run time follows the number of steps: static (waits for a full batch): 14 steps (14 memory-bound), "
+            "run time 80.04 ms; continuous, no prompt chunking: 10 steps (10 memory-bound), run time 57.23 ms") in out
 
 
 def test_cpu_side_costs_under_roofline():

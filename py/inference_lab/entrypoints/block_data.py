@@ -337,7 +337,8 @@ def block12_data(lab, main, runs, S) -> dict:
     same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
-                     served=len(res.done)) for name, res in runs.items()]
+                     served=len(res.done), steps=res.log.count,
+                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items)) for name, res in runs.items()]
     return dict(per=per, same=same, policies=policies)
 
 

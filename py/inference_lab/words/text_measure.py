@@ -131,6 +131,11 @@ def block12(w, d, ctx):
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
     lines.append(reading_line(w, d["policies"]))
     roofline = ctx.cfg.get("CLOCK") == "roofline"
+    if roofline:
+        parts = "; ".join(w("b12.roofline_policy", name=policy_name(w, p["policy"], ctx.cfg).strip(), p=p)
+                          for p in d["policies"] if p["served"])
+        all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
+        lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
     lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
                  else w("b12.conclusion"))
     lines.append(w("b12.benchmark"))
