@@ -11,8 +11,12 @@
     chromium_dejavu    session  a second Chromium from the same Playwright that sees only the DejaVu fonts
                        (Debian's default fonts, fonts-dejavu-core), through a FONTCONFIG_FILE written by
                        lab_browser.dejavu_only_fontconfig(): what a student's Debian machine shows.
-    lab       module   lab_browser.Lab: a fresh context and page on `server`, loaded until the status says
-                       ready (1440 × 900). A module that needs a differently opened page defines its own `lab`.
+    page_lab  session  lab_browser.Lab: the one page of the lab most browser tests share (one cold Pyodide
+                       start for all of them), in its own context (clipboard allowed), loaded until ready.
+    lab       module   that page, put back to a first visit's state (Lab.fresh: storage cleared, the bare
+                       address applied without reloading, 1440 × 900). Tests change its address with
+                       lab.visit(query). A test about a cold start, the service worker or offline opens
+                       its own context; a module that needs a differently opened page defines its own `lab`.
 
 Every test that uses a browser (`chromium`, `chromium_dejavu`, `lab`) gets the `browser` marker, so
 `pytest -m "not browser"` runs everything else. One Playwright per session is also a must: a second
@@ -26,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavailable, dejavu_only_fontconfig
-from lab_site import RecordingServer, build_site, page_csp
+from lab_site import RecordingServer, build_site, cold_boots, count_workers, page_csp, workers_started
 
 
 def pytest_collection_modifyitems(items):
@@ -67,7 +71,7 @@ def playwright_sync():
 
 @pytest.fixture(scope="session")
 def chromium(playwright_sync):
-    browser = playwright_sync.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = count_workers(playwright_sync.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
     yield browser
     browser.close()
 
@@ -77,14 +81,28 @@ def chromium_dejavu(playwright_sync, tmp_path_factory):
     if not DEJAVU_DIR.is_dir():
         unavailable(f"no DejaVu fonts in {DEJAVU_DIR} (apt-get install fonts-dejavu-core)")
     config = dejavu_only_fontconfig(tmp_path_factory.mktemp("fontconfig"))
-    browser = playwright_sync.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                              env={**os.environ, "FONTCONFIG_FILE": str(config)})
+    browser = count_workers(playwright_sync.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                            env={**os.environ, "FONTCONFIG_FILE": str(config)}))
     yield browser
     browser.close()
 
 
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin).open(server.url)
+@pytest.fixture(scope="session")
+def page_lab(chromium, server):
+    lab = Lab(chromium, server.origin)
+    lab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.origin)
+    lab.open(server.url)
     yield lab
     lab.close()
+
+
+@pytest.fixture(scope="module")
+def lab(page_lab):
+    return page_lab.fresh()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The suite's cost in every CI log: how many times a test server handed out Pyodide (cold boots),
+    and how many Pyodide workers the pages started (also those the service worker or the HTTP cache fed,
+    and the restarts after Stop)."""
+    terminalreporter.write_sep("-", f"Pyodide cold boots: {cold_boots()} (Pyodide workers started: {workers_started()})")

@@ -1,7 +1,11 @@
 """Helpers for the browser tests (the fixtures that use them live in conftest.py).
 
 `Lab` is one open page of the lab in its own browser context, recording page errors, console
-errors and any request that tried to leave the local server. `engine_text(config)` is what the
+errors and any request that tried to leave the local server, and (SPY, an init script) every message
+the page posts to its Python worker and every worker it starts or ends. Pyodide takes 10-30 s to start
+on a 2-core machine, so one page serves many tests: `lab.visit(query)` applies another address the way
+back/forward does (static/core/address.js, no reload) and `lab.fresh()` puts the page back to a first
+visit's state for the next test module (storage cleared, the bare address applied, 1440 × 900). `engine_text(config)` is what the
 engine prints for a config, computed in CPython; `assert_page_shows(lab, text)` checks that the
 page's panels show exactly those lines. `browser_unavailable()` says why Chromium cannot be driven
 here (None when it can).
@@ -35,6 +39,32 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Every message the page posts to its worker ({type, config}), and the workers it starts and ends.
+SPY = """(() => {
+  const spy = window.__lab = { sent: [], workers: [], terminated: 0 };
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (msg && msg.type) spy.sent.push({ type: msg.type, config: msg.config });
+    return post.call(this, msg, ...rest);
+  };
+  const end = Worker.prototype.terminate;
+  Worker.prototype.terminate = function () { spy.terminated += 1; return end.call(this); };
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      spy.workers.push({ url: String(args[0]), readyState: document.readyState, body: Boolean(document.body) });
+    }
+  };
+})();"""
+
+# What a test must not see in the console: the page's Content-Security-Policy refusing something.
+CSP_WORDS = ("Content Security Policy", "Refused")
+
+
+def csp_errors(lab, *also: str) -> list[str]:
+    """Console errors that say the CSP refused something (or contain one of `also`)."""
+    return [e for e in lab.console_errors if any(w in e for w in CSP_WORDS + also)]
 # Debian's default fonts (fonts-dejavu-core): a machine with only these draws sans-serif text wider than
 # most, which is how chart labels once ran past the drawing there (the charts now use the page's font).
 DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -75,6 +105,7 @@ class Lab:
         self.console_errors: list[str] = []
         self.requests: list[str] = []
         self.foreign: list[str] = []
+        self.context.add_init_script(SPY)
         self.context.route("**/*", self._route)
         self.context.on("request", lambda request: self.requests.append(request.url))
         self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
@@ -93,6 +124,43 @@ class Lab:
     def open(self, url: str):
         self.page.goto(url)
         expect(self.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+        self.home = url.split("?", 1)[0]
+        return self
+
+    # ── one page, many addresses ──
+    def sent(self, kind: str | None = None) -> list[dict]:
+        """Every message posted to the worker so far ({type, config}), or those of one type."""
+        return [m for m in self.page.evaluate("window.__lab.sent") if kind is None or m["type"] == kind]
+
+    def wait_idle(self):
+        """Until Python is ready and no run is in flight."""
+        expect(self.status).to_have_attribute("data-status", re.compile("^(ready|done|error)$"), timeout=READY_MS)
+
+    def visit(self, query: str = "") -> str | None:
+        """Apply the address home + query to the open page the way back/forward does (popstate, no
+        reload): the page shows what opening that address shows. Returns the final status of the run
+        the address asked for, or None when it ran nothing."""
+        self.wait_idle()
+        before = len(self.sent())
+        self.page.evaluate("(url) => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); }",
+                           self.home + query)
+        if not [m for m in self.sent()[before:] if m["type"] in ("run", "render")]:
+            return None
+        expect(self.status).to_have_attribute("data-status", re.compile("^(done|error)$"), timeout=RUN_MS)
+        return self.status.get_attribute("data-status")
+
+    def fresh(self, query: str = ""):
+        """The page as a first visit of home + query would leave it (for the next test module): nothing
+        stored, 1440 × 900, code views closed, the address applied, this module's errors only (the
+        panels' folds stay as they are: a run opens them)."""
+        self.wait_idle()
+        self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        self.page.set_viewport_size({"width": 1440, "height": 900})
+        # code views start closed (an open CodeMirror editor at 375 px keeps parts of the page moving)
+        self.page.evaluate("() => document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = false; })")
+        self.visit(query)
+        self.page_errors.clear()
+        self.console_errors.clear()
         return self
 
     @property
@@ -128,6 +196,30 @@ class Lab:
 
     def close(self):
         self.context.close()
+
+
+def request_cell(lab: Lab, index: int, column: str):
+    """A cell of the request editor (static/tools/editor.js), its fold opened first."""
+    editor = lab.page.locator("#requests-editor")
+    if editor.get_attribute("open") is None:
+        editor.locator("> summary").click()
+    return lab.page.locator(f'[data-request-field="{index}.{column}"]')
+
+
+def open_editor(lab, ref: str, block: int):
+    """The code editor of `ref` in block `block` (its panel and code view opened), once CodeMirror is in."""
+    page = lab.page
+    panel = page.locator(f'[data-block="{block}"]')
+    if panel.get_attribute("open") is None:
+        panel.locator(":scope > summary").click()
+    fold = page.locator(f'[data-code-for="{block}"]')
+    if fold.get_attribute("open") is None:
+        fold.locator(":scope > summary").click()
+    editor = page.locator(f'[data-code-editor="{ref}"]')
+    if editor.count() == 0:
+        page.locator(f'[data-code-ref="{ref}"] [data-action="edit-code"]').click()
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    return editor
 
 
 def editor_text(editor) -> str:

@@ -3,7 +3,9 @@
 `pyodide_mirror()` is $LAB_PYODIDE_MIRROR (made absolute), else pyodide-0.27.7 in the shared folder ($LAB_SHARED,
 default ../shared next to the repository) when it exists (else None: the build then uses its cache or the CDN). `RecordingServer` is sitebuild's
 plain threaded file server on 127.0.0.1 that remembers every path asked for and can be told to
-answer some paths itself (to fake a missing file or a different engine).
+answer some paths itself (to fake a missing file or a different engine). `cold_boots()` is how many
+times any test server handed out Pyodide's pyodide.asm.wasm (each one is a cold Pyodide start, ~10-30 s
+on a 2-core machine); conftest.py prints it in the terminal summary ("Pyodide cold boots: N").
 """
 from __future__ import annotations
 
@@ -21,6 +23,49 @@ import sitebuild  # noqa: E402  (the build package, sitebuild/)
 SHARED = Path(os.environ.get("LAB_SHARED", ROOT.parent / "shared"))
 GOLDEN = SHARED / "golden" / "default.txt"
 DEFAULT_MIRROR = SHARED / f"pyodide-{sitebuild.PYODIDE_VERSION}"
+
+
+BOOT_FILE = "pyodide.asm.wasm"
+_boots = [0]
+
+
+class CountingHandler(sitebuild.SiteHandler):
+    """sitebuild's file handler that counts the cold boots it serves: every test server's handler is one."""
+
+    def send_response(self, code, message=None):
+        # 304: a reload that revalidated the file (Cache-Control: no-cache) boots Pyodide all the same
+        if self.command == "GET" and code in (200, 304) and self.path.split("?", 1)[0].endswith("/" + BOOT_FILE):
+            _boots[0] += 1
+        super().send_response(code, message)
+
+
+def note_boot():
+    """A cold boot served by a server that is not a CountingHandler (test_offline.py's plain http.server)."""
+    _boots[0] += 1
+
+
+def cold_boots() -> int:
+    return _boots[0]
+
+
+_workers = [0]
+
+
+def count_workers(browser):
+    """Make `browser` count every Web Worker its pages start (each one starts Pyodide: a cold start
+    that a server never sees when a service worker or the HTTP cache answers)."""
+    plain = browser.new_context
+
+    def new_context(*args, **kwargs):
+        context = plain(*args, **kwargs)
+        context.on("page", lambda page: page.on("worker", lambda _w: _workers.__setitem__(0, _workers[0] + 1)))
+        return context
+    browser.new_context = new_context
+    return browser
+
+
+def workers_started() -> int:
+    return _workers[0]
 
 
 def pyodide_mirror() -> Path | None:
@@ -65,7 +110,7 @@ class RecordingServer:
         self.paths: list[str] = []
         recorder, fixed = self.paths, dict(overrides or {})
 
-        class Handler(sitebuild.SiteHandler):
+        class Handler(CountingHandler):
             def do_GET(self):  # noqa: N802 (http.server naming)
                 self._answer(send_body=True)
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, engine_text, expect
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect
 from lab_site import GOLDEN, RecordingServer, sitebuild, page_csp
 
 pytestmark = pytest.mark.browser
@@ -81,11 +81,7 @@ def test_reset_restores_the_defaults(lab):
                                          ("POOL_BLOCKS", "100000"), ("COST_GATEWAY", "")])
 def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
     lab.page.click('[data-action="reset"]')
-    lab.page.evaluate("""() => {
-        window.__statuses = [];
-        new MutationObserver(() => window.__statuses.push(document.querySelector('[data-status]').dataset.status))
-          .observe(document.querySelector('[data-status]'), {attributes: true});
-    }""")
+    runs = len(lab.sent("run"))
     lab.set_value(name, typed)
     lab.page.click('[data-action="run"]')
     error = lab.page.locator(f'[data-error-for="{name}"]')
@@ -93,25 +89,19 @@ def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
     assert error.inner_text().strip()
     expect(lab.control(name)).to_have_value(typed)           # what the user typed is kept
     expect(lab.control(name)).to_have_attribute("aria-invalid", "true")
-    lab.page.wait_for_timeout(300)
-    assert "running" not in lab.page.evaluate("window.__statuses"), "an invalid value must not start a run"
+    # Run decides at once (static/core/app.js run()): the error is shown, so nothing was sent
+    assert len(lab.sent("run")) == runs, "an invalid value must not start a run"
+    assert lab.status.get_attribute("data-status") != "running"
     lab.page.click('[data-action="reset"]')
     expect(error).to_have_count(0)
 
 
 def test_double_click_runs_once(lab):
     lab.page.click('[data-action="reset"]')
-    lab.page.evaluate("""() => {
-        window.__runs = 0;
-        const post = Worker.prototype.postMessage;
-        Worker.prototype.postMessage = function (msg, ...rest) {
-          if (msg && msg.type === 'run') window.__runs += 1;
-          return post.call(this, msg, ...rest);
-        };
-    }""")
+    before = len(lab.sent("run"))
     lab.page.dblclick('[data-action="run"]')
     expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
-    assert lab.page.evaluate("window.__runs") == 1
+    assert len(lab.sent("run")) == before + 1
 
 
 def test_screenshots_at_desktop_and_phone_width(lab):
@@ -227,7 +217,7 @@ def test_keyboard_alone_can_change_a_value_and_run(lab):
 
 def test_nothing_left_the_local_server_and_no_page_errors(lab, server):
     assert lab.page_errors == []
-    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e] == []
+    assert csp_errors(lab) == []
     assert lab.foreign == []
     assert [url for url in lab.requests if not lab._local(url)] == []
     # the worker's downloads came from the local server too
@@ -235,35 +225,18 @@ def test_nothing_left_the_local_server_and_no_page_errors(lab, server):
     assert any(p.startswith("/engine/") and p.endswith(".whl") for p in server.paths)
 
 
-WORKER_SPY = """(() => {
-  const Native = window.Worker;
-  window.__workers = [];
-  window.Worker = class extends Native {
-    constructor(...args) {
-      super(...args);
-      window.__workers.push({ url: String(args[0]), readyState: document.readyState, body: Boolean(document.body) });
-    }
-  };
-})();"""
-
-
-def test_the_worker_starts_with_the_page_and_app_js_takes_it_over(chromium, server):
+def test_the_worker_starts_with_the_page_and_app_js_takes_it_over(lab):
     """static/worker/boot.js, first in <head>, starts the one worker before the page's body is parsed
-    (so Pyodide loads while the HTML, CSS and app.js arrive); app.js adopts it: one worker, and it runs."""
-    lab = Lab(chromium, server.origin)
-    lab.context.add_init_script(WORKER_SPY)
-    try:
-        lab.open(server.url)
-        workers = lab.page.evaluate("window.__workers")
-        # from a blob: URL (so the page's CSP governs it) that imports the versioned worker.js
-        assert len(workers) == 1 and workers[0]["url"].startswith("blob:")
-        assert [u for u in lab.requests if "/static/worker/worker.js?v=" in u]
-        assert workers[0]["readyState"] == "loading" and not workers[0]["body"]
-        assert lab.run() == "done"
-        assert lab.page.evaluate("window.__workers.length") == 1
-        assert lab.page_errors == []
-    finally:
-        lab.close()
+    (so Pyodide loads while the HTML, CSS and app.js arrive); app.js adopts it: one worker, and it runs.
+    (The page's spy, lab_browser.SPY, saw every worker start; a Stop ends one and starts the next.)"""
+    workers = lab.page.evaluate("window.__lab.workers")
+    # from a blob: URL (so the page's CSP governs it) that imports the versioned worker.js
+    assert workers[0]["url"].startswith("blob:")
+    assert [u for u in lab.requests if "/static/worker/worker.js?v=" in u]
+    assert workers[0]["readyState"] == "loading" and not workers[0]["body"]
+    assert lab.run() == "done"
+    assert len(lab.page.evaluate("window.__lab.workers")) == 1 + lab.page.evaluate("window.__lab.terminated")
+    assert lab.page_errors == []
 
 
 # ── faults ───────────────────────────────────────────────────────────────────
@@ -360,7 +333,7 @@ def test_a_stuck_run_can_be_stopped_without_reloading(faulty_lab):
     lab.page.click('[data-action="run"]')
     expect(lab.status).to_have_attribute("data-status", "running")
     expect(lab.page.locator('[data-action="run"]')).to_be_disabled()
-    lab.page.wait_for_timeout(1000)
+    expect(lab.page.locator('[data-action="stop"]')).to_be_visible()
     lab.page.click('[data-action="stop"]')
     expect(lab.status).to_have_attribute("data-status", re.compile("^(loading|ready)$"))
     expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)

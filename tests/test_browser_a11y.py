@@ -14,8 +14,7 @@ import os
 import pytest
 
 import lab_axe
-from lab_browser import RUN_MS, Lab, expect
-from test_browser_code import open_editor
+from lab_browser import RUN_MS, Lab, expect, open_editor
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +93,7 @@ def test_no_violations_with_every_fold_open(views_open, axe, width):
 def test_english_edition_has_no_violations(chromium, server, axe):
     page_lab = Lab(chromium, server.origin)
     try:
-        page_lab.context.route("**/static/worker.js*", lambda route: route.abort())   # no second Pyodide boot
+        page_lab.context.route("**/static/worker/worker.js*", lambda route: route.abort())   # no second Pyodide boot
         page_lab.page.goto(server.url + "?lang=en")
         expect(page_lab.page.locator("html")).to_have_attribute("lang", "en")
         expect(page_lab.page.locator("article[data-exercise]").first).to_be_visible(timeout=RUN_MS)

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from edits import GREEDY, PREFILL_FIRST
-from lab_browser import READY_MS, RUN_MS, cli_sections, editor_text, expect
+from lab_browser import READY_MS, RUN_MS, cli_sections, editor_text, expect, open_editor
 
 pytestmark = pytest.mark.browser
 
@@ -32,21 +32,6 @@ def expected_text(patches: dict | None = None) -> dict:
 def original(ref: str):
     from inference_lab.words.blocks import SourceRef
     return SourceRef(*ref.split(".", 1)).resolve()
-
-
-def open_editor(lab, ref: str, block: int):
-    page = lab.page
-    panel = page.locator(f'[data-block="{block}"]')
-    if panel.get_attribute("open") is None:
-        panel.locator(":scope > summary").click()
-    fold = page.locator(f'[data-code-for="{block}"]')
-    if fold.get_attribute("open") is None:
-        fold.locator(":scope > summary").click()
-    editor = page.locator(f'[data-code-editor="{ref}"]')
-    if editor.count() == 0:
-        page.locator(f'[data-code-ref="{ref}"] [data-action="edit-code"]').click()
-    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
-    return editor
 
 
 def set_code(lab, ref: str, block: int, source: str):

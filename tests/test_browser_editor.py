@@ -9,16 +9,9 @@ import json
 
 import pytest
 
-from lab_browser import ARTIFACTS, RUN_MS, assert_page_shows, engine_text, expect
+from lab_browser import ARTIFACTS, RUN_MS, assert_page_shows, engine_text, expect, request_cell
 
 pytestmark = pytest.mark.browser
-
-WATCH_STATUS = """() => {
-    window.__statuses = [];
-    new MutationObserver(() => window.__statuses.push(document.querySelector('[data-status]').dataset.status))
-      .observe(document.querySelector('[data-status]'), {attributes: true});
-}"""
-
 
 def schema() -> dict:
     from inference_lab.entrypoints import web
@@ -32,9 +25,7 @@ def open_editor(lab):
     return editor
 
 
-def cell(lab, index: int, column: str):
-    open_editor(lab)
-    return lab.page.locator(f'[data-request-field="{index}.{column}"]')
+cell = request_cell
 
 
 def error_for(lab, index: int, column: str):
@@ -78,7 +69,7 @@ def test_the_table_is_built_from_the_schema(lab):
 ])
 def test_a_bad_cell_is_named_beside_it_and_nothing_runs(lab, index, column, typed, says):
     lab.page.click('[data-action="reset"]')
-    lab.page.evaluate(WATCH_STATUS)
+    runs = len(lab.sent("run"))
     cell(lab, index, column).fill(typed)
     lab.page.click('[data-action="run"]')
     error = error_for(lab, index, column)
@@ -87,8 +78,7 @@ def test_a_bad_cell_is_named_beside_it_and_nothing_runs(lab, index, column, type
     expect(cell(lab, index, column)).to_have_attribute("aria-invalid", "true")
     expect(cell(lab, index, column)).to_have_value(typed)
     expect(lab.page.locator("#action-note")).to_contain_text("Chưa chạy")
-    lab.page.wait_for_timeout(300)
-    assert "running" not in lab.page.evaluate("window.__statuses")
+    assert len(lab.sent("run")) == runs          # Run decided at once: the errors are shown, nothing was sent
     cell(lab, index, column).fill("1" if column != "text" else "xin chao")   # typing clears the message
     expect(error).to_have_count(0)
     lab.page.click('[data-action="reset"]')

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, csp_errors, expect
 from lab_site import ROOT
 
 pytestmark = pytest.mark.browser
@@ -20,13 +20,13 @@ def exercises(site):
 
 
 @pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin)
+def lab(page_lab):
+    lab = page_lab.fresh()
     lab.bad_responses = []
-    lab.page.on("response", lambda r: r.status >= 400 and lab.bad_responses.append(f"{r.status} {r.url}"))
-    lab.open(server.url)
+    note = lambda r: r.status >= 400 and lab.bad_responses.append(f"{r.status} {r.url}")  # noqa: E731
+    lab.page.on("response", note)
     yield lab
-    lab.close()
+    lab.page.remove_listener("response", note)
 
 
 def card(lab: Lab, number: int):
@@ -106,9 +106,13 @@ def test_xem_dap_an_reveals_the_answer(lab):
     expect(item.locator('[data-exercise-action="answer"]')).to_have_text("Xem đáp án")
 
 
-def test_a_typed_prediction_survives_a_reload(lab, server):
+def test_a_typed_prediction_survives_a_reload(chromium, server):
+    """A page of its own (a reload is the point), whose Python never arrives: pyodide.asm.wasm is held
+    unanswered, so the page stays loading (no cold start needed to show what a reload keeps)."""
     typed = "A, B nhận; E, C, D nhận 429 vì <b>đầy</b>\ndòng hai"
-    page = lab.context.new_page()  # same browser profile (localStorage) as the lab
+    context = chromium.new_context()
+    context.route("**/pyodide.asm.wasm", lambda route: None)
+    page = context.new_page()
     try:
         page.goto(server.url)
         box = page.locator('#bai-tap-02 textarea')
@@ -121,7 +125,7 @@ def test_a_typed_prediction_survives_a_reload(lab, server):
         expect(page.locator('#bai-tap-02 [data-exercise-action="run"]')).to_be_disabled()
         assert page.locator("[data-status]").get_attribute("data-status") == "loading"
     finally:
-        page.close()
+        context.close()
 
 
 def test_screenshots_of_the_section_at_phone_and_desktop_width(lab):
@@ -146,6 +150,6 @@ def test_screenshots_of_the_section_at_phone_and_desktop_width(lab):
 
 def test_no_page_errors_and_nothing_left_the_server(lab):
     assert lab.page_errors == []
-    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e] == []
+    assert csp_errors(lab) == []
     assert [r for r in lab.bad_responses if "exercise" in r] == []
     assert lab.foreign == []

@@ -1,7 +1,8 @@
 """Browser tests of shareable runs and the trace export (static/tools/share.js, with the request editor):
 the constants that differ from their defaults live in the page address (?SLOTS=3&...; an edited
 trace as base64url JSON under REQUESTS=), an address restores the controls and runs once ready, an
-invalid value is reported and never run, "Sao chép liên kết" copies the address, and
+invalid value is reported and never run (an address is applied to the module's page as back/forward
+does, lab.visit: the same code path as opening it, without starting Python again), "Sao chép liên kết" copies the address, and
 "Tải trace (Perfetto)" downloads the last run's Chrome trace-event JSON.
 """
 from __future__ import annotations
@@ -13,19 +14,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, engine_text, expect
+from lab_browser import ARTIFACTS, assert_page_shows, csp_errors, engine_text, expect, request_cell
 
 pytestmark = pytest.mark.browser
-
-COUNT_RUNS = """
-window.__runs = [];
-const post = Worker.prototype.postMessage;
-Worker.prototype.postMessage = function (msg, ...rest) {
-  if (msg && msg.type === 'run') window.__runs.push(msg.config);
-  return post.call(this, msg, ...rest);
-};
-"""
-
 
 def default_requests() -> list[dict]:
     from inference_lab.core.config import DEFAULT_REQUESTS
@@ -39,30 +30,6 @@ def b64url(obj) -> str:
 def as_rows(requests: list[dict]) -> list[list]:
     columns = ["id", "arrival", "text", "max_new", "temperature", "top_k", "top_p", "seed"]
     return [[r[c] for c in columns] for r in requests]
-
-
-def open_address(chromium, server, query: str) -> Lab:
-    """A fresh page at server.url + query that counts the runs it asks the worker for (window.__runs)."""
-    lab = Lab(chromium, server.origin)
-    lab.page.add_init_script(COUNT_RUNS)
-    lab.page.goto(server.url + query)
-    return lab
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin)
-    lab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.origin)
-    lab.open(server.url)
-    yield lab
-    lab.close()
-
-
-def cell(lab, index: int, column: str):
-    editor = lab.page.locator("#requests-editor")
-    if editor.get_attribute("open") is None:
-        editor.locator("> summary").click()
-    return lab.page.locator(f'[data-request-field="{index}.{column}"]')
 
 
 def query_of(url: str) -> dict:
@@ -113,92 +80,78 @@ def test_copy_link_refuses_invalid_controls(lab):
 
 
 # ── opening an address ───────────────────────────────────────────────────────
-def test_an_address_restores_the_constants_and_runs(chromium, server):
-    lab = open_address(chromium, server, "?SLOTS=3&QUEUE_LIMIT=2&COST_GATEWAY=300&FOLLOW=D")
-    try:
-        expect(lab.status).to_have_attribute("data-status", "done", timeout=READY_MS + RUN_MS)
-        for name, value in {"SLOTS": "3", "QUEUE_LIMIT": "2", "COST_GATEWAY": "300", "FOLLOW": "D"}.items():
-            expect(lab.control(name)).to_have_value(value)
-        expect(lab.control("COST_GATEWAY")).to_be_visible()          # the advanced fold was opened
-        assert len(lab.page.evaluate("window.__runs")) == 1
-        assert_page_shows(lab, engine_text({"SLOTS": 3, "QUEUE_LIMIT": 2, "COST_GATEWAY": 300, "FOLLOW": "D"}))
-        assert lab.page_errors == [] and lab.foreign == []
-    finally:
-        lab.close()
+def test_an_address_restores_the_constants_and_runs(lab):
+    lab.visit("")
+    lab.page.evaluate("document.getElementById('advanced').open = false")
+    runs = len(lab.sent("run"))
+    assert lab.visit("?SLOTS=3&QUEUE_LIMIT=2&COST_GATEWAY=300&FOLLOW=D") == "done"
+    for name, value in {"SLOTS": "3", "QUEUE_LIMIT": "2", "COST_GATEWAY": "300", "FOLLOW": "D"}.items():
+        expect(lab.control(name)).to_have_value(value)
+    expect(lab.control("COST_GATEWAY")).to_be_visible()          # the advanced fold was opened
+    assert len(lab.sent("run")) == runs + 1
+    assert_page_shows(lab, engine_text({"SLOTS": 3, "QUEUE_LIMIT": 2, "COST_GATEWAY": 300, "FOLLOW": "D"}))
+    assert lab.page_errors == [] and lab.foreign == []
 
 
-def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(chromium, server):
-    lab = open_address(chromium, server, "?SLOTS=abc&QUEUE_LIMIT=2&POOL_BLOCKS=100000&NOPE=%3Cb%3Ex%3C%2Fb%3E")
-    try:
-        expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
-        note = lab.page.locator("#address-note")
-        expect(note).to_be_visible()
-        expect(note).to_contain_text("không hợp lệ")
-        for name in ("SLOTS", "POOL_BLOCKS", "NOPE"):
-            expect(note).to_contain_text(name)
-        assert note.locator("b").count() == 0, "address text is shown as text"
-        for name, default in (("SLOTS", "2"), ("POOL_BLOCKS", "12")):
-            expect(lab.page.locator(f'[data-error-for="{name}"]')).to_be_visible()
-            expect(lab.control(name)).to_have_value(default)
-        expect(lab.page.locator('[data-error-for="SLOTS"]')).to_contain_text("abc")
-        expect(lab.control("QUEUE_LIMIT")).to_have_value("2")        # the valid one is kept
-        lab.page.wait_for_timeout(1000)
-        assert lab.page.evaluate("window.__runs") == [], "an invalid address must not run"
-        expect(lab.page.locator('[data-action="download-trace"]')).to_be_disabled()   # nothing ran yet
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        for width in (1440, 375):
-            lab.page.set_viewport_size({"width": width, "height": 900})
-            lab.page.locator("#runner").screenshot(path=str(ARTIFACTS / f"share-{width}-invalid-address.png"))
-        lab.page.set_viewport_size({"width": 1440, "height": 900})
-        expect(lab.status).to_have_attribute("data-status", "ready")
-        # the student can run what is now in the controls
-        lab.page.click('[data-action="run"]')
-        expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
-        assert lab.page.evaluate("window.__runs")[0]["SLOTS"] == 2
-        expect(note).to_be_hidden()
-        assert lab.page_errors == []
-    finally:
-        lab.close()
+def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(lab):
+    runs = len(lab.sent("run"))
+    # applying an address is synchronous (static/core/address.js): once visit() returns, nothing ran
+    assert lab.visit("?SLOTS=abc&QUEUE_LIMIT=2&POOL_BLOCKS=100000&NOPE=%3Cb%3Ex%3C%2Fb%3E") is None
+    note = lab.page.locator("#address-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("không hợp lệ")
+    for name in ("SLOTS", "POOL_BLOCKS", "NOPE"):
+        expect(note).to_contain_text(name)
+    assert note.locator("b").count() == 0, "address text is shown as text"
+    for name, default in (("SLOTS", "2"), ("POOL_BLOCKS", "12")):
+        expect(lab.page.locator(f'[data-error-for="{name}"]')).to_be_visible()
+        expect(lab.control(name)).to_have_value(default)
+    expect(lab.page.locator('[data-error-for="SLOTS"]')).to_contain_text("abc")
+    expect(lab.control("QUEUE_LIMIT")).to_have_value("2")        # the valid one is kept
+    assert len(lab.sent("run")) == runs, "an invalid address must not run"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width in (1440, 375):
+        lab.page.set_viewport_size({"width": width, "height": 900})
+        lab.page.locator("#runner").screenshot(path=str(ARTIFACTS / f"share-{width}-invalid-address.png"))
+    lab.page.set_viewport_size({"width": 1440, "height": 900})
+    # the student can run what is now in the controls
+    lab.page.click('[data-action="run"]')
+    expect(lab.status).to_have_attribute("data-status", "done")
+    assert lab.sent("run")[-1]["config"]["SLOTS"] == 2 and len(lab.sent("run")) == runs + 1
+    expect(note).to_be_hidden()
+    assert lab.page_errors == []
 
 
-def test_an_invalid_trace_in_an_address_is_reported_and_not_run(chromium, server):
+def test_an_invalid_trace_in_an_address_is_reported_and_not_run(lab):
     requests = default_requests()
     requests[1]["top_p"] = 5
     requests[2]["id"] = "A"
-    lab = open_address(chromium, server, "?REQUESTS=" + b64url(as_rows(requests)) + "&FOLLOW=Z")
-    try:
-        expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
-        note = lab.page.locator("#address-note")
-        expect(note).to_contain_text("REQUESTS")
-        expect(note).to_contain_text("FOLLOW")
-        expect(lab.page.locator('[data-error-for="REQUESTS"]')).to_contain_text("top_p")
-        expect(lab.page.locator('[data-error-for="FOLLOW"]')).to_be_visible()
-        expect(lab.control("FOLLOW")).to_have_value("C")
-        expect(lab.page.locator('[data-request-field="1.top_p"]')).to_have_value("0.9")   # the default trace
-        expect(lab.page.locator('[data-request-field="2.id"]')).to_have_value("E")
-        lab.page.wait_for_timeout(1000)
-        assert lab.page.evaluate("window.__runs") == []
-    finally:
-        lab.close()
+    runs = len(lab.sent("run"))
+    assert lab.visit("?REQUESTS=" + b64url(as_rows(requests)) + "&FOLLOW=Z") is None
+    note = lab.page.locator("#address-note")
+    expect(note).to_contain_text("REQUESTS")
+    expect(note).to_contain_text("FOLLOW")
+    expect(lab.page.locator('[data-error-for="REQUESTS"]')).to_contain_text("top_p")
+    expect(lab.page.locator('[data-error-for="FOLLOW"]')).to_be_visible()
+    expect(lab.control("FOLLOW")).to_have_value("C")
+    expect(lab.page.locator('[data-request-field="1.top_p"]')).to_have_value("0.9")   # the default trace
+    expect(lab.page.locator('[data-request-field="2.id"]')).to_have_value("E")
+    assert len(lab.sent("run")) == runs
 
 
-def test_a_garbled_trace_in_an_address_is_reported(chromium, server):
-    lab = open_address(chromium, server, "?REQUESTS=!!notbase64")
-    try:
-        expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
-        expect(lab.page.locator('[data-error-for="REQUESTS"]')).to_contain_text("không giải mã được")
-        lab.page.wait_for_timeout(500)
-        assert lab.page.evaluate("window.__runs") == []
-    finally:
-        lab.close()
+def test_a_garbled_trace_in_an_address_is_reported(lab):
+    runs = len(lab.sent("run"))
+    assert lab.visit("?REQUESTS=!!notbase64") is None
+    expect(lab.page.locator('[data-error-for="REQUESTS"]')).to_contain_text("không giải mã được")
+    assert len(lab.sent("run")) == runs
 
 
 # ── an edited trace through the address ──────────────────────────────────────
-def test_an_edited_trace_runs_and_survives_the_address(lab, chromium, server):
+def test_an_edited_trace_runs_and_survives_the_address(lab):
     lab.page.click('[data-action="reset"]')
-    cell(lab, 0, "max_new").fill("3")
+    request_cell(lab, 0, "max_new").fill("3")
     lab.page.click('[data-action="add-request"]')
-    cell(lab, 5, "text").fill("ban hoc token")
+    request_cell(lab, 5, "text").fill("ban hoc token")
     lab.set_value("FOLLOW", "F")
     assert lab.run(reset=False) == "done"
     requests = default_requests()
@@ -214,34 +167,32 @@ def test_an_edited_trace_runs_and_survives_the_address(lab, chromium, server):
     link = lab.page.locator("[data-share-url]").input_value()
     assert link == lab.page.url
 
-    other = open_address(chromium, server, "?" + urlsplit(link).query)
-    try:
-        expect(other.status).to_have_attribute("data-status", "done", timeout=READY_MS + RUN_MS)
-        expect(other.page.locator("#requests-editor")).to_have_attribute("open", "")
-        expect(other.page.locator("[data-request-field$='.id']")).to_have_count(6)
-        expect(other.page.locator('[data-request-field="0.max_new"]')).to_have_value("3")
-        expect(other.page.locator('[data-request-field="5.id"]')).to_have_value("F")
-        expect(other.page.locator('[data-request-field="5.text"]')).to_have_value("ban hoc token")
-        expect(other.control("FOLLOW")).to_have_value("F")
-        assert_page_shows(other, expected)
-        assert other.page_errors == []
-    finally:
-        other.close()
+    assert lab.visit("") is None                                  # the bare address: the default trace back
+    expect(lab.page.locator("[data-request-field$='.id']")).to_have_count(5)
+    lab.page.evaluate("document.getElementById('requests-editor').open = false")
+    assert lab.visit("?" + urlsplit(link).query) == "done"       # the link, applied as opening it does
+    expect(lab.page.locator("#requests-editor")).to_have_attribute("open", "")
+    expect(lab.page.locator("[data-request-field$='.id']")).to_have_count(6)
+    expect(lab.page.locator('[data-request-field="0.max_new"]')).to_have_value("3")
+    expect(lab.page.locator('[data-request-field="5.id"]')).to_have_value("F")
+    expect(lab.page.locator('[data-request-field="5.text"]')).to_have_value("ban hoc token")
+    expect(lab.control("FOLLOW")).to_have_value("F")
+    assert_page_shows(lab, expected)
+    assert lab.page_errors == []
     lab.page.click('[data-action="reset"]')
 
 
-def test_unicode_text_survives_the_address(lab, chromium, server):
+def test_unicode_text_survives_the_address(lab):
     lab.page.click('[data-action="reset"]')
-    cell(lab, 3, "text").fill("bạn học model")   # unknown characters: C is refused 400, FOLLOW moves to A
+    request_cell(lab, 3, "text").fill("bạn học model")   # unknown characters: C is refused 400, FOLLOW moves to A
     lab.set_value("FOLLOW", "A")
     assert lab.run(reset=False) == "done"
-    other = open_address(chromium, server, "?" + urlsplit(lab.page.url).query)
-    try:
-        expect(other.status).to_have_attribute("data-status", "done", timeout=READY_MS + RUN_MS)
-        expect(other.page.locator('[data-request-field="3.text"]')).to_have_value("bạn học model")
-        expect(other.page.locator('[data-block="2"]')).to_contain_text("chưa từng thấy")
-    finally:
-        other.close()
+    query = urlsplit(lab.page.url).query
+    assert lab.visit("") is None
+    expect(lab.page.locator('[data-request-field="3.text"]')).not_to_have_value("bạn học model")
+    assert lab.visit("?" + query) == "done"
+    expect(lab.page.locator('[data-request-field="3.text"]')).to_have_value("bạn học model")
+    expect(lab.page.locator('[data-block="2"]')).to_contain_text("chưa từng thấy")
     lab.page.click('[data-action="reset"]')
 
 
@@ -276,4 +227,4 @@ def test_trace_download_is_chrome_trace_event_json(lab, tmp_path):
 def test_no_page_errors(lab):
     assert lab.page_errors == []
     assert lab.foreign == []
-    assert [e for e in lab.console_errors if "Content Security Policy" in e or "Refused" in e] == []
+    assert csp_errors(lab) == []

@@ -16,28 +16,9 @@ import re
 import pytest
 
 from edits import PREFILL_FIRST
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, editor_text, expect
+from lab_browser import ARTIFACTS, RUN_MS, editor_text, expect
 
 pytestmark = pytest.mark.browser
-
-# Counts the messages the page sends to the Python worker (a run is one).
-COUNT_POSTS = """
-(() => {
-  const post = Worker.prototype.postMessage;
-  window.__posts = 0;
-  Worker.prototype.postMessage = function (...args) { window.__posts += 1; return post.apply(this, args); };
-})();
-"""
-
-
-@pytest.fixture(scope="module")
-def lab(chromium, server):
-    lab = Lab(chromium, server.origin)
-    lab.context.add_init_script(COUNT_POSTS)
-    lab.open(server.url)
-    yield lab
-    lab.close()
-
 
 def slider(lab):
     return lab.page.locator("[data-step-slider]")
@@ -160,13 +141,13 @@ def test_blocks_6_and_11_lead_to_the_navigator(lab):
 
 
 def test_scrubbing_never_asks_python(lab):
-    posts = lab.page.evaluate("window.__posts")
+    posts = len(lab.sent())
     s = slider(lab)
     s.focus()
     for key in ["Home", "End", "PageUp", "PageUp", "ArrowLeft", "Home"] + ["ArrowRight"] * 11:
         s.press(key)
     at_step(lab, 12, 12)
-    assert lab.page.evaluate("window.__posts") == posts
+    assert len(lab.sent()) == posts
     expect(lab.status).to_have_attribute("data-status", "done")
 
 
@@ -206,16 +187,11 @@ def test_refused_followed_request_run(lab):
     lab.page.locator("[data-step-nav]").screenshot(path=str(ARTIFACTS / "steps-refused-1440.png"))
 
 
-def test_address_step_opens_that_step(chromium, server):
-    page_lab = Lab(chromium, server.origin)
-    try:
-        page_lab.page.goto(server.url + "?SLOTS=3&POOL_BLOCKS=8&step=6")
-        expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
-        at_step(page_lab, 6, 15, "preempt C")
-        assert "step=6" in page_lab.page.url and "SLOTS=3" in page_lab.page.url
-        assert page_lab.page.locator("#address-note").is_hidden()
-    finally:
-        page_lab.close()
+def test_address_step_opens_that_step(lab):
+    assert lab.visit("?SLOTS=3&POOL_BLOCKS=8&step=6") == "done"
+    at_step(lab, 6, 15, "preempt C")
+    assert "step=6" in lab.page.url and "SLOTS=3" in lab.page.url
+    assert lab.page.locator("#address-note").is_hidden()
 
 
 def step_item(patches: dict | None, n: int) -> dict:
@@ -226,7 +202,7 @@ def step_item(patches: dict | None, n: int) -> dict:
     return report.steps["items"][n - 1]
 
 
-def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(chromium, server):
+def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
     """?PATCH=…&step=3 (a shared link of a run with edited code): after the visitor's click on "Chạy mã từ liên
     kết" (someone else's code never runs unasked), the page runs the edit and the step view opens at step 3 of
     THAT run (B gets its first token at 9.90 ms, where the unedited run is still prefilling B); the code view
@@ -235,46 +211,48 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(chrom
     assert edited["text"][0] == "Bước 3/12 (6.30 ms -> 9.90 ms): B có token đầu"          # by hand: exercise 15
     assert plain["text"][0] == "Bước 3/12 (7.00 ms -> 10.60 ms): A decode, B prefill 5 token"
     address = base64.urlsafe_b64encode(json.dumps({"scheduler.plan_tasks": PREFILL_FIRST}).encode()).decode().rstrip("=")
-    page_lab = Lab(chromium, server.origin)
-    try:
-        page_lab.page.goto(server.url + f"?PATCH={address}&step=3")
-        expect(page_lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
-        run_link = page_lab.page.locator('[data-action="run-link-code"]')
-        expect(run_link).to_be_enabled(timeout=READY_MS)
-        run_link.click()
-        expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
-        at_step(page_lab, 3, 12, edited["title"])
-        expect(view(page_lab)).to_contain_text(edited["text"][0])
-        expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")
-        # the budget is said in the edited order, not as "decodes first"
-        expect(view(page_lab)).to_contain_text("Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)")
-        assert [s.get_attribute("data-phase") for s in view(page_lab).locator(".budget-seg[data-phase]").all()] == ["prefill", "decode"]
-        expect(view(page_lab)).not_to_contain_text(plain["text"][0])
-        assert "   bước  3: 6.30 ms -> 9.90 ms | chờ=1 chạy=2 | B:p:5 A:d:1" in page_lab.panel_lines(3)
-        expect(page_lab.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)
-        editor = page_lab.page.locator('[data-code-editor="scheduler.plan_tasks"]')
-        expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
-        assert editor_text(editor) == PREFILL_FIRST
-        assert "step=3" in page_lab.page.url and "PATCH=" in page_lab.page.url
-        assert page_lab.page.locator("#address-note").is_hidden()
-        assert page_lab.page_errors == []
-    finally:
-        page_lab.close()
+    page_lab = lab
+    assert lab.visit(f"?PATCH={address}&step=3") is None       # held: nothing runs until the click
+    run_link = page_lab.page.locator('[data-action="run-link-code"]')
+    expect(run_link).to_be_enabled()
+    run_link.click()
+    expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    at_step(page_lab, 3, 12, edited["title"])
+    expect(view(page_lab)).to_contain_text(edited["text"][0])
+    expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")
+    # the budget is said in the edited order, not as "decodes first"
+    expect(view(page_lab)).to_contain_text("Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)")
+    assert [s.get_attribute("data-phase") for s in view(page_lab).locator(".budget-seg[data-phase]").all()] == ["prefill", "decode"]
+    expect(view(page_lab)).not_to_contain_text(plain["text"][0])
+    assert "   bước  3: 6.30 ms -> 9.90 ms | chờ=1 chạy=2 | B:p:5 A:d:1" in page_lab.panel_lines(3)
+    expect(page_lab.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)
+    editor = page_lab.page.locator('[data-code-editor="scheduler.plan_tasks"]')
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    assert editor_text(editor) == PREFILL_FIRST
+    assert "step=3" in page_lab.page.url and "PATCH=" in page_lab.page.url
+    assert page_lab.page.locator("#address-note").is_hidden()
+    assert page_lab.page_errors == []
+    # the bare address again: the engine's own code in the editor, the link's notice gone, nothing stored
+    assert lab.visit("") is None
+    assert editor_text(editor).startswith("def plan_tasks") and editor_text(editor) != PREFILL_FIRST
+    expect(page_lab.page.locator("[data-link-code]")).to_have_count(0)
+    assert page_lab.page.evaluate("localStorage.getItem('inference-lab:patches')") is None
 
 
 @pytest.mark.parametrize("width", [375, 1440])
-def test_screenshots(chromium, server, width):
-    shot = Lab(chromium, server.origin)
+def test_screenshots(lab, width):
+    # as a first visit of ?step=8 shows it: no code view open (at 375 px an open CodeMirror editor in
+    # block [3] keeps the navigator from ever being still, so Playwright cannot take its picture)
+    lab.page.evaluate("document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = false; })")
+    lab.page.set_viewport_size({"width": width, "height": 900})
     try:
-        shot.page.set_viewport_size({"width": width, "height": 900})
-        shot.page.goto(server.url + "?step=8")
-        expect(shot.status).to_have_attribute("data-status", "done", timeout=RUN_MS * 3)
-        at_step(shot, 8, 12, "C bắt đầu prefill 5 token")
-        nav = shot.page.locator("[data-step-nav]")
+        assert lab.visit("?step=8") == "done"
+        at_step(lab, 8, 12, "C bắt đầu prefill 5 token")
+        nav = lab.page.locator("[data-step-nav]")
         nav.scroll_into_view_if_needed()
         assert nav.bounding_box()["width"] <= width
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         nav.screenshot(path=str(ARTIFACTS / f"steps-{width}.png"))
-        assert shot.page_errors == [] and shot.console_errors == []
+        assert lab.page_errors == [] and lab.console_errors == []
     finally:
-        shot.close()
+        lab.page.set_viewport_size({"width": 1440, "height": 900})

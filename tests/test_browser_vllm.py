@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, block_data as data, engine_report, expect
+from lab_browser import ARTIFACTS, RUN_MS, block_data as data, engine_report, expect, request_cell
 
 pytestmark = pytest.mark.browser
 
@@ -20,13 +20,6 @@ SHARED = {"SLOTS": 3, "QUEUE_LIMIT": 2, "PREFIX_CACHE": "on"}      # A and D run
 
 def lines(report: dict, n: int) -> list[str]:
     return next(b for b in report["blocks"] if b["number"] == n)["lines"]
-
-
-def cell(lab, index: int, column: str):
-    editor = lab.page.locator("#requests-editor")
-    if editor.get_attribute("open") is None:
-        editor.locator("> summary").click()
-    return lab.page.locator(f'[data-request-field="{index}.{column}"]')
 
 
 def run_and_wait_for_kv_chart(lab, values: dict) -> None:
@@ -62,7 +55,7 @@ def test_new_controls_and_columns_come_from_the_schema(lab):
         assert control.locator("option").evaluate_all("els => els.map(e => e.value)") == options
         assert control.input_value() == options[0]
     for column in ("priority", "cancel_at"):
-        expect(cell(lab, 0, column)).to_have_value("")          # optional and absent in the seed's trace
+        expect(request_cell(lab, 0, column)).to_have_value("")          # optional and absent in the seed's trace
 
 
 def test_prefix_cache_on_shows_hits_and_marks_shared_blocks(lab):
@@ -96,11 +89,11 @@ def test_default_run_draws_no_prefix_cache_marks(lab):
 
 def test_cancel_at_and_priority_from_the_editor_reach_the_engine(lab):
     lab.page.click('[data-action="reset"]')
-    cell(lab, 0, "cancel_at").fill("8000")
+    request_cell(lab, 0, "cancel_at").fill("8000")
     lab.set_value("SCHED_POLICY", "priority")
-    cell(lab, 3, "priority").fill("0")
+    request_cell(lab, 3, "priority").fill("0")
     for i in (0, 1, 2, 4):
-        cell(lab, i, "priority").fill("1")
+        request_cell(lab, i, "priority").fill("1")
     assert lab.run(reset=False) == "done"
     text1, text3 = panel_text(lab, 1), panel_text(lab, 3)
     assert "A: client HỦY lúc 8.00 ms -> engine bỏ nó ở ranh giới bước lúc 10.20 ms" in text1   # C runs before B
@@ -110,25 +103,22 @@ def test_cancel_at_and_priority_from_the_editor_reach_the_engine(lab):
     assert query["SCHED_POLICY"] == "priority" and "REQUESTS" in query
 
 
-def test_share_address_round_trips_the_new_values(lab, chromium, server):
+def test_share_address_round_trips_the_new_values(lab):
     lab.page.click('[data-action="reset"]')
-    cell(lab, 0, "cancel_at").fill("8000")
-    cell(lab, 3, "priority").fill("2")
+    request_cell(lab, 0, "cancel_at").fill("8000")
+    request_cell(lab, 3, "priority").fill("2")
     assert lab.run({"PREFIX_CACHE": "on", "QUEUE_LIMIT": 2}, reset=False) == "done"
     address = lab.page.url
     query = parse_qs(urlsplit(address).query)
     assert query["PREFIX_CACHE"] == ["on"] and query["QUEUE_LIMIT"] == ["2"]
-    other = Lab(chromium, server.origin)
-    try:
-        other.page.goto(address)                                  # the address runs once Python is ready
-        expect(other.status).to_have_attribute("data-status", "done", timeout=READY_MS + RUN_MS)
-        assert other.control("PREFIX_CACHE").input_value() == "on"
-        expect(cell(other, 0, "cancel_at")).to_have_value("8000")
-        expect(cell(other, 3, "priority")).to_have_value("2")
-        expect(cell(other, 1, "cancel_at")).to_have_value("")
-        assert "Trúng cache: D lấy 4 token" in panel_text(other, 6)
-    finally:
-        other.close()
+    assert lab.visit("") is None                                  # the bare address: defaults back
+    expect(request_cell(lab, 0, "cancel_at")).to_have_value("")
+    assert lab.visit("?" + urlsplit(address).query) == "done"     # the address, applied as opening it does
+    assert lab.control("PREFIX_CACHE").input_value() == "on"
+    expect(request_cell(lab, 0, "cancel_at")).to_have_value("8000")
+    expect(request_cell(lab, 3, "priority")).to_have_value("2")
+    expect(request_cell(lab, 1, "cancel_at")).to_have_value("")
+    assert "Trúng cache: D lấy 4 token" in panel_text(lab, 6)
 
 
 # ── the step view (block [3]'s navigator) with the new events ──────────────
@@ -205,7 +195,7 @@ def test_step_view_canvas_marks_shared_and_cached_blocks(lab):
 
 def test_step_view_narrates_a_cancellation(lab):
     lab.page.click('[data-action="reset"]')
-    cell(lab, 0, "cancel_at").fill("8000")
+    request_cell(lab, 0, "cancel_at").fill("8000")
     assert lab.run(reset=False) == "done"
     step_to(lab, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
     expect(lab.page.locator("[data-step-view]")).to_contain_text(
@@ -232,11 +222,10 @@ def test_step_view_says_why_a_request_waits_for_kv_blocks(lab):
 
 
 @pytest.mark.parametrize("width", [375, 1440])
-def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(chromium, server, width):
-    shot = Lab(chromium, server.origin)
+def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(lab, width):
+    shot = lab
     try:
         shot.page.set_viewport_size({"width": width, "height": 900})
-        shot.open(server.url)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         assert shot.run(SHARED) == "done"
         step_to(shot, 8, 13, "D lấy 4 token từ prefix cache, D bắt đầu prefill 4 token")
@@ -251,7 +240,7 @@ def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(chromi
         kv.scroll_into_view_if_needed()
         kv.screenshot(path=str(ARTIFACTS / f"vllm-kv-blocks-prefix-cache-{width}.png"))
         shot.page.click('[data-action="reset"]')
-        cell(shot, 0, "cancel_at").fill("8000")
+        request_cell(shot, 0, "cancel_at").fill("8000")
         assert shot.run(reset=False) == "done"
         step_to(shot, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
         nav.scroll_into_view_if_needed()
@@ -262,4 +251,4 @@ def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(chromi
         timeline.screenshot(path=str(ARTIFACTS / f"vllm-timeline-cancel-{width}.png"))
         assert shot.page_errors == [] and shot.console_errors == []
     finally:
-        shot.close()
+        shot.page.set_viewport_size({"width": 1440, "height": 900})

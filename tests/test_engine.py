@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from helpers import WORDS, configs
 from inference_lab import Config, ConfigError, run
 from inference_lab.entrypoints import cli, web
 from inference_lab.core import config
@@ -17,7 +18,6 @@ from inference_lab.entrypoints.lab import tokenizer_for, worded_data
 from inference_lab.entrypoints.report import Report
 
 BLOCK_HEADERS = [f"[{i} · " for i in range(1, 14)]
-WORDS = ["xin", "chao", "model", "hoc", "token", "ban", "xyz", "chào"]
 
 
 # ── a hand-checkable reference case ─────────────────────────────────────────
@@ -40,32 +40,7 @@ def test_tokenizer_reference_case():
     assert tok.unknown("xin chao") == []
 
 
-# ── random valid configs: always completes, invariants hold ────────────────
-request = st.fixed_dictionaries(dict(
-    arrival=st.integers(0, 20_000),
-    text=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
-    max_new=st.integers(1, 20),
-    temperature=st.sampled_from([0.0, 0.5, 0.8, 1.0, 2.0]),
-    top_k=st.integers(0, 25),
-    top_p=st.sampled_from([0.05, 0.5, 0.9, 1.0]),
-    seed=st.integers(0, 2**31 - 1),
-))
-
-
-@st.composite
-def configs(draw):
-    reqs = draw(st.lists(request, min_size=1, max_size=6))
-    for i, r in enumerate(reqs):
-        r["id"] = "ABCDEFGH"[i]
-    values = dict(REQUESTS=reqs, FOLLOW=draw(st.sampled_from([r["id"] for r in reqs])))
-    ints = dict(SLOTS=(1, 6), QUEUE_LIMIT=(0, 4), TOKEN_BUDGET=(1, 20), BLOCK_SIZE=(1, 8), POOL_BLOCKS=(1, 30),
-                QUANT_BITS=(2, 8), MAX_CONTEXT=(2, 48), SEED=(0, 10_000), N_MERGES=(0, 30))
-    for name, (lo, hi) in ints.items():
-        if draw(st.booleans()):
-            values[name] = draw(st.integers(lo, hi))
-    return values
-
-
+# ── random valid configs (helpers.configs): always completes, invariants hold ─
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(configs())
 def test_random_valid_configs_complete_with_invariants(values):

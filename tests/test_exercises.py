@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import printed
 from inference_lab import run
 from inference_lab.entrypoints import patch
 from inference_lab.entrypoints.exercises import load_all, split_front_matter
@@ -89,11 +90,6 @@ def quoted_numbers(markdown: str) -> list[str]:
     """
     text = BLOCK_REF.sub(" ", markdown)
     return [m for m in NUMBER.findall(text) if "." in m or "/" in m or int(m) >= 10]
-
-
-def printed(number: str, text: str) -> bool:
-    """`number` occurs in `text` not glued to other digits (22.0 is not in 22.00, 10 is not in 10.60)."""
-    return re.search(rf"(?<!\d)(?<!\d\.){re.escape(number)}(?!\d)(?!\.\d)", text) is not None
 
 
 # ── (a) discovery and coverage ─────────────────────────────────────────────

@@ -24,7 +24,7 @@ import pytest
 
 from inference_lab import run
 from lab_site import GOLDEN, ROOT, sitebuild
-from test_exercises import printed
+from helpers import printed
 
 SECTIONS = ("gioi-thieu", "mapping", "guide")
 

@@ -16,7 +16,7 @@ from inference_lab import run
 from inference_lab.entrypoints import cli
 from inference_lab.core.config import DEFAULT_REQUESTS
 from inference_lab.core.run_log import expand_ranges, step_rows
-from test_engine import configs
+from helpers import configs
 
 STEP_LINE = re.compile(r"^ *bước +\d+: ", re.M)
 

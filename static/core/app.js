@@ -8,6 +8,8 @@
 //   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
+//   address.js        the page address's one owner: tools register their parts; applied once Python is
+//                     ready and again on back/forward (popstate), never by reloading the page
 // Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
 // Language: i18n.js (t(key, values) for every message, from static/words/{vi,en}/; the header's switch;
 // the English labels of index.html).
@@ -19,6 +21,7 @@ import { createWorkerClient } from './worker-client.js';
 import { createControls } from './controls.js';
 import { createPanels } from './panels.js';
 import { createLabApi } from './lab-api.js';
+import { createAddress } from './address.js';
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import * as editor from '../tools/editor.js';
@@ -57,6 +60,7 @@ const store = createStore({
   lastResult: null,  // {result, config} of the last run shown
   patches: [],       // the student's edited functions every run sends (static/tools/code.js)
 });
+const address = createAddress();
 const controls = createControls({ form: el.form, headline: byId('fields-headline'), advanced: byId('fields-advanced'),
   advancedFold: byId('advanced') }, store);
 const panels = createPanels({
@@ -142,6 +146,7 @@ function onReady(msg) {
   const readyInfo = { schema, first };
   store.set({ readyInfo });
   store.emit('ready', readyInfo);
+  if (first) applyAddress();
   if (handoff && first && canRun()) run(); // the language switch's last run (unless the address already ran it)
   registerServiceWorker();
 }
@@ -247,6 +252,7 @@ function onResult(result) {
     t('app.readOutputRightUnder'));
   const t1 = performance.now();
   store.set({ lastResult: { result, config } });
+  address.write(config);
   store.emit('result', result, config);
   // User Timing entries for profiling (bench/render_profile.py): the panels, then the page tools.
   // Only the latest run's are kept, so the browser's timeline does not grow with every run.
@@ -305,10 +311,45 @@ function setPatches(patches) {
 }
 
 function reset() {
+  resetValues();
+  setNote(t('app.defaultValuesRestored'));
+}
+
+function resetValues() {
   controls.clearFieldErrors();
   store.emit('reset');
   controls.resetValues();
-  setNote(t('app.defaultValuesRestored'));
+}
+
+// ── the address (static/core/address.js) ─────────────────────────────────────
+// Applies the page address: every registered part takes its parameters (the tools' parts, and lang
+// here); 'address' tells the tools what came of it; the page runs when the address asks for a run and
+// nothing in it was invalid.
+function applyAddress() {
+  const outcome = address.apply(location.search);
+  store.emit('address', outcome);
+  if (!outcome.problems.length && outcome.runs && canRun()) run();
+}
+
+// Back / forward to another address of the page (or a test's pushState + popstate): the page shows
+// what opening that address shows, with the Python that is already running (no reload). Another
+// language is the one exception: the page loads in it (static/words/i18n.js).
+function onAddressChange() {
+  const wanted = new URLSearchParams(location.search).get('lang');
+  if (wanted && wanted !== lang) { location.reload(); return; }
+  if (!store.get().fields.length) return; // not ready yet: applied when Python is
+  whenIdle(() => {
+    panels.clearPageError();
+    resetValues();
+    setNote('');
+    applyAddress();
+  });
+}
+
+// fn() now, or once the run in flight is over.
+function whenIdle(fn) {
+  if (canRun() || !store.get().ready) { fn(); return; }
+  const off = store.on('runnable', (ok) => { if (ok) { off(); fn(); } });
 }
 
 // Mặc định, then `afterReset()` (lab-api.js puts an exercise's REQUESTS into the request editor there),
@@ -347,13 +388,15 @@ function init() {
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
   const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
-    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement });
+    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement, address });
   if (typeof Worker === 'undefined') {
     register('exercises', exercises.init);
     fatal(t('app.browserDoesNotSupport'), t('app.useRecentBrowserChrome'));
     return;
   }
   for (const [name, initTool] of TOOLS) register(name, initTool);
+  address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn
+  window.addEventListener('popstate', onAddressChange);
   initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config });
   startWorker();
 }

@@ -17,7 +17,10 @@
 //   step(n, how)             the selected step of the shown run is now n (1-based; page state: the step view,
 //                            the timeline and the KV chart follow it); how = {say, address, force} as given
 //                            to selectStep.
-//   reset()                  "Mặc định" was pressed (put your part back to its default).
+//   reset()                  "Mặc định" was pressed, or another address is about to be applied (put
+//                            your part back to its default).
+//   address({problems, restored, runs}) the page address was applied (static/core/address.js); the
+//                            page runs next when runs and no problems.
 //   clearErrors()            clear the errors you placed.
 //   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
 //                            'watchdog' (a run with edited code took longer than watchdogSeconds());
@@ -31,7 +34,7 @@
 
 import { clampStep, logItems } from './run-log.js';
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, actions}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, form, actions, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -78,6 +81,13 @@ export function createLabApi(page) {
       return page.runWith(rest, () => { editor.setTrace(trace); editor.open(); });
     },
     setNote: page.setNote,                      // the note beside the Run button
+    // ── the page address (static/core/address.js owns it; no tool reads or writes location) ──
+    address: {
+      register: page.address.register,          // (name, {apply(values, ctx), write(config), view, runs})
+      href: page.address.href,                  // (config) the address that restores config
+      replace: page.address.replace,            // (href) replaceState
+      set: page.address.set,                    // (name, value, ms) one view parameter
+    },
     besideRun: (node) => page.actions.after(node), // (node) right under Run's row (code.js's link notice)
     // ── places ──
     // (node, order) into the toolbar under the status line; lower order first (share 0, compare 1,

@@ -1,25 +1,13 @@
 // The shareable address's format: the constants that differ from their defaults as a query string
 // (?SLOTS=3&QUEUE_LIMIT=2) and an edited trace under REQUESTS= as base64url JSON (one array per
-// request, columns in describe()'s order), plus view parameters such as ?step=8. Pure functions, no DOM (tests/js/share-state.test.mjs).
-// Leaves out: reading or changing the page address and the controls (static/tools/share.js does that).
+// request, columns in describe()'s order). Pure functions, no DOM (tests/js/share-state.test.mjs).
+// Leaves out: reading or changing the page address (static/core/address.js, which also keeps view
+// parameters such as ?step=8) and the controls (static/tools/share.js).
 
 import { formatValue, parseValue } from './fields.js';
 import { t } from '../words/i18n.js';
 
 export const REQUESTS = 'REQUESTS';
-
-// Address parameters that say what the page shows, not what runs (static/tools/steps.js: ?step=N; the
-// language, static/words/i18n.js: ?lang=en): never read as constants, and kept when a run rewrites the
-// address, so a copied or shared address keeps the language.
-export const VIEW_PARAMS = ['step', 'lang'];
-
-/** `query` (a query string of constants) with the view parameters of `search` (the current address) kept. */
-export function withViewParams(query, search) {
-  const params = new URLSearchParams(query);
-  const old = new URLSearchParams(search);
-  for (const name of VIEW_PARAMS) if (old.has(name)) params.set(name, old.get(name));
-  return params.toString();
-}
 
 // UTF-8 text -> base64url without padding.
 export function toBase64Url(text) {

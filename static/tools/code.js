@@ -14,7 +14,7 @@
 //   the previous output. A run with edits that takes more than WATCHDOG_MS is stopped by app.js (it
 //   restarts Python): the edit stays and the message says why.
 // - Edits live in localStorage (a reload loses nothing) and in the address (PATCH=, base64url JSON
-//   {module.function: source}, added by share.js from addressPart()).
+//   {module.function: source}: this tool's part of the address, registered with lab.address).
 // - A PATCH= address whose code is not the visitor's own stored edits is someone else's code: it is
 //   shown in the editors (marked) and held by static/tools/link-code.js (its notice beside Run) until
 //   the visitor's click; meanwhile Run runs the engine's own code and a PATCH= alone does not run at
@@ -89,10 +89,16 @@ export function init(lab) {
     stashUi: null,          // the toolbar button that puts them back
     link: null,             // link-code.js's gate while the edits are someone else's PATCH= (not stored here)
     actions: null,          // what the editors (code-editors.js) call: edit(ref, source), run()
+    quiet: false,           // true while the address's edits go into the editors (never stored)
   };
-  cs.actions = { edit: (ref, source) => setEdit(cs, ref, source), run: () => runOrRelease(cs) };
-  readStartingEdits(cs);
+  cs.actions = { edit: (ref, source) => { if (!cs.quiet) setEdit(cs, ref, source); }, run: () => runOrRelease(cs) };
+  cs.edits = loadStored();
   sendPatches(cs);
+  // PATCH= is this tool's part of the page address (static/core/address.js): applied as the page
+  // starts (early: a link's notice shows before Python is ready), again once ready and on back /
+  // forward; while a link's code is held, the address does not run at once (holds).
+  lab.address.register(PATCH_PARAM, { apply: (values) => applyAddress(cs, values), write: () => addressPart(cs),
+    holds: () => held(cs), early: true });
   try { cs.stash = JSON.parse(localStorage.getItem(STASH_KEY) || 'null'); } catch (err) { cs.stash = null; }
   if (cs.stash) showStash(cs);
   wireEvents(cs);
@@ -106,17 +112,39 @@ export function init(lab) {
 }
 
 
-// Edits from the address win over the stored ones (a shared link shows what it was made with), but
-// someone else's wait for the visitor's click (held).
-function readStartingEdits(cs) {
-  const fromAddress = new URLSearchParams(location.search).get(PATCH_PARAM);
-  if (fromAddress === null) { cs.edits = loadStored(); return; }
-  const decoded = decodePatches(fromAddress);
-  if (decoded.error) { cs.addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error }); return; }
-  cs.edits = decoded.patches;
-  if (!sameEdits(cs.edits, loadStored())) { // a reload of one's own edits runs as before
-    cs.link = createLinkGate(cs.lab, { refs: Object.keys(cs.edits), param: PATCH_PARAM, onRun: () => runLinkCode(cs) });
+// PATCH= of the address (values: every PATCH= in it). Edits from the address win over the stored ones
+// (a shared link shows what it was made with), but someone else's wait for the visitor's click (held
+// by link-code.js's gate); without PATCH= the stored ones are shown. The same address again changes nothing.
+function applyAddress(cs, values) {
+  cs.addressProblem = '';
+  const stored = loadStored();
+  let wanted = stored;
+  if (values.length) {
+    const decoded = decodePatches(values[values.length - 1]);
+    if (decoded.error) cs.addressProblem = t('code.editedCodeAddress', { PATCH_PARAM, error: decoded.error });
+    else wanted = decoded.patches;
   }
+  const someoneElses = !sameEdits(wanted, stored); // a reload of one's own edits runs as before
+  if (cs.link && !(someoneElses && sameEdits(wanted, cs.edits))) leaveLink(cs);
+  if (someoneElses && !cs.link) {
+    cs.link = createLinkGate(cs.lab, { refs: Object.keys(wanted), param: PATCH_PARAM, onRun: () => runLinkCode(cs) });
+  }
+  showEdits(cs, wanted);
+  if (cs.addressProblem && cs.views) cs.lab.setNote(cs.addressProblem);
+}
+
+// edits := functions in memory and in the editors, nothing stored (the address's edits).
+function showEdits(cs, functions) {
+  cs.edits = Object.assign({}, functions);
+  cs.quiet = true;
+  for (const [ref, ed] of cs.editors) if (!(ref in cs.edits)) ed.api.setDoc(sourceOf(cs.views.sources[ref]));
+  if (cs.views) for (const [ref, source] of Object.entries(cs.edits)) {
+    const ed = cs.views.sources[ref] ? openEditor(cs, ref, false) : null;
+    if (ed) ed.api.setDoc(source);
+  }
+  cs.quiet = false;
+  sendPatches(cs);
+  for (const [ref, ed] of cs.editors) updateEditorState(cs, ref, ed);
 }
 
 function wireEvents(cs) {
@@ -188,9 +216,9 @@ function setEdit(cs, ref, source) {
   if (ed) updateEditorState(cs, ref, ed);
 }
 
-// ── the address (share.js asks) ─────────────────────────────────────────────
+// ── the address (static/core/address.js asks) ───────────────────────────────
 function addressPart(cs) {
-  return Object.keys(cs.edits).length ? [PATCH_PARAM, encodePatches(cs.edits)] : null;
+  return Object.keys(cs.edits).length ? encodePatches(cs.edits) : null;
 }
 
 // ── the code views ─────────────────────────────────────────────────────────

@@ -1,12 +1,11 @@
 // Shareable runs and trace export.
 // - The constants that differ from their defaults live in the page address as a query string,
 //   e.g. ?SLOTS=3&QUEUE_LIMIT=2; an edited request trace goes under REQUESTS= as base64url JSON
-//   (one array per request, columns in describe()'s order); the student's edited functions go under
-//   PATCH= (static/tools/code.js reads it and says what goes there). Each run rewrites the address
-//   (history.replaceState); opening such an address restores the controls and runs once Python is
-//   ready. A value that is not valid is reported (near the controls and beside its field), replaced
-//   by its default, and nothing runs. View parameters (share-state.js VIEW_PARAMS: ?step=N of
-//   static/tools/steps.js) are not constants: they are kept as they are, and alone they run the defaults.
+//   (one array per request, columns in describe()'s order). This tool is the address's '*' part
+//   (static/core/address.js owns the address; other tools register their own parameters, such as
+//   PATCH= and ?step=N): after each run the owner writes the address; opening an address (or going
+//   back to one) restores the controls and runs once Python is ready. A value that is not valid is
+//   reported (near the controls and beside its field), replaced by its default, and nothing runs.
 // - "Sao chép liên kết" (data-action="copy-link") copies the address of the current controls.
 // - "Tải trace (Perfetto)" (data-action="download-trace") saves the last run's Chrome trace-event
 //   JSON (web.run's "trace") as inference-lab-trace.json.
@@ -16,8 +15,7 @@
 
 import { make } from '../core/dom.js';
 import { formatValue } from '../core/fields.js';
-import { REQUESTS, VIEW_PARAMS, decodeRequests, parseAddressValue, queryFor, shorten, withViewParams } from '../core/share-state.js';
-import { PATCH_PARAM } from './code.js';
+import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from '../core/share-state.js';
 import { t } from '../words/i18n.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
@@ -25,18 +23,16 @@ const TRACE_FILE = 'inference-lab-trace.json';
 export function init(api) {
   const sh = { api, editor: api.tool('editor'), lastTrace: null, ui: null };
   sh.ui = buildUi(sh);
-  api.on('ready', ({ first }) => {
-    sh.ui.copy.disabled = false;
-    if (first) applyAddress(sh);
-  });
-  api.on('result', (result, config) => onResult(sh, result, config));
-  return { addressFor: (config) => addressFor(sh, config) };
+  api.address.register('*', { apply: (names, params, ctx) => applyConstants(sh, names, params, ctx), write: (config) => constantsOf(sh, config) });
+  api.on('ready', () => { sh.ui.copy.disabled = false; });
+  api.on('address', (outcome) => finishRestore(sh, outcome));
+  api.on('result', (result) => onResult(sh, result));
+  return { addressFor: api.address.href };
 }
 
-function onResult(sh, result, config) {
+function onResult(sh, result) {
   sh.lastTrace = result && result.trace ? result.trace : null;
   sh.ui.download.disabled = !sh.lastTrace;
-  if (config) setAddress(addressFor(sh, config));
   sh.ui.addressNote.hidden = true;
 }
 
@@ -64,39 +60,23 @@ function buildUi(sh) {
 }
 
 // ── address <-> config ─────────────────────────────────────────────────────
-// The address (URL) that restores `config`: only what differs from the defaults.
-function addressFor(sh, config) {
+// The constants (and the trace) of `config` that differ from the defaults, as address parameters.
+function constantsOf(sh, config) {
   const { api, editor } = sh;
   const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
-  const url = new URL(location.href);
-  const params = new URLSearchParams(queryFor(config, api.fields(), trace));
-  const code = api.tool('code');
-  const part = code ? code.addressPart() : null;
-  if (part) params.set(part[0], part[1]);
-  url.search = withViewParams(params.toString(), location.search);
-  return url.href;
+  return Array.from(new URLSearchParams(queryFor(config, api.fields(), trace)));
 }
 
-function setAddress(href) {
-  if (href !== location.href) history.replaceState(history.state, '', href);
-}
-
-// On first ready: restore the controls from the address, then run — unless something was invalid.
-function applyAddress(sh) {
-  const params = new URLSearchParams(location.search);
-  const all = Array.from(new Set(params.keys()));
-  // ?step=N and ?lang=en (view parameters) and PATCH= (static/tools/code.js's: applied when the tools started)
-  // are not constants: step or PATCH alone runs the defaults (with the edited functions); lang alone runs nothing.
-  const names = all.filter((name) => !VIEW_PARAMS.includes(name) && name !== PATCH_PARAM);
-  if (all.length === 0 || all.every((name) => name === 'lang')) return; // ?lang=en alone: nothing to run
-  const code = sh.api.tool('code');
-  const held = Boolean(code && code.held && code.held()); // someone else's PATCH=: waits for the visitor's click
-  if (held && names.length === 0) return;                 // (a link with constants still runs them, unedited)
+// The address's constants and REQUESTS (the names no other part claimed) into the controls and the
+// request editor (static/core/address.js calls it once Python is ready, and again when the visitor
+// goes back or forward to another address); what is invalid or restored goes to ctx.
+function applyConstants(sh, names, params, ctx) {
   const log = restoreLog(sh.api);
   if (names.includes(REQUESTS)) applyTrace(sh, params.getAll(REQUESTS).pop(), log);
   for (const name of names) if (name !== REQUESTS) applyConstant(sh, name, params.getAll(name), log);
   checkFollow(sh, names, log);
-  finishRestore(sh, log);
+  for (const p of log.problems) ctx.problem(p.name, p.text);
+  for (const text of log.restored) ctx.restored(text);
 }
 
 // What restoring found: problems [{name, text}] for the note near the controls (report() also puts
@@ -165,14 +145,15 @@ function checkFollow(sh, names, log) {
   }
 }
 
+// What applying the address came to (app.js runs it when nothing was invalid).
 function finishRestore(sh, { problems, restored }) {
+  sh.ui.addressNote.hidden = true;
   if (problems.length) {
     showAddressProblems(sh.ui.addressNote, problems);
     sh.api.setNote(t('share.notRunPageAddressHas'));
     return;
   }
-  if (restored.length) sh.ui.note.textContent = t('share.restoredFromPage', { restored: restored.join(', ') });
-  sh.api.run();
+  sh.ui.note.textContent = restored.length ? t('share.restoredFromPage', { restored: restored.join(', ') }) : '';
 }
 
 function showAddressProblems(box, problems) {
@@ -198,8 +179,8 @@ async function copyLink(sh) {
     ui.note.textContent = t('share.notCopiedFirstFix', { nErrors: errors.length });
     return;
   }
-  const href = addressFor(sh, config);
-  setAddress(href);
+  const href = api.address.href(config);
+  api.address.replace(href);
   ui.linkField.value = href;
   ui.linkBox.hidden = false;
   const copied = await copyText(href, ui.linkField);

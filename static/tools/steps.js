@@ -12,7 +12,8 @@
 // - The selected step is page state (lab.step() / lab.selectStep(), static/core/lab-api.js): this view, the
 //   timeline (block [3]) and the KV chart (block [6]) follow it (charts/step-link.js); clicking a step on
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
-// - ?step=N rides in the page address (static/tools/share.js keeps it) and selects step N after the run.
+// - ?step=N rides in the page address (this tool's view part of it, registered with lab.address) and
+//   selects step N after the run.
 // The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
 // The navigator's state is one object (`sn`) that the functions below take explicitly.
 
@@ -36,12 +37,15 @@ export function init(lab) {
     colours: () => ({ colour: '#7F7F7F' }),
     inkOn: () => '#ffffff',
     timer: null,                        // Play's interval
-    addressTimer: null,
-    pendingStep: stepFromSearch(location.search, Infinity), // ?step=N of the opened address
+    pendingStep: null,                  // ?step=N of the opened address, until the run it names is shown
     stepView: null,                     // the drawn run's view (static/tools/step-view.js makeView)
     ui: null,
   };
   sn.ui = buildUi(sn);
+  lab.address.register('step', {
+    view: true,
+    apply: (values) => { sn.pendingStep = values.length ? stepFromSearch('?step=' + encodeURIComponent(values[values.length - 1]), Infinity) : null; },
+  });
   lab.on('result', (result) => onResult(sn, result));
   lab.on('step', (step, opts) => {
     if (!hasSteps(sn)) return;
@@ -249,12 +253,7 @@ function resetView(sn) {
 // ── the address ──────────────────────────────────────────────────────────
 // history.replaceState is slow with a long address (an edited trace): once scrubbing pauses.
 function setAddressStep(sn, step) {
-  clearTimeout(sn.addressTimer);
-  sn.addressTimer = setTimeout(() => {
-    const url = new URL(location.href);
-    url.searchParams.set('step', String(step));
-    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
-  }, ADDRESS_MS);
+  sn.lab.address.set('step', step, ADDRESS_MS);
 }
 
 function loadCss() {

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  VIEW_PARAMS, decodeRequests, encodeRequests, fromBase64Url, parseAddressValue, queryFor, shorten, toBase64Url, withViewParams,
+  decodeRequests, encodeRequests, fromBase64Url, parseAddressValue, queryFor, shorten, toBase64Url,
 } from '../../static/core/share-state.js';
 
 test('base64url round trip, Vietnamese included, without padding or + /', () => {
@@ -53,12 +53,4 @@ test('parseAddressValue: one value, parsed as in the controls', () => {
 test('shorten cuts long address text', () => {
   assert.equal(shorten('x'.repeat(40)), 'x'.repeat(40));
   assert.equal(shorten('x'.repeat(41)), 'x'.repeat(37) + '…');
-});
-
-test('view parameters (?step=N) are kept when a run rewrites the address, and are not constants', () => {
-  assert.deepEqual(VIEW_PARAMS, ['step', 'lang']);
-  assert.equal(withViewParams('SLOTS=3', '?SLOTS=2&step=8'), 'SLOTS=3&step=8');
-  assert.equal(withViewParams('SLOTS=3', '?lang=en&SLOTS=2'), 'SLOTS=3&lang=en'); // shared addresses keep the language
-  assert.equal(withViewParams('', '?step=8'), 'step=8');
-  assert.equal(withViewParams('SLOTS=3', '?SLOTS=2'), 'SLOTS=3');
 });
