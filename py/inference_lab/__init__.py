@@ -10,14 +10,14 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph;
 
   [1]  Gateway & admission            engine.Engine.admit / abort; engine.gateway_admits
   [2]  Input preparation              tokenizer.BPETokenizer.train / encode; engine.Engine.input_rejected
-  [3]  Iteration scheduler            engine.Engine.run / run_step; scheduler.admission_check / admission_room / admission_order / plan_tasks / step_duration; run_log.RunLog
+  [3]  Iteration scheduler            engine.Engine.run / run_step; scheduler.admission_check / admission_room / admission_order / plan_tasks / step_duration; engine.Engine.step_time; roofline.step_cost; run_log.RunLog
   [4]  Prefill                        engine.Engine.prefill
   [5]  Transformer × N layers         model.forward / attention
   [6]  KV state manager               block_manager.BlockManager; kv_room.KVRoom.make_room / send_back / preempt; scheduler.preemption_victim / choose_victim; block_manager.hash_block
   [7]  Decode                         engine.Engine.decode
   [8]  Logits → sampling → stop check sampler.sample; engine.Engine.emit
   [9]  KV / weight precision          quantization.quantize_weights
-  [10] HBM memory budget              block_data.block10_data
+  [10] HBM memory budget              block_data.block10_data / shadow_budget; hardware.kv_budget
   [11] Telemetry & capacity feedback  metrics.request_metrics; block_data.block11_data
   [12] Benchmark & SLO methodology    metrics.summarize; block_data.block12_data
   [13] Quality gates & rollout        quantization.greedy_teacher_forced; block_data.block13_data

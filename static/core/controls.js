@@ -6,7 +6,7 @@
 // Leaves out: running (static/core/app.js) and the request table (static/tools/editor.js).
 
 import { make } from './dom.js';
-import { boundsText, formatValue, parseValue, splitFields, stepValue } from './fields.js';
+import { boundsText, clockDefault, formatValue, parseValue, splitFields, stepValue } from './fields.js';
 import { t } from '../words/i18n.js';
 
 // el: {form, headline, advanced (the fields' box), advancedFold (<details>)}
@@ -53,8 +53,18 @@ export function createControls(el, store) {
     control.setAttribute('aria-describedby', help.id);
     control.value = formatValue(field.default);
     control.addEventListener('input', () => setFieldError(field.name, null));
+    if (field.name === 'CLOCK') control.addEventListener('change', () => applyClockDefaults(control.value));
     wrap.append(label, control, help);
     return wrap;
+  }
+
+  // CLOCK changed: the fields with a roofline default still at the other clock's default follow it.
+  function applyClockDefaults(clock) {
+    for (const field of fields()) {
+      const control = controlFor(field.name);
+      const next = control && clockDefault(field, clock, control.value);
+      if (next !== null && next !== undefined) control.value = next;
+    }
   }
 
   function controlFor(name) {

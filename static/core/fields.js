@@ -27,6 +27,14 @@ export function formatValue(value) {
   return has(value) ? String(value) : '';
 }
 
+// The text a control should hold after CLOCK changed to `clock`: a field with a roofline default (POOL_BLOCKS
+// auto, COST_TOKENIZE_PER_TOKEN 1) swaps between its two defaults; a value the visitor typed stays (null).
+export function clockDefault(field, clock, current) {
+  if (field.roofline_default === null || field.roofline_default === undefined) return null;
+  const [from, to] = clock === 'roofline' ? [field.default, field.roofline_default] : [field.roofline_default, field.default];
+  return String(current).trim() === formatValue(from) ? formatValue(to) : null;
+}
+
 // "từ 1 đến 8", "ít nhất 1", "nhiều nhất 8" or '' (the bounds line under a control).
 export function boundsText(field) {
   const lo = has(field.min);
@@ -43,6 +51,7 @@ export function parseValue(field, raw) {
   if (field.type === 'choice') {
     return (field.choices || []).includes(text) ? { value: text } : { error: t('fields.pickValueFromList') };
   }
+  if (field.auto && text === 'auto') return { value: 'auto' }; // POOL_BLOCKS = auto: sized as vLLM does (Python)
   if (text === '') return { error: t('fields.enterNumber') };
   let value;
   if (field.type === 'int') {

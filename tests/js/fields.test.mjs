@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  boundsText, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars, validateRequests,
+  boundsText, clockDefault, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars, validateRequests,
 } from '../../static/core/fields.js';
 
 const SLOTS = { name: 'SLOTS', type: 'int', default: 2, min: 1, max: 8 };
@@ -24,6 +24,19 @@ test('parseValue reads ints, floats with a comma, and choices', () => {
   assert.deepEqual(parseValue(TOP_P, '.5'), { value: 0.5 });
   assert.deepEqual(parseValue(TOP_P, '1e-1'), { value: 0.1 });
   assert.deepEqual(parseValue(FOLLOW, 'B'), { value: 'B' });
+});
+
+test('parseValue takes the word auto only where the schema allows it (POOL_BLOCKS)', () => {
+  assert.deepEqual(parseValue({ ...SLOTS, name: 'POOL_BLOCKS', auto: true }, ' auto '), { value: 'auto' });
+  assert.ok(parseValue(SLOTS, 'auto').error);
+});
+
+test('clockDefault swaps a field between its seed and roofline defaults, never a typed value', () => {
+  const pool = { name: 'POOL_BLOCKS', type: 'int', default: 12, roofline_default: 'auto', auto: true };
+  assert.equal(clockDefault(pool, 'roofline', '12'), 'auto');
+  assert.equal(clockDefault(pool, 'seed', 'auto'), '12');
+  assert.equal(clockDefault(pool, 'roofline', '20'), null);
+  assert.equal(clockDefault({ ...SLOTS, roofline_default: null }, 'roofline', '2'), null);
 });
 
 test('parseValue says what is wrong, in Vietnamese', () => {

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, fields
 
 # the schema's names, importable from here too (callers name one module: config)
+from .hardware import GPUS, MODELS, kv_budget
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
 
@@ -147,8 +148,33 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
             return [Problem(f.name, f"{f.name} phải là mã của một yêu cầu trong trace ({', '.join(ids)}); nhận {value!r}.",
                             f"{f.name} must be the ID of a request in the trace ({', '.join(ids)}); got {value!r}.")]
         return []
+    if f.auto and value == "auto":
+        return []
     msg = _check_number(f.name, f.type, value, f.min, f.max)
+    if not msg and f.choices and value not in f.choices:
+        allowed = ", ".join(map(str, f.choices))
+        msg = (f"{f.name} phải là một trong: {allowed} (nhận {value!r}).", f"{f.name} must be one of: {allowed} (got {value!r}).")
     return [Problem(f.name, *msg)] if msg else []
+
+
+def _check_fit(values: dict) -> list[Problem]:
+    """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with room left for KV: hardware.kv_budget)."""
+    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
+            or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
+        return []
+    gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
+    room = kv_budget(gpu, model, bits, 16)
+    if room["tokens"] > 0:
+        return []
+    need, have, usable = room["weights"] / 1e9, gpu.hbm / 1e9, (room["usable"] - room["reserve"]) / 1e9
+    return [Problem("SHADOW_MODEL",
+                    f"{model.name} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu.name} chỉ có {have:.0f} GB "
+                    f"HBM ({usable:.1f} GB dùng được sau gpu_memory_utilization 0.9 và vùng activation): đổi SHADOW_MODEL, "
+                    f"GPU hoặc WEIGHT_BITS.",
+                    f"{model.name} at {bits} bits needs {need:.1f} GB for its weights, but {gpu.name} has only "
+                    f"{have:.0f} GB of HBM ({usable:.1f} GB usable after gpu_memory_utilization 0.9 and the activation "
+                    f"reserve): change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
 
 
 def _check_costs(values: dict) -> list[Problem]:
@@ -175,13 +201,25 @@ def _value_problems(values: dict) -> list[Problem]:
     problems = []
     for f in FIELDS:
         problems += _check_field(f, values.get(f.name, f.default), values)
-    return problems + _check_costs(values)
+    return problems + _check_costs(values) + _check_fit(values)
 
 
 def validate(values: dict) -> list[Problem]:
     """All problems of a partial {NAME: value} mapping (missing names take the default)."""
     problems = _name_problems(values)
     return problems + _value_problems(values) if isinstance(values, dict) else problems
+
+
+def auto_pool_blocks(cfg) -> int:
+    """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: HBM × 0.9 −
+    weights − activation reserve, ÷ bytes per block), but no more than the trace can ever hold at once
+    (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan.
+
+    >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
+    (30, 30)
+    """
+    vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)["blocks"]
+    return max(1, min(vllm, len(cfg.REQUESTS) * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
 
 
 _TYPES = {"int": "int", "float": "float", "choice": "str", "requests": "tuple"}
@@ -217,6 +255,8 @@ class Config:
         problems = _value_problems(self.to_values())
         if problems:
             raise ConfigError(problems)
+        if self.POOL_BLOCKS == "auto":
+            self.POOL_BLOCKS = auto_pool_blocks(self)
 
     @classmethod
     def from_values(cls, values: dict) -> "Config":
@@ -224,6 +264,8 @@ class Config:
         problems = _name_problems(values)
         if not isinstance(values, dict):
             raise ConfigError(problems)
+        if values.get("CLOCK") == "roofline":             # the roofline clock's own defaults (schema.py)
+            values = {**{f.name: f.roofline_default for f in FIELDS if f.roofline_default is not None}, **values}
         try:
             config = cls(**{k: v for k, v in values.items() if k in FIELD_BY_NAME})
         except ConfigError as exc:

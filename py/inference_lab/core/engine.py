@@ -19,6 +19,10 @@ sampled token is never fed), i.e. ceil((prompt + max_new − 1) / BLOCK_SIZE) bl
 KV admission and preemption as vLLM's v1 scheduler: see kv_room.py (`KVRoom`, which `Engine` uses
 when a task needs blocks); the seed program stops with an assertion there.
 
+A step's duration is `step_time`: the seed's COST_* model (scheduler.step_duration) under CLOCK = seed, the
+roofline of the step's tasks on the named GPU (roofline.py) under CLOCK = roofline; every step records its
+roofline `cost` either way.
+
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
 it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions) and hands it the state at every step
 boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
@@ -54,6 +58,7 @@ from .block_manager import BlockManager
 from .sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration
 from .kv_room import KVRoom
+from .roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
 
@@ -105,6 +110,7 @@ class Engine(KVRoom):
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
         self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching, event=self.log.event)
         self.sched_policy = self.cfg.SCHED_POLICY
+        self.clock, self.work = Clock(self.cfg, lab.tokenizer.vocab_size), {}
         reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
@@ -313,7 +319,8 @@ class Engine(KVRoom):
 
     def run_step(self) -> None:
         tasks = plan_tasks(self.running, self.budget_cap)
-        end = self.now + step_duration(self.cfg, tasks)
+        self.work = work_of(tasks)
+        end = self.now + self.step_time(tasks)
         self.pool.current_step = self.log.count + 1
         self.emitted, self.preempted, self.waited, self.ran_now = [], [], [], set()
         ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end)]
@@ -325,6 +332,7 @@ class Engine(KVRoom):
             return
         if self.check:
             self.pool.audit()
+        self.log.fact(cost=self.clock.report(self.cost_of(ran)))
         self.log.step_done(self, self.now, end, tasks, ran)
         self.now = end
 
@@ -345,12 +353,22 @@ class Engine(KVRoom):
 
     def retime(self, ran: list) -> int:
         """After a preemption only the tasks that ran take time: move this step's token times."""
-        end = self.now + step_duration(self.cfg, ran)
+        end = self.now + self.step_time(ran)
         for seq, i in self.emitted:
             seq.token_times[i] = end
             if seq.finish is not None and i == len(seq.token_times) - 1:
                 seq.finish = end
         return end
+
+    def cost_of(self, tasks):
+        """The roofline cost (roofline.step_cost) of these tasks of the step being executed."""
+        return self.clock.cost([self.work[seq.id] for _, seq, _ in tasks])
+
+    def step_time(self, tasks) -> int:
+        """µs of a step with these tasks: the seed's COST_* model (scheduler.step_duration) or the roofline."""
+        if self.cfg.CLOCK == "roofline":
+            return self.clock.micros(self.cost_of(tasks))
+        return step_duration(self.cfg, tasks)
 
     def run(self) -> EngineResult:
         for _ in range(MAX_ITERATIONS):

@@ -33,9 +33,10 @@ the running sequence with the largest (priority, arrival).
     >>> [s.id for s in admission_order(w, "priority")], preemption_victim(w, "priority", w[0]).id
     (['C', 'B'], 'B')
 
-`step_duration` is the simulated clock: prefill costs COST_PREFILL_FIXED +
+`step_duration` is the seed's simulated clock (CLOCK = seed): prefill costs COST_PREFILL_FIXED +
 COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ × seqs,
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
+Under CLOCK = roofline the engine charges roofline.py's formula instead (engine.Engine.step_time).
 
 Leaves out: fairness between tenants, speculative decoding, prefix-aware scheduling,
 preempting a running request only because a higher-priority one waits (vLLM v1 does not

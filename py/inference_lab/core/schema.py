@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .hardware import GPUS, MODELS
+
 MAX_REQUESTS = 12
 MAX_TEXT_CHARS = 80
 
@@ -43,8 +45,10 @@ class Field:
     min: float | None = None
     max: float | None = None
     step: float | None = None
-    choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead)
+    choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
     en: tuple[str, str] = ("", "")   # (label, help) in English, beside the Vietnamese ones
+    auto: bool = False             # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks)
+    roofline_default: object = None   # the default under CLOCK = roofline, when it differs from the seed's
 
     @property
     def is_switch(self) -> bool:
@@ -81,6 +85,10 @@ class RequestField:
 
 ID_PATTERN = r"^[A-Za-z0-9]{1,8}$"
 _I = "int"
+# Under CLOCK = roofline, tokenizing costs 1 µs per token: Hugging Face's Rust `tokenizers` (its README) takes
+# "less than 20 seconds to tokenize a GB of text on a server's CPU", well under 1 µs per token even on one
+# thread; the seed's 50 µs would dwarf a real step. COST_GATEWAY keeps the seed's 200 µs (assumed).
+TOKENIZE_US_ROOFLINE = 1
 FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16,
           en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
@@ -94,8 +102,11 @@ FIELDS: tuple[Field, ...] = (
           "Số token trong một block của KV cache phân trang.", "headline", 1, 64,
           en=('Tokens per KV block (BLOCK_SIZE)', 'Tokens in one block of the paged KV cache.')),
     Field("POOL_BLOCKS", _I, 12, "Số block KV vật lý (POOL_BLOCKS)",
-          "Số block vật lý trong bể KV giả lập (\"HBM\"); hết block thì engine phải preempt.", "headline", 1, 1024,
-          en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the engine must preempt.')),
+          "Số block vật lý trong bể KV giả lập (\"HBM\"); hết block thì engine phải preempt. auto = tính như vLLM từ HBM "
+          "của GPU và SHADOW_MODEL (mặc định dưới CLOCK = roofline; xem khối 10).", "headline", 1, 1024,
+          en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the '
+              'engine must preempt. auto = sized as vLLM does from the GPU\'s HBM and SHADOW_MODEL (the default under '
+              'CLOCK = roofline; see block 10).'), auto=True, roofline_default="auto"),
     Field("QUANT_BITS", _I, 8, "Số bit lượng tử hóa (QUANT_BITS)",
           "Độ rộng bit của trọng số lượng tử hóa đối xứng (8 = INT8; thử 4).", "headline", 2, 8,
           en=('Quantization bits (QUANT_BITS)', 'Bit width of the symmetric weight quantization (8 = INT8; try 4).')),
@@ -124,7 +135,8 @@ FIELDS: tuple[Field, ...] = (
           en=('Gateway cost (COST_GATEWAY, µs)', 'Gateway: authentication + quota check (simulated µs, assumed).')),
     Field("COST_TOKENIZE_PER_TOKEN", _I, 50, "Chi phí tokenize mỗi token (COST_TOKENIZE_PER_TOKEN, µs)",
           "CPU chuẩn bị đầu vào, tính theo số token prompt.", "advanced", 0, 1_000_000,
-          en=('Tokenize cost per token (COST_TOKENIZE_PER_TOKEN, µs)', 'CPU input preparation, per prompt token.')),
+          en=('Tokenize cost per token (COST_TOKENIZE_PER_TOKEN, µs)', 'CPU input preparation, per prompt token.'),
+          roofline_default=TOKENIZE_US_ROOFLINE),
     Field("COST_DECODE_FIXED", _I, 1000, "Chi phí cố định bước decode (COST_DECODE_FIXED, µs)",
           "Đọc trọng số một lần cho cả bước decode (giới hạn băng thông).", "advanced", 0, 10_000_000,
           en=('Fixed cost of a decode step (COST_DECODE_FIXED, µs)', 'Reading the weights once for the whole decode step (bandwidth-bound).')),
@@ -153,6 +165,45 @@ FIELDS: tuple[Field, ...] = (
           "từ vựng thêm 256 token byte. off = như seed: ký tự lạ bị từ chối 400.",
           "advanced", choices=("off", "on"),
           en=('Tokenizer byte fallback (BYTE_FALLBACK)', "on = a character the tokenizer never saw (an accented letter such as U+00E0, a with a grave accent) becomes UTF-8 byte tokens <0xC3> <0xA0>, as SentencePiece's byte fallback and byte-level BPE (GPT-2, Llama 3) do: the request is served, it only costs more tokens; the vocabulary gains 256 byte tokens. off = as in the seed: unknown characters are refused with 400.")),
+    # ── the roofline clock (roofline.py; GPUs and model shapes in hardware.py) ──
+    Field("CLOCK", "choice", "seed", "Đồng hồ mô phỏng (CLOCK)",
+          "seed = thời gian từ các hằng số COST_* giả định của seed (như seed); roofline = mỗi bước tốn thời gian mà "
+          "GPU tên GPU cần để chạy bước đó với kích thước của SHADOW_MODEL: max(FLOP ÷ FLOP/s đạt được, byte ÷ băng "
+          "thông đạt được) + STEP_OVERHEAD.", "advanced", choices=("seed", "roofline"),
+          en=('Simulated clock (CLOCK)', "seed = time from the seed's assumed COST_* constants (as in the seed); roofline "
+              "= every step takes the time the named GPU needs for it with SHADOW_MODEL's shapes: max(FLOPs ÷ achievable "
+              "FLOP/s, bytes ÷ achievable bandwidth) + STEP_OVERHEAD.")),
+    Field("GPU", "choice", "H100-SXM5-80GB", "GPU (GPU)",
+          "GPU mà đồng hồ roofline tính theo: đỉnh FLOP/s dày đặc (không tính sparsity), băng thông và dung lượng HBM "
+          "lấy từ datasheet.", "advanced", choices=tuple(GPUS),
+          en=('GPU (GPU)', "The GPU the roofline clock charges: dense peak FLOP/s (no sparsity), HBM bandwidth and "
+              "capacity from its datasheet.")),
+    Field("SHADOW_MODEL", "choice", "Llama-3.1-8B", "Mô hình bóng (SHADOW_MODEL)",
+          "Mô hình có kích thước mà đồng hồ tính tiền; mô hình NumPy nhỏ của lab vẫn tính mọi token. lab = chính mô "
+          "hình nhỏ của lab.", "advanced", choices=tuple(MODELS),
+          en=('Shadow model (SHADOW_MODEL)', "The model whose shapes the clock charges; the lab's small NumPy model "
+              "still computes every token. lab = the lab's own small model.")),
+    Field("WEIGHT_BITS", _I, 16, "Số bit trọng số khi phục vụ (WEIGHT_BITS)",
+          "Độ rộng trọng số mà đồng hồ roofline tính (16 = bf16, 8 = FP8/INT8, 4); khác QUANT_BITS, là thí nghiệm "
+          "lượng tử hóa trọng số của chính lab ở khối 9.", "advanced", 4, 16, choices=(16, 8, 4),
+          en=('Serving weight bits (WEIGHT_BITS)', "The weight width the roofline clock charges (16 = bf16, 8 = FP8/INT8, "
+              "4); not QUANT_BITS, which is block 9's quantization experiment on the lab's own weights.")),
+    Field("KV_BITS", _I, 16, "Số bit KV cache (KV_BITS)",
+          "Độ rộng K/V trong cache mà đồng hồ roofline tính (16 = bf16, 8 = FP8).", "advanced", 8, 16, choices=(16, 8),
+          en=('KV cache bits (KV_BITS)', 'The K/V width in the cache the roofline clock charges (16 = bf16, 8 = FP8).')),
+    Field("FLOPS_FRACTION", "float", 0.6, "Tỉ lệ FLOP/s đạt được (FLOPS_FRACTION)",
+          "Phần của đỉnh FLOP/s mà GEMM thật đạt được (MFU); giả định 0.6.", "advanced", 0.01, 1.0, 0.01,
+          en=('Achievable share of FLOP/s (FLOPS_FRACTION)', 'The share of peak FLOP/s real GEMMs reach (MFU); '
+              'assumed 0.6.')),
+    Field("BANDWIDTH_FRACTION", "float", 0.8, "Tỉ lệ băng thông đạt được (BANDWIDTH_FRACTION)",
+          "Phần của băng thông HBM mà kernel thật đạt được (MBU); giả định 0.8.", "advanced", 0.01, 1.0, 0.01,
+          en=('Achievable share of bandwidth (BANDWIDTH_FRACTION)', 'The share of HBM bandwidth real kernels reach '
+              '(MBU); assumed 0.8.')),
+    Field("STEP_OVERHEAD", _I, 100, "Chi phí cố định mỗi bước (STEP_OVERHEAD, µs)",
+          "Thời gian cố định của mỗi bước dưới CLOCK = roofline: lập lịch CPU, khởi chạy kernel, lấy mẫu; giả định.",
+          "advanced", 0, 1_000_000,
+          en=('Fixed cost per step (STEP_OVERHEAD, µs)', 'Fixed time of every step under CLOCK = roofline: CPU '
+              'scheduling, kernel launches, sampling; assumed.')),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 

@@ -11,6 +11,8 @@ Leaves out: running the engine and the invariant checks (lab.py), the cached wei
 """
 from __future__ import annotations
 
+from ..core.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget
+
 import numpy as np
 
 from ..core.config import CORPUS, FIELD_BY_NAME
@@ -260,7 +262,17 @@ def block10_data(lab, main) -> dict:
                 n_heads=N_HEADS, d_head=D_HEAD,
                 peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
                                                           bytes=bpe, hbm_gib=80, weights_gib=16),
-                budget=memory_budget(lab, pool))
+                budget=memory_budget(lab, pool), shadow=shadow_budget(lab.cfg))
+
+
+def shadow_budget(cfg) -> dict:
+    """Block [10] under CLOCK = roofline: the named GPU's HBM, the shadow model's weights and KV per token, and
+    the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing)."""
+    shape = MODELS[cfg.SHADOW_MODEL]
+    b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)
+    return dict(b, gpu=cfg.GPU, model=shape.name, layers=shape.layers, kv_heads=shape.kv_heads,
+                head_dim=shape.head_dim, kv_bytes=cfg.KV_BITS // 8, seqs=b["tokens"] // cfg.MAX_CONTEXT,
+                utilization=GPU_MEMORY_UTILIZATION)
 
 
 def memory_budget(lab, pool) -> dict:
@@ -325,7 +337,8 @@ def block12_data(lab, main, runs, S) -> dict:
     same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
-                     served=len(res.done)) for name, res in runs.items()]
+                     served=len(res.done), steps=res.log.count,
+                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items)) for name, res in runs.items()]
     return dict(per=per, same=same, policies=policies)
 
 

@@ -83,7 +83,7 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
             p.add_argument(f.flag, dest=f.name, metavar="off|on", nargs="?", const="on",
                            help=f"{text} " + w("switch", default=f.default))
             continue
-        metavar = "|".join(f.choices) if f.choices else f.type.upper()
+        metavar = "|".join(map(str, f.choices)) if f.choices else f.type.upper()
         p.add_argument(f.flag, dest=f.name, metavar=metavar, help=f"{text} " + w("default", default=f.default, bounds=bounds))
     p.add_argument("--requests", metavar="FILE.json", help=w("requests"))
     p.add_argument("--json", action="store_true", help=w("json"))
@@ -99,6 +99,8 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
 def convert(name: str, raw: str, lang: str = "vi"):
     """The flag's string as the field's type; ValueError with a message in `lang`."""
     kind, w = FIELD_BY_NAME[name].type, WORDS[lang]
+    if FIELD_BY_NAME[name].auto and raw == "auto":
+        return raw
     try:
         return int(raw) if kind == "int" else float(raw) if kind == "float" else raw
     except ValueError:

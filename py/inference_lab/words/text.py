@@ -67,7 +67,7 @@ def header_lines(w, d, cfg) -> list[str]:
         w("header.config", cfg=cfg),
         *vllm_line(w, cfg),
         w("header.model", d=d, cfg=cfg),
-        w("header.clock"),
+        w("header.clock_roofline", cfg=cfg) if cfg.get("CLOCK") == "roofline" else w("header.clock"),
         w("header.how_to_read"),
         w("header.note") + w("header.cancels_simulated" if cancels else "header.nothing_simulated"),
         "",

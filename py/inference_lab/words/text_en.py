@@ -82,6 +82,9 @@ SAY = {
                      "KV blocks of {cfg[BLOCK_SIZE]} tokens x {cfg[POOL_BLOCKS]} blocks; max context {cfg[MAX_CONTEXT]}.",
     "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {cfg[SEED]}.",
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
+    "header.clock_roofline": "CLOCK: roofline on {cfg[GPU]} with the shapes of {cfg[SHADOW_MODEL]} ({cfg[WEIGHT_BITS]}-bit weights, {cfg[KV_BITS]}-bit KV; "
+                             "CLOCK=roofline): every step is one forward pass and takes max(FLOPs ÷ achievable FLOP/s, bytes ÷ achievable bandwidth) + STEP_OVERHEAD. "
+                             "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; the gateway and tokenizing still cost COST_GATEWAY {cfg[COST_GATEWAY]} µs and COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token (1 µs by default under roofline).",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
     "header.cancels_simulated": "Routing and authentication are not simulated; request cancellation is, from the cancel_at column.",
@@ -152,6 +155,7 @@ SAY = {
     "b3.no_steps": "No steps: no request was served.",
     "b3.late": "{r[id]} has arrived but is still in input preparation, ready at {r[ready]:ms}",
     "b3.observe": "Observation: step 1 starts at {start:ms} with {lone} only; {late}. The scheduler does not wait.",
+    "b3.mixed_roofline": "Steps {mixed} decode for running requests and prefill for new ones at once: under CLOCK=roofline they are ONE forward pass that reads the weights once for the whole step (the point of chunked prefill, Sarathi), but decode still waits for the whole step to finish.",
     "b3.mixed": "Steps {mixed} decode for running requests and prefill for new ones at once: they share one step and (under the assumed cost formula) the two phases run back to back, so decode waits for the prefill to finish.",
     "b3.not_mixed": "No step mixes decode and prefill.",
     "b3.abort": "Cancelled at the step boundary at {a[time]:ms}: {a[request]} (the client cancelled at {a[cancel_at]:ms}) leaves "
@@ -296,6 +300,10 @@ SAY = {
     "b10.example": "ASSUMED example (worked by hand, not measured; same setup as the HBM exercise): {x[layers]} layers, {x[ctx]} tokens, {x[kv_heads]} KV heads, head {x[head_dim]}, FP16 -> {real_seq} bytes = {gib:.2f} GiB for one sequence.",
     "b10.gpu": "Say a GPU of {hbm} GiB, FP16 weights of {weights} GiB: {left} GiB left for KV = at most {seqs} sequences of {x[ctx]} tokens (before the workspace).",
     "b10.half": "If the weights shrink to half ({half} GiB, assumed): {left} GiB left -> {seqs} sequences.",
+    "b10.roof_gpu": "Under CLOCK=roofline: {s[gpu]} has {hbm:.0f} GB of HBM; as in vLLM, the engine uses a {s[utilization]} share of it (gpu_memory_utilization) = {usable:.1f} GB.",
+    "b10.roof_weights": "{s[model]}'s weights at WEIGHT_BITS={cfg[WEIGHT_BITS]} (not block 9's QUANT_BITS): {weights:.2f} GB; an activation reserve (assumed) of {reserve:.0f} GB -> {left:.2f} GB left for KV.",
+    "b10.roof_kv": "KV per token of {s[model]} at KV_BITS={cfg[KV_BITS]}: 2 x {s[layers]} layers x {s[kv_heads]} KV heads x {s[head_dim]} dims x {s[kv_bytes]} bytes = {s[per_token]} bytes -> {s[tokens]} tokens of KV fit = {s[blocks]} blocks of {cfg[BLOCK_SIZE]} tokens = {s[seqs]} sequences of {cfg[MAX_CONTEXT]} tokens (MAX_CONTEXT).",
+    "b10.roof_pool": "The lab's pool: POOL_BLOCKS = {cfg[POOL_BLOCKS]} blocks. POOL_BLOCKS=auto takes min(vLLM's blocks above, {n} requests x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): a pool bigger than all this trace can hold at once runs the same.",
     "b10.conclusion": "Conclusion: KV grows linearly with tokens and sequences; that is why KV memory, not just the weights, decides how many requests run at once.",
     # ── [11] ───────────────────────────────────────────────────────────────
     "b11.title": "Metrics on the simulated clock",
@@ -337,6 +345,10 @@ SAY = {
     "b12.same": "Correct first, fast second: does the scheduling policy change the generated tokens? Every request served under all 3 policies gives the same tokens: {d[same]}.",
     "b12.baseline": "Baseline: same trace, same seeds, same cost formula; only the scheduling policy changes (static = wait for a full batch, run it to the end, then take the next).",
     "b12.legend": "Each line: run time | throughput | mean / max TTFT | mean TPOT | largest gap between two consecutive tokens of one request",
+    "b12.roofline_policy": "{name}: {p[steps]:pl step} ({p[memory_bound]} memory-bound), run time {p[span]:ms}",
+    "b12.roofline_steps": "Under roofline, a memory-bound step costs about the same however many tokens it holds (the weights are read once per step), so the run time follows the number of steps: {parts}.",
+    "b12.roofline_steps_mixed": "Under roofline, a memory-bound step costs about the same however many tokens it holds, while a compute-bound step (enough tokens to pass the GPU's ridge point) costs in proportion to its tokens: {parts}.",
+    "b12.conclusion_roofline": "Conclusion: under CLOCK=roofline every step takes the time {gpu} needs for {model} (one forward pass, the weights read once), so a mixed decode + prefill step is not charged twice; this is still an estimate from datasheets over 3 requests, not a measurement.",
     "b12.conclusion": "Conclusion: these differences follow from an assumed cost model over 3 requests, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "b12.benchmark": "A real benchmark needs: warm-up, many repetitions, p50/p95/p99, the same hardware and the same load pattern. One run is not enough.",
     # ── [13] ───────────────────────────────────────────────────────────────
@@ -400,7 +412,7 @@ SAY = {
     "note.mixed_step": "the lab's clock is the original program's cost model: a mixed decode + prefill step (step {steps}) is charged "
                        "both COST_PREFILL_FIXED {pre} µs and COST_DECODE_FIXED {dec} µs, as if it read the weights twice. A real GPU "
                        "runs one forward pass per step and reads the weights once, so here continuous + chunked is charged more than it "
-                       "would cost and can lose to static; the lab has no clock yet that charges a step once (roofline).",
+                       "would cost and can lose to static; --clock roofline (CLOCK = roofline) charges each step once, as one forward pass.",
 }
 
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)

@@ -118,7 +118,8 @@ def block3(w, d, ctx):
         late = ", ".join(w("b3.late", r=r) for r in d["late"])
         lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
     mixed = d["mixed"]
-    lines.append(w("b3.mixed", mixed=mixed) if mixed else w("b3.not_mixed"))
+    mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
+    lines.append(w(mixed_key, mixed=mixed) if mixed else w("b3.not_mixed"))
     lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
     lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]

@@ -37,11 +37,21 @@ def block10(w, d, ctx):
         w("b10.per_token", d=d, bpt=bpt),
         w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
         w("b10.formula"),
-        w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
-        w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
-        w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq),
+        *(shadow_lines(w, d["shadow"], ctx.cfg) if ctx.cfg.get("CLOCK") == "roofline" else [
+            w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
+            w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
+            w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq)]),
         w("b10.conclusion"),
     ]
+
+
+def shadow_lines(w, s, cfg) -> list[str]:
+    """CLOCK = roofline: the named GPU and the shadow model instead of the hand-worked example (GB = 10^9 bytes)."""
+    G = 1e9
+    return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
+            w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
+            w("b10.roof_kv", s=s, cfg=cfg),
+            w("b10.roof_pool", cfg=cfg, n=len(cfg["REQUESTS"]), cap=len(cfg["REQUESTS"]) * -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]))]
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────
@@ -120,7 +130,14 @@ def block12(w, d, ctx):
     lines.append(w("b12.legend"))
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
     lines.append(reading_line(w, d["policies"]))
-    lines.append(w("b12.conclusion"))
+    roofline = ctx.cfg.get("CLOCK") == "roofline"
+    if roofline:
+        parts = "; ".join(w("b12.roofline_policy", name=policy_name(w, p["policy"], ctx.cfg).strip(), p=p)
+                          for p in d["policies"] if p["served"])
+        all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
+        lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
+    lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
+                 else w("b12.conclusion"))
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
 

@@ -70,7 +70,7 @@ def wait_notes(w, record, ids) -> list[str]:
 
 
 def mixed_step_note(w, cfg, mixed) -> list[str]:
-    if not mixed or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
+    if not mixed or cfg.get("CLOCK") == "roofline" or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
         return []
     return [w("note.mixed_step", steps=", ".join(map(str, mixed)), pre=cfg["COST_PREFILL_FIXED"],
               dec=cfg["COST_DECODE_FIXED"])]

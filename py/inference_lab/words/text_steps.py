@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from ..core.hardware import GPUS
 from ..core.run_log import undecoded
 from .text import why
 
@@ -197,6 +198,23 @@ def kv_line(w, it, pool_blocks) -> str:
     return line + "."
 
 
+def cost_line(w, it, cfg) -> str:
+    """CLOCK = roofline: the step's bound in words and numbers, the physical floor before the efficiencies
+    (roofline.py's formula; the GPU's peak and bandwidth from hardware.py)."""
+    gpu, cost, bits = GPUS[cfg["GPU"]], it["cost"], cfg["WEIGHT_BITS"]
+    decode = sum(1 for t in it["tasks"] if t[1] == "decode")
+    prefill = sum(t[2] for t in it["tasks"] if t[1] == "prefill")
+    what = ", ".join(([w("cost.decode", n=decode)] if decode else []) + ([w("cost.prefill", n=prefill)] if prefill else []))
+    gb, gflop = f"{cost['bytes'] / 1e9:.2f}", f"{cost['flops'] / 1e9:.0f}"
+    if cost["bound"] == "memory":
+        floor, term = cost["bytes"] / gpu.bandwidth, w("cost.by_bytes", gb=gb, tbs=f"{gpu.bandwidth / 1e12:g}")
+    else:
+        floor, term = cost["flops"] / gpu.peak(bits), w("cost.by_flops", gflop=gflop, tflops=f"{gpu.peak(bits) / 1e12:g}")
+    return w("cost.line", gpu=gpu.name, model=cfg["SHADOW_MODEL"], what=what, gb=gb, gflop=gflop,
+             bound=w("cost." + cost["bound"]), floor_ms=f"{floor * 1e3:.2f} ms", term=term, bwf=cfg["BANDWIDTH_FRACTION"],
+             ff=cfg["FLOPS_FRACTION"], overhead=cfg["STEP_OVERHEAD"], took=it["end"] - it["start"])
+
+
 # ── one step ───────────────────────────────────────────────────────────────
 def title(w, it) -> str:
     """A few words for the step: its most telling events, else its tasks."""
@@ -230,6 +248,8 @@ def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
     lines += budget_lines(w, it)
     lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
+    if cfg.get("CLOCK") == "roofline" and "cost" in it:
+        lines.append(cost_line(w, it, cfg))
     lines += [wait_kv_line(w, e, pool) for e in ev if e["kind"] == "wait_kv"]
     lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(w, e) for e in ev if e["kind"] == "first"]

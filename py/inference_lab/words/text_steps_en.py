@@ -108,6 +108,15 @@ SAY = {
     "kv.free": " Free {n}/{pool}: {ranges}",
     "kv.cached": "; of these, still holding a prefix-cache hash (reusable until taken for new data): {ranges}",
     "kv.none_left": "none left",
+    # ── CLOCK = roofline: the step's cost (roofline.py) ────────────────────
+    "cost.decode": "decode {n:pl token}",
+    "cost.prefill": "prefill {n:pl token}",
+    "cost.line": "Cost on {gpu} ({model}): {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} "
+                 "(before BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} and STEP_OVERHEAD {overhead} µs, the step takes {took:ms}).",
+    "cost.memory": "memory-bound",
+    "cost.compute": "compute-bound",
+    "cost.by_bytes": "{gb} GB ÷ {tbs} TB/s",
+    "cost.by_flops": "{gflop} GFLOP ÷ {tflops} TFLOP/s",
     # ── one step ───────────────────────────────────────────────────────────
     "title.preempt": "preempt {e[id]}",
     "title.wait_kv": "{e[id]} waits for KV blocks",

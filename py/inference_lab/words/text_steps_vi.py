@@ -107,6 +107,15 @@ SAY = {
     "kv.free": " Trống {n}/{pool}: {ranges}",
     "kv.cached": "; trong đó còn giữ hash prefix cache (dùng lại được tới khi bị lấy cấp mới): {ranges}",
     "kv.none_left": "không còn",
+    # ── CLOCK = roofline: the step's cost (roofline.py) ────────────────────
+    "cost.decode": "decode {n} token",
+    "cost.prefill": "prefill {n} token",
+    "cost.line": "Chi phí trên {gpu} ({model}): {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} "
+                 "(trước BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} và STEP_OVERHEAD {overhead} µs, bước tốn {took:ms}).",
+    "cost.memory": "giới hạn bởi bộ nhớ (memory-bound)",
+    "cost.compute": "giới hạn bởi tính toán (compute-bound)",
+    "cost.by_bytes": "{gb} GB ÷ {tbs} TB/s",
+    "cost.by_flops": "{gflop} GFLOP ÷ {tflops} TFLOP/s",
     # ── one step ───────────────────────────────────────────────────────────
     "title.preempt": "preempt {e[id]}",
     "title.wait_kv": "{e[id]} chờ block KV",

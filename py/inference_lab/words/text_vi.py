@@ -86,6 +86,9 @@ SAY = {
                      "block KV {cfg[BLOCK_SIZE]} token x {cfg[POOL_BLOCKS]} block; context tối đa {cfg[MAX_CONTEXT]}.",
     "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {cfg[SEED]}.",
     "header.clock": "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
+    "header.clock_roofline": "ĐỒNG HỒ: roofline trên {cfg[GPU]} với kích thước của {cfg[SHADOW_MODEL]} (trọng số {cfg[WEIGHT_BITS]} bit, KV {cfg[KV_BITS]} bit; "
+                             "CLOCK=roofline): mỗi bước là một lượt forward, tốn max(FLOP ÷ FLOP/s đạt được, byte ÷ băng thông đạt được) + STEP_OVERHEAD. "
+                             "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; cổng và tokenize vẫn tính bằng COST_GATEWAY {cfg[COST_GATEWAY]} µs và COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs mỗi token (mặc định dưới roofline: 1 µs).",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
     "header.cancels_simulated": "Router và xác thực không được mô phỏng; hủy yêu cầu được mô phỏng theo cột cancel_at.",
@@ -156,6 +159,7 @@ SAY = {
     "b3.no_steps": "Không có bước nào: không yêu cầu nào được phục vụ.",
     "b3.late": "{r[id]} đã đến nhưng còn chuẩn bị đầu vào, sẵn sàng lúc {r[ready]:ms}",
     "b3.observe": "Quan sát: bước 1 bắt đầu lúc {start:ms} chỉ với {lone}; {late}. Bộ lập lịch không đợi.",
+    "b3.mixed_roofline": "Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: dưới CLOCK=roofline chúng là MỘT lượt forward, trọng số đọc một lần cho cả bước (đó là lợi ích của chunked prefill, Sarathi), nhưng decode vẫn phải đợi cả bước xong.",
     "b3.mixed": "Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: chúng dùng chung một bước và (theo công thức chi phí giả định) hai pha chạy nối tiếp nên decode phải đợi prefill xong.",
     "b3.not_mixed": "Không có bước nào trộn decode và prefill.",
     "b3.abort": "Hủy ở ranh giới bước lúc {a[time]:ms}: {a[request]} (client hủy lúc {a[cancel_at]:ms}) rời "
@@ -298,6 +302,10 @@ SAY = {
     "b10.example": "Ví dụ GIẢ ĐỊNH (tính tay, không đo; cùng cấu hình bài HBM): {x[layers]} lớp, {x[ctx]} token, {x[kv_heads]} KV head, head {x[head_dim]}, FP16 -> {real_seq} byte = {gib:.2f} GiB cho một chuỗi.",
     "b10.gpu": "Giả sử GPU {hbm} GiB, trọng số FP16 {weights} GiB: còn {left} GiB cho KV = tối đa {seqs} chuỗi {x[ctx]} token (chưa trừ vùng làm việc).",
     "b10.half": "Nếu trọng số nén còn một nửa ({half} GiB, giả định): còn {left} GiB -> {seqs} chuỗi.",
+    "b10.roof_gpu": "Dưới CLOCK=roofline: {s[gpu]} có {hbm:.0f} GB HBM; như vLLM, engine dùng {s[utilization]} phần (gpu_memory_utilization) = {usable:.1f} GB.",
+    "b10.roof_weights": "Trọng số {s[model]} ở WEIGHT_BITS={cfg[WEIGHT_BITS]} (không phải QUANT_BITS của khối 9): {weights:.2f} GB; vùng activation dành sẵn (giả định) {reserve:.0f} GB -> còn {left:.2f} GB cho KV.",
+    "b10.roof_kv": "KV mỗi token của {s[model]} ở KV_BITS={cfg[KV_BITS]}: 2 x {s[layers]} lớp x {s[kv_heads]} KV head x {s[head_dim]} chiều x {s[kv_bytes]} byte = {s[per_token]} byte -> {s[tokens]} token KV vừa = {s[blocks]} block {cfg[BLOCK_SIZE]} token = {s[seqs]} chuỗi {cfg[MAX_CONTEXT]} token (MAX_CONTEXT).",
+    "b10.roof_pool": "Bể của lab: POOL_BLOCKS = {cfg[POOL_BLOCKS]} block. POOL_BLOCKS=auto lấy min(số block vLLM ở trên, {n} yêu cầu x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): bể lớn hơn mọi thứ trace này giữ cùng lúc được thì chạy y hệt.",
     "b10.conclusion": "Kết luận: KV tăng tuyến tính theo số token và số chuỗi; vì vậy bộ nhớ KV, không chỉ trọng số, quyết định số yêu cầu chạy đồng thời.",
     # ── [11] ───────────────────────────────────────────────────────────────
     "b11.title": "Số đo trên đồng hồ mô phỏng",
@@ -339,6 +347,10 @@ SAY = {
     "b12.same": "Đúng trước, nhanh sau: đổi chính sách lập lịch có đổi token sinh ra không? Mọi yêu cầu chạy ở cả 3 chính sách đều cho cùng token: {d[same]}.",
     "b12.baseline": "Baseline: cùng trace, cùng seed, cùng công thức chi phí; chỉ đổi chính sách lập lịch (static = đợi đủ nhóm, chạy hết nhóm rồi mới nhận nhóm sau).",
     "b12.legend": "Mỗi dòng: thời gian chạy | throughput | TTFT trung bình / lớn nhất | TPOT trung bình | khoảng cách lớn nhất giữa hai token liền kề của một yêu cầu",
+    "b12.roofline_policy": "{name}: {p[steps]} bước ({p[memory_bound]} bị giới hạn bởi bộ nhớ), chạy {p[span]:ms}",
+    "b12.roofline_steps": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token (trọng số đọc một lần mỗi bước), nên thời gian chạy đi theo số bước: {parts}.",
+    "b12.roofline_steps_mixed": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token, còn bước bị giới hạn bởi tính toán (đủ nhiều token, vượt điểm gãy của GPU) tốn theo số token: {parts}.",
+    "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian GPU {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên 3 yêu cầu, không phải đo thật.",
     "b12.conclusion": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên 3 yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
     "b12.benchmark": "Benchmark thật cần: khởi động nóng, lặp lại nhiều lần, báo p50/p95/p99, cùng phần cứng và cùng mẫu tải. Một lần chạy không đủ.",
     # ── [13] ───────────────────────────────────────────────────────────────
@@ -401,7 +413,7 @@ SAY = {
     "note.mixed_step": "đồng hồ của lab là mô hình chi phí của chương trình gốc: bước trộn decode + prefill (bước {steps}) bị tính cả "
                        "COST_PREFILL_FIXED {pre} µs lẫn COST_DECODE_FIXED {dec} µs, như thể đọc trọng số hai lần. GPU thật chạy mỗi bước "
                        "một lượt forward và đọc trọng số một lần, nên ở đây continuous + chunked bị tính đắt hơn thật và có thể thua static; "
-                       "lab chưa có đồng hồ tính mỗi bước một lần (roofline).",
+                       "--clock roofline (CLOCK = roofline) tính mỗi bước một lần, như một lượt forward.",
 }
 
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)

@@ -1,0 +1,146 @@
+"""Named accelerators and real model shapes: the figures the roofline clock (roofline.py) charges.
+
+`GPUS` holds each accelerator's DENSE peak FLOP/s per dtype, its HBM bandwidth and capacity, and the
+datasheet every figure comes from. Datasheets print tensor-core peaks "with sparsity" (2:4 structured
+sparsity, twice the dense figure, marked with an asterisk); serving dense weights never reaches them, so
+only dense figures are written here.
+
+`MODELS` holds the shadow models' shapes, each with its config source (a Hugging Face `config.json`).
+"lab" is the lab's own one-layer NumPy model (model.py); its vocabulary is the run's tokenizer's.
+
+    >>> round(MODELS["Llama-3.1-8B"].params / 1e9, 2)
+    8.03
+    >>> MODELS["Llama-3.1-8B"].kv_bytes_per_token(16)
+    131072
+    >>> round(GPUS["H100-SXM5-80GB"].ridge(16))
+    295
+
+Leaves out: clocks, power and thermal limits (a datasheet peak assumes boost clock), NVLink and
+PCIe (one GPU, no tensor parallelism), mixture-of-experts (every model here is dense: active = all
+parameters), biases and norm weights below 0.01 % of the parameters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+T, G = 1e12, 1e9
+GPU_MEMORY_UTILIZATION = 0.9       # vLLM's default share of HBM an engine may use (--gpu-memory-utilization)
+ACTIVATION_RESERVE = 2 * G         # bytes kept for activations (assumed; vLLM measures its peak with a profiling pass)
+
+
+@dataclass(frozen=True, slots=True)
+class GPU:
+    """One accelerator: dense peaks (FLOP/s) at 16-bit (bf16) and 8-bit (fp8, or int8 where it has no fp8)."""
+    name: str
+    bf16: float                # dense FLOP/s, bf16 tensor cores (FP32 accumulate)
+    fp8: float                 # dense FLOP/s, fp8 (int8 OPS on A100)
+    bandwidth: float           # bytes/s of HBM (GDDR on consumer cards)
+    hbm: float                 # bytes of HBM
+    source: str
+
+    def peak(self, weight_bits: int) -> float:
+        """Peak FLOP/s the GEMMs run at: 8- and 4-bit weights with 8-bit activations use the 8-bit units;
+        weight-only 4-bit kernels dequantize to bf16 (as AWQ/GPTQ do), so 4 bits count at bf16."""
+        return self.fp8 if weight_bits == 8 else self.bf16
+
+    def ridge(self, weight_bits: int = 16) -> float:
+        """The ridge point: FLOP per byte where compute and bandwidth take equal time."""
+        return self.peak(weight_bits) / self.bandwidth
+
+
+GPUS: dict[str, GPU] = {g.name: g for g in (
+    GPU("A100-SXM4-80GB", 312 * T, 624 * T, 2039 * G, 80 * G,
+        "NVIDIA A100 Tensor Core GPU datasheet (2021): BF16 312 TFLOPS dense (624 with sparsity), INT8 624 TOPS dense "
+        "(no FP8), HBM2e 80 GB, 2,039 GB/s (SXM)"),
+    GPU("H100-SXM5-80GB", 989.4 * T, 1979 * T, 3350 * G, 80 * G,
+        "NVIDIA H100 Tensor Core GPU datasheet (2023), SXM column: BF16 1,979 / FP8 3,958 TFLOPS are WITH sparsity, "
+        "dense is half: 989.4 / 1,979 (H100 whitepaper: 989.4); HBM3 80 GB, 3.35 TB/s"),
+    GPU("H200-SXM-141GB", 989.4 * T, 1979 * T, 4800 * G, 141 * G,
+        "NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: same tensor cores as H100 SXM (BF16 989.4, FP8 1,979 "
+        "dense); HBM3e 141 GB, 4.8 TB/s"),
+    GPU("L4", 121 * T, 242 * T, 300 * G, 24 * G,
+        "NVIDIA L4 Tensor Core GPU datasheet (2023): BF16 242 / FP8 485 TFLOPS WITH sparsity, dense 121 / 242; "
+        "GDDR6 24 GB, 300 GB/s"),
+    GPU("RTX-4090", 165 * T, 330 * T, 1008 * G, 24 * G,
+        "NVIDIA Ada Lovelace GPU Architecture whitepaper v2.1 (2023), appendix table for GeForce RTX 4090: FP16/BF16 "
+        "tensor with FP32 accumulate 165.2 TFLOPS dense (330.4 with sparsity; GeForce runs FP32 accumulate at half "
+        "rate), FP8 with FP32 accumulate 330.3 dense; GDDR6X 24 GB, 1,008 GB/s"),
+)}
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A dense decoder-only transformer (Llama layout: GQA attention, SwiGLU FFN, RMSNorm)."""
+    name: str
+    layers: int
+    d_model: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    ffn: int
+    vocab: int
+    tied: bool                 # the output projection shares the embedding table
+    source: str
+
+    @property
+    def layer_params(self) -> int:
+        d, q, kv = self.d_model, self.heads * self.head_dim, self.kv_heads * self.head_dim
+        attention = d * q + 2 * d * kv + q * d          # Wq, Wk, Wv, Wo
+        return attention + 3 * d * self.ffn + 2 * d     # + gate, up, down; two RMSNorm weights
+
+    @property
+    def matmul_params(self) -> int:
+        """Parameters every token multiplies by: all layers and the output projection (the embedding is a lookup)."""
+        return self.layers * self.layer_params + self.d_model * self.vocab + self.d_model
+
+    @property
+    def params(self) -> int:
+        """Every parameter held in HBM (the embedding table once more when it is not tied)."""
+        return self.matmul_params + (0 if self.tied else self.vocab * self.d_model)
+
+    def weight_bytes(self, bits: int) -> float:
+        return self.params * bits / 8
+
+    def kv_bytes_per_token(self, bits: int) -> int:
+        """K and V of one position in every layer."""
+        return 2 * self.layers * self.kv_heads * self.head_dim * bits // 8
+
+
+MODELS: dict[str, Shape] = {m.name: m for m in (
+    Shape("lab", 1, 8, 2, 2, 4, 16, 0, False, "the lab's model.py: one layer, d_model 8, 2 heads of 4, FFN 16 "
+          "(vocabulary: the run's tokenizer)"),
+    Shape("Llama-3.2-1B", 16, 2048, 32, 8, 64, 8192, 128256, True,
+          "meta-llama/Llama-3.2-1B config.json: num_hidden_layers 16, hidden_size 2048, num_attention_heads 32, "
+          "num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size 128256, tie_word_embeddings true"),
+    Shape("Llama-3.1-8B", 32, 4096, 32, 8, 128, 14336, 128256, False,
+          "meta-llama/Llama-3.1-8B config.json: num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, "
+          "num_key_value_heads 8, head_dim 128, intermediate_size 14336, vocab_size 128256"),
+    Shape("Llama-3.1-70B", 80, 8192, 64, 8, 128, 28672, 128256, False,
+          "meta-llama/Llama-3.1-70B config.json: num_hidden_layers 80, hidden_size 8192, num_attention_heads 64, "
+          "num_key_value_heads 8, head_dim 128, intermediate_size 28672, vocab_size 128256"),
+)}
+
+
+def shadow_model(name: str, lab_vocab: int = 0) -> Shape:
+    """The shape the clock charges; "lab" takes the run's vocabulary."""
+    shape = MODELS[name]
+    if shape.vocab:
+        return shape
+    return Shape(shape.name, shape.layers, shape.d_model, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn,
+                 lab_vocab, shape.tied, shape.source)
+
+
+def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size: int = 1) -> dict:
+    """The KV room as vLLM sizes it: HBM × GPU_MEMORY_UTILIZATION − weights − ACTIVATION_RESERVE, in bytes,
+    tokens and blocks of `block_size` tokens (negative room = the model does not fit).
+
+    >>> b = kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-8B"], 16, 16, 16)
+    >>> round(b["weights"] / G, 2), b["per_token"], b["tokens"], b["blocks"]
+    (16.06, 131072, 411525, 25720)
+    """
+    usable, weights = gpu.hbm * GPU_MEMORY_UTILIZATION, shape.weight_bytes(weight_bits)
+    room = usable - weights - ACTIVATION_RESERVE
+    per_token = shape.kv_bytes_per_token(kv_bits)
+    tokens = int(room // per_token) if room > 0 else 0
+    return dict(hbm=gpu.hbm, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE, room=room,
+                per_token=per_token, tokens=tokens, blocks=tokens // block_size)
