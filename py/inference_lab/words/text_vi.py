@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import text
+from . import notes_vi, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
@@ -382,40 +382,9 @@ SAY = {
     "summary.fail": "FAIL: kiểm tra bất biến không đạt: {labels}.",
     "summary.pass": "PASS: đường ống phục vụ LLM thu nhỏ chạy đúng (cache khớp tính lại, block được trả đủ, lập lịch không đổi nội dung).",
     # ── notes beside the seed's lines (text_notes.py: said when the line above is false or incomplete for the run) ──
-    "note.mark": "Ghi chú: ",
-    "note.request_count": "trace này có {n} yêu cầu; \"5 yêu cầu\" ở dòng ĐẦU VÀO là câu cố định của chương trình gốc.",
-    "note.served_count": "lần chạy này phục vụ {n} yêu cầu; con số 3 trong khối này là câu cố định của chương trình gốc.",
-    "note.vllm_config": "tên trong vLLM: SLOTS là max_num_seqs (số chuỗi chạy cùng lúc), TOKEN_BUDGET là max_num_batched_tokens "
-                        "(số token mỗi bước), BLOCK_SIZE là --block-size, POOL_BLOCKS là num_gpu_blocks (vLLM tự tính từ "
-                        "gpu_memory_utilization, xem khối [10]); QUEUE_LIMIT và mã 429 thuộc về cổng đứng trước engine.",
-    "note.diagram": "trang này không có sơ đồ Tab 01 (sơ đồ ở trang bài học gốc); [n · Tên] là tên ô trên sơ đồ đó, và bảng ánh xạ "
-                    "trên trang cho biết mỗi khối nằm ở đâu trong mã.",
-    "note.cancel": "lab này CÓ mô phỏng hủy yêu cầu khi một yêu cầu có cancel_at (như đường abort của vLLM); trace này không có yêu cầu nào bị hủy.",
-    "note.heads": "hai head cho phân phối khác nhau vì phép chiếu Q và K của chúng (W_Q, W_K) khác nhau, không phải vì mỗi head có K/V "
-                  "riêng: dưới GQA, các head dùng chung một K/V vẫn cho hàng attention khác nhau vì Q của chúng khác.",
-    "note.pool_limits": "lab này CÓ mô phỏng prefix cache với đếm tham chiếu (PREFIX_CACHE=on) và preemption kiểu recompute khi hết block; "
-                        "lần chạy này tắt prefix cache và không lần nào hết block.",
-    "note.recompute": "K/V tính lại sau preempt khớp bản cũ vì lab tính bằng NumPy float64; trên GPU, batch khác làm đổi kernel và thứ tự "
-                      "cộng, nên K/V và token greedy có thể khác (batch invariance).",
-    "note.vllm_memory": "vLLM không nhận số block trực tiếp: nó lấy gpu_memory_utilization (mặc định 0.9) x HBM, trừ trọng số và vùng "
-                        "làm việc đo lúc khởi động, rồi chia phần còn lại cho số byte mỗi block (--block-size token) để ra num_gpu_blocks; "
-                        "POOL_BLOCKS của lab đặt thẳng con số đó.",
-    "note.vllm_metrics": "tên số đo trong vLLM: chờ= là vllm:num_requests_waiting, chạy= là vllm:num_requests_running, KV x/y (%) là "
-                         "vllm:kv_cache_usage_perc, số lần preempt là vllm:num_preemptions; TTFT và ITL là histogram "
-                         "vllm:time_to_first_token_seconds và vllm:inter_token_latency_seconds.",
-    "note.wait_steps": "{id} không nhận token nào ở bước {steps} dù không thiếu chỗ chạy",
-    "note.wait_budget": "phần gọi là 'chờ chỗ chạy' không chỉ là chờ chỗ: {who}. Đúng hơn là 'chờ được lập lịch': chờ tới lượt trong "
-                        "ngân sách token mỗi bước (TOKEN_BUDGET, tức max_num_batched_tokens của vLLM).",
-    "note.itl": "khoảng cách lớn nhất giữa hai token liền kề (cột cuối, 'khoảng đứng' ở dòng Cách đọc) là ITL lớn nhất; ITL "
-                "(inter-token latency) là tên số đo này khi phục vụ mô hình, như vllm:inter_token_latency_seconds của vLLM.",
-    "note.batch_invariance": "'không đổi token' đúng ở đây vì lab tính bằng NumPy float64; trên GPU, hình dạng batch đổi kernel và thứ tự "
-                             "cộng, nên cùng prompt greedy có thể ra token khác khi lập lịch khác (batch invariance).",
-    "note.mixed_step": "đồng hồ của lab là mô hình chi phí của chương trình gốc: bước trộn decode + prefill (bước {steps}) bị tính cả "
-                       "COST_PREFILL_FIXED {pre} µs lẫn COST_DECODE_FIXED {dec} µs, như thể đọc trọng số hai lần. GPU thật chạy mỗi bước "
-                       "một lượt forward và đọc trọng số một lần, nên ở đây continuous + chunked bị tính đắt hơn thật và có thể thua static; "
-                       "--clock roofline (CLOCK = roofline) tính mỗi bước một lần, như một lượt forward.",
 }
 
+SAY.update(notes_vi.SAY)          # the notes beside the seed's lines (notes_vi.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
