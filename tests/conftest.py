@@ -33,10 +33,19 @@ from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavai
 from lab_site import RecordingServer, build_site, cold_boots, count_workers, page_csp, workers_started
 
 
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
 def pytest_collection_modifyitems(items):
+    """Browser tests get the `browser` mark; every test of a module that drives the browser goes to one
+    xdist group, so under `pytest -n 2 --dist loadgroup` (tests/run-all.sh) they run in one worker, in order,
+    on the session's one page (the other worker takes the rest: engine, goldens, build)."""
+    browser_modules = set()
     for item in items:
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+            browser_modules.add(item.module.__name__)
+    for item in items:
+        if item.module.__name__ in browser_modules:
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
@@ -101,8 +110,24 @@ def lab(page_lab):
     return page_lab.fresh()
 
 
+_from_workers = [0, 0]   # (cold boots, workers started) reported by pytest-xdist's workers
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workeroutput"):      # an xdist worker: hand the counts to the controller
+        session.config.workeroutput["pyodide"] = [cold_boots(), workers_started()]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    boots, workers = getattr(node, "workeroutput", {}).get("pyodide", [0, 0])
+    _from_workers[0] += boots
+    _from_workers[1] += workers
+
+
 def pytest_terminal_summary(terminalreporter):
     """The suite's cost in every CI log: how many times a test server handed out Pyodide (cold boots),
     and how many Pyodide workers the pages started (also those the service worker or the HTTP cache fed,
-    and the restarts after Stop)."""
-    terminalreporter.write_sep("-", f"Pyodide cold boots: {cold_boots()} (Pyodide workers started: {workers_started()})")
+    and the restarts after Stop); summed over pytest-xdist's workers."""
+    boots, workers = cold_boots() + _from_workers[0], workers_started() + _from_workers[1]
+    terminalreporter.write_sep("-", f"Pyodide cold boots: {boots} (Pyodide workers started: {workers})")

@@ -5,7 +5,7 @@
 # Then the unit tests of the page's JavaScript modules with Node's own runner
 # (node --test tests/js/, Node 20, no npm packages). Both must pass for exit 0; a
 # machine without node fails, saying so (the JS tests never pass by not running).
-# Extra arguments go to pytest, e.g.  bash tests/run-all.sh -k golden
+# Extra arguments go to pytest, e.g.  bash tests/run-all.sh -k golden   (-n 0: one process, no workers)
 set -u
 cd "$(dirname "$0")/.."
 
@@ -24,7 +24,11 @@ if [ -z "${LAB_PYODIDE_MIRROR:-}" ] && [ -d ../shared/pyodide-0.27.7 ]; then
   export LAB_PYODIDE_MIRROR="$(cd ../shared/pyodide-0.27.7 && pwd)"
 fi
 
-python3 -m pytest "$@"
+# Two pytest-xdist workers (these machines have 2 cores): every browser module runs in one worker, in
+# order, on the session's one page (conftest.py groups them), the engine/golden/build tests in the other.
+# The font tarball is fetched into .cache/ once first, so the two workers' builds never race for it.
+python3 -c "import sitebuild; sitebuild.fonts.font_files()" || exit 1
+python3 -m pytest -n 2 --dist loadgroup "$@"
 pytest_rc=$?
 
 echo

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from chart_helpers import assert_drawn as drawn, chart as chart_in, run_and_wait_for_charts as run_and_wait
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 
 pytestmark = pytest.mark.browser
@@ -23,33 +24,15 @@ RUNS = {
 
 
 def chart(lab: Lab, name: str):
-    return lab.page.locator(f'[data-block="{BLOCK_OF[name]}"] [data-chart="{name}"]')
+    return chart_in(lab, name, BLOCK_OF[name])
 
 
 def run_and_wait_for_charts(lab: Lab, values: dict) -> None:
-    """Run, then wait until every chart of the previous run has been replaced by this run's."""
-    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
-    assert lab.run(values) == "done"
-    for name in BLOCK_OF:
-        expect(chart(lab, name)).to_have_count(1, timeout=RUN_MS)
-    expect(lab.page.locator("[data-chart][data-stale]")).to_have_count(0, timeout=RUN_MS)
+    run_and_wait(lab, values, list(BLOCK_OF.items()))
 
 
 def assert_drawn(lab: Lab, name: str) -> None:
-    """Root present above the panel's lines, an SVG with an accessible label, marks, a text alternative."""
-    root = chart(lab, name)
-    above = root.evaluate("""el => {
-        const pre = el.closest('[data-block]').querySelector(':scope > pre');
-        return Boolean(el.compareDocumentPosition(pre) & Node.DOCUMENT_POSITION_FOLLOWING);
-    }""")
-    assert above, f"{name} is not above the panel's lines"
-    svg = root.locator('svg[role="img"]')
-    expect(svg).to_have_count(1)
-    assert len(svg.get_attribute("aria-label").strip()) > 20
-    assert root.locator("svg [data-mark]").count() > 0, f"{name} has no marks"
-    assert root.locator(".chart-alt").count() > 0 and root.locator(".chart-alt").first.text_content().strip()
-    assert root.locator("figcaption").inner_text().strip()
-    assert root.locator(".axis-label, .panel-title").count() > 0, f"{name} has no axis or panel labels"
+    drawn(lab, name, BLOCK_OF[name])
 
 
 def step_owners(report) -> list[dict]:

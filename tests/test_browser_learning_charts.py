@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from inference_lab.entrypoints.exercises import load_all
+from chart_helpers import assert_drawn, chart, run_and_wait_for_charts
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 from lab_site import ROOT
 
@@ -23,32 +24,8 @@ RUNS = {
 }
 
 
-def chart(lab: Lab, name: str, block: int):
-    return lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]')
-
-
 def run_and_wait(lab: Lab, values: dict) -> None:
-    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
-    assert lab.run(values) == "done"
-    for name, block in PLACES:
-        expect(chart(lab, name, block)).to_have_count(1, timeout=RUN_MS)
-    expect(lab.page.locator("[data-chart][data-stale]")).to_have_count(0, timeout=RUN_MS)
-
-
-def assert_drawn(lab: Lab, name: str, block: int) -> None:
-    root = chart(lab, name, block)
-    assert root.get_attribute("data-empty") is None, f"{name} in block {block} drew nothing"
-    # test_browser_charts.assert_drawn finds a chart by its usual block; check the same things here
-    above = root.evaluate("""el => Boolean(el.compareDocumentPosition(
-        el.closest('[data-block]').querySelector(':scope > pre')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
-    assert above, f"{name} is not above block {block}'s lines"
-    svg = root.locator('svg[role="img"]')
-    expect(svg).to_have_count(1)
-    assert len(svg.get_attribute("aria-label").strip()) > 20
-    assert root.locator("svg [data-mark]").count() > 0
-    assert root.locator(".chart-alt").count() > 0 and root.locator(".chart-alt").first.text_content().strip()
-    assert root.locator("figcaption").inner_text().strip()
-    assert root.locator(".panel-title, .axis-label").count() > 0
+    run_and_wait_for_charts(lab, values, PLACES)
 
 
 # ── the default run ─────────────────────────────────────────────────────────

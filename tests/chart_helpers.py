@@ -1,0 +1,40 @@
+"""Chart helpers of the browser tests (test_browser_charts.py, test_browser_learning_charts.py), written once.
+
+A chart is `[data-block="N"] [data-chart="name"]`; `run_and_wait_for_charts` marks every drawn chart stale,
+runs, and waits until each expected chart is there again and none is stale (a resize or a new run redraws
+them a frame later: waiting on the old drawing would race). `assert_drawn` checks what every chart has.
+"""
+from __future__ import annotations
+
+from lab_browser import RUN_MS, Lab, expect
+
+
+def chart(lab: Lab, name: str, block: int):
+    return lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]')
+
+
+def run_and_wait_for_charts(lab: Lab, values: dict, places) -> None:
+    """Run, then wait until every chart of the previous run has been replaced by this run's.
+    places: [(chart name, block number)] that this run must draw."""
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    assert lab.run(values) == "done"
+    for name, block in places:
+        expect(chart(lab, name, block)).to_have_count(1, timeout=RUN_MS)
+    expect(lab.page.locator("[data-chart][data-stale]")).to_have_count(0, timeout=RUN_MS)
+
+
+def assert_drawn(lab: Lab, name: str, block: int) -> None:
+    """Above the panel's lines, something drawn, an SVG with an accessible label, marks, a text
+    alternative, a caption and axis or panel labels."""
+    root = chart(lab, name, block)
+    assert root.get_attribute("data-empty") is None, f"{name} in block {block} drew nothing"
+    above = root.evaluate("""el => Boolean(el.compareDocumentPosition(
+        el.closest('[data-block]').querySelector(':scope > pre')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+    assert above, f"{name} is not above block {block}'s lines"
+    svg = root.locator('svg[role="img"]')
+    expect(svg).to_have_count(1)
+    assert len(svg.get_attribute("aria-label").strip()) > 20
+    assert root.locator("svg [data-mark]").count() > 0, f"{name} in block {block} has no marks"
+    assert root.locator(".chart-alt").count() > 0 and root.locator(".chart-alt").first.text_content().strip()
+    assert root.locator("figcaption").inner_text().strip()
+    assert root.locator(".axis-label, .panel-title").count() > 0, f"{name} has no axis or panel labels"
