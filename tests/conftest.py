@@ -42,9 +42,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-            browser_modules.add(item.module.__name__)
+            browser_modules.add(item.path)
     for item in items:
-        if item.module.__name__ in browser_modules:
+        if item.path in browser_modules:
             item.add_marker(pytest.mark.xdist_group("browser"))
 
 
