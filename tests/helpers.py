@@ -2,6 +2,8 @@
 
 - configs(): a hypothesis strategy of random valid engine configs (a trace of 1-6 requests, FOLLOW one
   of them, some constants changed within their bounds); test_engine.py and test_steps.py draw from it.
+- vllm_request(max_new, cancel_by): a request with the vLLM columns (priority, cancel_at) for the property
+  tests of test_vllm_features_properties.py and test_vllm_rules.py (known words only).
 - printed(number, text): whether a number is printed in a text as that number (not inside another).
 
 Leaves out: the browser helpers (lab_browser.py), the site helpers (lab_site.py) and the vLLM-features
@@ -25,6 +27,19 @@ request = st.fixed_dictionaries(dict(
     top_p=st.sampled_from([0.05, 0.5, 0.9, 1.0]),
     seed=st.integers(0, 2**31 - 1),
 ))
+
+
+def vllm_request(max_new: int, cancel_by: int):
+    """A known-words request, sometimes with a priority (-3..3) and a cancel_at (0..cancel_by µs)."""
+    return st.fixed_dictionaries(dict(
+        arrival=st.integers(0, 8_000),
+        text=st.lists(st.sampled_from(WORDS[:6]), min_size=1, max_size=4).map(" ".join),
+        max_new=st.integers(1, max_new),
+        temperature=st.sampled_from([0.0, 0.8]),
+        top_k=st.integers(0, 6),
+        top_p=st.sampled_from([0.5, 1.0]),
+        seed=st.integers(0, 1000),
+    ), optional=dict(priority=st.integers(-3, 3), cancel_at=st.integers(0, cancel_by)))
 
 
 @st.composite

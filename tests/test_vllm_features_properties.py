@@ -15,21 +15,11 @@ from inference_lab.core.block_manager import BlockManager
 from inference_lab.core.config import Config
 from inference_lab.core.engine import run_engine
 from inference_lab.entrypoints.lab import Lab
+from helpers import vllm_request
 from vllm_helpers import block, fake_kv, feed, seq
 
 
-WORDS = ["xin", "chao", "model", "hoc", "token", "ban"]
-
-
-request = st.fixed_dictionaries(dict(
-    arrival=st.integers(0, 8_000),
-    text=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
-    max_new=st.integers(1, 12),
-    temperature=st.sampled_from([0.0, 0.8]),
-    top_k=st.integers(0, 6),
-    top_p=st.sampled_from([0.5, 1.0]),
-    seed=st.integers(0, 1000),
-), optional=dict(priority=st.integers(-3, 3), cancel_at=st.integers(0, 40_000)))
+request = vllm_request(12, 40_000)
 
 
 @st.composite

@@ -22,6 +22,7 @@ from inference_lab.core.block_manager import BlockManager
 from inference_lab.core.config import validate
 from inference_lab.core.run_log import step_rows
 from inference_lab.entrypoints import cli
+from helpers import vllm_request
 from vllm_helpers import feed, seq
 
 GREEDY = dict(temperature=0.0, top_k=0, top_p=1.0)
@@ -165,16 +166,7 @@ def test_cli_runs_the_three_traces(tmp_path, capsys):
 
 
 # ── property tests: the invariants these bugs break ────────────────────────
-WORDS = ["xin", "chao", "model", "hoc", "token", "ban"]
-request = st.fixed_dictionaries(dict(
-    arrival=st.integers(0, 8_000),
-    text=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
-    max_new=st.integers(1, 10),
-    temperature=st.sampled_from([0.0, 0.8]),
-    top_k=st.integers(0, 6),
-    top_p=st.sampled_from([0.5, 1.0]),
-    seed=st.integers(0, 1000),
-), optional=dict(priority=st.integers(-3, 3), cancel_at=st.integers(0, 20_000)))
+request = vllm_request(10, 20_000)
 
 
 @st.composite
