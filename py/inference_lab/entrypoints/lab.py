@@ -25,6 +25,7 @@ import numpy as np
 from ..words import text_en, text_steps_en, text_steps_vi, text_vi
 from ..core.config import Config
 from ..core.engine import run_engine
+from ..core.replay import recorded, replay_engine
 from ..core.metrics import summarize
 from ..core.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
@@ -89,6 +90,15 @@ def distribution_checks(main, info) -> list[Check]:
 
 
 # ── the whole run ──────────────────────────────────────────────────────────
+def other_run(lab, main):
+    """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
+    or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py)."""
+    if lab.cfg.WORKLOAD_REQUESTS:
+        tokens = recorded(main)
+        return lambda policy, cap, prefix_cache=None: replay_engine(lab, policy, cap, tokens, prefix_cache)
+    return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
+
+
 def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en")."""
@@ -97,9 +107,9 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
     main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
-    runs = {"static": run_engine(lab, "static", None, check=False), "nochunk": run_engine(lab, "continuous", None, check=False),
-            "chunked": main}
-    nocache = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
+    again = other_run(lab, main)
+    runs = {"static": again("static", None), "nochunk": again("continuous", None), "chunked": main}
+    nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
