@@ -99,6 +99,7 @@ const setNote = (text) => { el.actionNote.textContent = text; };
 
 // ── status and buttons ───────────────────────────────────────────────────────
 function setStatus(status, text, detail, fraction) {
+  if (status !== 'running') el.status.removeAttribute('aria-busy'); // a run's progress is told quietly (below)
   panels.setStatus(status, text, detail, fraction);
   const changed = store.get().status !== status;
   store.set({ status });
@@ -210,6 +211,7 @@ function onRunProgress(msg) {
   const { inflight } = store.get();
   if (!inflight || inflight.id !== msg.id || store.get().status !== 'running') return;
   const run = (Object.hasOwn(RUN_NAMES, msg.run) ? RUN_NAMES[msg.run] : RUN_NAMES.chunked)();
+  el.status.setAttribute('aria-busy', 'true'); // the live region is not read out ten times a second
   setStatus('running', t('app.runningEngineCurrent'),
     t('app.runProgress', { run, step: msg.step, done: msg.done, total: msg.total }), msg.fraction);
 }
