@@ -17,7 +17,7 @@ def words_frozen_at_import(source: str) -> list[str]:
             value = head.group(3)
             if re.search(r"\bt\(", value) and not value.lstrip().startswith(("byLang(", "(")) and "=>" not in value[:40]:
                 frozen.append(f"{number}: {line.strip()}")
-            table = bool(re.search(r"[\[{]\s*$", value))
+            table = bool(re.search(r"[\[{]\s*$", value)) and not value.lstrip().startswith("byLang(")
             continue
         if table:
             if re.match(r"^[}\])]", line):
