@@ -132,7 +132,8 @@ def roofline_why(w, d, cfg) -> list[str]:
     lines = []
     mixed = next((p for p in (chunked, nochunk) if p["mixed"] and p["decode_us"] is not None), None)
     if mixed:
-        lines.append(w("b12.roofline_mixed", mixed_us=mixed["mixed_us"], decode_us=mixed["decode_us"],
+        slow = mixed["mixed_us"] > 1.1 * mixed["decode_us"]     # the prompt tokens made the mixed step compute-bound
+        lines.append(w("b12.roofline_mixed_compute" if slow else "b12.roofline_mixed", mixed_us=mixed["mixed_us"], decode_us=mixed["decode_us"],
                        gb=d["weights_read"] / 1e9, static=static, nochunk=nochunk, chunked=chunked))
     best = min(by.values(), key=lambda p: p["span"])["span"]
     names = dict(budget=cfg["TOKEN_BUDGET"], static=static, nochunk=nochunk, chunked=chunked)
@@ -142,7 +143,8 @@ def roofline_why(w, d, cfg) -> list[str]:
         lines.append(w("b12.roofline_best_tie", **names))
     elif chunked["span"] < nochunk["span"]:
         other = min((static, nochunk), key=lambda p: p["span"])
-        lines.append(w("b12.roofline_best_chunked", other=other, other_name=policy_name(w, other["policy"], cfg).strip(), **names))
+        key = "b12.roofline_best_chunked" if chunked["steps"] < other["steps"] else "b12.roofline_best_chunked_bound"
+        lines.append(w(key, other=other, other_name=policy_name(w, other["policy"], cfg).strip(), **names))
     else:
         lines.append(w("b12.roofline_best_nochunk", extra=chunked["steps"] - nochunk["steps"], **names))
     return lines
