@@ -92,7 +92,7 @@ def test_clicking_a_point_selects_its_step_and_the_mark_follows_the_step(lab):
     expect(slider).to_have_attribute("aria-valuenow", "1")
 
 
-def test_the_step_view_says_the_bound_in_words_and_numbers(lab):
+def test_the_step_view_says_the_bound_in_words_and_numbers_under_both_clocks(lab):
     run_clock(lab, "roofline")
     slider = lab.page.locator("[data-step-slider]")
     slider.focus()
@@ -101,6 +101,15 @@ def test_the_step_view_says_the_bound_in_words_and_numbers(lab):
     expect(view).to_contain_text("Chi phí trên H100-SXM5-80GB (Llama-3.1-8B): prefill 6 token: đọc 15.01 GB, 90 GFLOP "
                                  "-> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s")
     expect(view).to_contain_text("BANDWIDTH_FRACTION 0.8, FLOPS_FRACTION 0.6 và STEP_OVERHEAD 100 µs")
+    expect(view.locator(".step-cost-seed")).to_have_count(0)        # the engine's own line says it
+    # under the seed clock the view still says what the step would cost on the GPU (from the run log's `cost`)
+    run_clock(lab, "seed")
+    slider.focus()
+    lab.page.keyboard.press("Home")
+    expect(view.locator(".step-cost-seed")).to_have_text(
+        "Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên H100-SXM5-80GB (Llama-3.1-8B), prefill 6 token: "
+        "đọc 15.01 GB, 90 GFLOP -> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s (trước "
+        "BANDWIDTH_FRACTION 0.8, FLOPS_FRACTION 0.6 và STEP_OVERHEAD 100 µs; đồng hồ roofline sẽ tính 5.70 ms).")
 
 
 @pytest.mark.parametrize("clock", list(RUNS))
