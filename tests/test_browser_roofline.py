@@ -143,6 +143,50 @@ def test_roofline_chart_is_legible_at_375_and_1440_px(lab, clock):
         lab.page.set_viewport_size({"width": 1440, "height": 900})
 
 
+# Long prompts on an A100 (exercise 22): two 82-token prompts join a decode in one compute-bound step. The
+# page's own chart module draws the engine's report (computed here in CPython) into block [10]'s panel.
+LONG_PROMPTS = dict(RUNS["roofline"], GPU="A100-SXM4-80GB", SLOTS=3, QUEUE_LIMIT=2, MAX_CONTEXT=128, N_MERGES=0,
+                    FOLLOW="A", TOKEN_BUDGET=256, REQUESTS=[
+    dict(id="A", arrival=0, text="xin chao", max_new=40, temperature=0.0, top_k=0, top_p=1.0, seed=1),
+    dict(id="B", arrival=30000, text="xin chao model hoc token ban xin chao model hoc token ban xin chao model hoc tok",
+         max_new=8, temperature=0.0, top_k=0, top_p=1.0, seed=2),
+    dict(id="C", arrival=30000, text="model hoc token ban xin chao model hoc token ban xin chao model hoc token ban xi",
+         max_new=8, temperature=0.0, top_k=0, top_p=1.0, seed=3)])
+DRAW_BLOCK_10 = """async ([report]) => {
+    const version = new URL(document.querySelector('script[type="module"][src]').src).search;
+    const charts = await import(new URL('static/charts/index.js' + version, document.baseURI).href);
+    const panel = document.querySelector('details[data-block="10"]');
+    panel.open = true;
+    panel.querySelectorAll('[data-chart]').forEach((el) => { el.dataset.stale = '1'; });
+    await charts.placeAllCharts([[panel, 10]], report);
+}"""
+
+
+def test_compute_bound_steps_lie_right_of_the_ridge_and_stay_legible(lab):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    report = engine_report(LONG_PROMPTS)
+    bounds = [it["cost"]["bound"] for it in costed_steps(report)]
+    assert "compute" in bounds and "memory" in bounds
+    sel = '[data-block="10"] [data-chart="roofline"]:not([data-stale])'
+    try:
+        for width in (1440, 375):
+            lab.page.set_viewport_size({"width": width, "height": 900})
+            lab.page.evaluate(DRAW_BLOCK_10, [report])
+            root = lab.page.locator(sel)
+            expect(root).to_have_count(1, timeout=RUN_MS)
+            ridge = float(root.locator("svg .ridge").get_attribute("cx"))
+            for bound, x in root.locator("svg .point").evaluate_all(
+                    "els => els.map((g) => [g.dataset.bound, g.querySelector('rect').x.baseVal.value + 8])"):
+                assert (x > ridge) == (bound == "compute"), (bound, x, ridge)
+            svg = root.locator("svg[role=img]")
+            assert svg.evaluate(SVG_TEXTS_OUTSIDE) == [], f"labels outside the drawing at {width} px"
+            assert svg.evaluate(SVG_TEXTS_OVERLAPPING) == [], f"labels overlap at {width} px"
+            root.scroll_into_view_if_needed()
+            root.screenshot(path=str(ARTIFACTS / f"chart-roofline-long-prompts-{width}.png"))
+    finally:
+        lab.page.set_viewport_size({"width": 1440, "height": 900})
+
+
 def test_address_clock_roofline_applies_the_roofline_defaults(lab):
     assert lab.visit("?CLOCK=roofline") == "done"
     assert lab.control("CLOCK").input_value() == "roofline"
