@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.config import CORPUS, FIELD_BY_NAME
 from ..core.engine import Decision
-from ..core.metrics import summarize
+from ..core.metrics import step_mix, summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS
 from .weights import GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 
@@ -346,17 +346,6 @@ def block12_data(lab, main, runs, S) -> dict:
     return dict(per=per, same=same, policies=policies,
                 weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8)
 
-
-def step_mix(items) -> dict:
-    """How a policy's steps split: mixed (decodes and prompt chunks in one forward pass), decode only, prompt
-    only; with the mean µs of a mixed and of a decode-only step (None when there is none)."""
-    phases = [{task[1] for task in it["tasks"]} for it in items]
-    def mean_us(kind):
-        spans = [it["end"] - it["start"] for it, ph in zip(items, phases) if ph == kind]
-        return round(sum(spans) / len(spans)) if spans else None
-    return dict(mixed=sum(ph == {"decode", "prefill"} for ph in phases), decode_only=sum(ph == {"decode"} for ph in phases),
-                prefill_only=sum(ph == {"prefill"} for ph in phases), mixed_us=mean_us({"decode", "prefill"}),
-                decode_us=mean_us({"decode"}))
 
 
 def gate_result(lab, bits: int) -> dict:
