@@ -176,7 +176,7 @@ function run() {
   panels.setBusy(true);
 }
 
-// A long run tells how far it is (static/worker/worker.js runProgress, at most every ~100 ms): the status
+// A long run tells how far it is (static/worker/worker.js labProgress, at most every ~100 ms): the status
 // stays 'running' and says which engine run, its step and the requests done, with a progress bar.
 const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.run.static'),
   nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache') };
