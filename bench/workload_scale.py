@@ -3,6 +3,7 @@
 
     python3 bench/workload_scale.py              # the scale command under both clocks + the --json sizes
     python3 bench/workload_scale.py --repeat 3   # each command 3 times (the best wall time is printed)
+    python3 bench/workload_scale.py --pyodide    # the scale run in Pyodide under node (as the page's worker runs it)
 
 Prints, per command, the wall time and the CPU time of the child (user + system: on a machine shared with
 other jobs the wall time can be several times the CPU time), then the size of `--json` for the default run and
@@ -42,10 +43,58 @@ def timed(args: list[str]) -> tuple[float, float, bytes]:
     return wall, cpu, out.stdout
 
 
+# Pyodide under node: the package's files written into its file system, then web.run of the scale config,
+# timed with time.perf_counter inside Pyodide. Needs node and $LAB_PYODIDE_MIRROR (a Pyodide 0.27.7 folder).
+NODE = """
+const { loadPyodide } = require(process.argv[2] + '/pyodide.js');
+const fs = require('fs'), path = require('path');
+(async () => {
+  const py = await loadPyodide({ indexURL: process.argv[2] + '/' });
+  await py.loadPackage('numpy');
+  const copy = (dir, to) => {
+    py.FS.mkdirTree(to);
+    for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (f.isDirectory() && f.name !== '__pycache__') copy(path.join(dir, f.name), to + '/' + f.name);
+      else if (f.name.endsWith('.py')) py.FS.writeFile(to + '/' + f.name, fs.readFileSync(path.join(dir, f.name)));
+    }
+  };
+  copy(process.argv[3], '/lab/inference_lab');
+  py.setStdout({ batched: (s) => console.log(s) });
+  py.runPython(process.argv[4]);
+})();
+"""
+PYODIDE_RUN = """
+import sys, json, time
+sys.path.insert(0, "/lab")
+from inference_lab.entrypoints import web
+config = json.dumps(dict(WORKLOAD_REQUESTS=64, WORKLOAD_PROMPT=2048, WORKLOAD_OUTPUT=128, SLOTS=64, QUEUE_LIMIT=64,
+                         BLOCK_SIZE=16, POOL_BLOCKS="auto", MAX_CONTEXT=4096, TOKEN_BUDGET=8192))
+web.run("{}")
+told = []
+start = time.perf_counter()
+out = json.loads(web.run(config, progress=lambda *a: told.append(a)))
+print(f"scale, Pyodide           {time.perf_counter() - start:6.2f} s   ok={out['ok']}   progress messages={len(told)}")
+"""
+
+
+def pyodide() -> None:
+    import tempfile
+    mirror = Path(os.environ.get("LAB_PYODIDE_MIRROR") or ROOT.parent / "shared" / "pyodide-0.27.7").resolve()
+    with tempfile.NamedTemporaryFile("w", suffix=".js", delete=False) as fh:
+        fh.write(NODE)
+    try:
+        subprocess.run(["node", fh.name, str(mirror), str(ROOT / "py" / "inference_lab"), PYODIDE_RUN], check=True)
+    finally:
+        os.unlink(fh.name)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--pyodide", action="store_true", help="the scale run in Pyodide under node instead")
     args = p.parse_args()
+    if args.pyodide:
+        return pyodide()
     for name, cmd in (("scale, CLOCK=seed", SCALE), ("scale, CLOCK=roofline", SCALE + ["--clock", "roofline"]),
                       ("1000 requests", THOUSAND)):
         runs = [timed(cmd) for _ in range(args.repeat)]
