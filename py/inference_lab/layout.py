@@ -32,9 +32,9 @@ LAYOUT = {
     "core": ("hardware", "schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "kv_room",
              "roofline", "engine", "speculative", "rejection_sampler", "sampler", "quantization", "metrics", "run_log"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
-              "text_notes", "notes_vi", "notes_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
+              "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "weights", "report", "web", "cli", "trace", "patch", "lessons",
-                    "contracts", "sandbox", "exercises"),
+                    "contracts", "sandbox", "exercises", "spec_data"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

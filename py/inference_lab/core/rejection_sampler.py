@@ -102,11 +102,16 @@ def chi_square_critical(df: int, z: float = Z_FALSE_ALARM) -> float:
     return df * (1.0 - a + z * np.sqrt(a)) ** 3
 
 
-def chi_square(counts, p) -> tuple[float, int]:
-    """Pearson's statistic of `counts` against probabilities p over the tokens p allows, and its degrees of freedom;
-    a count on a token p forbids makes the statistic infinite."""
+def chi_square(counts, p, least: float = 5.0) -> tuple[float, int]:
+    """Pearson's statistic of `counts` against probabilities p and its degrees of freedom, over the tokens p allows;
+    tokens expected fewer than `least` times are pooled into one bin (the usual rule for the test to hold).
+    A count on a token p forbids makes the statistic infinite."""
     n, keep = counts.sum(), p > 0
     if np.any(counts[~keep] > 0):
         return float("inf"), int(keep.sum()) - 1
-    expected = n * p[keep]                                 # (allowed tokens,)
-    return float(np.sum((counts[keep] - expected) ** 2 / expected)), int(keep.sum()) - 1
+    expected, seen = n * p[keep], counts[keep]             # (allowed tokens,)
+    small = expected < least
+    if small.any() and (~small).any():
+        expected = np.r_[expected[~small], expected[small].sum()]
+        seen = np.r_[seen[~small], seen[small].sum()]
+    return float(np.sum((seen - expected) ** 2 / expected)), len(expected) - 1

@@ -333,13 +333,14 @@ def summary_dict(S) -> dict:
 
 
 def block12_data(lab, main, runs, S) -> dict:
-    by_id = {r.id: r for r in main.done}
-    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
+    by_id, greedy_only = {r.id: r for r in main.done}, lab.cfg.SPEC_METHOD != "off"   # speculation: see spec_data.py
+    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done
+               if r.id in by_id and (r.temperature == 0 or not greedy_only))
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done), steps=res.log.count,
                      memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items)) for name, res in runs.items()]
-    return dict(per=per, same=same, policies=policies)
+    return dict(per=per, same=same, policies=policies, **({"same_scope": "greedy"} if greedy_only else {}))
 
 
 def gate_result(lab, bits: int) -> dict:
@@ -393,5 +394,5 @@ def quant_sweep(lab, probe, current: dict) -> list[dict]:
 def block13_data(lab, main, info) -> dict:
     d = gate_result(lab, lab.cfg.QUANT_BITS)
     probe = probe_prompt(lab, main, info)
-    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None)
+    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None, probe_ids=probe)
     return d

@@ -131,7 +131,9 @@ BLOCKS: tuple[Block, ...] = (
           "Mỗi bước đưa đúng một token mới qua mô hình và đọc lại K/V cũ từ cache.",
           "Dùng cache tính 41 vị trí, tính lại cả lịch sử cần 197 vị trí (số vị trí, chưa phải thời gian).",
           "nhánh decode trong vòng lặp của run_engine",
-          _refs("engine.Engine.decode"),
+          _refs("engine.Engine.decode", "speculative.Speculation.verify", "speculative.ngram_propose",
+                "speculative.DraftModel.propose", "rejection_sampler.verify", "rejection_sampler.accepts"),
+          editable=_refs("rejection_sampler.accepts"),
           en=('Each step feeds exactly one new token through the model and reads the old K/V back from the cache.', 'With the cache 41 positions are computed, recomputing the whole history needs 197 (positions, not time).', "the decode branch in run_engine's loop")),
     Block(8, "Logits → sampling → stop check",
           "Hàm sample: softmax với temperature, lọc top-k và top-p, rút token bằng seed riêng; dừng khi gặp eos hoặc "

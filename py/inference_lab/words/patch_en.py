@@ -48,6 +48,7 @@ SAY = {
     "value.negative": "got {value}, a negative number.",
     "value.negative_us": "got {value} µs, a negative number.",
     "gateway.not_bool": "got {value}, not True/False.",
+    "accepts.not_bool": "accepts must return True (keep the proposed token) or False (reject it); got {value}.",
     "room.what": "the number of requests to admit",
     "room.forever": "got 0 while no sequence is running, no request is about to arrive and every waiting request "
                     "({ready}) is ready: the engine would wait forever.",

@@ -51,6 +51,7 @@ SAY = {
     "value.negative": "nhận {value}, một số âm.",
     "value.negative_us": "nhận {value} µs, một số âm.",
     "gateway.not_bool": "nhận {value}, không phải True/False.",
+    "accepts.not_bool": "accepts phải trả True (nhận token đề xuất) hoặc False (từ chối); nhận {value}.",
     "room.what": "số yêu cầu được vào chạy",
     "room.forever": "nhận 0 khi không chuỗi nào đang chạy, không yêu cầu nào sắp đến và mọi yêu cầu đang "
                     "chờ ({ready}) đều sẵn sàng: engine sẽ chờ mãi.",

@@ -1,0 +1,77 @@
+"""Speculative decoding's lines (SPEC_METHOD != off): block [7]'s verify steps, α and speedups, block [12]'s
+greedy-only comparison, block [13]'s check of the acceptance rule, and the header's mention.
+
+Every sentence is a template of spec_vi.py / spec_en.py (merged into text_vi / text_en's tables); the facts
+come from entrypoints/spec_data.py. Nothing is said when speculation is off, so the seed's lines are unchanged.
+
+Leaves out: the facts (spec_data.py) and the other blocks' lines (text_compute.py, text_measure.py).
+"""
+from __future__ import annotations
+
+
+def follow_line(w, r) -> str:
+    """One verify step of the followed request: proposed, accepted, first rejected, recovered or bonus token."""
+    proposed = " ".join(r["proposed"])
+    if r["token"] is None:
+        return w("spec.step_stop", r=r, proposed=proposed)
+    if r["bonus"]:
+        return w("spec.step_bonus", r=r, proposed=proposed)
+    return w("spec.step_rejected", r=r, proposed=proposed)
+
+
+def request_line(w, rid, r) -> str:
+    return w("spec.alpha", rid=rid, r=r, k=r["proposed"] / r["verifies"])
+
+
+def compare_line(w, c) -> str:
+    if c["tpot_on"] is None or c["tpot_off"] is None:
+        return w("spec.compare_no_tpot", c=c)
+    return w("spec.compare", c=c, speedup=c["tpot_off"] / c["tpot_on"] if c["tpot_on"] else 0.0)
+
+
+def batch_lines(w, s, cfg) -> list[str]:
+    """Under CLOCK = roofline: batch 1 against a large batch, and where speculation stops paying."""
+    if cfg.get("CLOCK") != "roofline":
+        return [w("spec.batch_seed")]
+    small, large = s["batch"][0], next((b for b in s["batch"] if b["batch"] == 64), s["batch"][-1])
+    lines = [w("spec.batch", gpu=cfg["GPU"], model=cfg["SHADOW_MODEL"], small=small, large=large, s=s,
+               large_bound=w("spec.bound_" + large["bound"]))]
+    lines.append(w("spec.crossover", b=s["crossover"]) if s["crossover"] else w("spec.no_crossover", last=s["batch"][-1]))
+    return lines
+
+
+def block7_lines(w, s, ctx) -> list[str]:
+    fid = ctx.follow["id"]
+    lines = [w("spec.head_" + s["method"], s=s)]
+    if s["follow"]:
+        lines.append(w("spec.follow", fid=fid, n=len(s["follow"])))
+        lines += [follow_line(w, r) for r in s["follow"]]
+    else:
+        lines.append(w("spec.follow_none", fid=fid))
+    lines += [request_line(w, rid, r) for rid, r in s["per_request"].items()]
+    lines.append(w("spec.total", s=s))
+    lines.append(compare_line(w, s["compare"]))
+    return lines + batch_lines(w, s, ctx.cfg) + [w("spec.lossless")]
+
+
+def same_line(w, d) -> str:
+    """Block [12]'s "same tokens" line: every request, or the greedy ones when speculation is on."""
+    return w("b12.same_greedy", d=d) if d.get("same_scope") == "greedy" else w("b12.same", d=d)
+
+
+def block13_lines(w, g) -> list[str]:
+    lines = [w("spec.gate_greedy", g=g, verdict=w("b13.pass" if g["greedy_same"] else "b13.fail"))]
+    if g["probe"] is not None:
+        chi2 = w("spec.infinite") if g["chi2"] is None else f"{g['chi2']:.1f}"
+        lines.append(w("spec.gate_distribution", g=g, chi2=chi2, pct=100 * g["false_alarm"],
+                       verdict=w("b13.pass" if g["distribution_ok"] else "b13.fail")))
+        if not g["distribution_ok"]:
+            lines.append(w("spec.gate_distribution_fail", g=g))
+    if not g["greedy_same"]:
+        lines.append(w("spec.gate_greedy_fail"))
+    return lines
+
+
+def header_part(w, cfg) -> list[str]:
+    return [w("header.spec", cfg=cfg, docs=w.docs)] if cfg.get("SPEC_METHOD", "off") != "off" else []
+
