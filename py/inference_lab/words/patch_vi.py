@@ -96,6 +96,7 @@ SAY = {
     "returns.sampler.draw": "số nguyên trong 0..len(probs)-1: token được rút.",
     "returns.quantization.quantize_weights": "cặp (Wq, info): Wq có mọi ma trận của W với cùng shape; info có, cho mỗi tên "
                                              "trong names, một dict elements, scales, max_err, half_scale, within_half_scale.",
+    "returns.rejection_sampler.accepts": "True (giữ token đề xuất x) hoặc False (từ chối nó); luật đúng: u < min(1, p(x)/q(x)).",
     "returns.model.attention": "cặp (ctx, prob): ctx shape (T, H·d_head), prob shape (H, T, số vị trí nguồn).",
 }
 
