@@ -118,7 +118,7 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
                  13: block13_data(lab, main, info)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
     if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
-        data[7]["spec"] = spec_block7(lab, main, nospec, info)
+        data[7].update(spec_block7(lab, main, nospec, info))
         data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
     data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)

@@ -1,10 +1,12 @@
 """Speculative decoding's facts for blocks [7], [12] and [13] (SPEC_METHOD != off), read from the run log's `spec`.
 
-- `spec_block7`: block [7]'s `spec` {"method", "k", "proposed", "accepted", "per_request": {id: {"proposed",
-  "accepted", "alpha", "verifies", "tokens", "per_step", "expected"}}, "follow": FOLLOW's verify steps, "compare":
-  TPOT and throughput with and without speculation (the same trace run again with SPEC_METHOD = off), "batch":
-  the speedup against the batch size on the roofline clock, "crossover": the first batch size where it is below 1}.
-  `expected` is (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, eq. 1) at the request's α and its mean k.
+- `spec_block7`: block [7]'s `spec` (the issue's --json keys, exactly) {"method", "k", "proposed", "accepted",
+  "per_request": {id: {"proposed", "accepted", "alpha"}}} and beside it: `spec_rates` {id: {"verifies", "tokens",
+  "per_step", "expected"}}, `spec_follow` (FOLLOW's verify steps), `spec_compare` (TPOT and throughput with and
+  without speculation: the same trace run again with SPEC_METHOD = off) and `spec_batch` {"rows": the speedup
+  against the batch size on the roofline clock, "crossover": the first batch size where it is below 1, "alpha",
+  "expected", "context"}. `expected` is (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, eq. 1) at the request's
+  α and its mean k.
 - `spec_gate`: block [13]'s check of the acceptance rule: the greedy requests' texts equal those of the run
   without speculation, and the rule, drawn DRAWS times against the target's distribution at FOLLOW's prompt
   (temperature 1) with a proposer that knows nothing (uniform q), gives the target's distribution: a chi-square
@@ -113,10 +115,13 @@ def spec_block7(lab, main, nospec, info) -> dict:
     context = (f.prompt_len + len(f.out) // 2) if f else 16
     batch = batch_speedups(lab, alpha, cfg.SPEC_TOKENS, context)
     crossover = next((b["batch"] for b in batch if b["speedup"] < 1), None)
-    return dict(method=cfg.SPEC_METHOD, k=cfg.SPEC_TOKENS, proposed=proposed, accepted=accepted, alpha=alpha,
-                per_request={rid: per[rid] for rid in sorted(per)}, follow=follow_rows(lab, rows, info["id"]),
-                compare=compare(main, nospec), batch=batch, crossover=crossover, context=context,
-                expected=expected_tokens(alpha, cfg.SPEC_TOKENS))
+    order = sorted(per)
+    spec = dict(method=cfg.SPEC_METHOD, k=cfg.SPEC_TOKENS, proposed=proposed, accepted=accepted,
+                per_request={rid: {k: per[rid][k] for k in ("proposed", "accepted", "alpha")} for rid in order})
+    return dict(spec=spec, spec_follow=follow_rows(lab, rows, info["id"]), spec_compare=compare(main, nospec),
+                spec_rates={rid: {k: per[rid][k] for k in ("verifies", "tokens", "per_step", "expected")} for rid in order},
+                spec_batch=dict(rows=batch, crossover=crossover, context=context, alpha=alpha,
+                                expected=expected_tokens(alpha, cfg.SPEC_TOKENS)))
 
 
 def greedy_same(main, nospec) -> tuple[bool, int]:

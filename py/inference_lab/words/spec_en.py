@@ -15,7 +15,7 @@ SAY = {
     "spec.step_bonus": "  step {r[step]}: proposed [{proposed}] → all {r[accepted]} accepted, bonus token '{r[token]}'",
     "spec.step_stop": "  step {r[step]}: proposed [{proposed}] → accepted {r[accepted]}, stopped (eos) before a recovered/bonus token",
     "spec.alpha": "  {rid}: proposed {r[proposed]}, accepted {r[accepted]}, α = {r[alpha]:.2f}; {r[per_step]:.2f} tokens per verify step on average, the formula (1 − α^(k+1)) / (1 − α) with k = {k:.2f} gives {r[expected]:.2f}",
-    "spec.total": "The whole run: {s[accepted]}/{s[proposed]} proposals accepted, α = {s[alpha]:.2f}; with K = {s[k]} the formula gives {s[expected]:.2f} tokens per step (K + 1 = {s[k]} + 1 if all are accepted).",
+    "spec.total": "The whole run: {s[accepted]}/{s[proposed]} proposals accepted, α = {b[alpha]:.2f}; with K = {s[k]} the formula gives {b[expected]:.2f} tokens per step (K + 1 = {s[k]} + 1 if all are accepted).",
     "spec.compare": "Against the same trace with SPEC_METHOD=off: mean TPOT {c[tpot_on]:ms} against {c[tpot_off]:ms} ({speedup:.2f}x faster), throughput {c[tput_on]:.1f} against {c[tput_off]:.1f} simulated tokens/s, {c[steps_on]} against {c[steps_off]} steps.",
     "spec.compare_no_tpot": "Against the same trace with SPEC_METHOD=off: throughput {c[tput_on]:.1f} against {c[tput_off]:.1f} simulated tokens/s, {c[steps_on]} against {c[steps_off]} steps.",
     "spec.batch_seed": "The seed clock charges every verified position like a decoding sequence (COST_DECODE_PER_SEQ); see --clock roofline and the 'speculation' picture for when speculation stops paying as the batch grows.",

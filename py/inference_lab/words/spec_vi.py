@@ -16,7 +16,7 @@ SAY = {
     "spec.step_bonus": "  bước {r[step]}: đề xuất [{proposed}] → nhận cả {r[accepted]}, token thưởng '{r[token]}'",
     "spec.step_stop": "  bước {r[step]}: đề xuất [{proposed}] → nhận {r[accepted]}, dừng (eos) trước token sửa/thưởng",
     "spec.alpha": "  {rid}: đề xuất {r[proposed]}, nhận {r[accepted]}, α = {r[alpha]:.2f}; trung bình {r[per_step]:.2f} token mỗi bước kiểm tra, công thức (1 − α^(k+1)) / (1 − α) với k = {k:.2f} cho {r[expected]:.2f}",
-    "spec.total": "Cả lần chạy: {s[accepted]}/{s[proposed]} đề xuất được nhận, α = {s[alpha]:.2f}; với K = {s[k]} công thức cho {s[expected]:.2f} token mỗi bước (K + 1 = {s[k]} + 1 nếu nhận hết).",
+    "spec.total": "Cả lần chạy: {s[accepted]}/{s[proposed]} đề xuất được nhận, α = {b[alpha]:.2f}; với K = {s[k]} công thức cho {b[expected]:.2f} token mỗi bước (K + 1 = {s[k]} + 1 nếu nhận hết).",
     "spec.compare": "So với cùng trace khi SPEC_METHOD=off: TPOT trung bình {c[tpot_on]:ms} so với {c[tpot_off]:ms} (nhanh {speedup:.2f} lần), throughput {c[tput_on]:.1f} so với {c[tput_off]:.1f} token/s mô phỏng, {c[steps_on]} so với {c[steps_off]} bước.",
     "spec.compare_no_tpot": "So với cùng trace khi SPEC_METHOD=off: throughput {c[tput_on]:.1f} so với {c[tput_off]:.1f} token/s mô phỏng, {c[steps_on]} so với {c[steps_off]} bước.",
     "spec.batch_seed": "Đồng hồ seed tính mỗi vị trí được kiểm tra như một chuỗi decode (COST_DECODE_PER_SEQ); xem --clock roofline và hình 'speculation' để thấy lúc nào suy đoán hết lợi theo cỡ batch.",

@@ -136,9 +136,9 @@ def block7(w, d, ctx):
     counts = w("b7.counts", d=d)
     tail = [w("b7.not_time"), w("b7.conclusion")]
     if not ctx.follow["served"]:
-        spec = block7_lines(w, d["spec"], ctx) if "spec" in d else []
+        spec = block7_lines(w, d, ctx) if "spec" in d else []
         return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + spec + tail
-    spec = d.get("spec", {}).get("per_request", {}).get(fid)
+    spec = d.get("spec_rates", {}).get(fid)
     extra = spec["tokens"] - spec["verifies"] if spec else 0          # tokens a verify step gave beyond its first
     recompute = d["n_out"] - 1 - d["n_decode"] - extra
     lines = [w("b7.generates_spec", fid=fid, d=d, extra=extra) if spec else w("b7.generates", fid=fid, d=d)]
@@ -148,7 +148,7 @@ def block7(w, d, ctx):
     lines += block7_decode(w, d, fid)
     lines.append(w("b7.cache_len", fid=fid, d=d))
     lines.append(w("b7.positions_all", counts=counts))
-    return w("b7.title"), lines + (block7_lines(w, d["spec"], ctx) if "spec" in d else []) + tail
+    return w("b7.title"), lines + (block7_lines(w, d, ctx) if "spec" in d else []) + tail
 
 
 # ── [8] ────────────────────────────────────────────────────────────────────

@@ -19,8 +19,8 @@ def follow_line(w, r) -> str:
     return w("spec.step_rejected", r=r, proposed=proposed)
 
 
-def request_line(w, rid, r) -> str:
-    return w("spec.alpha", rid=rid, r=r, k=r["proposed"] / r["verifies"])
+def request_line(w, rid, r, rate) -> str:
+    return w("spec.alpha", rid=rid, r=dict(r, **rate), k=r["proposed"] / rate["verifies"])
 
 
 def compare_line(w, c) -> str:
@@ -33,25 +33,26 @@ def batch_lines(w, s, cfg) -> list[str]:
     """Under CLOCK = roofline: batch 1 against a large batch, and where speculation stops paying."""
     if cfg.get("CLOCK") != "roofline":
         return [w("spec.batch_seed")]
-    small, large = s["batch"][0], next((b for b in s["batch"] if b["batch"] == 64), s["batch"][-1])
+    small, large = s["rows"][0], next((b for b in s["rows"] if b["batch"] == 64), s["rows"][-1])
     lines = [w("spec.batch", gpu=cfg["GPU"], model=cfg["SHADOW_MODEL"], small=small, large=large, s=s,
                large_bound=w("spec.bound_" + large["bound"]))]
-    lines.append(w("spec.crossover", b=s["crossover"]) if s["crossover"] else w("spec.no_crossover", last=s["batch"][-1]))
+    lines.append(w("spec.crossover", b=s["crossover"]) if s["crossover"] else w("spec.no_crossover", last=s["rows"][-1]))
     return lines
 
 
-def block7_lines(w, s, ctx) -> list[str]:
-    fid = ctx.follow["id"]
+def block7_lines(w, d, ctx) -> list[str]:
+    """Block [7]'s speculation lines from its data: `spec`, `spec_follow`, `spec_rates`, `spec_compare`, `spec_batch`."""
+    fid, s, follow = ctx.follow["id"], d["spec"], d["spec_follow"]
     lines = [w("spec.head_" + s["method"], s=s)]
-    if s["follow"]:
-        lines.append(w("spec.follow", fid=fid, n=len(s["follow"])))
-        lines += [follow_line(w, r) for r in s["follow"]]
+    if follow:
+        lines.append(w("spec.follow", fid=fid, n=len(follow)))
+        lines += [follow_line(w, r) for r in follow]
     else:
         lines.append(w("spec.follow_none", fid=fid))
-    lines += [request_line(w, rid, r) for rid, r in s["per_request"].items()]
-    lines.append(w("spec.total", s=s))
-    lines.append(compare_line(w, s["compare"]))
-    return lines + batch_lines(w, s, ctx.cfg) + [w("spec.lossless")]
+    lines += [request_line(w, rid, r, d["spec_rates"][rid]) for rid, r in s["per_request"].items()]
+    lines.append(w("spec.total", s=s, b=d["spec_batch"]))
+    lines.append(compare_line(w, d["spec_compare"]))
+    return lines + batch_lines(w, d["spec_batch"], ctx.cfg) + [w("spec.lossless")]
 
 
 def same_line(w, d) -> str:
