@@ -34,7 +34,9 @@ def batch_lines(w, s, cfg) -> list[str]:
     if cfg.get("CLOCK") != "roofline":
         return [w("spec.batch_seed")]
     small, large = s["rows"][0], next((b for b in s["rows"] if b["batch"] == 64), s["rows"][-1])
+    speed = lambda x: w("spec.faster" if x >= 1 else "spec.slower", x=x)      # noqa: E731
     lines = [w("spec.batch", gpu=cfg["GPU"], model=cfg["SHADOW_MODEL"], small=small, large=large, s=s,
+               small_speed=speed(small["speedup"]), large_speed=speed(large["speedup"]),
                large_bound=w("spec.bound_" + large["bound"]))]
     lines.append(w("spec.crossover", b=s["crossover"]) if s["crossover"] else w("spec.no_crossover", last=s["rows"][-1]))
     return lines
