@@ -11,6 +11,7 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
+import * as speculation from './speculation.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
@@ -21,6 +22,7 @@ export const CHARTS = {
   3: [timeline],
   5: [attention],
   6: [kvBlocks],
+  7: [speculation],
   8: [sampling],
   9: [quantization],
   10: [memory],

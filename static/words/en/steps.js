@@ -50,4 +50,12 @@ export default {
   'steps.nobodyHolds': 'nobody holds a block',
   'steps.cacheLabel': '; shared: {shared}; {nCached} free still hashed',
   'steps.none': 'none',
+  'steps.specTitle': 'Speculative decoding: the step\'s proposals and what the verify kept',
+  'steps.spec.accepted': 'accepted',
+  'steps.spec.rejected': 'rejected',
+  'steps.spec.unchecked': 'dropped (after the rejected one)',
+  'steps.spec.recovered': 'recovered token',
+  'steps.spec.bonus': 'bonus token',
+  'steps.spec.row': 'accepted {accepted}/{proposed}:',
+  'steps.spec.none': 'this step verified no proposals',
 };

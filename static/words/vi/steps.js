@@ -50,4 +50,12 @@ export default {
   'steps.nobodyHolds': 'không ai giữ block',
   'steps.cacheLabel': '; dùng chung: {shared}; trống còn hash {nCached}',
   'steps.none': 'không',
+  'steps.specTitle': 'Giải mã suy đoán: đề xuất và kết quả kiểm tra của bước',
+  'steps.spec.accepted': 'được nhận',
+  'steps.spec.rejected': 'bị từ chối',
+  'steps.spec.unchecked': 'bỏ (sau token bị từ chối)',
+  'steps.spec.recovered': 'token sửa',
+  'steps.spec.bonus': 'token thưởng',
+  'steps.spec.row': 'nhận {accepted}/{proposed}:',
+  'steps.spec.none': 'bước này không kiểm tra đề xuất nào',
 };
