@@ -155,7 +155,8 @@ function drawBatch(chart, svg, rows, b, top, plotW, report) {
   svg.append(axis);
   const even = s('g', { class: 'break-even' });
   even.append(s('line', { x1: LEFT, x2: LEFT + plotW, y1: round(y(1)), y2: round(y(1)), stroke: '#000000', 'stroke-width': 1.5, 'stroke-dasharray': '5 3' }));
-  even.append(text(LEFT + plotW - 2, y(1) - 4, t('chart.spec.noGain'), { 'text-anchor': 'end', class: 'value strong' }));
+  // under the dashed line at the left: the curve starts above 1× there (a gain at batch 1), so nothing is in the way
+  even.append(text(LEFT + 4, y(1) + 14, t('chart.spec.noGain'), { class: 'value strong', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
   svg.append(chart.mark(even, t('chart.spec.noGainMark')));
   const path = rows.map((r, i) => `${i ? 'L' : 'M'}${round(x(i))} ${round(y(r.speedup))}`).join(' ');
   svg.append(s('path', { d: path, fill: 'none', stroke: OKABE_ITO.blue, 'stroke-width': 2.5, 'aria-hidden': 'true' }));
@@ -166,7 +167,8 @@ function drawBatch(chart, svg, rows, b, top, plotW, report) {
     if (i === 0 || r.batch === b.crossover) {
       const label = r.speedup.toFixed(2) + '×';
       const anchor = i === 0 ? 'start' : 'middle';
-      g.append(text(x(i) + (i === 0 ? 6 : 0), y(r.speedup) - 8, label, { 'text-anchor': anchor, class: 'value strong', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
+      const below = lose ? 20 : -8;        // a loss: under its cross, away from the falling line
+      g.append(text(x(i) + (i === 0 ? 6 : 0), y(r.speedup) + below, label, { 'text-anchor': anchor, class: 'value strong', stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
     }
     g.append(s('rect', { x: round(x(i) - 10), y: plotTop, width: 20, height: round(bottom - plotTop), fill: 'transparent' }));
     svg.append(chart.mark(g, t('chart.spec.batchMark', { batch: r.batch, speedup: r.speedup.toFixed(2), off: r.off_us.toFixed(0), on: r.on_us.toFixed(0), bound: r.bound === 'compute' ? t('chart.spec.bound.compute') : t('chart.spec.bound.memory') })));
