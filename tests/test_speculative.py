@@ -181,3 +181,21 @@ def test_prefix_cache_and_speculation_hash_only_kept_tokens():
     lab = Lab.build(cfg)
     res = WatchedEngine(lab, "continuous", cfg.TOKEN_BUDGET).run()
     assert res.pool.hits and any(e["kind"] == "rollback" for it in res.log.items for e in it["events"])
+
+
+def test_preemption_and_cancellation_in_a_speculating_run():
+    """POOL_BLOCKS=6: B is preempted while A verifies proposals (k + 1 slots each), C is cancelled mid-run."""
+    reqs = [dict(id="A", arrival=0, text="xin chao model", max_new=10, temperature=0.0, top_k=0, top_p=1.0, seed=1),
+            dict(id="B", arrival=0, text="model hoc token", max_new=9, temperature=0.8, top_k=4, top_p=0.9, seed=2),
+            dict(id="C", arrival=0, text="ban hoc model", max_new=9, temperature=0.0, top_k=0, top_p=1.0, seed=4,
+                 cancel_at=9000)]
+    cfg = Config.from_values(dict(SPEC_METHOD="ngram", SPEC_TOKENS=4, SLOTS=3, QUEUE_LIMIT=2, POOL_BLOCKS=6,
+                                  TOKEN_BUDGET=12, REQUESTS=reqs, FOLLOW="A"))
+    lab = Lab.build(cfg)
+    res = WatchedEngine(lab, "continuous", cfg.TOKEN_BUDGET).run()
+    preempt_steps = {p["step"] for p in res.log.happenings("preempt")}
+    assert preempt_steps and any("spec" in res.log.items[s - 1] for s in preempt_steps)
+    assert [a["request"] for a in res.log.happenings("abort")] == ["C"]
+    check_counts(res, cfg)
+    off = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, spec="off")
+    assert {r.id: r.out for r in res.done if r.temperature == 0} == {r.id: r.out for r in off.done if r.temperature == 0}
