@@ -40,7 +40,12 @@ export function verifySteps(report) {
 }
 
 export function render(data, report, opts = {}) {
-  if (!data.spec) return null;                 // speculation off: block 7 has no such picture
+  if (!data.spec) {                           // speculation off: a note saying how to turn it on (the guide links here)
+    const off = new ChartBuilder(NAME, t('chart.spec.titleOff'), opts.width);
+    off.root.dataset.empty = 'true';
+    off.note(t('chart.spec.off'));
+    return off.finish();
+  }
   const chart = new ChartBuilder(NAME, t('chart.spec.title', { method: data.spec.method, k: data.spec.k }), opts.width);
   chart.legend([
     { label: t('chart.spec.proposed'), draw: swatches.box('#ffffff', null) },

@@ -44,6 +44,8 @@ Three behaviours of vLLM, each off (or unused) by default so the seed's output i
   and the preemption victim is the running sequence with the largest (priority, arrival)
   instead of the most recently admitted one.
 
+Speculative decoding (SPEC_METHOD != off) is the `Speculation` mix-in of speculative.py: it plans the
+proposals' budget, verifies them in one pass and rolls the KV cache back.
 Leaves out: swapping to CPU, routing, more than one engine, preempting a running request
 only because a higher-priority one waits (vLLM v1 preempts only when KV blocks run out).
 """
@@ -105,8 +107,7 @@ class EngineResult:
 
 
 class Engine(KVRoom, Speculation):
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
-                 spec: str | None = None):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None, spec=None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         self.log = RunLog(self.cfg)
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
@@ -396,7 +397,6 @@ class Engine(KVRoom, Speculation):
                             self.now, self.log, sorted(self.aborted, key=lambda r: r.id))
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
-               spec: str | None = None) -> EngineResult:
+def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache=None, spec=None) -> EngineResult:
     """One run of the trace; `prefix_cache` overrides PREFIX_CACHE, `spec` SPEC_METHOD (None = as configured)."""
     return Engine(lab, policy, budget_cap, check, prefix_cache, spec).run()

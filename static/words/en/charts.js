@@ -344,4 +344,6 @@ export default {
   'chart.spec.batch': 'Batch size',
   'chart.spec.offUs': 'µs per step, off',
   'chart.spec.onUs': 'µs per step, on',
+  'chart.spec.titleOff': 'Speculative decoding (SPEC_METHOD)',
+  'chart.spec.off': 'SPEC_METHOD = off: one token per decode step. Choose ngram or draft (under Advanced) to see the proposals accepted per step, α per request and the speed by batch size on the roofline clock.',
 };

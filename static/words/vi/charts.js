@@ -344,4 +344,6 @@ export default {
   'chart.spec.batch': 'Cỡ batch',
   'chart.spec.offUs': 'µs mỗi bước, tắt',
   'chart.spec.onUs': 'µs mỗi bước, bật',
+  'chart.spec.titleOff': 'Giải mã suy đoán (SPEC_METHOD)',
+  'chart.spec.off': 'SPEC_METHOD = off: mỗi bước decode một token. Chọn ngram hoặc draft (mục Nâng cao) để xem đề xuất được nhận mỗi bước, α theo yêu cầu và tốc độ theo cỡ batch trên đồng hồ roofline.',
 };
