@@ -100,6 +100,9 @@ def test_step_view_colours_accepted_rejected_and_bonus_tokens(lab):
             assert kinds == want, (n, rid)
             seen |= set(kinds)
     assert {"accepted", "rejected", "bonus"} <= seen
+    slider.press("Home")                                          # leave the shared page at step 1, the address
+    expect(slider).to_have_attribute("aria-valuenow", "1")        # written (it follows once scrubbing pauses)
+    expect(lab.page).to_have_url(re.compile(r"[?&]step=1(&|$)"))
     colours = lab.page.evaluate("""() => Object.fromEntries(['accepted', 'rejected', 'bonus', 'recovered'].map(k => {
         const el = document.querySelector('.spec-legend .spec-tok.is-' + k); return [k, getComputedStyle(el).backgroundColor]; }))""")
     assert len(set(colours.values())) == 4, colours                # each kind its own colour (and its own mark)
