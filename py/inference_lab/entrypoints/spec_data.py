@@ -124,6 +124,16 @@ def spec_block7(lab, main, nospec, info) -> dict:
                                 expected=expected_tokens(alpha, cfg.SPEC_TOKENS)))
 
 
+def same_tokens(cfg, main, runs) -> tuple[bool, dict]:
+    """Block [12]'s check: every request gets the same tokens under the 3 policies; with speculation on, the greedy
+    ones (the budget cuts proposals differently per policy, so sampled draws differ while their distribution does
+    not). Returns (same, {"same_scope": "greedy"} or {})."""
+    by_id, greedy_only = {r.id: r for r in main.done}, cfg.SPEC_METHOD != "off"
+    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done
+               if r.id in by_id and (r.temperature == 0 or not greedy_only))
+    return same, ({"same_scope": "greedy"} if greedy_only else {})
+
+
 def greedy_same(main, nospec) -> tuple[bool, int]:
     """(every greedy request served in both runs has the same tokens, how many were compared)."""
     off = {r.id: r.out for r in nospec.done}

@@ -58,4 +58,13 @@ export default {
   'steps.spec.bonus': 'bonus token',
   'steps.spec.row': 'accepted {accepted}/{proposed}:',
   'steps.spec.none': 'this step verified no proposals',
+  'steps.costSeed': 'Under CLOCK=roofline (the seed clock does not use this line): on {gpu} ({model}), {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} (before BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} and STEP_OVERHEAD {overhead} µs; the roofline clock would charge {roof} ms).',
+  'steps.costDecodeOne': 'decode {n} token',
+  'steps.costDecode': 'decode {n} tokens',
+  'steps.costPrefillOne': 'prefill {n} token',
+  'steps.costPrefill': 'prefill {n} tokens',
+  'steps.memoryBound': 'memory-bound',
+  'steps.computeBound': 'compute-bound',
+  'steps.costByBytes': '{gb} GB ÷ {tbs} TB/s',
+  'steps.costByFlops': '{gflop} GFLOP ÷ {tflops} TFLOP/s',
 };
