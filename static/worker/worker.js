@@ -314,7 +314,7 @@ function reportRefused() {
 
 // How far the run in progress is: entrypoints/web.py finds this function (`from js import labProgress`) and
 // calls it after engine steps, at most every ~100 ms: run = "chunked" (the main run), "static", "nochunk"
-// (block 12's other policies), "nocache" (block 11's run without the prefix cache).
+// (block 12's other policies), "nocache" (block 11's run without the prefix cache), "nospec" (without speculation).
 let runningId = null;    // the id of the run Python is working on
 self.labProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });

@@ -33,6 +33,7 @@ from .block_data import (block1_data, block2_data, block3_data, block4_data, blo
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, stand_in)
 from .byte_cost import byte_cost_data
+from .spec_data import spec_block7, spec_gate
 from .report import Block, Check, Report
 from .weights import (GATE_STEPS, Lab, quantized_for, quantized_logit_err, reference_for,  # noqa: F401 (the caches, for patch.py)
                       teacher_forced_for, tokenizer_for, weights_for)
@@ -44,6 +45,7 @@ TEXTS = {"vi": (text_vi, text_steps_vi), "en": (text_en, text_steps_en)}   # lan
 
 # ── invariant checks ───────────────────────────────────────────────────────
 def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
+    """The invariant checks; with speculation on, block [13]'s two checks of the acceptance rule too."""
     cfg, tr = lab.cfg, main.trace
     b1, b6, b12 = blocks[1], blocks[6], blocks[12]
     checks = [
@@ -60,6 +62,9 @@ def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
     ]
     if nocache is not None:
         checks.append(Check("prefix_cache_same_text", same_text(main, nocache)))
+    gate = blocks[13].get("spec")
+    if gate is not None:
+        checks += [Check("spec_greedy_text", gate["greedy_same"]), Check("spec_distribution", gate["distribution_ok"])]
     return checks + distribution_checks(main, info)
 
 
@@ -94,7 +99,7 @@ def distribution_checks(main, info) -> list[Check]:
 def other_run(lab, main):
     """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
     or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py)."""
-    if lab.cfg.WORKLOAD_REQUESTS:
+    if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off":     # speculation has its own verify path
         tokens = recorded(main)
         return lambda policy, cap, prefix_cache=None: replay_engine(lab, policy, cap, tokens, prefix_cache)
     return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
@@ -103,7 +108,7 @@ def other_run(lab, main):
 def run(config: Config | dict | None = None, lang: str = "vi", progress=None) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
-    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache") and how far."""
+    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec") and how far."""
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
@@ -119,6 +124,8 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
     runs["chunked"] = main
     lab.progress = heard("nocache")
     nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
+    lab.progress = heard("nospec")
+    nospec = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
     lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)
@@ -131,6 +138,10 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
                  11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
                  13: block13_data(lab, main, info)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
+    if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
+        data[7].update(spec_block7(lab, main, nospec, info))
+        data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
+    data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
                    summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0])
