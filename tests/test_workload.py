@@ -177,7 +177,7 @@ def test_progress_is_told_for_every_engine_run():
 def test_a_thousand_requests_and_the_json_size():
     started = time.perf_counter()
     out = run_cli(["--workload-requests", "1000", "--slots", "64", "--queue-limit", "1024", "--pool-blocks", "auto",
-                   "--workload-rate", "200", "--json"])
+                   "--workload-rate", "200", "--token-budget", "2048", "--json"])     # bench/workload_scale.py's
     seconds = time.perf_counter() - started
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
