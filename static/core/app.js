@@ -1,6 +1,6 @@
 // Inference Lab page, the entry module: wires the store, the worker client, the controls, the
 // panels and the tools together and owns the run itself (Run, Stop, Mặc định; one run at a time;
-// a run that takes too long can be stopped, which restarts Python and keeps what the user typed).
+// a run that takes too long can be stopped, and what the user typed stays: stop.js says how).
 // Everything that comes from the engine or the user is inserted with textContent, never as HTML.
 // Modules, one job each:
 //   store.js          the one store: state + events        worker-client.js  the worker protocol
@@ -8,6 +8,7 @@
 //   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
 //   dom.js            make()                                versioned.js      ?v= cache busting
 //   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
+//   stop.js           Stop and the watchdog: interrupt, else restart Python
 //   address.js        the page address's one owner: tools register their parts; applied once Python is
 //                     ready and again on back/forward (popstate), never by reloading the page
 // Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
@@ -22,6 +23,7 @@ import { createControls } from './controls.js';
 import { createPanels } from './panels.js';
 import { createLabApi } from './lab-api.js';
 import { createAddress } from './address.js';
+import { createStop } from './stop.js';
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import * as editor from '../tools/editor.js';
@@ -213,6 +215,7 @@ function onStarted(id) {
 function finishRun() {
   const { inflight } = store.get();
   if (inflight) clearTimeout(inflight.slowTimer);
+  stopper.settled(inflight);
   store.set({ inflight: null });
   panels.setBusy(false);
   updateButtons();
@@ -226,6 +229,7 @@ function onResult(result) {
     onRunError({ message: t('app.engineReturnedResult') });
     return;
   }
+  if (typeof result.stopped === 'string') { stopper.onStopped(result); return; } // Stop, without a restart
   if (!result.ok) {
     const errors = (Array.isArray(result.errors) ? result.errors : []).map(inLang);
     const unplaced = controls.showFieldErrors(errors);
@@ -291,19 +295,10 @@ function onMalformed(what, runId) {
   else setNote(text);
 }
 
-function stop() {
-  stopRun('user');
-}
-
-// reason: 'user' (Dừng) or 'watchdog' (a run with edited code ran too long).
-function stopRun(reason) {
-  const { inflight } = store.get();
-  if (!inflight) return;
-  restartWorker(reason === 'watchdog'
-    ? t('app.stoppedRunEditedCode') + WATCHDOG_MS / 1000 + t('app.secondsPython')
-    : t('app.runStoppedPython'));
-  store.emit('stopped', { reason, patched: inflight.patched });
-}
+const stopper = createStop({ store, worker, restartWorker, finishRun, setStatus, setNote, watchdogMs: WATCHDOG_MS,
+  showFieldErrors: (errors) => controls.showFieldErrors(errors) });
+const stop = () => stopper.stopRun('user');
+const stopRun = (reason) => stopper.stopRun(reason);
 
 // The edited functions every run sends from now on ([] for none).
 function setPatches(patches) {

@@ -4,6 +4,11 @@
 // micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
+// Stop without a reboot: where the page is cross-origin isolated (COOP/COEP: sw.js, build.py serve), the
+// worker hands Pyodide an interrupt buffer (pyodide.setInterruptBuffer) in a SharedArrayBuffer it sends
+// with 'ready'; the page writes 2 into it (static/core/worker-client.js interrupt()), Python raises
+// KeyboardInterrupt in the line it is on, and web.run answers {ok: false, stopped: that line}. Not
+// isolated (no SharedArrayBuffer), the page ends this worker and starts another, as before.
 // A build with bytecode (build-info.json "bytecode", sitebuild/bytecode.py) names its standard library
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
@@ -15,7 +20,8 @@
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction}
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
-//                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
+//                 {type: 'ready', schema, versions, timings, interrupt} (timings: ms since the worker started;
+//                 interrupt: the SharedArrayBuffer of Stop when the page is cross-origin isolated, else null)
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
 //                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
@@ -37,6 +43,9 @@ let pyodide = null;      // the Pyodide instance once loaded
 let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
 let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
 let ranEdited = false;   // a run with edited code went through: this worker's caches are not to be trusted
+// Int32Array over the SharedArrayBuffer of Stop, or null (not isolated): [0] Pyodide's interrupt signal
+// (2 = SIGINT), [1] the id of the run the page stopped, [2] 0 for the Stop button, else the watchdog's seconds.
+let stopView = null;
 const queue = [];        // runs that arrived before the engine was ready
 
 function post(msg) { self.postMessage(msg); }
@@ -241,6 +250,17 @@ async function installEngine(wheelURL, wheelBytes) {
   }
 }
 
+// A pruned standard library (sitebuild/stdlib.py): the rest comes from the official zip when first
+// imported, through the finder the build put into it (sitebuild/lazy_stdlib.py).
+function lazyStdlib(url) {
+  const lazy = pyodide.pyimport('_lab_lazy_stdlib');
+  try {
+    lazy.install(url, LANG);
+  } finally {
+    lazy.destroy();
+  }
+}
+
 async function boot() {
   progress('build-info.json', t('worker.readingBuildSFileList'), 0.02);
   const manifest = await fetchManifest();
@@ -262,6 +282,7 @@ async function boot() {
   mark('pyodide');
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
+  if (manifest.pyodide.fullStdLibURL) lazyStdlib(new URL(manifest.pyodide.fullStdLibURL, indexURL).href);
   await loadPackages();
   progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
@@ -270,8 +291,24 @@ async function boot() {
   const schema = JSON.parse(web.describe());
   await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
   staging.files = null;
+  const interrupt = interruptBuffer();
   mark('ready');
-  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings });
+  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt });
+}
+
+// Stop's SharedArrayBuffer given to Pyodide, or null where the page is not cross-origin isolated.
+function interruptBuffer() {
+  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== 'function' || !pyodide.setInterruptBuffer) return null;
+  const buffer = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
+  stopView = new Int32Array(buffer);
+  pyodide.setInterruptBuffer(new Int32Array(buffer, 0, 1));
+  return buffer;
+}
+
+// Who stopped the run, in the page's language (web.run words its message with it).
+function stoppedBy() {
+  const seconds = stopView ? Atomics.load(stopView, 2) : 0;
+  return seconds > 0 ? t('worker.watchdog', { seconds }) : t('worker.stopButton');
 }
 
 // One default run while the student reads the page: weights, tokenizer and the quality gate are
@@ -279,9 +316,11 @@ async function boot() {
 function warmUp() {
   if (warmed || !web) return;
   warmed = true;
+  const stopsBefore = stopView ? Atomics.load(stopView, 1) : 0;
   try {
     web.run('{}'); // imports the pipeline, fills the engine's caches
-    web.run('{}'); // a second, steady run: WebAssembly's optimising tier has more to work on
+    // a second, steady run (WebAssembly's optimising tier has more to work on), unless a Stop came
+    if (!stopView || Atomics.load(stopView, 1) === stopsBefore) web.run('{}');
   } catch (err) {
     // a real run will report it
   }
@@ -315,24 +354,37 @@ function handleRun(msg) {
   warmed = true;
   if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
   post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
+  if (stopView && Atomics.load(stopView, 1) === msg.id) { // stopped while it waited (behind the warm-up)
+    Atomics.store(stopView, 0, 0);
+    post({ id: msg.id, type: 'result', result: { ok: false, stopped: t('worker.stoppedAt', { stopped: stoppedBy() }), errors: [] } });
+    return;
+  }
+  if (stopView) Atomics.store(stopView, 0, 0); // a Stop that came after the previous run had ended
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
     // vi without patches: web.run(config), the seed's words; the other arguments only when needed
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
+      : stopView ? web.run.callKwargs(config, patches, lang, { stopped: stoppedBy })
+        : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
     const text = String(err && err.message || err);
     const lastLine = text.trim().split('\n').pop();
+    if (isPython && err.type === 'KeyboardInterrupt') { // stopped outside web.run's own handling
+      post({ id: msg.id, type: 'result', result: { ok: false, stopped: t('worker.stoppedAt', { stopped: stoppedBy() }) + lastLine, errors: [] } });
+      return;
+    }
     post({
       id: msg.id, type: 'error',
       message: (isPython ? t('worker.pythonError') : t('worker.errorWhileRunning')) + lastLine,
       details: text,
       fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
     });
+  } finally {
+    if (stopView) Atomics.store(stopView, 0, 0); // a Stop that came as the run ended is not for the next one
   }
 }
 
