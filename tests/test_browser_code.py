@@ -278,6 +278,28 @@ def test_a_bare_except_that_swallows_the_interrupt_falls_back_to_a_restart(lab):
     assert changed_blocks(lab, expected_text()) == []
 
 
+LAZY = """    import sys
+    finders = [f for f in sys.meta_path if type(f).__name__ == "LazyStdlib"]
+    print("before", [f.fetched for f in finders], "fractions" in sys.modules)
+    import fractions
+    assert fractions.Fraction(1, 3) + fractions.Fraction(1, 6) == fractions.Fraction(1, 2)
+    print("after", [f.fetched for f in finders])
+"""
+
+
+def test_a_module_outside_the_pruned_standard_library_is_fetched_when_imported(lab):
+    """sitebuild/stdlib.py: the page loads a pruned standard library; `import fractions` in an edit makes the
+    lazy finder (sitebuild/lazy_stdlib.py) fetch the official zip, and the run goes on."""
+    source = inspect.getsource(original("scheduler.plan_tasks"))
+    head, body = source.split("\n", 1)
+    editor = set_code(lab, "scheduler.plan_tasks", 3, head + "\n" + LAZY + body)
+    assert run_from(editor, lab) == "done"
+    assert changed_blocks(lab, expected_text()) == []                   # the same plan, with a Fraction on the way
+    printed = editor.locator(".code-printed-text").inner_text().splitlines()
+    assert printed[:2] == ["before [False] False", "after [True]"]      # not there before: fetched by the import
+    restore(lab, "scheduler.plan_tasks", 3)
+
+
 def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):
     from inference_lab.entrypoints.exercises import load_all
     ex = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
