@@ -4,11 +4,9 @@
 // micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
-// Stop without a reboot: where the page is cross-origin isolated (COOP/COEP: sw.js, build.py serve), the
-// worker hands Pyodide an interrupt buffer (pyodide.setInterruptBuffer) in a SharedArrayBuffer it sends
-// with 'ready'; the page writes 2 into it (static/core/worker-client.js interrupt()), Python raises
-// KeyboardInterrupt in the line it is on, and web.run answers {ok: false, stopped: that line}. Not
-// isolated (no SharedArrayBuffer), the page ends this worker and starts another, as before.
+// Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
+// an interrupt buffer sent with 'ready'; the page writes into it, Python raises KeyboardInterrupt in the
+// line it is on, and web.run answers {ok: false, stopped: that line}. Elsewhere the page restarts the worker.
 // A build with bytecode (build-info.json "bytecode", sitebuild/bytecode.py) names its standard library
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
@@ -43,9 +41,6 @@ let pyodide = null;      // the Pyodide instance once loaded
 let warmed = false;      // true once any run (the idle warm-up or the user's) went through the engine
 let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
 let ranEdited = false;   // a run with edited code went through: this worker's caches are not to be trusted
-// Int32Array over the SharedArrayBuffer of Stop, or null (not isolated): [0] Pyodide's interrupt signal
-// (2 = SIGINT), [1] the id of the run the page stopped, [2] 0 for the Stop button, else the watchdog's seconds.
-let stopView = null;
 const queue = [];        // runs that arrived before the engine was ready
 
 function post(msg) { self.postMessage(msg); }
@@ -117,32 +112,29 @@ function unlessFails(promise, check) {
   return Promise.race([promise, check.then(() => promise)]);
 }
 
-// Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
-try {
-  const url = new URL('pyc-cache.js', WORKER_URL);
+// A helper script of this folder, with the build's ?v= (as versioned() gives modules).
+function importHelper(name) {
+  const url = new URL(name, WORKER_URL);
   url.search = new URL(WORKER_URL).search;
   importScripts(url.href);
+}
+
+// Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
+try {
+  importHelper('pyc-cache.js');
 } catch (err) {
   self.labPyc = null;
 }
 const labPyc = self.labPyc || null;
+
+// Stop's interrupt buffer (static/worker/interrupt.js).
+importHelper('interrupt.js');
+const stops = self.labInterrupt;
 let manifestText = '';
 
-// ── first visit: hand what this worker downloads anyway to the service worker (sw.js) ──
-// sw.js caches the whole build once the lab is ready. So that it need not download the same 17 MB a
-// second time, a worker that is not yet served by it copies each build file it fetches into a
-// staging cache (named from build-info.json's "build", like every cache of the lab); sw.js takes a
-// staged file only if its sha256 matches the build, and fetches the rest.
-const staging = { cache: null, files: null, puts: [] }; // files: URLs (no query) of the build, once the manifest is read
-
-function stage(url, response, init) {
-  if (!staging.files || !response.ok || (init && init.method && init.method !== 'GET')) return;
-  const key = new URL(url);
-  key.search = '';
-  if (!staging.files.has(key.href)) return;
-  const copy = response.clone(); // now, before the caller reads the body
-  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(key.href, copy)).catch(() => {}));
-}
+// First-visit copies of the build's files for sw.js (static/worker/staging.js).
+importHelper('staging.js');
+const staging = self.labStaging;
 
 // The worker's one fetch interceptor (Pyodide fetches its files through self.fetch): the compiled
 // stdlib comes from memory when pyc-cache.js has it; anything else from the network, a copy of
@@ -153,22 +145,9 @@ self.fetch = async function (input, init) {
   const local = labPyc && labPyc.answer(url.href);
   if (local) return local;
   const response = await nativeFetch(input, init);
-  stage(url, response, init);
+  staging.stage(url, response, init);
   return response;
 };
-
-function startStaging(manifest, manifestURL, indexURL) {
-  const timing = performance.getEntriesByName(manifestURL.href)[0];
-  const served = timing && timing.workerStart > 0; // sw.js answered: the build is cached already
-  if (served || typeof caches === 'undefined' || !manifest.build) return;
-  staging.cache = manifest.build.caches.staging + ' ' + SITE_ROOT.href;
-  staging.files = new Set([
-    ...Object.keys(manifest.files || {}).map((path) => new URL(path, SITE_ROOT).href),
-    ...(manifest.pyodide.files || []).map((name) => new URL(name, indexURL).href),
-  ]);
-  const copy = new Response(manifestText, { headers: { 'Content-Type': 'application/json' } });
-  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(manifestURL.href, copy)).catch(() => {}));
-}
 
 // The engine wheel's bytes, fetched while Pyodide loads.
 async function fetchWheel(wheelURL) {
@@ -267,7 +246,7 @@ async function boot() {
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
   const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
-  startStaging(manifest, MANIFEST_URL, indexURL);
+  staging.start(manifest, MANIFEST_URL, indexURL, manifestText, SITE_ROOT);
   const check = checkFiles(indexURL, manifest.pyodide.files || []);
   const wheel = fetchWheel(wheelURL);
   wheel.catch(() => {}); // awaited below; a failure is reported there
@@ -289,25 +268,15 @@ async function boot() {
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
-  await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
-  staging.files = null;
-  const interrupt = interruptBuffer();
+  await staging.settle(); // so sw.js, registered at 'ready', finds them all
+  const interrupt = stops.give(pyodide);
   mark('ready');
   post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt });
 }
 
-// Stop's SharedArrayBuffer given to Pyodide, or null where the page is not cross-origin isolated.
-function interruptBuffer() {
-  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== 'function' || !pyodide.setInterruptBuffer) return null;
-  const buffer = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
-  stopView = new Int32Array(buffer);
-  pyodide.setInterruptBuffer(new Int32Array(buffer, 0, 1));
-  return buffer;
-}
-
 // Who stopped the run, in the page's language (web.run words its message with it).
 function stoppedBy() {
-  const seconds = stopView ? Atomics.load(stopView, 2) : 0;
+  const seconds = stops.seconds();
   return seconds > 0 ? t('worker.watchdog', { seconds }) : t('worker.stopButton');
 }
 
@@ -316,11 +285,11 @@ function stoppedBy() {
 function warmUp() {
   if (warmed || !web) return;
   warmed = true;
-  const stopsBefore = stopView ? Atomics.load(stopView, 1) : 0;
+  const stopsBefore = stops.lastStopped();
   try {
     web.run('{}'); // imports the pipeline, fills the engine's caches
     // a second, steady run (WebAssembly's optimising tier has more to work on), unless a Stop came
-    if (!stopView || Atomics.load(stopView, 1) === stopsBefore) web.run('{}');
+    if (stops.lastStopped() === stopsBefore) web.run('{}');
   } catch (err) {
     // a real run will report it
   }
@@ -354,19 +323,18 @@ function handleRun(msg) {
   warmed = true;
   if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
   post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
-  if (stopView && Atomics.load(stopView, 1) === msg.id) { // stopped while it waited (behind the warm-up)
-    Atomics.store(stopView, 0, 0);
+  stops.clear(); // a Stop that came after the previous run had ended
+  if (stops.on && stops.lastStopped() === msg.id) { // stopped while it waited (behind the warm-up)
     post({ id: msg.id, type: 'result', result: { ok: false, stopped: t('worker.stoppedAt', { stopped: stoppedBy() }), errors: [] } });
     return;
   }
-  if (stopView) Atomics.store(stopView, 0, 0); // a Stop that came after the previous run had ended
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
     // vi without patches: web.run(config), the seed's words; the other arguments only when needed
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : stopView ? web.run.callKwargs(config, patches, lang, { stopped: stoppedBy })
+      : stops.on ? web.run.callKwargs(config, patches, lang, { stopped: stoppedBy })
         : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
@@ -384,7 +352,7 @@ function handleRun(msg) {
       fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
     });
   } finally {
-    if (stopView) Atomics.store(stopView, 0, 0); // a Stop that came as the run ended is not for the next one
+    stops.clear(); // a Stop that came as the run ended is not for the next one
   }
 }
 
