@@ -40,7 +40,11 @@ LAB_PROBE = """
   document.addEventListener('DOMContentLoaded', () => {
     const s = document.querySelector('[data-status]');
     if (!s) return;
-    const seen = () => { if (s.dataset.status === 'ready' && window.__bench.ready === undefined) window.__bench.ready = performance.now(); };
+    const seen = () => {
+      if (s.dataset.status !== 'ready' || window.__bench.ready !== undefined) return;
+      window.__bench.ready = performance.now();
+      if (window.__benchReadyBytes) window.__benchReadyBytes(); // the server's byte count at this moment
+    };
     new MutationObserver(seen).observe(s, { attributes: true, attributeFilter: ['data-status'] });
     seen();
   });
@@ -101,11 +105,15 @@ def lab_load(browser, url, counter, has_sw, has_pyc, out, log, keep=False):
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.add_init_script(LAB_PROBE)
     page = context.new_page()
+    at_ready = []  # the server's counts when the status first said ready (not when the poll saw it)
+    page.expose_binding("__benchReadyBytes", lambda source: at_ready.append((counter.bytes, dict(counter.by_path))))
     counter.reset()
     page.goto(url)
     cold = wait_ready(page, "lab cold")
-    out["bytes_until_ready"].append(counter.bytes)
-    out["bytes_by_path_until_ready"] = dict(counter.by_path)
+    page.wait_for_function("() => true")  # let the binding's call land
+    sent, by_path = at_ready[0] if at_ready else (counter.bytes, dict(counter.by_path))
+    out["bytes_until_ready"].append(sent)
+    out["bytes_by_path_until_ready"] = by_path
     out["cold_ready_ms"].append(cold)
     out["worker_timings"].append(page.evaluate("() => window.__bench.workerTimings"))
     out["stages"].append(page.evaluate("() => window.__bench.stages"))

@@ -86,20 +86,22 @@ def vendor_pyodide(dest: Path, python: str | None = None) -> dict[str, str]:
     pycs = compile_listed(python, listed) if listed else {}
     for name in listed:
         shipped[name] = bytecode.repacked_name(name)
-        pruned = pruned_stdlib(name, listed[name])
+        pruned = pruning(name, listed[name])
         bytecode.repack(locate_pyodide_file(name), dest / shipped[name], pycs[name], **pruned)
-        if pruned:  # the official zip beside it, for stdlib.py's lazy finder (not in `shipped`: not loaded at start)
+        if name == bytecode.STDLIB_ZIP:  # the official zip beside it, for stdlib.py's lazy finder (not in `shipped`: not loaded at start)
             shutil.copyfile(locate_pyodide_file(name), dest / name)
     return shipped
 
 
-def pruned_stdlib(name: str, imported: list[str]) -> dict:
-    """repack()'s keep/extra for the standard library (stdlib.py): the files the lab needs and the lazy
-    finder with the full zip's module list; {} for the wheels."""
-    if name != bytecode.STDLIB_ZIP:
-        return {}
+def pruning(name: str, imported: list[str]) -> dict:
+    """repack()'s keep/extra: for the standard library (stdlib.py) the files the lab needs and the lazy
+    finder with the full zip's module list; for NumPy the files an import can read; {} for micropip."""
     with zipfile.ZipFile(locate_pyodide_file(name)) as zf:
         names = zf.namelist()
+    if name.startswith("numpy-"):
+        return {"keep": stdlib.numpy_kept(names)}
+    if name != bytecode.STDLIB_ZIP:
+        return {}
     finder = (Path(__file__).parent / "lazy_stdlib.py").read_text(encoding="utf-8")
     line = f"MODULES: frozenset = frozenset({stdlib.module_names(names)!r})"
     finder = re.sub(r"(?m)^MODULES: frozenset = frozenset\(\)[^\n]*$", lambda _: line, finder, count=1)

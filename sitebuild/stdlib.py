@@ -16,10 +16,12 @@ What is kept, decided from traces, not by hand:
   lighter cousins, pprint, …) and the codecs a decode may ask for by name;
 - WHOLE: Pyodide's own packages (_pyodide, pyodide), kept whole (its API is imported piecemeal later).
 
-NumPy's submodules: its wheel is left whole. Its tests, f2py and typing stubs are never imported, but
-NumPy loads as a wheel through Pyodide's package loader (sha256 checked against the lock file), so
-pruning it means a repacked wheel plus a second lazy fetch path for a ~1 MB saving (gzip) that numpy's
-own `numpy.testing` import at start partly needs; not worth it here (README's performance table).
+NumPy (NUMPY_LEFT_OUT): Pyodide already strips its test suites; the repacked wheel (bytecode.py) also
+leaves out what no import reads: type stubs (.pyi), Cython declarations (.pxd), C headers and static
+libraries (numpy/_core/include, lib/npy-pkg-config, *.a), and numpy.f2py (Fortran wrappers: it needs a
+Fortran compiler, which a browser has not). About 370 kB of the 3.3 MB wheel. Every Python module NumPy
+imports, at start or later (linalg, random, fft, polynomial, ma, testing, typing), stays: a lazy path for
+them would cost a second finder over the original wheel for little (they are small or imported at start).
 
 Left out: builds without a CPython 3.12 (no bytecode: they ship the official zip whole) and the CDN build
 (its standard library comes from the CDN unchanged).
@@ -50,6 +52,8 @@ STUDENT = (
 )
 
 WHOLE = ("_pyodide/", "pyodide/")
+
+NUMPY_LEFT_OUT = ("numpy/f2py/", ".pyi", ".pxd", ".h", ".a", ".lib", ".pc", "/include/", "/lib/npy-pkg-config/")
 
 LAZY_FINDER = "_lab_lazy_stdlib.py"   # lazy_stdlib.py, added to the pruned zip under this name
 
@@ -85,3 +89,11 @@ def module_names(names: list[str]) -> list[str]:
         elif path.endswith(".py"):
             out.add(path[:-3].replace("/", "."))
     return sorted(out)
+
+
+def numpy_kept(names: list[str]) -> set[str]:
+    """The files of the NumPy wheel (its namelist `names`) the repacked wheel keeps (NUMPY_LEFT_OUT)."""
+    def left_out(path: str) -> bool:
+        return path.startswith(NUMPY_LEFT_OUT[0]) or path.endswith(NUMPY_LEFT_OUT[1:7]) or \
+            any(part in "/" + path for part in NUMPY_LEFT_OUT[7:])
+    return {path for path in names if not left_out(path)}
