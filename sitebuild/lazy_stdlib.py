@@ -1,7 +1,7 @@
 """The rest of the standard library, fetched when first imported: a meta-path finder for the page's Python.
 
-The build (stdlib.py, bytecode.py) ships a pruned python_stdlib.pyc.zip and adds this file to it as
-_lab_lazy_stdlib.py, with MODULES filled in (every module of the official zip). The worker (static/worker/
+The build (stdlib.py, bytecode.py) ships a pruned python_stdlib.pyc.zip and adds this file to it, compiled, as
+_lab_lazy_stdlib.pyc, with MODULES filled in (every module of the official zip). The worker (static/worker/
 worker.js) calls `install(url, lang)` before the engine loads: the finder goes last on sys.meta_path, so it
 is asked only about a module nothing else found. For a module of the official zip that the pruned one
 left out (`import fractions`), it fetches the official python_stdlib.zip once (a synchronous request: an

@@ -55,7 +55,7 @@ WHOLE = ("_pyodide/", "pyodide/")
 
 NUMPY_LEFT_OUT = ("numpy/f2py/", ".pyi", ".pxd", ".h", ".a", ".lib", ".pc", "/include/", "/lib/npy-pkg-config/")
 
-LAZY_FINDER = "_lab_lazy_stdlib.py"   # lazy_stdlib.py, added to the pruned zip under this name
+LAZY_FINDER = "_lab_lazy_stdlib.py"   # lazy_stdlib.py, added to the pruned zip (compiled: .pyc) under this name
 
 
 def module_files(name: str) -> tuple[str, str]:
