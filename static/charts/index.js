@@ -11,6 +11,8 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
+import * as roofline from './roofline.js';
+import * as speculation from './speculation.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
@@ -21,9 +23,10 @@ export const CHARTS = {
   3: [timeline],
   5: [attention],
   6: [kvBlocks],
+  7: [speculation],
   8: [sampling],
   9: [quantization],
-  10: [memory],
+  10: [memory, roofline],
   11: [ttft],
   12: [policies],
   13: [quantization],

@@ -59,6 +59,13 @@ export function init(lab) {
   };
 }
 
+// The GPU and shadow model block [10] reports (name, dense peak FLOP/s at WEIGHT_BITS, bandwidth), or null.
+function gpuOf(report) {
+  const block = ((report && report.blocks) || []).find((b) => Number(b.number) === 10);
+  const sh = block && block.data && block.data.shadow;
+  return sh && sh.peak > 0 && sh.bandwidth > 0 ? { gpu: sh.gpu, model: sh.model, peak: sh.peak, bandwidth: sh.bandwidth } : null;
+}
+
 const now = (sn) => sn.lab.step(); // the selected step, 1-based (0: no step): page state
 const hasSteps = (sn) => Boolean(sn.record && sn.record.items.length);
 
@@ -71,6 +78,9 @@ async function onResult(sn, result) {
   sn.inkOn = palette.inkOn;
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
   sn.config = (report && report.config) || {};
+  const b8 = ((report && report.blocks) || []).find((b) => Number(b.number) === 8);
+  sn.tokens = (b8 && b8.data && b8.data.tokens) || [];   // token id -> its text (the step view's speculation)
+  sn.gpu = gpuOf(report);
   sn.colours = palette.requestColours(report);
   placeUi(sn);
   if (!sn.record) { sn.ui.nav.hidden = true; return; }
@@ -246,7 +256,7 @@ function resetView(sn) {
     tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
     return tick;
   }));
-  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config);
+  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config, sn.gpu, sn.tokens);
   ui.view.replaceChildren(...sn.stepView.nodes);
 }
 

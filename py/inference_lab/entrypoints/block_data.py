@@ -11,14 +11,15 @@ Leaves out: running the engine and the invariant checks (lab.py), the cached wei
 """
 from __future__ import annotations
 
-from ..core.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget
+from ..core.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
 from ..core.config import CORPUS, FIELD_BY_NAME
 from ..core.engine import Decision
-from ..core.metrics import summarize
+from ..core.metrics import step_mix, summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS
+from .spec_data import same_tokens
 from .weights import GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 
 
@@ -267,12 +268,15 @@ def block10_data(lab, main) -> dict:
 
 def shadow_budget(cfg) -> dict:
     """Block [10] under CLOCK = roofline: the named GPU's HBM, the shadow model's weights and KV per token, and
-    the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing)."""
+    the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing); with the GPU's
+    dense peak FLOP/s at WEIGHT_BITS and its bandwidth (the roofline chart draws them under either clock)."""
     shape = MODELS[cfg.SHADOW_MODEL]
     b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)
+    gpu = GPUS[cfg.GPU]
     return dict(b, gpu=cfg.GPU, model=shape.name, layers=shape.layers, kv_heads=shape.kv_heads,
                 head_dim=shape.head_dim, kv_bytes=cfg.KV_BITS // 8, seqs=b["tokens"] // cfg.MAX_CONTEXT,
-                utilization=GPU_MEMORY_UTILIZATION)
+                utilization=GPU_MEMORY_UTILIZATION, peak=gpu.peak(cfg.WEIGHT_BITS), bandwidth=gpu.bandwidth,
+                gpu_source=gpu.source, model_source=shape.source)
 
 
 def memory_budget(lab, pool) -> dict:
@@ -333,13 +337,16 @@ def summary_dict(S) -> dict:
 
 
 def block12_data(lab, main, runs, S) -> dict:
-    by_id = {r.id: r for r in main.done}
-    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
+    same, scope = same_tokens(lab.cfg, main, runs)         # speculation on: the greedy requests (spec_data.py)
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done), steps=res.log.count,
-                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items)) for name, res in runs.items()]
-    return dict(per=per, same=same, policies=policies)
+                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items), **step_mix(res.log.items))
+                for name, res in runs.items()]
+    return dict(per=per, same=same, policies=policies,
+                weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8,
+                **scope)
+
 
 
 def gate_result(lab, bits: int) -> dict:
@@ -393,5 +400,5 @@ def quant_sweep(lab, probe, current: dict) -> list[dict]:
 def block13_data(lab, main, info) -> dict:
     d = gate_result(lab, lab.cfg.QUANT_BITS)
     probe = probe_prompt(lab, main, info)
-    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None)
+    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None, probe_ids=probe)
     return d

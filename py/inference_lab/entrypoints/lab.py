@@ -31,6 +31,7 @@ from .block_data import (block1_data, block2_data, block3_data, block4_data, blo
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, stand_in)
 from .byte_cost import byte_cost_data
+from .spec_data import spec_block7, spec_gate
 from .report import Block, Check, Report
 from .weights import (GATE_STEPS, Lab, quantized_for, quantized_logit_err, reference_for,  # noqa: F401 (the caches, for patch.py)
                       teacher_forced_for, tokenizer_for, weights_for)
@@ -42,6 +43,7 @@ TEXTS = {"vi": (text_vi, text_steps_vi), "en": (text_en, text_steps_en)}   # lan
 
 # ── invariant checks ───────────────────────────────────────────────────────
 def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
+    """The invariant checks; with speculation on, block [13]'s two checks of the acceptance rule too."""
     cfg, tr = lab.cfg, main.trace
     b1, b6, b12 = blocks[1], blocks[6], blocks[12]
     checks = [
@@ -58,6 +60,9 @@ def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
     ]
     if nocache is not None:
         checks.append(Check("prefix_cache_same_text", same_text(main, nocache)))
+    gate = blocks[13].get("spec")
+    if gate is not None:
+        checks += [Check("spec_greedy_text", gate["greedy_same"]), Check("spec_distribution", gate["distribution_ok"])]
     return checks + distribution_checks(main, info)
 
 
@@ -100,6 +105,7 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     runs = {"static": run_engine(lab, "static", None, check=False), "nochunk": run_engine(lab, "continuous", None, check=False),
             "chunked": main}
     nocache = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
+    nospec = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
@@ -111,6 +117,10 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
                  11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
                  13: block13_data(lab, main, info)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
+    if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
+        data[7].update(spec_block7(lab, main, nospec, info))
+        data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
+    data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
                    summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import notes_en, text
+from . import notes_en, spec_en, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
@@ -29,6 +29,8 @@ CHECK_LABELS = {
     "probabilities": "probabilities before and after filtering sum to 1",
     "attention": "every attention row sums to 1",
     "pool_invariants": "block reference counts never negative, blocks conserved, no block both free and owned",
+    "spec_greedy_text": "speculative decoding keeps greedy tokens unchanged",
+    "spec_distribution": "speculative decoding's acceptance rule keeps the target model's distribution",
     "prefix_cache_same_text": "turning the prefix cache on does not change the generated tokens",
 }
 
@@ -37,6 +39,7 @@ VLLM_DOCS = {
     "prefix_cache": "vLLM's design document \"Automatic Prefix Caching\"",
     "abort": "vLLM's request abort path (finish_requests, status FINISHED_ABORTED)",
     "priority": "vLLM's \"priority\" scheduling policy (SchedulerConfig.policy)",
+    "spec": "vLLM's vllm/v1/spec_decode (NgramProposer) and RejectionSampler; Leviathan et al. 2023, Chen et al. 2023",
 }
 
 POLICY_NAMES = {"static": "static (waits for a full batch)", "nochunk": "continuous, no prompt chunking"}
@@ -348,6 +351,13 @@ SAY = {
     "b12.roofline_policy": "{name}: {p[steps]:pl step} ({p[memory_bound]} memory-bound), run time {p[span]:ms}",
     "b12.roofline_steps": "Under roofline, a memory-bound step costs about the same however many tokens it holds (the weights are read once per step), so the run time follows the number of steps: {parts}.",
     "b12.roofline_steps_mixed": "Under roofline, a memory-bound step costs about the same however many tokens it holds, while a compute-bound step (enough tokens to pass the GPU's ridge point) costs in proportion to its tokens: {parts}.",
+    "b12.roofline_mixed": "Why: a mixed step (decodes + a prompt chunk in ONE forward pass) takes {mixed_us:ms}, as long as a decode-only step ({decode_us:ms}): the {gb:.2f} GB of weights are read once for the whole step (Sarathi); static mixes no step ({static[steps]:pl step}), continuous without chunking mixes {nochunk[mixed]}/{nochunk[steps]} steps, continuous + chunked {chunked[mixed]}/{chunked[steps]}. The seed clock charges a mixed step both COST_DECODE_FIXED and COST_PREFILL_FIXED.",
+    "b12.roofline_mixed_compute": "Why: a mixed step (decodes + a prompt chunk in ONE forward pass) still reads the {gb:.2f} GB of weights once for the whole step (Sarathi), but here it takes {mixed_us:ms} on average against {decode_us:ms} for a decode-only step: it holds enough prompt tokens to be compute-bound, and the decodes in it wait with it; static mixes no step ({static[steps]:pl step}), continuous without chunking mixes {nochunk[mixed]}/{nochunk[steps]} steps, continuous + chunked {chunked[mixed]}/{chunked[steps]}.",
+    "b12.roofline_best_chunked": "Fastest: continuous + chunked ({chunked[span]:ms}): prompt chunks ride on decode steps that read the weights anyway, so there are fewer steps ({chunked[steps]} against {other[steps]} for {other_name}).",
+    "b12.roofline_best_chunked_bound": "Fastest: continuous + chunked ({chunked[span]:ms}): {chunked[steps]:pl step} (against {other[steps]} for {other_name}), but {chunked[memory_bound]}/{chunked[steps]} of them memory-bound (against {other[memory_bound]}/{other[steps]}): TOKEN_BUDGET {budget} keeps every step below the ridge point, so prompt chunks ride on decode steps at almost no extra time.",
+    "b12.roofline_best_tie": "Fastest: both continuous policies, tied ({chunked[span]:ms}, {chunked[steps]:pl step}): TOKEN_BUDGET {budget} holds every prompt, so no prompt is split.",
+    "b12.roofline_best_nochunk": "Fastest: continuous without chunking ({nochunk[span]:ms}, {nochunk[steps]:pl step}): splitting prompts at TOKEN_BUDGET {budget} adds {extra:pl step}, and every step reads all the weights again. Chunking pays off when prompts are long enough for a whole prefill to be compute-bound and to stall the other decodes (exercise 22).",
+    "b12.roofline_best_static": "Fastest: static ({static[span]:ms}, {static[steps]:pl step}): for this trace, waiting for a full batch needs the fewest steps.",
     "b12.conclusion_roofline": "Conclusion: under CLOCK=roofline every step takes the time {gpu} needs for {model} (one forward pass, the weights read once), so a mixed decode + prefill step is not charged twice; this is still an estimate from datasheets over 3 requests, not a measurement.",
     "b12.conclusion": "Conclusion: these differences follow from an assumed cost model over 3 requests, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "b12.benchmark": "A real benchmark needs: warm-up, many repetitions, p50/p95/p99, the same hardware and the same load pattern. One run is not enough.",
@@ -383,6 +393,7 @@ SAY = {
 }
 
 SAY.update(notes_en.SAY)          # the notes beside the seed's lines (notes_en.py), same keys
+SAY.update(spec_en.SAY)           # speculative decoding's sentences (spec_en.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)

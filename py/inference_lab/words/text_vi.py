@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import notes_vi, text
+from . import notes_vi, spec_vi, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
@@ -34,6 +34,8 @@ CHECK_LABELS = {
     "attention": "mỗi hàng attention có tổng 1",
     "pool_invariants": "số tham chiếu block không âm, block được bảo toàn, không block nào vừa trống vừa có chủ",
     "prefix_cache_same_text": "bật prefix cache không đổi token sinh ra",
+    "spec_greedy_text": "giải mã suy đoán không đổi token greedy",
+    "spec_distribution": "luật chấp nhận của giải mã suy đoán giữ phân phối của mô hình đích",
 }
 
 # The public vLLM documents each simulated behaviour follows (named in the text and on the page).
@@ -41,6 +43,7 @@ VLLM_DOCS = {
     "prefix_cache": "tài liệu thiết kế \"Automatic Prefix Caching\" của vLLM",
     "abort": "đường hủy yêu cầu của vLLM (finish_requests, trạng thái FINISHED_ABORTED)",
     "priority": "chính sách lập lịch \"priority\" của vLLM (SchedulerConfig.policy)",
+    "spec": "vllm/v1/spec_decode (NgramProposer) và RejectionSampler của vLLM; Leviathan và cs. 2023, Chen và cs. 2023",
 }
 
 POLICY_NAMES = {"static": "static (đợi đủ nhóm)", "nochunk": "continuous, không chia prompt"}
@@ -350,6 +353,13 @@ SAY = {
     "b12.roofline_policy": "{name}: {p[steps]} bước ({p[memory_bound]} bị giới hạn bởi bộ nhớ), chạy {p[span]:ms}",
     "b12.roofline_steps": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token (trọng số đọc một lần mỗi bước), nên thời gian chạy đi theo số bước: {parts}.",
     "b12.roofline_steps_mixed": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token, còn bước bị giới hạn bởi tính toán (đủ nhiều token, vượt điểm gãy của GPU) tốn theo số token: {parts}.",
+    "b12.roofline_mixed": "Vì sao: bước trộn (decode + đoạn prompt trong MỘT lượt forward) tốn {mixed_us:ms}, như bước chỉ decode ({decode_us:ms}): {gb:.2f} GB trọng số đọc một lần cho cả bước (Sarathi); static không trộn bước nào ({static[steps]} bước), continuous không chia prompt trộn {nochunk[mixed]}/{nochunk[steps]} bước, continuous + chunked trộn {chunked[mixed]}/{chunked[steps]} bước. Đồng hồ seed tính bước trộn cả COST_DECODE_FIXED lẫn COST_PREFILL_FIXED.",
+    "b12.roofline_mixed_compute": "Vì sao: bước trộn (decode + đoạn prompt trong MỘT lượt forward) vẫn đọc {gb:.2f} GB trọng số một lần cho cả bước (Sarathi), nhưng ở đây trung bình tốn {mixed_us:ms} so với {decode_us:ms} của bước chỉ decode: đủ nhiều token prompt để bước bị giới hạn bởi tính toán, và các decode trong bước phải chờ theo; static không trộn bước nào ({static[steps]} bước), continuous không chia prompt trộn {nochunk[mixed]}/{nochunk[steps]} bước, continuous + chunked trộn {chunked[mixed]}/{chunked[steps]} bước.",
+    "b12.roofline_best_chunked": "Nhanh nhất: continuous + chunked ({chunked[span]:ms}): đoạn prompt đi nhờ trên các bước decode vốn đã phải đọc trọng số, nên ít bước hơn ({chunked[steps]} so với {other[steps]} của {other_name}).",
+    "b12.roofline_best_chunked_bound": "Nhanh nhất: continuous + chunked ({chunked[span]:ms}): {chunked[steps]} bước (so với {other[steps]} của {other_name}), nhưng {chunked[memory_bound]}/{chunked[steps]} bước bị giới hạn bởi bộ nhớ (so với {other[memory_bound]}/{other[steps]}): TOKEN_BUDGET {budget} giữ mỗi bước dưới điểm gãy, nên đoạn prompt đi nhờ bước decode gần như không tốn thêm thời gian.",
+    "b12.roofline_best_tie": "Nhanh nhất: hai chính sách continuous, bằng nhau ({chunked[span]:ms}, {chunked[steps]} bước): TOKEN_BUDGET {budget} đủ chứa mọi prompt nên không prompt nào bị chia.",
+    "b12.roofline_best_nochunk": "Nhanh nhất: continuous, không chia prompt ({nochunk[span]:ms}, {nochunk[steps]} bước): chia prompt theo TOKEN_BUDGET {budget} thêm {extra} bước, mà bước nào cũng đọc lại toàn bộ trọng số. Chia đoạn có lợi khi prompt dài tới mức prefill nguyên khối bị giới hạn bởi tính toán và bắt các decode khác đứng chờ (bài 22).",
+    "b12.roofline_best_static": "Nhanh nhất: static ({static[span]:ms}, {static[steps]} bước): với trace này, đợi đủ nhóm lại cần ít bước nhất.",
     "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian GPU {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên 3 yêu cầu, không phải đo thật.",
     "b12.conclusion": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên 3 yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
     "b12.benchmark": "Benchmark thật cần: khởi động nóng, lặp lại nhiều lần, báo p50/p95/p99, cùng phần cứng và cùng mẫu tải. Một lần chạy không đủ.",
@@ -385,6 +395,7 @@ SAY = {
 }
 
 SAY.update(notes_vi.SAY)          # the notes beside the seed's lines (notes_vi.py), same keys
+SAY.update(spec_vi.SAY)           # speculative decoding's sentences (spec_vi.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
