@@ -25,18 +25,14 @@ import zipimport
 
 MODULES: frozenset = frozenset()   # @modules: replaced by the build (every dotted module of the official zip)
 WHERE = "/lib/python_stdlib_full.zip"
-# Other archives of the build's pyodide/ folder loaded the same way: {file name: [dotted modules]}. The
-# build puts micropip's wheel here: the page installs its engine without micropip, so micropip is not
-# loaded at start, but a student's `import micropip` still works.
-ARCHIVES: dict = {}   # @archives: replaced by the build
 
 WORDS = {
-    "vi": ("Mô-đun {name} không có sẵn trong bài lab: nó nằm trong {archive} (thư viện chuẩn đầy đủ là "
-           "python_stdlib.zip, khoảng 2,3 MB), phải tải một lần qua mạng, nhưng không tải được ({error}). "
+    "vi": ("Mô-đun {name} của thư viện chuẩn Python không có sẵn trong bài lab: nó nằm trong thư viện chuẩn đầy "
+           "đủ (python_stdlib.zip, khoảng 2,3 MB), phải tải một lần qua mạng, nhưng không tải được ({error}). "
            "Hãy kết nối mạng rồi bấm Chạy lại (sau đó trình duyệt giữ nó để dùng cả khi offline), hoặc bỏ "
            "dòng import {name}."),
-    "en": ("The module {name} is not in the lab's pruned library: it is in {archive} (the full standard "
-           "library is python_stdlib.zip, about 2.3 MB), which is downloaded once, and that failed ({error}). "
+    "en": ("The standard-library module {name} is not in the lab's pruned library: it is in the full standard "
+           "library (python_stdlib.zip, about 2.3 MB), which is downloaded once, and that failed ({error}). "
            "Connect to the network and press Run again (the browser then keeps it for offline use), or remove "
            "the import of {name}."),
 }
@@ -70,22 +66,16 @@ class LazyStdlib:
             return None
         if not self.fetched:
             self.load(fullname)
-        *package, last = fullname.split(".")
+        *package, _ = fullname.split(".")
         importer = zipimport.zipimporter("/".join([self.where, *package]) + ("/" if package else ""))
-        spec = importer.find_spec(fullname)
-        if spec is None:  # a folder without __init__.py (a namespace package) that the zip lists no entry for
-            from importlib.machinery import ModuleSpec
-            spec = ModuleSpec(fullname, None, is_package=True)
-            spec.submodule_search_locations.append("/".join([self.where, *package, last]))
-        return spec
+        return importer.find_spec(fullname)
 
     def load(self, name: str) -> None:
         try:
             data = self.fetch(self.url)
         except OSError as exc:
             words = WORDS.get(self.lang, WORDS["vi"])
-            archive = self.url.rsplit("/", 1)[-1]
-            raise ModuleNotFoundError(words.format(name=name, error=exc, archive=archive), name=name) from None
+            raise ModuleNotFoundError(words.format(name=name, error=exc), name=name) from None
         with open(self.where, "wb") as out:
             out.write(data)
         self.fetched = True
@@ -95,13 +85,10 @@ class LazyStdlib:
 
 
 def install(url: str, lang: str = "vi") -> LazyStdlib:
-    """The finder of the official zip at `url`, and one per ARCHIVES entry beside it, last on sys.meta_path (once)."""
+    """The finder, last on sys.meta_path (once)."""
     for finder in sys.meta_path:
         if isinstance(finder, LazyStdlib):
             return finder
     finder = LazyStdlib(url, lang=lang)
     sys.meta_path.append(finder)
-    folder = url.rsplit("/", 1)[0] + "/"
-    for name, modules in ARCHIVES.items():
-        sys.meta_path.append(LazyStdlib(folder + name, modules=modules, lang=lang, where="/lib/" + name))
     return finder

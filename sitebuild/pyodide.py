@@ -49,7 +49,6 @@ PYODIDE_RUNTIME = [
     "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl", "micropip-0.9.0-py3-none-any.whl",
 ]
 LAB_PACKAGES = ["numpy", "micropip"]
-MICROPIP_WHEEL = "micropip-0.9.0-py3-none-any.whl"
 LAB_LOCK = "pyodide-lock.lab.json"  # written by write_lab_lock(), at the site root in both build modes
 
 WHAT_TO_DO = (
@@ -106,10 +105,6 @@ def pruning(name: str, imported: list[str], python: str) -> dict:
     finder = (Path(__file__).parent / "lazy_stdlib.py").read_text(encoding="utf-8")
     line = f"MODULES: frozenset = frozenset({stdlib.module_names(names)!r})"
     finder = re.sub(r"(?m)^MODULES: frozenset = frozenset\(\)[^\n]*$", lambda _: line, finder, count=1)
-    with zipfile.ZipFile(locate_pyodide_file(MICROPIP_WHEEL)) as zf:   # not loaded at start: see lazy_stdlib.py
-        archives = {bytecode.repacked_name(MICROPIP_WHEEL): stdlib.module_names(zf.namelist())}
-    line = f"ARCHIVES: dict = {archives!r}"
-    finder = re.sub(r"(?m)^ARCHIVES: dict = \{\}[^\n]*$", lambda _: line, finder, count=1)
     [pyc] = bytecode.compile_sources(python, [(finder.encode(), bytecode.co_filename(name, stdlib.LAZY_FINDER), "unchecked")])
     return {"keep": stdlib.kept_files(names, imported), "extra": {stdlib.LAZY_FINDER + "c": pyc}}
 

@@ -81,12 +81,9 @@ def kept_files(names: list[str], imported: list[str]) -> set[str]:
 
 
 def module_names(names: list[str]) -> list[str]:
-    """Every dotted module the full zip holds, folders without __init__.py (namespace packages) included
-    (the lazy finder asks for the zip only for one of these)."""
+    """Every dotted module the full zip holds (the lazy finder asks for the zip only for one of these)."""
     out = set()
     for path in names:
-        folders = path.split("/")[:-1]
-        out |= {".".join(folders[:depth]) for depth in range(1, len(folders) + 1) if path.endswith(".py")}
         if path.endswith("/__init__.py"):
             out.add(path[:-len("/__init__.py")].replace("/", "."))
         elif path.endswith(".py"):

@@ -92,17 +92,3 @@ def test_the_trace_still_finds_only_kept_modules():
     out = subprocess.run([python, str(ROOT / "bench" / "stdlib_trace.py"), "--check"], capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
-
-
-def test_micropip_is_not_loaded_at_start_but_its_import_finds_it_in_its_wheel(tmp_path):
-    """The page unpacks its engine without micropip (static/worker/worker.js); the build hands micropip's wheel
-    to the finder (ARCHIVES), folders without __init__.py (micropip/_vendored) included."""
-    mirror = pyodide_mirror()
-    if mirror is None:
-        pytest.skip("no Pyodide mirror")
-    wheel = (mirror / sitebuild.MICROPIP_WHEEL).read_bytes()
-    finder = lazy_stdlib.LazyStdlib("pyodide/micropip.whl", fetch=lambda url: wheel, where=str(tmp_path / "m.whl"),
-                                    modules=stdlib.module_names(names_of(wheel)))
-    assert finder.find_spec("micropip").origin.endswith("micropip/__init__.py")
-    vendored = finder.find_spec("micropip._vendored")
-    assert vendored.loader is None and vendored.submodule_search_locations == [str(tmp_path / "m.whl") + "/micropip/_vendored"]

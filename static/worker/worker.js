@@ -1,8 +1,8 @@
-// The one file that owns Pyodide. Loads Python + NumPy, unpacks the engine wheel into site-packages,
+// The one file that owns Pyodide. Loads Python + NumPy, installs the engine wheel with micropip,
 // then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
-// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy
-// (loadPyodide's `packages`; micropip too in a build without the pruned standard library), the engine
-// wheel's bytes and a check that every Pyodide file is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
+// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy and
+// micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
+// is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
 // Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
 // an interrupt buffer sent with 'ready'; the page writes into it, Python raises KeyboardInterrupt in the
@@ -32,8 +32,6 @@
 const WORKER_URL = self.labWorkerURL || self.location.href;
 const SITE_ROOT = new URL('../../', WORKER_URL);
 const PACKAGES = ['numpy', 'micropip']; // sitebuild/pyodide.py LAB_PACKAGES: its lock file holds just these
-// A build with the lazy finder (sitebuild/lazy_stdlib.py) loads micropip only if a student imports it.
-const START_PACKAGES = (manifest) => (manifest.pyodide.fullStdLibURL ? ['numpy'] : PACKAGES);
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
@@ -165,7 +163,7 @@ async function fetchWheel(wheelURL) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra, packages) {
+async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   try {
     importScripts(new URL('pyodide.js', indexURL).href);
   } catch (err) {
@@ -174,7 +172,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra, packages) {
   const options = {
     indexURL,
     lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
-    packages, // fetched while the interpreter starts, not after it
+    packages: PACKAGES, // fetched while the interpreter starts, not after it
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
   };
@@ -194,12 +192,12 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra, packages) {
   }
 }
 
-async function loadPackages(packages) {
+async function loadPackages() {
   const failures = [];
-  const missing = packages.filter((name) => !(name in pyodide.loadedPackages));
+  const missing = PACKAGES.filter((name) => !(name in pyodide.loadedPackages));
   if (missing.length) {  // loadPyodide({packages}) only logs a failure: try once more, collecting the errors
     await pyodide.loadPackage(missing, { messageCallback: () => {}, errorCallback: (text) => failures.push(text) });
-    missing.splice(0, missing.length, ...packages.filter((name) => !(name in pyodide.loadedPackages)));
+    missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
   }
   if (missing.length) {
     throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: missing.join(', ') }),
@@ -207,16 +205,21 @@ async function loadPackages(packages) {
   }
 }
 
-// The prefetched engine wheel unpacked straight into site-packages (a pure-Python wheel with no
-// dependencies to resolve: what micropip.install would do, without importing micropip, ~1.5 s).
-function installEngine(wheelURL, wheelBytes) {
+async function installEngine(wheelURL, wheelBytes) {
+  // The prefetched wheel goes into the in-memory file system; micropip installs it from there.
+  const path = '/tmp/wheels/' + wheelURL.split('/').pop();
+  pyodide.FS.mkdirTree('/tmp/wheels');
+  pyodide.FS.writeFile(path, wheelBytes);
+  const micropip = pyodide.pyimport('micropip');
+  mark('micropipImported');
   try {
-    const site = pyodide.runPython('import site; site.getsitepackages()[0]');
-    pyodide.unpackArchive(wheelBytes, 'wheel', { extractDir: site });
-    pyodide.runPython('import importlib; importlib.invalidate_caches()');
-    mark('engineUnpacked');
+    // deps=false: numpy is already loaded, and nothing may be fetched from package indexes.
+    await micropip.install.callKwargs('emfs:' + path, { deps: false });
+    mark('micropipInstalled');
   } catch (err) {
     throw new LoadError(t('worker.couldNotInstallEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
+  } finally {
+    micropip.destroy();
   }
   try {
     return pyodide.pyimport('inference_lab.entrypoints.web');
@@ -254,15 +257,14 @@ async function boot() {
   const pycOptions = pyc ? await pyc.open(manifest.build) : {};
   const lockFileURL = new URL(manifest.pyodide.lockFileURL, SITE_ROOT).href;
   const stdLibURL = manifest.pyodide.stdLibURL ? new URL(manifest.pyodide.stdLibURL, indexURL).href : null;
-  const packages = START_PACKAGES(manifest);
-  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions, packages), check);
+  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions), check);
   mark('pyodide');
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
   if (manifest.pyodide.fullStdLibURL) lazyStdlib(new URL(manifest.pyodide.fullStdLibURL, indexURL).href);
-  await loadPackages(packages);
+  await loadPackages();
   progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
-  web = installEngine(wheelURL, await wheel);
+  web = await installEngine(wheelURL, await wheel);
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
