@@ -177,6 +177,20 @@ def _check_fit(values: dict) -> list[Problem]:
                     f"reserve): change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
 
 
+def _check_cluster(values: dict) -> list[Problem]:
+    """DISAGG = on needs a prefill and a decode replica: 1 <= PREFILL_REPLICAS <= REPLICAS - 1."""
+    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    n, p = get("REPLICAS"), get("PREFILL_REPLICAS")
+    if get("DISAGG") != "on" or not (_is_int(n) and _is_int(p)) or p <= n - 1:
+        return []
+    if n < 2:
+        return [Problem("REPLICAS", f"DISAGG = on cần ít nhất 2 bản sao (một prefill, một decode); REPLICAS = {n}.",
+                        f"DISAGG = on needs at least 2 replicas (one prefill, one decode); REPLICAS = {n}.")]
+    return [Problem("PREFILL_REPLICAS", f"PREFILL_REPLICAS phải nằm trong khoảng 1..{n - 1} (REPLICAS − 1, để còn "
+                    f"bản sao decode); nhận {p}.",
+                    f"PREFILL_REPLICAS must be in the range 1..{n - 1} (REPLICAS − 1, leaving a decode replica); got {p}.")]
+
+
 def _check_costs(values: dict) -> list[Problem]:
     """A step must take simulated time, or the clock never moves (the seed asserts this)."""
     problems = []
@@ -201,7 +215,7 @@ def _value_problems(values: dict) -> list[Problem]:
     problems = []
     for f in FIELDS:
         problems += _check_field(f, values.get(f.name, f.default), values)
-    return problems + _check_costs(values) + _check_fit(values)
+    return problems + _check_costs(values) + _check_fit(values) + _check_cluster(values)
 
 
 def validate(values: dict) -> list[Problem]:

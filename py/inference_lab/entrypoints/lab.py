@@ -24,6 +24,7 @@ import numpy as np
 
 from ..words import text_en, text_steps_en, text_steps_vi, text_vi
 from ..core.config import Config
+from ..core.cluster import run_cluster
 from ..core.engine import run_engine
 from ..core.metrics import summarize
 from ..core.run_log import step_rows
@@ -31,6 +32,7 @@ from .block_data import (block1_data, block2_data, block3_data, block4_data, blo
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, stand_in)
 from .byte_cost import byte_cost_data
+from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
 from .report import Block, Check, Report
 from .weights import (GATE_STEPS, Lab, quantized_for, quantized_logit_err, reference_for,  # noqa: F401 (the caches, for patch.py)
                       teacher_forced_for, tokenizer_for, weights_for)
@@ -96,10 +98,11 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
-    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
-    runs = {"static": run_engine(lab, "static", None, check=False), "nochunk": run_engine(lab, "continuous", None, check=False),
+    engine = run_cluster if is_cluster(cfg) else run_engine      # REPLICAS > 1 or DISAGG = on: cluster.py
+    main = engine(lab, "continuous", cfg.TOKEN_BUDGET)
+    runs = {"static": engine(lab, "static", None, check=False), "nochunk": engine(lab, "continuous", None, check=False),
             "chunked": main}
-    nocache = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
+    nocache = engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
@@ -112,8 +115,14 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
                  13: block13_data(lab, main, info)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
     checks = run_checks(lab, main, info, data, S, nocache)
+    if is_cluster(cfg):
+        data[11]["requests"] = placement(main, data[11]["requests"])
+        if cfg.DISAGG == "on":
+            data[12]["colocated"] = colocated(lab, main)
+        checks += cluster_checks(main)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
-                   summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0])
+                   summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0],
+                   cluster=cluster_data(lab, main))
     return render(facts, lang)
 
 
@@ -146,7 +155,8 @@ def render(report: Report, lang: str = "vi") -> Report:
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     text, step_text = TEXTS[lang]
-    ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report))
+    ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report),
+                       cluster=report.cluster)
     blocks = []
     rows = step_rows(report.steps, report.config["POOL_BLOCKS"])
     for b in report.blocks:
@@ -159,4 +169,4 @@ def render(report: Report, lang: str = "vi") -> Report:
     parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
     return Report(config=report.config, header=text.header_lines(report.header_data, report.config), blocks=blocks,
                   summary=summary, checks=checks, follow=report.follow, steps=narrated(record, step_text, report.config),
-                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record))
+                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record), cluster=report.cluster)

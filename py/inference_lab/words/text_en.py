@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import notes_en, text
+from . import cluster_en, notes_en, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
@@ -30,6 +30,9 @@ CHECK_LABELS = {
     "attention": "every attention row sums to 1",
     "pool_invariants": "block reference counts never negative, blocks conserved, no block both free and owned",
     "prefix_cache_same_text": "turning the prefix cache on does not change the generated tokens",
+    "one_replica": "every request went to exactly one replica (or one prefill + one decode)",
+    "replica_pools": "every replica's KV pool is returned and keeps its invariants",
+    "kv_shipped": "KV bytes shipped = KV bytes received",
 }
 
 # The public vLLM documents each simulated behaviour follows (named in the text and on the page).
@@ -383,7 +386,7 @@ SAY = {
 }
 
 SAY.update(notes_en.SAY)          # the notes beside the seed's lines (notes_en.py), same keys
-WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
+WORDS = text.Words({**SAY, **cluster_en.SAY}, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
 
