@@ -210,12 +210,41 @@ def _name_problems(values) -> list[Problem]:
     return [Problem(k, f"Không có hằng số tên {k}.", f"There is no constant named {k}.") for k in values if k not in FIELD_BY_NAME]
 
 
+def generated(values: dict) -> bool:
+    """WORKLOAD_REQUESTS > 0: the engine plays a generated trace (workload.py), REQUESTS is not used."""
+    n = values.get("WORKLOAD_REQUESTS", 0)
+    return _is_int(n) and n > 0
+
+
+def _check_workload(values: dict) -> list[Problem]:
+    """A generated trace's shared prefix fits in its prompt, and the tokenizer's words can make both lengths."""
+    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    prompt, prefixes, shared = get("WORKLOAD_PROMPT"), get("WORKLOAD_PREFIXES"), get("WORKLOAD_SHARED")
+    if not generated(values) or not all(_is_int(v) for v in (prompt, prefixes, shared, get("N_MERGES"))):
+        return []
+    if prefixes and shared > prompt:
+        return [Problem("WORKLOAD_SHARED", f"WORKLOAD_SHARED ({shared}) không được lớn hơn WORKLOAD_PROMPT ({prompt}): "
+                        "tiền tố chung nằm trong prompt.", f"WORKLOAD_SHARED ({shared}) must not exceed WORKLOAD_PROMPT "
+                        f"({prompt}): the shared prefix is part of the prompt.")]
+    from .workload import reachable                     # workload.py imports this module: imported when used
+    if not reachable(get("N_MERGES"), prompt, prefixes, shared):
+        return [Problem("WORKLOAD_PROMPT", f"Với N_MERGES = {get('N_MERGES')} không từ nào dài đúng 1 token, nên không "
+                        f"tạo được prompt dài đúng {prompt} token (tiền tố {shared}): đổi WORKLOAD_PROMPT, "
+                        "WORKLOAD_SHARED hoặc đặt N_MERGES >= 3.", f"With N_MERGES = {get('N_MERGES')} no word is one "
+                        f"token long, so no prompt of exactly {prompt} tokens (prefix {shared}) can be made: change "
+                        "WORKLOAD_PROMPT, WORKLOAD_SHARED or set N_MERGES >= 3.")]
+    return []
+
+
 def _value_problems(values: dict) -> list[Problem]:
-    """Problems with the values of the known constants (missing names take the default)."""
+    """Problems with the values of the known constants (missing names take the default). With a generated
+    trace (WORKLOAD_REQUESTS > 0) REQUESTS is not used, and FOLLOW falls back to R1 when it names no request."""
     problems = []
+    skip = ("REQUESTS", "FOLLOW") if generated(values) else ()
     for f in FIELDS:
-        problems += _check_field(f, values.get(f.name, f.default), values)
-    return problems + _check_costs(values) + _check_fit(values) + _check_cluster(values)
+        if f.name not in skip:
+            problems += _check_field(f, values.get(f.name, f.default), values)
+    return problems + _check_costs(values) + _check_fit(values) + _check_workload(values) + _check_cluster(values)
 
 
 def validate(values: dict) -> list[Problem]:
@@ -260,7 +289,7 @@ class Config:
     >>> Config(SLOTS=0)
     Traceback (most recent call last):
     ...
-    inference_lab.core.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..16 (nhận 0).
+    inference_lab.core.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..256 (nhận 0).
     """
 
     def __post_init__(self):
@@ -269,8 +298,18 @@ class Config:
         problems = _value_problems(self.to_values())
         if problems:
             raise ConfigError(problems)
+        if generated(self.to_values()):
+            self.use_workload()
         if self.POOL_BLOCKS == "auto":
             self.POOL_BLOCKS = auto_pool_blocks(self)
+
+    def use_workload(self) -> None:
+        """REQUESTS becomes the generated trace R1 … RN (workload.py); FOLLOW falls back to its first request
+        when it names none of them (an explicit trace keeps FOLLOW's check: exit 2 on the CLI)."""
+        from .workload import trace_for                 # workload.py imports this module: imported when used
+        self.REQUESTS = tuple(dict(r) for r in trace_for(self.to_values()))
+        if self.FOLLOW not in {r["id"] for r in self.REQUESTS}:
+            self.FOLLOW = self.REQUESTS[0]["id"]
 
     @classmethod
     def from_values(cls, values: dict) -> "Config":

@@ -53,7 +53,7 @@ def rmsnorm(x):
     return x / np.sqrt(np.add.reduce(x * x, axis=-1, keepdims=True) / x.shape[-1] + 1e-6)
 
 
-MAX_POSITION = 512                                                          # > MAX_CONTEXT + quality-gate steps
+MAX_POSITION = 8192 + 512                                                   # > MAX_CONTEXT + quality-gate steps
 
 
 def _rope_tables(n: int):

@@ -9,8 +9,10 @@ attribute per Field: a name, default or bound is written exactly once.
     >>> FIELD_BY_NAME["TOKEN_BUDGET"].flag, FIELD_BY_NAME["TOKEN_BUDGET"].default
     ('--token-budget', 6)
 
-Bounds are chosen so that any valid config finishes in a few seconds on a 2-core machine (and inside
-Pyodide): sequences are at most MAX_CONTEXT ≤ 128 tokens, at most 12 requests, at most 1024 KV blocks.
+Bounds are chosen for runs that stay fast: an explicit REQUESTS trace holds at most 12 requests of 80
+characters, a generated one (WORKLOAD_REQUESTS, workload.py) up to 1,000 of up to MAX_CONTEXT ≤ 8,192 tokens;
+SLOTS ≤ 256, QUEUE_LIMIT ≤ 1,024, TOKEN_BUDGET ≤ 16,384. The seed's defaults run in well under a second; the
+issue's scale case (64 requests × 2,048-token prompts × 128 tokens) in a few seconds (bench/workload_scale.py).
 
 Leaves out: checking values against the schema and the Config object (config.py), and the model's
 sizes (d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`.
@@ -23,6 +25,7 @@ from .hardware import GPUS, MODELS
 
 MAX_REQUESTS = 12
 MAX_TEXT_CHARS = 80
+MAX_WORKLOAD = 1000                 # generated requests (workload.py) are not limited by REQUESTS' 12 rows
 
 DEFAULT_REQUESTS = (
     dict(id="A", arrival=0, text="xin chao model", max_new=10, temperature=0.0, top_k=0, top_p=1.0, seed=1),
@@ -94,20 +97,20 @@ TOKENIZE_US_ROOFLINE = 1
 TPOT_US_ROOFLINE = 50_000
 MAX_REPLICAS = 8
 FIELDS: tuple[Field, ...] = (
-    Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 16,
+    Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 256,
           en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
     Field("QUEUE_LIMIT", _I, 1, "Số chỗ chờ (QUEUE_LIMIT)",
-          "Số yêu cầu được xếp vào hàng đợi thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 16,
+          "Số yêu cầu được xếp vào hàng đợi thêm ngoài SLOTS; đầy thì cổng trả 429.", "headline", 0, 1024,
           en=('Waiting places (QUEUE_LIMIT)', 'How many requests may wait in the queue beyond SLOTS; when full the gateway returns 429.')),
     Field("TOKEN_BUDGET", _I, 6, "Ngân sách token mỗi bước (TOKEN_BUDGET)",
-          "Số token tối đa xử lý trong một bước; prompt dài được chia đoạn (chunked prefill).", "headline", 1, 256,
+          "Số token tối đa xử lý trong một bước; prompt dài được chia đoạn (chunked prefill).", "headline", 1, 16384,
           en=('Token budget per step (TOKEN_BUDGET)', 'Most tokens processed in one step; long prompts are split into chunks (chunked prefill).')),
     Field("BLOCK_SIZE", _I, 4, "Số token mỗi block KV (BLOCK_SIZE)",
           "Số token trong một block của KV cache phân trang.", "headline", 1, 64,
           en=('Tokens per KV block (BLOCK_SIZE)', 'Tokens in one block of the paged KV cache.')),
     Field("POOL_BLOCKS", _I, 12, "Số block KV vật lý (POOL_BLOCKS)",
           "Số block vật lý trong bể KV giả lập (\"HBM\"); hết block thì engine phải preempt. auto = tính như vLLM từ HBM "
-          "của GPU và SHADOW_MODEL (mặc định dưới CLOCK = roofline; xem khối 10).", "headline", 1, 1024,
+          "của GPU và SHADOW_MODEL (mặc định dưới CLOCK = roofline; xem khối 10).", "headline", 1, 65536,
           en=('Physical KV blocks (POOL_BLOCKS)', 'Physical blocks in the simulated KV pool ("HBM"); when they run out the '
               'engine must preempt. auto = sized as vLLM does from the GPU\'s HBM and SHADOW_MODEL (the default under '
               'CLOCK = roofline; see block 10).'), auto=True, roofline_default="auto"),
@@ -121,7 +124,7 @@ FIELDS: tuple[Field, ...] = (
           "Trace yêu cầu: thời điểm đến, văn bản, giới hạn sinh, cấu hình lấy mẫu, seed riêng.", "requests",
           en=('Requests (REQUESTS)', 'The request trace: arrival time, text, generation limit, sampling settings, own seed.')),
     Field("MAX_CONTEXT", _I, 24, "Context tối đa (MAX_CONTEXT)",
-          "Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400.", "advanced", 2, 128,
+          "Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400.", "advanced", 2, 8192,
           en=('Max context (MAX_CONTEXT)', 'Most tokens in one sequence (prompt + generated); beyond it the request gets 400.')),
     Field("TTFT_SLO", _I, 8000, "Ngưỡng TTFT giả định (TTFT_SLO, µs)",
           "Ngưỡng TTFT GIẢ ĐỊNH để minh họa cảnh báo (µs mô phỏng).", "advanced", 0, 100_000_000,
@@ -208,6 +211,40 @@ FIELDS: tuple[Field, ...] = (
           "advanced", 0, 1_000_000,
           en=('Fixed cost per step (STEP_OVERHEAD, µs)', 'Fixed time of every step under CLOCK = roofline: CPU '
               'scheduling, kernel launches, sampling; assumed.')),
+    # ── a generated workload (workload.py): replaces REQUESTS when WORKLOAD_REQUESTS > 0 ──
+    Field("WORKLOAD_REQUESTS", _I, 0, "Số yêu cầu sinh tự động (WORKLOAD_REQUESTS)",
+          "0 = dùng trace REQUESTS; N > 0 = engine chạy N yêu cầu sinh tự động R1 … RN thay cho REQUESTS (greedy, "
+          "seed WORKLOAD_SEED + i), mỗi prompt đúng WORKLOAD_PROMPT token.", "advanced", 0, MAX_WORKLOAD,
+          en=('Generated requests (WORKLOAD_REQUESTS)', '0 = use the REQUESTS trace; N > 0 = the engine plays N '
+              'generated requests R1 … RN instead of REQUESTS (greedy, seed WORKLOAD_SEED + i), every prompt exactly '
+              'WORKLOAD_PROMPT tokens.')),
+    Field("WORKLOAD_PROMPT", _I, 16, "Số token mỗi prompt sinh ra (WORKLOAD_PROMPT)",
+          "Độ dài mỗi prompt sinh tự động, tính bằng token của tokenizer (kể cả <bos>).", "advanced", 2, 8192,
+          en=('Tokens per generated prompt (WORKLOAD_PROMPT)', "Every generated prompt's length in the tokenizer's "
+              "tokens (<bos> included).")),
+    Field("WORKLOAD_OUTPUT", _I, 8, "Số token sinh ra mỗi yêu cầu (WORKLOAD_OUTPUT)",
+          "max_new của mỗi yêu cầu sinh tự động (EOS vẫn có thể dừng sớm hơn).", "advanced", 1, 8192,
+          en=('Output tokens per generated request (WORKLOAD_OUTPUT)', 'max_new of every generated request (EOS may '
+              'still stop it earlier).')),
+    Field("WORKLOAD_RATE", "float", 0.0, "Tốc độ đến (WORKLOAD_RATE, yêu cầu/giây)",
+          "Yêu cầu mỗi giây mô phỏng, đến theo quá trình Poisson (R1 lúc 0); 0 = tất cả đến cùng lúc.", "advanced",
+          0.0, 1_000_000.0, 0.1,
+          en=('Arrival rate (WORKLOAD_RATE, requests/s)', 'Requests per simulated second, arriving as a Poisson '
+              'process (R1 at 0); 0 = all at once.')),
+    Field("WORKLOAD_SEED", _I, 0, "Seed của workload (WORKLOAD_SEED)",
+          "Seed của văn bản, thời điểm đến và tiền tố; yêu cầu thứ i lấy mẫu với seed WORKLOAD_SEED + i.", "advanced",
+          0, 2**31 - 1 - MAX_WORKLOAD,
+          en=('Workload seed (WORKLOAD_SEED)', 'Seed of the texts, arrivals and prefixes; request i samples with '
+              'seed WORKLOAD_SEED + i.')),
+    Field("WORKLOAD_PREFIXES", _I, 0, "Số tiền tố dùng chung (WORKLOAD_PREFIXES)",
+          "Số tiền tố khác nhau dùng chung (như system prompt); yêu cầu i mở đầu bằng tiền tố i mod WORKLOAD_PREFIXES; "
+          "0 = không có.", "advanced", 0, MAX_WORKLOAD,
+          en=('Shared prefixes (WORKLOAD_PREFIXES)', 'Distinct shared prefixes (like system prompts); request i '
+              'starts with prefix i mod WORKLOAD_PREFIXES; 0 = none.')),
+    Field("WORKLOAD_SHARED", _I, 8, "Số token mỗi tiền tố chung (WORKLOAD_SHARED)",
+          "Số token của mỗi tiền tố chung (kể cả <bos>), tính trong WORKLOAD_PROMPT.", "advanced", 1, 8192,
+          en=('Tokens per shared prefix (WORKLOAD_SHARED)', 'Tokens of each shared prefix (<bos> included), counted '
+              'inside WORKLOAD_PROMPT.')),
     # ── the cluster: replicas, router, disaggregation and goodput (router.py, cluster.py, goodput.py) ──
     Field("REPLICAS", _I, 1, "Số bản sao engine (REPLICAS)",
           "Số engine chạy song song sau một router, mỗi engine có SLOTS, QUEUE_LIMIT, bể KV POOL_BLOCKS và bộ lập "

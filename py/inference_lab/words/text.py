@@ -57,14 +57,26 @@ def vllm_line(w, cfg) -> list[str]:
     return [f"VLLM: {'; '.join(parts)}."] if parts else []
 
 
+def workload_lines(w, cfg) -> list[str]:
+    """A generated trace (WORKLOAD_REQUESTS > 0): the real count and one line for all its requests (their
+    prompts are too long to print one by one)."""
+    reqs = cfg["REQUESTS"]
+    arrivals = (w("header.workload_poisson", cfg=cfg, last_arrival=reqs[-1]["arrival"]) if cfg["WORKLOAD_RATE"] > 0
+                else w("header.workload_at_once"))
+    prefixes = w("header.workload_prefixes", cfg=cfg) if cfg["WORKLOAD_PREFIXES"] else ""
+    return [w("header.input_workload", cfg=cfg, n=len(reqs)),
+            w("header.workload", cfg=cfg, first=reqs[0]["id"], last=reqs[-1]["id"], arrivals=arrivals, prefixes=prefixes)]
+
+
 def header_lines(w, d, cfg) -> list[str]:
     """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`)."""
     cancels = any(r.get("cancel_at") is not None for r in cfg["REQUESTS"])
+    trace = (workload_lines(w, cfg) if cfg.get("WORKLOAD_REQUESTS") else
+             [w("header.input", cfg=cfg), *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]]])
     return [
         w("header.title"),
         w("header.goal"),
-        w("header.input", cfg=cfg),
-        *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]],
+        *trace,
         w("header.config", cfg=cfg),
         *vllm_line(w, cfg),
         w("header.model", d=d, cfg=cfg),

@@ -81,6 +81,11 @@ SAY = {
     "header.title": "=== END-TO-END LAB: ONE REQUEST THROUGH THE WHOLE LLM SERVING PIPELINE ===",
     "header.goal": "GOAL: follow one request with real numbers from the gateway to its stop, then read TTFT, TPOT and throughput.",
     "header.input": "INPUT: 5 requests reach one engine (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
+    "header.input_workload": "INPUT: {n} generated requests (WORKLOAD_REQUESTS) reach one engine (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
+    "header.workload": "  {first} … {last}: prompts of exactly {cfg[WORKLOAD_PROMPT]} tokens, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
+    "header.workload_at_once": "all arrive at 0.00 ms",
+    "header.workload_poisson": "Poisson arrivals at {cfg[WORKLOAD_RATE]:g} requests/s, the last at {last_arrival:ms}",
+    "header.workload_prefixes": "; {cfg[WORKLOAD_PREFIXES]} shared prefixes of {cfg[WORKLOAD_SHARED]} tokens (request i uses prefix i mod {cfg[WORKLOAD_PREFIXES]})",
     "header.config": "CONFIG: {cfg[SLOTS]:pl running slot} + {cfg[QUEUE_LIMIT]:pl waiting place}; at most {cfg[TOKEN_BUDGET]} tokens per step; "
                      "KV blocks of {cfg[BLOCK_SIZE]} tokens x {cfg[POOL_BLOCKS]} blocks; max context {cfg[MAX_CONTEXT]}.",
     "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {cfg[SEED]}.",

@@ -50,7 +50,7 @@ def count_notes(w, n_served: int) -> list[str]:
 def header_notes(w, cfg) -> list[str]:
     """Notes beside the header, from the run's constants (report.config)."""
     out = []
-    if len(cfg["REQUESTS"]) != SEED_REQUESTS:
+    if len(cfg["REQUESTS"]) != SEED_REQUESTS and not cfg.get("WORKLOAD_REQUESTS"):   # a generated trace's header says N
         out.append(w("note.request_count", n=len(cfg["REQUESTS"])))
     out.append(w("note.vllm_config"))
     out.append(w("note.diagram"))

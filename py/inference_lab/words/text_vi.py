@@ -85,6 +85,11 @@ SAY = {
     "header.title": "=== LAB TỔNG HỢP: MỘT YÊU CẦU ĐI QUA TOÀN BỘ ĐƯỜNG ỐNG PHỤC VỤ LLM ===",
     "header.goal": "MỤC TIÊU: theo dõi bằng số thật một yêu cầu từ lúc đến cổng tới lúc dừng, rồi đọc TTFT, TPOT và throughput.",
     "header.input": "ĐẦU VÀO: 5 yêu cầu đến cùng một engine (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
+    "header.input_workload": "ĐẦU VÀO: {n} yêu cầu sinh tự động (WORKLOAD_REQUESTS) đến cùng một engine (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
+    "header.workload": "  {first} … {last}: prompt đúng {cfg[WORKLOAD_PROMPT]} token, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
+    "header.workload_at_once": "tất cả đến lúc 0.00 ms",
+    "header.workload_poisson": "đến theo Poisson {cfg[WORKLOAD_RATE]:g} yêu cầu/giây, yêu cầu cuối lúc {last_arrival:ms}",
+    "header.workload_prefixes": "; {cfg[WORKLOAD_PREFIXES]} tiền tố chung {cfg[WORKLOAD_SHARED]} token (yêu cầu i dùng tiền tố i mod {cfg[WORKLOAD_PREFIXES]})",
     "header.config": "CẤU HÌNH: {cfg[SLOTS]} chỗ chạy + {cfg[QUEUE_LIMIT]} chỗ chờ; mỗi bước tối đa {cfg[TOKEN_BUDGET]} token; "
                      "block KV {cfg[BLOCK_SIZE]} token x {cfg[POOL_BLOCKS]} block; context tối đa {cfg[MAX_CONTEXT]}.",
     "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {cfg[SEED]}.",
