@@ -57,10 +57,11 @@ def relative_loads(loads: list[int]) -> list[float]:
     return [0.0 if hi == lo else (x - lo) / (hi - lo) for x in loads]
 
 
-def block_hashes(ids: list[int], block_size: int) -> list[str]:
-    """Chained hashes of the prompt's full blocks that a prefix cache can serve (the last token is always computed)."""
+def block_hashes(ids: list[int], block_size: int, servable: bool = True) -> list[str]:
+    """Chained hashes of the prompt's full blocks: those a prefix cache can serve (`servable`: the last token is always
+    computed, so at most (len − 1) // block_size), or all those the engine caches once the prompt is computed."""
     out, parent = [], None
-    for i in range((len(ids) - 1) // block_size if ids else 0):
+    for i in range(((len(ids) - 1) if servable else len(ids)) // block_size if ids else 0):
         parent = hash_block(parent, ids[i * block_size:(i + 1) * block_size])
         out.append(parent)
     return out
@@ -77,7 +78,7 @@ class Router:
         self.index = {r: set() for r in self.ids}       # replica -> hashes of the prompt blocks routed there
 
     def remember(self, replica: int, ids: list[int]) -> None:
-        self.index[replica].update(block_hashes(ids, self.block_size))
+        self.index[replica].update(block_hashes(ids, self.block_size, servable=False))
 
     def cached_blocks(self, replica: int, hashes: list[str]) -> int:
         n = 0
