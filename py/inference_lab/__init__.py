@@ -26,7 +26,15 @@ Words live apart from mechanics: text_vi.py holds every printed sentence, text_e
 edition of each (`run(config, lang="en")`, `python -m inference_lab --lang en`); text.py and text_steps.py
 say which sentence goes where, in either language.
 """
-from .core.config import Config, ConfigError, describe
+import os
+
+# The lab's matrices are tiny (d_model 8, 2 heads of 4): OpenBLAS's worker threads only wait for each other, and
+# on a busy 2-core machine a (2, 129, 4) × (2, 4, 2176) product took 60 ms instead of 0.4 ms (a generated
+# workload's long prompts, bench/workload_scale.py). One thread, unless the user set it; it must be set
+# before NumPy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from .core.config import Config, ConfigError, describe  # noqa: E402
 
 __all__ = ["Config", "ConfigError", "Report", "describe", "run"]
 

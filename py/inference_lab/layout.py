@@ -3,9 +3,9 @@
 The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `models/`:
 
 - `core/`: the serving core: the GPUs' and model shapes' figures (hardware), the constants' schema and the
-  validated config, tokenizer, model, sequence, block manager, scheduler, the roofline clock, engine, sampler,
-  quantization, metrics, the run log, the workload generator, and the cluster: router, replicas with
-  disaggregation (cluster), goodput. Mechanics only, no
+  validated config, tokenizer, model, sequence, block manager, scheduler, the roofline clock, engine (and its
+  clock-only replay), sampler, quantization, metrics, the run log, the workload generator, and the cluster: router,
+  replicas with disaggregation (cluster), goodput. Mechanics only, no
   sentence a student reads.
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
@@ -30,8 +30,8 @@ from __future__ import annotations
 PACKAGE = "inference_lab"
 LAYOUT = {
     "core": ("hardware", "schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "kv_room",
-             "roofline", "engine", "router", "cluster", "sampler", "quantization", "metrics", "goodput", "run_log",
-             "workload"),
+             "roofline", "engine", "replay", "router", "cluster", "sampler", "quantization", "metrics", "goodput",
+             "run_log", "workload"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_cluster", "cluster_vi", "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace", "patch", "lessons",

@@ -140,15 +140,26 @@ class BlockManager:
 
     def write(self, seq, k_new, v_new) -> None:
         """Store K/V (heads, n, d_head) at positions seq.cached.. ; call can_append() first."""
+        n = k_new.shape[1]
+        pos = np.arange(seq.cached, seq.cached + n)                           # (n,) positions written
+        self.reserve(seq, n, advance=False)
+        first = seq.cached // self.block_size
+        blocks = np.asarray(seq.block_table[first:])[pos // self.block_size - first]   # (n,) physical block of each
+        self.K[blocks, :, pos % self.block_size] = k_new.transpose(1, 0, 2)   # (n, heads, d_head)
+        self.V[blocks, :, pos % self.block_size] = v_new.transpose(1, 0, 2)
+        self.advance(seq, n)
+
+    def reserve(self, seq, n: int, advance: bool = True) -> None:
+        """Take the blocks for n more positions (lowest free first, in position order), as write() does but
+        without K/V: the replay of block [12]'s other policies (engine.ReplayEngine) counts blocks only."""
+        while len(seq.block_table) * self.block_size < seq.cached + n:
+            self._allocate(seq)
+        if advance:
+            self.advance(seq, n)
+
+    def advance(self, seq, n: int) -> None:
         first_block = seq.cached // self.block_size
-        for i in range(k_new.shape[1]):
-            pos = seq.cached + i
-            if pos // self.block_size == len(seq.block_table):
-                self._allocate(seq)
-            block, slot = seq.block_table[pos // self.block_size], pos % self.block_size
-            self.K[block, :, slot] = k_new[:, i]
-            self.V[block, :, slot] = v_new[:, i]
-        seq.cached += k_new.shape[1]
+        seq.cached += n
         if self.enable_caching:
             self._cache_full_blocks(seq, first_block)
         self._track_peak()
@@ -193,6 +204,8 @@ class BlockManager:
 
     def _stored_tokens(self) -> int:
         """Token positions held in used blocks; a shared block counts once."""
+        if not self.enable_caching:             # no block is shared: every sequence's cached positions
+            return sum(min(s.cached, len(s.block_table) * self.block_size) for s in self.active.values())
         fill = {}
         for seq in self.active.values():
             for i, b in enumerate(seq.block_table):
@@ -230,8 +243,9 @@ class BlockManager:
         if seq.cached == 0:
             empty = np.zeros((N_HEADS, 0, D_HEAD))
             return empty, empty
-        K = np.concatenate([self.K[b] for b in seq.block_table], axis=1)[:, :seq.cached]
-        V = np.concatenate([self.V[b] for b in seq.block_table], axis=1)[:, :seq.cached]
+        table, shape = seq.block_table, (N_HEADS, len(seq.block_table) * self.block_size, D_HEAD)
+        K = self.K[table].transpose(1, 0, 2, 3).reshape(shape)[:, :seq.cached]   # (blocks, H, bs, d) -> (H, cached, d)
+        V = self.V[table].transpose(1, 0, 2, 3).reshape(shape)[:, :seq.cached]
         return K, V
 
     def _free(self, seq) -> list[int]:
@@ -264,16 +278,18 @@ class BlockManager:
         twice in the free list, lost, or both free and owned), "stale_hash" (the hash map lists a
         block carrying another hash, or a block carrying a hash is missing from the map).
         """
-        held = {}
-        for seq in self.active.values():
-            for b in seq.block_table:
-                held[b] = held.get(b, 0) + 1
+        tables = [seq.block_table for seq in self.active.values()]
+        held = np.bincount(np.concatenate([np.asarray(t, dtype=np.int64) for t in tables] or [np.zeros(0, np.int64)]),
+                           minlength=self.num_blocks)                 # (blocks,) tables holding each block
+        ref = np.asarray(self.ref_cnt)                                # (blocks,)
         free = set(self.free)
         broken = dict(
-            negative_ref_cnt=any(r < 0 for r in self.ref_cnt),
-            ref_cnt_mismatch=any(self.ref_cnt[b] != held.get(b, 0) for b in range(self.num_blocks)),
-            not_conserved=len(free) != len(self.free) or bool(free & held.keys()) or len(free) + len(held) != self.num_blocks,
-            stale_hash=any(self.block_hash[b] != h for h, copies in self.cached.items() for b in copies)
-            or any(h is not None and b not in self.cached.get(h, {}) for b, h in enumerate(self.block_hash)),
+            negative_ref_cnt=bool(np.any(ref < 0)),
+            ref_cnt_mismatch=len(held) != self.num_blocks or bool(np.any(ref != held)),
+            not_conserved=len(free) != len(self.free) or bool(np.any(held[list(free)] > 0) if free else False)
+            or len(free) + int(np.count_nonzero(held)) != self.num_blocks,
+            stale_hash=self.enable_caching and (                  # without the cache no block ever has a hash
+                any(self.block_hash[b] != h for h, copies in self.cached.items() for b in copies)
+                or any(h is not None and b not in self.cached.get(h, {}) for b, h in enumerate(self.block_hash))),
         )
         self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from .engine import MAX_ITERATIONS, Engine, EngineResult
 from .hardware import shadow_model
 from .model import D_HEAD, N_HEADS
+from .replay import ReplayEngine
 from .router import Router
 from .run_log import RunLog
 from .sequence import Sequence
@@ -80,11 +81,12 @@ class Transfer:
                 "arrive": self.arrive, "admitted": self.admitted, "positions": self.positions, "bytes": self.bytes}
 
 
-class Replica(Engine):
-    """One engine of the cluster: role "both" (no disaggregation), "prefill" or "decode"."""
+class Role:
+    """What makes an engine a replica of the cluster: its role ("both" without disaggregation, "prefill" or
+    "decode"), its pending arrivals, its KV inbox and its pass-by-pass loop. Mixed into Engine (`Replica`) and into
+    the clock-only ReplayEngine (`ReplayReplica`, the other policies of a generated workload: blocks, no K/V)."""
 
-    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int):
-        super().__init__(lab, policy, budget_cap, check, prefix_cache)
+    def join(self, index: int, role: str, kv_bytes: int) -> None:
         self.index, self.role, self.kv_bytes = index, role, kv_bytes
         self.pending = []          # requests the router sent here, not looked at yet
         self.limits = ()           # times it must not idle past (the next arrival, the prefill replicas' clocks)
@@ -125,14 +127,14 @@ class Replica(Engine):
             self.now = min(upcoming + [t for t in self.limits if t is not None and t > self.now])
 
     # ── disaggregation ─────────────────────────────────────────────────────
-    def emit(self, seq, logits_row, t: int) -> None:
-        super().emit(seq, logits_row, t)
+    def take(self, seq, token: int, t: int) -> None:
+        super().take(seq, token, t)
         if self.role == "prefill" and seq.reason is None:
             self.hand_off(seq)
 
     def hand_off(self, seq) -> None:
         """The prompt is done and the first token sampled: gather the KV, give the blocks back, leave."""
-        K, V = self.pool.gather(seq)
+        K, V = (None, None) if self.replaying else self.pool.gather(seq)
         if self.check:
             self.check_against_recompute(seq)
         nbytes = seq.cached * self.kv_bytes
@@ -151,11 +153,32 @@ class Replica(Engine):
             seq = tr.seq
             self.inbox.remove(tr)
             seq.cached, seq.block_table = 0, []
-            self.pool.write(seq, tr.K, tr.V)
+            if self.replaying:
+                self.pool.reserve(seq, tr.positions)
+            else:
+                self.pool.write(seq, tr.K, tr.V)
             self.running.append(seq)
             tr.admitted, self.received = self.now, self.received + tr.bytes
             self.log.event("kv_recv", id=seq.id, blocks=list(seq.block_table), positions=tr.positions, bytes=tr.bytes,
                            source=tr.source, sent=tr.start, arrived=tr.arrive, waited=self.now - tr.arrive)
+
+
+
+
+class Replica(Role, Engine):
+    replaying = False
+
+    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None):
+        Engine.__init__(self, lab, policy, budget_cap, check, prefix_cache)
+        self.join(index, role, kv_bytes)
+
+
+class ReplayReplica(Role, ReplayEngine):
+    replaying = True
+
+    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None):
+        ReplayEngine.__init__(self, lab, policy, budget_cap, tokens, prefix_cache)
+        self.join(index, role, kv_bytes)
 
 
 @dataclass(slots=True)
@@ -167,14 +190,16 @@ class ClusterResult(EngineResult):
 
 
 class Cluster:
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
+                 tokens: dict | None = None):
         cfg = self.cfg = lab.cfg
         self.lab = lab
         n = cfg.REPLICAS
         p = cfg.PREFILL_REPLICAS if cfg.DISAGG == "on" else 0
         roles = ["prefill"] * p + ["decode"] * (n - p) if p else ["both"] * n
         kv = kv_bytes_per_position(cfg, lab.tokenizer.vocab_size)
-        self.replicas = [Replica(lab, policy, budget_cap, check, prefix_cache, i, role, kv) for i, role in enumerate(roles)]
+        kind = Replica if tokens is None else ReplayReplica         # replay: one token dict shared by the replicas
+        self.replicas = [kind(lab, policy, budget_cap, check, prefix_cache, i, role, kv, tokens) for i, role in enumerate(roles)]
         front = [r.index for r in self.replicas if r.role != "decode"]
         back = [r.index for r in self.replicas if r.role == "decode"]
         self.router = Router(cfg.ROUTER, len(front), cfg.BLOCK_SIZE, front)
@@ -279,6 +304,8 @@ def merged_trace(traces: list[dict]) -> dict:
     return out
 
 
-def run_cluster(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None) -> ClusterResult:
-    """One run of the trace on the cluster (REPLICAS, ROUTER, DISAGG); the EngineResult of all replicas together."""
-    return Cluster(lab, policy, budget_cap, check, prefix_cache).run()
+def run_cluster(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
+                tokens: dict | None = None) -> ClusterResult:
+    """One run of the trace on the cluster (REPLICAS, ROUTER, DISAGG); the EngineResult of all replicas together.
+    With `tokens` (replay.recorded(main run)) every replica is a clock-only ReplayEngine taking its tokens from them."""
+    return Cluster(lab, policy, budget_cap, check, prefix_cache, None if tokens is None else dict(tokens)).run()

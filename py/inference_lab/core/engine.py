@@ -58,6 +58,7 @@ from .block_manager import BlockManager
 from .sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration
 from .kv_room import KVRoom
+from .model import LONG, logits_at
 from .roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
@@ -174,11 +175,16 @@ class Engine(KVRoom):
         """One full forward of the whole history checks every cached logits row and the gathered K/V.
 
         A request aborted while it recomputes after a preemption has rows past its history (from
-        before the preemption): those are left out, the rows it has recomputed are checked."""
-        logits, Kf, Vf, _ = self.lab.forward(seq.history, 0)
-        for pos, row in seq.checked_rows:
-            if pos >= len(seq.history):
-                continue
+        before the preemption): those are left out, the rows it has recomputed are checked. A history of
+        more than model.LONG positions is recomputed at the checked rows only (model.logits_at: same check,
+        O(T) instead of O(T²))."""
+        checked = [(pos, row) for pos, row in seq.checked_rows if pos < len(seq.history)]
+        if len(seq.history) > LONG:
+            logits, Kf, Vf = logits_at(self.lab.W, seq.history, [pos for pos, _ in checked])
+            checked = [(i, row) for i, (_, row) in enumerate(checked)]
+        else:
+            logits, Kf, Vf, _ = self.lab.forward(seq.history, 0)
+        for pos, row in checked:
             self.trace["parity"] = max(self.trace["parity"], float(np.max(np.abs(logits[pos] - row))))
         K, V = self.pool.gather(seq)
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
@@ -187,6 +193,10 @@ class Engine(KVRoom):
         token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
         if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
+        self.take(seq, token, t)
+
+    def take(self, seq: Sequence, token: int, t: int) -> None:
+        """`seq` generated `token` at time t: the stop check ([8]), then it finishes or waits to feed it."""
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))
@@ -229,7 +239,8 @@ class Engine(KVRoom):
         self.trace["positions_naive"] += n
         if seq.num_prefill_left == 0:
             seq.checked_rows.append((lo + n - 1, logits[-1]))
-            self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1, prob=prob[:, -1, :]))
+            self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1,
+                                                               prob=np.array(prob[:, -1, :])))   # a copy: not the chunk's matrix
             self.emit(seq, logits[-1], end)
 
     # ── the step loop ([3]) ────────────────────────────────────────────────

@@ -9,7 +9,8 @@ K and new V to store in the cache, and the attention weights:
 
 The same function serves prefill (T = chunk length), decode (T = 1) and a full
 recompute from position 0 (used to check that the cache gives the same logits).
-`ForwardCache(W)` is forward() for one lab run that computes each distinct input once.
+`ForwardCache(W)` is forward() for one lab run that computes each distinct input once. A chunk of more
+than LONG tokens (a generated long prompt) takes `attention_blocked`; `logits_at` recomputes only some rows.
 
 Leaves out: more than one layer, grouped-query attention, biases, training — the
 weights are random (seed SEED), so generated text is meaningless by design.
@@ -86,9 +87,17 @@ def split_heads(x):
 SCALE = np.sqrt(D_HEAD)
 
 
+LONG = 256             # more queries or keys take attention_blocked (the seed's sizes never come near)
+ROWS = 32              # queries per block of attention_blocked: its (H, 32, S) scores stay in the CPU cache
+
+
 def attention(Qr, K, V, start: int):
-    """Causal softmax over source positions; the queries sit at start..; returns (context (T, H*d), prob (H, T, S))."""
+    """Causal softmax over source positions; the queries sit at start..; returns (context (T, H*d), prob (H, T, S)).
+    More than LONG queries or keys (a long prompt, a decode in a long context) go to attention_blocked, whose
+    prob holds only the last row."""
     T = Qr.shape[1]
+    if T > LONG or K.shape[1] > LONG:
+        return attention_blocked(Qr, K, V, start)
     scores = np.einsum("htd,hkd->htk", Qr, K) / SCALE                      # (H, T, S)
     if T > 1:                                       # one new token sees every cached position: nothing to mask
         allow = np.arange(K.shape[1])[None, :] <= np.arange(start, start + T)[:, None]   # causal mask (T, S)
@@ -97,6 +106,27 @@ def attention(Qr, K, V, start: int):
     prob /= np.add.reduce(prob, axis=-1, keepdims=True)
     ctx = np.einsum("htk,hkd->htd", prob, V).transpose(1, 0, 2).reshape(T, N_HEADS * D_HEAD)
     return ctx, prob
+
+
+def attention_blocked(Qr, K, V, start: int):
+    """attention() for a long chunk, ROWS queries at a time: each block's queries see only the keys up to their
+    own positions (the causal half is never computed) and its (H, ROWS, S) scores stay small, so a 2,048-token
+    prompt costs about a tenth of one big (H, T, S) matrix. Same numbers up to float64 rounding (~1e-15).
+    Returns (context (T, H*d), prob of the LAST query only (H, 1, S)): the whole matrix of a 2,048-token
+    chunk would be 64 MB, and the engine keeps only the last row."""
+    T = Qr.shape[1]
+    ctx = np.empty((T, N_HEADS * D_HEAD))                                  # (T, H*d)
+    for lo in range(0, T, ROWS):
+        hi = min(T, lo + ROWS)
+        S = start + hi                                                     # keys this block may see
+        scores = np.matmul(Qr[:, lo:hi], K[:, :S].transpose(0, 2, 1))     # (H, r, S)
+        scores /= SCALE
+        scores[:, :, S - (hi - lo):] += np.triu(np.full((hi - lo, hi - lo), -np.inf), 1)   # causal mask, last r keys
+        scores -= np.maximum.reduce(scores, axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= np.add.reduce(scores, axis=-1, keepdims=True)            # prob (H, r, S)
+        ctx[lo:hi] = np.matmul(scores, V[:, :S]).transpose(1, 0, 2).reshape(hi - lo, N_HEADS * D_HEAD)
+    return ctx, scores[:, -1:, :]
 
 
 def forward(W, ids, start, K_past=None, V_past=None):
@@ -116,6 +146,38 @@ def forward(W, ids, start, K_past=None, V_past=None):
     gate = M @ W["Wg"]
     F = H + ((gate / (1.0 + np.exp(-gate))) * (M @ W["Wz"])) @ W["Wf"]    # SwiGLU
     return rmsnorm(F) @ W["U"], Kr, Vn, prob
+
+
+def logits_at(W, ids, rows):
+    """A full recompute from position 0, without any cache, of the logits at positions `rows` only:
+    (logits (len(rows), VOCAB), K (heads, T, d_head), V (heads, T, d_head)).
+
+    In this ONE-layer model a position's K and V come from its own token alone (no attention before them), so
+    the logits of a few rows need every position's K/V but attention only for those rows: O(T) instead of
+    forward()'s O(T²). The engine's cache check and the quality gate use it for long sequences (more than
+    LONG positions); with more layers every row of every layer would be needed.
+
+        >>> W = make_weights(0, 10)
+        >>> bool(np.allclose(logits_at(W, [3, 4, 5, 6], [1, 3])[0], forward(W, [3, 4, 5, 6], 0)[0][[1, 3]], atol=1e-12))
+        True
+    """
+    rows = np.asarray(rows)                                                # (R,)
+    X = W["E"][ids]                                                        # (T, D_MODEL)
+    N = rmsnorm(X)
+    K = split_heads(rope(N @ W["Wk"], 0))                                  # (H, T, d)
+    V = split_heads(N @ W["Wv"])
+    Q = N[rows] @ W["Wq"]                                                  # (R, H*d)
+    Qr = split_heads(Q * ROPE_COS[rows] + Q[:, HALF_SWAP] * ROPE_SIN[rows])   # rope at the rows' own positions
+    scores = np.matmul(Qr, K.transpose(0, 2, 1)) / SCALE                   # (H, R, T)
+    scores = np.where((np.arange(len(ids))[None, :] <= rows[:, None])[None], scores, -np.inf)
+    prob = np.exp(scores - np.maximum.reduce(scores, axis=-1, keepdims=True))
+    prob /= np.add.reduce(prob, axis=-1, keepdims=True)
+    ctx = np.matmul(prob, V).transpose(1, 0, 2).reshape(len(rows), N_HEADS * D_HEAD)
+    H = X[rows] + ctx @ W["Wo"]
+    M = rmsnorm(H)
+    gate = M @ W["Wg"]
+    F = H + ((gate / (1.0 + np.exp(-gate))) * (M @ W["Wz"])) @ W["Wf"]
+    return rmsnorm(F) @ W["U"], K, V
 
 
 class ForwardCache:

@@ -15,7 +15,8 @@ error is exactly what the format loses, at most half a scale per element.
 greedily and the quantized model is fed the SAME context at every step, so each step
 is one comparable top-1 decision. Its two halves are separate functions: the original
 model's side (`greedy_reference`) is the same for every bit width, so the lab computes
-it once per prompt when it compares several widths.
+it once per prompt when it compares several widths. A long prompt (a generated workload's) is passed with
+`prompt_pass`: only its last row's logits, which is all the gate compares.
 
 Leaves out: integer kernels (their extra rounding and their speed), activation and KV
 quantization, calibration data, outlier handling.
@@ -25,7 +26,15 @@ from __future__ import annotations
 import numpy as np
 
 from .config import BOS
-from .model import LINEAR, forward
+from .model import LINEAR, LONG, forward, logits_at
+
+
+def prompt_pass(W: dict, ids):
+    """The gate's prompt forward: (logits, K, V). A prompt of more than model.LONG tokens gets only its last
+    row's logits (model.logits_at: the gate reads no other row; O(T) instead of O(T²))."""
+    if len(ids) > LONG:
+        return logits_at(W, ids, [len(ids) - 1])
+    return forward(W, ids, 0)[:3]
 
 
 def quantize_weights(W: dict, bits: int, names=LINEAR):
@@ -50,8 +59,8 @@ def greedy_teacher_forced(W: dict, Wq: dict, ids, steps: int) -> list[dict]:
 
 def greedy_reference(W: dict, ids, steps: int) -> dict:
     """The original model's side of the gate, which no bit width changes (so a lab caches it once):
-    the prompt's logits (T, VOCAB), then each step's last logits row (VOCAB,) and its greedy token."""
-    logits, k, v, _ = forward(W, ids, 0)
+    the prompt's logits (T, VOCAB; only the last row (1, VOCAB) for a prompt of more than LONG tokens), then each step's last logits row (VOCAB,) and its greedy token."""
+    logits, k, v = prompt_pass(W, ids)
     out = dict(prompt_logits=logits, rows=[], tokens=[])
     for step in range(steps):
         row = logits[-1].copy()
@@ -69,7 +78,7 @@ def greedy_reference(W: dict, ids, steps: int) -> dict:
 def compare_to_reference(ref: dict, Wq: dict, ids) -> list[dict]:
     """The quantized model fed the reference's tokens: one comparable top-1 decision per step."""
     results = []
-    logits_q, kq, vq, _ = forward(Wq, ids, 0)
+    logits_q, kq, vq = prompt_pass(Wq, ids)
     for step, (raw, first) in enumerate(zip(ref["rows"], ref["tokens"])):
         row, row_q = raw.copy(), logits_q[-1].copy()
         row[BOS] = row_q[BOS] = -np.inf

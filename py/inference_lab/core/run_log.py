@@ -132,7 +132,6 @@ class RunLog:
         self.ahead = []            # boundary events waiting for the next executed step
         self.facts = {}            # fact() of the step being executed
         self.start = None          # the snapshot of the latest boundary
-        self.owners = set()        # (id, physical block) held after the last executed step
         self.tables = {}           # id -> its block table after the last executed step
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
 
@@ -221,15 +220,16 @@ class RunLog:
         (a block can be both: freed by a victim and taken by the task that needed it)."""
         running = [s.id for s in running_seqs]
         order = [rid for rid in running if rid in pool.active] + [rid for rid in pool.active if rid not in running]
-        tables = {rid: self.same_or_new(rid, pool.active[rid].block_table) for rid in order}
-        self.tables = tables
+        before, self.tables = self.tables, {rid: self.same_or_new(rid, pool.active[rid].block_table) for rid in order}
         returned = [(e["id"], b) for e in events if e["kind"] in GIVES_BACK for b in e["blocks"]]
         reused = {(e["id"], b) for e in events if e["kind"] == "cache_hit" for b in e["blocks"]}
-        held = [(rid, b) for rid, t in tables.items() for b in t]
-        alloc = sorted({b for rid, b in held + returned if (rid, b) not in reused and (rid, b) not in self.owners})
-        self.owners = set(held)
+        # a block is allocated when its holder did not hold it after the last step (nor took it from the cache);
+        # an unchanged table is the same list as before: nothing of it is new (a step touches few tables)
+        held = [(rid, t) for rid, t in self.tables.items() if t is not before.get(rid)] + [(rid, [b]) for rid, b in returned]
+        alloc = sorted({b for rid, t in held for b in set(t) - set(before.get(rid, ())) if (rid, b) not in reused})
         cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
-        return dict(tables=tables, free=free_ranges(sorted(pool.free)), cached_free=free_ranges(cached_free), alloc=alloc,
+        free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
+        return dict(tables=self.tables, free=free_ranges(free), cached_free=free_ranges(cached_free), alloc=alloc,
                     freed=sorted({b for _, b in returned}), reused=sorted({b for _, b in reused}))
 
     def same_or_new(self, rid, table) -> list:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from .config import BOS, EOS
 
 WORD_END = "</w>"
+LONG_TEXT, MAX_TEXTS = 200, 2048          # texts longer than REQUESTS' 80 characters (generated ones) are cached
 BYTE_TOKENS = tuple(f"<0x{b:02X}>" for b in range(256))   # SentencePiece's spelling of a byte token
 
 
@@ -75,6 +76,7 @@ class BPETokenizer:
     token_to_id: dict
     byte_fallback: bool = False    # the vocabulary ends with the 256 BYTE_TOKENS; unknown characters use them
     _words: dict = field(default_factory=dict, repr=False, compare=False)   # bpe_word results (tokenizers are cached across runs)
+    _texts: dict = field(default_factory=dict, repr=False, compare=False)   # pieces of long texts (at most MAX_TEXTS)
 
     @classmethod
     def train(cls, corpus, n_merges: int, byte_fallback: bool = False) -> "BPETokenizer":
@@ -131,6 +133,16 @@ class BPETokenizer:
 
     def pieces(self, text: str) -> list[str]:
         """Chat template: <bos> + the BPE pieces of every whitespace-separated word."""
+        if len(text) > LONG_TEXT:                # a generated prompt: tokenized several times per run, cached
+            known = self._texts.get(text)
+            if known is None:
+                if len(self._texts) >= MAX_TEXTS:
+                    self._texts.clear()
+                known = self._texts[text] = tuple(self._pieces(text))
+            return list(known)
+        return self._pieces(text)
+
+    def _pieces(self, text: str) -> list[str]:
         tokens = ["<bos>"]
         for word in text.split():
             pieces = self.bpe_word(word)
@@ -169,6 +181,8 @@ class BPETokenizer:
 
     def unknown(self, text: str) -> list[str]:
         """Pieces of `text` that are not in the vocabulary (characters the BPE never saw), in order."""
+        if len(text) > LONG_TEXT:                # a generated prompt: only its distinct pieces need looking up
+            return [p for p in dict.fromkeys(self.pieces(text)) if p not in self.token_to_id]
         seen, out = set(), []
         for piece in self.pieces(text):
             if piece not in self.token_to_id and piece not in seen:
@@ -179,6 +193,8 @@ class BPETokenizer:
     def encode(self, text: str) -> tuple[list[str], list[int]]:
         """(tokens, ids); raises KeyError on unknown pieces (check `unknown()` first)."""
         tokens = self.pieces(text)
+        if len(text) > LONG_TEXT:
+            return tokens, list(map(self.token_to_id.__getitem__, tokens))
         return tokens, [self.token_to_id[t] for t in tokens]
 
     def token(self, token_id: int) -> str:

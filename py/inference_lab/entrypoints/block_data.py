@@ -18,7 +18,7 @@ import numpy as np
 from ..core.config import CORPUS, FIELD_BY_NAME
 from ..core.engine import Decision
 from ..core.metrics import summarize
-from ..core.model import D_HEAD, D_MODEL, LINEAR, N_HEADS
+from ..core.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
 from .weights import GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 
 
@@ -339,7 +339,8 @@ def block12_data(lab, main, runs, S) -> dict:
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done), steps=res.log.count,
                      memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items)) for name, res in runs.items()]
-    return dict(per=per, same=same, policies=policies)
+    replayed = dict(replayed=True) if lab.cfg.WORKLOAD_REQUESTS else {}      # lab.other_run: core/replay.py
+    return dict(per=per, same=same, policies=policies, **replayed)
 
 
 def gate_result(lab, bits: int) -> dict:
@@ -360,9 +361,11 @@ def gate_result(lab, bits: int) -> dict:
             tight = dict(low, id=r["id"])
         rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=list(res)))
     agreement = (decisions - flips) / decisions if decisions else None
+    long = any(len(tok.pieces(r["text"])) > LONG for r in cfg.REQUESTS) if cfg.WORKLOAD_REQUESTS else False
     return dict(bits=bits, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
                 agreement=agreement, gate=cfg.QUALITY_GATE,
-                passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight)
+                passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight,
+                **(dict(last_row=LONG) if long else {}))   # quantization.prompt_pass: the last row only
 
 
 def sweep_bits(bits: int) -> list[int]:

@@ -25,6 +25,7 @@ from dataclasses import replace
 from ..core.cluster import run_cluster
 from ..core.goodput import goodput, percentile, spread
 from ..core.metrics import request_metrics, summarize
+from ..core.replay import recorded
 from ..core.router import W_LOAD, W_PREFIX
 
 
@@ -107,5 +108,6 @@ def headline(done: list) -> dict:
 def colocated(lab, main) -> dict:
     """Block [12] under DISAGG = on: this run against the same replicas with DISAGG = off (same router, same trace)."""
     cfg = replace(lab.cfg, DISAGG="off")
-    other = run_cluster(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, check=False)
+    tokens = recorded(main) if cfg.WORKLOAD_REQUESTS else None                # a generated workload: clock-only replay
+    other = run_cluster(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, False, None, tokens)
     return dict(disagg=headline(main.done), colocated=headline(other.done))

@@ -26,6 +26,7 @@ from ..words import text_en, text_steps_en, text_steps_vi, text_vi
 from ..core.config import Config
 from ..core.cluster import run_cluster
 from ..core.engine import run_engine
+from ..core.replay import recorded, replay_engine
 from ..core.metrics import summarize
 from ..core.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
@@ -91,6 +92,19 @@ def distribution_checks(main, info) -> list[Check]:
 
 
 # ── the whole run ──────────────────────────────────────────────────────────
+def other_run(lab, main, cluster: bool = False):
+    """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
+    or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py); on the cluster
+    (cluster.py) when the run has one."""
+    if cluster:
+        tokens = recorded(main) if lab.cfg.WORKLOAD_REQUESTS else None
+        return lambda policy, cap, prefix_cache=None: run_cluster(lab, policy, cap, False, prefix_cache, tokens)
+    if lab.cfg.WORKLOAD_REQUESTS:
+        tokens = recorded(main)
+        return lambda policy, cap, prefix_cache=None: replay_engine(lab, policy, cap, tokens, prefix_cache)
+    return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
+
+
 def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en")."""
@@ -98,11 +112,11 @@ def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
-    engine = run_cluster if is_cluster(cfg) else run_engine      # REPLICAS > 1 or DISAGG = on: cluster.py
-    main = engine(lab, "continuous", cfg.TOKEN_BUDGET)
-    runs = {"static": engine(lab, "static", None, check=False), "nochunk": engine(lab, "continuous", None, check=False),
-            "chunked": main}
-    nocache = engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, prefix_cache=False) if main.pool.enable_caching else None
+    cluster = is_cluster(cfg)                                     # REPLICAS > 1 or DISAGG = on: cluster.py
+    main = (run_cluster if cluster else run_engine)(lab, "continuous", cfg.TOKEN_BUDGET)
+    again = other_run(lab, main, cluster)
+    runs = {"static": again("static", None), "nochunk": again("continuous", None), "chunked": main}
+    nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]

@@ -64,6 +64,8 @@ def teacher_forced_for(seed: int, n_merges: int, bits: int, ids: tuple, byte_fal
 def quantized_logit_err(seed: int, n_merges: int, bits: int, ids: tuple, byte_fallback: bool = False) -> float:
     """Block [9]'s probe: the largest logit change (without <bos>) quantization makes on one prompt; cached likewise."""
     lg_fp = reference_for(seed, n_merges, ids, byte_fallback)["prompt_logits"]
+    if len(lg_fp) != len(ids):                   # a long prompt's reference kept only its last row
+        lg_fp = forward(model_for(seed, n_merges, byte_fallback), list(ids), 0)[0]
     lg_q = forward(quantized_for(seed, n_merges, bits, byte_fallback)[0], list(ids), 0)[0]
     return float(np.max(np.abs(lg_fp[:, 1:] - lg_q[:, 1:])))
 
@@ -74,10 +76,13 @@ class Lab:
     cfg: Config
     tokenizer: BPETokenizer
     W: dict
-    forward: ForwardCache  # shared by the three engine runs of block [12], new for every run
+    forward: ForwardCache  # shared by the three engine runs of block [12], new for every run (a plain forward
+                           # for a generated workload)
 
     @classmethod
     def build(cls, cfg: Config) -> "Lab":
         tok = tokenizer_for(cfg.N_MERGES, cfg.BYTE_FALLBACK == "on")
         W = model_for(cfg.SEED, cfg.N_MERGES, tok.byte_fallback)
-        return cls(cfg, tok, W, ForwardCache(W))
+        # a generated workload's other runs replay tokens (core/replay.py): caching its forwards would only keep
+        # every decode's K/V bytes alive (gigabytes at 64 × 2,048 tokens)
+        return cls(cfg, tok, W, functools.partial(forward, W) if cfg.WORKLOAD_REQUESTS else ForwardCache(W))

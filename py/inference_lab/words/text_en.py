@@ -351,6 +351,7 @@ SAY = {
     "b12.per_request": "Per request (continuous + chunked): TTFT | TPOT | E2E | tokens",
     "b12.request": "  {m[id]}: {m[ttft]:ms} | {tpot} | {m[e2e]:ms} | {m[n]}",
     "b12.same": "Correct first, fast second: does the scheduling policy change the generated tokens? Every request served under all 3 policies gives the same tokens: {d[same]}.",
+    "b12.replayed": "With a generated workload (WORKLOAD_REQUESTS = {n}) the two other policies are replayed on the clock without the model: the gateway, scheduler, token budget, KV blocks, preemption and clock run for real, and each request's next token comes from the main run (every generated request is greedy with its own seed, so its tokens do not depend on the schedule; a request the main run did not serve is decoded alone by the model). So 'same tokens' holds here by construction, it is not a check; with the REQUESTS trace all 3 policies run the model.",
     "b12.baseline": "Baseline: same trace, same seeds, same cost formula; only the scheduling policy changes (static = wait for a full batch, run it to the end, then take the next).",
     "b12.legend": "Each line: run time | throughput | mean / max TTFT | mean TPOT | largest gap between two consecutive tokens of one request",
     "b12.roofline_policy": "{name}: {p[steps]:pl step} ({p[memory_bound]} memory-bound), run time {p[span]:ms}",
@@ -362,6 +363,7 @@ SAY = {
     # ── [13] ───────────────────────────────────────────────────────────────
     "b13.title": "Quality gate: do the original and the INT{d[bits]} model pick the same tokens?",
     "b13.method": "Method: for each prompt the original model decodes greedily for {d[steps]} steps; at each step the quantized model gets the SAME context and we compare the top-1 tokens (teacher forcing).",
+    "b13.last_row": "Prompts longer than {long} tokens (a generated workload): the prompt pass computes only the last row of logits (model.logits_at: every position's K/V, attention for the last row only). The lab's model has 1 layer, so the other rows do not change the last one; the result is that of a full forward, only cheaper (O(T) instead of O(T²)).",
     "b13.row": "  {r[id]}: {r[agree]}/{r[n]} top-1 decisions agree; largest logit error {r[max_err]:.4f}",
     "b13.skipped": "  {s[id]}: skipped: {why}",
     "b13.total": "Total: {same}/{d[decisions]} decisions unchanged = {pct:.1f}%; assumed gate threshold {gate:.0f}% -> {verdict}.",

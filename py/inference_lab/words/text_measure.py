@@ -129,6 +129,8 @@ def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
     lines += [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]]
     lines.append(w("b12.same", d=d))
+    if d.get("replayed"):
+        lines.append(w("b12.replayed", n=ctx.cfg["WORKLOAD_REQUESTS"]))
     lines.append(w("b12.baseline"))
     lines.append(w("b12.legend"))
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
@@ -149,6 +151,8 @@ def block12(w, d, ctx):
 # ── [13] ───────────────────────────────────────────────────────────────────
 def block13(w, d, ctx):
     lines = [w("b13.method", d=d)]
+    if d.get("last_row"):
+        lines.append(w("b13.last_row", long=d["last_row"]))
     lines += [w("b13.row", r=r) for r in d["rows"]]
     lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
     if d["decisions"]:

@@ -10,7 +10,9 @@ block [12]'s comparison runs, which are not recorded.
 """
 from __future__ import annotations
 
+import functools
 from functools import partial
+from itertools import chain
 
 from ..core.hardware import GPUS
 from ..core.run_log import undecoded
@@ -22,6 +24,11 @@ WAIT_REASONS = ("preparing", "no_slot", "room_rule", "group_running", "group_inc
 
 def blocks(bs) -> str:
     """[0, 1, 5, 2]; runs of four or more consecutive blocks shortened: [0–9, 12]."""
+    return _blocks(tuple(bs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _blocks(bs: tuple) -> str:             # a long run's unchanged tables come back step after step
     parts, i = [], 0
     while i < len(bs):
         j = i
@@ -196,9 +203,10 @@ def kv_line(w, it, pool_blocks) -> str:
     if it["freed"]:
         line += w("kv.freed", blocks=blocks(it["freed"]))
     holders = {}
-    for rid, t in it["tables"].items():
-        for b in t:
-            holders.setdefault(b, []).append(rid)
+    if len(set(chain.from_iterable(it["tables"].values()))) < sum(map(len, it["tables"].values())):   # some shared
+        for rid, t in it["tables"].items():
+            for b in t:
+                holders.setdefault(b, []).append(rid)
     shared = [f"{b} ({', '.join(ids)})" for b, ids in sorted(holders.items()) if len(ids) > 1]
     if shared:
         line += w("kv.shared", shared="; ".join(shared))

@@ -353,6 +353,7 @@ SAY = {
     "b12.per_request": "Từng yêu cầu (continuous + chunked): TTFT | TPOT | E2E | số token",
     "b12.request": "  {m[id]}: {m[ttft]:ms} | {tpot} | {m[e2e]:ms} | {m[n]}",
     "b12.same": "Đúng trước, nhanh sau: đổi chính sách lập lịch có đổi token sinh ra không? Mọi yêu cầu chạy ở cả 3 chính sách đều cho cùng token: {d[same]}.",
+    "b12.replayed": "Với workload sinh tự động (WORKLOAD_REQUESTS = {n}), hai chính sách kia chạy lại trên đồng hồ mà không chạy mô hình: cổng, bộ lập lịch, ngân sách token, block KV, preemption và đồng hồ chạy thật, còn token kế tiếp của mỗi yêu cầu lấy từ lần chạy chính (mọi yêu cầu sinh ra đều greedy với seed riêng, nên token không phụ thuộc lịch; yêu cầu mà lần chạy chính không phục vụ được mô hình giải mã riêng). Vì vậy ở đây 'cùng token' đúng do cách làm, không phải một phép kiểm tra; với trace REQUESTS cả 3 chính sách đều chạy mô hình.",
     "b12.baseline": "Baseline: cùng trace, cùng seed, cùng công thức chi phí; chỉ đổi chính sách lập lịch (static = đợi đủ nhóm, chạy hết nhóm rồi mới nhận nhóm sau).",
     "b12.legend": "Mỗi dòng: thời gian chạy | throughput | TTFT trung bình / lớn nhất | TPOT trung bình | khoảng cách lớn nhất giữa hai token liền kề của một yêu cầu",
     "b12.roofline_policy": "{name}: {p[steps]} bước ({p[memory_bound]} bị giới hạn bởi bộ nhớ), chạy {p[span]:ms}",
@@ -364,6 +365,7 @@ SAY = {
     # ── [13] ───────────────────────────────────────────────────────────────
     "b13.title": "Cổng chất lượng: bản gốc và bản INT{d[bits]} có chọn cùng token không?",
     "b13.method": "Cách làm: với mỗi prompt, mô hình gốc chạy greedy {d[steps]} bước; ở mỗi bước đưa CÙNG ngữ cảnh cho bản lượng tử hóa và so token top-1 (teacher forcing).",
+    "b13.last_row": "Prompt dài hơn {long} token (workload sinh tự động): bước prompt chỉ tính hàng logits cuối (model.logits_at: K/V của mọi vị trí, attention chỉ cho hàng cuối). Mô hình của lab chỉ có 1 lớp nên các hàng khác không đổi hàng cuối; kết quả như một lượt forward đầy đủ, chỉ rẻ hơn (O(T) thay vì O(T²)).",
     "b13.row": "  {r[id]}: khớp {r[agree]}/{r[n]} quyết định top-1; sai số logits lớn nhất {r[max_err]:.4f}",
     "b13.skipped": "  {s[id]}: bỏ qua: {why}",
     "b13.total": "Tổng: {same}/{d[decisions]} quyết định giống nhau = {pct:.1f}%; ngưỡng cổng giả định {gate:.0f}% -> {verdict}.",
