@@ -11,6 +11,8 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
+import * as cluster from './cluster.js';
+import * as clusterView from './cluster-view.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
@@ -18,13 +20,13 @@ import { fontsReady } from './text-fit.js';
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
   2: [tokens],
-  3: [timeline],
+  3: [timeline, clusterView],
   5: [attention],
   6: [kvBlocks],
   8: [sampling],
   9: [quantization],
   10: [memory],
-  11: [ttft],
+  11: [ttft, cluster],
   12: [policies],
   13: [quantization],
 };

@@ -12,7 +12,8 @@
 
 `served` = finished requests the replica worked on (prefilled or decoded); `busy_us` = the sum of its steps'
 durations, `utilization` = busy_us ÷ end; `kv_peak` = the most blocks in use at once; `prefix_hits` = prompt
-tokens taken from its prefix cache (first admissions, not recomputes). A single engine (REPLICAS = 1, DISAGG =
+tokens its served or cancelled requests took from its prefix cache when first admitted (vLLM's
+request.num_cached_tokens: a recompute after a preemption does not count). A single engine (REPLICAS = 1, DISAGG =
 off) reports itself as replica 0 with an empty decision list. Block [11]'s requests carry `replica` (or
 `prefill_replica` and `decode_replica`) only when the run has a cluster (`placement`).
 
@@ -46,7 +47,7 @@ def replica_rows(main, cfg) -> list[dict]:
         first = [r for r in mine if where(r, "replica", "prefill_replica")]      # its TTFT was made here
         later = [r for r in mine if where(r, "replica", "decode_replica")]       # its TPOT was made here
         busy = eng.busy_us if eng else sum(it["end"] - it["start"] for it in log.items)
-        hits = sum(e["tokens"] for it in log.items for e in it["events"] if e["kind"] == "cache_hit" and not e["recompute"])
+        hits = sum(r.num_cached_tokens or 0 for r in main.done + main.aborted if where(r, "replica", "prefill_replica"))
         rows.append(dict(id=i, role=eng.role if eng else "both", served=len(mine), busy_us=busy,
                          utilization=round(busy / end, 4), kv_peak=pool.peak["used"], prefix_hits=hits,
                          steps=log.count, ttft=spread([request_metrics(r)["ttft"] for r in first]),
