@@ -70,6 +70,7 @@ const panels = createPanels({
 });
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', t('app.loading', { stage: msg.stage }), msg.detail, msg.fraction),
+  runProgress: onRunProgress,
   ready: onReady,
   started: onStarted,
   result: onResult,
@@ -199,6 +200,18 @@ function run() {
   });
   setStatus('running', t('app.runningEngineCurrent'), t('app.youCanPressStopIfTakes'));
   panels.setBusy(true);
+}
+
+// A long run tells how far it is (static/worker/worker.js runProgress, at most every ~100 ms): the status
+// stays 'running' and says which engine run, its step and the requests done, with a progress bar.
+const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.run.static'),
+  nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache') };
+function onRunProgress(msg) {
+  const { inflight } = store.get();
+  if (!inflight || inflight.id !== msg.id || store.get().status !== 'running') return;
+  const run = (Object.hasOwn(RUN_NAMES, msg.run) ? RUN_NAMES[msg.run] : RUN_NAMES.chunked)();
+  setStatus('running', t('app.runningEngineCurrent'),
+    t('app.runProgress', { run, step: msg.step, done: msg.done, total: msg.total }), msg.fraction);
 }
 
 // The worker took the run off its queue (it may have been busy warming up): a run with edited code

@@ -1,7 +1,8 @@
 // The page's side of the worker protocol (static/worker/worker.js owns Pyodide). Messages are small typed
 // objects:
 //   page -> worker   {id, type: 'run', config, patches?, lang} · {id, type: 'render', report, lang}
-//   worker -> page   {type: 'progress', stage, detail, fraction} · {type: 'ready', schema, versions}
+//   worker -> page   {type: 'progress', stage, detail, fraction} (loading) · {type: 'ready', schema, versions}
+//                    {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a run, every ~100 ms)
 //                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
 //                    {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
@@ -25,11 +26,13 @@ const isText = (v) => typeof v === 'string';
 const isId = (v) => Number.isSafeInteger(v) && v > 0;
 const maybe = (check) => (v) => v === undefined || v === null || check(v);
 const isTexts = (v) => Array.isArray(v) && v.length <= 100 && v.every(isText);
+const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
 
 // What each message the page reads must hold: {field: check}. The worker's words stay text (the page
 // never parses them as HTML); results are checked here at the top and by app.js below that.
 const SHAPES = {
-  progress: { stage: isText, detail: maybe(isText), fraction: maybe((v) => typeof v === 'number') },
+  progress: { stage: isText, detail: maybe(isText), fraction: maybe((v) => typeof v === 'number'), id: maybe(isId),
+    run: maybe(isText), step: maybe(isCount), done: maybe(isCount), total: maybe(isCount) },
   ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject) },
   started: { id: isId },
   result: { id: isId, result: (v) => isObject(v) && typeof v.ok === 'boolean' },
@@ -60,7 +63,7 @@ function blobWorker(scriptURL, name) {
   return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { name });
 }
 
-// handlers: {progress(msg), ready(msg), started(id), result(result), runError(msg),
+// handlers: {progress(msg), runProgress(msg), ready(msg), started(id), result(result), runError(msg),
 //            fatal(title, message, details), refused(addresses), malformed(what, runId)}
 export function createWorkerClient(handlers) {
   let worker = null;
@@ -81,7 +84,10 @@ export function createWorkerClient(handlers) {
 
   function dispatch(msg) {
     switch (msg.type) {
-      case 'progress': handlers.progress(msg); break;
+      case 'progress':
+        if (msg.stage !== 'run') handlers.progress(msg);
+        else if (waiting !== null && msg.id === waiting && handlers.runProgress) handlers.runProgress(msg);
+        break;
       case 'ready': handlers.ready(msg); break;
       case 'started': if (waiting !== null && msg.id === waiting && handlers.started) handlers.started(msg.id); break;
       case 'result':

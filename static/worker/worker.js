@@ -13,7 +13,8 @@
 //                 {id, type: 'render', report, lang} (an earlier run's report worded again in lang, no
 //                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
-// worker -> page: {type: 'progress', stage, detail, fraction}
+// worker -> page: {type: 'progress', stage, detail, fraction} (loading)
+//                 {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a long run, runProgress)
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
@@ -311,6 +312,14 @@ function reportRefused() {
   refused.clear();
 }
 
+// How far a run is, told by the engine after its steps (entrypoints/web.py throttles it to one message per
+// ~100 ms and one when each of the run's engine runs starts): run = "chunked" (the main run), "static",
+// "nochunk" (block 12's other policies), "nocache" (block 11's run without the prefix cache).
+function runProgress(id) {
+  return (run, step, done, total) => post({ type: 'progress', stage: 'run', id, run, step, done, total,
+    fraction: total > 0 ? done / total : null });
+}
+
 function handleRun(msg) {
   warmed = true;
   if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
@@ -319,9 +328,8 @@ function handleRun(msg) {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
-    // vi without patches: web.run(config), the seed's words; the other arguments only when needed
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
+      : web.run(config, patches, lang, runProgress(msg.id)));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;

@@ -8,6 +8,7 @@ import { sameEdits } from '../../static/tools/link-code.js';
 test('the protocol messages pass', () => {
   for (const msg of [
     { type: 'progress', stage: 'engine', detail: 'x', fraction: 0.5 },
+    { type: 'progress', stage: 'run', id: 3, run: 'chunked', step: 120, done: 30, total: 64, fraction: 30 / 64 },
     { type: 'ready', schema: [], versions: { pyodide: '0.27.7' }, timings: {} },
     { type: 'started', id: 3 },
     { type: 'result', id: 3, result: { ok: true, report: {} } },
@@ -29,6 +30,7 @@ test('anything else is named, never handled', () => {
   assert.match(checkMessage({ type: 'error', id: 1, message: { toString: 1 } }), /message/);
   assert.match(checkMessage({ type: 'refused', blocked: [1] }), /blocked/);
   assert.match(checkMessage({ type: 'progress', stage: 1 }), /stage/);
+  assert.match(checkMessage({ type: 'progress', stage: 'run', id: 3, step: -1, done: '<b>', total: 1.5 }), /step, done, total/);
 });
 
 test('a reload of one’s own edits is not someone else’s code', () => {

@@ -279,7 +279,7 @@ class BlockManager:
         block carrying another hash, or a block carrying a hash is missing from the map).
         """
         tables = [seq.block_table for seq in self.active.values()]
-        held = np.bincount(np.concatenate([np.asarray(t, dtype=np.int64) for t in tables] or [np.zeros(0, np.int64)]),
+        held = np.bincount(np.concatenate([np.asarray(t, dtype=np.intp) for t in tables] or [np.zeros(0, np.intp)]),
                            minlength=self.num_blocks)                 # (blocks,) tables holding each block
         ref = np.asarray(self.ref_cnt)                                # (blocks,)
         free = set(self.free)

@@ -240,6 +240,14 @@ class Cluster:
             self.served_by[seq.id]["decode_replica"] = target
         replica.sent = []
 
+    def tell_progress(self) -> None:
+        """(steps, requests settled, requests) of the whole cluster to `lab.progress`, as Engine.tell_progress."""
+        tell = getattr(self.lab, "progress", None)
+        if tell is not None:
+            reps = self.replicas
+            tell(sum(r.log.count for r in reps), sum(len(r.done) + len(r.rejected) + len(r.aborted) for r in reps),
+                 len(self.cfg.REQUESTS))
+
     def run(self) -> ClusterResult:
         for _ in range(MAX_ITERATIONS * len(self.replicas)):
             nxt = self.unrouted[0].arrival if self.unrouted else None
@@ -255,6 +263,7 @@ class Cluster:
             r.iterate()
             if r.sent:
                 self.ship(r)
+            self.tell_progress()
         else:
             raise RuntimeError("cluster did not finish within MAX_ITERATIONS")
         for r in self.replicas:

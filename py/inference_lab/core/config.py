@@ -228,11 +228,12 @@ def _check_workload(values: dict) -> list[Problem]:
                         f"({prompt}): the shared prefix is part of the prompt.")]
     from .workload import reachable                     # workload.py imports this module: imported when used
     if not reachable(get("N_MERGES"), prompt, prefixes, shared):
+        vi, en = (f" (tiền tố chung {shared})", f" (shared prefix {shared})") if prefixes else ("", "")
         return [Problem("WORKLOAD_PROMPT", f"Với N_MERGES = {get('N_MERGES')} không từ nào dài đúng 1 token, nên không "
-                        f"tạo được prompt dài đúng {prompt} token (tiền tố {shared}): đổi WORKLOAD_PROMPT, "
-                        "WORKLOAD_SHARED hoặc đặt N_MERGES >= 3.", f"With N_MERGES = {get('N_MERGES')} no word is one "
-                        f"token long, so no prompt of exactly {prompt} tokens (prefix {shared}) can be made: change "
-                        "WORKLOAD_PROMPT, WORKLOAD_SHARED or set N_MERGES >= 3.")]
+                        f"tạo được prompt dài đúng {prompt} token{vi}: đổi WORKLOAD_PROMPT, WORKLOAD_SHARED hoặc đặt "
+                        "N_MERGES >= 3.", f"With N_MERGES = {get('N_MERGES')} no word is one token long, so no prompt "
+                        f"of exactly {prompt} tokens{en} can be made: change WORKLOAD_PROMPT, WORKLOAD_SHARED or set "
+                        "N_MERGES >= 3.")]
     return []
 
 

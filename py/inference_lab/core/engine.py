@@ -174,10 +174,9 @@ class Engine(KVRoom):
     def check_against_recompute(self, seq: Sequence) -> None:
         """One full forward of the whole history checks every cached logits row and the gathered K/V.
 
-        A request aborted while it recomputes after a preemption has rows past its history (from
-        before the preemption): those are left out, the rows it has recomputed are checked. A history of
-        more than model.LONG positions is recomputed at the checked rows only (model.logits_at: same check,
-        O(T) instead of O(T²))."""
+        A request aborted while it recomputes after a preemption has rows past its history (from before the
+        preemption): those are left out. A history of more than model.LONG positions is recomputed at the
+        checked rows only (model.logits_at: the same check, O(T) instead of O(T²))."""
         checked = [(pos, row) for pos, row in seq.checked_rows if pos < len(seq.history)]
         if len(seq.history) > LONG:
             logits, Kf, Vf = logits_at(self.lab.W, seq.history, [pos for pos, _ in checked])
@@ -195,8 +194,7 @@ class Engine(KVRoom):
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
         self.take(seq, token, t)
 
-    def take(self, seq: Sequence, token: int, t: int) -> None:
-        """`seq` generated `token` at time t: the stop check ([8]), then it finishes or waits to feed it."""
+    def take(self, seq: Sequence, token: int, t: int) -> None:   # the stop check ([8]); also core/replay.py's
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))
@@ -371,6 +369,11 @@ class Engine(KVRoom):
                 seq.finish = end
         return end
 
+    def tell_progress(self) -> None:
+        """(steps, requests settled, requests) to `lab.progress`, if any (the page shows it: entrypoints/web.py)."""
+        if getattr(self.lab, "progress", None) is not None:
+            self.lab.progress(self.log.count, len(self.done) + len(self.rejected) + len(self.aborted), len(self.cfg.REQUESTS))
+
     def cost_of(self, tasks):
         """The roofline cost (roofline.step_cost) of these tasks of the step being executed."""
         return self.clock.cost([self.work[seq.id] for _, seq, _ in tasks])
@@ -393,6 +396,7 @@ class Engine(KVRoom):
                 continue
             self.log.boundary(self, room, check)
             self.run_step()
+            self.tell_progress()
         else:
             raise RuntimeError("engine did not finish within MAX_ITERATIONS")
         self.log.close()

@@ -19,7 +19,7 @@ from ..core.config import CORPUS, FIELD_BY_NAME
 from ..core.engine import Decision
 from ..core.metrics import summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
-from .weights import GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
+from .weights import GATE_PROMPTS, GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 
 
 def arr(a) -> list:
@@ -347,7 +347,8 @@ def gate_result(lab, bits: int) -> dict:
     """The quality gate at `bits`: every prompt's top-1 decisions, original vs quantized (teacher forcing)."""
     cfg, tok = lab.cfg, lab.tokenizer
     rows, skipped, tight, flips, decisions = [], [], None, 0, 0
-    for r in sorted(cfg.REQUESTS, key=lambda r: r["id"]):
+    gated = cfg.REQUESTS[:GATE_PROMPTS] if cfg.WORKLOAD_REQUESTS else sorted(cfg.REQUESTS, key=lambda r: r["id"])
+    for r in gated:
         unknown = tok.unknown(r["text"])
         if unknown:
             skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
@@ -361,11 +362,12 @@ def gate_result(lab, bits: int) -> dict:
             tight = dict(low, id=r["id"])
         rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=list(res)))
     agreement = (decisions - flips) / decisions if decisions else None
-    long = any(len(tok.pieces(r["text"])) > LONG for r in cfg.REQUESTS) if cfg.WORKLOAD_REQUESTS else False
+    long = any(len(tok.pieces(r["text"])) > LONG for r in gated) if cfg.WORKLOAD_REQUESTS else False
+    sample = dict(sample=[len(gated), len(cfg.REQUESTS)]) if len(gated) < len(cfg.REQUESTS) else {}
     return dict(bits=bits, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
                 agreement=agreement, gate=cfg.QUALITY_GATE,
                 passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight,
-                **(dict(last_row=LONG) if long else {}))   # quantization.prompt_pass: the last row only
+                **(dict(last_row=LONG) if long else {}), **sample)   # quantization.prompt_pass: the last row only
 
 
 def sweep_bits(bits: int) -> list[int]:

@@ -18,6 +18,7 @@ block_manager, model, sampler, quantization, metrics).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -105,18 +106,27 @@ def other_run(lab, main, cluster: bool = False):
     return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
 
 
-def run(config: Config | dict | None = None, lang: str = "vi") -> Report:
+def run(config: Config | dict | None = None, lang: str = "vi", progress=None) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
-    worded in `lang` ("vi", the seed's words, or "en")."""
+    worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
+    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache") and how far."""
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
     lab = Lab.build(cfg)
+    heard = (lambda name: functools.partial(progress, name)) if progress else (lambda name: None)
+    lab.progress = heard("chunked")
     cluster = is_cluster(cfg)                                     # REPLICAS > 1 or DISAGG = on: cluster.py
     main = (run_cluster if cluster else run_engine)(lab, "continuous", cfg.TOKEN_BUDGET)
     again = other_run(lab, main, cluster)
-    runs = {"static": again("static", None), "nochunk": again("continuous", None), "chunked": main}
+    runs = {}
+    for name, cap in (("static", None), ("nochunk", None)):
+        lab.progress = heard(name)
+        runs[name] = again("static" if name == "static" else "continuous", cap)
+    runs["chunked"] = main
+    lab.progress = heard("nocache")
     nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
+    lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]

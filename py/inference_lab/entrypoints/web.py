@@ -40,6 +40,7 @@ import functools
 import io
 import json
 import math
+import time
 
 from ..core.config import CORPUS, FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
 from ..core.tokenizer import WORD_END, BPETokenizer
@@ -127,7 +128,33 @@ def shorten(text: str, lang: str = "vi") -> str:
     return text if cut <= 0 else text[:PRINTED_MAX] + WORDS["en" if lang == "en" else "vi"]("run.printed_cut", cut=cut)
 
 
-def run(config_json: str, patches=None, lang: str = "vi") -> str:
+PROGRESS_EVERY = 0.1   # seconds between two progress messages of a run (none for a run shorter than that)
+
+
+def throttled(send, every: float = PROGRESS_EVERY):
+    """lab.run's `progress` for the page: calls send(run, steps, settled, requests) at most once every `every`
+    seconds, the first `every` seconds after the run started (the worker posts each as a small typed message).
+
+        >>> heard = []
+        >>> tick = throttled(lambda *a: heard.append(a), every=0)
+        >>> tick("chunked", 1, 0, 5); tick("static", 1, 0, 5); heard
+        [('chunked', 1, 0, 5), ('static', 1, 0, 5)]
+        >>> quiet = throttled(lambda *a: heard.append(a), every=3600)
+        >>> quiet("chunked", 2, 0, 5); len(heard)
+        2
+    """
+    last = [time.monotonic()]
+
+    def tick(name, steps, settled, requests):
+        now = time.monotonic()
+        if now - last[0] >= every:
+            last[0] = now
+            send(name, steps, settled, requests)
+    return tick
+
+
+def run(config_json: str, patches=None, lang: str = "vi", progress=None) -> str:
+    """`progress`: the worker's send(run, steps, settled, requests), called through `throttled`, or None."""
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
@@ -140,6 +167,7 @@ def run(config_json: str, patches=None, lang: str = "vi") -> str:
     from .lab import run as run_lab
     from .trace import trace_events
     lang = lang if lang in ("vi", "en") else "vi"
+    run_lab = functools.partial(run_lab, progress=throttled(progress) if progress is not None else None)
     if not patches:
         return _answer(run_lab(cfg, lang=lang))
     from . import patch, sandbox

@@ -17,6 +17,7 @@ from ..core.quantization import compare_to_reference, greedy_reference, quantize
 from ..core.tokenizer import BPETokenizer
 
 GATE_STEPS = 8
+GATE_PROMPTS = 64      # a generated workload's quality gate looks at its first 64 prompts (block_data.gate_result)
 
 
 @functools.lru_cache(maxsize=8)
@@ -78,6 +79,7 @@ class Lab:
     W: dict
     forward: ForwardCache  # shared by the three engine runs of block [12], new for every run (a plain forward
                            # for a generated workload)
+    progress: object = None  # (steps, settled, requests) after each engine step, or None (lab.run's `progress`)
 
     @classmethod
     def build(cls, cfg: Config) -> "Lab":

@@ -364,6 +364,7 @@ SAY = {
     "b13.title": "Quality gate: do the original and the INT{d[bits]} model pick the same tokens?",
     "b13.method": "Method: for each prompt the original model decodes greedily for {d[steps]} steps; at each step the quantized model gets the SAME context and we compare the top-1 tokens (teacher forcing).",
     "b13.last_row": "Prompts longer than {long} tokens (a generated workload): the prompt pass computes only the last row of logits (model.logits_at: every position's K/V, attention for the last row only). The lab's model has 1 layer, so the other rows do not change the last one; the result is that of a full forward, only cheaper (O(T) instead of O(T²)).",
+    "b13.sample": "The generated workload has {n} requests: the gate looks at the first {k} prompts (R1 … R{k}); every prompt is generated the same way, so they are a sample, and the run stays fast.",
     "b13.row": "  {r[id]}: {r[agree]}/{r[n]} top-1 decisions agree; largest logit error {r[max_err]:.4f}",
     "b13.skipped": "  {s[id]}: skipped: {why}",
     "b13.total": "Total: {same}/{d[decisions]} decisions unchanged = {pct:.1f}%; assumed gate threshold {gate:.0f}% -> {verdict}.",

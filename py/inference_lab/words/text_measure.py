@@ -153,6 +153,8 @@ def block13(w, d, ctx):
     lines = [w("b13.method", d=d)]
     if d.get("last_row"):
         lines.append(w("b13.last_row", long=d["last_row"]))
+    if d.get("sample"):
+        lines.append(w("b13.sample", k=d["sample"][0], n=d["sample"][1]))
     lines += [w("b13.row", r=r) for r in d["rows"]]
     lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
     if d["decisions"]:

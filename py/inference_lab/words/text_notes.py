@@ -32,15 +32,24 @@ def budget_waits(record: dict, rid: str) -> list[int]:
     >>> budget_waits(rec, "C")
     [1]
     """
-    steps = []
+    return budget_waits_of(record, [rid])[rid]
+
+
+def budget_waits_of(record: dict, ids) -> dict:
+    """budget_waits for many requests in one pass over the steps: {id: [steps]}."""
+    out, todo = {rid: [] for rid in ids}, set(ids)
     for i, it in enumerate(record.get("items", [])):
-        if any(t[0] == rid for t in it["tasks"]):
+        todo -= {t[0] for t in it["tasks"]}          # from its first task on, a request no longer counts
+        if not todo:
             break
-        held = any(r[0] == rid for r in it["running"])
-        waits = [x[1] for x in it["waiting"] if x[0] == rid]
-        if held or (waits and waits[0] not in ("no_slot", "preparing")):
-            steps.append(i + 1)
-    return steps
+        held = {r[0] for r in it["running"]} & todo
+        first = {}
+        for x in it["waiting"]:
+            first.setdefault(x[0], x[1])
+        late = {rid for rid, why in first.items() if rid in todo and why not in ("no_slot", "preparing")}
+        for rid in held | late:
+            out[rid].append(i + 1)
+    return out
 
 
 def count_notes(w, n_served: int) -> list[str]:
@@ -61,7 +70,7 @@ def header_notes(w, cfg) -> list[str]:
 
 def wait_notes(w, record, ids) -> list[str]:
     """The requests whose wait the seed calls "chờ chỗ chạy" but that waited for the token budget."""
-    waits = {rid: budget_waits(record, rid) for rid in ids}
+    waits = budget_waits_of(record, list(ids))
     waits = {rid: s for rid, s in waits.items() if s}
     if not waits:
         return []

@@ -89,28 +89,38 @@ def running_part(w, r) -> str:
     return w("running.prefill", rid=rid, done=done, total=total, redo=redo)
 
 
+NAMED = 24                 # a queue longer than this (a generated workload's) is named in part: "… and 976 more"
+
+
+def listed(w, items: list, name=lambda x: x[0]) -> str:
+    """name(item) of every item joined; of a longer list than NAMED, the first NAMED and how many more."""
+    shown = ", ".join(name(x) for x in items[:NAMED])
+    return shown + w("waiting.more", n=len(items) - NAMED) if len(items) > NAMED else shown
+
+
 def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
     """The queue in order, then who waits for which reason (the check that kept it waiting)."""
     if not it["waiting"]:
         return [w("waiting.empty")]
     if priority_key:
-        queue = ", ".join(w("waiting.priority_of", id=x[0], p=priority_key.get(x[0], (0,))[0]) for x in it["waiting"])
+        queue = listed(w, it["waiting"], lambda x: w("waiting.priority_of", id=x[0], p=priority_key.get(x[0], (0,))[0]))
         lines = [w("waiting.by_priority", queue=queue)]
     else:
-        lines = [w("waiting.in_order", queue=", ".join(x[0] for x in it["waiting"]))]
+        lines = [w("waiting.in_order", queue=listed(w, it["waiting"]))]
     for reason in WAIT_REASONS:
         who = [x for x in it["waiting"] if x[1] == reason]
         if not who:
             continue
         if reason == "preparing":
-            names = ", ".join(w("waiting.ready_at", id=x[0], t=ready[x[0]]) if ready.get(x[0]) is not None else x[0] for x in who)
+            names = listed(w, who, lambda x: w("waiting.ready_at", id=x[0], t=ready[x[0]]) if ready.get(x[0]) is not None
+                           else x[0])
         else:
-            names = ", ".join(x[0] for x in who)
+            names = listed(w, who)
         busy = w("waiting.busy", n=len(it["running"]), slots=slots) if reason == "no_slot" else ""
         lines.append(w("waiting.because", label=w("wait." + reason), busy=busy, names=names))
-    back = [x[0] for x in it["waiting"] if x[2]]
+    back = [x for x in it["waiting"] if x[2]]
     if back:
-        lines.append(w("waiting.preempted", back=", ".join(back)))
+        lines.append(w("waiting.preempted", back=listed(w, back)))
     return lines
 
 

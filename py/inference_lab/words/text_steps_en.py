@@ -54,6 +54,7 @@ SAY = {
     "waiting.busy": " ({n}/{slots} slots busy)",
     "waiting.because": "Waiting because {label}{busy}: {names}.",
     "waiting.preempted": "Preempted, waiting to recompute: {back}.",
+    "waiting.more": " … and {n} more",
     "budget.cap": "Budget of {cap:pl token}: ",
     "budget.no_cap": "No token limit: ",
     "budget.decodes": "decodes first: {ids}",

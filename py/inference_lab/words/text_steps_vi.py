@@ -56,6 +56,7 @@ SAY = {
     "waiting.busy": " ({n}/{slots} chỗ đang bận)",
     "waiting.because": "Chờ vì {label}{busy}: {names}.",
     "waiting.preempted": "Đã bị preempt, chờ tính lại: {back}.",
+    "waiting.more": " … và {n} yêu cầu nữa",
     "budget.cap": "Ngân sách {cap} token: ",
     "budget.no_cap": "Không giới hạn token: ",
     "budget.decodes": "decode trước: {ids}",

@@ -366,6 +366,7 @@ SAY = {
     "b13.title": "Cổng chất lượng: bản gốc và bản INT{d[bits]} có chọn cùng token không?",
     "b13.method": "Cách làm: với mỗi prompt, mô hình gốc chạy greedy {d[steps]} bước; ở mỗi bước đưa CÙNG ngữ cảnh cho bản lượng tử hóa và so token top-1 (teacher forcing).",
     "b13.last_row": "Prompt dài hơn {long} token (workload sinh tự động): bước prompt chỉ tính hàng logits cuối (model.logits_at: K/V của mọi vị trí, attention chỉ cho hàng cuối). Mô hình của lab chỉ có 1 lớp nên các hàng khác không đổi hàng cuối; kết quả như một lượt forward đầy đủ, chỉ rẻ hơn (O(T) thay vì O(T²)).",
+    "b13.sample": "Workload sinh tự động có {n} yêu cầu: cổng xét {k} prompt đầu (R1 … R{k}); mọi prompt được sinh theo cùng một cách nên đó là một mẫu, và giữ cho lần chạy nhanh.",
     "b13.row": "  {r[id]}: khớp {r[agree]}/{r[n]} quyết định top-1; sai số logits lớn nhất {r[max_err]:.4f}",
     "b13.skipped": "  {s[id]}: bỏ qua: {why}",
     "b13.total": "Tổng: {same}/{d[decisions]} quyết định giống nhau = {pct:.1f}%; ngưỡng cổng giả định {gate:.0f}% -> {verdict}.",
