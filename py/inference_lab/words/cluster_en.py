@@ -11,7 +11,7 @@ SAY = {
                       "starts ({how}).",
     "c.decode_rr": "in turn",
     "c.decode_ll": "the one with the fewest tokens still to compute",
-    "c.route_rr": "{x[request]} → replica {x[replica]}: its turn (round robin; {x[outstanding]} tokens still to compute there).",
+    "c.route_rr": "{x[request]} → replica {x[replica]}: its turn (round robin; {x[outstanding]:pl token} still to compute there).",
     "c.route_ll": "{x[request]} → replica {x[replica]}: fewest tokens still to compute (per replica: {loads}).",
     "c.route_pa": "{x[request]} → replica {x[replica]}: {x[cached]}/{x[blocks]} prompt blocks cached there, load "
                   "{x[load]}; score 3 × {frac} − 2 × {x[load]} = {score} (the highest).",
