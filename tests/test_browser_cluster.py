@@ -81,8 +81,9 @@ def test_legible_at_phone_width_and_wide(lab: Lab):
                         .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
                     assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
                     over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                        .map(t => t.getBBox()).filter(b => b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1).length""")
-                    assert over == 0, f"{name} (block {block}): {over} labels outside the drawing at {width} px"
+                        .filter(t => { const b = t.getBBox(); return b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1; })
+                        .map(t => t.textContent)""")
+                    assert not over, f"{name} (block {block}): labels outside the drawing at {width} px: {over}"
                     root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
                     root.scroll_into_view_if_needed()
                     root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-{values['REPLICAS']}-{width}.png"))

@@ -8,6 +8,7 @@
 // Leaves out: requests and latencies per replica (cluster.js, block 11), what a step holds (the step view).
 import { ChartBuilder } from './figure.js';
 import { round, s, swatches, text } from './svg.js';
+import { textWidth } from './text-fit.js';
 import { linear, ms, ticks, xAxis, xGrid } from './axes.js';
 import { OKABE_ITO } from './colours.js';
 import { linkSteps } from './step-link.js';
@@ -53,8 +54,12 @@ export function render(data, report, opts = {}) {
   if (transfers.length) legend.push({ label: t('cluster.view.transfer'), draw: swatches.box(OKABE_ITO.green, 'dots') });
   chart.legend(legend);
   const width = chart.width;
-  const left = Math.max(LEFT_MIN, Math.min(86, width * 0.16));
-  const right = width - 10;
+  const short = width < 520;
+  const names = reps.map((r) => (short ? '#' + r.id : t('cluster.replica', { id: r.id })));
+  const roles = reps.map((r) => (r.role === 'both' ? '' : roleName(r.role)));
+  const left = Math.max(LEFT_MIN, Math.min(width * 0.3, 12 + Math.max(...names.map((n) => textWidth(n, 13, true)),
+    ...roles.map((n) => textWidth(n, 11)))));
+  const right = width - 20;   // room for half of the last tick label
   const end = Math.max(1, c.end || 0, ...items.map((it) => it.end), ...transfers.map((tr) => tr.arrive));
   const tk = ticks(0, end / 1000, Math.max(2, Math.floor((right - left) / 70)), true);
   const x = linear(0, tk.values[tk.values.length - 1], left, right);
@@ -68,9 +73,8 @@ export function render(data, report, opts = {}) {
   reps.forEach((r, i) => {
     const y = laneY(i);
     if (i % 2 === 0) svg.append(s('rect', { x: 0, y, width, height: LANE, fill: '#f6f7f9', 'aria-hidden': 'true' }));
-    const name = width >= 520 ? t('cluster.replica', { id: r.id }) : '#' + r.id;
-    svg.append(text(left - 6, y + 25, name, { 'text-anchor': 'end', class: 'lane-label' }));
-    if (r.role !== 'both') svg.append(text(left - 6, y + 38, roleName(r.role), { 'text-anchor': 'end', class: 'value muted' }));
+    svg.append(text(left - 6, y + 25, names[i], { 'text-anchor': 'end', class: 'lane-label' }));
+    if (roles[i]) svg.append(text(left - 6, y + 39, roles[i], { 'text-anchor': 'end', class: 'value muted' }));
   });
   drawSteps(chart, svg, items, x, laneY, pool);
   drawRoutes(chart, svg, routes, x, laneY);

@@ -86,8 +86,10 @@ function details(r) {
 function drawBars(chart, svg, reps, labelW, width) {
   const colW = (width - labelW - GAP) / 2;
   const maxServed = Math.max(1, ...reps.map((r) => r.served));
-  svg.append(text(labelW, 14, t('cluster.served'), { class: 'panel-title' }));
-  svg.append(text(labelW + colW + GAP, 14, t('cluster.utilization'), { class: 'panel-title' }));
+  // the two column titles when they fit (the legend names both bars anyway)
+  for (const [x0, title] of [[labelW, t('cluster.served')], [labelW + colW + GAP, t('cluster.utilization')]]) {
+    if (x0 + textWidth(title, 12, true) <= Math.min(width, x0 + colW + GAP / 2)) svg.append(text(x0, 14, title, { class: 'panel-title' }));
+  }
   reps.forEach((r, i) => {
     const y = HEAD + i * ROW;
     if (i % 2 === 0) svg.append(s('rect', { x: 0, y, width, height: ROW, fill: '#f6f7f9', 'aria-hidden': 'true' }));
@@ -115,7 +117,7 @@ function drawLatency(chart, svg, p) {
   const values = requests.map((r) => ({ r, v: p.value(r) })).filter((x) => x.v !== null && x.v !== undefined);
   const maxV = Math.max(p.slo || 0, ...values.map((x) => x.v), 1) / 1000;
   const left = x0 + labelW + 4;
-  const right = x0 + w - 12;
+  const right = x0 + w - 20;   // room for half of the last tick label
   const tk = ticks(0, maxV, Math.max(2, Math.floor((right - left) / 60)), true);
   const x = linear(0, tk.values[tk.values.length - 1], left, right);
   const rows = [...reps.map((r) => ({ who: label(r), spread: r[p.key], mine: (q) => placed(q, r.id, p.key) })),

@@ -257,13 +257,19 @@ def validate(values: dict) -> list[Problem]:
 def auto_pool_blocks(cfg) -> int:
     """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: HBM × 0.9 −
     weights − activation reserve, ÷ bytes per block), but no more than the trace can ever hold at once
-    (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan.
+    (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan. On a cluster
+    (REPLICAS > 1 or DISAGG = on) each replica gets its own pool of this size, and one replica never holds more than
+    SLOTS sequences at once, so there the cap is min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ (a thousand
+    requests on 8 replicas would otherwise scan 8 pools sized for all of them at every step).
 
     >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
     (30, 30)
     """
     vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)["blocks"]
-    return max(1, min(vllm, len(cfg.REQUESTS) * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
+    holders = len(cfg.REQUESTS)
+    if cfg.REPLICAS > 1 or cfg.DISAGG == "on":
+        holders = min(holders, cfg.SLOTS)
+    return max(1, min(vllm, holders * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
 
 
 _TYPES = {"int": "int", "float": "float", "choice": "str", "requests": "tuple"}
