@@ -80,12 +80,19 @@ GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send")               
 
 def free_ranges(free: list[int]) -> list[list[int]]:
     """Sorted block numbers as inclusive [first, last] runs."""
-    if not free:
-        return []
+    if len(free) < 64:                                    # short lists: one pass in plain Python (NumPy's set-up costs more)
+        out = []
+        for b in free:
+            if out and b == out[-1][1] + 1:
+                out[-1][1] = b
+            else:
+                out.append([b, b])
+        return out
     a = np.asarray(free)                                  # (n,)
     cut = np.flatnonzero(np.diff(a) != 1)                 # last index of every run but the final one
-    firsts, lasts = np.r_[a[0], a[cut + 1]], np.r_[a[cut], a[-1]]
-    return [[int(lo), int(hi)] for lo, hi in zip(firsts, lasts)]
+    firsts = np.concatenate((a[:1], a[cut + 1])).tolist()
+    lasts = np.concatenate((a[cut], a[-1:])).tolist()
+    return [[lo, hi] for lo, hi in zip(firsts, lasts)]
 
 
 def expand_ranges(ranges: list) -> list[int]:
