@@ -38,3 +38,22 @@ def assert_drawn(lab: Lab, name: str, block: int) -> None:
     assert root.locator(".chart-alt").count() > 0 and root.locator(".chart-alt").first.text_content().strip()
     assert root.locator("figcaption").inner_text().strip()
     assert root.locator(".axis-label, .panel-title").count() > 0, f"{name} has no axis or panel labels"
+
+
+# For svg.evaluate(...) on one chart drawing: its texts (in the drawing's own units, transforms applied) that
+# run past the drawing's edges, and the pairs of texts whose boxes overlap (by more than a pixel each way).
+SVG_TEXTS_OUTSIDE = """(s) => {
+    const box = s.getBoundingClientRect(), k = s.viewBox.baseVal.width / box.width, h = s.viewBox.baseVal.height;
+    return [...s.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+      const r = t.getBoundingClientRect();
+      return [t.textContent, (r.left - box.left) * k, (r.right - box.left) * k, (r.top - box.top) * k, (r.bottom - box.top) * k];
+    }).filter(([, l, r, top, bottom]) => l < -1 || r > s.viewBox.baseVal.width + 1 || top < -1 || bottom > h + 1);
+}"""
+SVG_TEXTS_OVERLAPPING = """(s) => {
+    const boxes = [...s.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => [t.textContent, t.getBoundingClientRect()]);
+    const out = [];
+    boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+      if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1) out.push([a, b]);
+    }));
+    return out;
+}"""

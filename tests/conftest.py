@@ -35,17 +35,37 @@ from lab_site import RecordingServer, build_site, cold_boots, count_workers, pag
 
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
 def pytest_collection_modifyitems(items):
-    """Browser tests get the `browser` mark; every test of a module that drives the browser goes to one
-    xdist group, so under `pytest -n 2 --dist loadgroup` (tests/run-all.sh) they run in one worker, in order,
-    on the session's one page (the other worker takes the rest: engine, goldens, build)."""
-    browser_modules = set()
+    """Browser tests get the `browser` mark, and every test of a browser module one xdist group, so under
+    `pytest -n 2 --dist loadgroup` (tests/run-all.sh) a module runs whole in one worker, in order:
+      - modules on the shared page (`lab`, `page_lab`) go to two groups, "browser-a" and "browser-b",
+        balanced by their number of tests: each worker that runs one boots the page once, and the two
+        chains of browser tests run side by side (most of a browser test is waiting, not computing);
+      - modules that open their own contexts only (cold starts, the service worker, offline) go to
+        "browser-cold", which never boots the shared page.
+    The other tests (engine, goldens, build) fill the gaps one by one."""
+    modules = {}
     for item in items:
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-            browser_modules.add(item.path)
-    for item in items:
-        if item.path in browser_modules:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            modules.setdefault(item.path, []).append(item)
+    for path, group in browser_groups(modules).items():
+        for item in modules[path]:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def browser_groups(modules: dict) -> dict:
+    """{module path: xdist group}: shared-page modules split in two by test count (largest first, each to
+    the lighter group, ties by name: the same split every run), own-context modules to "browser-cold"."""
+    shared = lambda tests: any("page_lab" in t.fixturenames for t in tests)  # noqa: E731
+    groups, load = {}, {"browser-a": 0, "browser-b": 0}
+    for path in sorted(modules, key=lambda p: (-len(modules[p]), str(p))):
+        if not shared(modules[path]):
+            groups[path] = "browser-cold"
+            continue
+        lighter = min(load, key=lambda g: (load[g], g))
+        groups[path] = lighter
+        load[lighter] += len(modules[path])
+    return groups
 
 
 @pytest.fixture(scope="session")
@@ -111,23 +131,35 @@ def lab(page_lab):
 
 
 _from_workers = [0, 0]   # (cold boots, workers started) reported by pytest-xdist's workers
+_boots_by_test: dict[str, int] = {}   # test id -> cold boots it caused (the shared page's go to its first test)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item):
+    before = cold_boots()
+    yield
+    if cold_boots() > before:
+        _boots_by_test[item.nodeid] = cold_boots() - before
 
 
 def pytest_sessionfinish(session):
     if hasattr(session.config, "workeroutput"):      # an xdist worker: hand the counts to the controller
-        session.config.workeroutput["pyodide"] = [cold_boots(), workers_started()]
+        session.config.workeroutput["pyodide"] = [cold_boots(), workers_started(), _boots_by_test]
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
-    boots, workers = getattr(node, "workeroutput", {}).get("pyodide", [0, 0])
+    boots, workers, by_test = (getattr(node, "workeroutput", {}).get("pyodide", [0, 0, {}]) + [{}])[:3]
     _from_workers[0] += boots
     _from_workers[1] += workers
+    _boots_by_test.update(by_test)
 
 
 def pytest_terminal_summary(terminalreporter):
     """The suite's cost in every CI log: how many times a test server handed out Pyodide (cold boots),
     and how many Pyodide workers the pages started (also those the service worker or the HTTP cache fed,
-    and the restarts after Stop); summed over pytest-xdist's workers."""
+    and the restarts after Stop); summed over pytest-xdist's workers; then which tests booted."""
     boots, workers = cold_boots() + _from_workers[0], workers_started() + _from_workers[1]
     terminalreporter.write_sep("-", f"Pyodide cold boots: {boots} (Pyodide workers started: {workers})")
+    for nodeid, n in sorted(_boots_by_test.items()):
+        terminalreporter.write_line(f"  {n} cold boot{'s' if n > 1 else ''}: {nodeid}")

@@ -1,6 +1,8 @@
 """The golden configurations: CONFIGS (seed overrides for which the seed completes; tests/golden/<name>.txt
-holds what it prints) and CRASHES (overrides for which the seed itself crashes, with what the engine must
-do instead), built from the seed's own trace with edit(). GOLDEN_DIR is where their outputs live.
+holds what it prints), CRASHES (overrides for which the seed itself crashes, with what the engine must
+do instead), built from the seed's own trace with edit(), and LAB_CONFIGS (constants the seed does not
+have, such as CLOCK = roofline: the lab's own output, tests/golden/lab/<name>.txt and
+tests/golden/en/lab/<name>.txt). GOLDEN_DIR is where their outputs live.
 Leaves out: running the seed or the CLI and writing the files (tests/make_golden.py)."""
 from __future__ import annotations
 
@@ -191,4 +193,16 @@ CRASHES: dict[str, dict] = {
     "negative_temperature": dict(overrides=dict(REQUESTS=edit(C=dict(temperature=-1.0))), expect=INVALID,
                                  flags=["--requests"]),
     "empty_requests": dict(overrides=dict(REQUESTS=[]), expect=INVALID, flags=["--requests", "--follow"]),
+}
+
+
+# ── Configurations beyond the seed (no seed program to copy) ─────────────────
+# The lab's own output for constants the seed does not have, reviewed once and then kept byte for byte:
+# tests/golden/lab/<name>.txt (Vietnamese) and tests/golden/en/lab/<name>.txt (--lang en), from
+# `python -m inference_lab <flags of overrides> <flags>`.
+LAB_DIR = "lab"
+LAB_CONFIGS: dict[str, dict] = {
+    "clock_roofline": dict(overrides=dict(CLOCK="roofline"), flags=[]),
+    "clock_roofline_steps": dict(overrides=dict(CLOCK="roofline"), flags=["--steps"]),
+    "clock_roofline_a100_weights_8": dict(overrides=dict(CLOCK="roofline", GPU="A100-SXM4-80GB", WEIGHT_BITS=8), flags=[]),
 }

@@ -12,6 +12,8 @@ Writes
   tests/golden/en/<name>.txt  what `python -m inference_lab --lang en <flags>` prints for configuration <name>: the
                               English edition has no seed to copy, so these are the lab's own output, reviewed
                               once and then kept byte for byte (tests/test_english.py)
+  tests/golden/lab/<name>.txt and tests/golden/en/lab/<name>.txt  the lab's own output (vi, en) for LAB_CONFIGS,
+                              constants the seed does not have (CLOCK = roofline): reviewed once, then kept
   tests/golden/crashes.json   name -> {overrides, error, expect, ...}: configurations where the seed itself
                               crashes. expect "pass": the engine must still run to "PASS:" (exit 0);
                               expect "invalid": the input is outside the engine's domain, exit 2 naming
@@ -35,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import seed_program  # noqa: E402
 from cli_runner import cli_args, run_cli  # noqa: E402
-from golden_cases import CONFIGS, CRASHES, GOLDEN_DIR, PASS  # noqa: E402
+from golden_cases import CONFIGS, CRASHES, GOLDEN_DIR, LAB_CONFIGS, LAB_DIR, PASS  # noqa: E402
 
 ROOT = seed_program.ROOT
 
@@ -107,6 +109,21 @@ def build() -> dict[str, str]:
     dump = lambda obj: json.dumps(obj, ensure_ascii=False, indent=1) + "\n"  # noqa: E731
     files["configs.json"] = dump(CONFIGS)
     files["crashes.json"] = dump(crashes)
+    files.update(build_lab())
+    return files
+
+
+def build_lab(lang: list[str] | None = None) -> dict[str, str]:
+    """lab/<name>.txt -> the CLI's own output (in `lang` flags) for every configuration of LAB_CONFIGS."""
+    import tempfile
+    sys.path.insert(0, str(ROOT / "py"))
+    files = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, spec in LAB_CONFIGS.items():
+            proc = run_cli(cli_args(spec["overrides"], Path(tmp)) + spec["flags"] + (lang or []))
+            if proc.returncode != 0:
+                raise SystemExit(f"lab config {name}: exit {proc.returncode}\n{proc.stderr}")
+            files[f"{LAB_DIR}/{name}.txt"] = proc.stdout
     return files
 
 
@@ -120,6 +137,7 @@ def build_en() -> dict[str, str]:
             if proc.returncode != 0:
                 raise SystemExit(f"config {name}: exit {proc.returncode}\n{proc.stderr}")
             files[f"{name}.txt"] = proc.stdout
+    files.update(build_lab(["--lang", "en"]))
     return files
 
 
@@ -131,8 +149,8 @@ def main_en(check: bool) -> int:
         for n in bad:
             print(f"out of date: tests/golden/en/{n}")
         return 1 if bad else 0
-    folder.mkdir(exist_ok=True)
     for n, c in files.items():
+        (folder / n).parent.mkdir(parents=True, exist_ok=True)
         (folder / n).write_text(c, encoding="utf-8")
     print(f"wrote {len(files)} English golden outputs -> {folder}")
     return 0
@@ -157,6 +175,7 @@ def main(argv: list[str]) -> int:
     for n in stale:
         (GOLDEN_DIR / n).unlink()
     for n, c in files.items():
+        (GOLDEN_DIR / n).parent.mkdir(parents=True, exist_ok=True)
         (GOLDEN_DIR / n).write_text(c, encoding="utf-8")
     print(f"wrote {len(CONFIGS)} golden outputs + configs.json, {len(CRASHES)} crash cases -> {GOLDEN_DIR}")
     return 0

@@ -7,9 +7,11 @@ constants and words the last run again without running the engine, and the choic
 - switching: Vietnamese page with SLOTS=3 run → "English" → the same constants, the English words of the
   same run (the worker is asked to `render`, never to `run`), → "Tiếng Việt" → the Vietnamese bytes again
 - the choice is remembered (localStorage) and kept in the address (lang=en)
+- the switch happens in place: the page is not loaded again and Python is not started again (one
+  worker before and after), the browser's back button switches back the same way
 The module uses the session's page (conftest.py page_lab): the first test switches it to English, the
 English tests use it there (addresses applied with lab.visit), the last one switches it back; the
-fixture puts it back in Vietnamese whatever happened. Each switch loads the page again (two cold starts).
+fixture puts it back in Vietnamese whatever happened (an address with lang=vi, applied in place).
 """
 from __future__ import annotations
 
@@ -77,11 +79,16 @@ def page_lang(lab) -> str:
 
 
 def switch(lab, to: str):
-    """The header's switch, then the page loaded in `to` until ready (or done: it words the last run again)."""
+    """The header's switch, then the page in `to` until ready (or done: it words the last run again); the
+    page was not loaded again and Python not started again."""
+    workers = lab.page.evaluate("window.__lab.workers.length")
+    lab.page.evaluate("window.__lab.unloaded = false; addEventListener('pagehide', () => { window.__lab.unloaded = true; })")
     lab.page.click('#lang-switch')
     lab.page.wait_for_url(re.compile(rf"lang={to}"))
+    expect(lab.page.locator("html")).to_have_attribute("lang", to)
     expect(lab.status).to_have_attribute("data-status", re.compile("^(ready|done)$"), timeout=READY_MS)
-    assert page_lang(lab) == to
+    assert lab.page.evaluate("window.__lab.unloaded") is False, "the switch loaded the page again"
+    assert lab.page.evaluate("window.__lab.workers.length") == workers, "the switch started Python again"
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +96,8 @@ def lab(page_lab):
     lab = page_lab.fresh()
     yield lab
     if page_lang(lab) != "vi":        # whatever happened: the session's page goes on in Vietnamese
-        lab.open(lab.home + "?lang=vi")
+        lab.visit("?lang=vi")
+        expect(lab.page.locator("html")).to_have_attribute("lang", "vi")
     lab.fresh()
 
 
@@ -117,11 +125,12 @@ def test_switching_to_english_keeps_the_constants_and_rewords_the_last_run(lab, 
     assert page_lang(lab) == "vi"
     assert lab.run({"SLOTS": 3}) == "done"
     assert_page_shows(lab, _vi_text({"SLOTS": 3}))
+    before = len(lab.sent())
     switch(lab, "en")
     expect(page.locator('[data-status]')).to_have_attribute("data-status", "done", timeout=RUN_MS)
     assert "SLOTS=3" in page.url and "lang=en" in page.url
     assert lab.control("SLOTS").input_value() == "3"
-    sent = [m["type"] for m in lab.sent()]
+    sent = [m["type"] for m in lab.sent()[before:]]
     assert "render" in sent and "run" not in sent
     assert_page_shows_en(lab, english_text({"SLOTS": 3}))
     # remembered: the bare address opens in English and gets lang=en (so a copied address keeps it).
@@ -234,7 +243,15 @@ def test_switching_back_gives_the_vietnamese_bytes_of_the_run(en):
     lab.page.evaluate("localStorage.removeItem('inference-lab:patches')")
     lab.visit("?lang=en")                                        # the engine's own code again
     assert lab.run({"SLOTS": 3}) == "done"
+    before = len(lab.sent())
     switch(lab, "vi")
     expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
-    assert "run" not in [m["type"] for m in lab.sent()]
+    assert "run" not in [m["type"] for m in lab.sent()[before:]]
     assert_page_shows(lab, _vi_text({"SLOTS": 3}))
+    # back: English again, in place, the same run worded again
+    before = len(lab.sent())
+    lab.page.go_back()
+    expect(lab.page.locator("html")).to_have_attribute("lang", "en")
+    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    assert [m["type"] for m in lab.sent()[before:]] == ["render"]
+    assert_page_shows_en(lab, english_text({"SLOTS": 3}))

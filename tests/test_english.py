@@ -17,7 +17,7 @@ import re
 import pytest
 
 from cli_runner import cli_args, run_cli
-from golden_cases import GOLDEN_DIR
+from golden_cases import GOLDEN_DIR, LAB_CONFIGS, LAB_DIR
 
 from inference_lab.core import config
 from inference_lab.entrypoints import lab, web
@@ -69,6 +69,19 @@ def test_golden_same_numbers_no_vietnamese(name):
     en = (EN_DIR / f"{name}.txt").read_text(encoding="utf-8")
     assert_same_numbers(vi, en, name)
     assert_english(en, name, CONFIGS[name])
+
+
+@pytest.mark.parametrize("name", list(LAB_CONFIGS))
+def test_lab_english_golden(name, tmp_path):
+    """Constants the seed does not have (CLOCK = roofline): the English edition of the lab's own golden, with
+    the Vietnamese one's numbers and no Vietnamese letters."""
+    spec = LAB_CONFIGS[name]
+    proc = run_cli(cli_args(spec["overrides"], tmp_path) + spec["flags"] + ["--lang", "en"])
+    assert proc.returncode == 0, proc.stderr
+    en = (EN_DIR / LAB_DIR / f"{name}.txt").read_text(encoding="utf-8")
+    assert proc.stdout == en, f"run python3 tests/make_golden.py --en ({name})"
+    assert_same_numbers((GOLDEN_DIR / LAB_DIR / f"{name}.txt").read_text(encoding="utf-8"), en, name)
+    assert_english(en, name, spec["overrides"])
 
 
 @pytest.mark.parametrize("name", list(PASSING_CRASHES))

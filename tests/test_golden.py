@@ -2,6 +2,8 @@
 
 - every configuration of tests/golden/configs.json: `python -m inference_lab <flags>` == tests/golden/<name>.txt
   (run in this process through cli.main, see cli_runner.run_cli)
+- every configuration of golden_cases.LAB_CONFIGS (constants the seed does not have, CLOCK = roofline): the CLI ==
+  tests/golden/lab/<name>.txt, the lab's own output kept byte for byte
 - the default run == ../shared/golden/default.txt (in a new interpreter: the real `python -m inference_lab`)
 - the goldens still reproduce from the seed (seed side only; catches a stale tests/golden)
 - differential: random bounded configurations (hypothesis); where the seed completes the CLI must print the
@@ -23,7 +25,7 @@ from hypothesis import strategies as st
 
 import seed_program
 from cli_runner import cli_args, missing_parts, run_cli, run_module
-from golden_cases import GOLDEN_DIR
+from golden_cases import GOLDEN_DIR, LAB_CONFIGS, LAB_DIR
 
 CONFIGS = json.loads((GOLDEN_DIR / "configs.json").read_text(encoding="utf-8"))
 
@@ -58,6 +60,14 @@ def test_default_run_matches_shared_golden():
 def test_golden(name, tmp_path):
     want = (GOLDEN_DIR / f"{name}.txt").read_text(encoding="utf-8")
     assert_same_output(run_cli(cli_args(CONFIGS[name], tmp_path)), want, name)
+
+
+@pytest.mark.parametrize("name", list(LAB_CONFIGS))
+def test_lab_golden(name, tmp_path):
+    """Constants the seed does not have (CLOCK = roofline): the lab's own output, kept byte for byte."""
+    spec = LAB_CONFIGS[name]
+    want = (GOLDEN_DIR / LAB_DIR / f"{name}.txt").read_text(encoding="utf-8")
+    assert_same_output(run_cli(cli_args(spec["overrides"], tmp_path) + spec["flags"]), want, name)
 
 
 def test_goldens_reproduce_from_seed():

@@ -16,7 +16,7 @@ from inference_lab.core.config import Config
 from inference_lab.core.engine import run_engine
 from inference_lab.entrypoints.lab import Lab
 from helpers import vllm_request
-from vllm_helpers import block, fake_kv, feed, seq
+from vllm_helpers import block, fake_kv, feed, play, seq
 
 
 request = vllm_request(12, 40_000)
@@ -82,15 +82,7 @@ def test_block_pool_under_random_operations(script, block_size, num_blocks):
     pool = BlockManager(num_blocks=num_blocks, block_size=block_size, enable_caching=True)
     live = {}
     for i, (op, slot, tokens) in enumerate(script):
-        s = live.get(slot)
-        if op == "start" and s is None:
-            s = live[slot] = seq(f"S{i}", [0] + tokens)
-            s.history = s.tokens[:pool.take_cached_prefix(s, s.tokens)]
-        elif op == "feed" and s is not None and s.cached < len(s.tokens) and pool.can_append(s, 1):
-            feed(pool, s, 1)
-        elif op in ("finish", "preempt") and s is not None:
-            (pool.release if op == "finish" else pool.evict)(s)
-            del live[slot]
+        play(pool, live, i, op, slot, tokens)
         pool.audit()
         assert not pool.problems, pool.problems
         assert all(r >= 0 for r in pool.ref_cnt)

@@ -23,7 +23,7 @@ from inference_lab.core.config import validate
 from inference_lab.core.run_log import step_rows
 from inference_lab.entrypoints import cli
 from helpers import vllm_request
-from vllm_helpers import feed, seq
+from vllm_helpers import feed, play, seq
 
 GREEDY = dict(temperature=0.0, top_k=0, top_p=1.0)
 TRACE_CACHE = [dict(id="A", arrival=0, text="xin chao model", max_new=1, seed=1, **GREEDY),
@@ -238,15 +238,7 @@ def test_a_cached_hash_stays_findable_while_any_block_carries_it(script, block_s
     pool = BlockManager(num_blocks=num_blocks, block_size=block_size, enable_caching=True)
     live = {}
     for i, (op, slot, tokens) in enumerate(script):
-        s = live.get(slot)
-        if op == "start" and s is None:
-            s = live[slot] = seq(f"S{i}", [0] + tokens)
-            s.history = s.tokens[:pool.take_cached_prefix(s, s.tokens)]
-        elif op == "feed" and s is not None and s.cached < len(s.tokens) and pool.can_append(s, 1):
-            feed(pool, s, 1)
-        elif op in ("finish", "preempt") and s is not None:
-            (pool.release if op == "finish" else pool.evict)(s)
-            del live[slot]
+        play(pool, live, i, op, slot, tokens)
         for b, h in enumerate(pool.block_hash):
             if h is not None:
                 assert b in pool.cached.get(h, {}), f"block {b} carries {h} but the cache lost it"

@@ -36,3 +36,4 @@ def test_out_of_range_numbers_are_still_reported_not_converted_into_crashes():
     bad = json.loads(web.run(json.dumps({"QUALITY_GATE": 10**400, "REQUESTS": [dict(DEFAULT_REQUESTS[0], top_p=10**400)]})))
     assert not bad["ok"]
     assert {e["field"] for e in bad["errors"]} >= {"QUALITY_GATE", "REQUESTS[0].top_p"}
+

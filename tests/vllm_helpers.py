@@ -46,3 +46,18 @@ def feed(pool, s, n):
     lo = s.cached
     s.history = s.tokens[:lo + n]
     pool.write(s, fake_kv(s.tokens, lo, n), fake_kv(s.tokens, lo, n))
+
+
+def play(pool, live: dict, i: int, op: str, slot: int, tokens: list[int]):
+    """One step of a random block-pool script (the property tests' shared driver): `start` a sequence in an
+    empty slot (taking its cached prefix), `feed` one more token of it when the pool has room, `finish`
+    (release) or `preempt` (evict) it. `live` maps slot -> sequence and is changed in place."""
+    s = live.get(slot)
+    if op == "start" and s is None:
+        s = live[slot] = seq(f"S{i}", [0] + tokens)
+        s.history = s.tokens[:pool.take_cached_prefix(s, s.tokens)]
+    elif op == "feed" and s is not None and s.cached < len(s.tokens) and pool.can_append(s, 1):
+        feed(pool, s, 1)
+    elif op in ("finish", "preempt") and s is not None:
+        (pool.release if op == "finish" else pool.evict)(s)
+        del live[slot]

@@ -11,6 +11,7 @@ import * as policies from './policies.js';
 import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
+import * as roofline from './roofline.js';
 import * as cluster from './cluster.js';
 import * as clusterView from './cluster-view.js';
 import { markStep } from './step-link.js';
@@ -25,7 +26,7 @@ export const CHARTS = {
   6: [kvBlocks],
   8: [sampling],
   9: [quantization],
-  10: [memory],
+  10: [memory, roofline],
   11: [ttft, cluster],
   12: [policies],
   13: [quantization],

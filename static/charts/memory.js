@@ -6,7 +6,7 @@ import { ChartBuilder } from './figure.js';
 import { round, s, swatches, text } from './svg.js';
 import { fitText, fittedText, textWidth } from './text-fit.js';
 import { OKABE_ITO } from './colours.js';
-import { t } from '../words/i18n.js';
+import { byLang, t } from '../words/i18n.js';
 
 export const NAME = 'memory';
 
@@ -15,19 +15,19 @@ const BAR = 30;
 const ITEM = 22;
 const CELL_MAX = 22;
 const FREE = '#eef0f3';
-const PARTS = [
+const PARTS = byLang(() => ([
   { key: 'weights', label: t('chart.memory.weightsFloat64'), short: t('chart.memory.weights'), colour: OKABE_ITO.blue, kind: null },
   { key: 'kv_stored', label: t('chart.memory.kvHoldingTokens'), short: t('chart.memory.kvTokens'), colour: OKABE_ITO.orange, kind: 'hatch' },
   { key: 'kv_slack', label: t('chart.memory.kvEmptySlotsBlocksUse'), short: t('chart.memory.kvEmptySlots'), colour: OKABE_ITO.yellow, kind: 'dots' },
   { key: 'kv_free', label: t('chart.memory.kvFreeBlocks'), short: t('chart.memory.kvFreeBlocks'), colour: FREE, kind: null },
-];
+]));
 
 function share(v, total) { return total ? Math.round((v / total) * 100) + '%' : '—'; }
 
 export function render(data, report, opts = {}) {
   const m = data.budget || null;
   const chart = new ChartBuilder(NAME, t('chart.memory.labSMemoryBudgetKvPeak'), opts.width);
-  chart.legend(PARTS.map((p) => ({ label: p.label, draw: swatches.box(p.colour, p.kind) })));
+  chart.legend(PARTS().map((p) => ({ label: p.label, draw: swatches.box(p.colour, p.kind) })));
   if (!m || !m.total) {
     chart.root.dataset.empty = 'true';
     chart.note(t('chart.memory.runHasNoMemoryFigures'));
@@ -40,7 +40,7 @@ export function render(data, report, opts = {}) {
   const pool = Number(config.POOL_BLOCKS) || 0;
   const barY = 30;
   const listY = barY + BAR + 26;
-  const blocksTitleY = listY + PARTS.length * ITEM + 14;
+  const blocksTitleY = listY + PARTS().length * ITEM + 14;
   const cols = pool ? Math.min(pool, Math.max(1, Math.floor((right - PAD + 3) / 15))) : 0;
   const cell = pool ? Math.min(CELL_MAX, (right - PAD) / Math.min(pool, cols) - 3) : 0;
   const gridRows = pool ? Math.ceil(pool / cols) : 0;
@@ -58,7 +58,7 @@ export function render(data, report, opts = {}) {
   // the stacked bar
   let at = 0;
   const segs = [];
-  for (const part of PARTS) {
+  for (const part of PARTS()) {
     const v = Number(m[part.key]) || 0;
     const x0 = x(at);
     at += v;
@@ -88,7 +88,7 @@ export function render(data, report, opts = {}) {
   for (const [part, v, g] of segs) svg.append(chart.mark(g, details[part.key](v)));
 
   // the written list
-  PARTS.forEach((part, i) => {
+  PARTS().forEach((part, i) => {
     const v = Number(m[part.key]) || 0;
     const y = listY + i * ITEM;
     const g = s('g', { class: 'part', 'data-part': part.key, 'aria-hidden': 'true' });
@@ -117,7 +117,7 @@ export function render(data, report, opts = {}) {
       const cx = PAD + (b % cols) * (cell + 3);
       const cy = gridY + Math.floor(b / cols) * (cell + 3);
       const used = b < m.peak_blocks;
-      const look = used ? PARTS[1] : PARTS[3];
+      const look = used ? PARTS()[1] : PARTS()[3];
       grid.append(s('rect', { x: round(cx), y: round(cy), width: round(cell), height: round(cell), fill: look.colour, stroke: '#1b1f24', 'stroke-width': 0.6, class: used ? 'used' : 'free' }));
       if (used) grid.append(s('rect', { x: round(cx), y: round(cy), width: round(cell), height: round(cell), fill: chart.hatchFor(look.colour, look.kind) }));
     }
@@ -125,7 +125,7 @@ export function render(data, report, opts = {}) {
   }
 
   chart.table(t('chart.memory.memoryBudgetKvPeak'), [t('chart.memory.part'), 'Byte', t('chart.memory.share')],
-    [...PARTS.map((p) => [p.label, String(m[p.key]), share(Number(m[p.key]) || 0, m.total)]), [t('chart.memory.total'), String(m.total), '100%']]);
+    [...PARTS().map((p) => [p.label, String(m[p.key]), share(Number(m[p.key]) || 0, m.total)]), [t('chart.memory.total'), String(m.total), '100%']]);
   chart.altText(t('chart.memory.oneTokenNeedsBytesKv', { per_token: m.per_token, block_size: config.BLOCK_SIZE, block_bytes: m.block_bytes, pool, kv_pool: m.kv_pool }));
   return chart.finish();
 }

@@ -5,23 +5,23 @@ import { ChartBuilder } from './figure.js';
 import { round, s, swatches, text } from './svg.js';
 import { FONT, fittedText, textWidth } from './text-fit.js';
 import { OKABE_ITO } from './colours.js';
-import { t } from '../words/i18n.js';
+import { byLang, t } from '../words/i18n.js';
 
 export const NAME = 'policies';
 
-const POLICY = {
+const POLICY = byLang(() => ({
   static: { label: 'static', long: t('chart.policies.staticWaitsFullBatch'), colour: OKABE_ITO.vermillion, kind: 'dots' },
   nochunk: { label: 'continuous', long: t('chart.policies.continuousNoPrompt'), colour: OKABE_ITO.sky, kind: 'hatch' },
   chunked: { label: 'chunked', long: t('chart.policies.continuousChunkedRun'), colour: OKABE_ITO.blue, kind: null },
-};
-const METRICS = [
+}));
+const METRICS = byLang(() => ([
   { key: 'span', title: t('chart.policies.runTime'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
   { key: 'throughput', title: 'Throughput', unit: 'token/s', higher: true, better: t('chart.policies.higherBetter'), fmt: (v) => Number(v).toFixed(1) },
   { key: 'mean_ttft', title: t('chart.policies.meanTtft'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
   { key: 'max_ttft', title: t('chart.policies.maxTtft'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
   { key: 'worst_gap', title: t('chart.policies.longestStallBetween2'), short: t('chart.policies.largestItl'), unit: 'ms', better: t('chart.policies.lowerBetter'), fmt: (v) => (v / 1000).toFixed(2) },
   { key: 'preemptions', title: t('chart.policies.preemptions'), unit: t('chart.policies.times'), better: t('chart.policies.lowerBetter'), fmt: (v) => String(v), onlyIfAny: true },
-];
+]));
 const ROW = 22;
 const BAR = 14;
 const HEAD = 36;     // metric title + "better" note
@@ -32,7 +32,7 @@ export function render(data, report, opts = {}) {
   const list = Array.isArray(data.policies) ? data.policies : [];
   const chart = new ChartBuilder(NAME, t('chart.policies.threeScheduling'), opts.width);
   chart.legend(list.map((p) => {
-    const look = POLICY[p.policy] || { long: p.policy, colour: OKABE_ITO.green, kind: null };
+    const look = POLICY()[p.policy] || { long: p.policy, colour: OKABE_ITO.green, kind: null };
     return { label: look.long, draw: swatches.box(look.colour, look.kind) };
   }));
   if (!list.length) {
@@ -40,17 +40,17 @@ export function render(data, report, opts = {}) {
     chart.note(t('chart.policies.runHasNoPolicy'));
     return chart.finish();
   }
-  const metrics = METRICS.filter((m) => !m.onlyIfAny || list.some((p) => Number(p[m.key]) > 0));
+  const metrics = METRICS().filter((m) => !m.onlyIfAny || list.some((p) => Number(p[m.key]) > 0));
   const cols = chart.width >= 900 ? 3 : chart.width >= 560 ? 2 : 1;
   const colW = (chart.width - COL_GAP * (cols - 1)) / cols;
   const panelH = HEAD + list.length * ROW + PAD;
   const nRows = Math.ceil(metrics.length / cols);
   const width = chart.width;
   const height = nRows * panelH;
-  const labelW = Math.max(...list.map((p) => textWidth((POLICY[p.policy] || { label: p.policy }).label))) + 10;
+  const labelW = Math.max(...list.map((p) => textWidth((POLICY()[p.policy] || { label: p.policy }).label))) + 10;
 
   const summary = t('chart.policies.threePoliciesCompared') + list.map((p) => {
-    const look = POLICY[p.policy] || { label: p.policy };
+    const look = POLICY()[p.policy] || { label: p.policy };
     return t('chart.policies.runsMsTokensSMeanTtft', { label: look.label, span: (p.span / 1000).toFixed(2), throughput: Number(p.throughput).toFixed(1), mean_ttft: (p.mean_ttft / 1000).toFixed(2), max_ttft: (p.max_ttft / 1000).toFixed(2), worst_gap: (p.worst_gap / 1000).toFixed(2) });
   }).join('; ') + '.';
   const svg = chart.svg(width, height, summary);
@@ -70,7 +70,7 @@ export function render(data, report, opts = {}) {
     svg.append(text(x0, y0 + 29, m.better, { class: 'value muted' }));
     svg.append(s('line', { x1: round(barX), x2: round(barX), y1: y0 + HEAD - 2, y2: y0 + HEAD + list.length * ROW, class: 'axis-line', 'aria-hidden': 'true' }));
     list.forEach((p, i) => {
-      const look = POLICY[p.policy] || { label: p.policy, colour: OKABE_ITO.green, kind: null };
+      const look = POLICY()[p.policy] || { label: p.policy, colour: OKABE_ITO.green, kind: null };
       const v = values[i];
       const y = y0 + HEAD + i * ROW + (ROW - BAR) / 2;
       const bw = Math.max(v > 0 ? 1 : 0, (v / maxV) * barMax);
@@ -88,7 +88,7 @@ export function render(data, report, opts = {}) {
   });
 
   chart.table(t('chart.policies.threeScheduling2'), [t('chart.policies.policy'), ...metrics.map((m) => `${m.title} (${m.unit})`)],
-    list.map((p) => [(POLICY[p.policy] || { long: p.policy }).long, ...metrics.map((m) => m.fmt(Number(p[m.key]) || 0))]));
+    list.map((p) => [(POLICY()[p.policy] || { long: p.policy }).long, ...metrics.map((m) => m.fmt(Number(p[m.key]) || 0))]));
   chart.altText(t('chart.policies.bestThreeMetric'));
   return chart.finish();
 }

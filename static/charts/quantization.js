@@ -10,7 +10,7 @@ import { textWidth } from './text-fit.js';
 import { pct } from './axes.js';
 import { OKABE_ITO } from './colours.js';
 import { blockData } from './report-data.js';
-import { t } from '../words/i18n.js';
+import { byLang, t } from '../words/i18n.js';
 
 export const NAME = 'quantization';
 
@@ -29,7 +29,7 @@ function verdict(p) { return p.passed ? t('chart.quantization.verdictPass') : t(
 // 'INT4' or 'INT4 (lần chạy này)'.
 function bitsName(p) { return 'INT' + p.bits + (p.current ? t('chart.quantization.thisRun') : ''); }
 
-const METRICS = [
+const METRICS = byLang(() => ([
   {
     key: 'int_bytes', title: t('chart.quantization.weightSize'), unit: 'byte', better: t('chart.quantization.lessLighter'),
     value: (p) => Number(p.int_bytes), fmt: (p) => `${fmtBytes(p.int_bytes)} byte`,
@@ -47,7 +47,7 @@ const METRICS = [
     detail: (p, probe, gate) => (p.agreement === null || p.agreement === undefined ? t('chart.quantization.intNoPromptQualityGate', { bits: p.bits })
       : t('chart.quantization.agreementDetail', { bits: p.bits, kept: p.kept, decisions: p.decisions, agreement: pct(p.agreement), gate: pct(gate, 0), verdict: verdict(p) })),
   },
-];
+]));
 
 export function render(data, report, opts = {}) {
   const b13 = blockData(report, 13) || {};
@@ -75,16 +75,16 @@ export function render(data, report, opts = {}) {
   const cols = chart.width >= 760 ? 3 : 1;
   const colW = (chart.width - COL_GAP * (cols - 1)) / cols;
   const panelH = HEAD + sweep.length * ROW + PAD;
-  const nRows = Math.ceil(METRICS.length / cols);
+  const nRows = Math.ceil(METRICS().length / cols);
   const width = chart.width;
   const height = nRows * panelH;
   const labelW = Math.max(...sweep.map((p) => textWidth(`▸INT${p.bits}`, 12, true))) + 10;
 
   const summary = t('chart.quantization.bitWidthsFp32BytesGate', { nSweep: sweep.length, fp32_bytes: sweep[0].fp32_bytes, gate: pct(gate, 0) }) + sweep.map((p) =>
-    t('chart.quantization.sweepSummary', { name: bitsName(p), bytes: fmtBytes(p.int_bytes), error: METRICS[1].fmt(p), kept: METRICS[2].fmt(p).replace(/ [✓✗]$/, ''), verdict: verdict(p) })).join('; ') + '.';
+    t('chart.quantization.sweepSummary', { name: bitsName(p), bytes: fmtBytes(p.int_bytes), error: METRICS()[1].fmt(p), kept: METRICS()[2].fmt(p).replace(/ [✓✗]$/, ''), verdict: verdict(p) })).join('; ') + '.';
   const svg = chart.svg(width, height, summary);
 
-  METRICS.forEach((m, k) => {
+  METRICS().forEach((m, k) => {
     const col = k % cols;
     const row = Math.floor(k / cols);
     const x0 = col * (colW + COL_GAP);
@@ -132,7 +132,7 @@ export function render(data, report, opts = {}) {
 
   chart.table(t('chart.quantization.intTwoNeighboursFp32', { bits, fp32_bytes: sweep[0].fp32_bytes }),
     [t('chart.quantization.bits'), t('chart.quantization.weightBytes'), t('chart.quantization.logitErrorPrompt', { probe }), t('chart.quantization.top1Kept'), t('chart.quantization.gate', { gate: pct(gate, 0) })],
-    sweep.map((p) => [bitsName(p), fmtBytes(p.int_bytes), METRICS[1].fmt(p),
+    sweep.map((p) => [bitsName(p), fmtBytes(p.int_bytes), METRICS()[1].fmt(p),
       p.agreement === null || p.agreement === undefined ? '—' : `${p.kept}/${p.decisions} = ${pct(p.agreement)}`, verdict(p)]));
   chart.altText(t('chart.quantization.fewerBitsBytesBut'));
   return chart.finish();

@@ -1,8 +1,9 @@
 // The selected step on a chart that draws one .step-col per step (charts/axes.js stepColumns: the timeline
-// of block [3], the KV chart of block [6]). The page state holds the selected step (static/core/store.js
-// `step`); charts/index.js passes it in opts.step with opts.selectStep (the lab API's selectStep). A chart
-// calls linkSteps(figure, opts) on its own drawing: markStep draws the mark in that chart's own frame, and a
-// click on it reports the step under the pointer through opts.selectStep. Nothing watches another module's DOM.
+// of block [3], the KV chart of block [6]; the roofline of block [10] draws one box per point instead and
+// says data-step-pick="marks": there a click selects only the point under it). The page state holds the
+// selected step (static/core/store.js `step`); charts/index.js passes it in opts.step with opts.selectStep
+// (the lab API's selectStep). A chart calls linkSteps(figure, opts) on its own drawing: markStep draws the
+// mark in that chart's own frame, and a click on it reports the step under the pointer through opts.selectStep. Nothing watches another module's DOM.
 // The mark is an HTML box over the chart's scrolling frame (the frame is position: relative), so moving it
 // never lays out the SVG again (a 1,000-step timeline has thousands of shapes).
 // Leaves out: the step view (static/tools/steps.js) and what a step holds (static/core/run-log.js).
@@ -58,6 +59,7 @@ export function markStep(figure, n) {
 function stepUnder(figure, ev) {
   const hit = ev.target.closest && ev.target.closest('[data-step]');
   if (hit && !hit.classList.contains('step-col')) return Number(hit.dataset.step);
+  if (figure.dataset.stepPick === 'marks') return 0; // a scatter (the roofline): only a point selects its step
   const cols = stepCols(figure);
   const svgEl = cols.length ? cols[0].ownerSVGElement : null;
   if (!svgEl || !svgEl.getScreenCTM()) return 0;

@@ -10,7 +10,7 @@ import { inkClass, requestColours } from './colours.js';
 import { blockData } from './report-data.js';
 import { linkSteps } from './step-link.js';
 import { logItems } from '../core/run-log.js';
-import { t } from '../words/i18n.js';
+import { byLang, t } from '../words/i18n.js';
 
 export const NAME = 'timeline';
 
@@ -22,7 +22,7 @@ const TOP = 6;
 const AXIS = 44;       // tick labels + axis title
 const MIN_STEP_PX = 5; // below this the drawing scrolls sideways
 
-const CODE_TEXT = { 429: t('chart.timeline.x429RejectedGateway'), 400: t('chart.timeline.x400BlockedDuringInput') };
+const CODE_TEXT = byLang(() => ({ 429: t('chart.timeline.x429RejectedGateway'), 400: t('chart.timeline.x400BlockedDuringInput') }));
 
 export function render(data, report, opts = {}) {
   const b11 = blockData(report, 11) || {};
@@ -102,7 +102,7 @@ export function render(data, report, opts = {}) {
     const spec = trace.find((r) => String(r.id) === id) || {};
     if (rej) {
       const cx = x(rej.arrival);
-      const info = CODE_TEXT[rej.code] || (t('chart.timeline.rejected', { code: rej.code }));
+      const info = CODE_TEXT()[rej.code] || (t('chart.timeline.rejected', { code: rej.code }));
       const labelText = (id === follow ? t('chart.timeline.followedRequest') : '') + info;
       const mk = chart.mark(s('g', { class: 'refused', 'data-code': rej.code }, s('rect', { x: round(cx - 8), y: round(mid - 8), width: 16, height: 16, fill: 'transparent' }), glyphs.cross(cx, mid)),
         t('chart.timeline.arrivesMsNotServed', { id, arrival: ms(rej.arrival), info }));
@@ -202,7 +202,7 @@ export function render(data, report, opts = {}) {
       const rej = rejected.get(id);
       const opt = (v) => (v === null || v === undefined ? '—' : ms(v));
       if (r) return [id, ms(r.arrival), ms(r.ready), opt(r.start), opt(r.first), ms(r.finish), t('chart.timeline.outcomeCell', { status: r.status === 'aborted' ? t('chart.timeline.cancelled') : t('chart.timeline.served'), n: r.n }) + (r.preemptions ? t('chart.timeline.preemptedTimes2', { preemptions: r.preemptions }) : '')];
-      if (rej) return [id, ms(rej.arrival), '—', '—', '—', '—', CODE_TEXT[rej.code] || rej.code];
+      if (rej) return [id, ms(rej.arrival), '—', '—', '—', '—', CODE_TEXT()[rej.code] || rej.code];
       return [id, '—', '—', '—', '—', '—', '—'];
     }));
   chart.table(t('chart.timeline.schedulerSSteps'), [t('chart.timeline.step'), t('chart.timeline.startMs'), t('chart.timeline.endMs'), t('chart.timeline.work')],

@@ -8,7 +8,7 @@ import { round, s, swatches, text } from './svg.js';
 import { fittedText, textWidth } from './text-fit.js';
 import { linear } from './axes.js';
 import { OKABE_ITO } from './colours.js';
-import { t } from '../words/i18n.js';
+import { byLang, t } from '../words/i18n.js';
 
 export const NAME = 'tokens';
 
@@ -30,13 +30,12 @@ const isByte = (p) => /^<0x[0-9A-F]{2}>$/.test(String(p));
 const PROMPT = { colour: OKABE_ITO.blue, kind: null };
 const MAX_NEW = { colour: OKABE_ITO.sky, kind: 'dots' };
 
-const LONG_FATE = {
+const LONG_FATE = byLang(() => ({
   OK: t('chart.tokens.admitted'),
   400: t('chart.tokens.x400BlockedDuringInput'),
   429: t('chart.tokens.x429RejectedGatewayNot'),
-};
-const SHORT_FATE = { OK: t('chart.tokens.admitted'), 400: '400', 429: t('chart.tokens.x429GatewayNotTokenized') };
-const FATE = LONG_FATE;
+}));
+const SHORT_FATE = byLang(() => ({ OK: t('chart.tokens.admitted'), 400: '400', 429: t('chart.tokens.x429GatewayNotTokenized') }));
 
 function pieceWidth(p) { return Math.max(14, textWidth(p, 12, true) + 8); }
 
@@ -65,7 +64,7 @@ function pieceNote(p, id, k, data, unknown, byte) {
 }
 
 function budgetCaption(r, maxContext, short = false) {
-  const FATE = short ? SHORT_FATE : LONG_FATE;
+  const FATE = short ? SHORT_FATE() : LONG_FATE();
   if (r.prompt === null || r.prompt === undefined) return t('chart.tokens.unknownCaption', { id: r.id, what: short ? t('chart.tokens.unknownShort') : t('chart.tokens.unknownLong'), fate: FATE[r.code] || r.code });
   const sign = r.total > maxContext ? '>' : '≤';
   const sum = `${r.prompt} + ${r.max_new} = ${r.total} ${sign} ${maxContext}`;
@@ -252,6 +251,6 @@ export function render(data, report, opts = {}) {
     chart.table(t('chart.tokens.tokensIds'), [t('chart.tokens.position'), t('chart.tokens.piece2'), 'ID'], ids.map(([p, id], k) => [String(k), p, id === null || id === undefined ? t('chart.tokens.none') : String(id)]));
   }
   chart.table(t('chart.tokens.tokenBudgetMaxContext', { maxContext }), [t('chart.tokens.request'), 'Prompt', 'max_new', t('chart.tokens.total'), t('chart.tokens.outcome')],
-    budget.map((r) => [r.id, r.prompt ?? '—', String(r.max_new), r.total ?? '—', FATE[r.code] || r.code].map(String)));
+    budget.map((r) => [r.id, r.prompt ?? '—', String(r.max_new), r.total ?? '—', LONG_FATE()[r.code] || r.code].map(String)));
   return chart.finish();
 }

@@ -5,7 +5,7 @@ import { round, s, swatches, text } from './svg.js';
 import { fitText, textWidth } from './text-fit.js';
 import { linear, ms, ticks, xAxis, xGrid } from './axes.js';
 import { OKABE_ITO } from './colours.js';
-import { t } from '../words/i18n.js';
+import { byLang, t } from '../words/i18n.js';
 
 export const NAME = 'ttft';
 
@@ -14,11 +14,11 @@ const BAR = 20;
 const LEFT = 34;
 const TOP = 26;
 const AXIS = 44;
-const PARTS = [
+const PARTS = byLang(() => ([
   { key: 'prep', label: t('chart.ttft.inputPreparation'), colour: OKABE_ITO.sky, kind: 'dots' },
   { key: 'queue', label: t('chart.ttft.waitingSlot'), colour: OKABE_ITO.orange, kind: 'hatch' },
   { key: 'prefill', label: t('chart.ttft.prefillUpFirstToken'), colour: OKABE_ITO.blue, kind: null },
-];
+]));
 
 export function render(data, report, opts = {}) {
   // served requests only: an aborted one (status "aborted") has no TTFT to split, or is not a served request
@@ -27,7 +27,7 @@ export function render(data, report, opts = {}) {
   const follow = report.follow && report.follow.id;
   const chart = new ChartBuilder(NAME, t('chart.ttft.ttftEachServedRequest'), opts.width);
   chart.legend([
-    ...PARTS.map((p) => ({ label: p.label, draw: swatches.box(p.colour, p.kind) })),
+    ...PARTS().map((p) => ({ label: p.label, draw: swatches.box(p.colour, p.kind) })),
     { label: t('chart.ttft.assumedTtftSloTarget'), draw: swatches.line('#000000', '4 3') },
   ]);
   if (!requests.length) {
@@ -61,7 +61,7 @@ export function render(data, report, opts = {}) {
     if (r.id === follow) g.append(s('rect', { x: 0, y: TOP + i * ROW + 1, width, height: ROW - 2, fill: '#fff4d6' }));
     g.append(text(LEFT - 8, y + BAR / 2 + 5, (r.id === follow ? '▸' : '') + r.id, { 'text-anchor': 'end', class: 'lane-label' }));
     let at = 0;
-    for (const part of PARTS) {
+    for (const part of PARTS()) {
       const v = Number(r[part.key]) || 0;
       const x0 = x(at / 1000);
       const x1 = x((at + v) / 1000);

@@ -2,26 +2,19 @@
 // panels and the tools together and owns the run itself (Run, Stop, Mặc định; one run at a time;
 // a run that takes too long can be stopped, which restarts Python and keeps what the user typed).
 // Everything that comes from the engine or the user is inserted with textContent, never as HTML.
-// Modules, one job each:
-//   store.js          the one store: state + events        worker-client.js  the worker protocol
-//   fields.js         parsing, checks, messages (pure)      controls.js       the constants' controls
-//   panels.js         lines, summary, status, page error    lab-api.js        the tools' one API
-//   dom.js            make()                                versioned.js      ?v= cache busting
-//   share-state.js    the address format (pure)             line-diff.js      compare's diff (pure)
-//   address.js        the page address's one owner: tools register their parts; applied once Python is
-//                     ready and again on back/forward (popstate), never by reloading the page
-// Tools (each init(lab)): editor.js, share.js, compare.js, code.js, exercises.js, steps.js.
-// Language: i18n.js (t(key, values) for every message, from static/words/{vi,en}/; the header's switch;
-// the English labels of index.html).
+// Modules, one job each: store.js (state + events), worker-client.js (the worker protocol), parts.js (the
+// body's parts: controls.js, panels.js, address.js — the address's one owner, applied once Python is ready
+// and on back/forward, never by reloading), lab-api.js (the tools' one API), fields.js, dom.js, versioned.js.
+// Tools (each init(lab)): editor, share, compare, code, exercises, steps (static/tools/).
+// Language: static/words/i18n.js (t(key, values); the header's switch changes language in place: see
+// switchLanguage below).
 // Leaves out the file:// check: module scripts do not load from file://, so static/worker/boot.js (a
 // classic script) shows how to serve the page instead.
 
 import { createStore } from './store.js';
 import { createWorkerClient } from './worker-client.js';
-import { createControls } from './controls.js';
-import { createPanels } from './panels.js';
+import { createParts } from './parts.js';
 import { createLabApi } from './lab-api.js';
-import { createAddress } from './address.js';
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import * as editor from '../tools/editor.js';
@@ -30,7 +23,7 @@ import * as compare from '../tools/compare.js';
 import * as exercises from '../tools/exercises.js';
 import * as steps from '../tools/steps.js';
 import * as code from '../tools/code.js';
-import { applyStatic, initSwitch, lang, t, takeHandoff } from '../words/i18n.js';
+import { addressIn, applyStatic, inLang, initSwitch, lang, localized, setLang, t, takeHandoff } from '../words/i18n.js';
 
 // In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
@@ -42,14 +35,8 @@ const SLOW_RUN_MS = 30000;
 const WATCHDOG_MS = 8000;
 
 const byId = (id) => document.getElementById(id);
-const el = {
-  form: byId('controls'),
-  run: document.querySelector('[data-action="run"]'),
-  reset: document.querySelector('[data-action="reset"]'),
-  stop: document.querySelector('[data-action="stop"]'),
-  actionNote: byId('action-note'),
-  status: byId('status'),
-};
+// index.html's body as it came, before any part changed it: a language switch mounts the parts again on a copy.
+const pristineBody = document.body.cloneNode(true);
 
 const store = createStore({
   ready: false,      // Python answers runs
@@ -60,14 +47,10 @@ const store = createStore({
   lastResult: null,  // {result, config} of the last run shown
   patches: [],       // the student's edited functions every run sends (static/tools/code.js)
 });
-const address = createAddress();
-const controls = createControls({ form: el.form, headline: byId('fields-headline'), advanced: byId('fields-advanced'),
-  advancedFold: byId('advanced') }, store);
-const panels = createPanels({
-  status: el.status, statusText: byId('status-text'), statusDetail: byId('status-detail'), progress: byId('status-progress'),
-  pageError: byId('page-error'), verdict: byId('verdict'), summaryLines: byId('summary-lines'), checks: byId('checks'),
-  checksList: byId('checks-list'), versions: byId('versions'), jump: byId('jump'), runHeader: byId('run-header'),
-});
+// The page's parts (static/core/parts.js) and the tools' lab API: made again by a language switch.
+let el, address, controls, panels, labApi;
+({ el, address, controls, panels } = createParts(store));
+let readyMessage = null; // the worker's last 'ready' (a language switch replays it to the new parts)
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', t('app.loading', { stage: msg.stage }), msg.detail, msg.fraction),
   runProgress: onRunProgress,
@@ -80,17 +63,6 @@ const worker = createWorkerClient({
   malformed: onMalformed,
 });
 
-// The schema in the page's language: label and help (and the request columns') from label_en / help_en
-// when the page is English, so every control, message and tool reads the one field it always read.
-function localized(schema) {
-  if (lang !== 'en') return schema;
-  const words = (d) => ({ ...d, label: d.label_en || d.label, help: d.help_en || d.help });
-  return schema.map((d) => ({ ...words(d), ...(Array.isArray(d.columns) ? { columns: d.columns.map(words) } : {}) }));
-}
-
-// An engine problem in the page's language (web.py sends message and message_en).
-const inLang = (e) => (lang === 'en' && e && e.message_en ? { ...e, message: e.message_en } : e);
-
 // The last run handed over by the language switch (static/words/i18n.js), worded again instead of run.
 let handoff = takeHandoff(location.search);
 
@@ -99,6 +71,7 @@ const setNote = (text) => { el.actionNote.textContent = text; };
 
 // ── status and buttons ───────────────────────────────────────────────────────
 function setStatus(status, text, detail, fraction) {
+  if (status !== 'running') el.status.removeAttribute('aria-busy'); // a run's progress is told quietly (below)
   panels.setStatus(status, text, detail, fraction);
   const changed = store.get().status !== status;
   store.set({ status });
@@ -138,6 +111,7 @@ function fatal(title, message, details) {
 }
 
 function onReady(msg) {
+  readyMessage = msg;
   const schema = localized(Array.isArray(msg.schema) ? msg.schema : []);
   const first = store.get().fields.length === 0;
   if (first) controls.build(schema); // keep what the user typed across restarts
@@ -202,7 +176,7 @@ function run() {
   panels.setBusy(true);
 }
 
-// A long run tells how far it is (static/worker/worker.js runProgress, at most every ~100 ms): the status
+// A long run tells how far it is (static/worker/worker.js labProgress, at most every ~100 ms): the status
 // stays 'running' and says which engine run, its step and the requests done, with a progress bar.
 const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.run.static'),
   nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache') };
@@ -210,6 +184,7 @@ function onRunProgress(msg) {
   const { inflight } = store.get();
   if (!inflight || inflight.id !== msg.id || store.get().status !== 'running') return;
   const run = (Object.hasOwn(RUN_NAMES, msg.run) ? RUN_NAMES[msg.run] : RUN_NAMES.chunked)();
+  el.status.setAttribute('aria-busy', 'true'); // the live region is not read out ten times a second
   setStatus('running', t('app.runningEngineCurrent'),
     t('app.runProgress', { run, step: msg.step, done: msg.done, total: msg.total }), msg.fraction);
 }
@@ -345,11 +320,11 @@ function applyAddress() {
 }
 
 // Back / forward to another address of the page (or a test's pushState + popstate): the page shows
-// what opening that address shows, with the Python that is already running (no reload). Another
-// language is the one exception: the page loads in it (static/words/i18n.js).
+// what opening that address shows, with the Python that is already running (no reload), in the
+// address's language.
 function onAddressChange() {
   const wanted = new URLSearchParams(location.search).get('lang');
-  if (wanted && wanted !== lang) { location.reload(); return; }
+  if ((wanted === 'en' || wanted === 'vi') && wanted !== lang) { switchLanguage(wanted, false); return; }
   if (!store.get().fields.length) return; // not ready yet: applied when Python is
   whenIdle(() => {
     panels.clearPageError();
@@ -393,24 +368,53 @@ function toolbar() {
   return bar;
 }
 
+// ── the language switch ──────────────────────────────────────────────────────
+// In place: the parts and the tools are made again in `to` on a fresh copy of index.html's body, Python
+// keeps running, and the last run is worded again in `to` without running the engine (worker 'render');
+// the constants are the address's, the edits and predictions the tools keep in storage, as on a reload.
+// push: a new history entry (the header's link); false when back/forward already changed the address.
+function switchLanguage(to, push = true) {
+  whenIdle(() => {
+    const last = store.get().lastResult;
+    if (push) history.pushState(history.state, '', addressIn(location.href, to));
+    labApi.dispose();
+    document.body.replaceWith(pristineBody.cloneNode(true));
+    setLang(to);
+    store.set({ fields: [], readyInfo: null, lastResult: null, step: 0 });
+    handoff = last ? { report: last.result.report, config: last.config } : null;
+    ({ el, address, controls, panels } = createParts(store));
+    mount();
+    if (store.get().ready && readyMessage) onReady(readyMessage);
+    else setStatus(store.get().status, t('app.loadingPythonPyodide'), t('app.firstTimeCanTake1060'), 0);
+  });
+}
+
 // ── start ────────────────────────────────────────────────────────────────────
-function init() {
+// The page's words, its buttons' handlers and the tools, on the current body (again after a language switch).
+function mount() {
   applyStatic();
-  if (location.protocol === 'file:') return; // static/worker/boot.js has said how to serve the page
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
-  const { register } = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
+  labApi = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
     watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement, address });
+  if (typeof Worker === 'undefined') return;
+  for (const [name, initTool] of TOOLS) labApi.register(name, initTool);
+  address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn
+  initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config },
+    switchLanguage);
+  updateButtons();
+}
+
+function init() {
+  if (location.protocol === 'file:') { applyStatic(); return; } // static/worker/boot.js has said how to serve the page
+  mount();
   if (typeof Worker === 'undefined') {
-    register('exercises', exercises.init);
+    labApi.register('exercises', exercises.init);
     fatal(t('app.browserDoesNotSupport'), t('app.useRecentBrowserChrome'));
     return;
   }
-  for (const [name, initTool] of TOOLS) register(name, initTool);
-  address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn
   window.addEventListener('popstate', onAddressChange);
-  initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config });
   startWorker();
 }
 

@@ -38,10 +38,13 @@ import { clampStep, logItems } from './run-log.js';
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
+  const subscriptions = new Set(); // the `off` of every lab.on still listening (dispose() ends them all)
 
   const lab = {
     on(name, fn) {
-      const off = store.on(name, fn);
+      const unsubscribe = store.on(name, fn);
+      const off = () => { subscriptions.delete(off); unsubscribe(); };
+      subscriptions.add(off);
       if (name === 'ready' && store.get().readyInfo) fn(store.get().readyInfo);
       if (name === 'runnable') fn(page.canRun());
       return off;
@@ -113,5 +116,11 @@ export function createLabApi(page) {
     }
   }
 
-  return { lab, register };
+  // The page is remounted (a language switch, app.js): every tool stops listening; the DOM they made is gone.
+  function dispose() {
+    for (const off of [...subscriptions]) off();
+    tools.clear();
+  }
+
+  return { lab, register, dispose };
 }

@@ -19,6 +19,7 @@ import { REQUESTS, decodeRequests, parseAddressValue, queryFor, shorten } from '
 import { t } from '../words/i18n.js';
 
 const TRACE_FILE = 'inference-lab-trace.json';
+const CLOCK = 'CLOCK'; // the constant whose change moves other controls' defaults (schema.py roofline_default)
 
 export function init(api) {
   const sh = { api, editor: api.tool('editor'), lastTrace: null, ui: null };
@@ -73,7 +74,10 @@ function constantsOf(sh, config) {
 function applyConstants(sh, names, params, ctx) {
   const log = restoreLog(sh.api);
   if (names.includes(REQUESTS)) applyTrace(sh, params.getAll(REQUESTS).pop(), log);
-  for (const name of names) if (name !== REQUESTS) applyConstant(sh, name, params.getAll(name), log);
+  // CLOCK first, as if the visitor picked it: the fields with a roofline default follow it (POOL_BLOCKS=auto…),
+  // then the address's own values of those fields win
+  const ordered = [...names.filter((name) => name === CLOCK), ...names.filter((name) => name !== CLOCK && name !== REQUESTS)];
+  for (const name of ordered) applyConstant(sh, name, params.getAll(name), log);
   checkFollow(sh, names, log);
   for (const p of log.problems) ctx.problem(p.name, p.text);
   for (const text of log.restored) ctx.restored(text);
@@ -129,6 +133,7 @@ function applyConstant(sh, name, values, log) {
     return;
   }
   control.value = formatValue(parsed.value);
+  if (name === CLOCK) control.dispatchEvent(new Event('change')); // its defaults follow (static/core/controls.js)
   api.openAdvanced(control);
   log.restored.push(name + '=' + formatValue(parsed.value));
 }

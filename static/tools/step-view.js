@@ -24,11 +24,12 @@ export function valueText(item, n, count) {
 
 /**
  * The view of `record` (the run log's steps) with the run's `config` (report.config: SLOTS, POOL_BLOCKS,
- * BLOCK_SIZE, PREFIX_CACHE): {nodes, parts, record, config, colours, inkOn}; nodes go into the page, parts are
- * what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/colours.js.
+ * BLOCK_SIZE, PREFIX_CACHE, CLOCK): {nodes, parts, record, config, colours, inkOn, gpu}; nodes go into the page,
+ * parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/colours.js;
+ * gpu = {gpu, model, peak, bandwidth} (block [10]'s shadow figures) or null.
  */
-export function makeView(record, colours, inkOn, config = {}) {
-  const v = { record, config, colours, inkOn, parts: null, nodes: null };
+export function makeView(record, colours, inkOn, config = {}, gpu = null) {
+  const v = { record, config, colours, inkOn, gpu, parts: null, nodes: null };
   const head = make('p', { class: 'step-head' });
   const slots = make('ol', { class: 'step-slots', 'aria-label': t('steps.runningSlots') });
   const queue = make('ol', { class: 'step-queue', 'aria-label': t('steps.waitingQueueOrder') });
@@ -95,7 +96,39 @@ export function drawView(v, item, step, count) {
   drawSlots(v, item);
   drawBudget(v, item);
   drawKv(v, item);
-  p.decisions.replaceChildren(...(item.text || []).slice(1).map((line) => make('li', {}, line)));
+  const lines = (item.text || []).slice(1).map((line) => make('li', {}, line));
+  const cost = v.config.CLOCK === 'roofline' ? null : seedCostLine(v, item); // under roofline the engine says it
+  p.decisions.replaceChildren(...lines, ...(cost ? [make('li', { class: 'step-cost-seed' }, cost)] : []));
+}
+
+// CLOCK = seed: the step's cost on the chosen GPU and SHADOW_MODEL (the run log's `cost`, computed under either
+// clock) in the words of the roofline clock's "Cost" line (py/inference_lab/words/text_steps.py cost_line):
+// the bound, the physical floor before the efficiencies, and the time the roofline clock would charge.
+export function seedCostLine(v, item) {
+  const c = item.cost;
+  if (!v.gpu || !c || !(c.flops > 0) || !(c.bytes > 0)) return '';
+  const { gpu, model, peak, bandwidth } = v.gpu;
+  const cfg = v.config;
+  const decode = (item.tasks || []).filter((tk) => tk[1] === 'decode').length;
+  const prefill = (item.tasks || []).filter((tk) => tk[1] === 'prefill').reduce((a, tk) => a + Number(tk[2]), 0);
+  // "1 token", "3 tokens" (en)
+  const decodes = decode === 1 ? t('steps.costDecodeOne', { n: decode }) : t('steps.costDecode', { n: decode });
+  const prompt = prefill === 1 ? t('steps.costPrefillOne', { n: prefill }) : t('steps.costPrefill', { n: prefill });
+  const what = [decode ? decodes : '', prefill ? prompt : ''].filter(Boolean).join(', ');
+  const gb = (c.bytes / 1e9).toFixed(2);
+  const gflop = (c.flops / 1e9).toFixed(0);
+  const g = (x) => String(parseFloat(x.toPrecision(6))); // Python's {:g}
+  const memory = c.bound === 'memory';
+  const floor = memory ? c.bytes / bandwidth : c.flops / peak;
+  const term = memory ? t('steps.costByBytes', { gb, tbs: g(bandwidth / 1e12) }) : t('steps.costByFlops', { gflop, tflops: g(peak / 1e12) });
+  const ff = Number(cfg.FLOPS_FRACTION) || 1;
+  const bwf = Number(cfg.BANDWIDTH_FRACTION) || 1;
+  const roof = Math.max(c.flops / (peak * ff), c.bytes / (bandwidth * bwf)) + (Number(cfg.STEP_OVERHEAD) || 0) / 1e6;
+  return t('steps.costSeed', {
+    gpu, model, what, gb, gflop, bound: memory ? t('steps.memoryBound') : t('steps.computeBound'),
+    floor: (floor * 1e3).toFixed(2), term, bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
+    roof: (roof * 1e3).toFixed(2),
+  });
 }
 
 function chip(v, id, extra) {

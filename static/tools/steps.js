@@ -59,6 +59,13 @@ export function init(lab) {
   };
 }
 
+// The GPU and shadow model block [10] reports (name, dense peak FLOP/s at WEIGHT_BITS, bandwidth), or null.
+function gpuOf(report) {
+  const block = ((report && report.blocks) || []).find((b) => Number(b.number) === 10);
+  const sh = block && block.data && block.data.shadow;
+  return sh && sh.peak > 0 && sh.bandwidth > 0 ? { gpu: sh.gpu, model: sh.model, peak: sh.peak, bandwidth: sh.bandwidth } : null;
+}
+
 const now = (sn) => sn.lab.step(); // the selected step, 1-based (0: no step): page state
 const hasSteps = (sn) => Boolean(sn.record && sn.record.items.length);
 
@@ -71,6 +78,7 @@ async function onResult(sn, result) {
   sn.inkOn = palette.inkOn;
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
   sn.config = (report && report.config) || {};
+  sn.gpu = gpuOf(report);
   sn.colours = palette.requestColours(report);
   placeUi(sn);
   if (!sn.record) { sn.ui.nav.hidden = true; return; }
@@ -273,7 +281,7 @@ function resetView(sn) {
     return tick;
   }));
   fillReplicas(sn);
-  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config);
+  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config, sn.gpu);
   ui.view.replaceChildren(...sn.stepView.nodes);
 }
 

@@ -8,9 +8,11 @@
 //                  text, data-en-<attr>="…" sets <attr> (aria-label, title, placeholder); longer text is
 //                  written twice in index.html as [data-lang="vi"] / [data-lang="en"] siblings, and
 //                  style.css hides the other language's
-// plus the language switch: switchTo(lang, lastReport) remembers the choice, hands the last run's
-// report to the next page load (sessionStorage) so it is worded again without running the engine
-// (app.js, worker 'render'), and loads the same address (constants kept) in the other language.
+// plus the language switch: the header's link (initSwitch) asks the page to change language in place
+// (app.js remounts the page's parts in the other language, keeps Python running, and words the last
+// run again without running the engine: worker 'render'); setLang(to) is the one place `lang` changes.
+// Without JavaScript the link is a plain link; switchTo() (a full load) is the fallback before the
+// page is mounted: it hands the last run to the next page load through sessionStorage.
 // Leaves out: the engine's words (the worker asks Python for them in `lang`: text_vi.py / text_en.py).
 
 import viCharts from './vi/charts.js';
@@ -28,7 +30,26 @@ export const LANGS = ['vi', 'en'];
 export const STORAGE_KEY = 'inference-lab:lang';
 export const HANDOFF_KEY = 'inference-lab:rerender';
 
-export const lang = (typeof document !== 'undefined' && document.documentElement.lang === 'en') ? 'en' : 'vi';
+export let lang = (typeof document !== 'undefined' && document.documentElement.lang === 'en') ? 'en' : 'vi';
+const TITLE = typeof document !== 'undefined' ? document.title : '';   // the Vietnamese title, as index.html has it
+
+/** Makes `to` the page's language: every later t() answers in it; <html lang> and the remembered choice follow. */
+export function setLang(to) {
+  lang = to === 'en' ? 'en' : 'vi';
+  document.documentElement.lang = lang;
+  document.title = TITLE;
+  try { localStorage.setItem(STORAGE_KEY, lang); } catch (err) { /* no storage: the address carries it */ }
+}
+
+/** A module's table of words, built on first use in each language (a constant built with t() at import
+ *  would stay in the language the page opened in): `const PARTS = byLang(() => [...]); PARTS()[0]`. */
+export function byLang(build) {
+  const built = {};
+  return () => {
+    if (!Object.hasOwn(built, lang)) built[lang] = build();
+    return built[lang];
+  };
+}
 
 /** Every page word, per language: key -> text (a template when it holds {name} placeholders). */
 export const CATALOGUES = {
@@ -50,6 +71,16 @@ export function t(key, values) {
   return values ? fill(text, values) : text;
 }
 
+/** The schema in the page's language: label and help (and the request columns') from label_en / help_en
+ *  when the page is English, so every control, message and tool reads the one field it always read. */
+export function localized(schema) {
+  if (lang !== 'en') return schema;
+  const words = (d) => ({ ...d, label: d.label_en || d.label, help: d.help_en || d.help });
+  return schema.map((d) => ({ ...words(d), ...(Array.isArray(d.columns) ? { columns: d.columns.map(words) } : {}) }));
+}
+
+/** An engine problem in the page's language (web.py sends message and message_en). */
+export const inLang = (e) => (lang === 'en' && e && e.message_en ? { ...e, message: e.message_en } : e);
 
 /** The address `href` in language `to` (pure): lang=en added, or removed for vi, other parameters kept. */
 export function addressIn(href, to) {
@@ -105,8 +136,9 @@ export function switchTo(to, last) {
 }
 
 // The switch in the page header: a link to the other language (works without JavaScript too, since it
-// is a plain link; with JavaScript it also keeps the last run).
-export function initSwitch(getLast) {
+// is a plain link). With JavaScript, a click calls inPlace(to) (app.js: no reload, Python kept), or,
+// without it, loads the other language keeping the last run.
+export function initSwitch(getLast, inPlace) {
   const link = document.getElementById('lang-switch');
   if (!link) return;
   const to = lang === 'en' ? 'vi' : 'en';
@@ -116,6 +148,7 @@ export function initSwitch(getLast) {
   link.textContent = to === 'vi' ? 'Tiếng Việt' : 'English';
   link.addEventListener('click', (event) => {
     event.preventDefault();
-    switchTo(to, getLast());
+    if (inPlace) inPlace(to);
+    else switchTo(to, getLast());
   });
 }

@@ -14,7 +14,7 @@
 //                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
 //                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
 // worker -> page: {type: 'progress', stage, detail, fraction} (loading)
-//                 {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a long run, runProgress)
+//                 {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a long run, labProgress)
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
 //                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
@@ -312,13 +312,12 @@ function reportRefused() {
   refused.clear();
 }
 
-// How far a run is, told by the engine after its steps (entrypoints/web.py throttles it to one message per
-// ~100 ms and one when each of the run's engine runs starts): run = "chunked" (the main run), "static",
-// "nochunk" (block 12's other policies), "nocache" (block 11's run without the prefix cache).
-function runProgress(id) {
-  return (run, step, done, total) => post({ type: 'progress', stage: 'run', id, run, step, done, total,
-    fraction: total > 0 ? done / total : null });
-}
+// How far the run in progress is: entrypoints/web.py finds this function (`from js import labProgress`) and
+// calls it after engine steps, at most every ~100 ms: run = "chunked" (the main run), "static", "nochunk"
+// (block 12's other policies), "nocache" (block 11's run without the prefix cache).
+let runningId = null;    // the id of the run Python is working on
+self.labProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
+  total, fraction: total > 0 ? done / total : null });
 
 function handleRun(msg) {
   warmed = true;
@@ -328,8 +327,10 @@ function handleRun(msg) {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
+    runningId = msg.id;
+    // vi without patches: web.run(config), the seed's words; the other arguments only when needed
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : web.run(config, patches, lang, runProgress(msg.id)));
+      : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;

@@ -280,7 +280,8 @@ class BlockManager:
         """
         tables = [seq.block_table for seq in self.active.values()]
         held = np.bincount(np.concatenate([np.asarray(t, dtype=np.intp) for t in tables] or [np.zeros(0, np.intp)]),
-                           minlength=self.num_blocks)                 # (blocks,) tables holding each block
+                           minlength=self.num_blocks)                 # (blocks,) tables holding each block (intp:
+                                                                      # bincount's index type, 32-bit in Pyodide)
         ref = np.asarray(self.ref_cnt)                                # (blocks,)
         free = set(self.free)
         broken = dict(

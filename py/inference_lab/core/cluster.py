@@ -127,8 +127,8 @@ class Role:
             self.now = min(upcoming + [t for t in self.limits if t is not None and t > self.now])
 
     # ── disaggregation ─────────────────────────────────────────────────────
-    def take(self, seq, token: int, t: int) -> None:
-        super().take(seq, token, t)
+    def emit(self, seq, logits_row, t: int, token: int | None = None) -> None:
+        super().emit(seq, logits_row, t, token)
         if self.role == "prefill" and seq.reason is None:
             self.hand_off(seq)
 

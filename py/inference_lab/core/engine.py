@@ -188,13 +188,12 @@ class Engine(KVRoom):
         K, V = self.pool.gather(seq)
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
 
-    def emit(self, seq: Sequence, logits_row, t: int) -> None:
-        token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
-        if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
-            self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
-        self.take(seq, token, t)
-
-    def take(self, seq: Sequence, token: int, t: int) -> None:   # the stop check ([8]); also core/replay.py's
+    def emit(self, seq: Sequence, logits_row, t: int, token: int | None = None) -> None:
+        """Sample the next token from `logits_row` (or take `token`: core/replay.py), then the stop check."""
+        if token is None:
+            token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
+            if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
+                self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))

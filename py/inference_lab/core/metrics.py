@@ -12,7 +12,9 @@ Per served request (all in simulated µs):
     (22000, 1300.0, 1300)
 
 `summarize(done)` adds the run's totals: tokens, span (first arrival → last finish),
-throughput (tokens per simulated second), mean/max TTFT, mean TPOT and worst gap.
+throughput (tokens per simulated second), mean/max TTFT, mean TPOT and worst gap. `step_mix(items)` splits
+a run log's steps into mixed (decodes and prompt chunks in one forward pass), decode-only and prompt-only,
+with the mean µs of a mixed and of a decode-only step (block [12] under CLOCK = roofline).
 Values that do not exist (no request served, nobody with 2 tokens) are None.
 
 Leaves out: percentiles (three requests give no honest p95/p99), goodput, energy.
@@ -45,3 +47,15 @@ def summarize(done: list) -> dict:
     return dict(per=per, tokens=tokens, span=span, throughput=tokens / (span / 1e6),
                 mean_ttft=sum(m["ttft"] for m in per.values()) / len(per), max_ttft=max(m["ttft"] for m in per.values()),
                 mean_tpot=sum(tpots) / len(tpots) if tpots else None, worst_gap=max(m["gap"] for m in per.values()))
+
+
+def step_mix(items) -> dict:
+    """How a policy's steps split: mixed (decodes and prompt chunks in one forward pass), decode only, prompt
+    only; with the mean µs of a mixed and of a decode-only step (None when there is none)."""
+    phases = [{task[1] for task in it["tasks"]} for it in items]
+    def mean_us(kind):
+        spans = [it["end"] - it["start"] for it, ph in zip(items, phases) if ph == kind]
+        return round(sum(spans) / len(spans)) if spans else None
+    return dict(mixed=sum(ph == {"decode", "prefill"} for ph in phases), decode_only=sum(ph == {"decode"} for ph in phases),
+                prefill_only=sum(ph == {"prefill"} for ph in phases), mixed_us=mean_us({"decode", "prefill"}),
+                decode_us=mean_us({"decode"}))

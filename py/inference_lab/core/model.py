@@ -89,6 +89,7 @@ SCALE = np.sqrt(D_HEAD)
 
 LONG = 256             # more queries or keys take attention_blocked (the seed's sizes never come near)
 ROWS = 32              # queries per block of attention_blocked: its (H, 32, S) scores stay in the CPU cache
+CAUSAL = np.triu(np.full((ROWS, ROWS), -np.inf), 1)   # (ROWS, ROWS): -inf above the diagonal (a later key)
 
 
 def attention(Qr, K, V, start: int):
@@ -121,7 +122,8 @@ def attention_blocked(Qr, K, V, start: int):
         S = start + hi                                                     # keys this block may see
         scores = np.matmul(Qr[:, lo:hi], K[:, :S].transpose(0, 2, 1))     # (H, r, S)
         scores /= SCALE
-        scores[:, :, S - (hi - lo):] += np.triu(np.full((hi - lo, hi - lo), -np.inf), 1)   # causal mask, last r keys
+        if hi - lo > 1:                                                    # causal mask on the last r keys
+            scores[:, :, S - (hi - lo):] += CAUSAL[:hi - lo, :hi - lo]
         scores -= np.maximum.reduce(scores, axis=-1, keepdims=True)
         np.exp(scores, out=scores)
         scores /= np.add.reduce(scores, axis=-1, keepdims=True)            # prob (H, r, S)

@@ -11,13 +11,13 @@ Leaves out: running the engine and the invariant checks (lab.py), the cached wei
 """
 from __future__ import annotations
 
-from ..core.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget
+from ..core.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
 from ..core.config import CORPUS, FIELD_BY_NAME
 from ..core.engine import Decision
-from ..core.metrics import summarize
+from ..core.metrics import step_mix, summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
 from .weights import GATE_PROMPTS, GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 
@@ -267,12 +267,15 @@ def block10_data(lab, main) -> dict:
 
 def shadow_budget(cfg) -> dict:
     """Block [10] under CLOCK = roofline: the named GPU's HBM, the shadow model's weights and KV per token, and
-    the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing)."""
+    the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing); with the GPU's
+    dense peak FLOP/s at WEIGHT_BITS and its bandwidth (the roofline chart draws them under either clock)."""
     shape = MODELS[cfg.SHADOW_MODEL]
     b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)
+    gpu = GPUS[cfg.GPU]
     return dict(b, gpu=cfg.GPU, model=shape.name, layers=shape.layers, kv_heads=shape.kv_heads,
                 head_dim=shape.head_dim, kv_bytes=cfg.KV_BITS // 8, seqs=b["tokens"] // cfg.MAX_CONTEXT,
-                utilization=GPU_MEMORY_UTILIZATION)
+                utilization=GPU_MEMORY_UTILIZATION, peak=gpu.peak(cfg.WEIGHT_BITS), bandwidth=gpu.bandwidth,
+                gpu_source=gpu.source, model_source=shape.source)
 
 
 def memory_budget(lab, pool) -> dict:
@@ -338,9 +341,10 @@ def block12_data(lab, main, runs, S) -> dict:
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done), steps=res.log.count,
-                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items)) for name, res in runs.items()]
-    replayed = dict(replayed=True) if lab.cfg.WORKLOAD_REQUESTS else {}      # lab.other_run: core/replay.py
-    return dict(per=per, same=same, policies=policies, **replayed)
+                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items), **step_mix(res.log.items))
+                for name, res in runs.items()]
+    return dict(per=per, same=same, policies=policies, **({"replayed": True} if lab.cfg.WORKLOAD_REQUESTS else {}),
+                weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8)
 
 
 def gate_result(lab, bits: int) -> dict:

@@ -59,12 +59,15 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
+     shadow{gpu, model, hbm, usable, weights, reserve, room, per_token, tokens, blocks, seqs, utilization, peak
+     (dense FLOP/s at WEIGHT_BITS), bandwidth (bytes/s), gpu_source, model_source, …} (the GPU and SHADOW_MODEL)
   11 requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
      ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)
   12 per[{id, ttft, tpot, e2e, n}], same, policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
-     mean_tpot, worst_gap, preemptions, served}]
+     mean_tpot, worst_gap, preemptions, served, steps, memory_bound, mixed, decode_only, prefill_only, mixed_us,
+     decode_us}], weights_read (bytes of the shadow model's weights one forward pass reads)
   13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,
      probe, sweep[{bits, current, levels, fp32_bytes, int_bytes, max_err, logit_err, agreement, kept, decisions,
      passed}] (QUANT_BITS and its two neighbours)

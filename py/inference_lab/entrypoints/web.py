@@ -153,8 +153,20 @@ def throttled(send, every: float = PROGRESS_EVERY):
     return tick
 
 
+def page_progress():
+    """The worker's `labProgress(run, steps, settled, requests)` (static/worker/worker.js) when this runs in
+    the page's Pyodide, else None (CPython has no `js` module)."""
+    try:
+        from js import labProgress
+    except ImportError:
+        return None
+    return labProgress
+
+
 def run(config_json: str, patches=None, lang: str = "vi", progress=None) -> str:
-    """`progress`: the worker's send(run, steps, settled, requests), called through `throttled`, or None."""
+    """`progress`: send(run, steps, settled, requests), called through `throttled`; by default the page's
+    worker's (page_progress), none in CPython."""
+    progress = progress if progress is not None else page_progress()
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:

@@ -235,14 +235,14 @@ CHART_LABELS: dict[str, str] = {
     "timeline": "dòng thời gian", "tokens": "văn bản → token ID", "attention": "trọng số attention",
     "kv-blocks": "block KV theo bước", "sampling": "xác suất và token được rút", "ttft": "phân rã TTFT",
     "policies": "ba chính sách lập lịch", "quantization": "số bit: byte ↔ sai số ↔ quyết định",
-    "memory": "ngân sách bộ nhớ",
+    "memory": "ngân sách bộ nhớ", "roofline": "roofline: mỗi bước một điểm",
 }
 
 CHART_LABELS_EN: dict[str, str] = {
     "timeline": "timeline", "tokens": "text → token IDs", "attention": "attention weights",
     "kv-blocks": "KV blocks by step", "sampling": "probabilities and the token drawn", "ttft": "TTFT breakdown",
     "policies": "three scheduling policies", "quantization": "bits: bytes ↔ error ↔ decisions",
-    "memory": "memory budget",
+    "memory": "memory budget", "roofline": "roofline: one point per step",
 }
 assert set(CHART_LABELS_EN) == set(CHART_LABELS)
 
@@ -256,7 +256,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   text_en='how text becomes token IDs and why a request can be blocked for exceeding its budget'),
     LearningPoint(3, "bộ lập lịch chọn việc cho mỗi bước ra sao", (3,), (("timeline", 3),), (1, 3, 14, 18),
                   text_en='how the scheduler picks the work of each step'),
-    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3),), (3, 15, 19, 20),
+    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3), ("roofline", 10)), (3, 15, 19, 20),
                   text_en='where prefill differs from decode'),
     LearningPoint(5, "trọng số attention khác xác suất từ vựng thế nào", (5, 8), (("attention", 5), ("sampling", 8)),
                   (11,),
@@ -266,7 +266,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
     LearningPoint(7, "logits trở thành xác suất, rồi token, rồi quyết định dừng như thế nào", (8,), (("sampling", 8),),
                   (12, 16),
                   text_en='how logits become probabilities, then a token, then a stop decision'),
-    LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12), (("ttft", 11), ("policies", 12)), (1, 3),
+    LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12), (("ttft", 11), ("policies", 12)), (1, 3, 22),
                   text_en='which parts TTFT, TPOT and throughput are made of'),
     LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
                   (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21),

@@ -125,6 +125,34 @@ def reading_line(w, policies) -> str:
     return w("b12.reading_other")
 
 
+def roofline_why(w, d, cfg) -> list[str]:
+    """CLOCK = roofline: why the fastest policy wins, with the run's numbers (a mixed step reads the weights
+    once; every memory-bound step reads them again)."""
+    by = {p["policy"]: p for p in d["policies"]}
+    if not all(p["served"] for p in by.values()):
+        return []
+    static, nochunk, chunked = by["static"], by["nochunk"], by["chunked"]
+    lines = []
+    mixed = next((p for p in (chunked, nochunk) if p["mixed"] and p["decode_us"] is not None), None)
+    if mixed:
+        slow = mixed["mixed_us"] > 1.1 * mixed["decode_us"]     # the prompt tokens made the mixed step compute-bound
+        lines.append(w("b12.roofline_mixed_compute" if slow else "b12.roofline_mixed", mixed_us=mixed["mixed_us"], decode_us=mixed["decode_us"],
+                       gb=d["weights_read"] / 1e9, static=static, nochunk=nochunk, chunked=chunked))
+    best = min(by.values(), key=lambda p: p["span"])["span"]
+    names = dict(budget=cfg["TOKEN_BUDGET"], static=static, nochunk=nochunk, chunked=chunked)
+    if static["span"] == best and min(nochunk["span"], chunked["span"]) > best:
+        lines.append(w("b12.roofline_best_static", **names))
+    elif chunked["span"] == nochunk["span"]:
+        lines.append(w("b12.roofline_best_tie", **names))
+    elif chunked["span"] < nochunk["span"]:
+        other = min((static, nochunk), key=lambda p: p["span"])
+        key = "b12.roofline_best_chunked" if chunked["steps"] < other["steps"] else "b12.roofline_best_chunked_bound"
+        lines.append(w(key, other=other, other_name=policy_name(w, other["policy"], cfg).strip(), **names))
+    else:
+        lines.append(w("b12.roofline_best_nochunk", extra=chunked["steps"] - nochunk["steps"], **names))
+    return lines
+
+
 def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
     lines += [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]]
@@ -141,6 +169,7 @@ def block12(w, d, ctx):
                           for p in d["policies"] if p["served"])
         all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
         lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
+        lines += roofline_why(w, d, ctx.cfg)
     lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
                  else w("b12.conclusion"))
     lines += disagg_lines(w, d, ctx)

@@ -50,4 +50,13 @@ export default {
   'steps.nobodyHolds': 'nobody holds a block',
   'steps.cacheLabel': '; shared: {shared}; {nCached} free still hashed',
   'steps.none': 'none',
+  'steps.costSeed': 'Under CLOCK=roofline (the seed clock does not use this line): on {gpu} ({model}), {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} (before BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} and STEP_OVERHEAD {overhead} µs; the roofline clock would charge {roof} ms).',
+  'steps.costDecodeOne': 'decode {n} token',
+  'steps.costDecode': 'decode {n} tokens',
+  'steps.costPrefillOne': 'prefill {n} token',
+  'steps.costPrefill': 'prefill {n} tokens',
+  'steps.memoryBound': 'memory-bound',
+  'steps.computeBound': 'compute-bound',
+  'steps.costByBytes': '{gb} GB ÷ {tbs} TB/s',
+  'steps.costByFlops': '{gflop} GFLOP ÷ {tflops} TFLOP/s',
 };

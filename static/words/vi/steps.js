@@ -50,4 +50,13 @@ export default {
   'steps.nobodyHolds': 'không ai giữ block',
   'steps.cacheLabel': '; dùng chung: {shared}; trống còn hash {nCached}',
   'steps.none': 'không',
+  'steps.costSeed': 'Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên {gpu} ({model}), {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} (trước BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} và STEP_OVERHEAD {overhead} µs; đồng hồ roofline sẽ tính {roof} ms).',
+  'steps.costDecodeOne': 'decode {n} token',
+  'steps.costDecode': 'decode {n} token',
+  'steps.costPrefillOne': 'prefill {n} token',
+  'steps.costPrefill': 'prefill {n} token',
+  'steps.memoryBound': 'giới hạn bởi bộ nhớ (memory-bound)',
+  'steps.computeBound': 'giới hạn bởi tính toán (compute-bound)',
+  'steps.costByBytes': '{gb} GB ÷ {tbs} TB/s',
+  'steps.costByFlops': '{gflop} GFLOP ÷ {tflops} TFLOP/s',
 };
