@@ -14,7 +14,7 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph;
   [4]  Prefill                        engine.Engine.prefill
   [5]  Transformer × N layers         model.forward / attention
   [6]  KV state manager               block_manager.BlockManager; kv_room.KVRoom.make_room / send_back / preempt; scheduler.preemption_victim / choose_victim; block_manager.hash_block
-  [7]  Decode                         engine.Engine.decode
+  [7]  Decode                         engine.Engine.decode; speculative.Speculation.verify; speculative.ngram_propose; speculative.DraftModel.propose; rejection_sampler.verify / accepts
   [8]  Logits → sampling → stop check sampler.sample; engine.Engine.emit
   [9]  KV / weight precision          quantization.quantize_weights
   [10] HBM memory budget              block_data.block10_data / shadow_budget; hardware.kv_budget

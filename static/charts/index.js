@@ -12,6 +12,7 @@ import * as tokens from './tokens.js';
 import * as quantization from './quantization.js';
 import * as memory from './memory.js';
 import * as roofline from './roofline.js';
+import * as speculation from './speculation.js';
 import * as cluster from './cluster.js';
 import * as clusterView from './cluster-view.js';
 import { markStep } from './step-link.js';
@@ -24,6 +25,7 @@ export const CHARTS = {
   3: [timeline, clusterView],
   5: [attention],
   6: [kvBlocks],
+  7: [speculation],
   8: [sampling],
   9: [quantization],
   10: [memory, roofline],

@@ -50,8 +50,9 @@ export function targetStep(key, now, items) {
  *  `left` is what stayed unused. */
 export function budgetParts(item) {
   const tasks = (item && item.tasks) || [];
+  const spec = (item && item.spec) || {};    // speculative decoding: a verify takes 1 + its proposals
   const parts = tasks.map((t) => (t[1] === 'decode'
-    ? { id: String(t[0]), phase: 'decode', n: 1 }
+    ? { id: String(t[0]), phase: 'decode', n: 1 + (spec[t[0]] ? spec[t[0]].proposed.length : 0) }
     : { id: String(t[0]), phase: 'prefill', n: Number(t[2]) }));
   const [used, cap] = (item && item.budget) || [0, null];
   return { parts, used, cap, left: cap === null || cap === undefined ? null : Math.max(0, cap - used) };

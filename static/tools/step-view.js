@@ -2,7 +2,10 @@
 // slots and the waiting queue (with why), the step's token budget as a bar, the physical KV blocks (one
 // labelled cell each, or over 64 blocks a canvas of small squares) and the step's decisions in the
 // engine's own sentences. makeView() builds it once per run; drawView() rewrites only what a step changes
-// (a cell whose state string is unchanged is left alone). Everything from the engine goes in with textContent.
+// (a cell whose state string is unchanged is left alone). With speculative decoding (SPEC_METHOD != off) a part
+// shows each verify: the proposed tokens accepted (✓), the first rejected and the unchecked ones after it (✗),
+// the recovered (↺) or bonus (★) token, each with its own colour AND mark. Everything from the engine goes in
+// with textContent.
 // Leaves out choosing the step, the slider and the charts' marks (steps.js) and the arithmetic
 // (static/core/run-log.js, pure).
 
@@ -26,10 +29,11 @@ export function valueText(item, n, count) {
  * The view of `record` (the run log's steps) with the run's `config` (report.config: SLOTS, POOL_BLOCKS,
  * BLOCK_SIZE, PREFIX_CACHE, CLOCK): {nodes, parts, record, config, colours, inkOn, gpu}; nodes go into the page,
  * parts are what drawView() rewrites. colours(id) -> {colour} and inkOn(colour) come from charts/colours.js;
- * gpu = {gpu, model, peak, bandwidth} (block [10]'s shadow figures) or null.
+ * gpu = {gpu, model, peak, bandwidth} (block [10]'s shadow figures) or null; tokens = block [8]'s id -> text
+ * (the speculation part's token names).
  */
-export function makeView(record, colours, inkOn, config = {}, gpu = null) {
-  const v = { record, config, colours, inkOn, gpu, parts: null, nodes: null };
+export function makeView(record, colours, inkOn, config = {}, gpu = null, tokens = []) {
+  const v = { record, config, colours, inkOn, gpu, tokens, parts: null, nodes: null };
   const head = make('p', { class: 'step-head' });
   const slots = make('ol', { class: 'step-slots', 'aria-label': t('steps.runningSlots') });
   const queue = make('ol', { class: 'step-queue', 'aria-label': t('steps.waitingQueueOrder') });
@@ -50,6 +54,8 @@ export function makeView(record, colours, inkOn, config = {}, gpu = null) {
   kv.append(...cells);
   const free = make('p', { class: 'step-free' });
   const decisions = make('ul', { class: 'step-decisions' });
+  const speculating = record.items.some((item) => item.spec);
+  const spec = speculating ? make('ul', { class: 'step-spec', 'data-step-spec': '' }) : null;
   const nodes = [
     head,
     section(t('steps.runningSlotsWaiting'), slots, queue),
@@ -57,9 +63,10 @@ export function makeView(record, colours, inkOn, config = {}, gpu = null) {
       ? t('steps.stepSTokenBudget')
       : t('steps.stepSTokenBudgetOrder'), budget),
     section(t('steps.kvPoolPhysicalBlocks', { pool, block_size: config.BLOCK_SIZE }), kv, free, legend(v, dense)),
+    ...(spec ? [section(t('steps.specTitle'), spec, specLegend())] : []),
     section(t('steps.decisionsReasons'), decisions),
   ];
-  v.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions };
+  v.parts = { head, slots, queue, budget, kv, cells, shown: new Array(pool).fill(undefined), free, decisions, spec };
   v.nodes = nodes;
   return v;
 }
@@ -96,6 +103,7 @@ export function drawView(v, item, step, count) {
   drawSlots(v, item);
   drawBudget(v, item);
   drawKv(v, item);
+  if (p.spec) drawSpec(v, item);
   const lines = (item.text || []).slice(1).map((line) => make('li', {}, line));
   const cost = v.config.CLOCK === 'roofline' ? null : seedCostLine(v, item); // under roofline the engine says it
   p.decisions.replaceChildren(...lines, ...(cost ? [make('li', { class: 'step-cost-seed' }, cost)] : []));
@@ -139,6 +147,47 @@ function chip(v, id, extra) {
   return extra ? [el, ' ', extra] : [el];
 }
 
+// ── speculative decoding: one row per verify ─────────────────────────────
+const SPEC_MARK = { accepted: '✓', rejected: '✗', unchecked: '✗', recovered: '↺', bonus: '★' };
+const SPEC_WORD = {
+  accepted: () => t('steps.spec.accepted'), rejected: () => t('steps.spec.rejected'), unchecked: () => t('steps.spec.unchecked'),
+  recovered: () => t('steps.spec.recovered'), bonus: () => t('steps.spec.bonus'),
+};
+
+function specToken(v, id, kind) {
+  const text = v.tokens[id] !== undefined ? v.tokens[id] : '#' + id;
+  const el = make('span', { class: 'spec-tok is-' + kind, 'data-spec': kind }, SPEC_MARK[kind] + ' ' + text);
+  el.title = SPEC_WORD[kind]() + ': ' + text;
+  return el;
+}
+
+function specLegend() {
+  const box = make('p', { class: 'step-legend spec-legend' });
+  for (const kind of ['accepted', 'rejected', 'recovered', 'bonus']) {
+    box.append(make('span', { class: 'spec-tok is-' + kind }, SPEC_MARK[kind]), ' ' + SPEC_WORD[kind]() + ' ');
+  }
+  return box;
+}
+
+/** Each verify of the step: proposed tokens (accepted, first rejected, unchecked), then the recovered or bonus token. */
+export function specRows(item) {
+  return Object.entries((item && item.spec) || {}).map(([id, s]) => {
+    const kinds = s.proposed.map((tok, i) => [tok, i < s.accepted ? 'accepted' : (i === s.accepted ? 'rejected' : 'unchecked')]);
+    if (s.token !== null && s.token !== undefined) kinds.push([s.token, s.accepted === s.proposed.length ? 'bonus' : 'recovered']);
+    return { id, accepted: s.accepted, proposed: s.proposed.length, tokens: kinds };
+  });
+}
+
+function drawSpec(v, item) {
+  const rows = specRows(item).map((row) => {
+    const li = make('li', { class: 'spec-row', 'data-request': row.id });
+    li.append(...chip(v, row.id, t('steps.spec.row', { accepted: row.accepted, proposed: row.proposed })), ' ',
+      ...row.tokens.map(([tok, kind]) => specToken(v, tok, kind)));
+    return li;
+  });
+  v.parts.spec.replaceChildren(...(rows.length ? rows : [make('li', { class: 'spec-row is-empty' }, t('steps.spec.none'))]));
+}
+
 function drawSlots(v, item) {
   const p = v.parts;
   const rows = [];
@@ -163,12 +212,12 @@ function drawBudget(v, item) {
   const bar = make('div', { class: 'budget-bar', role: 'img' });
   const total = cap || used || 1;
   for (const part of parts) {
-    const seg = make('span', { class: 'budget-seg', 'data-phase': part.phase }, part.phase === 'decode' ? `${part.id} d` : `${part.id} ${part.n}`);
+    const seg = make('span', { class: 'budget-seg', 'data-phase': part.phase }, part.phase === 'decode' ? `${part.id} d` + (part.n > 1 ? `+${part.n - 1}` : '') : `${part.id} ${part.n}`);
     seg.style.setProperty('--share', String(part.n / total));
     const c = v.colours(part.id);
     seg.style.setProperty('--chip', c.colour);
     seg.style.setProperty('--chip-ink', v.inkOn(c.colour));
-    seg.title = part.phase === 'decode' ? `${part.id}: decode 1 token` : `${part.id}: prefill ${part.n} token`;
+    seg.title = part.phase === 'decode' ? `${part.id}: decode ${part.n} token` : `${part.id}: prefill ${part.n} token`;
     bar.append(seg);
   }
   if (left) {
@@ -176,7 +225,7 @@ function drawBudget(v, item) {
     seg.style.setProperty('--share', String(left / total));
     bar.append(seg);
   }
-  const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode 1` : `${x.id} prefill ${x.n}`)).join(', ');
+  const said = parts.map((x) => (x.phase === 'decode' ? `${x.id} decode ${x.n}` : `${x.id} prefill ${x.n}`)).join(', ');
   bar.setAttribute('aria-label', t('steps.budgetLabel', { used, cap: cap ? '/' + cap : '', said: said || t('steps.noWork') }) + (left ? t('steps.left2', { left }) : '.'));
   v.parts.budget.replaceChildren(bar, make('p', { class: 'step-budget-note' }, cap ? t('steps.usedTokensLeft', { used, cap, left }) : t('steps.usedTokens', { used })));
 }

@@ -78,6 +78,8 @@ async function onResult(sn, result) {
   sn.inkOn = palette.inkOn;
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
   sn.config = (report && report.config) || {};
+  const b8 = ((report && report.blocks) || []).find((b) => Number(b.number) === 8);
+  sn.tokens = (b8 && b8.data && b8.data.tokens) || [];   // token id -> its text (the step view's speculation)
   sn.gpu = gpuOf(report);
   sn.colours = palette.requestColours(report);
   placeUi(sn);
@@ -281,7 +283,7 @@ function resetView(sn) {
     return tick;
   }));
   fillReplicas(sn);
-  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config, sn.gpu);
+  sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config, sn.gpu, sn.tokens);
   ui.view.replaceChildren(...sn.stepView.nodes);
 }
 

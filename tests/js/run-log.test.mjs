@@ -110,3 +110,14 @@ test('the charts\' rows: owners (a shared block: its first holder), blocks in us
   assert.deepEqual(row.cachedFree, [5, 6]);
   assert.deepEqual(stepRows({ blocks: [] }), []);
 });
+
+test('budgetParts: a speculative verify takes 1 + its proposals of the budget (SPEC_METHOD != off)', () => {
+  const item = {
+    tasks: [['A', 'decode', 1], ['C', 'prefill', 1]], budget: [5, 6],
+    spec: { A: { proposed: [12, 12, 12], accepted: 3, token: 12 } },
+  };
+  const got = budgetParts(item);
+  assert.deepEqual(got.parts, [{ id: 'A', phase: 'decode', n: 4 }, { id: 'C', phase: 'prefill', n: 1 }]);
+  assert.equal(got.parts.reduce((s, p) => s + p.n, 0), got.used);
+  assert.equal(got.left, 1);
+});

@@ -138,8 +138,11 @@ class BlockManager:
         self.evictions.append((self.current_step, block, h))
         self.event("evict", id=seq.id, block=block, hash=h)
 
-    def write(self, seq, k_new, v_new) -> None:
-        """Store K/V (heads, n, d_head) at positions seq.cached.. ; call can_append() first."""
+    def write(self, seq, k_new, v_new, hash_now: bool = True) -> None:
+        """Store K/V (heads, n, d_head) at positions seq.cached.. ; call can_append() first.
+
+        hash_now=False (a speculative verify): the full blocks are hashed by `rollback`, after the rejected
+        positions are gone, so no rejected token enters a cached block's hash."""
         n = k_new.shape[1]
         pos = np.arange(seq.cached, seq.cached + n)                           # (n,) positions written
         self.reserve(seq, n, advance=False)
@@ -147,7 +150,7 @@ class BlockManager:
         blocks = np.asarray(seq.block_table[first:])[pos // self.block_size - first]   # (n,) physical block of each
         self.K[blocks, :, pos % self.block_size] = k_new.transpose(1, 0, 2)   # (n, heads, d_head)
         self.V[blocks, :, pos % self.block_size] = v_new.transpose(1, 0, 2)
-        self.advance(seq, n)
+        self.advance(seq, n, hash_now)
 
     def reserve(self, seq, n: int, advance: bool = True) -> None:
         """Take the blocks for n more positions (lowest free first, in position order), as write() does but
@@ -157,12 +160,29 @@ class BlockManager:
         if advance:
             self.advance(seq, n)
 
-    def advance(self, seq, n: int) -> None:
+    def advance(self, seq, n: int, hash_now: bool = True) -> None:
         first_block = seq.cached // self.block_size
         seq.cached += n
-        if self.enable_caching:
+        if self.enable_caching and hash_now:
             self._cache_full_blocks(seq, first_block)
         self._track_peak()
+
+    def rollback(self, seq, keep: int) -> list[int]:
+        """Speculative decoding's rollback: keep positions 0..keep−1 of `seq`, free the slots after them; a block
+        left empty goes back to the pool (it was written in this step, so nobody shares it). Then hash the blocks
+        that are full (PREFIX_CACHE=on). Returns the blocks given back."""
+        seq.cached = keep
+        needed = -(-keep // self.block_size)
+        gone = seq.block_table[needed:]
+        del seq.block_table[needed:]
+        for b in gone:
+            self.ref_cnt[b] -= 1
+        if self.enable_caching:
+            self.free += list(reversed(gone))
+            self._cache_full_blocks(seq, 0)
+        else:
+            self.free = sorted(self.free + gone)
+        return gone
 
     def _cache_full_blocks(self, seq, first: int) -> None:
         """Hash the blocks of `seq` that are now full (vLLM caches a block as soon as it is full)."""

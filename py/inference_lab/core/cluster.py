@@ -127,8 +127,8 @@ class Role:
             self.now = min(upcoming + [t for t in self.limits if t is not None and t > self.now])
 
     # ── disaggregation ─────────────────────────────────────────────────────
-    def emit(self, seq, logits_row, t: int, token: int | None = None) -> None:
-        super().emit(seq, logits_row, t, token)
+    def take_token(self, seq, token: int, t: int) -> None:
+        super().take_token(seq, token, t)
         if self.role == "prefill" and seq.reason is None:
             self.hand_off(seq)
 
@@ -168,15 +168,17 @@ class Role:
 class Replica(Role, Engine):
     replaying = False
 
-    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None):
-        Engine.__init__(self, lab, policy, budget_cap, check, prefix_cache)
+    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None,
+                 spec=None):
+        Engine.__init__(self, lab, policy, budget_cap, check, prefix_cache, spec)
         self.join(index, role, kv_bytes)
 
 
 class ReplayReplica(Role, ReplayEngine):
     replaying = True
 
-    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None):
+    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None,
+                 spec=None):
         ReplayEngine.__init__(self, lab, policy, budget_cap, tokens, prefix_cache)
         self.join(index, role, kv_bytes)
 
@@ -191,7 +193,7 @@ class ClusterResult(EngineResult):
 
 class Cluster:
     def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
-                 tokens: dict | None = None):
+                 tokens: dict | None = None, spec: str | None = None):
         cfg = self.cfg = lab.cfg
         self.lab = lab
         n = cfg.REPLICAS
@@ -199,7 +201,8 @@ class Cluster:
         roles = ["prefill"] * p + ["decode"] * (n - p) if p else ["both"] * n
         kv = kv_bytes_per_position(cfg, lab.tokenizer.vocab_size)
         kind = Replica if tokens is None else ReplayReplica         # replay: one token dict shared by the replicas
-        self.replicas = [kind(lab, policy, budget_cap, check, prefix_cache, i, role, kv, tokens) for i, role in enumerate(roles)]
+        self.replicas = [kind(lab, policy, budget_cap, check, prefix_cache, i, role, kv, tokens, spec)
+                         for i, role in enumerate(roles)]
         front = [r.index for r in self.replicas if r.role != "decode"]
         back = [r.index for r in self.replicas if r.role == "decode"]
         self.router = Router(cfg.ROUTER, len(front), cfg.BLOCK_SIZE, front)
@@ -314,7 +317,8 @@ def merged_trace(traces: list[dict]) -> dict:
 
 
 def run_cluster(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
-                tokens: dict | None = None) -> ClusterResult:
+                tokens: dict | None = None, spec: str | None = None) -> ClusterResult:
     """One run of the trace on the cluster (REPLICAS, ROUTER, DISAGG); the EngineResult of all replicas together.
-    With `tokens` (replay.recorded(main run)) every replica is a clock-only ReplayEngine taking its tokens from them."""
-    return Cluster(lab, policy, budget_cap, check, prefix_cache, None if tokens is None else dict(tokens)).run()
+    With `tokens` (replay.recorded(main run)) every replica is a clock-only ReplayEngine taking its tokens from them;
+    `spec` overrides SPEC_METHOD as in engine.run_engine."""
+    return Cluster(lab, policy, budget_cap, check, prefix_cache, None if tokens is None else dict(tokens), spec).run()

@@ -44,6 +44,8 @@ Three behaviours of vLLM, each off (or unused) by default so the seed's output i
   and the preemption victim is the running sequence with the largest (priority, arrival)
   instead of the most recently admitted one.
 
+Speculative decoding (SPEC_METHOD != off) is the `Speculation` mix-in of speculative.py: it plans the
+proposals' budget, verifies them in one pass and rolls the KV cache back.
 Leaves out: swapping to CPU, routing, more than one engine, preempting a running request
 only because a higher-priority one waits (vLLM v1 preempts only when KV blocks run out).
 """
@@ -56,12 +58,13 @@ import numpy as np
 from .config import EOS
 from .block_manager import BlockManager
 from .sampler import sample
-from .scheduler import admission_check, admission_order, plan_tasks, step_duration
+from .scheduler import admission_check, admission_order, plan_tasks, step_duration  # noqa: F401 (plan_tasks: speculative.plan)
 from .kv_room import KVRoom
 from .model import LONG, logits_at
 from .roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
+from .speculative import Speculation
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
 
@@ -104,8 +107,8 @@ class EngineResult:
         return self.log.happenings("wait_kv")
 
 
-class Engine(KVRoom):
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None):
+class Engine(KVRoom, Speculation):
+    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None, spec=None):
         self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
         self.log = RunLog(self.cfg)
         caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
@@ -123,6 +126,7 @@ class Engine(KVRoom):
                           positions_cached=0, positions_naive=0)
         self.now = 0
         self.emitted = []          # (sequence, index in token_times) emitted during the current step
+        self.setup_speculation(spec or self.cfg.SPEC_METHOD)      # speculative.py; "off" = the seed's decode
 
     # ── [1] gateway and [2] input preparation ──────────────────────────────
     def decide(self, seq, stage, code, reason, **facts) -> None:
@@ -189,11 +193,16 @@ class Engine(KVRoom):
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
 
     def emit(self, seq: Sequence, logits_row, t: int, token: int | None = None) -> None:
-        """Sample the next token from `logits_row` (or take `token`: core/replay.py), then the stop check."""
+        """Sample the next token from `logits_row` (or take `token`: core/replay.py), then take_token."""
         if token is None:
             token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
             if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
                 self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
+        self.take_token(seq, token, t)
+
+    def take_token(self, seq: Sequence, token: int, t: int) -> None:
+        """Append a generated token at time t, then the stop check: eos or max_new finishes the sequence
+        (speculative.py's accepted tokens come in here too)."""
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))
@@ -326,8 +335,8 @@ class Engine(KVRoom):
             self.now = min(upcoming)
 
     def run_step(self) -> None:
-        tasks = plan_tasks(self.running, self.budget_cap)
-        self.work = work_of(tasks)
+        tasks = self.plan(self.budget_cap)             # scheduler.plan_tasks after the proposals' share (speculative.py)
+        self.work = self.spec_work(work_of(tasks))
         end = self.now + self.step_time(tasks)
         self.pool.current_step = self.log.count + 1
         self.emitted, self.preempted, self.waited, self.ran_now = [], [], [], set()
@@ -340,7 +349,7 @@ class Engine(KVRoom):
             return
         if self.check:
             self.pool.audit()
-        self.log.fact(cost=self.clock.report(self.cost_of(ran)))
+        self.log.fact(cost=self.clock.report(self.cost_of(ran)), **({"spec": self.spec_step} if self.spec_step else {}))
         self.log.step_done(self, self.now, end, tasks, ran)
         self.now = end
 
@@ -350,11 +359,11 @@ class Engine(KVRoom):
         if self.preempted and seq in self.newcomers:              # vLLM: no waiting request after a preemption
             self.send_back(seq, "preempted", seq, n)
             return False
-        if not self.make_room(seq, n):
+        if not self.make_room(seq, n + self.proposed(seq)):
             return False
         self.ran_now.add(seq.id)
         if phase == "decode":
-            self.decode(seq, end)
+            self.verify(seq, end) if self.proposed(seq) else self.decode(seq, end)
         else:
             self.prefill(seq, n, end)
         return True
@@ -380,8 +389,8 @@ class Engine(KVRoom):
     def step_time(self, tasks) -> int:
         """µs of a step with these tasks: the seed's COST_* model (scheduler.step_duration) or the roofline."""
         if self.cfg.CLOCK == "roofline":
-            return self.clock.micros(self.cost_of(tasks))
-        return step_duration(self.cfg, tasks)
+            return self.clock.micros(self.cost_of(tasks)) + self.spec_micros(tasks)
+        return step_duration(self.cfg, tasks) + self.spec_micros(tasks)
 
     def run(self) -> EngineResult:
         for _ in range(MAX_ITERATIONS):
@@ -403,6 +412,6 @@ class Engine(KVRoom):
                             self.now, self.log, sorted(self.aborted, key=lambda r: r.id))
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None) -> EngineResult:
-    """One run of the trace; `prefix_cache` overrides PREFIX_CACHE (None = as configured)."""
-    return Engine(lab, policy, budget_cap, check, prefix_cache).run()
+def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache=None, spec=None) -> EngineResult:
+    """One run of the trace; `prefix_cache` overrides PREFIX_CACHE, `spec` SPEC_METHOD (None = as configured)."""
+    return Engine(lab, policy, budget_cap, check, prefix_cache, spec).run()

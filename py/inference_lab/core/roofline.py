@@ -84,6 +84,10 @@ class Clock:
     def cost(self, work: list[tuple[int, int]]) -> StepCost:
         return step_cost(self.shape, work, self.cfg.WEIGHT_BITS, self.cfg.KV_BITS)
 
+    def cost_at(self, work: list[tuple[int, int]], weight_bits: int) -> StepCost:
+        """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft, speculative.py)."""
+        return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS)
+
     def micros(self, cost: StepCost) -> int:
         """The step's duration in whole µs (rounded up, so it never beats the floor)."""
         cfg = self.cfg

@@ -27,7 +27,9 @@ top-level `steps`: new facts are new keys, no key changes):
     alloc, freed    physical blocks taken / given back during the step
     reused          blocks taken back from the prefix cache at this step's boundary (not in alloc)
     events          [{"kind": ...}] in EVENT_ORDER (below); events between two steps belong to the next
-    + every `fact()` the engine gave during the step (one key each)
+    + every `fact()` the engine gave during the step (one key each): `cost` (roofline.Clock.report) and, for a
+                    step that verified proposals (SPEC_METHOD != off), `spec` {id: {"proposed": [token ids],
+                    "accepted": n, "token": the recovered or bonus token, or None when a stop came first}}
 
 The record names no constant of the run (SLOTS, POOL_BLOCKS, ...: `--json`'s `config` is their one place);
 under SCHED_POLICY=priority it gives every request's `priority_key` [priority, arrival]
@@ -66,6 +68,8 @@ EVENT_ORDER = (
                    # for its chunk ("short"), its blocks went to `by` ("gives_way"), it was admitted after `by`
                    # which was short ("behind"), or the step preempted ("preempted"); engine.send_back
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
+    "rollback",    # {id, rejected, blocks} speculative decoding: the verified positions after the kept ones left the
+                   # cache (rejected proposals, or tokens after a stop); `blocks` = the blocks left empty, back to the pool
     "evict",       # {id, block, hash} PREFIX_CACHE=on: a free block still holding `hash` was given to `id` for new
                    # data, so its hash left the cache (block_manager's evictions; not narrated)
     "first",       # {id, time} first token
@@ -75,7 +79,7 @@ EVENT_ORDER = (
 )
 RANK = dict({kind: i for i, kind in enumerate(EVENT_ORDER)}, abort=0)   # arrive / abort: in the order they happened
 AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
-GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send")                     # events whose "blocks" went back to the pool
+GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")          # events whose "blocks" went back to the pool
 
 
 def free_ranges(free: list[int]) -> list[list[int]]:
@@ -200,11 +204,15 @@ class RunLog:
                    if before[s.id][4] == 0 and s.out]
         events = self.ahead + in_order(self.new + during)
         item = dict(start=start, end=end, waiting=snap["waiting"], running=snap["running"], tasks=tasks,
-                    budget=[sum(1 if p == "decode" else n for _, p, n in tasks), cap], events=events,
+                    budget=[sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens(), cap], events=events,
                     **self.kv_state(engine.pool, engine.running, events))
         item["decodes_first"] = decodes_first(item)
         self.items.append(dict(item, **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
+
+    def spec_tokens(self) -> int:
+        """Budget tokens the step's verified proposals took (speculative decoding: k + 1 per verifying sequence)."""
+        return sum(len(v["proposed"]) for v in self.facts.get("spec", {}).values())
 
     def close(self) -> None:
         """The run ended: what happened after the last step goes to `after`."""

@@ -38,7 +38,8 @@ COST_PREFILL_PER_TOKEN × tokens, decode COST_DECODE_FIXED + COST_DECODE_PER_SEQ
 and the two phases of a mixed step run one after the other. Assumed costs, not measured.
 Under CLOCK = roofline the engine charges roofline.py's formula instead (engine.Engine.step_time).
 
-Leaves out: fairness between tenants, speculative decoding, prefix-aware scheduling,
+Leaves out: fairness between tenants, the proposals' share of the budget under speculative decoding
+(speculative.split_budget, before plan_tasks), prefix-aware scheduling,
 preempting a running request only because a higher-priority one waits (vLLM v1 does not
 either), and vLLM's `token_budget == 0 -> break` in its waiting loop: here a request admitted
 with no token budget left still takes its slot, as the seed does.

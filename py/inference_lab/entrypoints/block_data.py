@@ -19,6 +19,7 @@ from ..core.config import CORPUS, FIELD_BY_NAME
 from ..core.engine import Decision
 from ..core.metrics import step_mix, summarize
 from ..core.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
+from .spec_data import same_tokens
 from .weights import GATE_PROMPTS, GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 
 
@@ -336,15 +337,15 @@ def summary_dict(S) -> dict:
 
 
 def block12_data(lab, main, runs, S) -> dict:
-    by_id = {r.id: r for r in main.done}
-    same = all(r.out == by_id[r.id].out for res in runs.values() for r in res.done if r.id in by_id)
+    same, scope = same_tokens(lab.cfg, main, runs)         # speculation on: the greedy requests (spec_data.py)
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done), steps=res.log.count,
                      memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items), **step_mix(res.log.items))
                 for name, res in runs.items()]
     return dict(per=per, same=same, policies=policies, **({"replayed": True} if lab.cfg.WORKLOAD_REQUESTS else {}),
-                weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8)
+                weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8,
+                **scope)
 
 
 def gate_result(lab, bits: int) -> dict:
@@ -402,5 +403,5 @@ def quant_sweep(lab, probe, current: dict) -> list[dict]:
 def block13_data(lab, main, info) -> dict:
     d = gate_result(lab, lab.cfg.QUANT_BITS)
     probe = probe_prompt(lab, main, info)
-    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None)
+    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None, probe_ids=probe)
     return d

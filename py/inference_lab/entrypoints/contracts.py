@@ -214,6 +214,12 @@ def quantize_weights_contract(result, W, bits, names):
     return Wq, {name: quant_info_row(info, name) for name in names}
 
 
+def accepts_contract(result, p_x, q_x, u):
+    if not isinstance(result, (bool, np.bool_)):
+        raise ContractError(say("accepts.not_bool", value=shown(result)))
+    return bool(result)
+
+
 def attention_contract(result, Qr, K, V, start):
     if not isinstance(result, (list, tuple)) or len(result) != 2:
         raise ContractError(say("attention.not_pair", value=shown(result)))
@@ -235,4 +241,5 @@ CONTRACTS = {
     "sampler.draw": draw_contract,
     "quantization.quantize_weights": quantize_weights_contract,
     "model.attention": attention_contract,
+    "rejection_sampler.accepts": accepts_contract,
 }

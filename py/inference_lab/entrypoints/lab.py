@@ -35,6 +35,7 @@ from .block_data import (block1_data, block2_data, block3_data, block4_data, blo
                          follow_info, header_data, stand_in)
 from .byte_cost import byte_cost_data
 from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
+from .spec_data import spec_block7, spec_gate
 from .report import Block, Check, Report
 from .weights import (GATE_STEPS, Lab, quantized_for, quantized_logit_err, reference_for,  # noqa: F401 (the caches, for patch.py)
                       teacher_forced_for, tokenizer_for, weights_for)
@@ -46,6 +47,7 @@ TEXTS = {"vi": (text_vi, text_steps_vi), "en": (text_en, text_steps_en)}   # lan
 
 # ── invariant checks ───────────────────────────────────────────────────────
 def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
+    """The invariant checks; with speculation on, block [13]'s two checks of the acceptance rule too."""
     cfg, tr = lab.cfg, main.trace
     b1, b6, b12 = blocks[1], blocks[6], blocks[12]
     checks = [
@@ -62,6 +64,9 @@ def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
     ]
     if nocache is not None:
         checks.append(Check("prefix_cache_same_text", same_text(main, nocache)))
+    gate = blocks[13].get("spec")
+    if gate is not None:
+        checks += [Check("spec_greedy_text", gate["greedy_same"]), Check("spec_distribution", gate["distribution_ok"])]
     return checks + distribution_checks(main, info)
 
 
@@ -117,7 +122,8 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
     heard = (lambda name: functools.partial(progress, name)) if progress else (lambda name: None)
     lab.progress = heard("chunked")
     cluster = is_cluster(cfg)                                     # REPLICAS > 1 or DISAGG = on: cluster.py
-    main = (run_cluster if cluster else run_engine)(lab, "continuous", cfg.TOKEN_BUDGET)
+    engine = run_cluster if cluster else run_engine
+    main = engine(lab, "continuous", cfg.TOKEN_BUDGET)
     again = other_run(lab, main, cluster)
     runs = {}
     for name, cap in (("static", None), ("nochunk", None)):
@@ -127,6 +133,7 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
     lab.progress = heard("nocache")
     nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
     lab.progress = None
+    nospec = engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
@@ -138,6 +145,10 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
                  11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
                  13: block13_data(lab, main, info)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
+    if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
+        data[7].update(spec_block7(lab, main, nospec, info))
+        data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
+    data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)
     if is_cluster(cfg):
         data[11]["requests"] = placement(main, data[11]["requests"])

@@ -57,7 +57,7 @@ from .lessons import LANG, Lesson, PatchError, exception_lesson, language, say, 
 
 PACKAGE = "inference_lab"
 # The modules whose functions a patch may replace (the engine's mechanics, not its words or plumbing).
-MODULES = ("engine", "scheduler", "sampler", "quantization", "model", "metrics")
+MODULES = ("engine", "scheduler", "sampler", "rejection_sampler", "quantization", "model", "metrics")
 # The functions the page offers in its editor, per block (blocks.py says which); each has a contract (contracts.py).
 EDITABLE = {b.number: tuple(str(ref) for ref in b.editable) for b in BLOCKS if b.editable}
 # Patches of these modules may change what the lab's caches hold (weights, quantized weights, the quality

@@ -53,7 +53,11 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
      shared_blocks, max_shared, evictions[{step, block, hash}] (also the run log's "evict" events), cached_free,
      pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit), kv_waits (as [3])
-  7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive
+  7  n_out, n_decode, cache_len, first_decode{token, position, weights, sum}, positions_cached, positions_naive;
+     SPEC_METHOD != off (spec_data.py): spec{method, k, proposed, accepted, per_request{id: {proposed, accepted,
+     alpha}}}, spec_rates{id: {verifies, tokens, per_step, expected}}, spec_follow[{step, proposed, accepted,
+     rejected, token, bonus}], spec_compare{tpot_on, tpot_off, tput_on, tput_off, end_on, end_off, steps_on,
+     steps_off}, spec_batch{rows[{batch, off_us, on_us, speedup, bound}], crossover, context, alpha, expected}
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
      token_text, stream, stops, aborted[{id, n, max_new, text, time, cancel_at}]
   9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
@@ -65,12 +69,13 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
      ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)
-  12 per[{id, ttft, tpot, e2e, n}], same, policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
+  12 per[{id, ttft, tpot, e2e, n}], same (SPEC_METHOD != off: same_scope "greedy", greedy requests only), policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
      mean_tpot, worst_gap, preemptions, served, steps, memory_bound, mixed, decode_only, prefill_only, mixed_us,
      decode_us}], weights_read (bytes of the shadow model's weights one forward pass reads)
   13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,
      probe, sweep[{bits, current, levels, fp32_bytes, int_bytes, max_err, logit_err, agreement, kept, decisions,
-     passed}] (QUANT_BITS and its two neighbours)
+     passed}] (QUANT_BITS and its two neighbours); SPEC_METHOD != off: spec{greedy_same, compared, draws,
+     false_alarm, probe, chi2, df, critical, distribution_ok, worst, worst_p, worst_seen}
 Times are simulated µs (integers); a value that does not exist is null.
 """
 from __future__ import annotations

@@ -131,7 +131,9 @@ BLOCKS: tuple[Block, ...] = (
           "Mỗi bước đưa đúng một token mới qua mô hình và đọc lại K/V cũ từ cache.",
           "Dùng cache tính 41 vị trí, tính lại cả lịch sử cần 197 vị trí (số vị trí, chưa phải thời gian).",
           "nhánh decode trong vòng lặp của run_engine",
-          _refs("engine.Engine.decode"),
+          _refs("engine.Engine.decode", "speculative.Speculation.verify", "speculative.ngram_propose",
+                "speculative.DraftModel.propose", "rejection_sampler.verify", "rejection_sampler.accepts"),
+          editable=_refs("rejection_sampler.accepts"),
           en=('Each step feeds exactly one new token through the model and reads the old K/V back from the cache.', 'With the cache 41 positions are computed, recomputing the whole history needs 197 (positions, not time).', "the decode branch in run_engine's loop")),
     Block(8, "Logits → sampling → stop check",
           "Hàm sample: softmax với temperature, lọc top-k và top-p, rút token bằng seed riêng; dừng khi gặp eos hoặc "
@@ -235,14 +237,14 @@ CHART_LABELS: dict[str, str] = {
     "timeline": "dòng thời gian", "tokens": "văn bản → token ID", "attention": "trọng số attention",
     "kv-blocks": "block KV theo bước", "sampling": "xác suất và token được rút", "ttft": "phân rã TTFT",
     "policies": "ba chính sách lập lịch", "quantization": "số bit: byte ↔ sai số ↔ quyết định",
-    "memory": "ngân sách bộ nhớ", "roofline": "roofline: mỗi bước một điểm",
+    "memory": "ngân sách bộ nhớ", "roofline": "roofline: mỗi bước một điểm", "speculation": "giải mã suy đoán",
 }
 
 CHART_LABELS_EN: dict[str, str] = {
     "timeline": "timeline", "tokens": "text → token IDs", "attention": "attention weights",
     "kv-blocks": "KV blocks by step", "sampling": "probabilities and the token drawn", "ttft": "TTFT breakdown",
     "policies": "three scheduling policies", "quantization": "bits: bytes ↔ error ↔ decisions",
-    "memory": "memory budget", "roofline": "roofline: one point per step",
+    "memory": "memory budget", "roofline": "roofline: one point per step", "speculation": "speculative decoding",
 }
 assert set(CHART_LABELS_EN) == set(CHART_LABELS)
 
@@ -256,7 +258,8 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   text_en='how text becomes token IDs and why a request can be blocked for exceeding its budget'),
     LearningPoint(3, "bộ lập lịch chọn việc cho mỗi bước ra sao", (3,), (("timeline", 3),), (1, 3, 14, 18),
                   text_en='how the scheduler picks the work of each step'),
-    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3), ("roofline", 10)), (3, 15, 19, 20),
+    LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3), ("roofline", 10), ("speculation", 7)),
+                  (3, 15, 19, 20, 30, 31),
                   text_en='where prefill differs from decode'),
     LearningPoint(5, "trọng số attention khác xác suất từ vựng thế nào", (5, 8), (("attention", 5), ("sampling", 8)),
                   (11,),
@@ -264,7 +267,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
     LearningPoint(6, "KV cache phân trang dùng bảng block ra sao", (6,), (("kv-blocks", 6),), (4, 5, 17),
                   text_en='how a paged KV cache uses block tables'),
     LearningPoint(7, "logits trở thành xác suất, rồi token, rồi quyết định dừng như thế nào", (8,), (("sampling", 8),),
-                  (12, 16),
+                  (12, 16, 32),
                   text_en='how logits become probabilities, then a token, then a stop decision'),
     LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12), (("ttft", 11), ("policies", 12)), (1, 3, 22),
                   text_en='which parts TTFT, TPOT and throughput are made of'),

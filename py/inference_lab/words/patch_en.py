@@ -48,6 +48,7 @@ SAY = {
     "value.negative": "got {value}, a negative number.",
     "value.negative_us": "got {value} µs, a negative number.",
     "gateway.not_bool": "got {value}, not True/False.",
+    "accepts.not_bool": "accepts must return True (keep the proposed token) or False (reject it); got {value}.",
     "room.what": "the number of requests to admit",
     "room.forever": "got 0 while no sequence is running, no request is about to arrive and every waiting request "
                     "({ready}) is ready: the engine would wait forever.",
@@ -92,6 +93,7 @@ SAY = {
     "returns.sampler.draw": "an integer in 0..len(probs)-1: the token drawn.",
     "returns.quantization.quantize_weights": "a pair (Wq, info): Wq has every matrix of W with the same shape; info has, for every name "
                                              "in names, a dict of elements, scales, max_err, half_scale, within_half_scale.",
+    "returns.rejection_sampler.accepts": "True (keep the proposed token x) or False (reject it); the correct rule: u < min(1, p(x)/q(x)).",
     "returns.model.attention": "a pair (ctx, prob): ctx of shape (T, H·d_head), prob of shape (H, T, source positions).",
 }
 

@@ -51,6 +51,7 @@ SAY = {
     "value.negative": "nhận {value}, một số âm.",
     "value.negative_us": "nhận {value} µs, một số âm.",
     "gateway.not_bool": "nhận {value}, không phải True/False.",
+    "accepts.not_bool": "accepts phải trả True (nhận token đề xuất) hoặc False (từ chối); nhận {value}.",
     "room.what": "số yêu cầu được vào chạy",
     "room.forever": "nhận 0 khi không chuỗi nào đang chạy, không yêu cầu nào sắp đến và mọi yêu cầu đang "
                     "chờ ({ready}) đều sẵn sàng: engine sẽ chờ mãi.",
@@ -95,6 +96,7 @@ SAY = {
     "returns.sampler.draw": "số nguyên trong 0..len(probs)-1: token được rút.",
     "returns.quantization.quantize_weights": "cặp (Wq, info): Wq có mọi ma trận của W với cùng shape; info có, cho mỗi tên "
                                              "trong names, một dict elements, scales, max_err, half_scale, within_half_scale.",
+    "returns.rejection_sampler.accepts": "True (giữ token đề xuất x) hoặc False (từ chối nó); luật đúng: u < min(1, p(x)/q(x)).",
     "returns.model.attention": "cặp (ctx, prob): ctx shape (T, H·d_head), prob shape (H, T, số vị trí nguồn).",
 }
 

@@ -26,6 +26,7 @@ from .text_compute import block4, block5, block6, block7, block8
 from .text_intake import block1, block2, block3
 from .text_measure import block9, block10, block11, block12, block13
 from .text_notes import notes as run_notes
+from .text_spec import header_part as spec_header
 
 BLOCK_CODES = {b.number: b.code for b in BLOCK_TABLE}  # "1 · Gateway & admission", from blocks.py
 
@@ -54,6 +55,7 @@ def vllm_line(w, cfg) -> list[str]:
         parts.append(w("header.prefix_cache", docs=w.docs))
     if cfg["SCHED_POLICY"] == "priority":
         parts.append(w("header.priority", docs=w.docs))
+    parts += spec_header(w, cfg)
     return [f"VLLM: {'; '.join(parts)}."] if parts else []
 
 

@@ -11,6 +11,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 from __future__ import annotations
 
 from .reasons import not_followed
+from .text_spec import block7_lines
 from .templates import ms
 
 
@@ -135,16 +136,19 @@ def block7(w, d, ctx):
     counts = w("b7.counts", d=d)
     tail = [w("b7.not_time"), w("b7.conclusion")]
     if not ctx.follow["served"]:
-        return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + tail
-    recompute = d["n_out"] - 1 - d["n_decode"]
-    lines = [w("b7.generates", fid=fid, d=d)]
+        spec = block7_lines(w, d, ctx) if "spec" in d else []
+        return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + spec + tail
+    spec = d.get("spec_rates", {}).get(fid)
+    extra = spec["tokens"] - spec["verifies"] if spec else 0          # tokens a verify step gave beyond its first
+    recompute = d["n_out"] - 1 - d["n_decode"] - extra
+    lines = [w("b7.generates_spec", fid=fid, d=d, extra=extra) if spec else w("b7.generates", fid=fid, d=d)]
     if d["preempted"]:
         again = w("b7.again", recompute=recompute) if recompute else ""
         lines.append(w("b7.preempted", fid=fid, d=d, again=again))
     lines += block7_decode(w, d, fid)
     lines.append(w("b7.cache_len", fid=fid, d=d))
     lines.append(w("b7.positions_all", counts=counts))
-    return w("b7.title"), lines + tail
+    return w("b7.title"), lines + (block7_lines(w, d, ctx) if "spec" in d else []) + tail
 
 
 # ── [8] ────────────────────────────────────────────────────────────────────

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import cluster_en, notes_en, text
+from . import cluster_en, notes_en, spec_en, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
@@ -29,6 +29,8 @@ CHECK_LABELS = {
     "probabilities": "probabilities before and after filtering sum to 1",
     "attention": "every attention row sums to 1",
     "pool_invariants": "block reference counts never negative, blocks conserved, no block both free and owned",
+    "spec_greedy_text": "speculative decoding keeps greedy tokens unchanged",
+    "spec_distribution": "speculative decoding's acceptance rule keeps the target model's distribution",
     "prefix_cache_same_text": "turning the prefix cache on does not change the generated tokens",
     "one_replica": "every request went to exactly one replica (or one prefill + one decode)",
     "replica_pools": "every replica's KV pool is returned and keeps its invariants",
@@ -40,6 +42,7 @@ VLLM_DOCS = {
     "prefix_cache": "vLLM's design document \"Automatic Prefix Caching\"",
     "abort": "vLLM's request abort path (finish_requests, status FINISHED_ABORTED)",
     "priority": "vLLM's \"priority\" scheduling policy (SchedulerConfig.policy)",
+    "spec": "vLLM's vllm/v1/spec_decode (NgramProposer) and RejectionSampler; Leviathan et al. 2023, Chen et al. 2023",
 }
 
 POLICY_NAMES = {"static": "static (waits for a full batch)", "nochunk": "continuous, no prompt chunking"}
@@ -401,7 +404,9 @@ SAY = {
 }
 
 SAY.update(notes_en.SAY)          # the notes beside the seed's lines (notes_en.py), same keys
-WORDS = text.Words({**SAY, **cluster_en.SAY}, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
+SAY.update(spec_en.SAY)           # speculative decoding's sentences (spec_en.py), same keys
+SAY.update(cluster_en.SAY)        # the cluster's sentences (cluster_en.py, text_cluster.py), same keys
+WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .text_cluster import disagg_lines, is_cluster, measure_lines
 from .reasons import unknown_text
+from .text_spec import block13_lines, same_line
 from .templates import ms
 
 
@@ -156,7 +157,7 @@ def roofline_why(w, d, cfg) -> list[str]:
 def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
     lines += [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]]
-    lines.append(w("b12.same", d=d))
+    lines.append(same_line(w, d))
     if d.get("replayed"):
         lines.append(w("b12.replayed", n=ctx.cfg["WORKLOAD_REQUESTS"]))
     lines.append(w("b12.baseline"))
@@ -194,5 +195,6 @@ def block13(w, d, ctx):
     else:
         lines.append(w("b13.no_decisions"))
     lines.append(w("b13.reading"))
+    lines += block13_lines(w, d["spec"]) if "spec" in d else []
     lines.append(w("b13.conclusion", d=d))
     return w("b13.title", d=d), lines

@@ -164,6 +164,21 @@ def chunk_line(w, e) -> str:
     return w("chunk.line", e=e, start=start, what=what, end=end)
 
 
+def spec_lines(w, it) -> list[str]:
+    """Speculative decoding: each verify (the step's `spec` fact) and what its rollback gave back."""
+    back = {e["id"]: e for e in it["events"] if e["kind"] == "rollback"}
+    lines = []
+    for rid, v in it.get("spec", {}).items():
+        n, t = v["accepted"], v["token"]
+        tail = (w("spec.stop") if t is None else
+                w("spec.bonus" if n == len(v["proposed"]) else "spec.recovered", t=t))
+        e = back.get(rid)
+        gone = w("spec.rollback", e=e, blocks=", ".join(map(str, e["blocks"])) if e["blocks"] else "-") if e else ""
+        lines.append(w("spec.verify", rid=rid, k=len(v["proposed"]), k1=len(v["proposed"]) + 1, n=n,
+                       proposed=" ".join(f"#{x}" for x in v["proposed"]), tail=tail, gone=gone))
+    return lines
+
+
 def wait_kv_line(w, e, pool_blocks) -> str:
     """A newcomer back to the waiting queue: its chunk got no KV blocks, it gave way, or the step preempted."""
     return w("wait_kv." + e["why"], e=e, pool=pool_blocks, freed=freed(w, e["blocks"]))
@@ -280,6 +295,7 @@ def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
     lines += budget_lines(w, it)
     lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
+    lines += spec_lines(w, it)
     if cfg.get("CLOCK") == "roofline" and "cost" in it:
         lines.append(cost_line(w, it, cfg))
     lines += [wait_kv_line(w, e, pool) for e in ev if e["kind"] == "wait_kv"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import cluster_vi, notes_vi, text
+from . import cluster_vi, notes_vi, spec_vi, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
@@ -37,6 +37,8 @@ CHECK_LABELS = {
     "one_replica": "mỗi yêu cầu đến đúng một bản sao (hoặc một prefill + một decode)",
     "replica_pools": "bể KV của mọi bản sao được trả đủ và giữ bất biến",
     "kv_shipped": "byte KV gửi đi = byte KV nhận về",
+    "spec_greedy_text": "giải mã suy đoán không đổi token greedy",
+    "spec_distribution": "luật chấp nhận của giải mã suy đoán giữ phân phối của mô hình đích",
 }
 
 # The public vLLM documents each simulated behaviour follows (named in the text and on the page).
@@ -44,6 +46,7 @@ VLLM_DOCS = {
     "prefix_cache": "tài liệu thiết kế \"Automatic Prefix Caching\" của vLLM",
     "abort": "đường hủy yêu cầu của vLLM (finish_requests, trạng thái FINISHED_ABORTED)",
     "priority": "chính sách lập lịch \"priority\" của vLLM (SchedulerConfig.policy)",
+    "spec": "vllm/v1/spec_decode (NgramProposer) và RejectionSampler của vLLM; Leviathan và cs. 2023, Chen và cs. 2023",
 }
 
 POLICY_NAMES = {"static": "static (đợi đủ nhóm)", "nochunk": "continuous, không chia prompt"}
@@ -403,7 +406,9 @@ SAY = {
 }
 
 SAY.update(notes_vi.SAY)          # the notes beside the seed's lines (notes_vi.py), same keys
-WORDS = text.Words({**SAY, **cluster_vi.SAY}, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
+SAY.update(spec_vi.SAY)           # speculative decoding's sentences (spec_vi.py), same keys
+SAY.update(cluster_vi.SAY)        # the cluster's sentences (cluster_vi.py, text_cluster.py), same keys
+WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
 
