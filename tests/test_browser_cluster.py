@@ -1,5 +1,6 @@
 """The cluster on the page (issue 24), on the shared session page: the cluster view (data-chart="cluster-view",
-block 3) and the cluster chart (data-chart="cluster", block 11) appear only when REPLICAS > 1 or DISAGG = on, draw
+block 3) and the cluster chart (data-chart="cluster", block 11) draw only when REPLICAS > 1 or DISAGG = on (else a
+one-line note, which the guide's map links to), draw
 one lane per replica with its KV strip, the router's decisions and the KV transfers, are legible at 375 and
 1440 px; the step navigator's replica selector walks one replica's steps; a big cluster run shows its progress
 and Stop ends it.
@@ -20,10 +21,13 @@ DISAGG = {"REPLICAS": 3, "DISAGG": "on", "PREFILL_REPLICAS": 1}
 PREFIX = {"REPLICAS": 2, "ROUTER": "prefix_aware", "PREFIX_CACHE": "on"}
 
 
-def test_one_engine_draws_no_cluster_view(lab: Lab):
-    assert lab.run({}) == "done"
+def test_one_engine_draws_no_cluster_view_only_a_note(lab: Lab):
+    run_and_wait_for_charts(lab, {}, PLACES)
     for name, block in PLACES:
-        expect(chart(lab, name, block)).to_have_count(0)
+        root = chart(lab, name, block)
+        expect(root).to_have_attribute("data-empty", "true")
+        expect(root.locator("svg")).to_have_count(0)
+        expect(root.locator(".chart-note")).to_contain_text("REPLICAS > 1")
     expect(lab.page.locator("[data-step-replica]")).to_be_hidden()
 
 

@@ -1,4 +1,4 @@
-// cluster-view (block 3, only when REPLICAS > 1 or DISAGG = on): the cluster on one simulated time axis. One lane
+// cluster-view (block 3; drawn when REPLICAS > 1 or DISAGG = on, else a one-line note): the cluster on one simulated time axis. One lane
 // per replica: its steps as bars (prefill-only, decode-only or mixed), under them a KV strip (the share of the
 // replica's pool in use after each step: darker = fuller), above them the router's decisions (a tick where a
 // request arrived and was sent to that replica) and, under DISAGG = on, each KV transfer as a bar in the decode
@@ -12,7 +12,7 @@ import { textWidth } from './text-fit.js';
 import { linear, ms, ticks, xAxis, xGrid } from './axes.js';
 import { OKABE_ITO } from './colours.js';
 import { linkSteps } from './step-link.js';
-import { isCluster, roleName } from './cluster.js';
+import { isCluster, off, roleName } from './cluster.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'cluster-view';
@@ -36,7 +36,7 @@ function kindOf(item) {
 function freeCount(item) { return item.free.reduce((n, [lo, hi]) => n + hi - lo + 1, 0); }
 
 export function render(data, report, opts = {}) {
-  if (!isCluster(report) || !report.cluster || !report.steps) return null;
+  if (!isCluster(report) || !report.cluster || !report.steps) return off(NAME, t('cluster.view.titleOff'));
   const items = report.steps.items || [];
   const c = report.cluster;
   const reps = c.replicas || [];

@@ -1,4 +1,4 @@
-// cluster (block 11, only when REPLICAS > 1 or DISAGG = on): per replica the requests it served and the share of
+// cluster (block 11; drawn when REPLICAS > 1 or DISAGG = on, else a one-line note): per replica the requests it served and the share of
 // the run it was busy (two labelled bars), then TTFT and TPOT against their SLOs: one tick per request, the
 // p50 / p90 / p99 marks per replica and for the whole cluster, and the SLO as a dashed line. Wide: the two latency
 // panels side by side; narrow (a phone): one under the other, each the whole width.
@@ -26,12 +26,20 @@ export function isCluster(report) {
   return Number(c.REPLICAS) > 1 || c.DISAGG === 'on';
 }
 
+/** One engine: no cluster to draw, a note saying how to get one (the guide's map links here). */
+export function off(name, title) {
+  const chart = new ChartBuilder(name, title);
+  chart.root.dataset.empty = 'true';
+  chart.note(t('cluster.off'));
+  return chart.finish();
+}
+
 export function roleName(role) {
   return { both: t('cluster.role.both'), prefill: t('cluster.role.prefill'), decode: t('cluster.role.decode') }[role] || role;
 }
 
 export function render(data, report, opts = {}) {
-  if (!isCluster(report) || !report.cluster) return null;
+  if (!isCluster(report) || !report.cluster) return off(NAME, t('cluster.titleOff'));
   const c = report.cluster;
   const reps = c.replicas || [];
   const chart = new ChartBuilder(NAME, t('cluster.title', { n: reps.length }), opts.width);

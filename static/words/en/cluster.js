@@ -1,6 +1,9 @@
 // English words of the cluster's charts (static/charts/cluster.js, cluster-view.js) and the step navigator's
 // replica selector: key -> text; {name} is filled by t(key, { name }) (static/words/i18n.js). vi/cluster.js has the same keys.
 export default {
+  'cluster.titleOff': 'A cluster of replicas',
+  'cluster.view.titleOff': 'The cluster over time',
+  'cluster.off': 'This run has one engine. Set REPLICAS > 1 (or DISAGG = on) under Advanced to see the replicas, the router, the KV transfers and goodput.',
   'cluster.title': 'Cluster of {n} replicas: requests, busy time and latency against the SLOs',
   'cluster.served': 'Requests served',
   'cluster.utilization': 'Busy time',

@@ -1,6 +1,9 @@
 // Vietnamese words of the cluster's charts (static/charts/cluster.js, cluster-view.js) and the step navigator's
 // replica selector: key -> text; {name} is filled by t(key, { name }) (static/words/i18n.js). en/cluster.js has the same keys.
 export default {
+  'cluster.titleOff': 'Cụm nhiều bản sao',
+  'cluster.view.titleOff': 'Cụm theo thời gian',
+  'cluster.off': 'Lần chạy này có một engine. Đặt REPLICAS > 1 (hoặc DISAGG = on) ở Nâng cao để thấy các bản sao, router, các lần chuyển KV và goodput.',
   'cluster.title': 'Cụm {n} bản sao: yêu cầu, mức bận và độ trễ so với SLO',
   'cluster.served': 'Yêu cầu đã phục vụ',
   'cluster.utilization': 'Thời gian bận',
