@@ -5,6 +5,7 @@ whole lab run (13 blocks, the main run on the NumPy model, block 12's other poli
     python3 bench/cluster_bench.py                          # prefix_aware, the issue's constants
     python3 bench/cluster_bench.py --router round_robin --disagg on --prefill-replicas 2
     python3 bench/cluster_bench.py --requests 200           # a smaller run
+    python3 bench/cluster_bench.py --token-budget 128       # whole 128-token prompts in one step (fewer steps)
 
 The constants are the issue's command (`--workload-requests 1000 --workload-prompt 128 --workload-output 32
 --workload-rate 200 --workload-prefixes 8 --workload-shared 64 --slots 32 --queue-limit 256 --block-size 16
@@ -37,9 +38,11 @@ def main() -> None:
     ap.add_argument("--disagg", default="off")
     ap.add_argument("--prefill-replicas", type=int, default=1)
     ap.add_argument("--clock", default="seed")
+    ap.add_argument("--token-budget", type=int, default=None, help="TOKEN_BUDGET (default: the lab's 6)")
     a = ap.parse_args()
     cfg = Config.from_values(dict(ISSUE, WORKLOAD_REQUESTS=a.requests, REPLICAS=a.replicas, ROUTER=a.router,
-                                  DISAGG=a.disagg, PREFILL_REPLICAS=a.prefill_replicas, CLOCK=a.clock))
+                                  DISAGG=a.disagg, PREFILL_REPLICAS=a.prefill_replicas, CLOCK=a.clock,
+                                  **({"TOKEN_BUDGET": a.token_budget} if a.token_budget else {})))
     wall, cpu = time.perf_counter(), time.process_time()
     report = run(cfg)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
