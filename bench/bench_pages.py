@@ -40,7 +40,11 @@ LAB_PROBE = """
   document.addEventListener('DOMContentLoaded', () => {
     const s = document.querySelector('[data-status]');
     if (!s) return;
-    const seen = () => { if (s.dataset.status === 'ready' && window.__bench.ready === undefined) window.__bench.ready = performance.now(); };
+    const seen = () => {
+      if (s.dataset.status !== 'ready' || window.__bench.ready !== undefined) return;
+      window.__bench.ready = performance.now();
+      if (window.__benchReadyBytes) window.__benchReadyBytes(); // the server's byte count at this moment
+    };
     new MutationObserver(seen).observe(s, { attributes: true, attributeFilter: ['data-status'] });
     seen();
   });
@@ -101,10 +105,15 @@ def lab_load(browser, url, counter, has_sw, has_pyc, out, log, keep=False):
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.add_init_script(LAB_PROBE)
     page = context.new_page()
+    at_ready = []  # the server's counts when the status first said ready (not when the poll saw it)
+    page.expose_binding("__benchReadyBytes", lambda source: at_ready.append((counter.bytes, dict(counter.by_path))))
     counter.reset()
     page.goto(url)
     cold = wait_ready(page, "lab cold")
-    out["bytes_until_ready"].append(counter.bytes)
+    page.wait_for_function("() => true")  # let the binding's call land
+    sent, by_path = at_ready[0] if at_ready else (counter.bytes, dict(counter.by_path))
+    out["bytes_until_ready"].append(sent)
+    out["bytes_by_path_until_ready"] = by_path
     out["cold_ready_ms"].append(cold)
     out["worker_timings"].append(page.evaluate("() => window.__bench.workerTimings"))
     out["stages"].append(page.evaluate("() => window.__bench.stages"))
@@ -152,6 +161,53 @@ def bare_load(browser, url, counter, out, log, keep=False):
         return context, page
     context.close()
     return None
+
+
+LOOP = "def plan_tasks(running, budget_cap):\n    while True:\n        pass\n"
+
+# Click Stop while the endless edit runs; ms until the status says ready again (interrupted, or restarted).
+STOP_ONCE = """
+async () => {
+  const s = document.querySelector('[data-status]');
+  const ready = new Promise((resolve) => {
+    const o = new MutationObserver(() => { if (s.dataset.status === 'ready') { o.disconnect(); resolve(); } });
+    o.observe(s, { attributes: true, attributeFilter: ['data-status'] });
+  });
+  const start = performance.now();
+  document.querySelector('[data-action="stop"]').click();
+  await ready;
+  return performance.now() - start;
+}
+"""
+
+
+def measure_stop(browser, url, times, log, what):
+    """Stop latency: an endless edit of plan_tasks run `times` times and stopped, click -> ready again."""
+    from lab_browser import open_editor
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.add_init_script(LAB_PROBE)
+    page = context.new_page()
+    page.goto(url)
+    wait_ready(page, "stop " + what)
+    isolated = page.evaluate("crossOriginIsolated")
+    lab = type("Page", (), {"page": page})()
+    editor = open_editor(lab, "scheduler.plan_tasks", 3)
+    editor.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(LOOP)
+    out = []
+    for _ in range(times):
+        page.wait_for_function("() => !document.querySelector('[data-action=\"run\"]').disabled", timeout=READY_MS)
+        editor.locator('[data-action="run-code"]').click()
+        page.wait_for_function("() => document.querySelector('[data-status]').dataset.status === 'running'")
+        page.wait_for_timeout(500)  # well inside the loop
+        out.append(page.evaluate(STOP_ONCE))
+    workers = page.evaluate("() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('pyodide.asm.wasm')).length")
+    log(f"  stop ({what}, crossOriginIsolated={isolated}): click -> ready p50 {median(out):.0f} ms "
+        f"({', '.join(f'{x:.0f}' for x in out)}); pyodide.asm.wasm fetched {workers}x by the page's workers")
+    context.close()
+    return {"isolated": isolated, "stop_ms": out}
 
 
 def measure_browser(browser, url, counter, loads, runs, has_sw, has_pyc, log):

@@ -52,7 +52,8 @@ def bench_file(name: str) -> Path | None:
     return local if "/" not in name and local.is_file() else None
 
 
-def make_bench_server(dist: Path, counter: Counter):
+def make_bench_server(dist: Path, counter: Counter, isolated: bool = True):
+    """The bench server: cross-origin isolated (COOP/COEP, as build.py serve), or a plain file server."""
 
     class Handler(sitebuild.SiteHandler):
         def setup(self):
@@ -78,7 +79,7 @@ def make_bench_server(dist: Path, counter: Counter):
         def log_message(self, *args):
             pass
 
-    server = sitebuild.make_server(dist, 0, handler=Handler)
+    server = sitebuild.make_server(dist, 0, handler=Handler, isolated=isolated)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

@@ -19,7 +19,11 @@ numpy, the plain documented way, nothing else). It measures:
   bench-only worker: nothing of this is in the shipped code path), p50 of `--runs` execs;
 - bytes sent by the server on a first visit (bodies + headers; no compression), until ready and until
   the service worker has cached the lab;
-- the engine (inference_lab.entrypoints.web.run) and the seed program in CPython, in this process.
+- the engine (inference_lab.entrypoints.web.run) and the seed program in CPython, in this process;
+- Stop: an endless edit run and stopped `--stops` times, click -> ready, on the isolated server (COOP/COEP:
+  the interrupt) and on a plain one (terminate and restart Python).
+The server sends COOP/COEP (as build.py serve; the service worker adds them on Pages), so the lab's runs
+are measured cross-origin isolated.
 
 Prints a table and writes the samples to bench/results/<label>-<time>.json (git-ignored).
 This module: the command line, the CPython timings and the results file. Leaves out: the server
@@ -43,8 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests")]
 import sitebuild  # noqa: E402  (the build package, sitebuild/)
 import seed_program  # noqa: E402
-from bench_pages import PAUSE_BEFORE_FIRST_RUN_MS, measure_browser  # noqa: E402
-from bench_report import machine_info, summarize, table  # noqa: E402
+from bench_pages import PAUSE_BEFORE_FIRST_RUN_MS, measure_browser, measure_stop  # noqa: E402
+from bench_report import machine_info, median, summarize, table  # noqa: E402
 from bench_server import Counter, gzip_estimate, make_bench_server  # noqa: E402
 
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
@@ -78,6 +82,7 @@ def main(argv=None) -> int:
     parser.add_argument("--dist", type=Path, help="an existing vendored build to serve (default: build one into a temp folder)")
     parser.add_argument("--loads", type=int, default=5, help="cold and warm page loads of each page (default 5)")
     parser.add_argument("--runs", type=int, default=20, help="re-runs and seed execs (default 20)")
+    parser.add_argument("--stops", type=int, default=5, help="Stop latency samples, isolated and not (default 5; 0: skip)")
     parser.add_argument("--label", default="bench", help="name of the JSON file under bench/results/")
     parser.add_argument("--compare", type=Path, help="an earlier results JSON to print beside")
     args = parser.parse_args(argv)
@@ -111,6 +116,14 @@ def main(argv=None) -> int:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 log(f"Chromium {browser.version}; serving {dist} at {url}")
                 lab, bare = measure_browser(browser, url, counter, args.loads, args.runs, has_sw, has_pyc, log)
+                if args.stops:
+                    lab["stop_isolated"] = measure_stop(browser, url, args.stops, log, "COOP/COEP")
+                    plain, plain_url = make_bench_server(dist, Counter(), isolated=False)
+                    try:
+                        lab["stop_plain"] = measure_stop(browser, plain_url, args.stops, log, "plain server")
+                    finally:
+                        plain.shutdown()
+                        plain.server_close()
                 version = browser.version
                 browser.close()
         finally:
@@ -119,6 +132,10 @@ def main(argv=None) -> int:
         summary = summarize(lab, bare, cpy)
         summary["lab_bytes_gzip_est"] = gzip_estimate(lab.get("bytes_by_path"), dist_for_sizes)
         summary["bare_bytes_gzip_est"] = gzip_estimate(bare.get("bytes_by_path"), dist_for_sizes)
+        summary["lab_bytes_until_ready_gzip_est"] = gzip_estimate(lab.get("bytes_by_path_until_ready"), dist_for_sizes)
+        for key in ("stop_isolated", "stop_plain"):
+            if lab.get(key):
+                summary[key + "_ms"] = median(lab[key]["stop_ms"])
 
     old = json.loads(args.compare.read_text())["summary"] if args.compare else None
     print()

@@ -38,7 +38,7 @@ from .offline import SERVICE_WORKER, sri, write_zip
 from .page import VENDOR_PINS, content_security_policy
 from .pyodide import (LAB_LOCK, MIRROR_ENV, PYODIDE_CDN, PYODIDE_PINS, PYODIDE_RUNTIME, PYODIDE_SOURCE,
                       PYODIDE_VERSION, locate_pyodide_file)
-from .serve import SiteHandler, make_server, serve as serve_site
+from .serve import ISOLATION, SiteHandler, make_server, serve as serve_site
 from .assemble import CACHE_NAMES, build, build_version
 from .wheel import build_wheel
 
@@ -50,6 +50,6 @@ __all__ = [
     "STARTED_IN", "STDLIB_PATH", "STDLIB_PYC_ZIP", "STDLIB_ZIP", "SiteHandler", "Source", "TOKEN_CLASSES",
     "VENDOR_PINS", "build", "build_version", "build_wheel", "code_views", "content_security_policy",
     "find_python312", "font_files", "learning_map", "locate_font_tarball", "locate_pyodide_file",
-    "make_server", "missing_sources", "read_imports", "record_hash", "render_blocks", "render_exercises",
+    "ISOLATION", "make_server", "missing_sources", "read_imports", "record_hash", "render_blocks", "render_exercises",
     "repacked_name", "resolve_path", "serve_site", "sha256_file", "sri", "synced_docs", "write_docs", "write_zip",
 ]

@@ -107,7 +107,10 @@ def manifest_of(out: Path, pyodide_mode: str, shipped: dict[str, str], index_url
         "pyodide": {"version": pyodide.PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
                     "lockFileURL": pyodide.LAB_LOCK, "packages": pyodide.LAB_PACKAGES, "files": list(shipped.values()),
                     # the standard library with its start-up modules compiled (relative to indexURL)
-                    **({"stdLibURL": stdlib} if stdlib != bytecode.STDLIB_ZIP else {})},
+                    **({"stdLibURL": stdlib} if stdlib != bytecode.STDLIB_ZIP else {}),
+                    # the official one, for a standard-library module the pruned one left out (stdlib.py)
+                    **({"fullStdLibURL": bytecode.STDLIB_ZIP} if (out / "pyodide" / bytecode.STDLIB_ZIP).exists()
+                       and stdlib != bytecode.STDLIB_ZIP else {})},
         "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix()},
         "bytecode": {"compiler": bytecode.python_version(python), "magic": bytecode.PYC_MAGIC} if python else None,
         "files": files,

@@ -9,7 +9,9 @@ number, checked), which runs compile_job.py as a script:
     python3.12 sitebuild/compile_job.py JOB.json     # JOB.json: [[source file, co_filename, mode], ...]
 
 What is compiled (pyodide-imports.txt lists the files; the engine is compiled whole):
-- python_stdlib.zip -> python_stdlib.pyc.zip: each listed x.py replaced by x.pyc (no source);
+- python_stdlib.zip -> python_stdlib.pyc.zip: pruned to the modules the lab needs (stdlib.py), each
+  listed x.py replaced by x.pyc (no source), plus the lazy finder for the rest (lazy_stdlib.py); the
+  official zip goes beside it unchanged, fetched only if a left-out module is imported;
 - the NumPy and micropip wheels -> the same wheels with build tag "1pyc", listed x.py replaced by
   x.pyc, RECORD rewritten (the lab's lock file names them, with their sha256);
 - the engine wheel: __pycache__/x.cpython-312.pyc beside every x.py, which stays (students read it,
@@ -122,12 +124,14 @@ def repacked_name(upstream: str) -> str:
     return "-".join([name, version, BUILD_TAG, *tags]) + ".whl"
 
 
-def repack(upstream: Path, dest: Path, pycs: dict[str, bytes]) -> None:
+def repack(upstream: Path, dest: Path, pycs: dict[str, bytes], keep: set[str] | None = None,
+           extra: dict[str, bytes] | None = None) -> None:
     """Copy the zip/wheel `upstream` to `dest`, each x.py in `pycs` replaced by x.pyc (same place,
-    same date); a wheel's RECORD lists the new entries with their hashes."""
+    same date); a wheel's RECORD lists the new entries with their hashes. `keep`: only these entries
+    (the pruned standard library, stdlib.py); `extra`: {name: bytes} added at the end."""
     wheel = upstream.suffix == ".whl"
     with zipfile.ZipFile(upstream) as src:
-        infos = src.infolist()
+        infos = [info for info in src.infolist() if keep is None or info.filename in keep]
         written: dict[str, bytes] = {}
         with zipfile.ZipFile(dest, "w") as out:
             record = None
@@ -142,6 +146,8 @@ def repack(upstream: Path, dest: Path, pycs: dict[str, bytes]) -> None:
                     info.external_attr, info.compress_type = old.external_attr, zipfile.ZIP_DEFLATED
                 out.writestr(info, data)
                 written[info.filename] = data
+            for name, data in (extra or {}).items():
+                out.writestr(zipfile.ZipInfo(name, date_time=infos[0].date_time), data, zipfile.ZIP_DEFLATED)
             if record is not None:
                 lines = [f"{name},{record_hash(data)},{len(data)}" for name, data in written.items()]
                 text = "\n".join(lines + [f"{record.filename},,"]) + "\n"

@@ -77,6 +77,15 @@ Thư mục này chứa toàn bộ bài lab: trang web, Python (Pyodide), NumPy v
 Máy khác trong mạng LAN có thể mở http://<địa-chỉ-IP-của-máy-này>:8000/ khi máy này đang chạy lệnh
 trên (trình duyệt chỉ lưu bài lab để dùng offline với địa chỉ localhost hoặc https).
 Không mở index.html bằng cách bấm đúp (file://): trình duyệt chặn Python trong trang mở kiểu đó.
+
+Nút Dừng tức thì (https or localhost, with COOP/COEP headers): nút Dừng ngắt ngay một lần chạy (không
+phải khởi động lại Python) chỉ khi trang được "cách ly cross-origin": mở qua https hoặc localhost, với
+hai header Cross-Origin-Opener-Policy: same-origin và Cross-Origin-Embedder-Policy: credentialless.
+Lệnh "python3 -m http.server" không gửi hai header này, nhưng từ lần mở thứ hai trên cùng máy
+(localhost), service worker của bài lab tự thêm chúng. "python3 build.py serve" (trong mã nguồn) gửi
+chúng ngay. Máy khác mở http://<địa-chỉ-IP>:8000/ (không phải https) thì không có service worker, không
+được cách ly: nút Dừng vẫn dùng được nhưng phải khởi động lại Python (vài giây). Lớp học muốn nút Dừng
+tức thì trên mọi máy cần một máy chủ https gửi hai header trên (ví dụ Caddy, nginx).
 """
 
 

@@ -13,11 +13,12 @@ CSP (assemble.py, page.py), and the service worker's list (offline.py).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
 
-from . import bytecode
+from . import bytecode, stdlib
 from .common import ROOT, BuildError, sha256_file
 from .fetch import Source, fetch
 
@@ -85,8 +86,27 @@ def vendor_pyodide(dest: Path, python: str | None = None) -> dict[str, str]:
     pycs = compile_listed(python, listed) if listed else {}
     for name in listed:
         shipped[name] = bytecode.repacked_name(name)
-        bytecode.repack(locate_pyodide_file(name), dest / shipped[name], pycs[name])
+        pruned = pruning(name, listed[name], python)
+        bytecode.repack(locate_pyodide_file(name), dest / shipped[name], pycs[name], **pruned)
+        if name == bytecode.STDLIB_ZIP:  # the official zip beside it, for stdlib.py's lazy finder (not in `shipped`: not loaded at start)
+            shutil.copyfile(locate_pyodide_file(name), dest / name)
     return shipped
+
+
+def pruning(name: str, imported: list[str], python: str) -> dict:
+    """repack()'s keep/extra: for the standard library (stdlib.py) the files the lab needs and the lazy
+    finder with the full zip's module list; for NumPy the files an import can read; {} for micropip."""
+    with zipfile.ZipFile(locate_pyodide_file(name)) as zf:
+        names = zf.namelist()
+    if name.startswith("numpy-"):
+        return {"keep": stdlib.numpy_kept(names)}
+    if name != bytecode.STDLIB_ZIP:
+        return {}
+    finder = (Path(__file__).parent / "lazy_stdlib.py").read_text(encoding="utf-8")
+    line = f"MODULES: frozenset = frozenset({stdlib.module_names(names)!r})"
+    finder = re.sub(r"(?m)^MODULES: frozenset = frozenset\(\)[^\n]*$", lambda _: line, finder, count=1)
+    [pyc] = bytecode.compile_sources(python, [(finder.encode(), bytecode.co_filename(name, stdlib.LAZY_FINDER), "unchecked")])
+    return {"keep": stdlib.kept_files(names, imported), "extra": {stdlib.LAZY_FINDER + "c": pyc}}
 
 
 def compile_listed(python: str, listed: dict[str, list[str]]) -> dict[str, dict[str, bytes]]:

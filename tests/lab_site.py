@@ -104,9 +104,11 @@ def page_csp(dist: Path) -> str:
 
 
 class RecordingServer:
-    """Serves `dist` on 127.0.0.1:<free port>; `overrides` maps a path to (status, content type, bytes)."""
+    """Serves `dist` on 127.0.0.1:<free port>; `overrides` maps a path to (status, content type, bytes).
+    Cross-origin isolated (COOP/COEP, as `build.py serve`) unless `isolated=False` (a plain file server)."""
 
-    def __init__(self, dist: Path, headers: dict[str, str] | None = None, overrides: dict | None = None):
+    def __init__(self, dist: Path, headers: dict[str, str] | None = None, overrides: dict | None = None,
+                 isolated: bool = True):
         self.paths: list[str] = []
         recorder, fixed = self.paths, dict(overrides or {})
 
@@ -133,7 +135,7 @@ class RecordingServer:
             def log_message(self, *args):  # keep test output readable
                 pass
 
-        self.server = sitebuild.make_server(dist, 0, headers, handler=Handler)
+        self.server = sitebuild.make_server(dist, 0, headers, handler=Handler, isolated=isolated)
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.url = self.origin + "/"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -286,7 +286,8 @@ def run(config_json):
 
 @pytest.fixture(scope="module")
 def faulty_lab(chromium, site, tmp_path_factory):
-    """The same site, but build-info.json points at an engine that fails on purpose."""
+    """The same site, but build-info.json points at an engine that fails on purpose, served by a plain file
+    server (no COOP/COEP: not cross-origin isolated, so Stop restarts Python)."""
     src = tmp_path_factory.mktemp("faulty-engine")
     (src / "pyproject.toml").write_text('[project]\nname = "inference_lab"\nversion = "9.9.9"\n')
     (src / "inference_lab").mkdir()
@@ -300,7 +301,7 @@ def faulty_lab(chromium, site, tmp_path_factory):
     srv = RecordingServer(site, headers={"Content-Security-Policy": page_csp(site)}, overrides={
         "/build-info.json": (200, "application/json", json.dumps(manifest).encode()),
         "/engine/faulty/" + wheel.name: (200, "application/zip", wheel.read_bytes()),
-    })
+    }, isolated=False)
     lab = Lab(chromium, srv.origin).open(srv.url)
     yield lab
     lab.close()
@@ -335,9 +336,13 @@ def test_a_stuck_run_can_be_stopped_without_reloading(faulty_lab):
     expect(lab.status).to_have_attribute("data-status", "running")
     expect(lab.page.locator('[data-action="run"]')).to_be_disabled()
     expect(lab.page.locator('[data-action="stop"]')).to_be_visible()
+    assert lab.page.evaluate("crossOriginIsolated") is False
+    started = len(lab.page.evaluate("window.__lab.workers"))
     lab.page.click('[data-action="stop"]')
     expect(lab.status).to_have_attribute("data-status", re.compile("^(loading|ready)$"))
+    expect(lab.page.locator("#action-note")).to_contain_text("không được cách ly cross-origin")  # says why
     expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    assert len(lab.page.evaluate("window.__lab.workers")) == started + 1                        # restarted
     expect(lab.control("SLOTS")).to_have_value("3")                 # nothing typed is lost
     expect(lab.page.locator('[data-action="stop"]')).to_be_hidden()
     assert lab.run({"SLOTS": 2}, reset=False) == "error"              # the new worker answers

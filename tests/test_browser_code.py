@@ -7,7 +7,9 @@
   marks), every panel carries the edited-code marker, the edit rides in the address and survives a
   reload; "Khôi phục" brings the seed's output back.
 - A syntax error, an exception, a wrong return value and an endless loop (Dừng, and the watchdog) each
-  give their message beside the editor, keep the panels' previous output and keep the edit.
+  give their message beside the editor, keep the panels' previous output and keep the edit. The page is
+  cross-origin isolated here, so Stop interrupts the loop (the lesson names its line) in the same worker;
+  a bare `except:` that swallows the interrupt is ended by a restart after about a second.
 """
 from __future__ import annotations
 
@@ -220,28 +222,83 @@ def test_bad_return_value_names_the_function(lab):
 LOOP = "def plan_tasks(running, budget_cap):\n    while True:\n        pass\n"
 
 
-def test_endless_loop_stop_button_restarts_python_and_keeps_the_edit(lab):
-    before = panels(lab)
+def workers(lab) -> tuple[int, int]:
+    """(Web Workers the page started, workers it ended): a reboot of Python adds one to each."""
+    return len(lab.page.evaluate("window.__lab.workers")), lab.page.evaluate("window.__lab.terminated")
+
+
+def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everything(lab):
+    """The session's server is cross-origin isolated (COOP/COEP, as build.py serve): Stop raises
+    KeyboardInterrupt through Pyodide's interrupt buffer; the same worker stays, ready at once."""
+    assert lab.page.evaluate("crossOriginIsolated") is True
+    lab.set_value("QUEUE_LIMIT", 2)
+    before, started = panels(lab), workers(lab)
+    start = inspect.getsourcelines(original("scheduler.plan_tasks"))[1]
     editor = set_code(lab, "scheduler.plan_tasks", 3, LOOP)
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
     editor.locator('[data-action="stop-code"]').click()
-    expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
-    assert_lesson_kept_everything(lab, editor, LOOP, before, "Đã dừng lần chạy với mã đã sửa")
+    expect(lab.status).to_have_attribute("data-status", "ready", timeout=RUN_MS)
+    assert workers(lab) == started                                   # no reboot: the same Python
+    assert_lesson_kept_everything(lab, editor, LOOP, before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
+                                  re.compile(rf"dòng ({start + 1}|{start + 2}), trong plan_tasks"))
+    expect(lab.page.locator("#action-note")).to_contain_text("không phải khởi động lại")
+    expect(lab.control("QUEUE_LIMIT")).to_have_value("2")           # the constants stay
+    lab.set_value("QUEUE_LIMIT", 1)
 
 
-def test_endless_loop_watchdog_restarts_python_and_keeps_the_edit(lab):
-    before = panels(lab)
+def test_endless_loop_watchdog_interrupts_without_a_reboot_and_keeps_the_edit(lab):
+    before, started = panels(lab), workers(lab)
     editor = open_editor(lab, "scheduler.plan_tasks", 3)
     assert editor_text(editor) == LOOP
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
-    expect(lab.status).to_have_attribute("data-status", "loading", timeout=20000)     # the watchdog fired
-    expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    expect(lab.status).to_have_attribute("data-status", "ready", timeout=20000)       # the watchdog fired
+    assert workers(lab) == started
     assert_lesson_kept_everything(lab, editor, LOOP, before, "quá 8 giây", "vòng lặp")
+
+
+SWALLOWS = ("def plan_tasks(running, budget_cap):\n    while True:\n        try:\n            while True:\n"
+            "                pass\n        except:\n            pass\n")
+
+
+def test_a_bare_except_that_swallows_the_interrupt_falls_back_to_a_restart(lab):
+    before, (started, ended) = panels(lab), workers(lab)
+    editor = set_code(lab, "scheduler.plan_tasks", 3, SWALLOWS)
+    editor.locator('[data-action="run-code"]').click()
+    expect(lab.status).to_have_attribute("data-status", "running")
+    editor.locator('[data-action="stop-code"]').click()
+    expect(lab.status).to_have_attribute("data-status", "loading", timeout=20000)     # about 1 s later
+    expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    assert workers(lab) == (started + 1, ended + 1)
+    expect(lab.page.locator("#action-note")).to_contain_text("except")
+    assert_lesson_kept_everything(lab, editor, SWALLOWS, before, "Đã dừng lần chạy với mã đã sửa")
     editor = restore(lab, "scheduler.plan_tasks", 3)
     assert run_from(editor, lab) == "done"
     assert changed_blocks(lab, expected_text()) == []
+
+
+LAZY = """    import sys
+    finders = [f for f in sys.meta_path if type(f).__name__ == "LazyStdlib"]
+    print("before", [f.fetched for f in finders], "fractions" in sys.modules)
+    import fractions
+    assert fractions.Fraction(1, 3) + fractions.Fraction(1, 6) == fractions.Fraction(1, 2)
+    print("after", [f.fetched for f in finders])
+"""
+
+
+def test_a_module_outside_the_pruned_standard_library_is_fetched_when_imported(lab):
+    """sitebuild/stdlib.py: the page loads a pruned standard library; `import fractions` in an edit makes the
+    lazy finder (sitebuild/lazy_stdlib.py) fetch the official zip, and the run goes on."""
+    source = inspect.getsource(original("scheduler.plan_tasks"))
+    head, body = source.split("\n", 1)
+    editor = set_code(lab, "scheduler.plan_tasks", 3, head + "\n" + LAZY + body)
+    assert run_from(editor, lab) == "done"
+    assert changed_blocks(lab, expected_text()) == []                   # the same plan, with a Fraction on the way
+    printed = editor.locator(".code-printed-text").inner_text().splitlines()
+    # the standard library's lazy finder: fractions was not there before; the import fetched the zip
+    assert printed[:2] == ["before [False] False", "after [True]"]
+    restore(lab, "scheduler.plan_tasks", 3)
 
 
 def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):

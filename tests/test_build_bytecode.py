@@ -12,6 +12,7 @@ import pytest
 
 from build_helpers import needs_mirror, vendored
 from lab_site import build_site, pyodide_mirror, sitebuild
+from sitebuild import stdlib  # noqa: E402  (after lab_site put the repository on sys.path)
 
 
 @pytest.fixture
@@ -43,8 +44,11 @@ def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
                 assert path not in names and path + "c" in names, path  # the source replaced by its bytecode
                 assert _pyc_header(zf.read(path + "c")) == (sitebuild.PYC_MAGIC, 0b01)  # hash-based, unchecked
             listed = set(inner)
-            for info in original.infolist():  # everything else exactly as upstream
-                if info.filename not in listed and not info.filename.endswith(".dist-info/RECORD"):
+            for info in original.infolist():  # everything else kept exactly as upstream (the stdlib: pruned)
+                kept = info.filename in names or info.filename in listed
+                assert kept or upstream == sitebuild.STDLIB_ZIP or (upstream.startswith("numpy-") and info.filename
+                                                                   not in stdlib.numpy_kept([info.filename])), info.filename
+                if kept and info.filename not in listed and not info.filename.endswith(".dist-info/RECORD"):
                     assert zf.read(info.filename) == original.read(info), info.filename
             if ours.suffix == ".whl":
                 record = zf.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()

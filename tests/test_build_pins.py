@@ -34,7 +34,10 @@ def test_pins_match_the_mirror_checksums():
 def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
     manifest = json.loads((site / "build-info.json").read_text())
     shipped = manifest["pyodide"]["files"]
-    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(shipped)
+    full = [manifest["pyodide"]["fullStdLibURL"]] if "fullStdLibURL" in manifest["pyodide"] else []  # lazy, sitebuild/stdlib.py
+    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(shipped + full)
+    for name in full:
+        assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
     assert len(shipped) == len(sitebuild.PYODIDE_RUNTIME)
     for name in shipped:  # upstream files as pinned; the bytecode build's own files are listed with their hash
         if name in sitebuild.PYODIDE_PINS:

@@ -33,8 +33,10 @@ WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
 
 # ── a file server whose files can go missing, restartable on the same port (same origin) ──
 class SiteServer:
-    def __init__(self, root: Path, port: int = 0, csp: str | None = None):
-        self.root, self.csp = root, csp
+    """Not cross-origin isolated unless `isolated` (a classroom's plain file server sends no COOP/COEP)."""
+
+    def __init__(self, root: Path, port: int = 0, csp: str | None = None, isolated: bool = False):
+        self.root, self.csp, self.isolated = root, csp, isolated
         self.paths: list[str] = []
         self.missing: set[str] = set()
         self._start(port)
@@ -55,7 +57,7 @@ class SiteServer:
                 pass
 
         headers = {"Content-Security-Policy": self.csp} if self.csp else None
-        self.server = sitebuild.make_server(self.root, port, headers, handler=Handler)
+        self.server = sitebuild.make_server(self.root, port, headers, handler=Handler, isolated=self.isolated)
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"
         self.running = True
@@ -149,6 +151,7 @@ def test_reload_and_run_with_the_network_off(chromium, site):
     try:
         page.goto(server.url)
         wait_ready(page)
+        assert page.evaluate("crossOriginIsolated") is False          # the server sends no COOP/COEP
         names = wait_controlled(page)
         assert len(names) == 1, names
         urls = cached_urls(page, names[0])
@@ -163,6 +166,8 @@ def test_reload_and_run_with_the_network_off(chromium, site):
         wait_ready(page)
         from_network = [p for p in server.paths if p != "/sw.js"]  # the browser's update check may ask for sw.js
         assert from_network == [], f"asked the server for {from_network}"
+        # ... with the COOP/COEP headers the service worker adds: isolated, Stop can interrupt (static/core/stop.js)
+        assert page.evaluate("crossOriginIsolated") is True
 
         server.stop()
         context.set_offline(True)

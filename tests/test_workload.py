@@ -147,6 +147,8 @@ def test_long_sequences_take_the_blocked_paths():
     assert np.allclose(ctx, np.einsum("htk,hkd->htd", full, V).transpose(1, 0, 2).reshape(-1, 8), atol=1e-12)
     assert prob.shape == (2, 1, LONG + 40) and np.allclose(prob[:, 0], full[:, -1], atol=1e-12)
     assert attention(Q, K, V, 0)[1].shape == (2, 1, LONG + 40)
+    few = attention(Q[:, -3:], K, V, LONG + 37)                          # 3 queries at the end: every row
+    assert few[1].shape == (2, 3, LONG + 40) and np.allclose(few[1], full[:, -3:], atol=1e-12)
     W = make_weights(3, 22)
     ids = list(rng.integers(2, 22, LONG + 30))
     assert np.allclose(logits_at(W, ids, [5, LONG + 29])[0], forward(W, ids, 0)[0][[5, LONG + 29]], atol=1e-10)
@@ -175,7 +177,7 @@ def test_progress_is_told_for_every_engine_run():
 def test_a_thousand_requests_and_the_json_size():
     started = time.perf_counter()
     out = run_cli(["--workload-requests", "1000", "--slots", "64", "--queue-limit", "1024", "--pool-blocks", "auto",
-                   "--workload-rate", "200", "--json"])
+                   "--workload-rate", "200", "--token-budget", "2048", "--json"])     # bench/workload_scale.py's
     seconds = time.perf_counter() - started
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -194,3 +196,12 @@ def test_the_scale_command_runs_to_the_end(clock):
     assert not missing_parts(out.stdout)
     assert "ĐẦU VÀO: 64 yêu cầu sinh tự động" in out.stdout and "TỔNG KẾT" in out.stdout
     print(f"\nscale command, CLOCK={clock}: {seconds:.1f} s")
+
+
+def test_speculation_on_a_long_generated_workload_runs_the_model_and_passes():
+    """SPEC_METHOD has its own verify path (core/speculative.py): no replay then, and a verify over a long context
+    still gets every row of its attention (model.attention_blocked, one block)."""
+    report = run({"WORKLOAD_REQUESTS": 4, "WORKLOAD_PROMPT": LONG + 44, "WORKLOAD_OUTPUT": 6, "SLOTS": 4,
+                  "QUEUE_LIMIT": 4, "MAX_CONTEXT": 400, "POOL_BLOCKS": "auto", "TOKEN_BUDGET": 512, "SPEC_METHOD": "draft"})
+    assert report.passed, [c.name for c in report.checks if not c.ok]
+    assert "replayed" not in report.block(12).data

@@ -1,10 +1,11 @@
 // Inference Lab page, the entry module: wires the store, the worker client, the controls, the
 // panels and the tools together and owns the run itself (Run, Stop, Mặc định; one run at a time;
-// a run that takes too long can be stopped, which restarts Python and keeps what the user typed).
+// a run that takes too long can be stopped, and what the user typed stays: stop.js says how).
 // Everything that comes from the engine or the user is inserted with textContent, never as HTML.
 // Modules, one job each: store.js (state + events), worker-client.js (the worker protocol), parts.js (the
 // body's parts: controls.js, panels.js, address.js — the address's one owner, applied once Python is ready
-// and on back/forward, never by reloading), lab-api.js (the tools' one API), fields.js, dom.js, versioned.js.
+// and on back/forward, never by reloading), lab-api.js (the tools' one API), stop.js (Stop and the watchdog: interrupt,
+// else restart Python), fields.js, dom.js, versioned.js.
 // Tools (each init(lab)): editor, share, compare, code, exercises, steps (static/tools/).
 // Language: static/words/i18n.js (t(key, values); the header's switch changes language in place: see
 // switchLanguage below).
@@ -15,6 +16,7 @@ import { createStore } from './store.js';
 import { createWorkerClient } from './worker-client.js';
 import { createParts } from './parts.js';
 import { createLabApi } from './lab-api.js';
+import { createStop } from './stop.js';
 import { make } from './dom.js';
 import { formatValue } from './fields.js';
 import * as editor from '../tools/editor.js';
@@ -179,7 +181,7 @@ function run() {
 // A long run tells how far it is (static/worker/worker.js labProgress, at most every ~100 ms): the status
 // stays 'running' and says which engine run, its step and the requests done, with a progress bar.
 const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.run.static'),
-  nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache') };
+  nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache'), nospec: () => t('app.run.nospec') };
 function onRunProgress(msg) {
   const { inflight } = store.get();
   if (!inflight || inflight.id !== msg.id || store.get().status !== 'running') return;
@@ -201,6 +203,7 @@ function onStarted(id) {
 function finishRun() {
   const { inflight } = store.get();
   if (inflight) clearTimeout(inflight.slowTimer);
+  stopper.settled(inflight);
   store.set({ inflight: null });
   panels.setBusy(false);
   updateButtons();
@@ -214,6 +217,7 @@ function onResult(result) {
     onRunError({ message: t('app.engineReturnedResult') });
     return;
   }
+  if (typeof result.stopped === 'string') { stopper.onStopped(result); return; } // Stop, without a restart
   if (!result.ok) {
     const errors = (Array.isArray(result.errors) ? result.errors : []).map(inLang);
     const unplaced = controls.showFieldErrors(errors);
@@ -279,19 +283,10 @@ function onMalformed(what, runId) {
   else setNote(text);
 }
 
-function stop() {
-  stopRun('user');
-}
-
-// reason: 'user' (Dừng) or 'watchdog' (a run with edited code ran too long).
-function stopRun(reason) {
-  const { inflight } = store.get();
-  if (!inflight) return;
-  restartWorker(reason === 'watchdog'
-    ? t('app.stoppedRunEditedCode') + WATCHDOG_MS / 1000 + t('app.secondsPython')
-    : t('app.runStoppedPython'));
-  store.emit('stopped', { reason, patched: inflight.patched });
-}
+const stopper = createStop({ store, worker, restartWorker, finishRun, setStatus, setNote, watchdogMs: WATCHDOG_MS,
+  showFieldErrors: (errors) => controls.showFieldErrors(errors) });
+const stop = () => stopper.stopRun('user');
+const stopRun = (reason) => stopper.stopRun(reason);
 
 // The edited functions every run sends from now on ([] for none).
 function setPatches(patches) {

@@ -22,7 +22,8 @@
 //   address({problems, restored, runs}) the page address was applied (static/core/address.js); the
 //                            page runs next when runs and no problems.
 //   clearErrors()            clear the errors you placed.
-//   stopped({reason, patched}) a run was stopped and Python restarted: reason 'user' (Dừng) or
+//   stopped({reason, patched, restarted, message}) a run was stopped (interrupted, or Python restarted:
+//                            core/stop.js): reason 'user' (Dừng) or
 //                            'watchdog' (a run with edited code took longer than watchdogSeconds());
 //                            patched: the run had edited code.
 //   refused(addresses, text)  edited code tried the network and the page's CSP refused it; text: the
@@ -71,7 +72,7 @@ export function createLabApi(page) {
     insertControls: controls.insert,            // (node) into the form, before "Nâng cao"
     // ── running ──
     run: page.run,                              // the Run button
-    stop: page.stop,                            // the Stop button (restarts Python)
+    stop: page.stop,                            // the Stop button (interrupts the run, else restarts Python)
     setPatches: page.setPatches,                // ([{module, function, source, key, …}]): every Run sends them
     watchdogSeconds: () => page.watchdogMs / 1000, // a run with edited code is stopped after this
     // (constants): Mặc định, these, Run; see app.js. REQUESTS (a trace: a list of request objects) has

@@ -1,7 +1,7 @@
 // The page's side of the worker protocol (static/worker/worker.js owns Pyodide). Messages are small typed
 // objects:
 //   page -> worker   {id, type: 'run', config, patches?, lang} · {id, type: 'render', report, lang}
-//   worker -> page   {type: 'progress', stage, detail, fraction} (loading) · {type: 'ready', schema, versions}
+//   worker -> page   {type: 'progress', stage, detail, fraction} (loading) · {type: 'ready', schema, versions, interrupt}
 //                    {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a run, every ~100 ms)
 //                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
 //                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
@@ -16,6 +16,9 @@
 // what it already said (Pyodide's download starts before this module is even fetched), else starts
 // one from a blob: URL as boot.js does (so the page's CSP governs it). Messages of a worker that was
 // stopped, and results of runs no longer waited for, are dropped.
+// Stop: interrupt(id, seconds) writes into the SharedArrayBuffer the worker sent with 'ready' (only where the
+// page is cross-origin isolated): Pyodide raises KeyboardInterrupt in the run, which answers as a result
+// {ok: false, stopped}; it returns false where that is not possible, and stop() ends the worker instead.
 // Leaves out: what the page does with them (static/core/app.js passes handlers).
 
 import { versioned } from './versioned.js';
@@ -27,13 +30,14 @@ const isId = (v) => Number.isSafeInteger(v) && v > 0;
 const maybe = (check) => (v) => v === undefined || v === null || check(v);
 const isTexts = (v) => Array.isArray(v) && v.length <= 100 && v.every(isText);
 const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
+const isShared = (v) => typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer && v.byteLength >= 12;
 
 // What each message the page reads must hold: {field: check}. The worker's words stay text (the page
 // never parses them as HTML); results are checked here at the top and by app.js below that.
 const SHAPES = {
   progress: { stage: isText, detail: maybe(isText), fraction: maybe((v) => typeof v === 'number'), id: maybe(isId),
     run: maybe(isText), step: maybe(isCount), done: maybe(isCount), total: maybe(isCount) },
-  ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject) },
+  ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject), interrupt: maybe(isShared) },
   started: { id: isId },
   result: { id: isId, result: (v) => isObject(v) && typeof v.ok === 'boolean' },
   error: { id: maybe(isId), message: isText, details: maybe(isText), fatal: maybe((v) => typeof v === 'boolean') },
@@ -70,6 +74,7 @@ export function createWorkerClient(handlers) {
   let waiting = null; // id of the run whose result is awaited
   let nextId = 1;
   let sentEdits = false; // this worker was sent a run with edited code
+  let stopView = null;   // Int32Array over the worker's interrupt buffer (see static/worker/worker.js), or null
 
   function onMessage(from, msg) {
     if (from !== worker) return; // a stopped worker's late message
@@ -88,7 +93,7 @@ export function createWorkerClient(handlers) {
         if (msg.stage !== 'run') handlers.progress(msg);
         else if (waiting !== null && msg.id === waiting && handlers.runProgress) handlers.runProgress(msg);
         break;
-      case 'ready': handlers.ready(msg); break;
+      case 'ready': stopView = msg.interrupt ? new Int32Array(msg.interrupt) : null; handlers.ready(msg); break;
       case 'started': if (waiting !== null && msg.id === waiting && handlers.started) handlers.started(msg.id); break;
       case 'result':
         if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }
@@ -137,6 +142,7 @@ export function createWorkerClient(handlers) {
     current.onerror = onError;
     worker = current;
     sentEdits = false;
+    stopView = null;
     if (early) {
       for (const event of early.events) onMessage(current, event.data);
       if (early.error) onError(early.error);
@@ -171,7 +177,18 @@ export function createWorkerClient(handlers) {
     if (worker) worker.terminate();
     worker = null;
     waiting = null;
+    stopView = null;
   }
 
-  return { start, run, render, stop };
+  // Asks the worker to stop run `id` by a KeyboardInterrupt (seconds: the watchdog's, 0 for the Stop
+  // button); false when this page cannot (not cross-origin isolated, or no worker ready).
+  function interrupt(id, seconds) {
+    if (!stopView || waiting !== id) return false;
+    Atomics.store(stopView, 2, seconds || 0);
+    Atomics.store(stopView, 1, id);
+    Atomics.store(stopView, 0, 2); // SIGINT: Pyodide raises KeyboardInterrupt at the next Python line
+    return true;
+  }
+
+  return { start, run, render, stop, interrupt, canInterrupt: () => stopView !== null };
 }

@@ -176,9 +176,10 @@ function onResult(cs, result) {
   markPanels(cs);
 }
 
-// A run with edits stopped (the watchdog or Stop): said beside every open edited function, or in the note.
-function onStopped(cs, { reason, patched }) {
-  if (!patched) return;
+// A run with edits stopped (the watchdog or Stop) by restarting Python: said beside every open edited
+// function, or in the note. Stopped by an interrupt, the run's own lesson (the line it was on) is there already.
+function onStopped(cs, { reason, patched, restarted }) {
+  if (!patched || !restarted) return;
   const text = reason === 'watchdog'
     ? t('code.stoppedRunEditedCode', { watchdogSeconds: cs.lab.watchdogSeconds() })
     : t('code.stoppedRunEditedCode2');

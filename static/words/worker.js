@@ -24,6 +24,9 @@ self.WORKER_WORDS = {
     'worker.pythonError': 'Python báo lỗi: ',
     'worker.errorWhileRunning': 'Lỗi khi chạy: ',
     'worker.couldNotLoadPython': 'Không tải được Python trong trình duyệt.',
+    'worker.stopButton': 'nút Dừng',
+    'worker.watchdog': 'quá {seconds} giây',
+    'worker.stoppedAt': 'Đã dừng ({stopped}) lần chạy: ',
   },
   en: {
     'worker.rebuildPagePython3': 'Rebuild the page with “python3 build.py” (on a machine without internet: point LAB_PYODIDE_MIRROR at a folder holding the Pyodide 0.27.7 files), serve it with “python3 build.py serve” and reload the page.',
@@ -47,5 +50,8 @@ self.WORKER_WORDS = {
     'worker.pythonError': 'Python error: ',
     'worker.errorWhileRunning': 'Error while running: ',
     'worker.couldNotLoadPython': 'Could not load Python in the browser.',
+    'worker.stopButton': 'the Stop button',
+    'worker.watchdog': 'more than {seconds} seconds',
+    'worker.stoppedAt': 'Stopped ({stopped}) the run: ',
   },
 };

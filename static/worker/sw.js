@@ -16,6 +16,17 @@
 //   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
 // - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache, if its
 //   sha256 is still the build's (else it is fetched again); anything else goes to the network untouched.
+// - cross-origin isolation (the coi-serviceworker technique): the page (a navigation) it serves carries
+//   Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: credentialless, and a CDN
+//   file Cross-Origin-Resource-Policy: cross-origin, so a page it serves is crossOriginIsolated
+//   and Stop interrupts a run instead of restarting Python (static/core/stop.js). GitHub Pages cannot
+//   send these headers itself. Unlike coi-serviceworker, the page is NOT reloaded when this worker
+//   first takes it over: it registers once the lab is ready (its precache must not compete with
+//   Pyodide's download), and a reload then would start Python a second time on the first visit (~4 s)
+//   and drop what the student did meanwhile. So the first visit stops by restarting Python (its message
+//   says why); every later visit is isolated. "credentialless" rather than "require-corp": a
+//   --pyodide cdn build's CDN needs no CORP header (Safari, which lacks it, stays unisolated: Stop
+//   restarts Python there).
 'use strict';
 
 const BUILD = null; // @build: replaced by build.py
@@ -116,10 +127,23 @@ async function answer(request, key) {
     }
   }
   if (!hit) return fetch(request);
+  // Other files go as cached: same-origin files need no header under COEP, and a Response made here
+  // would have no URL, so the browser could not reuse its compiled WebAssembly between visits.
+  const page = request.mode === 'navigate' || new URL(key).origin !== self.location.origin;
+  if (page) return isolated(hit, key, request.method === 'HEAD');
   if (request.method === 'HEAD') {
     return new Response(null, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
   }
   return hit;
+}
+
+// The response with the headers of cross-origin isolation (see the top of this file).
+function isolated(response, key, headOnly) {
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'credentialless');
+  if (new URL(key).origin !== self.location.origin) headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  return new Response(headOnly ? null : response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 self.addEventListener('fetch', (event) => {

@@ -4,6 +4,9 @@
 // micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
 // is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
 // The interpreter lives as long as the worker: runs never reload it.
+// Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
+// an interrupt buffer sent with 'ready'; the page writes into it, Python raises KeyboardInterrupt in the
+// line it is on, and web.run answers {ok: false, stopped: that line}. Elsewhere the page restarts the worker.
 // A build with bytecode (build-info.json "bytecode", sitebuild/bytecode.py) names its standard library
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
@@ -16,7 +19,8 @@
 // worker -> page: {type: 'progress', stage, detail, fraction} (loading)
 //                 {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a long run, labProgress)
 //                 {id, type: 'stats', stats} (stats: see memoryStats())
-//                 {type: 'ready', schema, versions, timings} (timings: ms since the worker started)
+//                 {type: 'ready', schema, versions, timings, interrupt} (timings: ms since the worker started;
+//                 interrupt: the SharedArrayBuffer of Stop when the page is cross-origin isolated, else null)
 //                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
 //                 {id, type: 'error', message, details, fatal}
 //                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
@@ -109,32 +113,29 @@ function unlessFails(promise, check) {
   return Promise.race([promise, check.then(() => promise)]);
 }
 
-// Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
-try {
-  const url = new URL('pyc-cache.js', WORKER_URL);
+// A helper script of this folder, with the build's ?v= (as versioned() gives modules).
+function importHelper(name) {
+  const url = new URL(name, WORKER_URL);
   url.search = new URL(WORKER_URL).search;
   importScripts(url.href);
+}
+
+// Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
+try {
+  importHelper('pyc-cache.js');
 } catch (err) {
   self.labPyc = null;
 }
 const labPyc = self.labPyc || null;
+
+// Stop's interrupt buffer (static/worker/interrupt.js).
+importHelper('interrupt.js');
+const stops = self.labInterrupt;
 let manifestText = '';
 
-// ── first visit: hand what this worker downloads anyway to the service worker (sw.js) ──
-// sw.js caches the whole build once the lab is ready. So that it need not download the same 17 MB a
-// second time, a worker that is not yet served by it copies each build file it fetches into a
-// staging cache (named from build-info.json's "build", like every cache of the lab); sw.js takes a
-// staged file only if its sha256 matches the build, and fetches the rest.
-const staging = { cache: null, files: null, puts: [] }; // files: URLs (no query) of the build, once the manifest is read
-
-function stage(url, response, init) {
-  if (!staging.files || !response.ok || (init && init.method && init.method !== 'GET')) return;
-  const key = new URL(url);
-  key.search = '';
-  if (!staging.files.has(key.href)) return;
-  const copy = response.clone(); // now, before the caller reads the body
-  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(key.href, copy)).catch(() => {}));
-}
+// First-visit copies of the build's files for sw.js (static/worker/staging.js).
+importHelper('staging.js');
+const staging = self.labStaging;
 
 // The worker's one fetch interceptor (Pyodide fetches its files through self.fetch): the compiled
 // stdlib comes from memory when pyc-cache.js has it; anything else from the network, a copy of
@@ -145,22 +146,9 @@ self.fetch = async function (input, init) {
   const local = labPyc && labPyc.answer(url.href);
   if (local) return local;
   const response = await nativeFetch(input, init);
-  stage(url, response, init);
+  staging.stage(url, response, init);
   return response;
 };
-
-function startStaging(manifest, manifestURL, indexURL) {
-  const timing = performance.getEntriesByName(manifestURL.href)[0];
-  const served = timing && timing.workerStart > 0; // sw.js answered: the build is cached already
-  if (served || typeof caches === 'undefined' || !manifest.build) return;
-  staging.cache = manifest.build.caches.staging + ' ' + SITE_ROOT.href;
-  staging.files = new Set([
-    ...Object.keys(manifest.files || {}).map((path) => new URL(path, SITE_ROOT).href),
-    ...(manifest.pyodide.files || []).map((name) => new URL(name, indexURL).href),
-  ]);
-  const copy = new Response(manifestText, { headers: { 'Content-Type': 'application/json' } });
-  staging.puts.push(caches.open(staging.cache).then((cache) => cache.put(manifestURL.href, copy)).catch(() => {}));
-}
 
 // The engine wheel's bytes, fetched while Pyodide loads.
 async function fetchWheel(wheelURL) {
@@ -242,13 +230,24 @@ async function installEngine(wheelURL, wheelBytes) {
   }
 }
 
+// A pruned standard library (sitebuild/stdlib.py): the rest comes from the official zip when first
+// imported, through the finder the build put into it (sitebuild/lazy_stdlib.py).
+function lazyStdlib(url) {
+  const lazy = pyodide.pyimport('_lab_lazy_stdlib');
+  try {
+    lazy.install(url, LANG);
+  } finally {
+    lazy.destroy();
+  }
+}
+
 async function boot() {
   progress('build-info.json', t('worker.readingBuildSFileList'), 0.02);
   const manifest = await fetchManifest();
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
   const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
-  startStaging(manifest, MANIFEST_URL, indexURL);
+  staging.start(manifest, MANIFEST_URL, indexURL, manifestText, SITE_ROOT);
   const check = checkFiles(indexURL, manifest.pyodide.files || []);
   const wheel = fetchWheel(wheelURL);
   wheel.catch(() => {}); // awaited below; a failure is reported there
@@ -263,16 +262,23 @@ async function boot() {
   mark('pyodide');
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
+  if (manifest.pyodide.fullStdLibURL) lazyStdlib(new URL(manifest.pyodide.fullStdLibURL, indexURL).href);
   await loadPackages();
   progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
-  await Promise.all(staging.puts); // so sw.js, registered at 'ready', finds them all
-  staging.files = null;
+  await staging.settle(); // so sw.js, registered at 'ready', finds them all
+  const interrupt = stops.give(pyodide);
   mark('ready');
-  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings });
+  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt });
+}
+
+// Who stopped the run, in the page's language (web.run words its message with it).
+function stoppedBy() {
+  const seconds = stops.seconds();
+  return seconds > 0 ? t('worker.watchdog', { seconds }) : t('worker.stopButton');
 }
 
 // One default run while the student reads the page: weights, tokenizer and the quality gate are
@@ -280,9 +286,11 @@ async function boot() {
 function warmUp() {
   if (warmed || !web) return;
   warmed = true;
+  const stopsBefore = stops.lastStopped();
   try {
     web.run('{}'); // imports the pipeline, fills the engine's caches
-    web.run('{}'); // a second, steady run: WebAssembly's optimising tier has more to work on
+    // a second, steady run (WebAssembly's optimising tier has more to work on), unless a Stop came
+    if (stops.lastStopped() === stopsBefore) web.run('{}');
   } catch (err) {
     // a real run will report it
   }
@@ -314,7 +322,7 @@ function reportRefused() {
 
 // How far the run in progress is: entrypoints/web.py finds this function (`from js import labProgress`) and
 // calls it after engine steps, at most every ~100 ms: run = "chunked" (the main run), "static", "nochunk"
-// (block 12's other policies), "nocache" (block 11's run without the prefix cache).
+// (block 12's other policies), "nocache" (block 11's run without the prefix cache), "nospec" (without speculation).
 let runningId = null;    // the id of the run Python is working on
 self.labProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });
@@ -323,6 +331,11 @@ function handleRun(msg) {
   warmed = true;
   if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
   post({ id: msg.id, type: 'started' }); // the page's watchdog for edited code counts from here
+  stops.clear(); // a Stop that came after the previous run had ended
+  if (stops.on && stops.lastStopped() === msg.id) { // stopped while it waited (behind the warm-up)
+    post({ id: msg.id, type: 'result', result: { ok: false, stopped: t('worker.stoppedAt', { stopped: stoppedBy() }), errors: [] } });
+    return;
+  }
   try {
     const lang = msg.lang === 'en' ? 'en' : 'vi';
     const config = JSON.stringify(msg.config || {});
@@ -330,18 +343,25 @@ function handleRun(msg) {
     runningId = msg.id;
     // vi without patches: web.run(config), the seed's words; the other arguments only when needed
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
+      : stops.on ? web.run.callKwargs(config, patches, lang, { stopped: stoppedBy })
+        : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
     const text = String(err && err.message || err);
     const lastLine = text.trim().split('\n').pop();
+    if (isPython && err.type === 'KeyboardInterrupt') { // stopped outside web.run's own handling
+      post({ id: msg.id, type: 'result', result: { ok: false, stopped: t('worker.stoppedAt', { stopped: stoppedBy() }) + lastLine, errors: [] } });
+      return;
+    }
     post({
       id: msg.id, type: 'error',
       message: (isPython ? t('worker.pythonError') : t('worker.errorWhileRunning')) + lastLine,
       details: text,
       fatal: !isPython, // anything but a Python exception may have left the interpreter unusable
     });
+  } finally {
+    stops.clear(); // a Stop that came as the run ended is not for the next one
   }
 }
 

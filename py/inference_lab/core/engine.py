@@ -192,17 +192,14 @@ class Engine(KVRoom, Speculation):
         K, V = self.pool.gather(seq)
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
 
-    def emit(self, seq: Sequence, logits_row, t: int, token: int | None = None) -> None:
-        """Sample the next token from `logits_row` (or take `token`: core/replay.py), then take_token."""
-        if token is None:
-            token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
-            if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
-                self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
+    def emit(self, seq: Sequence, logits_row, t: int) -> None:
+        token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
+        if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
+            self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
         self.take_token(seq, token, t)
 
     def take_token(self, seq: Sequence, token: int, t: int) -> None:
-        """Append a generated token at time t, then the stop check: eos or max_new finishes the sequence
-        (speculative.py's accepted tokens come in here too)."""
+        """Append a generated token at time t, then the stop check: eos or max_new finishes the sequence."""
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))

@@ -95,7 +95,7 @@ CAUSAL = np.triu(np.full((ROWS, ROWS), -np.inf), 1)   # (ROWS, ROWS): -inf above
 def attention(Qr, K, V, start: int):
     """Causal softmax over source positions; the queries sit at start..; returns (context (T, H*d), prob (H, T, S)).
     More than LONG queries or keys (a long prompt, a decode in a long context) go to attention_blocked, whose
-    prob holds only the last row."""
+    prob holds only the last row when there are more than ROWS queries."""
     T = Qr.shape[1]
     if T > LONG or K.shape[1] > LONG:
         return attention_blocked(Qr, K, V, start)
@@ -113,8 +113,9 @@ def attention_blocked(Qr, K, V, start: int):
     """attention() for a long chunk, ROWS queries at a time: each block's queries see only the keys up to their
     own positions (the causal half is never computed) and its (H, ROWS, S) scores stay small, so a 2,048-token
     prompt costs about a tenth of one big (H, T, S) matrix. Same numbers up to float64 rounding (~1e-15).
-    Returns (context (T, H*d), prob of the LAST query only (H, 1, S)): the whole matrix of a 2,048-token
-    chunk would be 64 MB, and the engine keeps only the last row."""
+    Returns (context (T, H*d), prob (H, T, S) when T <= ROWS (a decode, a speculative verify), else of the LAST
+    query only (H, 1, S): the whole matrix of a 2,048-token chunk would be 64 MB, and the engine keeps only the
+    last row of a prefill chunk."""
     T = Qr.shape[1]
     ctx = np.empty((T, N_HEADS * D_HEAD))                                  # (T, H*d)
     for lo in range(0, T, ROWS):
@@ -128,7 +129,7 @@ def attention_blocked(Qr, K, V, start: int):
         np.exp(scores, out=scores)
         scores /= np.add.reduce(scores, axis=-1, keepdims=True)            # prob (H, r, S)
         ctx[lo:hi] = np.matmul(scores, V[:, :S]).transpose(1, 0, 2).reshape(hi - lo, N_HEADS * D_HEAD)
-    return ctx, scores[:, -1:, :]
+    return ctx, scores if T <= ROWS else scores[:, -1:, :]      # one block (a decode, a verify): every row
 
 
 def forward(W, ids, start, K_past=None, V_past=None):

@@ -68,7 +68,7 @@ class ReplayEngine(Engine):
     def decode(self, seq: Sequence, end: int) -> None:
         seq.history.append(seq.pending_token)
         self.pool.reserve(seq, 1)
-        self.emit(seq, None, end, token=self.next_token(seq))
+        self.take_token(seq, self.next_token(seq), end)
 
     def prefill(self, seq: Sequence, n: int, end: int) -> None:
         if seq.start is None:
@@ -78,7 +78,7 @@ class ReplayEngine(Engine):
         self.pool.reserve(seq, n)
         seq.num_prefill_left -= n
         if seq.num_prefill_left == 0:
-            self.emit(seq, None, end, token=self.next_token(seq))
+            self.take_token(seq, self.next_token(seq), end)
 
 
 def replay_engine(lab, policy: str, budget_cap: int | None, tokens: dict,

@@ -211,6 +211,21 @@ FIELDS: tuple[Field, ...] = (
           "advanced", 0, 1_000_000,
           en=('Fixed cost per step (STEP_OVERHEAD, µs)', 'Fixed time of every step under CLOCK = roofline: CPU '
               'scheduling, kernel launches, sampling; assumed.')),
+    # ── speculative decoding (speculative.py proposes, rejection_sampler.py accepts; off = the seed) ──
+    Field("SPEC_METHOD", "choice", "off", "Giải mã suy đoán (SPEC_METHOD)",
+          "off = mỗi bước một token (như seed); ngram = đề xuất token bằng cách tìm lại n token cuối trong chính chuỗi "
+          "(prompt lookup của vLLM); draft = mô hình nháp rẻ hơn (chính mô hình của lab, trọng số lượng tử hóa "
+          "QUANT_BITS bit) đề xuất K token. Mô hình đích kiểm tra cả K token trong một lượt; luật chấp nhận giữ nguyên "
+          "phân phối đầu ra.", "advanced", choices=("off", "ngram", "draft"),
+          en=('Speculative decoding (SPEC_METHOD)', "off = one token per step (as in the seed); ngram = propose tokens "
+              "by finding the last n tokens earlier in the sequence itself (vLLM's prompt lookup); draft = a cheaper draft "
+              "model (the lab's own model with its weights quantized to QUANT_BITS bits) proposes K tokens. The target "
+              "model checks all K in one pass; the acceptance rule keeps the output distribution unchanged.")),
+    Field("SPEC_TOKENS", _I, 3, "Số token đề xuất mỗi bước (SPEC_TOKENS, K)",
+          "K: số token tối đa mà bộ đề xuất đưa ra cho mỗi chuỗi trong một bước (bị cắt gần max_new, MAX_CONTEXT "
+          "và khi ngân sách token không đủ K + 1).", "advanced", 1, 8,
+          en=('Proposed tokens per step (SPEC_TOKENS, K)', 'K: the most tokens the proposer offers per sequence in one '
+              'step (cut near max_new, MAX_CONTEXT and when the token budget has less than K + 1 room).')),
     # ── a generated workload (workload.py): replaces REQUESTS when WORKLOAD_REQUESTS > 0 ──
     Field("WORKLOAD_REQUESTS", _I, 0, "Số yêu cầu sinh tự động (WORKLOAD_REQUESTS)",
           "0 = dùng trace REQUESTS; N > 0 = engine chạy N yêu cầu sinh tự động R1 … RN thay cho REQUESTS (greedy, "
@@ -284,21 +299,6 @@ FIELDS: tuple[Field, ...] = (
           "advanced", 0, 100_000_000,
           en=('Assumed TPOT target (TPOT_SLO, µs)', 'An ASSUMED target for the mean time between tokens; goodput counts '
               'the requests that meet both TTFT_SLO and TPOT_SLO.'), roofline_default=TPOT_US_ROOFLINE),
-    # ── speculative decoding (speculative.py proposes, rejection_sampler.py accepts; off = the seed) ──
-    Field("SPEC_METHOD", "choice", "off", "Giải mã suy đoán (SPEC_METHOD)",
-          "off = mỗi bước một token (như seed); ngram = đề xuất token bằng cách tìm lại n token cuối trong chính chuỗi "
-          "(prompt lookup của vLLM); draft = mô hình nháp rẻ hơn (chính mô hình của lab, trọng số lượng tử hóa "
-          "QUANT_BITS bit) đề xuất K token. Mô hình đích kiểm tra cả K token trong một lượt; luật chấp nhận giữ nguyên "
-          "phân phối đầu ra.", "advanced", choices=("off", "ngram", "draft"),
-          en=('Speculative decoding (SPEC_METHOD)', "off = one token per step (as in the seed); ngram = propose tokens "
-              "by finding the last n tokens earlier in the sequence itself (vLLM's prompt lookup); draft = a cheaper draft "
-              "model (the lab's own model with its weights quantized to QUANT_BITS bits) proposes K tokens. The target "
-              "model checks all K in one pass; the acceptance rule keeps the output distribution unchanged.")),
-    Field("SPEC_TOKENS", _I, 3, "Số token đề xuất mỗi bước (SPEC_TOKENS, K)",
-          "K: số token tối đa mà bộ đề xuất đưa ra cho mỗi chuỗi trong một bước (bị cắt gần max_new, MAX_CONTEXT "
-          "và khi ngân sách token không đủ K + 1).", "advanced", 1, 8,
-          en=('Proposed tokens per step (SPEC_TOKENS, K)', 'K: the most tokens the proposer offers per sequence in one '
-              'step (cut near max_new, MAX_CONTEXT and when the token budget has less than K + 1 room).')),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 

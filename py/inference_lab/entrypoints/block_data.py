@@ -343,9 +343,10 @@ def block12_data(lab, main, runs, S) -> dict:
                      served=len(res.done), steps=res.log.count,
                      memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items), **step_mix(res.log.items))
                 for name, res in runs.items()]
-    return dict(per=per, same=same, policies=policies, **({"replayed": True} if lab.cfg.WORKLOAD_REQUESTS else {}),
+    replayed = {"replayed": True} if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off" else {}   # lab.other_run
+    return dict(per=per, same=same, policies=policies,
                 weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8,
-                **scope)
+                **scope, **replayed)
 
 
 def gate_result(lab, bits: int) -> dict:

@@ -109,6 +109,6 @@ def headline(done: list) -> dict:
 def colocated(lab, main) -> dict:
     """Block [12] under DISAGG = on: this run against the same replicas with DISAGG = off (same router, same trace)."""
     cfg = replace(lab.cfg, DISAGG="off")
-    tokens = recorded(main) if cfg.WORKLOAD_REQUESTS else None                # a generated workload: clock-only replay
+    tokens = recorded(main) if cfg.WORKLOAD_REQUESTS and cfg.SPEC_METHOD == "off" else None   # clock-only replay
     other = run_cluster(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, False, None, tokens)
     return dict(disagg=headline(main.done), colocated=headline(other.done))

@@ -102,10 +102,11 @@ def other_run(lab, main, cluster: bool = False):
     """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
     or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py); on the cluster
     (cluster.py) when the run has one."""
+    replay = lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off"     # speculation has its own verify path
     if cluster:
-        tokens = recorded(main) if lab.cfg.WORKLOAD_REQUESTS else None
+        tokens = recorded(main) if replay else None
         return lambda policy, cap, prefix_cache=None: run_cluster(lab, policy, cap, False, prefix_cache, tokens)
-    if lab.cfg.WORKLOAD_REQUESTS:
+    if replay:
         tokens = recorded(main)
         return lambda policy, cap, prefix_cache=None: replay_engine(lab, policy, cap, tokens, prefix_cache)
     return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
@@ -114,7 +115,7 @@ def other_run(lab, main, cluster: bool = False):
 def run(config: Config | dict | None = None, lang: str = "vi", progress=None) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
-    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache") and how far."""
+    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec") and how far."""
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
@@ -132,8 +133,9 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
     runs["chunked"] = main
     lab.progress = heard("nocache")
     nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
-    lab.progress = None
+    lab.progress = heard("nospec")
     nospec = engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
+    lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)
     qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]

@@ -3,8 +3,9 @@
 `LANG` is the lessons' language ("vi", or "en" for `--lang en` and the English page), set by
 `language(lang)` around a patched run; `say(key, **fields)` words a sentence of the editor's tables
 (words/patch_vi.py, words/patch_en.py) in it. `exception_lesson` and `stopped_lesson` turn an
-exception or a stop (Ctrl-C, `--timeout`, the page's watchdog) into a lesson that shows only the
-student's own lines, with the line numbers of the student's file (`Unit.first_line` shifts them).
+exception or a stop (Ctrl-C, `--timeout`, the page's Stop and watchdog) into a lesson that shows only the
+student's own lines, with the line numbers of the student's file (`Unit.first_line` shifts them);
+`engine_stopped` says where an unedited run was stopped (the engine's own line).
 
     >>> say("load.line", line=3)
     'dòng 3'
@@ -117,3 +118,19 @@ def stopped_lesson(exc: BaseException, sources: dict, units: list, stopped: str)
         message += say("run.stopped_here")
         return Lesson(unit.key, "stopped", message + "\n".join(format_frames(frames[-1:])), name, line)
     return Lesson(units[0].key if units else "", "stopped", message)
+
+
+def engine_stopped(exc: BaseException, stopped: str) -> str:
+    """A run without edits stopped (the page's Stop): the engine's line it was on, as the CLI's --timeout says it."""
+    frames, tb = [], exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if "inference_lab" in code.co_filename.replace("\\", "/").split("/"):
+            frames.append((code.co_filename.replace("\\", "/").rsplit("/", 1)[-1], tb.tb_lineno, code.co_name))
+        tb = tb.tb_next
+    message = say("run.stopped_engine", stopped=stopped)
+    if not frames:
+        return message
+    file, line, name = frames[-1]
+    where = say("run.top_level") if name == "<module>" else name
+    return message + say("run.stopped_engine_here") + say("run.frame", file=file, line=line, where=where)

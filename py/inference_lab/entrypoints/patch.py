@@ -54,6 +54,7 @@ from ..layout import LAYOUT, dotted, short
 from ..words.blocks import BLOCKS
 from .contracts import CONTRACTS, checked  # noqa: F401  (the tests and the code views read CONTRACTS from here)
 from .lessons import LANG, Lesson, PatchError, exception_lesson, language, say, stopped_lesson  # noqa: F401
+from .sandbox import uninterrupted
 
 PACKAGE = "inference_lab"
 # The modules whose functions a patch may replace (the engine's mechanics, not its words or plumbing).
@@ -226,8 +227,9 @@ def rebound(replacements: dict):
                 setattr(module, attr, replacement)
         yield
     finally:
-        for module, attr, original in reversed(undo):
-            setattr(module, attr, original)
+        with uninterrupted():                     # a Stop now waits until every original is back
+            for module, attr, original in reversed(undo):
+                setattr(module, attr, original)
 
 
 def fresh_caches() -> dict:

@@ -10,6 +10,8 @@ class (`Engine.step = …`), add modules, or reach the lab's caches and change w
   builtins, math, json, random) gets back exactly the names it had, bound to the same objects;
   sys.modules, sys.path and sys.meta_path get back their entries.
 So the next unedited run prints what a fresh page prints, byte for byte (tests/test_sandbox.py).
+`uninterrupted()` holds back a KeyboardInterrupt (the page's Stop, Ctrl-C) while the namespaces are put
+back, and raises it after, so a Stop never leaves them half restored (tests/test_interrupt.py).
 
     >>> import json
     >>> from inference_lab.entrypoints import web
@@ -106,11 +108,33 @@ def fresh_caches() -> None:
 
 
 @contextlib.contextmanager
-def kept():
-    """Inside: fresh caches; after: the watched namespaces as they were before (see the module's docstring)."""
-    state = snapshot()
+def uninterrupted():
+    """Inside, SIGINT (a KeyboardInterrupt: Stop through Pyodide's interrupt buffer, Ctrl-C) is only noted;
+    it is raised when the block is done. Outside the main thread (no signal handlers there) a plain block."""
+    import signal
+    noted = []
     try:
-        fresh_caches()
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    except (ValueError, OSError, AttributeError):
+        yield
+        return
+    try:
         yield
     finally:
-        restore(state)
+        signal.signal(signal.SIGINT, previous)
+    if noted:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def kept():
+    """Inside: fresh caches; after: the watched namespaces as they were before (see the module's docstring)."""
+    with uninterrupted():
+        state = snapshot()
+    try:
+        with uninterrupted():
+            fresh_caches()
+        yield
+    finally:
+        with uninterrupted():
+            restore(state)

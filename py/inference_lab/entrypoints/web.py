@@ -31,6 +31,12 @@ and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
     >>> bad["ok"], [(e["field"], e["kind"], e["line"]) for e in bad["errors"]]
     (False, [('patch:scheduler.py', 'syntax', 1)])
 
+A run stopped by a KeyboardInterrupt (the page's Stop raises one through Pyodide's interrupt buffer,
+static/worker/worker.js) answers {"ok": false, "stopped": <the sentence naming the line it was on>, "errors":
+[the lesson beside the edited function, if any]}; `stopped` (a string, or a function giving one) says who
+stopped it. The lab's caches are emptied after a stop (one may have been filled half-way), so the next run
+prints what a fresh page prints, byte for byte (tests/test_interrupt.py).
+
 Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
 """
 from __future__ import annotations
@@ -163,10 +169,16 @@ def page_progress():
     return labProgress
 
 
-def run(config_json: str, patches=None, lang: str = "vi", progress=None) -> str:
+def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", progress=None) -> str:
     """`progress`: send(run, steps, settled, requests), called through `throttled`; by default the page's
     worker's (page_progress), none in CPython."""
-    progress = progress if progress is not None else page_progress()
+    try:
+        return _run(config_json, patches, lang, stopped, progress if progress is not None else page_progress())
+    except KeyboardInterrupt as exc:          # anywhere in the run, even outside the engine
+        return _stopped(exc, lang, stopped)
+
+
+def _run(config_json: str, patches, lang: str, stopped, progress=None) -> str:
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
@@ -191,16 +203,39 @@ def run(config_json: str, patches=None, lang: str = "vi", progress=None) -> str:
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed), patch.language(lang), sandbox.kept():
-            report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg)
+            report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg, stopped=stopped)
         return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
                            "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)
     except patch.PatchError as exc:
-        return json.dumps({"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
-                           "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False)
+        out = {"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons], "printed": shorten(printed.getvalue(), lang)}
+        said = [lesson.message for lesson in exc.lessons if lesson.kind == "stopped"]
+        if said:
+            empty_caches()
+            out["stopped"] = said[0]
+        return json.dumps(out, ensure_ascii=False)
     except (TypeError, ValueError) as exc:      # a value from the student's code JSON cannot hold
         with patch.language(lang):
             lesson = patch.Lesson(units[0].key, "engine", patch.say("run.unsendable", error=exc))
         return json.dumps({"ok": False, "errors": [lesson.to_dict()]}, ensure_ascii=False)
+
+
+def _stopped(exc: KeyboardInterrupt, lang: str, stopped) -> str:
+    from .lessons import engine_stopped
+    from .patch import language
+    empty_caches()
+    with language(lang if lang in ("vi", "en") else "vi"):
+        said = engine_stopped(exc, stopped() if callable(stopped) else str(stopped))
+    return json.dumps({"ok": False, "stopped": said, "errors": []}, ensure_ascii=False)
+
+
+def empty_caches() -> None:
+    """Every lru_cache of the package emptied: a stop may have come while one was being filled."""
+    import sys
+    for name, module in list(sys.modules.items()):
+        if module is not None and (name == "inference_lab" or name.startswith("inference_lab.")):
+            for value in list(vars(module).values()):
+                if isinstance(value, functools._lru_cache_wrapper):
+                    value.cache_clear()
 
 
 def _answer(report) -> str:

@@ -34,6 +34,8 @@ SAY = {
                   "in any of your lines: check the values your functions return and the arguments they change.",
     "run.stopped": "Stopped ({stopped}) while running the edited code.",
     "run.stopped_here": " When it stopped, your code was here (perhaps a loop that never ends):\n",
+    "run.stopped_engine": "Stopped ({stopped}) while the engine was running.",
+    "run.stopped_engine_here": " When it stopped, the engine was here:\n",
     "run.unsendable": "The result of the run with edited code cannot be sent to the page: {error}.",
     "run.printed_cut": "\n… ({cut} characters left out)",
     # ── return values: the lesson, then what each contract says ───────────

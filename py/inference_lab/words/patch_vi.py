@@ -37,6 +37,8 @@ SAY = {
                   "trong dòng nào của bạn: hãy xem lại giá trị các hàm của bạn trả về và các đối số chúng sửa.",
     "run.stopped": "Đã dừng ({stopped}) khi đang chạy mã đã sửa.",
     "run.stopped_here": " Lúc dừng, mã của bạn đang ở đây (có thể là một vòng lặp không bao giờ kết thúc):\n",
+    "run.stopped_engine": "Đã dừng ({stopped}) khi máy đang chạy.",
+    "run.stopped_engine_here": " Lúc dừng, máy đang ở đây:\n",
     "run.unsendable": "Kết quả của lần chạy với mã đã sửa không gửi được về trang: {error}.",
     "run.printed_cut": "\n… (bỏ {cut} ký tự)",
     # ── return values: the lesson, then what each contract says ───────────

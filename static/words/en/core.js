@@ -62,6 +62,7 @@ export default {
   'app.run.static': 'Block 12, static batching',
   'app.run.nochunk': 'Block 12, continuous without chunking',
   'app.run.nocache': 'Block 11, without the prefix cache',
+  'app.run.nospec': 'Blocks 7 and 13, without speculative decoding',
   'app.engineReturnedResult': 'The engine returned a result that cannot be read.',
   'app.engineDoesNotRunConfig': 'The engine does not run with this config.',
   'app.noDetails': 'No details.',
@@ -89,4 +90,9 @@ export default {
   'address.appearsTimes': 'appears {nValues} times.',
   'app.refused': 'The lab runs offline; code cannot reach the network. The browser refused: {addresses}.',
   'app.malformed': 'Python sent a message of the wrong shape ({what}); it was ignored.',
+  'stop.stopping': 'Stopping the run…',
+  'stop.ready': 'Stopped. Python is still ready: press Run to run again.',
+  'stop.kept': 'Python did not have to restart: the values, the edited code and the last run’s output are kept.',
+  'stop.notIsolated': '(This page is not cross-origin isolated — a first visit, or plain http from another machine — so Stop has to restart Python; from the next visit, over https or localhost, Stop is instant.)',
+  'stop.ignored': '(The run did not end within 1 second of the KeyboardInterrupt — perhaps a bare except: in the code swallowed it — so Python was restarted.)',
 };

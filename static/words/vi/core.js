@@ -62,6 +62,7 @@ export default {
   'app.run.static': 'Khối 12, static batching',
   'app.run.nochunk': 'Khối 12, continuous không chia đoạn',
   'app.run.nocache': 'Khối 11, không prefix cache',
+  'app.run.nospec': 'Khối 7 và 13, không giải mã suy đoán',
   'app.engineReturnedResult': 'Engine trả về kết quả không đọc được.',
   'app.engineDoesNotRunConfig': 'Engine không chạy với cấu hình này.',
   'app.noDetails': 'Không có chi tiết.',
@@ -89,4 +90,9 @@ export default {
   'address.appearsTimes': 'xuất hiện {nValues} lần.',
   'app.refused': 'Bài lab chạy offline; mã không thể truy cập mạng. Trình duyệt đã chặn: {addresses}.',
   'app.malformed': 'Python gửi về một thông điệp không đúng dạng ({what}); đã bỏ qua nó.',
+  'stop.stopping': 'Đang dừng lần chạy…',
+  'stop.ready': 'Đã dừng. Python vẫn sẵn sàng: bấm Chạy để chạy lại.',
+  'stop.kept': 'Python không phải khởi động lại: các giá trị, mã đã sửa và kết quả lần chạy trước vẫn giữ nguyên.',
+  'stop.notIsolated': '(Trang này không được cách ly cross-origin — lần mở đầu tiên, hoặc http từ máy khác — nên Dừng phải khởi động lại Python; từ lần mở sau, qua https hoặc localhost, Dừng là tức thì.)',
+  'stop.ignored': '(Lần chạy không dừng trong 1 giây sau KeyboardInterrupt — có thể một except: trơn trong mã đã nuốt nó — nên Python được khởi động lại.)',
 };

@@ -1,0 +1,117 @@
+"""The page's Stop without a reboot: a KeyboardInterrupt anywhere in a run leaves nothing half done.
+
+Where the page is cross-origin isolated, Stop writes 2 into Pyodide's interrupt buffer (static/worker/
+worker.js), which raises KeyboardInterrupt in whatever Python line runs then, exactly as
+`_thread.interrupt_main()` does here (both go through the SIGINT handler, so `sandbox.uninterrupted()`
+holds them back the same way). Each case below interrupts a run at its n-th line of the package's code,
+for n spread over the whole run (cache filling, the engine, the report, JSON), and checks:
+- web.run answers {"ok": false, "stopped": <the line it was on>} instead of raising (from its second line on:
+  at its very first, `try:` itself, the worker catches the KeyboardInterrupt instead);
+- the next unedited run prints what a fresh interpreter prints, byte for byte;
+- an edited run's stop names the student's line and puts every namespace back (sandbox.py).
+"""
+from __future__ import annotations
+
+import _thread
+import json
+import sys
+
+import pytest
+
+from inference_lab.entrypoints import sandbox, web
+
+LOOP = "def plan_tasks(running, budget_cap):\n    while True:\n        pass\n"
+
+
+def lines_of_a_run(config: str = "{}", patches=None) -> int:
+    """How many line events a run has in the package's files (the range the interrupts are spread over)."""
+    web.empty_caches()
+    count = [0]
+
+    def tracer(frame, event, arg):
+        if "inference_lab" in frame.f_code.co_filename:
+            count[0] += event == "line"
+        return tracer
+    sys.settrace(tracer)
+    try:
+        web.run(config, patches)
+    finally:
+        sys.settrace(None)
+    return count[0]
+
+
+def interrupted_run(at: int, config: str = "{}", patches=None, where: str = "inference_lab") -> dict:
+    """web.run with SIGINT sent at the `at`-th line in files whose name holds `where` (as Stop does through
+    the interrupt buffer)."""
+    count = [0]
+
+    def tracer(frame, event, arg):
+        if where in frame.f_code.co_filename and event == "line":
+            count[0] += 1
+            if count[0] == at:
+                _thread.interrupt_main()
+        return tracer
+    sys.settrace(tracer)
+    try:
+        return json.loads(web.run(config, patches, "vi", stopped="nút Dừng"))
+    finally:
+        sys.settrace(None)
+
+
+@pytest.fixture(scope="module")
+def fresh() -> str:
+    web.empty_caches()
+    return web.run("{}")
+
+
+@pytest.fixture(scope="module")
+def total() -> int:
+    return lines_of_a_run()
+
+
+def test_a_stop_anywhere_in_the_engine_leaves_the_next_run_byte_identical(fresh, total):
+    assert total > 1000
+    stopped = 0
+    for at in sorted({2, 3, 5, 17, 60, 200, *(total * k // 13 for k in range(1, 13)), total - 3}):
+        answer = interrupted_run(at)
+        assert answer.get("stopped") or answer["ok"], answer                 # never an exception
+        stopped += bool(answer.get("stopped"))
+        assert web.run("{}") == fresh, f"run after a stop at line event {at} of {total} differs"
+    assert stopped >= 15
+
+
+def test_the_stop_message_names_the_engine_line():
+    answer = interrupted_run(lines_of_a_run() // 2)
+    assert answer["ok"] is False and answer["errors"] == []
+    assert answer["stopped"].startswith("Đã dừng (nút Dừng) khi máy đang chạy.")
+    assert ", dòng " in answer["stopped"] and ".py" in answer["stopped"]
+
+
+def test_a_stopped_endless_edit_names_the_students_line_and_puts_everything_back(fresh):
+    before = sandbox.snapshot()
+    patches = [{"module": "scheduler", "function": "plan_tasks", "source": LOOP, "key": "scheduler.plan_tasks",
+                "name": "scheduler.py", "first_line": 40}]
+    answer = interrupted_run(1000, patches=patches, where="<patch ")   # well inside the endless loop
+    assert answer["ok"] is False
+    assert answer["stopped"].startswith("Đã dừng (nút Dừng) khi đang chạy mã đã sửa.")
+    assert "scheduler.py, dòng 4" in answer["stopped"]                    # line 2 or 3 of the loop, shifted by 40
+    [lesson] = answer["errors"]
+    assert lesson["kind"] == "stopped" and lesson["field"] == "patch:scheduler.plan_tasks" and lesson["line"] in (41, 42)
+    after = sandbox.snapshot()
+    assert after["lists"] == before["lists"] and after["modules"].keys() == before["modules"].keys()
+    assert web.run("{}") == fresh
+
+
+def test_an_interrupt_while_namespaces_are_put_back_waits_until_they_are():
+    with pytest.raises(KeyboardInterrupt):
+        with sandbox.uninterrupted():
+            _thread.interrupt_main()
+            done = sum(range(100_000))          # the handler runs here, but only notes the signal
+    assert done == 4999950000
+
+
+def test_a_stop_between_runs_is_harmless(fresh):
+    with pytest.raises(KeyboardInterrupt):      # a stray SIGINT before a run: raised, the run never starts
+        _thread.interrupt_main()
+        sum(range(100_000))
+    assert web.run("{}") == fresh
