@@ -64,6 +64,10 @@ def test_clicking_a_step_in_the_cluster_view_selects_it_and_the_replica_selector
     after = next(i for i, it in enumerate(items) if i + 1 > k and it["replica"] == 1) + 1
     expect(slider).to_have_attribute("aria-valuenow", str(after))
     expect(lab.page.locator("[data-step-view] .step-head")).to_contain_text(re.compile("bản sao 1"))
+    select.select_option("")
+    slider.press("Home")                                          # leave the shared page at step 1, the address
+    expect(slider).to_have_attribute("aria-valuenow", "1")        # written (the next module starts from there)
+    expect(lab.page).to_have_url(re.compile(r"[?&]step=1(&|$)"))
 
 
 def test_legible_at_phone_width_and_wide(lab: Lab):
@@ -114,3 +118,6 @@ def test_the_big_cluster_run_shows_progress_and_stops(lab: Lab):
     expect(lab.status).to_have_attribute("data-status", re.compile("^(loading|ready|stopped|done)$"), timeout=RUN_MS)
     expect(lab.status).to_have_attribute("data-status", re.compile("^(ready|stopped|done)$"), timeout=READY_MS)
     expect(lab.control("REPLICAS")).to_have_value("8")
+    slider = lab.page.locator("[data-step-slider]")               # the last finished run is still shown:
+    slider.press("Home")                                          # leave it at step 1 for the next module
+    expect(slider).to_have_attribute("aria-valuenow", "1")
