@@ -100,7 +100,8 @@ def test_every_exercise_is_linked_from_the_point_it_teaches(page):
     assert set(linked) == numbers, f"exercises no learning point links to: {sorted(numbers - set(linked))}"
     point_of = {int(t[-2:]): p for p, k, t, _ in page.links if k == "exercise" and int(t[-2:]) >= 14}
     assert point_of == {14: 3, 15: 4, 16: 7, 17: 6, 18: 3, 19: 4, 20: 4, 21: 9, 22: 8,   # step by step, prefill first, greedy, prefix cache, cancel, roofline x3, chunk size
-                        30: 4, 31: 4, 32: 7}                                               # speculative decoding x3
+                        30: 4, 31: 4, 32: 7,                                               # speculative decoding x3
+                        40: 3, 41: 8, 42: 8}                                               # the cluster x3
 
 
 def test_unknown_exercise_is_a_build_error():
@@ -119,4 +120,4 @@ def test_the_two_tracks_link_every_exercise_in_order():
         assert [int(h) for h in hrefs] == list(t.numbers) * 2        # once per language
         assert set(t.numbers) <= numbers
     assert sorted(n for t in TRACKS for n in t.numbers) == sorted(numbers), "every exercise is in exactly one track"
-    assert [t.numbers for t in TRACKS] == [(10, 11, 12, 16, 6, 32), (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31)]
+    assert [t.numbers for t in TRACKS] == [(10, 11, 12, 16, 6, 32), (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31, 40, 41, 42)]

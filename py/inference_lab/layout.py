@@ -5,7 +5,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
 - `core/`: the serving core: the GPUs' and model shapes' figures (hardware), the constants' schema and the
   validated config, tokenizer, model, sequence, block manager, scheduler, the roofline clock, engine (and its
   clock-only replay), speculative decoding (speculative: proposers and the engine's verify; rejection_sampler: the
-  acceptance rule), sampler, quantization, metrics, the run log and the workload generator. Mechanics only, no
+  acceptance rule), sampler, quantization, metrics, the run log, the workload generator, and the cluster: router,
+  replicas with disaggregation (cluster), goodput. Mechanics only, no
   sentence a student reads.
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
@@ -30,12 +31,14 @@ from __future__ import annotations
 PACKAGE = "inference_lab"
 LAYOUT = {
     "core": ("hardware", "schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "kv_room",
-             "roofline", "engine", "replay", "speculative", "rejection_sampler", "sampler", "quantization", "metrics",
-             "run_log", "workload"),
+             "roofline", "engine", "replay", "speculative", "rejection_sampler", "router", "cluster", "sampler",
+             "quantization", "metrics", "goodput", "run_log", "workload"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
-              "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en", "blocks"),
-    "entrypoints": ("lab", "block_data", "byte_cost", "weights", "report", "web", "cli", "trace", "patch", "lessons",
-                    "contracts", "sandbox", "exercises", "spec_data"),
+              "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
+              "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
+              "blocks"),
+    "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace", "patch",
+                    "lessons", "contracts", "sandbox", "exercises", "spec_data"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

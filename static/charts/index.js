@@ -13,6 +13,8 @@ import * as quantization from './quantization.js';
 import * as memory from './memory.js';
 import * as roofline from './roofline.js';
 import * as speculation from './speculation.js';
+import * as cluster from './cluster.js';
+import * as clusterView from './cluster-view.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
@@ -20,14 +22,14 @@ import { fontsReady } from './text-fit.js';
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
   2: [tokens],
-  3: [timeline],
+  3: [timeline, clusterView],
   5: [attention],
   6: [kvBlocks],
   7: [speculation],
   8: [sampling],
   9: [quantization],
   10: [memory, roofline],
-  11: [ttft],
+  11: [ttft, cluster],
   12: [policies],
   13: [quantization],
 };

@@ -128,14 +128,21 @@ function buildButtons() {
   const next = make('button', { type: 'button', class: 'btn', 'data-step-action': 'next' }, t('steps.next'));
   const play = make('button', { type: 'button', class: 'btn', 'data-step-action': 'play', 'aria-pressed': 'false' }, t('steps.play'));
   const count = make('span', { class: 'step-count', 'aria-hidden': 'true' });
+  // a cluster run (items carry `replica`): Lùi / Tiếp walk one replica's steps when one is chosen here
+  const replica = make('select', { class: 'step-replica', 'data-step-replica': '', 'aria-label': t('steps.replicaSelect'), hidden: true });
   const buttonRow = make('div', { class: 'step-buttons' });
-  buttonRow.append(back, next, play, count);
-  return { buttonRow, back, next, play, count };
+  buttonRow.append(back, next, play, replica, count);
+  return { buttonRow, back, next, play, replica, count };
 }
 
 function wireUi(sn, ui) {
-  ui.back.addEventListener('click', () => { stop(sn); select(sn, now(sn) - 1, { say: true }); });
-  ui.next.addEventListener('click', () => { stop(sn); select(sn, now(sn) + 1, { say: true }); });
+  ui.back.addEventListener('click', () => { stop(sn); select(sn, neighbour(sn, now(sn), -1), { say: true }); });
+  ui.next.addEventListener('click', () => { stop(sn); select(sn, neighbour(sn, now(sn), 1), { say: true }); });
+  ui.replica.addEventListener('change', () => {
+    if (!hasSteps(sn) || ui.replica.value === '') return;
+    const here = sn.record.items[now(sn) - 1];
+    if (!here || String(here.replica) !== ui.replica.value) select(sn, neighbour(sn, now(sn), 1, true), { say: true });
+  });
   ui.play.addEventListener('click', () => (sn.timer ? stop(sn) : start(sn)));
   ui.slider.addEventListener('keydown', (ev) => onKey(sn, ev));
   ui.slider.addEventListener('pointerdown', (ev) => onPointer(sn, ev));
@@ -191,8 +198,8 @@ function show(sn, step, opts) {
   s.setAttribute('aria-valuetext', valueText(item, step, count));
   ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
   ui.count.textContent = t('steps.step', { step, count });
-  ui.back.disabled = step <= 1;
-  ui.next.disabled = step >= count;
+  ui.back.disabled = neighbour(sn, step, -1) === step;
+  ui.next.disabled = neighbour(sn, step, 1) === step;
   drawView(sn.stepView, item, step, count);
   if (opts.address !== false) setAddressStep(sn, step);
   ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
@@ -205,6 +212,25 @@ function onKey(sn, ev) {
   ev.preventDefault();
   stop(sn);
   select(sn, to);
+}
+
+// The step before / after `from` (dir -1 / +1): of the replica chosen in the selector, if any (`wrap`: from the
+// other end when none is left that way); `from` itself when there is none.
+function neighbour(sn, from, dir, wrap = false) {
+  const items = sn.record.items;
+  const want = sn.ui.replica.hidden ? '' : sn.ui.replica.value;
+  const ok = (k) => want === '' || String(items[k - 1].replica) === want;
+  for (let k = from + dir; k >= 1 && k <= items.length; k += dir) if (ok(k)) return k;
+  if (wrap) for (let k = dir > 0 ? 1 : items.length; k !== from; k += dir) if (ok(k)) return k;
+  return from;
+}
+
+function fillReplicas(sn) {
+  const sel = sn.ui.replica;
+  const ids = [...new Set(sn.record.items.map((it) => it.replica).filter((r) => r !== undefined))].sort((a, b) => a - b);
+  sel.hidden = ids.length < 1;
+  sel.replaceChildren(make('option', { value: '' }, t('steps.allReplicas')),
+    ...ids.map((r) => make('option', { value: String(r) }, t('steps.replicaN', { n: r }))));
 }
 
 // A press on the track selects the step under it, and dragging keeps selecting.
@@ -256,6 +282,7 @@ function resetView(sn) {
     tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
     return tick;
   }));
+  fillReplicas(sn);
   sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config, sn.gpu, sn.tokens);
   ui.view.replaceChildren(...sn.stepView.nodes);
 }

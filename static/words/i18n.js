@@ -19,10 +19,12 @@ import viCharts from './vi/charts.js';
 import viCore from './vi/core.js';
 import viSteps from './vi/steps.js';
 import viTools from './vi/tools.js';
+import viCluster from './vi/cluster.js';
 import enCharts from './en/charts.js';
 import enCore from './en/core.js';
 import enSteps from './en/steps.js';
 import enTools from './en/tools.js';
+import enCluster from './en/cluster.js';
 
 export const LANGS = ['vi', 'en'];
 export const STORAGE_KEY = 'inference-lab:lang';
@@ -51,8 +53,8 @@ export function byLang(build) {
 
 /** Every page word, per language: key -> text (a template when it holds {name} placeholders). */
 export const CATALOGUES = {
-  vi: { ...viCore, ...viTools, ...viSteps, ...viCharts },
-  en: { ...enCore, ...enTools, ...enSteps, ...enCharts },
+  vi: { ...viCore, ...viTools, ...viSteps, ...viCharts, ...viCluster },
+  en: { ...enCore, ...enTools, ...enSteps, ...enCharts, ...enCluster },
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;

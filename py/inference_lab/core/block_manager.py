@@ -309,8 +309,10 @@ class BlockManager:
             ref_cnt_mismatch=len(held) != self.num_blocks or bool(np.any(ref != held)),
             not_conserved=len(free) != len(self.free) or bool(np.any(held[list(free)] > 0) if free else False)
             or len(free) + int(np.count_nonzero(held)) != self.num_blocks,
+            # every entry of the map names a block carrying that hash, and there are as many entries as blocks
+            # carrying a hash (the entries are then exactly those blocks: no block missing from the map)
             stale_hash=self.enable_caching and (                  # without the cache no block ever has a hash
                 any(self.block_hash[b] != h for h, copies in self.cached.items() for b in copies)
-                or any(h is not None and b not in self.cached.get(h, {}) for b, h in enumerate(self.block_hash))),
+                or sum(map(len, self.cached.values())) != len(self.block_hash) - self.block_hash.count(None)),
         )
         self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]

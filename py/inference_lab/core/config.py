@@ -177,6 +177,20 @@ def _check_fit(values: dict) -> list[Problem]:
                     f"reserve): change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
 
 
+def _check_cluster(values: dict) -> list[Problem]:
+    """DISAGG = on needs a prefill and a decode replica: 1 <= PREFILL_REPLICAS <= REPLICAS - 1."""
+    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    n, p = get("REPLICAS"), get("PREFILL_REPLICAS")
+    if get("DISAGG") != "on" or not (_is_int(n) and _is_int(p)) or p <= n - 1:
+        return []
+    if n < 2:
+        return [Problem("REPLICAS", f"DISAGG = on cần ít nhất 2 bản sao (một prefill, một decode); REPLICAS = {n}.",
+                        f"DISAGG = on needs at least 2 replicas (one prefill, one decode); REPLICAS = {n}.")]
+    return [Problem("PREFILL_REPLICAS", f"PREFILL_REPLICAS phải nằm trong khoảng 1..{n - 1} (REPLICAS − 1, để còn "
+                    f"bản sao decode); nhận {p}.",
+                    f"PREFILL_REPLICAS must be in the range 1..{n - 1} (REPLICAS − 1, leaving a decode replica); got {p}.")]
+
+
 def _check_costs(values: dict) -> list[Problem]:
     """A step must take simulated time, or the clock never moves (the seed asserts this)."""
     problems = []
@@ -231,7 +245,7 @@ def _value_problems(values: dict) -> list[Problem]:
     for f in FIELDS:
         if f.name not in skip:
             problems += _check_field(f, values.get(f.name, f.default), values)
-    return problems + _check_costs(values) + _check_fit(values) + _check_workload(values)
+    return problems + _check_costs(values) + _check_fit(values) + _check_workload(values) + _check_cluster(values)
 
 
 def validate(values: dict) -> list[Problem]:
@@ -243,13 +257,19 @@ def validate(values: dict) -> list[Problem]:
 def auto_pool_blocks(cfg) -> int:
     """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: HBM × 0.9 −
     weights − activation reserve, ÷ bytes per block), but no more than the trace can ever hold at once
-    (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan.
+    (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan. On a cluster
+    (REPLICAS > 1 or DISAGG = on) each replica gets its own pool of this size, and one replica never holds more than
+    SLOTS sequences at once, so there the cap is min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ (a thousand
+    requests on 8 replicas would otherwise scan 8 pools sized for all of them at every step).
 
     >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
     (30, 30)
     """
     vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)["blocks"]
-    return max(1, min(vllm, len(cfg.REQUESTS) * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
+    holders = len(cfg.REQUESTS)
+    if cfg.REPLICAS > 1 or cfg.DISAGG == "on":
+        holders = min(holders, cfg.SLOTS)
+    return max(1, min(vllm, holders * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
 
 
 _TYPES = {"int": "int", "float": "float", "choice": "str", "requests": "tuple"}

@@ -56,7 +56,7 @@ class ReplayEngine(Engine):
     """Engine whose tasks take blocks and time but no model: each new token comes from `tokens`."""
 
     def __init__(self, lab, policy: str, budget_cap: int | None, tokens: dict, prefix_cache: bool | None = None):
-        super().__init__(lab, policy, budget_cap, check=False, prefix_cache=prefix_cache)
+        super().__init__(lab, policy, budget_cap, check=False, prefix_cache=prefix_cache, spec="off")   # no model: no proposals
         self.tokens = tokens
         self.requests = {r["id"]: r for r in self.cfg.REQUESTS}
 

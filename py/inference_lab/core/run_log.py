@@ -61,6 +61,8 @@ EVENT_ORDER = (
     "admit",       # {id, why, room} a slot was given (why: the scheduler's admission check)
     "overtake",    # {id, priority, overtaken: [{id, priority, arrival}]} SCHED_POLICY=priority
     "cache_hit",   # {id, tokens, blocks, recompute} prompt tokens whose K/V came from the prefix cache
+    "kv_recv",     # {id, blocks, positions, bytes, source, sent, arrived, waited} DISAGG=on, a decode replica: a
+                   # request's KV arrived from prefill replica `source` and was written into these blocks (cluster.py)
     "budget",      # {id, got, left, cap} a prompt got fewer tokens than it has left
     "chunk",       # {id, n, done, total, first, recompute} a prompt chunk ran
     "wait_kv",     # {id, why, by, need, free, blocks} admitted at this boundary, back to waiting: no KV blocks
@@ -72,21 +74,30 @@ EVENT_ORDER = (
     "evict",       # {id, block, hash} PREFIX_CACHE=on: a free block still holding `hash` was given to `id` for new
                    # data, so its hash left the cache (block_manager's evictions; not narrated)
     "first",       # {id, time} first token
+    "kv_send",     # {id, blocks, positions, bytes, to, arrive} DISAGG=on, a prefill replica: the prompt is done, its KV
+                   # leaves for decode replica `to` (arriving at `arrive` µs) and its blocks go back (cluster.py)
     "finish",      # {id, reason, n, blocks}
 )
 RANK = dict({kind: i for i, kind in enumerate(EVENT_ORDER)}, abort=0)   # arrive / abort: in the order they happened
 AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
-GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "rollback")                     # events whose "blocks" went back to the pool
+GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")          # events whose "blocks" went back to the pool
 
 
 def free_ranges(free: list[int]) -> list[list[int]]:
     """Sorted block numbers as inclusive [first, last] runs."""
-    if not free:
-        return []
+    if len(free) < 64:                                    # short lists: one pass in plain Python (NumPy's set-up costs more)
+        out = []
+        for b in free:
+            if out and b == out[-1][1] + 1:
+                out[-1][1] = b
+            else:
+                out.append([b, b])
+        return out
     a = np.asarray(free)                                  # (n,)
     cut = np.flatnonzero(np.diff(a) != 1)                 # last index of every run but the final one
-    firsts, lasts = np.r_[a[0], a[cut + 1]], np.r_[a[cut], a[-1]]
-    return [[int(lo), int(hi)] for lo, hi in zip(firsts, lasts)]
+    firsts = np.concatenate((a[:1], a[cut + 1])).tolist()
+    lasts = np.concatenate((a[cut], a[-1:])).tolist()
+    return [[lo, hi] for lo, hi in zip(firsts, lasts)]
 
 
 def expand_ranges(ranges: list) -> list[int]:

@@ -92,6 +92,10 @@ _I = "int"
 # "less than 20 seconds to tokenize a GB of text on a server's CPU", well under 1 µs per token even on one
 # thread; the seed's 50 µs would dwarf a real step. COST_GATEWAY keeps the seed's 200 µs (assumed).
 TOKENIZE_US_ROOFLINE = 1
+# TPOT_SLO under CLOCK = roofline: 50 ms per output token (about 20 tokens/s, faster than people read; assumed, as
+# TTFT_SLO); the seed clock's 2,000 µs is twice its decode step (COST_DECODE_FIXED + 10 sequences).
+TPOT_US_ROOFLINE = 50_000
+MAX_REPLICAS = 8
 FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "Số chỗ chạy (SLOTS)", "Số chuỗi được chạy cùng lúc trong một bước.", "headline", 1, 256,
           en=('Running slots (SLOTS)', 'How many sequences run together in one step.')),
@@ -256,6 +260,45 @@ FIELDS: tuple[Field, ...] = (
           "Số token của mỗi tiền tố chung (kể cả <bos>), tính trong WORKLOAD_PROMPT.", "advanced", 1, 8192,
           en=('Tokens per shared prefix (WORKLOAD_SHARED)', 'Tokens of each shared prefix (<bos> included), counted '
               'inside WORKLOAD_PROMPT.')),
+    # ── the cluster: replicas, router, disaggregation and goodput (router.py, cluster.py, goodput.py) ──
+    Field("REPLICAS", _I, 1, "Số bản sao engine (REPLICAS)",
+          "Số engine chạy song song sau một router, mỗi engine có SLOTS, QUEUE_LIMIT, bể KV POOL_BLOCKS và bộ lập "
+          "lịch riêng; 1 = một engine như seed.", "advanced", 1, MAX_REPLICAS,
+          en=('Engine replicas (REPLICAS)', 'Engines running side by side behind one router, each with its own SLOTS, '
+              'QUEUE_LIMIT, POOL_BLOCKS KV pool and scheduler; 1 = one engine as in the seed.')),
+    Field("ROUTER", "choice", "round_robin", "Chính sách router (ROUTER)",
+          "round_robin = lần lượt từng bản sao; least_loaded = bản sao còn ít token phải tính nhất; prefix_aware = "
+          "điểm 3 × (phần block prompt đã ở bản sao đó) − 2 × (tải tương đối), trọng số mặc định của llm-d.",
+          "advanced", choices=("round_robin", "least_loaded", "prefix_aware"),
+          en=('Router policy (ROUTER)', "round_robin = each replica in turn; least_loaded = the replica with the fewest "
+              "tokens still to compute; prefix_aware = score 3 × (share of the prompt's blocks already on that replica) "
+              "− 2 × (relative load), llm-d's default weights.")),
+    Field("DISAGG", "choice", "off", "Tách prefill/decode (DISAGG)",
+          "on = PREFILL_REPLICAS bản sao đầu chỉ prefill, các bản sao còn lại chỉ decode; KV của mỗi yêu cầu được "
+          "chuyển qua đường truyền KV_LINK_GBPS (như disaggregated prefill của vLLM, DistServe); off = như seed.",
+          "advanced", choices=("off", "on"),
+          en=('Prefill/decode disaggregation (DISAGG)', "on = the first PREFILL_REPLICAS replicas only prefill, the "
+              "others only decode; each request's KV is shipped over a KV_LINK_GBPS link (as vLLM's disaggregated "
+              "prefill, DistServe); off = as in the seed.")),
+    Field("PREFILL_REPLICAS", _I, 1, "Số bản sao prefill (PREFILL_REPLICAS)",
+          "Khi DISAGG = on: số bản sao prefill, từ 1 đến REPLICAS − 1; các bản sao còn lại decode.", "advanced", 1,
+          MAX_REPLICAS - 1,
+          en=('Prefill replicas (PREFILL_REPLICAS)', 'With DISAGG = on: how many replicas prefill, 1 to REPLICAS − 1; '
+              'the others decode.')),
+    Field("KV_LINK_GBPS", "float", 50.0, "Băng thông đường truyền KV (KV_LINK_GBPS, GB/s)",
+          "Gigabyte mỗi giây giữa bản sao prefill và decode; 50 GB/s = một cổng InfiniBand NDR 400 Gb/s.",
+          "advanced", 0.1, 1000.0, 0.1,
+          en=('KV link bandwidth (KV_LINK_GBPS, GB/s)', 'Gigabytes per second between a prefill and a decode replica; '
+              '50 GB/s = one 400 Gb/s InfiniBand NDR port.')),
+    Field("KV_LINK_LATENCY_US", _I, 200, "Độ trễ đường truyền KV (KV_LINK_LATENCY_US, µs)",
+          "Thời gian cố định của mỗi lần chuyển KV (bắt tay, thiết lập RDMA); giả định.", "advanced", 0, 1_000_000,
+          en=('KV link latency (KV_LINK_LATENCY_US, µs)', 'Fixed time of every KV transfer (handshake, RDMA setup); '
+              'assumed.')),
+    Field("TPOT_SLO", _I, 2000, "Ngưỡng TPOT giả định (TPOT_SLO, µs)",
+          "Ngưỡng thời gian trung bình giữa hai token GIẢ ĐỊNH; goodput đếm yêu cầu đạt cả TTFT_SLO và TPOT_SLO.",
+          "advanced", 0, 100_000_000,
+          en=('Assumed TPOT target (TPOT_SLO, µs)', 'An ASSUMED target for the mean time between tokens; goodput counts '
+              'the requests that meet both TTFT_SLO and TPOT_SLO.'), roofline_default=TPOT_US_ROOFLINE),
 )
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 

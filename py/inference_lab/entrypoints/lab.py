@@ -25,6 +25,7 @@ import numpy as np
 
 from ..words import text_en, text_steps_en, text_steps_vi, text_vi
 from ..core.config import Config
+from ..core.cluster import run_cluster
 from ..core.engine import run_engine
 from ..core.replay import recorded, replay_engine
 from ..core.metrics import summarize
@@ -33,6 +34,7 @@ from .block_data import (block1_data, block2_data, block3_data, block4_data, blo
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, stand_in)
 from .byte_cost import byte_cost_data
+from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
 from .spec_data import spec_block7, spec_gate
 from .report import Block, Check, Report
 from .weights import (GATE_STEPS, Lab, quantized_for, quantized_logit_err, reference_for,  # noqa: F401 (the caches, for patch.py)
@@ -96,10 +98,15 @@ def distribution_checks(main, info) -> list[Check]:
 
 
 # ── the whole run ──────────────────────────────────────────────────────────
-def other_run(lab, main):
+def other_run(lab, main, cluster: bool = False):
     """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
-    or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py)."""
-    if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off":     # speculation has its own verify path
+    or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py); on the cluster
+    (cluster.py) when the run has one."""
+    replay = lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off"     # speculation has its own verify path
+    if cluster:
+        tokens = recorded(main) if replay else None
+        return lambda policy, cap, prefix_cache=None: run_cluster(lab, policy, cap, False, prefix_cache, tokens)
+    if replay:
         tokens = recorded(main)
         return lambda policy, cap, prefix_cache=None: replay_engine(lab, policy, cap, tokens, prefix_cache)
     return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
@@ -115,8 +122,10 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
     lab = Lab.build(cfg)
     heard = (lambda name: functools.partial(progress, name)) if progress else (lambda name: None)
     lab.progress = heard("chunked")
-    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
-    again = other_run(lab, main)
+    cluster = is_cluster(cfg)                                     # REPLICAS > 1 or DISAGG = on: cluster.py
+    engine = run_cluster if cluster else run_engine
+    main = engine(lab, "continuous", cfg.TOKEN_BUDGET)
+    again = other_run(lab, main, cluster)
     runs = {}
     for name, cap in (("static", None), ("nochunk", None)):
         lab.progress = heard(name)
@@ -125,7 +134,7 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
     lab.progress = heard("nocache")
     nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
     lab.progress = heard("nospec")
-    nospec = run_engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
+    nospec = engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
     lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)
@@ -143,8 +152,14 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None) ->
         data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
     data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)
+    if is_cluster(cfg):
+        data[11]["requests"] = placement(main, data[11]["requests"])
+        if cfg.DISAGG == "on":
+            data[12]["colocated"] = colocated(lab, main)
+        checks += cluster_checks(main)
     facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
-                   summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0])
+                   summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0],
+                   cluster=cluster_data(lab, main))
     return render(facts, lang)
 
 
@@ -177,7 +192,8 @@ def render(report: Report, lang: str = "vi") -> Report:
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     text, step_text = TEXTS[lang]
-    ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report))
+    ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report),
+                       cluster=report.cluster)
     blocks = []
     rows = step_rows(report.steps, report.config["POOL_BLOCKS"])
     for b in report.blocks:
@@ -190,4 +206,4 @@ def render(report: Report, lang: str = "vi") -> Report:
     parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
     return Report(config=report.config, header=text.header_lines(report.header_data, report.config), blocks=blocks,
                   summary=summary, checks=checks, follow=report.follow, steps=narrated(record, step_text, report.config),
-                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record))
+                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record), cluster=report.cluster)

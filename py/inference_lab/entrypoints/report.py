@@ -19,6 +19,7 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "notes":   {"header" | "1".."13" | "summary": [str]}   # notes beside lines the seed prints that are false or
                                               # incomplete for this run (words/text_notes.py); never in to_text()
       "header_data": {n_heads, d_model, vocab},   # the model's sizes the header prints (beside config's constants)
+      "cluster": replicas, router decisions, KV transfers, goodput and percentiles (cluster_data.py)
       "steps":   the run log (core/run_log.py: the one per-step record, its format frozen: new facts are new keys)
                  {"count", "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
                   "after": [events after the last step], "after_text": [str],
@@ -129,6 +130,7 @@ class Report:
     header_data: dict = field(default_factory=dict)   # the model's sizes header_lines words (block_data.header_data)
     lang: str = "vi"                            # the language of the lines (lab.TEXTS)
     notes: dict = field(default_factory=dict)   # {"header"|"1".."13"|"summary": [str]}: notes beside the seed's lines
+    cluster: dict | None = None                 # replicas, router, disagg, goodput (cluster_data.py)
 
     @property
     def passed(self) -> bool:
@@ -146,7 +148,7 @@ class Report:
         return dict(config=self.config, header=list(self.header), blocks=[b.to_dict() for b in self.blocks],
                     summary=list(self.summary), checks=[c.to_dict() for c in self.checks], passed=self.passed,
                     follow=self.follow, steps=self.steps, lang=self.lang, header_data=self.header_data,
-                    notes=self.notes)
+                    notes=self.notes, cluster=self.cluster)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Report":
@@ -154,7 +156,7 @@ class Report:
         return cls(config=d["config"], header=list(d["header"]), blocks=[Block.from_dict(b) for b in d["blocks"]],
                    summary=list(d["summary"]), checks=[Check.from_dict(c) for c in d["checks"]], follow=d["follow"],
                    steps=d.get("steps", {}), header_data=d.get("header_data", {}), lang=d.get("lang", "vi"),
-                   notes=d.get("notes", {}))
+                   notes=d.get("notes", {}), cluster=d.get("cluster"))
 
     def parts(self) -> list[tuple[str, str]]:
         """(part, its printed text) in order: "header", "1".."13", "summary"; joined they are to_text()."""

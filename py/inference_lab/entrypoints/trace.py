@@ -47,7 +47,7 @@ def _slices(steps, tids) -> list[dict]:
         for rid, phase, n in st["tasks"]:
             name = f"prefill {n} token" if phase == "prefill" else "decode"
             events.append(dict(ph="X", name=name, cat=phase, ts=st["start"], dur=st["end"] - st["start"], pid=PID,
-                               tid=tids[rid], args=dict(step=i + 1, tokens=n)))
+                               tid=tids[rid], args=dict(step=i + 1, tokens=n, **({"replica": st["replica"]} if "replica" in st else {}))))
     return events
 
 

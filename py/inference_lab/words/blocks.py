@@ -238,6 +238,7 @@ CHART_LABELS: dict[str, str] = {
     "kv-blocks": "block KV theo bước", "sampling": "xác suất và token được rút", "ttft": "phân rã TTFT",
     "policies": "ba chính sách lập lịch", "quantization": "số bit: byte ↔ sai số ↔ quyết định",
     "memory": "ngân sách bộ nhớ", "roofline": "roofline: mỗi bước một điểm", "speculation": "giải mã suy đoán",
+    "cluster-view": "cụm theo thời gian: bản sao, router, chuyển KV", "cluster": "cụm: tải và TTFT/TPOT so với SLO",
 }
 
 CHART_LABELS_EN: dict[str, str] = {
@@ -245,6 +246,7 @@ CHART_LABELS_EN: dict[str, str] = {
     "kv-blocks": "KV blocks by step", "sampling": "probabilities and the token drawn", "ttft": "TTFT breakdown",
     "policies": "three scheduling policies", "quantization": "bits: bytes ↔ error ↔ decisions",
     "memory": "memory budget", "roofline": "roofline: one point per step", "speculation": "speculative decoding",
+    "cluster-view": "the cluster over time: replicas, router, KV transfers", "cluster": "the cluster: load and TTFT/TPOT against the SLOs",
 }
 assert set(CHART_LABELS_EN) == set(CHART_LABELS)
 
@@ -256,7 +258,8 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
     LearningPoint(2, "văn bản trở thành token ID như thế nào và vì sao có yêu cầu bị chặn vì quá ngân sách", (2,),
                   (("tokens", 2),), (10,),
                   text_en='how text becomes token IDs and why a request can be blocked for exceeding its budget'),
-    LearningPoint(3, "bộ lập lịch chọn việc cho mỗi bước ra sao", (3,), (("timeline", 3),), (1, 3, 14, 18),
+    LearningPoint(3, "bộ lập lịch chọn việc cho mỗi bước ra sao", (3,), (("timeline", 3), ("cluster-view", 3)),
+                  (1, 3, 14, 18, 40),
                   text_en='how the scheduler picks the work of each step'),
     LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3), ("roofline", 10), ("speculation", 7)),
                   (3, 15, 19, 20, 30, 31),
@@ -269,7 +272,8 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
     LearningPoint(7, "logits trở thành xác suất, rồi token, rồi quyết định dừng như thế nào", (8,), (("sampling", 8),),
                   (12, 16, 32),
                   text_en='how logits become probabilities, then a token, then a stop decision'),
-    LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12), (("ttft", 11), ("policies", 12)), (1, 3, 22),
+    LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12),
+                  (("ttft", 11), ("policies", 12), ("cluster", 11)), (1, 3, 22, 41, 42),
                   text_en='which parts TTFT, TPOT and throughput are made of'),
     LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
                   (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21),

@@ -36,6 +36,7 @@ class Context:
     cfg: dict                       # report.config: the run's constants (their one place in a report)
     follow: dict
     follow_metrics: dict | None
+    cluster: dict | None = None     # report.cluster (cluster_data.py): replicas, router, disagg, goodput
 
 
 # ── header ─────────────────────────────────────────────────────────────────

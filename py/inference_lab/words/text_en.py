@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import notes_en, spec_en, text
+from . import cluster_en, notes_en, spec_en, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
@@ -32,6 +32,9 @@ CHECK_LABELS = {
     "spec_greedy_text": "speculative decoding keeps greedy tokens unchanged",
     "spec_distribution": "speculative decoding's acceptance rule keeps the target model's distribution",
     "prefix_cache_same_text": "turning the prefix cache on does not change the generated tokens",
+    "one_replica": "every request went to exactly one replica (or one prefill + one decode)",
+    "replica_pools": "every replica's KV pool is returned and keeps its invariants",
+    "kv_shipped": "KV bytes shipped = KV bytes received",
 }
 
 # The public vLLM documents each simulated behaviour follows (named in the text and on the page).
@@ -402,6 +405,7 @@ SAY = {
 
 SAY.update(notes_en.SAY)          # the notes beside the seed's lines (notes_en.py), same keys
 SAY.update(spec_en.SAY)           # speculative decoding's sentences (spec_en.py), same keys
+SAY.update(cluster_en.SAY)        # the cluster's sentences (cluster_en.py, text_cluster.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)

@@ -9,6 +9,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
+from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
 
 
@@ -27,6 +28,8 @@ def block1(w, d, ctx):
     else:
         lines.append(w("b1.counts", d=d))
         lines.append(w("b1.check", d=d, rejected=rejected, ok=d["offered"] == d["served"] + rejected))
+    if ctx.cluster and is_cluster(ctx.cfg):
+        lines += route_lines(w, d, ctx)
     lines.append(w("b1.conclusion_429" if d["n_429"] else "b1.conclusion_no_429"))
     lines.append(w("b1.limitation"))
     return w("b1.title"), lines

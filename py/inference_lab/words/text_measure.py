@@ -9,6 +9,7 @@ blocks (text_intake.py, text_compute.py).
 """
 from __future__ import annotations
 
+from .text_cluster import disagg_lines, is_cluster, measure_lines
 from .reasons import unknown_text
 from .text_spec import block13_lines, same_line
 from .templates import ms
@@ -93,6 +94,8 @@ def block11(w, d, ctx):
     lines += [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"]
     if "ttft_saved" in d:
         lines.append(ttft_saved_line(w, d["ttft_saved"]))
+    if ctx.cluster and is_cluster(ctx.cfg):
+        lines += measure_lines(w, ctx)
     lines.append(w("b11.conclusion"))
     lines.append(w("b11.limitation"))
     return w("b11.title"), lines
@@ -170,6 +173,7 @@ def block12(w, d, ctx):
         lines += roofline_why(w, d, ctx.cfg)
     lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
                  else w("b12.conclusion"))
+    lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
 

@@ -199,6 +199,16 @@ def preempt_line(w, e, pool_blocks, priority_key=None) -> str:
     return line
 
 
+def kv_send_line(w, e) -> str:
+    """DISAGG = on, a prefill replica: the request's KV leaves for a decode replica (cluster.py)."""
+    return w("kv_send", e=e, blocks=blocks(e["blocks"]))
+
+
+def kv_recv_line(w, e) -> str:
+    """DISAGG = on, a decode replica: arrived KV written into its own blocks."""
+    return w("kv_recv", e=e, blocks=blocks(e["blocks"]))
+
+
 def first_line(w, e) -> str:
     return w("first", e=e)
 
@@ -256,6 +266,8 @@ def title(w, it) -> str:
     picks += [w("title.wait_kv", e=e) for e in ev if e["kind"] == "wait_kv"]
     picks += [w("title.cancelled", e=e) for e in ev if e["kind"] == "abort"]
     picks += [w("title.cache_hit", e=e) for e in ev if e["kind"] == "cache_hit"]
+    picks += [w("title.kv_recv", e=e) for e in ev if e["kind"] == "kv_recv"]
+    picks += [w("title.kv_send", e=e) for e in ev if e["kind"] == "kv_send"]
     picks += [w("title.overtake", e=e, ids=", ".join(x["id"] for x in e["overtaken"])) for e in ev if e["kind"] == "overtake"]
     picks += [w("title.reprefill" if e["recompute"] else "title.prefill", e=e) for e in ev if e["kind"] == "chunk" and e["first"]]
     picks += [w("title.finish", e=e) for e in ev if e["kind"] == "finish"]
@@ -270,12 +282,14 @@ def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
     slots, pool, priority_key = cfg["SLOTS"], cfg["POOL_BLOCKS"], record.get("priority_key")
     ev = it["events"]
     total = {r[0]: r[3] for r in it["running"]}
-    lines = [w("step.head", n=n, m=m, it=it, title=title(w, it))]
+    head = title(w, it) if "replica" not in it else w("step.replica", r=it["replica"], title=title(w, it))
+    lines = [w("step.head", n=n, m=m, it=it, title=head)]
     lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
               if e["kind"] in ("arrive", "abort")]
     lines += [admit_line(w, e, slots) for e in ev if e["kind"] == "admit"]
     lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
     lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
+    lines += [kv_recv_line(w, e) for e in ev if e["kind"] == "kv_recv"]
     lines.append(w("step.running", n=len(it["running"]), slots=slots, parts="; ".join(running_part(w, r) for r in it["running"])))
     lines += waiting_lines(w, it, slots, ready, priority_key)
     lines += budget_lines(w, it)
@@ -289,6 +303,7 @@ def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
     lines += [wait_kv_line(w, e, pool) for e in ev if e["kind"] == "wait_kv"]
     lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]
     lines += [first_line(w, e) for e in ev if e["kind"] == "first"]
+    lines += [kv_send_line(w, e) for e in ev if e["kind"] == "kv_send"]
     lines += [finish_line(w, e) for e in ev if e["kind"] == "finish"]
     lines.append(kv_line(w, it, pool))
     return lines

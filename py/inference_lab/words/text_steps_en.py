@@ -104,6 +104,14 @@ SAY = {
                          "to its old place in the waiting queue ({freed}): as in vLLM, a step that preempts takes no request "
                          "from the waiting queue.",
     "first": "{e[id]} gets its first token at {e[time]:ms} (TTFT ends here).",
+    "kv_send": "{e[id]} finished its prefill on this replica: its KV of {e[positions]} positions ({e[bytes]} bytes) "
+               "leaves for decode replica {e[to]}, arriving at {e[arrive]:ms}; frees blocks {blocks}.",
+    "kv_recv": "{e[id]} receives its KV from prefill replica {e[source]} ({e[positions]} positions, {e[bytes]} bytes, "
+               "arrived at {e[arrived]:ms}, waited {e[waited]} µs for blocks), written into blocks {blocks}; it decodes "
+               "on from its second token.",
+    "title.kv_send": "{e[id]} ships its KV to replica {e[to]}",
+    "title.kv_recv": "{e[id]} receives its KV from replica {e[source]}",
+    "step.replica": "replica {r}: {title}",
     "finish": "{e[id]} finishes ({why}, {e[n]:pl token}), frees blocks {blocks}, gives up its slot.",
     "kv.after": "KV after the step: {tables}.",
     "kv.no_tables": "no sequence holds a block",

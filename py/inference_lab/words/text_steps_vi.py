@@ -103,6 +103,13 @@ SAY = {
     "wait_kv.preempted": "CHỜ BLOCK KV: bước này đã preempt một chuỗi đang chạy -> {e[id]} (vừa vào chạy) quay lại hàng "
                          "đợi ở chỗ cũ ({freed}): như vLLM, bước có preempt không nhận yêu cầu nào từ hàng đợi.",
     "first": "{e[id]} có token đầu tiên lúc {e[time]:ms} (TTFT tính tới đây).",
+    "kv_send": "{e[id]} xong prefill ở bản sao này: gửi KV của {e[positions]} vị trí ({e[bytes]} byte) sang bản sao "
+               "decode {e[to]}, tới lúc {e[arrive]:ms}; trả block {blocks}.",
+    "kv_recv": "{e[id]} nhận KV từ bản sao prefill {e[source]} ({e[positions]} vị trí, {e[bytes]} byte, tới lúc "
+               "{e[arrived]:ms}, chờ block {e[waited]} µs), ghi vào block {blocks}; decode tiếp từ token thứ hai.",
+    "title.kv_send": "{e[id]} gửi KV sang bản sao {e[to]}",
+    "title.kv_recv": "{e[id]} nhận KV từ bản sao {e[source]}",
+    "step.replica": "bản sao {r}: {title}",
     "finish": "{e[id]} xong ({why}, {e[n]} token), trả block {blocks}, nhường chỗ chạy.",
     "kv.after": "KV sau bước: {tables}.",
     "kv.no_tables": "không chuỗi nào giữ block",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import notes_vi, spec_vi, text
+from . import cluster_vi, notes_vi, spec_vi, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
@@ -34,6 +34,9 @@ CHECK_LABELS = {
     "attention": "mỗi hàng attention có tổng 1",
     "pool_invariants": "số tham chiếu block không âm, block được bảo toàn, không block nào vừa trống vừa có chủ",
     "prefix_cache_same_text": "bật prefix cache không đổi token sinh ra",
+    "one_replica": "mỗi yêu cầu đến đúng một bản sao (hoặc một prefill + một decode)",
+    "replica_pools": "bể KV của mọi bản sao được trả đủ và giữ bất biến",
+    "kv_shipped": "byte KV gửi đi = byte KV nhận về",
     "spec_greedy_text": "giải mã suy đoán không đổi token greedy",
     "spec_distribution": "luật chấp nhận của giải mã suy đoán giữ phân phối của mô hình đích",
 }
@@ -404,6 +407,7 @@ SAY = {
 
 SAY.update(notes_vi.SAY)          # the notes beside the seed's lines (notes_vi.py), same keys
 SAY.update(spec_vi.SAY)           # speculative decoding's sentences (spec_vi.py), same keys
+SAY.update(cluster_vi.SAY)        # the cluster's sentences (cluster_vi.py, text_cluster.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
 notes = partial(text.notes, WORDS)   # {part: [note]} beside the seed's lines (text_notes.py)
