@@ -311,8 +311,15 @@ class BlockManager:
             or len(free) + int(np.count_nonzero(held)) != self.num_blocks,
             # every entry of the map names a block carrying that hash, and there are as many entries as blocks
             # carrying a hash (the entries are then exactly those blocks: no block missing from the map)
-            stale_hash=self.enable_caching and (                  # without the cache no block ever has a hash
-                any(self.block_hash[b] != h for h, copies in self.cached.items() for b in copies)
-                or sum(map(len, self.cached.values())) != len(self.block_hash) - self.block_hash.count(None)),
+            stale_hash=self.enable_caching and self._stale_hash(),    # without the cache no block ever has a hash
         )
         self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]
+
+    def _stale_hash(self) -> bool:
+        """The hash map and the blocks' hashes disagree: an entry names a block carrying another hash, a block
+        is listed twice, or a block carrying a hash is missing. {block: hash} read from the map equals {block:
+        hash} of the blocks carrying one, with as many entries as the map holds, exactly when every entry
+        names a block carrying that hash and every such block is listed once (one dict each, no per-entry test)."""
+        listed = {b: h for h, copies in self.cached.items() for b in copies}
+        carried = {b: h for b, h in enumerate(self.block_hash) if h is not None}
+        return listed != carried or sum(map(len, self.cached.values())) != len(listed)
