@@ -62,6 +62,7 @@ only answers `can_append()` and frees blocks.
 from __future__ import annotations
 
 import hashlib
+import operator
 
 import numpy as np
 
@@ -256,7 +257,8 @@ class BlockManager:
 
     def cached_free(self) -> list[int]:
         """Free blocks that still hold a cached hash (reusable by a prefix hit until evicted), head first."""
-        return [b for b in self.free if self.block_hash[b] is not None]
+        bh = self.block_hash
+        return [b for b in self.free if bh[b] is not None]
 
     def gather(self, seq):
         """K, V of the sequence's cached positions, read from its scattered blocks: (heads, cached, d_head)."""
@@ -316,10 +318,13 @@ class BlockManager:
         self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]
 
     def _stale_hash(self) -> bool:
-        """The hash map and the blocks' hashes disagree: an entry names a block carrying another hash, a block
-        is listed twice, or a block carrying a hash is missing. {block: hash} read from the map equals {block:
-        hash} of the blocks carrying one, with as many entries as the map holds, exactly when every entry
-        names a block carrying that hash and every such block is listed once (one dict each, no per-entry test)."""
-        listed = {b: h for h, copies in self.cached.items() for b in copies}
-        carried = {b: h for b, h in enumerate(self.block_hash) if h is not None}
-        return listed != carried or sum(map(len, self.cached.values())) != len(listed)
+        """The hash map and the blocks' hashes disagree: an entry names a block carrying another hash, or the
+        map's entries are not as many as the blocks carrying a hash. Read as {block: hash} from the map, the
+        entries are exactly those blocks when no block is listed twice, every listed block carries its hash
+        and there are as many as the blocks carrying one (C-level loops: one run checks every step)."""
+        bh, listed = self.block_hash, {}
+        for h, copies in self.cached.items():
+            listed.update(dict.fromkeys(copies, h))
+        entries = sum(map(len, self.cached.values()))
+        return (entries != len(listed) or len(listed) != len(bh) - bh.count(None)
+                or not all(map(operator.eq, map(bh.__getitem__, listed), listed.values())))
