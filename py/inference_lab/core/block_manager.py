@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import hashlib
 import operator
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -322,9 +323,9 @@ class BlockManager:
         map's entries are not as many as the blocks carrying a hash. Read as {block: hash} from the map, the
         entries are exactly those blocks when no block is listed twice, every listed block carries its hash
         and there are as many as the blocks carrying one (C-level loops: one run checks every step)."""
-        bh, listed = self.block_hash, {}
-        for h, copies in self.cached.items():
-            listed.update(dict.fromkeys(copies, h))
-        entries = sum(map(len, self.cached.values()))
-        return (entries != len(listed) or len(listed) != len(bh) - bh.count(None)
+        bh, copies = self.block_hash, list(self.cached.values())
+        counts = list(map(len, copies))                                   # entries per hash
+        blocks = list(chain.from_iterable(copies))                        # every entry's block, map order
+        listed = dict(zip(blocks, chain.from_iterable(map(repeat, self.cached, counts))))   # block -> its hash
+        return (len(blocks) != len(listed) or len(listed) != len(bh) - bh.count(None)
                 or not all(map(operator.eq, map(bh.__getitem__, listed), listed.values())))
