@@ -228,9 +228,9 @@ class RunLog:
         if cap is None:
             return []
         got = {s.id: n for p, s, n in planned if p == "prefill"}
+        prefilling = [r for r in snap["running"] if r[1] == "prefill"]   # [id, phase, done, total, generated, preemptions]
         return [dict(kind="budget", id=rid, got=got.get(rid, 0), left=total - done, cap=cap)
-                for rid, phase, done, total, *_ in snap["running"]
-                if phase == "prefill" and got.get(rid, 0) < total - done]
+                for rid, _, done, total, *_ in prefilling if got.get(rid, 0) < total - done]
 
     def kv_state(self, pool, running_seqs, events) -> dict:
         """Block tables (running order), free list, and the blocks taken / given back during the step
