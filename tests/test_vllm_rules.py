@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from inference_lab import run
 from inference_lab.core import engine as engine_module
@@ -214,8 +214,26 @@ def check_step_invariants(report) -> None:
                     assert key[a] <= key[w], f"step {i + 1}: {a} {key[a]} overtook ready {w} {key[w]}"
 
 
+# Falsifying examples hypothesis found (prefix cache, priority, small pools): tests below and @example.
+SMALL = dict(temperature=0.0, top_k=0, seed=0, top_p=0.5)
+FOUND_1 = dict(REQUESTS=[dict(id="A", arrival=2119, text="xin", max_new=1, **SMALL),
+                         dict(SMALL, id="B", arrival=0, text="xin xin xin token", max_new=6, temperature=0.8),
+                         dict(id="C", arrival=0, text="token token xin xin", max_new=1, **SMALL),
+                         dict(id="D", arrival=8000, text="xin", max_new=1, **SMALL),
+                         dict(id="E", arrival=1269, text="chao", max_new=2, priority=-2, **SMALL)],
+               FOLLOW="A", PREFIX_CACHE="on", SCHED_POLICY="priority", SLOTS=3, QUEUE_LIMIT=1, TOKEN_BUDGET=4,
+               BLOCK_SIZE=2, POOL_BLOCKS=8)
+FOUND_2 = dict(REQUESTS=[dict(id="A", arrival=250, text="xin", max_new=1, **SMALL),
+                         dict(id="B", arrival=0, text="xin xin hoc", max_new=3, **SMALL),
+                         dict(id="C", arrival=0, text="chao chao", max_new=1, **SMALL)],
+               FOLLOW="A", PREFIX_CACHE="on", SCHED_POLICY="priority", SLOTS=3, QUEUE_LIMIT=0, TOKEN_BUDGET=2,
+               BLOCK_SIZE=2, POOL_BLOCKS=5)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(small_pools())
+@example(FOUND_1)
+@example(FOUND_2)
 def test_random_small_pools_keep_vllm_s_rules(monkeypatch, values):
     watch = GatewayWatch(monkeypatch)
     r = run(values)
@@ -225,6 +243,39 @@ def test_random_small_pools_keep_vllm_s_rules(monkeypatch, values):
     assert not watch.stale, f"cancelled requests still took a gateway place: {watch.stale}"
     b1 = r.block(1).data
     assert b1["offered"] == b1["served"] + b1["n_429"] + b1["n_400"] + b1["n_aborted"]
+
+
+# ── the falsifying examples, told step by step ──────────────────────────────
+def test_found_1_a_step_where_nothing_ran_keeps_its_own_preemptions():
+    """C (running) is short of blocks: A, then C itself are preempted and no task runs. That step is recorded
+    (no tasks, no time: vLLM's schedule() scheduled nothing), so C and A are admitted only in the next step;
+    there C gives its cached blocks to B (running) and A, admitted after C, waits again too."""
+    r = run(FOUND_1)
+    assert r.passed
+    check_step_invariants(r)
+    items = r.steps["items"]
+    i = next(i for i, it in enumerate(items) if not it["tasks"])
+    empty, after = items[i], items[i + 1]
+    assert empty["start"] == empty["end"] == after["start"] and empty["budget"][0] == 0
+    assert [(e["id"], e["needed_by"]) for e in empty["events"] if e["kind"] == "preempt"] == [("A", "C"), ("C", "C")]
+    assert not [e for e in empty["events"] if e["kind"] == "admit"]
+    assert [e["id"] for e in after["events"] if e["kind"] == "admit"] == ["C", "A"]
+    assert [(e["id"], e["why"], e["by"]) for e in after["events"] if e["kind"] == "wait_kv"] == \
+        [("C", "gives_way", "B"), ("A", "behind", "C")]
+    assert after["tasks"] == [["B", "prefill", 4]]
+    assert any(line.startswith("Không việc nào chạy ở bước này") for line in empty["text"])
+
+
+def test_found_2_a_newcomer_after_one_that_gave_way_waits_too():
+    """B (0, 0) and A (0, 250) are admitted; B gives its cached blocks to C (running): A must not start ahead
+    of B (vLLM's waiting loop stops at the first request it cannot schedule)."""
+    r = run(FOUND_2)
+    assert r.passed
+    check_step_invariants(r)
+    waits = [(k["request"], k["why"], k["by"]) for k in r.block(3).data["kv_waits"]]
+    assert ("B", "gives_way", "C") in waits and ("A", "behind", "B") in waits
+    first = {rid: first_task_step(r, rid) for rid in "AB"}
+    assert first["B"] <= first["A"]
 
 
 ops = st.lists(st.tuples(st.sampled_from(["start", "feed", "finish", "preempt"]), st.integers(0, 3),

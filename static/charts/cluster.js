@@ -6,7 +6,7 @@
 // Leaves out: the time line of the replicas (cluster-view.js, block 3).
 import { ChartBuilder } from './figure.js';
 import { glyphs, round, s, swatches, text } from './svg.js';
-import { textWidth } from './text-fit.js';
+import { FONT, textWidth } from './text-fit.js';
 import { linear, ms, pct, ticks, xAxis, xGrid } from './axes.js';
 import { OKABE_ITO } from './colours.js';
 import { t } from '../words/i18n.js';
@@ -131,7 +131,8 @@ function drawLatency(chart, svg, p) {
   const rows = [...reps.map((r) => ({ who: label(r), spread: r[p.key], mine: (q) => placed(q, r.id, p.key) })),
     { who: t('cluster.whole'), spread: c[p.key], mine: () => true }];
   const axisY = y0 + HEAD + rows.length * ROW + 2;
-  svg.append(text(x0, y0 + 14, t('cluster.latencyShort', { metric: p.metric }), { class: 'panel-title' }));
+  const title = t('cluster.latencyShort', { metric: p.metric });
+  svg.append(text(x0, y0 + 14, title, { class: 'panel-title' }));
   chart.altText(t('cluster.latency', { metric: p.metric }));
   svg.append(xGrid(x, y0 + HEAD - 2, axisY, tk.values));
   svg.append(xAxis(x, axisY, tk.values, (v) => String(v), p.metric + ' (ms)', (left + right) / 2));
@@ -163,7 +164,9 @@ function drawLatency(chart, svg, p) {
     svg.append(s('line', { x1: round(sx), x2: round(sx), y1: y0 + HEAD - 4, y2: axisY, stroke: '#000000', 'stroke-width': 2, 'stroke-dasharray': '5 3', class: 'slo' }));
     const lab = t('cluster.slo', { slo: ms(p.slo) });
     const lw = textWidth(lab, 11, true);
-    svg.append(text(Math.max(left + lw / 2, Math.min(sx, right - lw / 2)), y0 + HEAD - 6, lab, { 'text-anchor': 'middle', class: 'value strong' }));
+    const titleEnd = x0 + textWidth(title, FONT, true) + 8;   // the label never sits on the panel's title
+    const cx = Math.max(left + lw / 2, titleEnd + lw / 2, Math.min(sx, right - lw / 2));
+    svg.append(text(cx, y0 + HEAD - 6, lab, { 'text-anchor': 'middle', class: 'value strong' }));
   }
 }
 

@@ -332,6 +332,7 @@ class Engine(KVRoom, Speculation):
             self.now = min(upcoming)
 
     def run_step(self) -> None:
+        """Run the planned tasks; a step where none ran (all preempted or sent back) is recorded too (kv_room.py)."""
         tasks = self.plan(self.budget_cap)             # scheduler.plan_tasks after the proposals' share (speculative.py)
         self.work = self.spec_work(work_of(tasks))
         end = self.now + self.step_time(tasks)
@@ -342,8 +343,8 @@ class Engine(KVRoom, Speculation):
             self.send_back(seq, "preempted", seq, 0)              # a step that preempted keeps no newcomer
         if self.preempted or self.waited:
             end = self.retime(ran)
-        if not ran:                       # every task's sequence was preempted: no work, no time
-            return
+        if not ran:                       # every task's sequence was preempted or sent back: no work, no time,
+            end = self.now                # but a step of its own (vLLM: an empty SchedulerOutput)
         if self.check:
             self.pool.audit()
         self.log.fact(cost=self.clock.report(self.cost_of(ran)), **({"spec": self.spec_step} if self.spec_step else {}))

@@ -9,8 +9,10 @@ step preempted nothing, and the loop stops (`break`) at the first one whose `all
 fails. Here newcomers take free slots at the boundary (with their cached prefix) and each
 newcomer's chunk is checked when the step allocates it, in the seed's order (blocks freed by a
 request that finished earlier in the step count). A running request short of blocks first makes
-the newcomers holding blocks give them back (the last first); a newcomer short of blocks goes back
-to `waiting` at its old place with every newcomer after it (`send_back`, event "wait_kv"); a step
+the newcomers holding blocks give them back (the last first); a newcomer short of blocks, or one that
+gave its blocks away, goes back to `waiting` at its old place with every newcomer after it (`send_back`,
+event "wait_kv": vLLM's waiting loop `break`s at the first request it cannot schedule, so no request
+after it in the queue's order — arrival, or (priority, arrival) — starts in that step); a step
 that preempted keeps no newcomer. Left out on purpose: vLLM's `token_budget == 0 -> break` (a
 newcomer with no budget still counts as running, as in the seed, whose bytes must hold).
 
@@ -21,7 +23,11 @@ the FRONT of `waiting`,
 and when it runs again it prefills its prompt plus every token it already generated,
 then continues; its per-request RNG is untouched, so its tokens are the same as in a
 run without preemption. A task whose sequence is preempted in this step does not run,
-and the step's duration counts only the tasks that ran. TTFT parts of a preempted
+and the step's duration counts only the tasks that ran. A step where none ran (every task's sequence
+preempted or sent back) is still a step of the record, with no tasks and no time (engine.Engine.run_step):
+vLLM's schedule() then returns nothing scheduled (a running request that preempts itself `break`s the
+running loop; a step that preempted takes no waiting request), and the requests it preempted are admitted
+again at the next boundary, in the next step, never "preempted in the step they were admitted". TTFT parts of a preempted
 request: `start` stays the first step that worked on it, so queue = start − ready and
 prefill = first token − start, which includes any time lost to a preemption before the
 first token (reported separately as `lost`).
@@ -42,8 +48,9 @@ class KVRoom:
         """Free KV blocks until `seq` can store n positions; False when `seq` did not get them.
 
         As vLLM's schedule(): the newcomers admitted after `seq` (all of them when `seq` was already
-        running) that hold blocks give them back first, the last one first; a newcomer still short
-        waits again with every newcomer after it (`send_back`: a waiting request never preempts); a
+        running) that hold blocks give them back first, the last one first, and wait again with every
+        newcomer after them; a newcomer still short waits again with every newcomer after it (`send_back`:
+        a waiting request never preempts, and vLLM's waiting loop stops at the first one it cannot take); a
         running request then preempts victims (scheduler.preemption_victim) among the requests that
         ran before this boundary."""
         while not self.pool.can_append(seq, n):
@@ -51,7 +58,10 @@ class KVRoom:
             later = [s for s in later if s.id not in self.ran_now]
             holders = [s for s in later if s.block_table]
             if holders:
-                self.send_back(holders[-1], "gives_way", seq, n)
+                giver = holders[-1]
+                self.send_back(giver, "gives_way", seq, n)
+                for s in later[later.index(giver) + 1:]:  # no blocks, but after `giver` in the queue's order
+                    self.send_back(s, "behind", seq, n, by=giver)
             elif seq in self.newcomers:
                 self.send_back(seq, "short", seq, n)
                 for s in later:                   # vLLM's waiting loop stops at the first request short of blocks
@@ -64,11 +74,13 @@ class KVRoom:
                     return False
         return True
 
-    def send_back(self, seq: Sequence, why: str, needy: Sequence, n: int) -> None:
+    def send_back(self, seq: Sequence, why: str, needy: Sequence, n: int, by: Sequence | None = None) -> None:
         """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took (vLLM:
         allocate_slots failed, it never left the waiting queue). why: "short" (its own chunk), "gives_way"
-        (its blocks go to `needy`), "behind" (admitted after `needy`, which was short), "preempted"."""
+        (its blocks go to `needy`), "behind" (admitted after `by`, default `needy`, which was short or gave way),
+        "preempted". `need` and `free` are said for `needy`'s n positions."""
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
+        by = by or needy
         blocks = self.pool.evict(seq)
         cached_before, skipped = self.before_admit.pop(seq.id)
         seq.history, seq.num_prefill_left, seq.num_cached_tokens = [], len(seq.prefill_ids), cached_before
@@ -77,7 +89,7 @@ class KVRoom:
         self.newcomers.remove(seq)
         later = set(self.queue_before[self.queue_before.index(seq) + 1:])
         self.waiting.insert(next((i for i, w in enumerate(self.waiting) if w in later), len(self.waiting)), seq)
-        self.log.event("wait_kv", id=seq.id, why=why, by=needy.id, need=need, free=free, blocks=list(blocks))
+        self.log.event("wait_kv", id=seq.id, why=why, by=by.id, need=need, free=free, blocks=list(blocks))
         self.waited.append(seq.id)
 
     def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:

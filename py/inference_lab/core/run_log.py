@@ -18,7 +18,8 @@ top-level `steps`: new facts are new keys, no key changes):
     running         [[id, phase, done, total, generated, preemptions]] as the step starts: phase
                     "prefill" | "decode", prompt tokens done / total (prompt + generated when
                     recomputing after a preemption)
-    tasks           [[id, phase, n]] the tasks that ran (the seed's order: decodes first, then prompt chunks)
+    tasks           [[id, phase, n]] the tasks that ran (the seed's order: decodes first, then prompt chunks); [] in a
+                    step where every planned task's sequence was preempted or sent back (start == end)
     decodes_first   the tasks follow that order (an edited plan_tasks may put chunks first or leave a decode out)
     budget          [used, cap]: tokens of the tasks that ran and TOKEN_BUDGET
     tables          {id: [physical block, ...]} every block table after the step
@@ -67,7 +68,7 @@ EVENT_ORDER = (
     "chunk",       # {id, n, done, total, first, recompute} a prompt chunk ran
     "wait_kv",     # {id, why, by, need, free, blocks} admitted at this boundary, back to waiting: no KV blocks
                    # for its chunk ("short"), its blocks went to `by` ("gives_way"), it was admitted after `by`
-                   # which was short ("behind"), or the step preempted ("preempted"); engine.send_back
+                   # which was short or gave way ("behind"), or the step preempted ("preempted"); engine.send_back
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
     "rollback",    # {id, rejected, blocks} speculative decoding: the verified positions after the kept ones left the
                    # cache (rejected proposals, or tokens after a stop); `blocks` = the blocks left empty, back to the pool

@@ -308,7 +308,9 @@ def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
     lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]
     lines += spec_lines(w, it)
-    if cfg.get("CLOCK") == "roofline" and "cost" in it:
+    if not it["tasks"]:                     # engine.Engine.run_step: every task's sequence preempted or sent back
+        lines.append(w("step.empty"))
+    elif cfg.get("CLOCK") == "roofline" and "cost" in it:
         lines.append(cost_line(w, it, cfg))
     lines += [wait_kv_line(w, e, pool) for e in ev if e["kind"] == "wait_kv"]
     lines += [preempt_line(w, e, pool, priority_key) for e in ev if e["kind"] == "preempt"]

@@ -148,6 +148,9 @@ SAY = {
     "step.running": "Running {n}/{slots} slots: {parts}.",
     "step.after": "After step {count}:",
     "step.none": "No steps (no request ran):",
+    "step.empty": "No task ran in this step: every sequence with work was preempted or sent back to the waiting queue, "
+                  "so the step takes no time (as a vLLM schedule() call that scheduled no token); a preempted sequence "
+                  "runs again from the next step on.",
 }
 
 WORDS = text.Words({**text_en.SAY, **SAY})     # with the blocks' templates, which word the refusal reasons

@@ -146,6 +146,9 @@ SAY = {
     "step.running": "Đang chạy {n}/{slots} chỗ: {parts}.",
     "step.after": "Sau bước {count}:",
     "step.none": "Không có bước nào (không yêu cầu nào được chạy):",
+    "step.empty": "Không việc nào chạy ở bước này: mọi chuỗi có việc đều bị preempt hoặc quay lại hàng đợi, nên bước không "
+                  "tốn thời gian (như một lần schedule() của vLLM không xếp được token nào); chuỗi bị preempt chỉ vào "
+                  "chạy lại từ bước sau.",
 }
 
 WORDS = text.Words({**text_vi.SAY, **SAY})     # with the blocks' templates, which word the refusal reasons
