@@ -62,6 +62,8 @@ only answers `can_append()` and frees blocks.
 from __future__ import annotations
 
 import hashlib
+import operator
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -256,7 +258,8 @@ class BlockManager:
 
     def cached_free(self) -> list[int]:
         """Free blocks that still hold a cached hash (reusable by a prefix hit until evicted), head first."""
-        return [b for b in self.free if self.block_hash[b] is not None]
+        bh = self.block_hash
+        return [b for b in self.free if bh[b] is not None]
 
     def gather(self, seq):
         """K, V of the sequence's cached positions, read from its scattered blocks: (heads, cached, d_head)."""
@@ -311,8 +314,18 @@ class BlockManager:
             or len(free) + int(np.count_nonzero(held)) != self.num_blocks,
             # every entry of the map names a block carrying that hash, and there are as many entries as blocks
             # carrying a hash (the entries are then exactly those blocks: no block missing from the map)
-            stale_hash=self.enable_caching and (                  # without the cache no block ever has a hash
-                any(self.block_hash[b] != h for h, copies in self.cached.items() for b in copies)
-                or sum(map(len, self.cached.values())) != len(self.block_hash) - self.block_hash.count(None)),
+            stale_hash=self.enable_caching and self._stale_hash(),    # without the cache no block ever has a hash
         )
         self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]
+
+    def _stale_hash(self) -> bool:
+        """The hash map and the blocks' hashes disagree: an entry names a block carrying another hash, or the
+        map's entries are not as many as the blocks carrying a hash. Read as {block: hash} from the map, the
+        entries are exactly those blocks when no block is listed twice, every listed block carries its hash
+        and there are as many as the blocks carrying one (C-level loops: one run checks every step)."""
+        bh, copies = self.block_hash, list(self.cached.values())
+        counts = list(map(len, copies))                                   # entries per hash
+        blocks = list(chain.from_iterable(copies))                        # every entry's block, map order
+        listed = dict(zip(blocks, chain.from_iterable(map(repeat, self.cached, counts))))   # block -> its hash
+        return (len(blocks) != len(listed) or len(listed) != len(bh) - bh.count(None)
+                or not all(map(operator.eq, map(bh.__getitem__, listed), listed.values())))

@@ -38,7 +38,8 @@ under SCHED_POLICY=priority it gives every request's `priority_key` [priority, a
 holds it; with the prefix cache on, a full block can be in several tables at once (shared).
 
 Compact: a 1,000-step run keeps per step only ids and small ints; a block table that did not change
-is the previous step's list (one object, not a copy), so tables cost memory only when they change.
+is the previous step's list (one object, not a copy), so tables cost memory only when they change; the same
+holds for `free` and `cached_free` (their ranges are computed again only when the free blocks changed).
 
     >>> free_ranges([0, 1, 2, 5, 7, 8])
     [[0, 2], [5, 5], [7, 8]]
@@ -93,11 +94,11 @@ def free_ranges(free: list[int]) -> list[list[int]]:
             else:
                 out.append([b, b])
         return out
-    a = np.asarray(free)                                  # (n,)
+    a = np.fromiter(free, dtype=np.int64, count=len(free))                # (n,)
     cut = np.flatnonzero(np.diff(a) != 1)                 # last index of every run but the final one
-    firsts = np.concatenate((a[:1], a[cut + 1])).tolist()
-    lasts = np.concatenate((a[cut], a[-1:])).tolist()
-    return [[lo, hi] for lo, hi in zip(firsts, lasts)]
+    firsts = np.concatenate((a[:1], a[cut + 1]))          # (runs,)
+    lasts = np.concatenate((a[cut], a[-1:]))              # (runs,)
+    return np.stack((firsts, lasts), axis=1).tolist()     # (runs, 2) as lists of Python ints
 
 
 def expand_ranges(ranges: list) -> list[int]:
@@ -146,6 +147,7 @@ class RunLog:
         self.start = None          # the snapshot of the latest boundary
         self.tables = {}           # id -> its block table after the last executed step
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
+        self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
 
     @property
     def count(self) -> int:
@@ -227,15 +229,16 @@ class RunLog:
         if cap is None:
             return []
         got = {s.id: n for p, s, n in planned if p == "prefill"}
+        prefilling = [r for r in snap["running"] if r[1] == "prefill"]   # [id, phase, done, total, generated, preemptions]
         return [dict(kind="budget", id=rid, got=got.get(rid, 0), left=total - done, cap=cap)
-                for rid, phase, done, total, *_ in snap["running"]
-                if phase == "prefill" and got.get(rid, 0) < total - done]
+                for rid, _, done, total, *_ in prefilling if got.get(rid, 0) < total - done]
 
     def kv_state(self, pool, running_seqs, events) -> dict:
         """Block tables (running order), free list, and the blocks taken / given back during the step
         (a block can be both: freed by a victim and taken by the task that needed it)."""
         running = [s.id for s in running_seqs]
-        order = [rid for rid in running if rid in pool.active] + [rid for rid in pool.active if rid not in running]
+        running_set = set(running)
+        order = [rid for rid in running if rid in pool.active] + [rid for rid in pool.active if rid not in running_set]
         before, self.tables = self.tables, {rid: self.same_or_new(rid, pool.active[rid].block_table) for rid in order}
         returned = [(e["id"], b) for e in events if e["kind"] in GIVES_BACK for b in e["blocks"]]
         reused = {(e["id"], b) for e in events if e["kind"] == "cache_hit" for b in e["blocks"]}
@@ -245,8 +248,15 @@ class RunLog:
         alloc = sorted({b for rid, t in held for b in set(t) - set(before.get(rid, ())) if (rid, b) not in reused})
         cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
         free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
-        return dict(tables=self.tables, free=free_ranges(free), cached_free=free_ranges(cached_free), alloc=alloc,
+        return dict(tables=self.tables, free=self.ranges("free", free), cached_free=self.ranges("cached_free", cached_free), alloc=alloc,
                     freed=sorted({b for _, b in returned}), reused=sorted({b for _, b in reused}))
+
+    def ranges(self, name: str, blocks: list) -> list:
+        """free_ranges(blocks), the previous step's list (one object) when `blocks` did not change since then."""
+        last = self.last_ranges.get(name)
+        if last is None or last[0] != blocks:
+            last = self.last_ranges[name] = (list(blocks), free_ranges(blocks))
+        return last[1]
 
     def same_or_new(self, rid, table) -> list:
         """The previous step's list when the table did not change (stored once), else a copy."""

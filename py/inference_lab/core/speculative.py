@@ -195,6 +195,8 @@ class Speculation:
     # ── what the proposals cost ────────────────────────────────────────────
     def spec_micros(self, tasks) -> int:
         """µs the proposals add to a step with these tasks (module docstring, "What a step costs")."""
+        if not (self.proposals or self.spec_step):         # no proposal this step (SPEC_METHOD = off): nothing
+            return 0
         ks = [len(self.proposals_of(seq)) for phase, seq, _ in tasks if phase == "decode"]
         if not any(ks):
             return 0

@@ -40,7 +40,19 @@ def _blocks(bs: tuple) -> str:             # a long run's unchanged tables come 
 
 
 def ranges(w, rs) -> str:
-    return ", ".join(str(lo) if lo == hi else f"{lo}–{hi}" for lo, hi in rs) or w("kv.none_left")
+    """The ranges as "0–9, 12"; the run log gives an unchanged free list as the previous step's list (one
+    object, run_log.RunLog.ranges), so the last lists' words are kept (the lists are held: same object,
+    same words)."""
+    for held, words, text in _RANGES:
+        if held is rs and words is w:
+            return text
+    text = ", ".join(str(lo) if lo == hi else f"{lo}–{hi}" for lo, hi in rs) or w("kv.none_left")
+    _RANGES.insert(0, (rs, w, text))
+    del _RANGES[32:]
+    return text
+
+
+_RANGES: list = []         # [(ranges list, words, text)], most recent first (8 replicas interleave their steps)
 
 
 def count(rs) -> int:
