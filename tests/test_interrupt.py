@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import _thread
 import json
+import signal
 import sys
 
 import pytest
@@ -40,6 +41,19 @@ def lines_of_a_run(config: str = "{}", patches=None) -> int:
     return count[0]
 
 
+@pytest.fixture(autouse=True)
+def sigint_raises():
+    """SIGINT handled by Python (KeyboardInterrupt), as in Pyodide: a pytest-xdist worker ignores SIGINT,
+    and then `_thread.interrupt_main()` does nothing."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+class NeverStopped(Exception):
+    """The interrupt did not end the run (a safety net: the test fails instead of looping forever)."""
+
+
 def interrupted_run(at: int, config: str = "{}", patches=None, where: str = "inference_lab") -> dict:
     """web.run with SIGINT sent at the `at`-th line in files whose name holds `where` (as Stop does through
     the interrupt buffer)."""
@@ -50,6 +64,8 @@ def interrupted_run(at: int, config: str = "{}", patches=None, where: str = "inf
             count[0] += 1
             if count[0] == at:
                 _thread.interrupt_main()
+            elif count[0] > at + 1_000_000:
+                raise NeverStopped(f"still running {count[0] - at} lines after the interrupt")
         return tracer
     sys.settrace(tracer)
     try:
