@@ -4,7 +4,7 @@
 default ../shared next to the repository) when it exists (else None: the build then uses its cache or the CDN). `RecordingServer` is sitebuild's
 plain threaded file server on 127.0.0.1 that remembers every path asked for and can be told to
 answer some paths itself (to fake a missing file or a different engine). `cold_boots()` is how many
-times any test server handed out Pyodide's pyodide.asm.wasm (each one is a cold Pyodide start, ~10-30 s
+times any test server handed a browser Pyodide's pyodide.asm.wasm (a build test's own urllib GET is no boot) (each one is a cold Pyodide start, ~10-30 s
 on a 2-core machine); conftest.py prints it in the terminal summary ("Pyodide cold boots: N").
 """
 from __future__ import annotations
@@ -34,7 +34,8 @@ class CountingHandler(sitebuild.SiteHandler):
 
     def send_response(self, code, message=None):
         # 304: a reload that revalidated the file (Cache-Control: no-cache) boots Pyodide all the same
-        if self.command == "GET" and code in (200, 304) and self.path.split("?", 1)[0].endswith("/" + BOOT_FILE):
+        if (self.command == "GET" and code in (200, 304) and self.path.split("?", 1)[0].endswith("/" + BOOT_FILE)
+                and "Chrome" in self.headers.get("User-Agent", "")):   # a page's worker, not a build test's urllib
             _boots[0] += 1
         super().send_response(code, message)
 

@@ -28,6 +28,7 @@ import contextlib
 import json
 import re
 import sys
+import signal
 import threading
 
 from ..core.config import FIELDS, FIELD_BY_NAME, Config, ConfigError
@@ -231,6 +232,14 @@ class PatchFailed(Exception):
         self.error = error
 
 
+def sigint_raises() -> None:
+    """Make SIGINT raise KeyboardInterrupt, which --timeout's interrupt_main() relies on: a command started by
+    a parent that ignores SIGINT (nohup, a test runner's worker) inherits the ignore, and then the timeout
+    would do nothing and an endless edit would run forever."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run_patched(units: list, timeout: str | None, config: Config, lang: str = "vi"):
     """lab.run(config) with the patches in place, stopped after `timeout` seconds if given."""
     import _thread
@@ -244,6 +253,7 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
 
     timer = threading.Timer(float(timeout), stop) if timeout is not None else None
     if timer:
+        sigint_raises()
         timer.daemon = True
         timer.start()
     try:
