@@ -37,12 +37,10 @@ from lab_site import RecordingServer, build_site, cold_boots, count_workers, pag
 def pytest_collection_modifyitems(items):
     """Browser tests get the `browser` mark, and every test of a browser module one xdist group, so under
     `pytest -n 2 --dist loadgroup` (tests/run-all.sh) a module runs whole in one worker, in order:
-      - modules on the shared page (`lab`, `page_lab`) go to two groups, "browser-a" and "browser-b",
-        balanced by their number of tests: each worker that runs one boots the page once, and the two
-        chains of browser tests run side by side (most of a browser test is waiting, not computing);
+      - modules on the shared page (`lab`, `page_lab`) go to "browser": one worker, one cold start of the page;
       - modules that open their own contexts only (cold starts, the service worker, offline) go to
-        "browser-cold", which never boots the shared page.
-    The other tests (engine, goldens, build) fill the gaps one by one."""
+        "browser-cold", which the other worker takes beside the engine, golden and build tests. (Two shared
+        pages side by side were tried: on 2 cores both pages compete for the CPU and the suite was not faster.)"""
     modules = {}
     for item in items:
         if "playwright_sync" in getattr(item, "fixturenames", ()):
@@ -54,18 +52,9 @@ def pytest_collection_modifyitems(items):
 
 
 def browser_groups(modules: dict) -> dict:
-    """{module path: xdist group}: shared-page modules split in two by test count (largest first, each to
-    the lighter group, ties by name: the same split every run), own-context modules to "browser-cold"."""
+    """{module path: xdist group}: "browser" for modules that use the shared page, "browser-cold" for the rest."""
     shared = lambda tests: any("page_lab" in t.fixturenames for t in tests)  # noqa: E731
-    groups, load = {}, {"browser-a": 0, "browser-b": 0}
-    for path in sorted(modules, key=lambda p: (-len(modules[p]), str(p))):
-        if not shared(modules[path]):
-            groups[path] = "browser-cold"
-            continue
-        lighter = min(load, key=lambda g: (load[g], g))
-        groups[path] = lighter
-        load[lighter] += len(modules[path])
-    return groups
+    return {path: "browser" if shared(tests) else "browser-cold" for path, tests in modules.items()}
 
 
 @pytest.fixture(scope="session")

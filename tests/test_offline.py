@@ -169,11 +169,21 @@ def test_reload_and_run_with_the_network_off(chromium, site):
         # ... with the COOP/COEP headers the service worker adds: isolated, Stop can interrupt (static/core/stop.js)
         assert page.evaluate("crossOriginIsolated") is True
 
+        manifest = json.loads((site / "build-info.json").read_text())
+        full_stdlib = manifest["pyodide"].get("fullStdLibURL")
+        if full_stdlib:                                        # a pruned standard library: the full one is cached too
+            assert server.url + "pyodide/" + full_stdlib in urls
+
         server.stop()
         context.set_offline(True)
         page.reload()
         wait_ready(page)
         run_default(page)
+        if full_stdlib:
+            # a module outside the pruned set, imported offline: the lazy finder gets the full zip from the cache
+            [worker] = page.workers
+            third = worker.evaluate("() => pyodide.runPython('import fractions; str(fractions.Fraction(1, 6) * 2)')")
+            assert third == "1/3"
         assert errors == []
     finally:
         context.close()
