@@ -1,4 +1,4 @@
-"""Chart helpers of the browser tests (test_browser_charts.py, test_browser_learning_charts.py), written once.
+"""Chart helpers of the browser tests (the chart, roofline, speculation, cluster and learning-chart modules), written once.
 
 A chart is `[data-block="N"] [data-chart="name"]`; `run_and_wait_for_charts` marks every drawn chart stale,
 runs, and waits until each expected chart is there again and none is stale (a resize or a new run redraws
@@ -57,3 +57,26 @@ SVG_TEXTS_OVERLAPPING = """(s) => {
     }));
     return out;
 }"""
+
+
+def at_width(lab: Lab, width: int) -> None:
+    """Resize the page; every chart is marked stale first, so `redrawn` waits for the drawing at this width
+    (a 375 px drawing still fits a 1440 px frame: waiting on the old one would race)."""
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    lab.page.set_viewport_size({"width": width, "height": 900})
+
+
+def redrawn(lab: Lab, name: str, block: int, width: int):
+    """The chart's SVG once drawn again for its panel's width after `at_width` (1:1, no sideways scroll inside)."""
+    sel = f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale]) svg[role=img]'
+    lab.page.wait_for_function(
+        """([sel, w]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
+           return s && f && +s.getAttribute('width') <= f.clientWidth + 1 && (w > 400 || f.clientWidth < 400); }""",
+        arg=[sel, width], timeout=5000)
+    return lab.page.locator(sel)
+
+
+def text_sizes(svg) -> list[float]:
+    """The on-screen size (px) of every non-empty text of a drawn chart."""
+    return svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+        .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from chart_helpers import assert_drawn, chart, run_and_wait_for_charts
+from chart_helpers import assert_drawn, at_width, chart, redrawn, run_and_wait_for_charts, text_sizes
 from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, engine_report, expect
 
 pytestmark = pytest.mark.browser
@@ -76,17 +76,10 @@ def test_legible_at_phone_width_and_wide(lab: Lab):
         run_and_wait_for_charts(lab, values, PLACES)
         try:
             for width in (375, 1440):
-                lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
-                lab.page.set_viewport_size({"width": width, "height": 900})
+                at_width(lab, width)
                 for name, block in PLACES:
-                    sel = f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale]) svg[role=img]'
-                    lab.page.wait_for_function(
-                        """([sel, w]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
-                           return s && f && +s.getAttribute('width') <= f.clientWidth + 1 && (w > 400 || f.clientWidth < 400); }""",
-                        arg=[sel, width], timeout=5000)
-                    svg = lab.page.locator(sel)
-                    sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                        .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+                    svg = redrawn(lab, name, block, width)
+                    sizes = text_sizes(svg)
                     assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
                     over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
                         .filter(t => { const b = t.getBBox(); return b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1; })

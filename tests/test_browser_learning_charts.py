@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from inference_lab.entrypoints.exercises import load_all
-from chart_helpers import assert_drawn, chart, run_and_wait_for_charts
+from chart_helpers import assert_drawn, at_width, chart, redrawn, run_and_wait_for_charts, text_sizes
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 from lab_site import ROOT
 
@@ -119,21 +119,11 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
     run_and_wait(lab, RUNS[run])
     try:
         for width in (375, 1440):
-            # every open panel changes width, so each chart is drawn again: wait for the new drawing,
-            # not the old one that may still fit (a 375 px drawing fits a 1440 px frame)
-            lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
-            lab.page.set_viewport_size({"width": width, "height": 900})
+            at_width(lab, width)
             for name, block in PLACES:
-                sel = f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale]) svg[role=img]'
-                # redrawn for the panel's width: drawn 1:1, no sideways scroll inside the chart
-                lab.page.wait_for_function(
-                    """([sel, w]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
-                       return s && f && +s.getAttribute('width') <= f.clientWidth + 1 && (w > 400 || f.clientWidth < 400); }""",
-                    arg=[sel, width], timeout=5000)
-                svg = lab.page.locator(sel)
+                svg = redrawn(lab, name, block, width)
                 if width == 375:
-                    sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                        .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+                    sizes = text_sizes(svg)
                     assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
                     # no text runs past the drawing's right edge
                     over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
@@ -231,8 +221,7 @@ def test_every_chart_fits_with_only_debians_default_fonts(chromium_dejavu, serve
             lab.page.wait_for_function(ALL_DRAWN, timeout=RUN_MS)
             assert lab.page.evaluate("document.fonts.check('12px \"Lab Mono\"')"), "the chart font is not loaded"
             for width in (375, 1440):
-                lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
-                lab.page.set_viewport_size({"width": width, "height": 900})
+                at_width(lab, width)
                 lab.page.wait_for_function(ALL_DRAWN, timeout=RUN_MS)
                 outside = lab.page.evaluate(TEXTS_OUTSIDE)
                 assert outside == [], f"{run} at {width} px: labels outside their drawing: {outside}"
