@@ -46,6 +46,11 @@ holds for `free` and `cached_free` (their ranges are computed again only when th
     >>> expand_ranges([[0, 2], [5, 5], [7, 8]])
     [0, 1, 2, 5, 7, 8]
 
+A what-if run (block [12]'s other policies, block [11]'s run without the prefix cache: `RunLog(cfg, detail=False)`,
+the engine's unchecked runs) keeps per step only `start`, `end`, `tasks`, `budget`, the events the engine told and the
+facts: the blocks read their times, tasks, costs and preemptions, never their queue, block tables or free lists, which
+cost most of a 1,000-request run's log (`boundary` and `kv_state` copy the queue and the pool every step).
+
 Leaves out: the sentences (words/text_steps*.py), the K/V numbers themselves, the sampled tokens
 (block [8] shows them), the run's constants (report.config).
 """
@@ -137,8 +142,9 @@ def in_order(events: list) -> list:
 class RunLog:
     """The steps and events of one engine run."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, detail: bool = True):
         self.cfg = cfg
+        self.detail = detail       # False: a what-if run's tally (no queue, tables, free lists nor derived events)
         self.items = []            # one dict per executed step
         self.after = []            # events after the last step
         self.new = []              # events since the last boundary / step
@@ -177,6 +183,8 @@ class RunLog:
         """The step about to run: the queue (and why each one waits) and the slots as it starts;
         `room` and `check` as scheduler.admission_check said."""
         self.take_boundary_events()
+        if not self.detail:
+            return
         after_room = "no_slot" if room else check
         self.start = dict(
             waiting=[[s.id, "preparing" if s.ready > engine.now else after_room, s.num_preemptions]
@@ -191,6 +199,8 @@ class RunLog:
 
     def step_done(self, engine, start: int, end: int, planned: list, ran: list) -> None:
         """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran."""
+        if not self.detail:
+            return self.tally(start, end, ran, planned, engine.budget_cap)
         snap, cap = self.start, engine.budget_cap
         before = {r[0]: r for r in snap["running"]}
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
@@ -200,9 +210,7 @@ class RunLog:
             dict(kind="chunk", id=rid, n=n, done=before[rid][2] + n, total=before[rid][3],
                  first=before[rid][2] == self.from_cache.get(rid, 0), recompute=rid in redo)
             for rid, phase, n in tasks if phase == "prefill"]
-        for e in self.new:
-            if e["kind"] == "preempt":
-                e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
+        self.mark_dropped(planned, ran_ids)
         during += [dict(kind="first", id=s.id, time=s.token_times[0]) for s in snap["seqs"]
                    if before[s.id][4] == 0 and s.out]
         events = self.ahead + in_order(self.new + during)
@@ -212,6 +220,21 @@ class RunLog:
         item["decodes_first"] = decodes_first(item)
         self.items.append(dict(item, **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
+
+    def tally(self, start: int, end: int, ran: list, planned: list, cap) -> None:
+        """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
+        tasks = [[seq.id, phase, n] for phase, seq, n in ran]
+        self.mark_dropped(planned, {t[0] for t in tasks})
+        used = sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens()
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[used, cap], events=self.ahead
+                               + in_order(self.new), **self.facts))
+        self.new, self.ahead, self.facts = [], [], {}
+
+    def mark_dropped(self, planned: list, ran_ids: set) -> None:
+        """A preempted sequence's planned task that did not run: its tokens are the event's `dropped`."""
+        for e in self.new:
+            if e["kind"] == "preempt":
+                e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
 
     def spec_tokens(self) -> int:
         """Budget tokens the step's verified proposals took (speculative decoding: k + 1 per verifying sequence)."""
