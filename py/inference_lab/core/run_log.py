@@ -154,6 +154,7 @@ class RunLog:
         self.tables = {}           # id -> its block table after the last executed step
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
+        self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
 
     @property
     def count(self) -> int:
@@ -269,10 +270,19 @@ class RunLog:
         # an unchanged table is the same list as before: nothing of it is new (a step touches few tables)
         held = [(rid, t) for rid, t in self.tables.items() if t is not before.get(rid)] + [(rid, [b]) for rid, b in returned]
         alloc = sorted({b for rid, t in held for b in set(t) - set(before.get(rid, ())) if (rid, b) not in reused})
-        cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
-        free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
-        return dict(tables=self.tables, free=self.ranges("free", free), cached_free=self.ranges("cached_free", cached_free), alloc=alloc,
+        free, cached_free = self.free_lists(pool)
+        return dict(tables=self.tables, free=free, cached_free=cached_free, alloc=alloc,
                     freed=sorted({b for _, b in returned}), reused=sorted({b for _, b in reused}))
+
+    def free_lists(self, pool) -> tuple:
+        """(free, cached_free) ranges after the step; the last step's objects when the pool made no change since
+        (BlockManager.changes), without sorting its free queue again."""
+        if self.pool_seen != (id(pool), pool.changes):
+            cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
+            free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
+            self.free_seen = (self.ranges("free", free), self.ranges("cached_free", cached_free))
+            self.pool_seen = (id(pool), pool.changes)
+        return self.free_seen
 
     def ranges(self, name: str, blocks: list) -> list:
         """free_ranges(blocks), the previous step's list (one object) when `blocks` did not change since then."""
