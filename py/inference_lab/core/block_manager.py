@@ -351,5 +351,9 @@ class BlockManager:
         return self.hash_audited[1]
 
     def _hashes_disagree(self) -> bool:
-        listed = sorted([(b, h) for h, copies in self.cached.items() for b in copies])
-        return listed != [(b, h) for b, h in enumerate(self.block_hash) if h is not None]
+        """As many map entries as blocks carrying a hash, and every entry's block carries its hash: then the entries
+        are exactly those blocks (a block carries one hash, so it cannot be listed twice)."""
+        bh = self.block_hash
+        if sum(map(len, self.cached.values())) != len(bh) - bh.count(None):
+            return True
+        return any(bh[b] != h for h, copies in self.cached.items() for b in copies)
