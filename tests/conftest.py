@@ -35,26 +35,23 @@ from lab_site import RecordingServer, build_site, cold_boots, count_workers, pag
 
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
 def pytest_collection_modifyitems(items):
-    """Browser tests get the `browser` mark, and every test of a browser module one xdist group, so under
-    `pytest -n 2 --dist loadgroup` (tests/run-all.sh) a module runs whole in one worker, in order:
-      - modules on the shared page (`lab`, `page_lab`) go to "browser": one worker, one cold start of the page;
-      - modules that open their own contexts only (cold starts, the service worker, offline) go to
-        "browser-cold", which the other worker takes beside the engine, golden and build tests. (Two shared
-        pages side by side were tried: on 2 cores both pages compete for the CPU and the suite was not faster.)"""
-    modules = {}
+    """Browser tests get the `browser` mark and an xdist group, so under `pytest -n 2 --dist loadgroup`
+    (tests/run-all.sh) they run in two workers, each group in collection order:
+      - tests on the shared page (`lab`, `page_lab`) go to "browser": one worker, one cold start of the page;
+      - tests that open their own contexts only (cold starts, the service worker, offline, another font set),
+        also those of a module whose other tests use the shared page, go to "browser-cold", which the other
+        worker takes beside the engine, golden and build tests. (Two shared pages side by side were tried:
+        on 2 cores both pages compete for the CPU and the suite was not faster.)
+    A module's module-scoped fixtures then live in the worker of the tests that use them."""
     for item in items:
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-            modules.setdefault(item.path, []).append(item)
-    for path, group in browser_groups(modules).items():
-        for item in modules[path]:
-            item.add_marker(pytest.mark.xdist_group(group))
+            item.add_marker(pytest.mark.xdist_group(browser_group(item)))
 
 
-def browser_groups(modules: dict) -> dict:
-    """{module path: xdist group}: "browser" for modules that use the shared page, "browser-cold" for the rest."""
-    shared = lambda tests: any("page_lab" in t.fixturenames for t in tests)  # noqa: E731
-    return {path: "browser" if shared(tests) else "browser-cold" for path, tests in modules.items()}
+def browser_group(item) -> str:
+    """The xdist group of a browser test: "browser" when it uses the shared page, else "browser-cold"."""
+    return "browser" if "page_lab" in item.fixturenames else "browser-cold"
 
 
 @pytest.fixture(scope="session")
