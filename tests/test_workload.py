@@ -128,12 +128,17 @@ def test_replay_matches_a_full_model_run():
     main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
     assert main.rejected                                       # some refused 429: replay must decode them alone
     for policy, cap in (("static", None), ("continuous", None), ("continuous", 4)):
-        full, again = run_engine(lab, policy, cap, check=False), replay_engine(lab, policy, cap, recorded(main))
+        full = run_engine(lab, policy, cap, check=False, detail=True)
+        again = replay_engine(lab, policy, cap, recorded(main), detail=True)
         assert [(r.id, r.out, r.token_times) for r in again.done] == [(r.id, r.out, r.token_times) for r in full.done]
         drop = ("cost",)
         assert [{k: v for k, v in it.items() if k not in drop} for it in again.log.items] == \
                [{k: v for k, v in it.items() if k not in drop} for it in full.log.items]
         assert again.end == full.end and len(again.preemptions) == len(full.preemptions)
+        tally = replay_engine(lab, policy, cap, recorded(main)).log.items      # what block 12 reads: a tally
+        told = lambda events: [e for e in events if e["kind"] not in ("budget", "chunk", "first")]  # noqa: E731
+        assert [dict(it, events=told(it["events"])) for it in tally] == \
+               [{k: (told(v) if k == "events" else v) for k, v in it.items() if k in tally[0]} for it in full.log.items]
 
 
 def test_long_sequences_take_the_blocked_paths():

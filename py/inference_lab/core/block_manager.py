@@ -62,8 +62,7 @@ only answers `can_append()` and frees blocks.
 from __future__ import annotations
 
 import hashlib
-import operator
-from itertools import chain, repeat
+from itertools import chain
 
 import numpy as np
 
@@ -99,6 +98,8 @@ class BlockManager:
         self.max_shared = 0                      # largest ref_cnt seen
         self.shared_blocks = set()               # blocks that were ever held by two tables at once
         self.problems = []                       # invariant violations found by audit()
+        self.changes = 0                         # mutations of the tables, counts, free queue or hashes so far
+        self.audited = (-1, [])                  # (changes, broken codes) of the last audit that looked
         self.peak = dict(used=0, tables={}, tokens=0, step=None)
         self.current_step = None                 # set by the engine: the 1-based step being executed
 
@@ -115,6 +116,7 @@ class BlockManager:
         return self.num_new_blocks(seq, n) <= len(self.free)
 
     def _hold(self, seq, block: int) -> None:
+        self.changes += 1
         self.ref_cnt[block] += 1
         if self.ref_cnt[block] > 1:
             self.shared_blocks.add(block)
@@ -131,6 +133,7 @@ class BlockManager:
 
     def _evict_cached(self, block: int, seq) -> None:
         """Forget this block's hash; other blocks carrying the same hash stay cached (vLLM: del cached_blocks[block_id])."""
+        self.changes += 1
         h = self.block_hash[block]
         copies = self.cached.get(h, {})
         copies.pop(block, None)
@@ -174,6 +177,7 @@ class BlockManager:
         left empty goes back to the pool (it was written in this step, so nobody shares it). Then hash the blocks
         that are full (PREFIX_CACHE=on). Returns the blocks given back."""
         seq.cached = keep
+        self.changes += 1
         needed = -(-keep // self.block_size)
         gone = seq.block_table[needed:]
         del seq.block_table[needed:]
@@ -195,6 +199,7 @@ class BlockManager:
                 continue
             parent = self.block_hash[seq.block_table[i - 1]] if i else None
             h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
+            self.changes += 1
             self.block_hash[block] = h
             self.cached.setdefault(h, {})[block] = None   # a copy: the first one cached stays the one found
 
@@ -272,6 +277,7 @@ class BlockManager:
         return K, V
 
     def _free(self, seq) -> list[int]:
+        self.changes += 1
         blocks = list(seq.block_table)
         for b in blocks:
             self.ref_cnt[b] -= 1
@@ -300,32 +306,34 @@ class BlockManager:
         "ref_cnt_mismatch" (a count differs from the tables holding the block), "not_conserved" (a block
         twice in the free list, lost, or both free and owned), "stale_hash" (the hash map lists a
         block carrying another hash, or a block carrying a hash is missing from the map).
+
+        The checks read the whole pool (O(blocks)); a step that changed nothing they read (no block taken, given
+        back, hashed or evicted: `changes` counts every such mutation this class makes, and nothing outside it
+        writes the tables, counts, free queue or hashes) keeps the last verdict, so a 1,000-request run does not
+        re-read an unchanged 512-block pool at every one of its thousands of steps.
         """
-        tables = [seq.block_table for seq in self.active.values()]
-        held = np.bincount(np.concatenate([np.asarray(t, dtype=np.intp) for t in tables] or [np.zeros(0, np.intp)]),
-                           minlength=self.num_blocks)                 # (blocks,) tables holding each block (intp:
-                                                                      # bincount's index type, 32-bit in Pyodide)
-        ref = np.asarray(self.ref_cnt)                                # (blocks,)
-        free = set(self.free)
+        if self.audited[0] != self.changes:
+            self.audited = (self.changes, self._broken())
+        self.problems += [(self.current_step, code) for code in self.audited[1]]
+
+    def _broken(self) -> list[str]:
+        """The codes of the invariants broken now (audit), each read in one C-level pass over the pool."""
+        n, ref, free = self.num_blocks, self.ref_cnt, self.free
+        held = np.bincount(np.fromiter(chain.from_iterable(s.block_table for s in self.active.values()), np.intp),
+                           minlength=n).tolist()                     # tables holding each block (intp: bincount's
+        in_free = set(free)                                          # index type, 32-bit in Pyodide)
         broken = dict(
-            negative_ref_cnt=bool(np.any(ref < 0)),
-            ref_cnt_mismatch=len(held) != self.num_blocks or bool(np.any(ref != held)),
-            not_conserved=len(free) != len(self.free) or bool(np.any(held[list(free)] > 0) if free else False)
-            or len(free) + int(np.count_nonzero(held)) != self.num_blocks,
-            # every entry of the map names a block carrying that hash, and there are as many entries as blocks
-            # carrying a hash (the entries are then exactly those blocks: no block missing from the map)
+            negative_ref_cnt=min(ref, default=0) < 0,
+            ref_cnt_mismatch=held != ref,
+            not_conserved=len(in_free) != len(free) or any(map(held.__getitem__, in_free))
+            or len(in_free) + n - held.count(0) != n,
             stale_hash=self.enable_caching and self._stale_hash(),    # without the cache no block ever has a hash
         )
-        self.problems += [(self.current_step, code) for code, bad in broken.items() if bad]
+        return [code for code, bad in broken.items() if bad]
 
     def _stale_hash(self) -> bool:
-        """The hash map and the blocks' hashes disagree: an entry names a block carrying another hash, or the
-        map's entries are not as many as the blocks carrying a hash. Read as {block: hash} from the map, the
-        entries are exactly those blocks when no block is listed twice, every listed block carries its hash
-        and there are as many as the blocks carrying one (C-level loops: one run checks every step)."""
-        bh, copies = self.block_hash, list(self.cached.values())
-        counts = list(map(len, copies))                                   # entries per hash
-        blocks = list(chain.from_iterable(copies))                        # every entry's block, map order
-        listed = dict(zip(blocks, chain.from_iterable(map(repeat, self.cached, counts))))   # block -> its hash
-        return (len(blocks) != len(listed) or len(listed) != len(bh) - bh.count(None)
-                or not all(map(operator.eq, map(bh.__getitem__, listed), listed.values())))
+        """The hash map and the blocks' hashes disagree: read as sorted (block, hash) pairs, the map's entries
+        are not exactly the blocks carrying a hash with their hashes (an entry naming a block that carries
+        another hash or none, a block listed twice, a hashed block missing from the map)."""
+        listed = sorted([(b, h) for h, copies in self.cached.items() for b in copies])
+        return listed != [(b, h) for b, h in enumerate(self.block_hash) if h is not None]

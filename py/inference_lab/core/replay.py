@@ -17,8 +17,9 @@ token budget, KV blocks, preemption, prefix cache, the clock) and takes each req
 A request the finished run did not serve (refused 429 there, admitted under this policy) gets its tokens from
 `solo`: the model decodes it alone, prefill then one token at a time, as the engine would.
 
-Leaves out: K/V numbers (the pool counts blocks only: block_manager.reserve), the cache check and the
-first-token snapshots (nobody reads them in these runs), and traces with sampling or cancellations (the
+Leaves out: K/V numbers (the pool counts blocks only: block_manager.reserve), the cache check, the
+first-token snapshots and the log's queue, tables and free lists (a tally: run_log.RunLog(detail=False); nobody reads
+them in these runs), and traces with sampling or cancellations (the
 explicit REQUESTS trace's other policies run the model in full, engine.run_engine).
 """
 from __future__ import annotations
@@ -55,8 +56,10 @@ def solo(lab, req: dict) -> list[int]:
 class ReplayEngine(Engine):
     """Engine whose tasks take blocks and time but no model: each new token comes from `tokens`."""
 
-    def __init__(self, lab, policy: str, budget_cap: int | None, tokens: dict, prefix_cache: bool | None = None):
-        super().__init__(lab, policy, budget_cap, check=False, prefix_cache=prefix_cache, spec="off")   # no model: no proposals
+    def __init__(self, lab, policy: str, budget_cap: int | None, tokens: dict, prefix_cache: bool | None = None,
+                 detail: bool = False):
+        super().__init__(lab, policy, budget_cap, check=False, prefix_cache=prefix_cache, spec="off",   # no model: no proposals
+                         detail=detail)
         self.tokens = tokens
         self.requests = {r["id"]: r for r in self.cfg.REQUESTS}
 
@@ -82,6 +85,7 @@ class ReplayEngine(Engine):
 
 
 def replay_engine(lab, policy: str, budget_cap: int | None, tokens: dict,
-                  prefix_cache: bool | None = None) -> EngineResult:
-    """One clock-only run of the trace under `policy`, with the tokens of `tokens` (recorded(main_run))."""
-    return ReplayEngine(lab, policy, budget_cap, dict(tokens), prefix_cache).run()
+                  prefix_cache: bool | None = None, detail: bool = False) -> EngineResult:
+    """One clock-only run of the trace under `policy`, with the tokens of `tokens` (recorded(main_run));
+    its log is a tally (run_log.RunLog(detail=False)) unless `detail`."""
+    return ReplayEngine(lab, policy, budget_cap, dict(tokens), prefix_cache, detail).run()

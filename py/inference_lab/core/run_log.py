@@ -46,6 +46,11 @@ holds for `free` and `cached_free` (their ranges are computed again only when th
     >>> expand_ranges([[0, 2], [5, 5], [7, 8]])
     [0, 1, 2, 5, 7, 8]
 
+A what-if run (block [12]'s other policies, block [11]'s run without the prefix cache: `RunLog(cfg, detail=False)`,
+the engine's unchecked runs) keeps per step only `start`, `end`, `tasks`, `budget`, the events the engine told and the
+facts: the blocks read their times, tasks, costs and preemptions, never their queue, block tables or free lists, which
+cost most of a 1,000-request run's log (`boundary` and `kv_state` copy the queue and the pool every step).
+
 Leaves out: the sentences (words/text_steps*.py), the K/V numbers themselves, the sampled tokens
 (block [8] shows them), the run's constants (report.config).
 """
@@ -137,8 +142,9 @@ def in_order(events: list) -> list:
 class RunLog:
     """The steps and events of one engine run."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, detail: bool = True):
         self.cfg = cfg
+        self.detail = detail       # False: a what-if run's tally (no queue, tables, free lists nor derived events)
         self.items = []            # one dict per executed step
         self.after = []            # events after the last step
         self.new = []              # events since the last boundary / step
@@ -148,6 +154,7 @@ class RunLog:
         self.tables = {}           # id -> its block table after the last executed step
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
+        self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
 
     @property
     def count(self) -> int:
@@ -177,6 +184,8 @@ class RunLog:
         """The step about to run: the queue (and why each one waits) and the slots as it starts;
         `room` and `check` as scheduler.admission_check said."""
         self.take_boundary_events()
+        if not self.detail:
+            return
         after_room = "no_slot" if room else check
         self.start = dict(
             waiting=[[s.id, "preparing" if s.ready > engine.now else after_room, s.num_preemptions]
@@ -191,6 +200,8 @@ class RunLog:
 
     def step_done(self, engine, start: int, end: int, planned: list, ran: list) -> None:
         """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran."""
+        if not self.detail:
+            return self.tally(start, end, ran, planned, engine.budget_cap)
         snap, cap = self.start, engine.budget_cap
         before = {r[0]: r for r in snap["running"]}
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
@@ -200,9 +211,7 @@ class RunLog:
             dict(kind="chunk", id=rid, n=n, done=before[rid][2] + n, total=before[rid][3],
                  first=before[rid][2] == self.from_cache.get(rid, 0), recompute=rid in redo)
             for rid, phase, n in tasks if phase == "prefill"]
-        for e in self.new:
-            if e["kind"] == "preempt":
-                e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
+        self.mark_dropped(planned, ran_ids)
         during += [dict(kind="first", id=s.id, time=s.token_times[0]) for s in snap["seqs"]
                    if before[s.id][4] == 0 and s.out]
         events = self.ahead + in_order(self.new + during)
@@ -212,6 +221,21 @@ class RunLog:
         item["decodes_first"] = decodes_first(item)
         self.items.append(dict(item, **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
+
+    def tally(self, start: int, end: int, ran: list, planned: list, cap) -> None:
+        """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
+        tasks = [[seq.id, phase, n] for phase, seq, n in ran]
+        self.mark_dropped(planned, {t[0] for t in tasks})
+        used = sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens()
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[used, cap], events=self.ahead
+                               + in_order(self.new), **self.facts))
+        self.new, self.ahead, self.facts = [], [], {}
+
+    def mark_dropped(self, planned: list, ran_ids: set) -> None:
+        """A preempted sequence's planned task that did not run: its tokens are the event's `dropped`."""
+        for e in self.new:
+            if e["kind"] == "preempt":
+                e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
 
     def spec_tokens(self) -> int:
         """Budget tokens the step's verified proposals took (speculative decoding: k + 1 per verifying sequence)."""
@@ -246,10 +270,19 @@ class RunLog:
         # an unchanged table is the same list as before: nothing of it is new (a step touches few tables)
         held = [(rid, t) for rid, t in self.tables.items() if t is not before.get(rid)] + [(rid, [b]) for rid, b in returned]
         alloc = sorted({b for rid, t in held for b in set(t) - set(before.get(rid, ())) if (rid, b) not in reused})
-        cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
-        free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
-        return dict(tables=self.tables, free=self.ranges("free", free), cached_free=self.ranges("cached_free", cached_free), alloc=alloc,
+        free, cached_free = self.free_lists(pool)
+        return dict(tables=self.tables, free=free, cached_free=cached_free, alloc=alloc,
                     freed=sorted({b for _, b in returned}), reused=sorted({b for _, b in reused}))
+
+    def free_lists(self, pool) -> tuple:
+        """(free, cached_free) ranges after the step; the last step's objects when the pool made no change since
+        (BlockManager.changes), without sorting its free queue again."""
+        if self.pool_seen != (id(pool), pool.changes):
+            cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
+            free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
+            self.free_seen = (self.ranges("free", free), self.ranges("cached_free", cached_free))
+            self.pool_seen = (id(pool), pool.changes)
+        return self.free_seen
 
     def ranges(self, name: str, blocks: list) -> list:
         """free_ranges(blocks), the previous step's list (one object) when `blocks` did not change since then."""

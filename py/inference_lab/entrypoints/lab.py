@@ -18,7 +18,9 @@ block_manager, model, sampler, quantization, metrics).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 from dataclasses import replace
 
 import numpy as np
@@ -112,10 +114,31 @@ def other_run(lab, main, cluster: bool = False):
     return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
 
 
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off for the duration (then as it was). A run makes no cyclic garbage
+    (gc.collect() after a 300-request cluster run finds 0 objects: reference counting frees everything), but
+    it keeps millions of small lists and dicts alive in its logs, and the collector's passes over them cost
+    about a fifth of a 1,000-request run's CPU time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def run(config: Config | dict | None = None, lang: str = "vi", progress=None) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
-    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec") and how far."""
+    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec") and how far.
+    The garbage collector pauses meanwhile (collector_paused)."""
+    with collector_paused():
+        return run_unpaused(config, lang, progress)
+
+
+def run_unpaused(config, lang: str, progress) -> Report:
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
