@@ -154,13 +154,17 @@ class Lab:
 
     def fresh(self, query: str = ""):
         """The page as a first visit of home + query would leave it (for the next test module): nothing
-        stored, 1440 × 900, code views closed, the address applied, this module's errors only (the
-        panels' folds stay as they are: a run opens them)."""
+        stored, 1440 × 900, code views closed, step 1 selected, the address applied, this module's errors
+        only (the panels' folds stay as they are: a run opens them)."""
         self.wait_idle()
         self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         self.page.set_viewport_size({"width": 1440, "height": 900})
         # code views start closed (an open CodeMirror editor at 375 px keeps parts of the page moving)
         self.page.evaluate("() => document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = false; })")
+        # A new run keeps the selected step (static/tools/steps.js), as a first visit's first run keeps none: a
+        # step the last module chose (a chart's arrow keys) goes back to step 1, where a first run starts.
+        if self.page.evaluate("() => document.querySelector('[data-step-slider]')?.getAttribute('aria-valuenow')") not in (None, "1"):
+            self.visit("?step=1")
         self.visit(query)
         self.page_errors.clear()
         self.console_errors.clear()
