@@ -6,12 +6,15 @@ whole lab run (13 blocks, the main run on the NumPy model, block 12's other poli
     python3 bench/cluster_bench.py --router round_robin --disagg on --prefill-replicas 2
     python3 bench/cluster_bench.py --requests 200           # a smaller run
     python3 bench/cluster_bench.py --token-budget 128       # whole 128-token prompts in one step (fewer steps)
+    python3 bench/cluster_bench.py --narrate                # with every step's words (what --json, --steps, the page get)
 
 The constants are the issue's command (`--workload-requests 1000 --workload-prompt 128 --workload-output 32
 --workload-rate 200 --workload-prefixes 8 --workload-shared 64 --slots 32 --queue-limit 256 --block-size 16
 --pool-blocks auto --prefix-cache on`, each replica's pool sized by auto) plus `--max-context 256`: the default
 MAX_CONTEXT (24) would refuse every 128 + 32-token request with 400. Prints the wall-clock and CPU seconds of
-`lab.run` (CPU time is the fairer figure on a shared machine), the steps, goodput and each replica's share.
+`lab.run` as the command line's text output calls it (narrate=False: it prints no step's words; `--narrate` for
+the page's and `--json`'s run), CPU time being the fairer figure on a shared machine, then the steps, goodput and each
+replica's share.
 """
 from __future__ import annotations
 
@@ -39,16 +42,17 @@ def main() -> None:
     ap.add_argument("--prefill-replicas", type=int, default=1)
     ap.add_argument("--clock", default="seed")
     ap.add_argument("--token-budget", type=int, default=None, help="TOKEN_BUDGET (default: the lab's 6)")
+    ap.add_argument("--narrate", action="store_true", help="word every step too (--json, --steps, the page)")
     a = ap.parse_args()
     cfg = Config.from_values(dict(ISSUE, WORKLOAD_REQUESTS=a.requests, REPLICAS=a.replicas, ROUTER=a.router,
                                   DISAGG=a.disagg, PREFILL_REPLICAS=a.prefill_replicas, CLOCK=a.clock,
                                   **({"TOKEN_BUDGET": a.token_budget} if a.token_budget else {})))
     wall, cpu = time.perf_counter(), time.process_time()
-    report = run(cfg)
+    report = run(cfg, narrate=a.narrate)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     c = report.cluster
     print(f"{a.requests} requests, {a.replicas} replicas, ROUTER={a.router}, DISAGG={a.disagg}, CLOCK={a.clock}: "
-          f"lab.run {wall:.1f} s wall, {cpu:.1f} s CPU; {report.steps['count']} steps; checks "
+          f"lab.run(narrate={a.narrate}) {wall:.1f} s wall, {cpu:.1f} s CPU; {report.steps['count']} steps; checks "
           f"{'PASS' if report.passed else 'FAIL'}")
     g = c["goodput"]
     print(f"goodput {g['met']}/{g['served']} ({g['fraction']}), {g['per_s']} req/s; TTFT p50/p90/p99 {c['ttft']}; "

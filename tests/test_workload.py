@@ -210,3 +210,14 @@ def test_speculation_on_a_long_generated_workload_runs_the_model_and_passes():
                   "QUEUE_LIMIT": 4, "MAX_CONTEXT": 400, "POOL_BLOCKS": "auto", "TOKEN_BUDGET": 512, "SPEC_METHOD": "draft"})
     assert report.passed, [c.name for c in report.checks if not c.ok]
     assert "replayed" not in report.block(12).data
+
+
+@pytest.mark.parametrize("values", [{}, {"WORKLOAD_REQUESTS": 12, "WORKLOAD_PROMPT": 20, "REPLICAS": 2,
+                                         "MAX_CONTEXT": 64, "PREFIX_CACHE": "on"}])
+def test_a_run_without_the_steps_words_prints_the_same(values):
+    """The command line's text output skips the steps' narration (lab.run(narrate=False)): same lines, same
+    notes, and the steps are the bare run log."""
+    worded, bare = run(values), run(values, narrate=False)
+    assert bare.to_text() == worded.to_text() and bare.notes == worded.notes
+    assert "text" not in bare.steps["items"][0] and "after_text" not in bare.steps
+    assert [{k: v for k, v in it.items() if k not in ("title", "text")} for it in worded.steps["items"]] == bare.steps["items"]

@@ -61,6 +61,7 @@ only answers `can_append()` and frees blocks.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from itertools import chain
 
@@ -75,7 +76,14 @@ def hash_block(parent: str | None, tokens) -> str:
     >>> hash_block(None, [0, 21, 5, 9]) == hash_block(None, [0, 21, 5, 9]) != hash_block("x", [0, 21, 5, 9])
     True
     """
-    text = f"{parent or ''}|{','.join(str(int(t)) for t in tokens)}"
+    return _hash_block(parent, tuple(map(int, tokens)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _hash_block(parent: str | None, tokens: tuple) -> str:
+    """hash_block's arithmetic, remembered: a run hashes the same blocks again and again (every replica's pool, the
+    router's index, block [12]'s replays), and a lookup costs a fraction of a SHA-256 of the ids' text."""
+    text = f"{parent or ''}|{','.join(map(str, tokens))}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -100,6 +108,8 @@ class BlockManager:
         self.problems = []                       # invariant violations found by audit()
         self.changes = 0                         # mutations of the tables, counts, free queue or hashes so far
         self.audited = (-1, [])                  # (changes, broken codes) of the last audit that looked
+        self.hash_changes = 0                    # mutations of the hashes (block_hash, cached) so far
+        self.hash_audited = (-1, False)          # (hash_changes, stale?) of the last hash check
         self.peak = dict(used=0, tables={}, tokens=0, step=None)
         self.current_step = None                 # set by the engine: the 1-based step being executed
 
@@ -133,7 +143,7 @@ class BlockManager:
 
     def _evict_cached(self, block: int, seq) -> None:
         """Forget this block's hash; other blocks carrying the same hash stay cached (vLLM: del cached_blocks[block_id])."""
-        self.changes += 1
+        self.changes, self.hash_changes = self.changes + 1, self.hash_changes + 1
         h = self.block_hash[block]
         copies = self.cached.get(h, {})
         copies.pop(block, None)
@@ -199,7 +209,7 @@ class BlockManager:
                 continue
             parent = self.block_hash[seq.block_table[i - 1]] if i else None
             h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
-            self.changes += 1
+            self.changes, self.hash_changes = self.changes + 1, self.hash_changes + 1
             self.block_hash[block] = h
             self.cached.setdefault(h, {})[block] = None   # a copy: the first one cached stays the one found
 
@@ -334,6 +344,12 @@ class BlockManager:
     def _stale_hash(self) -> bool:
         """The hash map and the blocks' hashes disagree: read as sorted (block, hash) pairs, the map's entries
         are not exactly the blocks carrying a hash with their hashes (an entry naming a block that carries
-        another hash or none, a block listed twice, a hashed block missing from the map)."""
+        another hash or none, a block listed twice, a hashed block missing from the map). Looked at again only
+        when a hash came or went since the last look (`hash_changes`)."""
+        if self.hash_audited[0] != self.hash_changes:
+            self.hash_audited = (self.hash_changes, self._hashes_disagree())
+        return self.hash_audited[1]
+
+    def _hashes_disagree(self) -> bool:
         listed = sorted([(b, h) for h, copies in self.cached.items() for b in copies])
         return listed != [(b, h) for b, h in enumerate(self.block_hash) if h is not None]

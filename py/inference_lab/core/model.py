@@ -50,8 +50,12 @@ def _seed_weights(rng, vocab: int) -> dict:
 
 
 def rmsnorm(x):
-    # np.add.reduce(...) / n is what np.mean computes (same sum, same division), without its Python overhead
-    return x / np.sqrt(np.add.reduce(x * x, axis=-1, keepdims=True) / x.shape[-1] + 1e-6)
+    # np.add.reduce(...) / n is what np.mean computes (same sum, same division), without its Python overhead;
+    # the same operations in the same order as x / sqrt(mean(x²) + 1e-6), in place on the (T, 1) sums
+    ms = np.add.reduce(x * x, axis=-1, keepdims=True)                       # (T, 1)
+    ms /= x.shape[-1]
+    ms += 1e-6
+    return x / np.sqrt(ms, out=ms)
 
 
 MAX_POSITION = 8192 + 512                                                   # > MAX_CONTEXT + quality-gate steps

@@ -240,7 +240,7 @@ def sigint_raises() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def run_patched(units: list, timeout: str | None, config: Config, lang: str = "vi"):
+def run_patched(units: list, timeout: str | None, config: Config, lang: str = "vi", narrate: bool = True):
     """lab.run(config) with the patches in place, stopped after `timeout` seconds if given."""
     import _thread
     from . import patch
@@ -258,7 +258,7 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
         timer.start()
     try:
         with contextlib.redirect_stdout(sys.stderr), patch.language(lang):   # the student's print()s: stdout stays the report
-            report, names = patch.run(units, functools.partial(run, lang=lang), config,
+            report, names = patch.run(units, functools.partial(run, lang=lang, narrate=narrate), config,
                                       stopped=lambda: f"--timeout {timeout} {WORDS[lang]('seconds_word')}" if fired else "Ctrl-C")
     except patch.PatchError as exc:
         raise PatchFailed(exc) from None
@@ -271,7 +271,9 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
 
 def emit(args, config: Config, units=()) -> int:
     from .lab import run
-    report = run_patched(units, args.timeout, config, args.lang) if units else run(config, lang=args.lang)
+    narrate = bool(args.json or args.steps)                  # the text output never prints a step's words
+    report = (run_patched(units, args.timeout, config, args.lang, narrate) if units
+              else run(config, lang=args.lang, narrate=narrate))
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)

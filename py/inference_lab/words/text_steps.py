@@ -11,6 +11,7 @@ block [12]'s comparison runs, which are not recorded.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from functools import partial
 from itertools import chain
 
@@ -239,12 +240,12 @@ def kv_line(w, it, pool_blocks) -> str:
         line += w("kv.reused", blocks=blocks(it["reused"]))
     if it["freed"]:
         line += w("kv.freed", blocks=blocks(it["freed"]))
+    shared = {b for b, k in Counter(chain.from_iterable(it["tables"].values())).items() if k > 1}   # C-level count
     holders = {}
-    if len(set(chain.from_iterable(it["tables"].values()))) < sum(map(len, it["tables"].values())):   # some shared
-        for rid, t in it["tables"].items():
-            for b in t:
-                holders.setdefault(b, []).append(rid)
-    shared = [f"{b} ({', '.join(ids)})" for b, ids in sorted(holders.items()) if len(ids) > 1]
+    for rid, t in it["tables"].items() if shared else ():
+        for b in shared.intersection(t) if len(set(t)) == len(t) else [b for b in t if b in shared]:
+            holders.setdefault(b, []).append(rid)
+    shared = [f"{b} ({', '.join(ids)})" for b, ids in sorted(holders.items())]
     if shared:
         line += w("kv.shared", shared="; ".join(shared))
     line += w("kv.free", n=count(it["free"]), pool=pool_blocks, ranges=ranges(w, it["free"]))
@@ -290,11 +291,12 @@ def title(w, it) -> str:
     return ", ".join(w("title.decode" if p == "decode" else "title.prefill_task", rid=rid, n=n) for rid, p, n in it["tasks"])
 
 
-def step_lines(w, it, n, m, record, cfg, ready) -> list[str]:
+def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
+    """The step's lines; `name` = its title(w, it)."""
     slots, pool, priority_key = cfg["SLOTS"], cfg["POOL_BLOCKS"], record.get("priority_key")
     ev = it["events"]
     total = {r[0]: r[3] for r in it["running"]}
-    head = title(w, it) if "replica" not in it else w("step.replica", r=it["replica"], title=title(w, it))
+    head = name if "replica" not in it else w("step.replica", r=it["replica"], title=name)
     lines = [w("step.head", n=n, m=m, it=it, title=head)]
     lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
               if e["kind"] in ("arrive", "abort")]
@@ -325,7 +327,8 @@ def narrate(w, record, cfg) -> list[tuple[str, list[str]]]:
     """(title, lines) for every recorded step; `cfg` is report.config (SLOTS, POOL_BLOCKS)."""
     m = record["count"]
     ready = {e["id"]: e.get("ready") for it in record["items"] for e in it["events"] if e["kind"] == "arrive"}
-    return [(title(w, it), step_lines(w, it, i + 1, m, record, cfg, ready)) for i, it in enumerate(record["items"])]
+    return [(name, step_lines(w, it, i + 1, m, record, cfg, ready, name))
+            for i, it in enumerate(record["items"]) for name in [title(w, it)]]
 
 
 def wait_labels(say: dict) -> dict:
