@@ -11,8 +11,9 @@
     chromium_dejavu    session  a second Chromium from the same Playwright that sees only the DejaVu fonts
                        (Debian's default fonts, fonts-dejavu-core), through a FONTCONFIG_FILE written by
                        lab_browser.dejavu_only_fontconfig(): what a student's Debian machine shows.
-    page_lab  session  lab_browser.Lab: the one page of the lab most browser tests share (one cold Pyodide
-                       start for all of them), in its own context (clipboard allowed), loaded until ready.
+    page_lab  session  lab_browser.Lab: the one page of the lab the browser tests of a pytest process share
+                       (one cold Pyodide start for all of them; under tests/run-all.sh's two workers, one page
+                       each: see SECOND_PAGE), in its own context (clipboard allowed), loaded until ready.
     lab       module   that page, put back to a first visit's state (Lab.fresh: storage cleared, the bare
                        address applied without reloading, 1440 × 900). Tests change its address with
                        lab.visit(query). A test about a cold start, the service worker or offline opens
@@ -33,28 +34,35 @@ from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavai
 from lab_site import RecordingServer, build_site, cold_boots, count_workers, page_csp, workers_started
 
 
+# Shared-page modules that run on a second page in the other worker (one more cold boot), beside the tests
+# that open their own contexts and the engine, golden and build tests, so that both workers end at about
+# the same time: chosen by measured seconds (~110 s of the ~600 s of shared-page tests; tests/run-all.sh).
+SECOND_PAGE = ("test_browser_cluster.py", "test_browser_english.py", "test_browser_roofline.py",
+               "test_browser_speculation.py")
+
+
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
 def pytest_collection_modifyitems(items):
-    """Browser tests get the `browser` mark, and every test of a browser module one xdist group, so under
-    `pytest -n 2 --dist loadgroup` (tests/run-all.sh) a module runs whole in one worker, in order:
-      - modules on the shared page (`lab`, `page_lab`) go to "browser": one worker, one cold start of the page;
-      - modules that open their own contexts only (cold starts, the service worker, offline) go to
-        "browser-cold", which the other worker takes beside the engine, golden and build tests. (Two shared
-        pages side by side were tried: on 2 cores both pages compete for the CPU and the suite was not faster.)"""
-    modules = {}
+    """Browser tests get the `browser` mark and an xdist group, so under `pytest -n 2 --dist loadgroup`
+    (tests/run-all.sh) they run in two workers, each group whole in one worker, in collection order:
+      - "browser": the tests on the shared page (`lab`, `page_lab`), but for SECOND_PAGE's modules: one
+        worker, one cold start of the page;
+      - "browser-b": the tests that open their own contexts only (cold starts, the service worker, offline,
+        another font set), also those of a module whose other tests use the shared page, and SECOND_PAGE's
+        modules on that worker's own shared page; the same worker then takes the engine, golden and build
+        tests (pytest-xdist hands those out one by one to whichever worker is free).
+    A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
+    test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-            modules.setdefault(item.path, []).append(item)
-    for path, group in browser_groups(modules).items():
-        for item in modules[path]:
-            item.add_marker(pytest.mark.xdist_group(group))
+            item.add_marker(pytest.mark.xdist_group(browser_group(item)))
 
 
-def browser_groups(modules: dict) -> dict:
-    """{module path: xdist group}: "browser" for modules that use the shared page, "browser-cold" for the rest."""
-    shared = lambda tests: any("page_lab" in t.fixturenames for t in tests)  # noqa: E731
-    return {path: "browser" if shared(tests) else "browser-cold" for path, tests in modules.items()}
+def browser_group(item) -> str:
+    """The xdist group of a browser test (see pytest_collection_modifyitems)."""
+    first_page = "page_lab" in item.fixturenames and item.path.name not in SECOND_PAGE
+    return "browser" if first_page else "browser-b"
 
 
 @pytest.fixture(scope="session")

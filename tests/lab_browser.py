@@ -5,7 +5,10 @@ errors and any request that tried to leave the local server, and (SPY, an init s
 the page posts to its Python worker and every worker it starts or ends. Pyodide takes 10-30 s to start
 on a 2-core machine, so one page serves many tests: `lab.visit(query)` applies another address the way
 back/forward does (static/core/address.js, no reload) and `lab.fresh()` puts the page back to a first
-visit's state for the next test module (storage cleared, the bare address applied, 1440 × 900). `engine_text(config)` is what the
+visit's state for the next test module (storage cleared, the bare address applied, 1440 × 900). Its
+context asks for reduced motion (prefers-reduced-motion: reduce): the page then scrolls at once instead of
+smoothly, so Playwright's clicks and screenshots do not wait for scrolling to settle (a test about the
+motion itself sets `page.emulate_media(reduced_motion="no-preference")`). `engine_text(config)` is what the
 engine prints for a config, computed in CPython; `assert_page_shows(lab, text)` checks that the
 page's panels show exactly those lines. `browser_unavailable()` says why Chromium cannot be driven
 here (None when it can).
@@ -99,7 +102,7 @@ class Lab:
 
     def __init__(self, browser, origin: str, *also_allowed: str):
         self.origins = (origin, *also_allowed)
-        self.context = browser.new_context(viewport={"width": 1440, "height": 900})
+        self.context = browser.new_context(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")
         self.page = self.context.new_page()
         self.page_errors: list[str] = []
         self.console_errors: list[str] = []
@@ -151,13 +154,17 @@ class Lab:
 
     def fresh(self, query: str = ""):
         """The page as a first visit of home + query would leave it (for the next test module): nothing
-        stored, 1440 × 900, code views closed, the address applied, this module's errors only (the
-        panels' folds stay as they are: a run opens them)."""
+        stored, 1440 × 900, code views closed, step 1 selected, the address applied, this module's errors
+        only (the panels' folds stay as they are: a run opens them)."""
         self.wait_idle()
         self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         self.page.set_viewport_size({"width": 1440, "height": 900})
         # code views start closed (an open CodeMirror editor at 375 px keeps parts of the page moving)
         self.page.evaluate("() => document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = false; })")
+        # A new run keeps the selected step (static/tools/steps.js), as a first visit's first run keeps none: a
+        # step the last module chose (a chart's arrow keys) goes back to step 1, where a first run starts.
+        if self.page.evaluate("() => document.querySelector('[data-step-slider]')?.getAttribute('aria-valuenow')") not in (None, "1"):
+            self.visit("?step=1")
         self.visit(query)
         self.page_errors.clear()
         self.console_errors.clear()

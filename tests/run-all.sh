@@ -24,8 +24,9 @@ if [ -z "${LAB_PYODIDE_MIRROR:-}" ] && [ -d ../shared/pyodide-0.27.7 ]; then
   export LAB_PYODIDE_MIRROR="$(cd ../shared/pyodide-0.27.7 && pwd)"
 fi
 
-# Two pytest-xdist workers (these machines have 2 cores): every browser module runs in one worker, in
-# order, on the session's one page (conftest.py groups them), the engine/golden/build tests in the other.
+# Two pytest-xdist workers (these machines have 2 cores): most browser tests run in one worker, in order, on
+# that worker's one page; the other worker takes the browser tests that open their own contexts, a few modules
+# on its own page, then the engine/golden/build tests (conftest.py groups them; ~equal seconds each).
 # The font tarball is fetched into .cache/ once first, so the two workers' builds never race for it.
 python3 -c "import sitebuild; sitebuild.fonts.font_files()" || exit 1
 python3 -m pytest -n 2 --dist loadgroup "$@"

@@ -101,11 +101,15 @@ def test_play_stops_by_itself_at_the_end(lab):
         slider(lab).press("ArrowLeft")
     at_step(lab, 9, 12)
     play = lab.page.locator('[data-step-action="play"]')
-    play.click()
-    expect(play).to_have_attribute("aria-pressed", "true")
-    expect(slider(lab)).to_have_attribute("aria-valuenow", "12", timeout=20_000)
-    expect(play).to_have_attribute("aria-pressed", "false")
-    expect(play).to_have_text("Phát")
+    lab.page.emulate_media(reduced_motion="no-preference")   # the pace of a visitor without the setting
+    try:
+        play.click()
+        expect(play).to_have_attribute("aria-pressed", "true")
+        expect(slider(lab)).to_have_attribute("aria-valuenow", "12", timeout=20_000)
+        expect(play).to_have_attribute("aria-pressed", "false")
+        expect(play).to_have_text("Phát")
+    finally:
+        lab.page.emulate_media(reduced_motion="reduce")
 
 
 def click_step_column(lab, chart, n):

@@ -70,6 +70,14 @@ class SiteServer:
             self.server.server_close()
 
 
+def copy_build(site: Path, dist: Path) -> Path:
+    """dist/ as a copy of the build `site` (what build.py would write there: a build empties its folder first)."""
+    if dist.exists():
+        shutil.rmtree(dist)
+    shutil.copytree(site, dist)
+    return dist
+
+
 def new_page(browser):
     context = browser.new_context()
     page = context.new_page()
@@ -133,9 +141,9 @@ def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     assert "exercises.json" in listed or not (site / "exercises.json").exists()
 
 
-def test_sw_js_changes_when_any_file_changes(tmp_path):
+def test_sw_js_changes_when_any_file_changes(site, tmp_path):
+    first = site                                   # the session's build: the same sources, built the same way
     with mirror_env():
-        first = sitebuild.build(tmp_path / "a", "vendor")
         engine = tmp_path / "engine"
         shutil.copytree(ROOT / "py", engine, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         (engine / "inference_lab" / "extra.py").write_text("X = 1\n")
@@ -191,9 +199,8 @@ def test_reload_and_run_with_the_network_off(chromium, site):
 
 
 @pytest.mark.browser
-def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(chromium, tmp_path):
-    dist = tmp_path / "dist"
-    build_site(dist)
+def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(chromium, site, tmp_path):
+    dist = copy_build(site, tmp_path / "dist")     # this test rebuilds it: its own copy of the session's build
     server = SiteServer(dist, csp=page_csp(dist))
     context, page, errors = new_page(chromium)
     try:
@@ -222,8 +229,7 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(ch
 
         # A broken update (a file of the new build missing on the server) never activates: the complete
         # cache of the previous build keeps serving, offline too.
-        with mirror_env():
-            sitebuild.build(dist, "vendor")
+        copy_build(site, dist)                       # the first build again: a build that is not the cached one
         stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL", "python_stdlib.zip")
         server.missing.add(stdlib)
         page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); } catch (e) {} }")
