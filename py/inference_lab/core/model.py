@@ -19,6 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+try:                     # what np.einsum(..., optimize=False) calls, without its Python wrapper (same C loop, same bits)
+    from numpy._core.multiarray import c_einsum
+except ImportError:      # a NumPy without that private name
+    c_einsum = np.einsum
+
 D_MODEL, N_HEADS, D_HEAD = 8, 2, 4          # MHA: every head has its own K/V
 FFN_HIDDEN = 16
 LINEAR = ("Wq", "Wk", "Wv", "Wo", "Wg", "Wz", "Wf", "U")
@@ -103,13 +108,13 @@ def attention(Qr, K, V, start: int):
     T = Qr.shape[1]
     if T > LONG or K.shape[1] > LONG:
         return attention_blocked(Qr, K, V, start)
-    scores = np.einsum("htd,hkd->htk", Qr, K) / SCALE                      # (H, T, S)
+    scores = c_einsum("htd,hkd->htk", Qr, K) / SCALE                      # (H, T, S)
     if T > 1:                                       # one new token sees every cached position: nothing to mask
         allow = np.arange(K.shape[1])[None, :] <= np.arange(start, start + T)[:, None]   # causal mask (T, S)
         scores = np.where(allow[None], scores, -np.inf)
     prob = np.exp(scores - np.maximum.reduce(scores, axis=-1, keepdims=True))   # = scores.max(...), as in rmsnorm
     prob /= np.add.reduce(prob, axis=-1, keepdims=True)
-    ctx = np.einsum("htk,hkd->htd", prob, V).transpose(1, 0, 2).reshape(T, N_HEADS * D_HEAD)
+    ctx = c_einsum("htk,hkd->htd", prob, V).transpose(1, 0, 2).reshape(T, N_HEADS * D_HEAD)
     return ctx, prob
 
 
