@@ -80,3 +80,17 @@ def text_sizes(svg) -> list[float]:
     """The on-screen size (px) of every non-empty text of a drawn chart."""
     return svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
         .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+
+
+def labels_outside(svg) -> list[str]:
+    """The non-empty texts of a drawn chart that run past its left or right edge."""
+    return svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+        .filter(t => { const b = t.getBBox(); return b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1; })
+        .map(t => t.textContent)""")
+
+
+def shoot(lab: Lab, name: str, block: int, path) -> None:
+    """A screenshot of the chart's current drawing (scrolled into view) for people to look at."""
+    root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
+    root.scroll_into_view_if_needed()
+    root.screenshot(path=str(path))

@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from chart_helpers import assert_drawn, at_width, chart, redrawn, run_and_wait_for_charts, text_sizes
+from chart_helpers import (assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts, shoot,
+                           text_sizes)
 from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, engine_report, expect
 
 pytestmark = pytest.mark.browser
@@ -81,13 +82,9 @@ def test_legible_at_phone_width_and_wide(lab: Lab):
                     svg = redrawn(lab, name, block, width)
                     sizes = text_sizes(svg)
                     assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
-                    over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                        .filter(t => { const b = t.getBBox(); return b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1; })
-                        .map(t => t.textContent)""")
+                    over = labels_outside(svg)
                     assert not over, f"{name} (block {block}): labels outside the drawing at {width} px: {over}"
-                    root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
-                    root.scroll_into_view_if_needed()
-                    root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-{values['REPLICAS']}-{width}.png"))
+                    shoot(lab, name, block, ARTIFACTS / f"chart-{name}{block}-{values['REPLICAS']}-{width}.png")
                 if width == 375:
                     overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
                     assert overflow <= 0, "the page scrolls sideways at 375 px"

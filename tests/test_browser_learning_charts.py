@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from inference_lab.entrypoints.exercises import load_all
-from chart_helpers import assert_drawn, at_width, chart, redrawn, run_and_wait_for_charts, text_sizes
+from chart_helpers import (assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts, shoot,
+                           text_sizes)
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 from lab_site import ROOT
 
@@ -125,13 +126,9 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
                 if width == 375:
                     sizes = text_sizes(svg)
                     assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
-                    # no text runs past the drawing's right edge
-                    over = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                        .map(t => t.getBBox()).filter(b => b.x < -1 || b.x + b.width > s.viewBox.baseVal.width + 1).length""")
-                    assert over == 0, f"{name} (block {block}): {over} labels outside the drawing at 375 px"
-                root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
-                root.scroll_into_view_if_needed()
-                root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-{run}-{width}.png"))
+                    over = labels_outside(svg)                     # no text runs past the drawing's edges
+                    assert not over, f"{name} (block {block}): labels outside the drawing at 375 px: {over}"
+                shoot(lab, name, block, ARTIFACTS / f"chart-{name}{block}-{run}-{width}.png")
             if width == 375:
                 overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
                 assert overflow <= 0, "the page scrolls sideways at 375 px"
