@@ -61,6 +61,9 @@ SPY = """(() => {
   };
 })();"""
 
+# The spy's messages from the since-th on, of one type or all: ([kind, since]) => [{type, config}, ...]
+SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind || m.type === kind)"
+
 # What a test must not see in the console: the page's Content-Security-Policy refusing something.
 CSP_WORDS = ("Content Security Policy", "Refused")
 
@@ -131,9 +134,19 @@ class Lab:
         return self
 
     # ── one page, many addresses ──
-    def sent(self, kind: str | None = None) -> list[dict]:
-        """Every message posted to the worker so far ({type, config}), or those of one type."""
-        return [m for m in self.page.evaluate("window.__lab.sent") if kind is None or m["type"] == kind]
+    def sent(self, kind: str | None = None, since: int = 0) -> list[dict]:
+        """The messages posted to the worker ({type, config}) from the since-th on, or those of one type.
+        (Filtered in the page: a long-lived shared page has posted hundreds, and bringing them all over to
+        Python on every call cost ~2 ms each, a second per address late in a session.)"""
+        return self.page.evaluate(SENT, [kind, since])
+
+    def last_sent(self, kind: str) -> dict | None:
+        """The last message of one type posted to the worker."""
+        return self.page.evaluate(f"([kind, since]) => ({SENT})([kind, since]).at(-1) ?? null", [kind, 0])
+
+    def count_sent(self, kind: str | None = None) -> int:
+        """How many messages (of one type) the page has posted to its worker so far."""
+        return self.page.evaluate(f"([kind, since]) => ({SENT})([kind, since]).length", [kind, 0])
 
     def wait_idle(self):
         """Until Python is ready and no run is in flight."""
@@ -144,10 +157,10 @@ class Lab:
         reload): the page shows what opening that address shows. Returns the final status of the run
         the address asked for, or None when it ran nothing."""
         self.wait_idle()
-        before = len(self.sent())
+        before = self.count_sent()
         self.page.evaluate("(url) => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); }",
                            self.home + query)
-        if not [m for m in self.sent()[before:] if m["type"] in ("run", "render")]:
+        if not [m for m in self.sent(since=before) if m["type"] in ("run", "render")]:
             return None
         expect(self.status).to_have_attribute("data-status", re.compile("^(done|error)$"), timeout=RUN_MS)
         return self.status.get_attribute("data-status")

@@ -82,7 +82,7 @@ def test_reset_restores_the_defaults(lab):
                                          ("POOL_BLOCKS", "100000"), ("COST_GATEWAY", "")])
 def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
     lab.page.click('[data-action="reset"]')
-    runs = len(lab.sent("run"))
+    runs = lab.count_sent("run")
     lab.set_value(name, typed)
     lab.page.click('[data-action="run"]')
     error = lab.page.locator(f'[data-error-for="{name}"]')
@@ -91,7 +91,7 @@ def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
     expect(lab.control(name)).to_have_value(typed)           # what the user typed is kept
     expect(lab.control(name)).to_have_attribute("aria-invalid", "true")
     # Run decides at once (static/core/app.js run()): the error is shown, so nothing was sent
-    assert len(lab.sent("run")) == runs, "an invalid value must not start a run"
+    assert lab.count_sent("run") == runs, "an invalid value must not start a run"
     assert lab.status.get_attribute("data-status") != "running"
     lab.page.click('[data-action="reset"]')
     expect(error).to_have_count(0)
@@ -99,13 +99,13 @@ def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
 
 def test_double_click_runs_once(lab):
     lab.page.click('[data-action="reset"]')
-    before = len(lab.sent("run"))
+    before = lab.count_sent("run")
     # both clicks of a double click in one task, as a person's ~100 ms apart would land while the run is in
     # flight (Playwright's dblclick on a loaded machine can send the second after a warm re-run has ended)
     lab.page.evaluate("""() => { const run = document.querySelector('[data-action="run"]');
                                   run.click(); run.click(); run.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }""")
     expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
-    assert len(lab.sent("run")) == before + 1
+    assert lab.count_sent("run") == before + 1
 
 
 def test_screenshots_at_desktop_and_phone_width(lab):

@@ -125,12 +125,12 @@ def test_switching_to_english_keeps_the_constants_and_rewords_the_last_run(lab, 
     assert page_lang(lab) == "vi"
     assert lab.run({"SLOTS": 3}) == "done"
     assert_page_shows(lab, _vi_text({"SLOTS": 3}))
-    before = len(lab.sent())
+    before = lab.count_sent()
     switch(lab, "en")
     expect(page.locator('[data-status]')).to_have_attribute("data-status", "done", timeout=RUN_MS)
     assert "SLOTS=3" in page.url and "lang=en" in page.url
     assert lab.control("SLOTS").input_value() == "3"
-    sent = [m["type"] for m in lab.sent()[before:]]
+    sent = [m["type"] for m in lab.sent(since=before)]
     assert "render" in sent and "run" not in sent
     assert_page_shows_en(lab, english_text({"SLOTS": 3}))
     # remembered: the bare address opens in English and gets lang=en (so a copied address keeps it).
@@ -243,15 +243,15 @@ def test_switching_back_gives_the_vietnamese_bytes_of_the_run(en):
     lab.page.evaluate("localStorage.removeItem('inference-lab:patches')")
     lab.visit("?lang=en")                                        # the engine's own code again
     assert lab.run({"SLOTS": 3}) == "done"
-    before = len(lab.sent())
+    before = lab.count_sent()
     switch(lab, "vi")
     expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
-    assert "run" not in [m["type"] for m in lab.sent()[before:]]
+    assert "run" not in [m["type"] for m in lab.sent(since=before)]
     assert_page_shows(lab, _vi_text({"SLOTS": 3}))
     # back: English again, in place, the same run worded again
-    before = len(lab.sent())
+    before = lab.count_sent()
     lab.page.go_back()
     expect(lab.page.locator("html")).to_have_attribute("lang", "en")
     expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
-    assert [m["type"] for m in lab.sent()[before:]] == ["render"]
+    assert [m["type"] for m in lab.sent(since=before)] == ["render"]
     assert_page_shows_en(lab, english_text({"SLOTS": 3}))

@@ -192,14 +192,14 @@ def test_address_clock_roofline_applies_the_roofline_defaults(lab):
     assert lab.control("CLOCK").input_value() == "roofline"
     assert lab.control("POOL_BLOCKS").input_value() == "auto"
     assert lab.control("COST_TOKENIZE_PER_TOKEN").input_value() == "1"
-    ran = lab.sent("run")[-1]["config"]
+    ran = lab.last_sent("run")["config"]
     assert ran["CLOCK"] == "roofline" and ran["POOL_BLOCKS"] == "auto" and ran["COST_TOKENIZE_PER_TOKEN"] == 1
     expect(lab.page.locator("#run-header pre")).to_contain_text("CLOCK=roofline")
     # an explicit value in the address wins over the roofline default
     assert lab.visit("?CLOCK=roofline&POOL_BLOCKS=12&COST_TOKENIZE_PER_TOKEN=50") == "done"
     assert lab.control("POOL_BLOCKS").input_value() == "12"
     assert lab.control("COST_TOKENIZE_PER_TOKEN").input_value() == "50"
-    ran = lab.sent("run")[-1]["config"]
+    ran = lab.last_sent("run")["config"]
     assert ran["POOL_BLOCKS"] == 12 and ran["COST_TOKENIZE_PER_TOKEN"] == 50
     # back to the seed's clock: its own defaults again
     assert lab.visit("?SLOTS=3") == "done"

@@ -83,18 +83,18 @@ def test_copy_link_refuses_invalid_controls(lab):
 def test_an_address_restores_the_constants_and_runs(lab):
     lab.visit("")
     lab.page.evaluate("document.getElementById('advanced').open = false")
-    runs = len(lab.sent("run"))
+    runs = lab.count_sent("run")
     assert lab.visit("?SLOTS=3&QUEUE_LIMIT=2&COST_GATEWAY=300&FOLLOW=D") == "done"
     for name, value in {"SLOTS": "3", "QUEUE_LIMIT": "2", "COST_GATEWAY": "300", "FOLLOW": "D"}.items():
         expect(lab.control(name)).to_have_value(value)
     expect(lab.control("COST_GATEWAY")).to_be_visible()          # the advanced fold was opened
-    assert len(lab.sent("run")) == runs + 1
+    assert lab.count_sent("run") == runs + 1
     assert_page_shows(lab, engine_text({"SLOTS": 3, "QUEUE_LIMIT": 2, "COST_GATEWAY": 300, "FOLLOW": "D"}))
     assert lab.page_errors == [] and lab.foreign == []
 
 
 def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(lab):
-    runs = len(lab.sent("run"))
+    runs = lab.count_sent("run")
     # applying an address is synchronous (static/core/address.js): once visit() returns, nothing ran
     assert lab.visit("?SLOTS=abc&QUEUE_LIMIT=2&POOL_BLOCKS=100000&NOPE=%3Cb%3Ex%3C%2Fb%3E") is None
     note = lab.page.locator("#address-note")
@@ -108,7 +108,7 @@ def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(lab):
         expect(lab.control(name)).to_have_value(default)
     expect(lab.page.locator('[data-error-for="SLOTS"]')).to_contain_text("abc")
     expect(lab.control("QUEUE_LIMIT")).to_have_value("2")        # the valid one is kept
-    assert len(lab.sent("run")) == runs, "an invalid address must not run"
+    assert lab.count_sent("run") == runs, "an invalid address must not run"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in (1440, 375):
         lab.page.set_viewport_size({"width": width, "height": 900})
@@ -117,7 +117,7 @@ def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(lab):
     # the student can run what is now in the controls
     lab.page.click('[data-action="run"]')
     expect(lab.status).to_have_attribute("data-status", "done")
-    assert lab.sent("run")[-1]["config"]["SLOTS"] == 2 and len(lab.sent("run")) == runs + 1
+    assert lab.last_sent("run")["config"]["SLOTS"] == 2 and lab.count_sent("run") == runs + 1
     expect(note).to_be_hidden()
     assert lab.page_errors == []
 
@@ -126,7 +126,7 @@ def test_an_invalid_trace_in_an_address_is_reported_and_not_run(lab):
     requests = default_requests()
     requests[1]["top_p"] = 5
     requests[2]["id"] = "A"
-    runs = len(lab.sent("run"))
+    runs = lab.count_sent("run")
     assert lab.visit("?REQUESTS=" + b64url(as_rows(requests)) + "&FOLLOW=Z") is None
     note = lab.page.locator("#address-note")
     expect(note).to_contain_text("REQUESTS")
@@ -136,14 +136,14 @@ def test_an_invalid_trace_in_an_address_is_reported_and_not_run(lab):
     expect(lab.control("FOLLOW")).to_have_value("C")
     expect(lab.page.locator('[data-request-field="1.top_p"]')).to_have_value("0.9")   # the default trace
     expect(lab.page.locator('[data-request-field="2.id"]')).to_have_value("E")
-    assert len(lab.sent("run")) == runs
+    assert lab.count_sent("run") == runs
 
 
 def test_a_garbled_trace_in_an_address_is_reported(lab):
-    runs = len(lab.sent("run"))
+    runs = lab.count_sent("run")
     assert lab.visit("?REQUESTS=!!notbase64") is None
     expect(lab.page.locator('[data-error-for="REQUESTS"]')).to_contain_text("không giải mã được")
-    assert len(lab.sent("run")) == runs
+    assert lab.count_sent("run") == runs
 
 
 # ── an edited trace through the address ──────────────────────────────────────
