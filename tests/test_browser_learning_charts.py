@@ -206,7 +206,7 @@ def test_every_chart_fits_with_only_debians_default_fonts(chromium_dejavu, serve
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     lab = Lab(chromium_dejavu, server.origin)
     try:
-        lab.context.route("**/static/worker.js*", lambda route: route.abort())   # no Python in this page
+        lab.context.route("**/static/worker/worker.js*", lambda route: route.abort())   # no Python in this page
         lab.page.goto(server.url)
         # this browser sees DejaVu only: a missing family falls back to the generic one, DejaVu Sans is there
         widths = lab.page.evaluate("""() => { const c = document.createElement('canvas').getContext('2d');
