@@ -1,8 +1,11 @@
 """Chart helpers of the browser tests (the chart, roofline, speculation, cluster and learning-chart modules), written once.
 
 A chart is `[data-block="N"] [data-chart="name"]`; `run_and_wait_for_charts` marks every drawn chart stale,
-runs, and waits until each expected chart is there again and none is stale (a resize or a new run redraws
-them a frame later: waiting on the old drawing would race). `assert_drawn` checks what every chart has.
+runs, and waits until each expected chart is there again and none is stale or still to be drawn (a resize or
+a new run redraws them a frame later: waiting on the old drawing would race). `mark_stale` first waits for
+the charts the last run left to draw when the page is idle (static/charts/index.js: their box says
+aria-busy): drawn after the marking, the last run's charts would pass for this one's. `assert_drawn`
+checks what every chart has.
 """
 from __future__ import annotations
 
@@ -13,14 +16,25 @@ def chart(lab: Lab, name: str, block: int):
     return lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]')
 
 
+# Every chart of the last run drawn: none left for when the page is idle, none marked stale.
+CHARTS_DRAWN = "() => document.querySelectorAll('.charts[aria-busy], [data-chart][data-stale]').length === 0"
+
+
+def mark_stale(lab: Lab) -> None:
+    """Once the last run's charts are all drawn, mark every chart stale: a chart drawn later comes without
+    the mark."""
+    lab.page.wait_for_function("() => !document.querySelector('.charts[aria-busy]')", timeout=RUN_MS)
+    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+
+
 def run_and_wait_for_charts(lab: Lab, values: dict, places) -> None:
     """Run, then wait until every chart of the previous run has been replaced by this run's.
     places: [(chart name, block number)] that this run must draw."""
-    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    mark_stale(lab)
     assert lab.run(values) == "done"
     for name, block in places:
         expect(chart(lab, name, block)).to_have_count(1, timeout=RUN_MS)
-    expect(lab.page.locator("[data-chart][data-stale]")).to_have_count(0, timeout=RUN_MS)
+    lab.page.wait_for_function(CHARTS_DRAWN, timeout=RUN_MS)
 
 
 def assert_drawn(lab: Lab, name: str, block: int) -> None:
@@ -62,7 +76,7 @@ SVG_TEXTS_OVERLAPPING = """(s) => {
 def at_width(lab: Lab, width: int) -> None:
     """Resize the page; every chart is marked stale first, so `redrawn` waits for the drawing at this width
     (a 375 px drawing still fits a 1440 px frame: waiting on the old one would race)."""
-    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    mark_stale(lab)
     lab.page.set_viewport_size({"width": width, "height": 900})
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from chart_helpers import assert_drawn as drawn, chart as chart_in, run_and_wait_for_charts as run_and_wait
+from chart_helpers import assert_drawn as drawn, chart as chart_in, mark_stale, run_and_wait_for_charts as run_and_wait
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 
 pytestmark = pytest.mark.browser
@@ -233,7 +233,7 @@ def test_screenshots_of_every_chart_at_both_widths(lab, run):
             fresh = ""
             if lab.page.viewport_size["width"] != width:
                 # every chart is drawn again for the new width: wait for the new drawing, not the old one
-                lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+                mark_stale(lab)
                 fresh = ":not([data-stale])"
             lab.page.set_viewport_size({"width": width, "height": 900})
             for name in BLOCK_OF:

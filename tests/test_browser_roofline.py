@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from chart_helpers import SVG_TEXTS_OUTSIDE, SVG_TEXTS_OVERLAPPING, assert_drawn, chart, run_and_wait_for_charts
+from chart_helpers import SVG_TEXTS_OUTSIDE, SVG_TEXTS_OVERLAPPING, assert_drawn, chart, mark_stale, run_and_wait_for_charts
 from lab_browser import ARTIFACTS, RUN_MS, Lab, engine_report, expect
 
 pytestmark = pytest.mark.browser
@@ -119,7 +119,7 @@ def test_roofline_chart_is_legible_at_375_and_1440_px(lab, clock):
     sel = '[data-block="10"] [data-chart="roofline"]:not([data-stale])'
     try:
         for width in (375, 1440):
-            lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+            mark_stale(lab)
             lab.page.set_viewport_size({"width": width, "height": 900})
             # redrawn for the panel's width: drawn 1:1, no sideways scroll inside the chart
             lab.page.wait_for_function(

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from chart_helpers import assert_drawn, chart, run_and_wait_for_charts
+from chart_helpers import assert_drawn, chart, mark_stale, run_and_wait_for_charts
 from lab_browser import ARTIFACTS, RUN_MS, block_data, engine_report, expect, open_editor
 
 pytestmark = pytest.mark.browser
@@ -51,7 +51,7 @@ def test_speculation_chart_is_legible_at_375_and_1440(lab):
         for width in (1440, 375):
             fresh = ""
             if lab.page.viewport_size["width"] != width:   # redrawn for the new width: wait for the new drawing
-                lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+                mark_stale(lab)
                 fresh = ":not([data-stale])"
             lab.page.set_viewport_size({"width": width, "height": 900})
             sel = f'[data-block="7"] [data-chart="speculation"]{fresh}'

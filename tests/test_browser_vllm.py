@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from chart_helpers import run_and_wait_for_charts
 from lab_browser import ARTIFACTS, RUN_MS, block_data as data, engine_report, expect, request_cell
 
 pytestmark = pytest.mark.browser
@@ -24,9 +25,7 @@ def lines(report: dict, n: int) -> list[str]:
 
 def run_and_wait_for_kv_chart(lab, values: dict) -> None:
     """Run, then wait until the KV chart of the previous run has been replaced (charts may draw when idle)."""
-    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
-    assert lab.run(values) == "done"
-    expect(lab.page.locator('[data-block="6"] [data-chart="kv-blocks"]:not([data-stale])')).to_have_count(1, timeout=RUN_MS)
+    run_and_wait_for_charts(lab, values, [("kv-blocks", 6)])
 
 
 def panel_text(lab, n: int) -> str:
