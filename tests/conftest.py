@@ -1,7 +1,8 @@
 """Fixtures shared by every test module (pytest finds them here; no test module imports another).
 
     site      session  Path of dist/ built once by build.py, Pyodide vendored from the mirror
-                       ($LAB_PYODIDE_MIRROR, else ../shared/pyodide-0.27.7). Read it, never change it:
+                       ($LAB_PYODIDE_MIRROR, else ../shared/pyodide-0.27.7); under pytest-xdist, once
+                       for all workers (lab_site.build_site_once). Read it, never change it:
                        a test that needs another build makes its own (lab_site.build_site(tmp_path / "dist")).
     server    session  lab_site.RecordingServer serving `site` on 127.0.0.1 with the page's CSP also sent as
                        a header (so the Web Worker runs under it): .origin, .url, .paths (every path asked for).
@@ -31,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavailable, dejavu_only_fontconfig
-from lab_site import RecordingServer, build_site, cold_boots, count_workers, page_csp, workers_started
+from lab_site import RecordingServer, build_site, build_site_once, cold_boots, count_workers, page_csp, workers_started
 
 
 # Shared-page modules that run on a second page in the other worker (one more cold boot), beside the tests
@@ -67,6 +68,8 @@ def browser_group(item) -> str:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
+    if os.environ.get("PYTEST_XDIST_WORKER"):     # one build for the run, in the workers' shared temporary folder
+        return build_site_once(tmp_path_factory.getbasetemp().parent / "site")
     return build_site(tmp_path_factory.mktemp("site") / "dist")
 
 

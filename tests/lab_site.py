@@ -99,6 +99,21 @@ def build_site(out: Path, mode: str = "vendor") -> Path:
         return sitebuild.build(out, mode)
 
 
+def build_site_once(folder: Path) -> Path:
+    """folder/dist built by build_site, once for all the processes of a test run that ask for it: the first
+    builds it while holding folder/lock, the others wait for the lock, then find the finished build
+    (folder/built, written last). Under tests/run-all.sh's two pytest-xdist workers this saves a build
+    (~5 s of CPU) that both would make of the same sources."""
+    import fcntl
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)     # released when the file closes
+        if not (folder / "built").exists():
+            build_site(folder / "dist")
+            (folder / "built").write_text("done\n")
+    return folder / "dist"
+
+
 def page_csp(dist: Path) -> str:
     html = (dist / "index.html").read_text(encoding="utf-8")
     return re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)

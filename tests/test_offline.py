@@ -63,6 +63,11 @@ class SiteServer:
         self.running = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
+    def restart(self):
+        """Serve again on the same port (the same origin) after stop()."""
+        if not self.running:
+            self._start(self.port)
+
     def stop(self):
         if self.running:
             self.running = False
@@ -151,100 +156,117 @@ def test_sw_js_changes_when_any_file_changes(site, tmp_path):
     assert (first / "sw.js").read_bytes() != (second / "sw.js").read_bytes()
 
 
-# ── offline after the first visit ────────────────────────────────────────────
-@pytest.mark.browser
-def test_reload_and_run_with_the_network_off(chromium, site):
-    server = SiteServer(site, csp=page_csp(site))
-    context, page, errors = new_page(chromium)
-    try:
-        page.goto(server.url)
-        wait_ready(page)
-        assert page.evaluate("crossOriginIsolated") is False          # the server sends no COOP/COEP
-        names = wait_controlled(page)
-        assert len(names) == 1, names
-        urls = cached_urls(page, names[0])
-        for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker/worker.js",
-                     "fonts/jetbrains-mono-vietnamese-wght-normal.woff2",
-                     json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
-            assert server.url + path in urls
+# ── offline after the first visit, then a new build ─────────────────────────
+class FirstVisit:
+    """A page that has visited a copy of the session's build once and that the service worker controls
+    (its cache complete): what the two tests below start from, one first visit (one cold start, one
+    service worker install) for both. The copy is this module's: the second test rebuilds it."""
 
-        # A controlled reload: the page and its Web Worker (Pyodide, numpy, the engine wheel) come from the cache.
-        server.paths.clear()
-        page.reload()
-        wait_ready(page)
-        from_network = [p for p in server.paths if p != "/sw.js"]  # the browser's update check may ask for sw.js
-        assert from_network == [], f"asked the server for {from_network}"
-        # ... with the COOP/COEP headers the service worker adds: isolated, Stop can interrupt (static/core/stop.js)
-        assert page.evaluate("crossOriginIsolated") is True
+    def __init__(self, chromium, site: Path, dist: Path):
+        self.dist = copy_build(site, dist)
+        self.server = SiteServer(dist, csp=page_csp(dist))
+        self.context, self.page, self.errors = new_page(chromium)
+        self.page.goto(self.server.url)
+        wait_ready(self.page)
+        self.isolated_at_first = self.page.evaluate("crossOriginIsolated")
+        [self.cache] = wait_controlled(self.page)
 
-        manifest = json.loads((site / "build-info.json").read_text())
-        full_stdlib = manifest["pyodide"].get("fullStdLibURL")
-        if full_stdlib:                                        # a pruned standard library: the full one is cached too
-            assert server.url + "pyodide/" + full_stdlib in urls
+    def online(self):
+        """Network back on and the server answering on its port again (after a test that went offline)."""
+        self.context.set_offline(False)
+        self.server.restart()
 
-        server.stop()
-        context.set_offline(True)
-        page.reload()
-        wait_ready(page)
-        run_default(page)
-        if full_stdlib:
-            # a module outside the pruned set, imported offline: the lazy finder gets the full zip from the cache
-            [worker] = page.workers
-            third = worker.evaluate("() => pyodide.runPython('import fractions; str(fractions.Fraction(1, 6) * 2)')")
-            assert third == "1/3"
-        assert errors == []
-    finally:
-        context.close()
-        server.stop()
+    def close(self):
+        self.context.close()
+        self.server.stop()
+
+
+@pytest.fixture(scope="module")
+def first_visit(chromium, site, tmp_path_factory):
+    visit = FirstVisit(chromium, site, tmp_path_factory.mktemp("offline") / "dist")
+    yield visit
+    visit.close()
 
 
 @pytest.mark.browser
-def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(chromium, site, tmp_path):
-    dist = copy_build(site, tmp_path / "dist")     # this test rebuilds it: its own copy of the session's build
-    server = SiteServer(dist, csp=page_csp(dist))
-    context, page, errors = new_page(chromium)
-    try:
-        page.goto(server.url)
-        wait_ready(page)
-        [old_cache] = wait_controlled(page)
-        old_version = page.locator("#versions").inner_text()
+def test_reload_and_run_with_the_network_off(first_visit):
+    visit = first_visit
+    visit.online()
+    server, page, site = visit.server, visit.page, visit.dist
+    assert visit.isolated_at_first is False                     # the server sends no COOP/COEP
+    urls = cached_urls(page, visit.cache)
+    for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker/worker.js",
+                 "fonts/jetbrains-mono-vietnamese-wght-normal.woff2",
+                 json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
+        assert server.url + path in urls
 
-        # A rebuild with a changed file (the engine, version 9.9.9) in the same folder: reload ->
-        # update found -> new cache complete -> activated -> old cache gone; the next load is the new build.
-        engine = tmp_path / "engine"
-        shutil.copytree(ROOT / "py", engine, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        pyproject = engine / "pyproject.toml"
-        pyproject.write_text(re.sub(r'(?m)^version = "[^"]*"', 'version = "9.9.9"', pyproject.read_text(), count=1))
-        with mirror_env():
-            sitebuild.build(dist, "vendor", engine)
-        assert "9.9.9" in json.loads((dist / "build-info.json").read_text())["engine"]["version"]
-        page.reload()
-        poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}", old_cache)
-        [new_cache] = page.evaluate(LAB_CACHES)
-        assert new_cache != old_cache
-        page.reload()
-        wait_ready(page)
-        assert "9.9.9" in page.locator("#versions").inner_text() and page.locator("#versions").inner_text() != old_version
-        run_default(page)
+    # A controlled reload: the page and its Web Worker (Pyodide, numpy, the engine wheel) come from the cache.
+    server.paths.clear()
+    page.reload()
+    wait_ready(page)
+    from_network = [p for p in server.paths if p != "/sw.js"]  # the browser's update check may ask for sw.js
+    assert from_network == [], f"asked the server for {from_network}"
+    # ... with the COOP/COEP headers the service worker adds: isolated, Stop can interrupt (static/core/stop.js)
+    assert page.evaluate("crossOriginIsolated") is True
 
-        # A broken update (a file of the new build missing on the server) never activates: the complete
-        # cache of the previous build keeps serving, offline too.
-        copy_build(site, dist)                       # the first build again: a build that is not the cached one
-        stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL", "python_stdlib.zip")
-        server.missing.add(stdlib)
-        page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); } catch (e) {} }")
-        poll(page, "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && !r.waiting; }")
-        assert server.paths.count(stdlib) >= 1, "the new service worker tried to cache the build"
-        assert page.evaluate(LAB_CACHES) == [new_cache]
-        server.stop()
-        context.set_offline(True)
-        page.reload()
-        wait_ready(page)
-        assert "9.9.9" in page.locator("#versions").inner_text()
-        assert errors == []
-    finally:
-        context.close()
-        server.stop()
+    manifest = json.loads((site / "build-info.json").read_text())
+    full_stdlib = manifest["pyodide"].get("fullStdLibURL")
+    if full_stdlib:                                        # a pruned standard library: the full one is cached too
+        assert server.url + "pyodide/" + full_stdlib in urls
+
+    server.stop()
+    visit.context.set_offline(True)
+    page.reload()
+    wait_ready(page)
+    run_default(page)
+    if full_stdlib:
+        # a module outside the pruned set, imported offline: the lazy finder gets the full zip from the cache
+        [worker] = page.workers
+        third = worker.evaluate("() => pyodide.runPython('import fractions; str(fractions.Fraction(1, 6) * 2)')")
+        assert third == "1/3"
+    assert visit.errors == []
+
+
+@pytest.mark.browser
+def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(first_visit, site, tmp_path):
+    visit = first_visit
+    visit.online()
+    server, page, dist, old_cache = visit.server, visit.page, visit.dist, visit.cache
+    old_version = page.locator("#versions").inner_text()
+
+    # A rebuild with a changed file (the engine, version 9.9.9) in the same folder: reload ->
+    # update found -> new cache complete -> activated -> old cache gone; the next load is the new build.
+    engine = tmp_path / "engine"
+    shutil.copytree(ROOT / "py", engine, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    pyproject = engine / "pyproject.toml"
+    pyproject.write_text(re.sub(r'(?m)^version = "[^"]*"', 'version = "9.9.9"', pyproject.read_text(), count=1))
+    with mirror_env():
+        sitebuild.build(dist, "vendor", engine)
+    assert "9.9.9" in json.loads((dist / "build-info.json").read_text())["engine"]["version"]
+    page.reload()
+    poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}", old_cache)
+    [new_cache] = page.evaluate(LAB_CACHES)
+    assert new_cache != old_cache
+    page.reload()
+    wait_ready(page)
+    assert "9.9.9" in page.locator("#versions").inner_text() and page.locator("#versions").inner_text() != old_version
+    run_default(page)
+
+    # A broken update (a file of the new build missing on the server) never activates: the complete
+    # cache of the previous build keeps serving, offline too.
+    copy_build(site, dist)                       # the first build again: a build that is not the cached one
+    stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL", "python_stdlib.zip")
+    server.missing.add(stdlib)
+    page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); } catch (e) {} }")
+    poll(page, "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && !r.waiting; }")
+    assert server.paths.count(stdlib) >= 1, "the new service worker tried to cache the build"
+    assert page.evaluate(LAB_CACHES) == [new_cache]
+    server.stop()
+    visit.context.set_offline(True)
+    page.reload()
+    wait_ready(page)
+    assert "9.9.9" in page.locator("#versions").inner_text()
+    assert visit.errors == []
 
 
 # ── compiled Python kept between visits (static/worker/pyc-cache.js; builds without bytecode only) ──
