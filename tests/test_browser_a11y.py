@@ -15,6 +15,7 @@ import os
 import pytest
 
 import lab_axe
+from chart_helpers import CHARTS_DRAWN
 from lab_browser import RUN_MS, Lab, expect, open_editor
 
 pytestmark = pytest.mark.browser
@@ -24,7 +25,6 @@ WIDTHS = (1440, 375)
 # Marks the charts on screen as stale; a chart redrawn for the new width comes without the mark.
 MARK_VISIBLE_CHARTS = """() => document.querySelectorAll('[data-chart]').forEach((el) => {
     if (el.checkVisibility()) el.dataset.stale = '1'; })"""
-CHARTS_DRAWN = "() => document.querySelectorAll('.charts[aria-busy], [data-chart][data-stale]').length === 0"
 OPEN_EVERY_FOLD = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
 
 

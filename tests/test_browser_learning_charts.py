@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from inference_lab.entrypoints.exercises import load_all
-from chart_helpers import (assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts, shoot,
+from chart_helpers import (CHARTS_DRAWN, assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts, shoot,
                            text_sizes)
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
 from lab_site import ROOT
@@ -189,7 +189,6 @@ DRAW_REPORT = """async ([report]) => {
     document.querySelectorAll('[data-chart]').forEach((el) => { el.dataset.stale = '1'; });
     await charts.placeAllCharts(items, report);
 }"""
-ALL_DRAWN = "() => document.querySelectorAll('.charts[aria-busy], [data-chart][data-stale]').length === 0"
 # every text of every chart drawing, in the drawing's own units, with transforms (rotated labels) applied
 TEXTS_OUTSIDE = """() => [...document.querySelectorAll('[data-chart] svg.chart-svg')].flatMap((s) => {
     const box = s.getBoundingClientRect();
@@ -217,11 +216,11 @@ def test_every_chart_fits_with_only_debians_default_fonts(chromium_dejavu, serve
             report = engine_report(config)
             lab.page.set_viewport_size({"width": 1440, "height": 900})
             lab.page.evaluate(DRAW_REPORT, [report])
-            lab.page.wait_for_function(ALL_DRAWN, timeout=RUN_MS)
+            lab.page.wait_for_function(CHARTS_DRAWN, timeout=RUN_MS)
             assert lab.page.evaluate("document.fonts.check('12px \"Lab Mono\"')"), "the chart font is not loaded"
             for width in (375, 1440):
                 at_width(lab, width)
-                lab.page.wait_for_function(ALL_DRAWN, timeout=RUN_MS)
+                lab.page.wait_for_function(CHARTS_DRAWN, timeout=RUN_MS)
                 outside = lab.page.evaluate(TEXTS_OUTSIDE)
                 assert outside == [], f"{run} at {width} px: labels outside their drawing: {outside}"
                 if width == 375:
