@@ -9,7 +9,7 @@ checks what every chart has.
 """
 from __future__ import annotations
 
-from lab_browser import RUN_MS, Lab, expect
+from lab_browser import RUN_MS, Lab, expect, screenshot
 
 
 def chart(lab: Lab, name: str, block: int):
@@ -107,4 +107,4 @@ def shoot(lab: Lab, name: str, block: int, path) -> None:
     """A screenshot of the chart's current drawing (scrolled into view) for people to look at."""
     root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
     root.scroll_into_view_if_needed()
-    root.screenshot(path=str(path))
+    screenshot(root, path)

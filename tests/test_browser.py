@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect, screenshot
 from lab_site import GOLDEN, RecordingServer, sitebuild, page_csp
 
 pytestmark = pytest.mark.browser
@@ -115,8 +115,8 @@ def test_screenshots_at_desktop_and_phone_width(lab):
         lab.page.set_viewport_size({"width": width, "height": 900})
         # the whole page (34,000 px tall at 1440 px after a run) as JPEG: half the time of a PNG that size
         lab.page.screenshot(path=str(ARTIFACTS / f"lab-{width}.jpg"), full_page=True, type="jpeg", quality=80)
-        lab.page.locator("#runner").screenshot(path=str(ARTIFACTS / f"lab-{width}-runner.png"))
-        lab.page.locator("#mapping tbody").first.screenshot(path=str(ARTIFACTS / f"lab-{width}-block1.png"))
+        screenshot(lab.page.locator("#runner"), ARTIFACTS / f"lab-{width}-runner.png")
+        screenshot(lab.page.locator("#mapping tbody").first, ARTIFACTS / f"lab-{width}-block1.png")
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways at {width} px"
     lab.page.set_viewport_size({"width": 1440, "height": 900})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from chart_helpers import assert_drawn as drawn, chart as chart_in, mark_stale, run_and_wait_for_charts as run_and_wait
-from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -246,7 +246,7 @@ def test_screenshots_of_every_chart_at_both_widths(lab, run):
                 assert root.locator("figcaption").inner_text().strip(), f"{name} has no caption at {width} px"
                 if root.get_attribute("data-empty") != "true":
                     expect(root.locator("svg[role=img]")).to_be_visible()
-                root.screenshot(path=str(ARTIFACTS / f"chart-{name}-{run}-{width}.png"))
+                screenshot(root, ARTIFACTS / f"chart-{name}-{run}-{width}.png")
             overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the page scrolls sideways at {width} px"
     finally:

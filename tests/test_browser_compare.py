@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, Lab, assert_page_shows, engine_text, expect
+from lab_browser import ARTIFACTS, Lab, assert_page_shows, engine_text, expect, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -115,9 +115,9 @@ def test_screenshots_of_the_marks_at_phone_and_desktop_width(lab):
     assert lab.run({"QUEUE_LIMIT": 2}) == "done"
     for width in (1440, 375):
         lab.page.set_viewport_size({"width": width, "height": 900})
-        lab.page.locator("#run-tools").screenshot(path=str(ARTIFACTS / f"compare-{width}-tools.png"))
-        lab.page.locator('[data-block="1"]').screenshot(path=str(ARTIFACTS / f"compare-{width}-block1.png"))
-        lab.page.locator('[data-block="3"]').screenshot(path=str(ARTIFACTS / f"compare-{width}-block3.png"))
+        screenshot(lab.page.locator("#run-tools"), ARTIFACTS / f"compare-{width}-tools.png")
+        screenshot(lab.page.locator('[data-block="1"]'), ARTIFACTS / f"compare-{width}-block1.png")
+        screenshot(lab.page.locator('[data-block="3"]'), ARTIFACTS / f"compare-{width}-block3.png")
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways at {width} px"
     lab.page.set_viewport_size({"width": 1440, "height": 900})

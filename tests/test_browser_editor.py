@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from lab_browser import ARTIFACTS, RUN_MS, assert_page_shows, engine_text, expect, request_cell
+from lab_browser import ARTIFACTS, assert_page_shows, engine_text, expect, request_cell, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -201,8 +201,8 @@ def test_screenshots_of_the_editor_at_phone_and_desktop_width(lab):
     expect(error_for(lab, 2, "top_p")).to_be_visible()
     for width in (1440, 375):
         lab.page.set_viewport_size({"width": width, "height": 900})
-        lab.page.locator("#requests-editor").screenshot(path=str(ARTIFACTS / f"editor-{width}.png"))
-        lab.page.locator("#runner").screenshot(path=str(ARTIFACTS / f"editor-{width}-runner.png"))
+        screenshot(lab.page.locator("#requests-editor"), ARTIFACTS / f"editor-{width}.png")
+        screenshot(lab.page.locator("#runner"), ARTIFACTS / f"editor-{width}-runner.png")
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways at {width} px"
         inner = lab.page.evaluate("(() => { const s = document.querySelector('.requests-scroll'); return s.scrollWidth - s.clientWidth; })()")

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from lab_browser import ARTIFACTS, RUN_MS, Lab, csp_errors, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, csp_errors, expect, screenshot
 from lab_site import ROOT
 
 pytestmark = pytest.mark.browser
@@ -142,7 +142,7 @@ def test_screenshots_of_the_section_at_phone_and_desktop_width(lab):
     try:
         for width in (1440, 375):
             lab.page.set_viewport_size({"width": width, "height": 900})
-            lab.page.locator("#bai-tap").screenshot(path=str(ARTIFACTS / f"exercises-{width}.png"))
+            screenshot(lab.page.locator("#bai-tap"), ARTIFACTS / f"exercises-{width}.png")
             overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the page scrolls sideways at {width} px"
     finally:

@@ -12,7 +12,7 @@ import pytest
 from inference_lab.entrypoints.exercises import load_all
 from chart_helpers import (CHARTS_DRAWN, assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts, shoot,
                            text_sizes)
-from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect, screenshot
 from lab_site import ROOT
 
 pytestmark = pytest.mark.browser
@@ -233,7 +233,7 @@ def test_every_chart_fits_with_only_debians_default_fonts(chromium_dejavu, serve
                     for name, block in PLACES:
                         root = chart(lab, name, block)
                         root.scroll_into_view_if_needed()
-                        root.screenshot(path=str(ARTIFACTS / f"chart-{name}{block}-dejavu-{width}.png"))
+                        screenshot(root, ARTIFACTS / f"chart-{name}{block}-dejavu-{width}.png")
     finally:
         lab.close()
     assert lab.page_errors == []

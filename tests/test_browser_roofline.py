@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from chart_helpers import SVG_TEXTS_OUTSIDE, SVG_TEXTS_OVERLAPPING, assert_drawn, chart, mark_stale, run_and_wait_for_charts
-from lab_browser import ARTIFACTS, RUN_MS, Lab, engine_report, expect
+from lab_browser import ARTIFACTS, RUN_MS, Lab, engine_report, expect, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -136,7 +136,7 @@ def test_roofline_chart_is_legible_at_375_and_1440_px(lab, clock):
             root.scroll_into_view_if_needed()
             box = root.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, f"the chart leaves the screen at {width} px"
-            root.screenshot(path=str(ARTIFACTS / f"chart-roofline-{clock}-{width}.png"))
+            screenshot(root, ARTIFACTS / f"chart-roofline-{clock}-{width}.png")
             overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the page scrolls sideways at {width} px"
     finally:
@@ -182,7 +182,7 @@ def test_compute_bound_steps_lie_right_of_the_ridge_and_stay_legible(lab):
             assert svg.evaluate(SVG_TEXTS_OUTSIDE) == [], f"labels outside the drawing at {width} px"
             assert svg.evaluate(SVG_TEXTS_OVERLAPPING) == [], f"labels overlap at {width} px"
             root.scroll_into_view_if_needed()
-            root.screenshot(path=str(ARTIFACTS / f"chart-roofline-long-prompts-{width}.png"))
+            screenshot(root, ARTIFACTS / f"chart-roofline-long-prompts-{width}.png")
     finally:
         lab.page.set_viewport_size({"width": 1440, "height": 900})
 

@@ -21,7 +21,7 @@ import threading
 import pytest
 
 from edits import GREEDY
-from lab_browser import READY_MS, RUN_MS, Lab, expect
+from lab_browser import RUN_MS, Lab, expect
 from lab_site import ROOT, RecordingServer
 
 LESSON_VI = "Bài lab chạy offline; mã không thể truy cập mạng"

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from lab_browser import ARTIFACTS, assert_page_shows, csp_errors, engine_text, expect, request_cell
+from lab_browser import ARTIFACTS, assert_page_shows, csp_errors, engine_text, expect, request_cell, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -112,7 +112,7 @@ def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(lab):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in (1440, 375):
         lab.page.set_viewport_size({"width": width, "height": 900})
-        lab.page.locator("#runner").screenshot(path=str(ARTIFACTS / f"share-{width}-invalid-address.png"))
+        screenshot(lab.page.locator("#runner"), ARTIFACTS / f"share-{width}-invalid-address.png")
     lab.page.set_viewport_size({"width": 1440, "height": 900})
     # the student can run what is now in the controls
     lab.page.click('[data-action="run"]')

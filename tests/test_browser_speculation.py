@@ -11,7 +11,7 @@ import re
 import pytest
 
 from chart_helpers import assert_drawn, chart, mark_stale, run_and_wait_for_charts
-from lab_browser import ARTIFACTS, RUN_MS, block_data, engine_report, expect, open_editor
+from lab_browser import ARTIFACTS, RUN_MS, block_data, engine_report, expect, open_editor, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,7 @@ def test_speculation_chart_is_legible_at_375_and_1440(lab):
             assert sizes and min(sizes) >= 11, f"text drawn at {min(sizes):.1f} px at {width} px"
             overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the page scrolls sideways at {width} px"
-            root.screenshot(path=str(ARTIFACTS / f"chart-speculation-{width}.png"))
+            screenshot(root, ARTIFACTS / f"chart-speculation-{width}.png")
     finally:
         lab.page.set_viewport_size({"width": 1440, "height": 900})
 

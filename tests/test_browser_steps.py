@@ -16,7 +16,7 @@ import re
 import pytest
 
 from edits import PREFILL_FIRST
-from lab_browser import ARTIFACTS, RUN_MS, editor_text, expect
+from lab_browser import ARTIFACTS, RUN_MS, editor_text, expect, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -188,7 +188,7 @@ def test_refused_followed_request_run(lab):
     at_step(lab, 2, 12, "B bắt đầu prefill 5 token, D bị từ chối 429")
     expect(view(lab)).to_contain_text("Cổng: D (đến 1.50 ms) bị TỪ CHỐI 429 vì hàng đợi đầy - đang có 3 yêu cầu trong hệ thống, "
                                       "đã chạm giới hạn 2+1 (SLOTS + QUEUE_LIMIT).")
-    lab.page.locator("[data-step-nav]").screenshot(path=str(ARTIFACTS / "steps-refused-1440.png"))
+    screenshot(lab.page.locator("[data-step-nav]"), ARTIFACTS / "steps-refused-1440.png")
 
 
 def test_address_step_opens_that_step(lab):
@@ -256,7 +256,7 @@ def test_screenshots(lab, width):
         nav.scroll_into_view_if_needed()
         assert nav.bounding_box()["width"] <= width
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        nav.screenshot(path=str(ARTIFACTS / f"steps-{width}.png"))
+        screenshot(nav, ARTIFACTS / f"steps-{width}.png")
         assert lab.page_errors == [] and lab.console_errors == []
     finally:
         lab.page.set_viewport_size({"width": 1440, "height": 900})

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from chart_helpers import run_and_wait_for_charts
-from lab_browser import ARTIFACTS, RUN_MS, block_data as data, engine_report, expect, request_cell
+from lab_browser import ARTIFACTS, RUN_MS, block_data as data, engine_report, expect, request_cell, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +74,7 @@ def test_prefix_cache_on_shows_hits_and_marks_shared_blocks(lab):
     assert kv.locator(".cached").count() > 0                     # freed blocks that keep their hash
     expect(kv.locator(".chart-legend")).to_contain_text("dùng chung")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    kv.screenshot(path=str(ARTIFACTS / "vllm-kv-blocks-prefix-cache.png"))
+    screenshot(kv, ARTIFACTS / "vllm-kv-blocks-prefix-cache.png")
     assert "block từng được nhiều yêu cầu cùng giữ" in kv.locator("svg.chart-svg").get_attribute("aria-label")
 
 
@@ -189,7 +189,7 @@ def test_step_view_canvas_marks_shared_and_cached_blocks(lab):
     assert keys.evaluate_all("els => els.map(e => e.dataset.key)") == [
         "is-free", "is-alloc", "is-freed is-free", "is-shared", "is-reused", "is-free is-cached"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    lab.page.locator("[data-step-nav]").screenshot(path=str(ARTIFACTS / "vllm-steps-prefix-cache-canvas.png"))
+    screenshot(lab.page.locator("[data-step-nav]"), ARTIFACTS / "vllm-steps-prefix-cache-canvas.png")
 
 
 def test_step_view_narrates_a_cancellation(lab):
@@ -231,23 +231,23 @@ def test_screenshots_of_the_step_view_with_a_cache_hit_and_a_cancellation(lab, w
         nav = shot.page.locator("[data-step-nav]")
         nav.scroll_into_view_if_needed()
         assert nav.bounding_box()["width"] <= width
-        nav.screenshot(path=str(ARTIFACTS / f"vllm-steps-prefix-cache-{width}.png"))
+        screenshot(nav, ARTIFACTS / f"vllm-steps-prefix-cache-{width}.png")
         kv = shot.page.locator('[data-block="6"] [data-chart="kv-blocks"]')
         shot.page.evaluate("document.querySelector('[data-block=\"6\"]').open = true")
         expect(kv.locator(".shared")).not_to_have_count(0, timeout=RUN_MS)
         expect(kv.locator(".step-mark")).to_have_attribute("data-step", "8")       # the navigator's step
         kv.scroll_into_view_if_needed()
-        kv.screenshot(path=str(ARTIFACTS / f"vllm-kv-blocks-prefix-cache-{width}.png"))
+        screenshot(kv, ARTIFACTS / f"vllm-kv-blocks-prefix-cache-{width}.png")
         shot.page.click('[data-action="reset"]')
         request_cell(shot, 0, "cancel_at").fill("8000")
         assert shot.run(reset=False) == "done"
         step_to(shot, 4, 8, "A bị hủy, C bắt đầu prefill 5 token, B có token đầu")
         nav.scroll_into_view_if_needed()
-        nav.screenshot(path=str(ARTIFACTS / f"vllm-steps-cancel-{width}.png"))
+        screenshot(nav, ARTIFACTS / f"vllm-steps-cancel-{width}.png")
         timeline = shot.page.locator('[data-block="3"] [data-chart="timeline"]')
         expect(timeline.locator(".step-mark")).to_have_attribute("data-step", "4", timeout=RUN_MS)
         timeline.scroll_into_view_if_needed()
-        timeline.screenshot(path=str(ARTIFACTS / f"vllm-timeline-cancel-{width}.png"))
+        screenshot(timeline, ARTIFACTS / f"vllm-timeline-cancel-{width}.png")
         assert shot.page_errors == [] and shot.console_errors == []
     finally:
         shot.page.set_viewport_size({"width": 1440, "height": 900})
