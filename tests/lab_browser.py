@@ -67,6 +67,20 @@ SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind ||
 # The page's status ([data-status], static/core/app.js) is one of "a|b|c".
 STATUS_IS = "(statuses) => new RegExp(`^(${statuses})$`).test(document.querySelector('[data-status]')?.dataset.status ?? '')"
 
+def wait_status(page, statuses: str, timeout: float = 5000) -> str:
+    """Until the page's status ([data-status]) is one of `statuses` ("done|error"); returns it. Checked on every
+    frame: expect()'s retries come 500 ms apart after the first 270 ms, which a run of 0.3-2 s overshoots by
+    ~250 ms on average, a few hundred times a session. (The tests that press Stop once a run shows "running" keep
+    expect(): pressed within a frame of Run, under a loaded CPU, Stop sometimes restarted Python; see issue 20's note.)"""
+    status = page.locator("[data-status]")
+    try:
+        page.wait_for_function(STATUS_IS, arg=statuses, timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"status {status.get_attribute('data-status')!r} after {timeout / 1000:.0f} s, "
+                             f"not {statuses!r}") from None
+    return status.get_attribute("data-status")
+
+
 # What a test must not see in the console: the page's Content-Security-Policy refusing something.
 CSP_WORDS = ("Content Security Policy", "Refused")
 
@@ -136,16 +150,9 @@ class Lab:
         self.home = url.split("?", 1)[0]
         return self
 
-    def wait_status(self, statuses: str, timeout: float) -> str:
-        """Until the page's status is one of `statuses` ("done|error"); returns it. Checked on every frame:
-        expect()'s retries come 500 ms apart after the first 270 ms, which a run of 0.3-2 s overshoots by
-        ~250 ms on average, a few hundred times a session."""
-        try:
-            self.page.wait_for_function(STATUS_IS, arg=statuses, timeout=timeout)
-        except PlaywrightTimeout:
-            raise AssertionError(f"status {self.status.get_attribute('data-status')!r} after {timeout / 1000:.0f} s, "
-                                 f"not {statuses!r}") from None
-        return self.status.get_attribute("data-status")
+    def wait_status(self, statuses: str, timeout: float = 5000) -> str:
+        """Until the page's status is one of `statuses` ("done|error"); returns it (module's wait_status)."""
+        return wait_status(self.page, statuses, timeout)
 
     # ── one page, many addresses ──
     def sent(self, kind: str | None = None, since: int = 0) -> list[dict]:

@@ -104,7 +104,7 @@ def test_double_click_runs_once(lab):
     # flight (Playwright's dblclick on a loaded machine can send the second after a warm re-run has ended)
     lab.page.evaluate("""() => { const run = document.querySelector('[data-action="run"]');
                                   run.click(); run.click(); run.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }""")
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    lab.wait_status("done", RUN_MS)
     assert lab.count_sent("run") == before + 1
 
 
@@ -216,7 +216,7 @@ def test_keyboard_alone_can_change_a_value_and_run(lab):
     lab.page.keyboard.press("ArrowUp")
     expect(lab.control("QUEUE_LIMIT")).to_have_value("2")
     lab.page.keyboard.press("Enter")  # submits the form = Chạy
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    lab.wait_status("done", RUN_MS)
     expect(lab.page.locator('[data-block="1"]')).to_contain_text("D (đến 1.50 ms): nhận")
 
 
@@ -260,7 +260,7 @@ def test_missing_pyodide_file_is_named(chromium, site):
     lab = Lab(chromium, srv.origin)
     try:
         lab.page.goto(srv.url)
-        expect(lab.status).to_have_attribute("data-status", "error", timeout=READY_MS)
+        lab.wait_status("error", READY_MS)
         expect(lab.page.locator("#page-error")).to_contain_text("pyodide.asm.wasm")
         expect(lab.page.locator("#page-error")).to_contain_text("LAB_PYODIDE_MIRROR")
         expect(lab.page.locator('[data-action="run"]')).to_be_disabled()
@@ -343,9 +343,9 @@ def test_a_stuck_run_can_be_stopped_without_reloading(faulty_lab):
     assert lab.page.evaluate("crossOriginIsolated") is False
     started = len(lab.page.evaluate("window.__lab.workers"))
     lab.page.click('[data-action="stop"]')
-    expect(lab.status).to_have_attribute("data-status", re.compile("^(loading|ready)$"))
+    lab.wait_status("loading|ready")
     expect(lab.page.locator("#action-note")).to_contain_text("không được cách ly cross-origin")  # says why
-    expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    lab.wait_status("ready", READY_MS)
     assert len(lab.page.evaluate("window.__lab.workers")) == started + 1                        # restarted
     expect(lab.control("SLOTS")).to_have_value("3")                 # nothing typed is lost
     expect(lab.page.locator('[data-action="stop"]')).to_be_hidden()

@@ -105,8 +105,8 @@ def test_the_big_cluster_run_shows_progress_and_stops(lab: Lab):
     expect(lab.status).to_have_attribute("data-status", "running")
     expect(lab.page.locator('[data-action="stop"]')).to_be_visible()
     lab.page.click('[data-action="stop"]')
-    expect(lab.status).to_have_attribute("data-status", re.compile("^(loading|ready|stopped|done)$"), timeout=RUN_MS)
-    expect(lab.status).to_have_attribute("data-status", re.compile("^(ready|stopped|done)$"), timeout=READY_MS)
+    lab.wait_status("loading|ready|stopped|done", RUN_MS)
+    lab.wait_status("ready|stopped|done", READY_MS)
     expect(lab.control("REPLICAS")).to_have_value("8")
     slider = lab.page.locator("[data-step-slider]")               # the last finished run is still shown:
     slider.press("Home")                                          # leave it at step 1 for the next module

@@ -47,7 +47,7 @@ def set_code(lab, ref: str, block: int, source: str):
 
 def run_from(editor, lab) -> str:
     editor.locator('[data-action="run-code"]').click()
-    expect(lab.status).to_have_attribute("data-status", re.compile("^(done|error)$"), timeout=RUN_MS)
+    lab.wait_status("done|error", RUN_MS)
     return lab.status.get_attribute("data-status")
 
 
@@ -104,7 +104,7 @@ def test_editing_plan_tasks_runs_the_whole_lab_with_it(lab):
 
 def test_the_edit_survives_a_reload_and_restore_brings_the_seed_back(lab):
     lab.page.reload()
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=READY_MS)  # PATCH= in the address runs
+    lab.wait_status("done", READY_MS)  # PATCH= in the address runs
     editor = lab.page.locator('[data-code-editor="scheduler.plan_tasks"]')
     expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
     assert editor_text(editor) == PREFILL_FIRST
@@ -238,7 +238,7 @@ def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everythi
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
     editor.locator('[data-action="stop-code"]').click()
-    expect(lab.status).to_have_attribute("data-status", "ready", timeout=RUN_MS)
+    lab.wait_status("ready", RUN_MS)
     assert workers(lab) == started                                   # no reboot: the same Python
     assert_lesson_kept_everything(lab, editor, LOOP, before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
                                   re.compile(rf"dòng ({start + 1}|{start + 2}), trong plan_tasks"))
@@ -253,7 +253,7 @@ def test_endless_loop_watchdog_interrupts_without_a_reboot_and_keeps_the_edit(la
     assert editor_text(editor) == LOOP
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
-    expect(lab.status).to_have_attribute("data-status", "ready", timeout=20000)       # the watchdog fired
+    lab.wait_status("ready", 20000)       # the watchdog fired
     assert workers(lab) == started
     assert_lesson_kept_everything(lab, editor, LOOP, before, "quá 8 giây", "vòng lặp")
 
@@ -268,8 +268,8 @@ def test_a_bare_except_that_swallows_the_interrupt_falls_back_to_a_restart(lab):
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
     editor.locator('[data-action="stop-code"]').click()
-    expect(lab.status).to_have_attribute("data-status", "loading", timeout=20000)     # about 1 s later
-    expect(lab.status).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    lab.wait_status("loading", 20000)     # about 1 s later
+    lab.wait_status("ready", READY_MS)
     assert workers(lab) == (started + 1, ended + 1)
     expect(lab.page.locator("#action-note")).to_contain_text("except")
     assert_lesson_kept_everything(lab, editor, SWALLOWS, before, "Đã dừng lần chạy với mã đã sửa")
@@ -306,7 +306,7 @@ def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):
     ex = next(e for e in load_all() if e.patch.keys() == {"scheduler.plan_tasks"})
     set_code(lab, "sampler.sample", 8, GREEDY)                      # the student's own edit
     lab.page.locator(f'article.exercise[data-exercise="{ex.number}"] [data-exercise-action="run"]').click()
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    lab.wait_status("done", RUN_MS)
     text = "\n".join(line for n in range(1, 14) for line in lab.panel_lines(n))
     assert [s for s in ex.expect if s not in text] == []            # exactly the exercise's patch ran
     assert editor_text(open_editor(lab, "scheduler.plan_tasks", 3)) == ex.patch["scheduler.plan_tasks"]

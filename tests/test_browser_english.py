@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from lab_browser import READY_MS, RUN_MS, assert_page_shows, expect
+from lab_browser import READY_MS, RUN_MS, assert_page_shows, expect, wait_status
 
 from inference_lab.entrypoints import web
 from inference_lab.entrypoints.report import Report
@@ -86,7 +86,7 @@ def switch(lab, to: str):
     lab.page.click('#lang-switch')
     lab.page.wait_for_url(re.compile(rf"lang={to}"))
     expect(lab.page.locator("html")).to_have_attribute("lang", to)
-    expect(lab.status).to_have_attribute("data-status", re.compile("^(ready|done)$"), timeout=READY_MS)
+    lab.wait_status("ready|done", READY_MS)
     assert lab.page.evaluate("window.__lab.unloaded") is False, "the switch loaded the page again"
     assert lab.page.evaluate("window.__lab.workers.length") == workers, "the switch started Python again"
 
@@ -127,7 +127,7 @@ def test_switching_to_english_keeps_the_constants_and_rewords_the_last_run(lab, 
     assert_page_shows(lab, _vi_text({"SLOTS": 3}))
     before = lab.count_sent()
     switch(lab, "en")
-    expect(page.locator('[data-status]')).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    wait_status(page, "done", RUN_MS)
     assert "SLOTS=3" in page.url and "lang=en" in page.url
     assert lab.control("SLOTS").input_value() == "3"
     sent = [m["type"] for m in lab.sent(since=before)]
@@ -245,13 +245,13 @@ def test_switching_back_gives_the_vietnamese_bytes_of_the_run(en):
     assert lab.run({"SLOTS": 3}) == "done"
     before = lab.count_sent()
     switch(lab, "vi")
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    lab.wait_status("done", RUN_MS)
     assert "run" not in [m["type"] for m in lab.sent(since=before)]
     assert_page_shows(lab, _vi_text({"SLOTS": 3}))
     # back: English again, in place, the same run worded again
     before = lab.count_sent()
     lab.page.go_back()
     expect(lab.page.locator("html")).to_have_attribute("lang", "en")
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    lab.wait_status("done", RUN_MS)
     assert [m["type"] for m in lab.sent(since=before)] == ["render"]
     assert_page_shows_en(lab, english_text({"SLOTS": 3}))

@@ -70,7 +70,7 @@ def test_run_button_sets_the_constants_and_runs(lab, exercises):
     card(lab, 2).locator('[data-exercise-action="run"]').click()
     expect(lab.control("QUEUE_LIMIT")).to_have_value(str(ex["constants"]["QUEUE_LIMIT"]))
     expect(lab.control("SLOTS")).to_have_value("2")
-    expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    lab.wait_status("done", RUN_MS)
     text = output_text(lab)
     missing = [s for s in ex["expect"] if s not in text]
     assert not missing, f"not on the page after exercise 2's run: {missing}"
@@ -83,7 +83,7 @@ def test_every_exercise_button_gives_its_expected_output(lab, exercises):
         if ex["number"] == 2:
             continue  # above
         card(lab, ex["number"]).locator('[data-exercise-action="run"]').click()
-        expect(lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+        lab.wait_status("done", RUN_MS)
         text = output_text(lab)
         assert [s for s in ex["expect"] if s not in text] == [], f"exercise {ex['number']}"
         expect(card(lab, ex["number"]).locator(".exercise-note")).to_contain_text(f"bài {ex['number']}")

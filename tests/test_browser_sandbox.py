@@ -134,7 +134,7 @@ def test_a_patch_link_shows_the_code_and_runs_nothing_until_the_click(link, coun
     expect(editor).to_have_count(1, timeout=20000)              # shown, marked, in its editor
     assert link.status.get_attribute("data-status") == "ready"  # a PATCH= alone did not run
     link.page.click('[data-action="run"]')                      # Run runs the engine's own code
-    expect(link.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    link.wait_status("done", RUN_MS)
     expect(link.page.locator("[data-edited-code]")).to_have_count(0)
     assert counter.paths == []
     assert json.loads(link.page.evaluate("localStorage.getItem('inference-lab:patches')")) == OWN_EDIT
@@ -142,7 +142,7 @@ def test_a_patch_link_shows_the_code_and_runs_nothing_until_the_click(link, coun
 
 def test_after_the_click_the_edit_runs_and_reaches_nothing(link, counter):
     link.page.click('[data-action="run-link-code"]')
-    expect(link.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    link.wait_status("done", RUN_MS)
     expect(link.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)
     note = link.page.locator("#action-note")
     expect(note).to_contain_text(LESSON_VI)

@@ -116,7 +116,7 @@ def test_invalid_values_in_an_address_are_reported_replaced_and_not_run(lab):
     lab.page.set_viewport_size({"width": 1440, "height": 900})
     # the student can run what is now in the controls
     lab.page.click('[data-action="run"]')
-    expect(lab.status).to_have_attribute("data-status", "done")
+    lab.wait_status("done")
     assert lab.last_sent("run")["config"]["SLOTS"] == 2 and lab.count_sent("run") == runs + 1
     expect(note).to_be_hidden()
     assert lab.page_errors == []

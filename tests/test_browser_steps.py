@@ -152,7 +152,7 @@ def test_scrubbing_never_asks_python(lab):
         s.press(key)
     at_step(lab, 12, 12)
     assert lab.count_sent() == posts
-    expect(lab.status).to_have_attribute("data-status", "done")
+    lab.wait_status("done")
 
 
 def test_preemption_run_shows_victim_blocks_and_recompute(lab):
@@ -220,7 +220,7 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
     run_link = page_lab.page.locator('[data-action="run-link-code"]')
     expect(run_link).to_be_enabled()
     run_link.click()
-    expect(page_lab.status).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    page_lab.wait_status("done", RUN_MS)
     at_step(page_lab, 3, 12, edited["title"])
     expect(view(page_lab)).to_contain_text(edited["text"][0])
     expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from lab_browser import wait_status
 from lab_site import ROOT, CountingHandler, note_boot, sitebuild, build_site, mirror_env, page_csp
 
 READY_MS = 240_000
@@ -92,14 +93,13 @@ def new_page(browser):
 
 
 def wait_ready(page):
-    from playwright.sync_api import expect
-    expect(page.locator("[data-status]")).to_have_attribute("data-status", "ready", timeout=READY_MS)
+    wait_status(page, "ready", READY_MS)
 
 
 def run_default(page):
     from playwright.sync_api import expect
     page.click('[data-action="run"]')
-    expect(page.locator("[data-status]")).to_have_attribute("data-status", "done", timeout=RUN_MS)
+    wait_status(page, "done", RUN_MS)
     expect(page.locator('[data-block="summary"]')).to_contain_text("PASS: đường ống phục vụ LLM thu nhỏ chạy đúng")
     for n in (1, 7, 13):
         assert page.locator(f'[data-block="{n}"] pre').inner_text().strip()
@@ -336,8 +336,7 @@ def test_the_next_visit_uses_compiled_python_and_prints_the_same(chromium, sourc
             for name, value in values.items():
                 page.locator(f'[data-constant="{name}"]').fill(str(value))
             page.click('[data-action="run"]')
-            from playwright.sync_api import expect
-            expect(page.locator("[data-status]")).to_have_attribute("data-status", "done", timeout=RUN_MS)
+            wait_status(page, "done", RUN_MS)
             got = page_output(page)
             from inference_lab import run
             expected = run(values).to_text()
