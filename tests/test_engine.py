@@ -5,14 +5,14 @@ import copy
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
 
-from helpers import WORDS, configs
+from helpers import configs
 from inference_lab import Config, ConfigError, run
 from inference_lab.entrypoints import cli, web
 from inference_lab.core import config
 from inference_lab.words import text_vi
-from inference_lab.core.config import DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, describe, validate
+from inference_lab.core.config import DEFAULT_REQUESTS, FIELDS, validate
 from inference_lab.core.run_log import step_rows
 from inference_lab.entrypoints.lab import tokenizer_for, worded_data
 from inference_lab.entrypoints.report import Report

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from inference_lab.entrypoints import cli, lab, patch, web
-from inference_lab.core import engine, sampler, scheduler
+from inference_lab.core import engine, scheduler
 from inference_lab.layout import path
 from inference_lab.words import patch_vi
 from inference_lab.entrypoints.lab import run

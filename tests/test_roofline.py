@@ -176,7 +176,6 @@ def test_steps_say_each_steps_bound_in_both_languages():
                               ("en", "Cost on H100-SXM5-80GB (Llama-3.1-8B)", "memory-bound")):
         proc = run_cli(ROOF + ["--steps", "--lang", lang])
         assert proc.returncode == 0, proc.stderr[-2000:]
-        steps = proc.stdout.count("Bước " if lang == "vi" else "Step ")
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(head)]
         assert len(lines) == 12 and all(bound in ln and "÷ 3.35 TB/s" in ln for ln in lines), lines[:2]
     assert "Chi phí trên" not in run_cli(["--steps"]).stdout

@@ -17,8 +17,6 @@ from inference_lab.core import rejection_sampler as rs
 from inference_lab.core.block_manager import hash_block
 from inference_lab.core.config import Config
 from inference_lab.core.engine import Engine, run_engine
-from inference_lab.core.model import forward
-from inference_lab.core.sampler import sample
 from inference_lab.core.speculative import DraftModel, ngram_propose, spec_limit, split_budget
 from inference_lab.entrypoints.lab import Lab
 from helpers import configs

@@ -16,7 +16,7 @@ from inference_lab.core.config import Config
 from inference_lab.core.engine import run_engine
 from inference_lab.entrypoints.lab import Lab
 from helpers import vllm_request
-from vllm_helpers import block, fake_kv, feed, play, seq
+from vllm_helpers import block, fake_kv, play
 
 
 request = vllm_request(12, 40_000)

@@ -23,7 +23,7 @@ from inference_lab.core.config import validate
 from inference_lab.core.run_log import step_rows
 from inference_lab.entrypoints import cli
 from helpers import vllm_request
-from vllm_helpers import feed, play, seq
+from vllm_helpers import play
 
 GREEDY = dict(temperature=0.0, top_k=0, top_p=1.0)
 TRACE_CACHE = [dict(id="A", arrival=0, text="xin chao model", max_new=1, seed=1, **GREEDY),
