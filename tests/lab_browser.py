@@ -67,6 +67,7 @@ SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind ||
 # The page's status ([data-status], static/core/app.js) is one of "a|b|c".
 STATUS_IS = "(statuses) => new RegExp(`^(${statuses})$`).test(document.querySelector('[data-status]')?.dataset.status ?? '')"
 
+
 def wait_status(page, statuses: str, timeout: float = 5000) -> str:
     """Until the page's status ([data-status]) is one of `statuses` ("done|error"); returns it. Checked on every
     frame: expect()'s retries come 500 ms apart after the first 270 ms, which a run of 0.3-2 s overshoots by

@@ -47,8 +47,7 @@ def set_code(lab, ref: str, block: int, source: str):
 
 def run_from(editor, lab) -> str:
     editor.locator('[data-action="run-code"]').click()
-    lab.wait_status("done|error", RUN_MS)
-    return lab.status.get_attribute("data-status")
+    return lab.wait_status("done|error", RUN_MS)
 
 
 def restore(lab, ref: str, block: int):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from inference_lab.entrypoints.exercises import load_all
-from chart_helpers import (CHARTS_DRAWN, assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts, shoot,
-                           text_sizes)
+from chart_helpers import (CHARTS_DRAWN, assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts,
+                           shoot, text_sizes)
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect, screenshot
 from lab_site import ROOT
 
