@@ -226,6 +226,11 @@ def workers(lab) -> tuple[int, int]:
     return len(lab.page.evaluate("window.__lab.workers")), lab.page.evaluate("window.__lab.terminated")
 
 
+def restart_note(lab) -> str:
+    """What the page said beside the buttons (why Python was started again, when it was)."""
+    return lab.page.locator("#action-note").inner_text()
+
+
 def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everything(lab):
     """The session's server is cross-origin isolated (COOP/COEP, as build.py serve): Stop raises
     KeyboardInterrupt through Pyodide's interrupt buffer; the same worker stays, ready at once."""
@@ -238,7 +243,7 @@ def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everythi
     expect(lab.status).to_have_attribute("data-status", "running")
     editor.locator('[data-action="stop-code"]').click()
     lab.wait_status("ready", RUN_MS)
-    assert workers(lab) == started                                   # no reboot: the same Python
+    assert workers(lab) == started, restart_note(lab)                       # no reboot: the same Python
     assert_lesson_kept_everything(lab, editor, LOOP, before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
                                   re.compile(rf"dòng ({start + 1}|{start + 2}), trong plan_tasks"))
     expect(lab.page.locator("#action-note")).to_contain_text("không phải khởi động lại")
@@ -253,7 +258,7 @@ def test_endless_loop_watchdog_interrupts_without_a_reboot_and_keeps_the_edit(la
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
     lab.wait_status("ready", 20000)       # the watchdog fired
-    assert workers(lab) == started
+    assert workers(lab) == started, restart_note(lab)
     assert_lesson_kept_everything(lab, editor, LOOP, before, "quá 8 giây", "vòng lặp")
 
 

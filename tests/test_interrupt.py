@@ -16,6 +16,7 @@ import _thread
 import json
 import signal
 import sys
+import types
 
 import pytest
 
@@ -131,3 +132,39 @@ def test_a_stop_between_runs_is_harmless(fresh):
         _thread.interrupt_main()
         sum(range(100_000))
     assert web.run("{}") == fresh
+
+
+@pytest.fixture
+def page_worker(monkeypatch) -> list:
+    """A stand-in for the page's worker (the `js` module of Pyodide): how often Python called labStopSeen."""
+    seen = []
+    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(labStopSeen=lambda: seen.append(True)))
+    return seen
+
+
+def test_a_stop_the_lab_answers_is_reported_seen_so_the_page_waits_for_the_answer(fresh, page_worker):
+    """static/core/stop.js restarts Python 1 s after a Stop unless Python said it has the Stop in hand."""
+    answer = interrupted_run(lines_of_a_run() // 2)
+    assert answer["stopped"] and page_worker
+    patches = [{"module": "scheduler", "function": "plan_tasks", "source": LOOP, "key": "scheduler.plan_tasks"}]
+    page_worker.clear()
+    assert interrupted_run(1000, patches=patches, where="<patch ")["stopped"] and page_worker
+
+
+def test_a_stop_held_back_while_namespaces_are_put_back_is_reported_seen_at_once(page_worker):
+    with pytest.raises(KeyboardInterrupt):
+        with sandbox.uninterrupted():
+            _thread.interrupt_main()
+            sum(range(100_000))
+            assert page_worker == [True]        # seen before the block ends: the answer may be slow to come
+
+
+def test_a_stop_a_students_bare_except_swallows_is_never_reported_seen(page_worker):
+    swallowed = 0
+    for _ in range(3):
+        try:
+            _thread.interrupt_main()
+            sum(range(100_000))
+        except:                                 # noqa: E722 (what a student's code may do)
+            swallowed += 1
+    assert swallowed == 3 and page_worker == []

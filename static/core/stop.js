@@ -3,8 +3,10 @@
 //   worker's interrupt buffer (worker-client.js interrupt()) raises KeyboardInterrupt in the running Python;
 //   the run answers {ok: false, stopped: the line it was on} and Python stays loaded: constants, edits and
 //   the last output stay where they are, and the next Run is immediate. If the run has not ended within
-//   FALLBACK_MS (a student's bare `except:` swallowed the KeyboardInterrupt), the worker is ended and
-//   started again, as below.
+//   FALLBACK_MS and Python has not said that the Stop reached the lab's own code (worker-client.js
+//   stopSeen: a student's bare `except:` swallowed the KeyboardInterrupt), the worker is ended and
+//   started again, as below. Once Python has said so, Stop waits for the answer (on a slow or busy
+//   machine, putting the namespaces back can take longer than FALLBACK_MS), up to ANSWER_MS.
 // - Not isolated (a first visit before the service worker, plain http from another machine): the worker is
 //   ended and Python starts again (seconds); the message says why.
 // Emits 'stopped' {reason: 'user' | 'watchdog', patched, restarted, message} for the tools (code.js).
@@ -13,6 +15,7 @@
 import { t } from '../words/i18n.js';
 
 export const FALLBACK_MS = 1000;
+export const ANSWER_MS = 15000;
 
 // page: {store, worker, restartWorker(note), finishRun(), setStatus(status, text, detail), setNote(text),
 //        showFieldErrors(errors), watchdogMs}
@@ -26,11 +29,23 @@ export function createStop(page) {
     const seconds = reason === 'watchdog' ? page.watchdogMs / 1000 : 0;
     if (worker.interrupt(inflight.id, seconds)) {
       clearTimeout(inflight.slowTimer);
-      inflight.stopping = { reason, timer: setTimeout(() => restart(inflight, reason, 'ignored'), FALLBACK_MS) };
+      inflight.stopping = { reason, waited: 0, timer: setTimeout(() => fallBack(inflight), FALLBACK_MS) };
       page.setNote(t('stop.stopping'));
       return;
     }
     restart(inflight, reason, 'notIsolated');
+  }
+
+  // FALLBACK_MS after the interrupt, and every FALLBACK_MS after: wait while Python has the Stop in hand.
+  function fallBack(inflight) {
+    if (store.get().inflight !== inflight) return; // the run ended meanwhile
+    const { stopping } = inflight;
+    stopping.waited += FALLBACK_MS;
+    if (worker.stopSeen(inflight.id) && stopping.waited < ANSWER_MS) {
+      stopping.timer = setTimeout(() => fallBack(inflight), FALLBACK_MS);
+      return;
+    }
+    restart(inflight, stopping.reason, 'ignored');
   }
 
   // The worker ended and started again; why: 'notIsolated' | 'ignored'.

@@ -190,5 +190,11 @@ export function createWorkerClient(handlers) {
     return true;
   }
 
-  return { start, run, render, stop, interrupt, canInterrupt: () => stopView !== null };
+  // True once Python has the Stop of run `id` in the lab's own hands (static/worker/interrupt.js [3]): its
+  // answer is coming, however slow the machine.
+  function stopSeen(id) {
+    return stopView !== null && stopView.length > 3 && Atomics.load(stopView, 3) === id;
+  }
+
+  return { start, run, render, stop, interrupt, stopSeen, canInterrupt: () => stopView !== null };
 }

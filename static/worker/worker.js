@@ -131,6 +131,7 @@ const labPyc = self.labPyc || null;
 // Stop's interrupt buffer (static/worker/interrupt.js).
 importHelper('interrupt.js');
 const stops = self.labInterrupt;
+self.labStopSeen = () => stops.seen(); // entrypoints/sandbox.py stop_seen: `from js import labStopSeen`
 let manifestText = '';
 
 // First-visit copies of the build's files for sw.js (static/worker/staging.js).

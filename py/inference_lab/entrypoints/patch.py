@@ -54,7 +54,7 @@ from ..layout import LAYOUT, dotted, short
 from ..words.blocks import BLOCKS
 from .contracts import CONTRACTS, checked  # noqa: F401  (the tests and the code views read CONTRACTS from here)
 from .lessons import LANG, Lesson, PatchError, exception_lesson, language, say, stopped_lesson  # noqa: F401
-from .sandbox import uninterrupted
+from .sandbox import stop_seen, uninterrupted
 
 PACKAGE = "inference_lab"
 # The modules whose functions a patch may replace (the engine's mechanics, not its words or plumbing).
@@ -267,6 +267,7 @@ def run(units: list[Unit], fn, *args, stopped="Ctrl-C"):
     except PatchError:
         raise
     except KeyboardInterrupt as exc:
+        stop_seen()                                 # the student's code let it through: an answer follows
         reason = stopped() if callable(stopped) else stopped
         raise PatchError([stopped_lesson(exc, sources, units, reason)]) from None
     except (Exception, SystemExit) as exc:          # exit() in a student's code ends nothing but the run

@@ -175,6 +175,8 @@ def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", prog
     try:
         return _run(config_json, patches, lang, stopped, progress if progress is not None else page_progress())
     except KeyboardInterrupt as exc:          # anywhere in the run, even outside the engine
+        from .sandbox import stop_seen
+        stop_seen()
         return _stopped(exc, lang, stopped)
 
 
