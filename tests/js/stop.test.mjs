@@ -1,6 +1,6 @@
 // Stop's fallback (static/core/stop.js): a restart of Python only when the student's code holds the
 // KeyboardInterrupt, never because a slow machine took more than FALLBACK_MS to answer.
-import { test, mock } from 'node:test';
+import { afterEach, beforeEach, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStop, FALLBACK_MS, ANSWER_MS } from '../../static/core/stop.js';
 
@@ -28,46 +28,34 @@ function pageWithARun(seenAfter) {
   return { stop: createStop(page), tick, restarts, events, answer: () => page.finishRun() };
 }
 
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
+afterEach(() => mock.timers.reset());
+
 test('a swallowed interrupt restarts Python after FALLBACK_MS', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
-    const lab = pageWithARun(null);
-    lab.stop.stopRun('user');
-    lab.tick(FALLBACK_MS - 1);
-    assert.equal(lab.restarts.length, 0);
-    lab.tick(1);
-    assert.equal(lab.restarts.length, 1);
-    assert.equal(lab.events.at(-1)[1].restarted, true);
-  } finally {
-    mock.timers.reset();
-  }
+  const lab = pageWithARun(null);
+  lab.stop.stopRun('user');
+  lab.tick(FALLBACK_MS - 1);
+  assert.equal(lab.restarts.length, 0);
+  lab.tick(1);
+  assert.equal(lab.restarts.length, 1);
+  assert.equal(lab.events.at(-1)[1].restarted, true);
 });
 
 test('a stop Python has in hand waits for the answer, however slow', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
-    const lab = pageWithARun(500);
-    lab.stop.stopRun('watchdog');
-    lab.tick(FALLBACK_MS * 5);
-    assert.equal(lab.restarts.length, 0);   // still waiting: the answer is on its way
-    lab.answer();                           // it came
-    lab.tick(ANSWER_MS);
-    assert.equal(lab.restarts.length, 0);
-  } finally {
-    mock.timers.reset();
-  }
+  const lab = pageWithARun(500);
+  lab.stop.stopRun('watchdog');
+  lab.tick(FALLBACK_MS * 5);
+  assert.equal(lab.restarts.length, 0);   // still waiting: the answer is on its way
+  lab.answer();                           // it came
+  lab.tick(ANSWER_MS);
+  assert.equal(lab.restarts.length, 0);
 });
 
 test('an answer that never comes still ends in a restart after ANSWER_MS', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
-    const lab = pageWithARun(0);
-    lab.stop.stopRun('user');
-    lab.tick(ANSWER_MS - FALLBACK_MS);
-    assert.equal(lab.restarts.length, 0);
-    lab.tick(FALLBACK_MS);
-    assert.equal(lab.restarts.length, 1);
-  } finally {
-    mock.timers.reset();
-  }
+  const lab = pageWithARun(0);
+  lab.stop.stopRun('user');
+  lab.tick(ANSWER_MS - FALLBACK_MS);
+  assert.equal(lab.restarts.length, 0);
+  lab.tick(FALLBACK_MS);
+  assert.equal(lab.restarts.length, 1);
 });
