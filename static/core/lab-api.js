@@ -40,6 +40,7 @@ export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
   const subscriptions = new Set(); // the `off` of every lab.on still listening (dispose() ends them all)
+  let disposed = false;
 
   const lab = {
     on(name, fn) {
@@ -106,6 +107,9 @@ export function createLabApi(page) {
     sections: panels.sections,                  // [{key, label, pre, summary}] of the output
     // ── other tools ──
     tool: (name) => tools.get(name) || null,
+    // true once the page was remounted (a language switch): a tool's work that was awaiting something
+    // (a module import) stops there instead of drawing into the new page
+    disposed: () => disposed,
   };
 
   // Registers a tool: calls init(lab) and keeps what it returns for lab.tool(name).
@@ -119,6 +123,7 @@ export function createLabApi(page) {
 
   // The page is remounted (a language switch, app.js): every tool stops listening; the DOM they made is gone.
   function dispose() {
+    disposed = true;
     for (const off of [...subscriptions]) off();
     tools.clear();
   }

@@ -74,6 +74,7 @@ async function onResult(sn, result) {
   const report = result && result.report;
   // the request colours of the charts (loaded with them, on the first run, not with the page)
   const [palette, charts] = await Promise.all([import(versioned('../charts/colours.js')), import(versioned('../charts/index.js'))]);
+  if (sn.lab.disposed()) return; // the language was switched meanwhile: the new page's steps tool shows the run
   charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
   sn.inkOn = palette.inkOn;
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
