@@ -42,6 +42,13 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The heading and printed lines of each panel in `blocks` (Lab.panels_lines).
+PANEL_LINES = """(blocks) => blocks.map((n) => {
+  const panel = document.querySelector(`[data-block="${n}"]`);
+  return [panel.querySelector(':scope > summary').innerText, ...panel.querySelector(':scope > pre').innerText.split('\\n')];
+})"""
+
+
 # Every message the page posts to its worker ({type, config}), and the workers it starts and ends.
 SPY = """(() => {
   const spy = window.__lab = { sent: [], workers: [], terminated: 0 };
@@ -231,8 +238,13 @@ class Lab:
 
     def panel_lines(self, block) -> list[str]:
         """The panel's heading and printed lines (not the charts drawn above the lines)."""
-        panel = self.page.locator(f'[data-block="{block}"]')
-        return [panel.locator(":scope > summary").inner_text()] + panel.locator(":scope > pre").inner_text().split("\n")
+        return self.panels_lines([block])[block]
+
+    def panels_lines(self, blocks=range(1, 14)) -> dict:
+        """{block: panel_lines(block)} for several panels, read in one call to the page (innerText, as
+        Playwright's inner_text reads it)."""
+        blocks = list(blocks)
+        return dict(zip(blocks, self.page.evaluate(PANEL_LINES, blocks)))
 
     def close(self):
         self.context.close()
@@ -333,7 +345,8 @@ def engine_text(config: dict) -> str:
 def assert_page_shows(lab: Lab, text: str):
     expected = cli_sections(text)
     assert sorted(k for k in expected if isinstance(k, int)) == list(range(1, 14))
+    shown = lab.panels_lines()
     for n in range(1, 14):
-        assert lab.panel_lines(n) == expected[n], f"panel {n} differs from the command-line block"
+        assert shown[n] == expected[n], f"panel {n} differs from the command-line block"
     assert lab.page.locator('#run-header pre').inner_text().split("\n") == expected["header"]
     assert lab.page.locator('[data-block="summary"] pre').inner_text().split("\n") == expected["summary"]

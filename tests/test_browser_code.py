@@ -57,9 +57,9 @@ def restore(lab, ref: str, block: int):
 
 
 def changed_blocks(lab, want: dict) -> list[int]:
-    base = expected_text()
+    base, shown = expected_text(), lab.panels_lines()
     for n in range(1, 14):
-        assert lab.panel_lines(n)[1:] == want[n][1:], f"panel {n} differs from the command line with the same edit"
+        assert shown[n][1:] == want[n][1:], f"panel {n} differs from the command line with the same edit"
     return [n for n in range(1, 14) if want[n] != base[n]]
 
 
@@ -173,12 +173,12 @@ def assert_lesson_kept_everything(lab, editor, source: str, before: list, *needl
     for needle in needles:
         expect(error).to_contain_text(needle)
     assert editor_text(editor) == source                              # the edit stays
-    assert [lab.panel_lines(n)[1:] for n in range(1, 14)] == before   # the panels keep their output
+    assert [lines[1:] for lines in lab.panels_lines().values()] == before   # the panels keep their output
     assert "Traceback" not in error.text_content()
 
 
 def panels(lab) -> list:
-    return [lab.panel_lines(n)[1:] for n in range(1, 14)]
+    return [lines[1:] for lines in lab.panels_lines().values()]
 
 
 def test_syntax_error_is_shown_beside_the_editor(lab):
@@ -311,7 +311,7 @@ def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):
     set_code(lab, "sampler.sample", 8, GREEDY)                      # the student's own edit
     lab.page.locator(f'article.exercise[data-exercise="{ex.number}"] [data-exercise-action="run"]').click()
     lab.wait_status("done", RUN_MS)
-    text = "\n".join(line for n in range(1, 14) for line in lab.panel_lines(n))
+    text = "\n".join(line for lines in lab.panels_lines().values() for line in lines)
     assert [s for s in ex.expect if s not in text] == []            # exactly the exercise's patch ran
     assert editor_text(open_editor(lab, "scheduler.plan_tasks", 3)) == ex.patch["scheduler.plan_tasks"]
     assert editor_text(open_editor(lab, "sampler.sample", 8)) == inspect.getsource(original("sampler.sample"))
