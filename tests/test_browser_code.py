@@ -219,6 +219,21 @@ def test_bad_return_value_names_the_function(lab):
 
 
 LOOP = "def plan_tasks(running, budget_cap):\n    while True:\n        pass\n"
+# The same loop, after the edited function says it is running through the worker's own progress hook (as the
+# engine does: the status line then shows "bước 4242"), so a test presses Stop once Python is inside the loop,
+# not while the lab is still setting the run up (a Stop there is answered without a line of the edit).
+ANNOUNCE = '    import js\n    js.labProgress("chunked", 4242, 0, 1)\n'
+
+
+def announced(source: str) -> str:
+    head, body = source.split("\n", 1)
+    return head + "\n" + ANNOUNCE + body
+
+
+def run_until_inside(editor, lab):
+    """Run the edit and wait until its function has said it is running (its step 4242 in the status line)."""
+    editor.locator('[data-action="run-code"]').click()
+    expect(lab.page.locator("#status-detail")).to_contain_text("4242", timeout=RUN_MS)
 
 
 def workers(lab) -> tuple[int, int]:
@@ -238,14 +253,13 @@ def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everythi
     lab.set_value("QUEUE_LIMIT", 2)
     before, started = panels(lab), workers(lab)
     start = inspect.getsourcelines(original("scheduler.plan_tasks"))[1]
-    editor = set_code(lab, "scheduler.plan_tasks", 3, LOOP)
-    editor.locator('[data-action="run-code"]').click()
-    expect(lab.status).to_have_attribute("data-status", "running")
+    editor = set_code(lab, "scheduler.plan_tasks", 3, announced(LOOP))
+    run_until_inside(editor, lab)
     editor.locator('[data-action="stop-code"]').click()
     lab.wait_status("ready", RUN_MS)
     assert workers(lab) == started, restart_note(lab)                       # no reboot: the same Python
-    assert_lesson_kept_everything(lab, editor, LOOP, before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
-                                  re.compile(rf"dòng ({start + 1}|{start + 2}), trong plan_tasks"))
+    assert_lesson_kept_everything(lab, editor, announced(LOOP), before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
+                                  re.compile(rf"dòng ({start + 3}|{start + 4}), trong plan_tasks"))
     expect(lab.page.locator("#action-note")).to_contain_text("không phải khởi động lại")
     expect(lab.control("QUEUE_LIMIT")).to_have_value("2")           # the constants stay
     lab.set_value("QUEUE_LIMIT", 1)
@@ -253,8 +267,7 @@ def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everythi
 
 def test_endless_loop_watchdog_interrupts_without_a_reboot_and_keeps_the_edit(lab):
     before, started = panels(lab), workers(lab)
-    editor = open_editor(lab, "scheduler.plan_tasks", 3)
-    assert editor_text(editor) == LOOP
+    editor = set_code(lab, "scheduler.plan_tasks", 3, LOOP)
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
     lab.wait_status("ready", 20000)       # the watchdog fired
@@ -268,15 +281,14 @@ SWALLOWS = ("def plan_tasks(running, budget_cap):\n    while True:\n        try:
 
 def test_a_bare_except_that_swallows_the_interrupt_falls_back_to_a_restart(lab):
     before, (started, ended) = panels(lab), workers(lab)
-    editor = set_code(lab, "scheduler.plan_tasks", 3, SWALLOWS)
-    editor.locator('[data-action="run-code"]').click()
-    expect(lab.status).to_have_attribute("data-status", "running")
+    editor = set_code(lab, "scheduler.plan_tasks", 3, announced(SWALLOWS))
+    run_until_inside(editor, lab)
     editor.locator('[data-action="stop-code"]').click()
     lab.wait_status("loading", 20000)     # about 1 s later
     lab.wait_status("ready", READY_MS)
     assert workers(lab) == (started + 1, ended + 1)
     expect(lab.page.locator("#action-note")).to_contain_text("except")
-    assert_lesson_kept_everything(lab, editor, SWALLOWS, before, "Đã dừng lần chạy với mã đã sửa")
+    assert_lesson_kept_everything(lab, editor, announced(SWALLOWS), before, "Đã dừng lần chạy với mã đã sửa")
     editor = restore(lab, "scheduler.plan_tasks", 3)
     assert run_from(editor, lab) == "done"
     assert changed_blocks(lab, expected_text()) == []
