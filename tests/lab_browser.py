@@ -78,8 +78,7 @@ STATUS_IS = "(statuses) => new RegExp(`^(${statuses})$`).test(document.querySele
 def wait_status(page, statuses: str, timeout: float = 5000) -> str:
     """Until the page's status ([data-status]) is one of `statuses` ("done|error"); returns it. Checked on every
     frame: expect()'s retries come 500 ms apart after the first 270 ms, which a run of 0.3-2 s overshoots by
-    ~250 ms on average, a few hundred times a session. (The tests that press Stop once a run shows "running" keep
-    expect(): pressed within a frame of Run, under a loaded CPU, Stop sometimes restarted Python; see issue 20's note.)"""
+    ~250 ms on average, a few hundred times a session."""
     status = page.locator("[data-status]")
     try:
         page.wait_for_function(STATUS_IS, arg=statuses, timeout=timeout)
