@@ -84,6 +84,23 @@ def test_a_bad_cell_is_named_beside_it_and_nothing_runs(lab, index, column, type
     lab.page.click('[data-action="reset"]')
 
 
+def test_mac_dinh_refills_the_rows_the_table_has(lab):
+    """Mặc định puts the default trace into the table's own inputs (it used to build ~50 new ones before every
+    run, which the browser's form scanning then read again): the same elements, the defaults, no error left."""
+    lab.page.click('[data-action="reset"]')
+    default = cell(lab, 0, "top_p").input_value()
+    lab.page.evaluate("() => { window.__firstCell = document.querySelector('[data-request-field=\"0.top_p\"]'); }")
+    cell(lab, 0, "top_p").fill("2")
+    lab.page.click('[data-action="run"]')
+    expect(error_for(lab, 0, "top_p")).to_be_visible()
+    lab.page.click('[data-action="reset"]')
+    expect(error_for(lab, 0, "top_p")).to_have_count(0)
+    expect(cell(lab, 0, "top_p")).to_have_value(default)
+    expect(cell(lab, 0, "top_p")).not_to_have_attribute("aria-invalid", "true")
+    assert lab.page.evaluate("() => window.__firstCell === document.querySelector('[data-request-field=\"0.top_p\"]')")
+    expect(lab.page.locator("[data-request-field$='.id']")).to_have_count(len(schema()["default"]))
+
+
 def test_unknown_characters_warn_and_the_engine_refuses_with_400(lab):
     lab.page.click('[data-action="reset"]')
     cell(lab, 0, "text").fill("xin chào model!")

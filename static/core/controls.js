@@ -141,6 +141,8 @@ export function createControls(el, store) {
     if (!field || !control || control.tagName !== 'SELECT') return;
     const current = control.value;
     field.choices = choices.slice();
+    const shown = Array.from(control.options, (option) => option.value);
+    if (shown.length === choices.length && shown.every((value, i) => value === choices[i])) return;   // unchanged
     control.replaceChildren(...choices.map((choice) => make('option', { value: choice }, choice)));
     if (choices.includes(current)) control.value = current;
   }
