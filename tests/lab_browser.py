@@ -21,12 +21,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 try:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
+    from playwright.sync_api import Error as PlaywrightError, expect
 except ImportError:  # the chromium fixture then skips (fails under LAB_REQUIRE_BROWSER=1)
-    expect = PlaywrightTimeout = None
+    expect = PlaywrightError = None
 
 from lab_site import ROOT
 
@@ -72,20 +73,35 @@ SPY = """(() => {
 SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind || m.type === kind)"
 
 # The page's status ([data-status], static/core/app.js) is one of "a|b|c".
-STATUS_IS = "(statuses) => new RegExp(`^(${statuses})$`).test(document.querySelector('[data-status]')?.dataset.status ?? '')"
+# Resolves with the page's status once it is one of `statuses` ("done|error"), or with null after `ms`: told by a
+# MutationObserver of [data-status], so the wait costs the page nothing while it lasts.
+STATUS_BECOMES = """([statuses, ms]) => new Promise((resolve) => {
+  const wanted = new RegExp(`^(${statuses})$`);
+  const status = () => { const s = document.querySelector('[data-status]')?.dataset.status ?? ''; return wanted.test(s) ? s : null; };
+  if (status() !== null) { resolve(status()); return; }
+  const observer = new MutationObserver(() => { if (status() !== null) { clearTimeout(timer); observer.disconnect(); resolve(status()); } });
+  const timer = setTimeout(() => { observer.disconnect(); resolve(null); }, ms);
+  observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+})"""
 
 
 def wait_status(page, statuses: str, timeout: float = 5000) -> str:
-    """Until the page's status ([data-status]) is one of `statuses` ("done|error"); returns it. Checked on every
-    frame: expect()'s retries come 500 ms apart after the first 270 ms, which a run of 0.3-2 s overshoots by
-    ~250 ms on average, a few hundred times a session."""
-    status = page.locator("[data-status]")
-    try:
-        page.wait_for_function(STATUS_IS, arg=statuses, timeout=timeout)
-    except PlaywrightTimeout:
-        raise AssertionError(f"status {status.get_attribute('data-status')!r} after {timeout / 1000:.0f} s, "
-                             f"not {statuses!r}") from None
-    return status.get_attribute("data-status")
+    """Until the page's status ([data-status]) is one of `statuses` ("done|error"); returns it. The page tells
+    the change the moment it happens (STATUS_BECOMES): no polling, and no frame drawn for the wait (polling on
+    every frame, as page.wait_for_function does, made the page draw ~60 frames a second while a test waited,
+    2-3 ms each on this page). A wait that a reload cuts short goes on in the new document."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            got = page.evaluate(STATUS_BECOMES, [statuses, max(0, (deadline - time.monotonic()) * 1000)])
+        except PlaywrightError as err:
+            if "context was destroyed" not in str(err) or time.monotonic() > deadline:
+                raise
+            continue
+        if got is not None:
+            return got
+        status = page.locator("[data-status]").get_attribute("data-status")
+        raise AssertionError(f"status {status!r} after {timeout / 1000:.0f} s, not {statuses!r}")
 
 
 # What a test must not see in the console: the page's Content-Security-Policy refusing something.
