@@ -37,9 +37,8 @@ from lab_site import RecordingServer, build_site, build_site_once, cold_boots, c
 
 # Shared-page modules that run on a second page in the other worker (one more cold boot), beside the tests
 # that open their own contexts and the engine, golden and build tests, so that both workers end at about
-# the same time: chosen by measured seconds (~110 s of the ~600 s of shared-page tests; tests/run-all.sh).
-SECOND_PAGE = ("test_browser_cluster.py", "test_browser_english.py", "test_browser_roofline.py",
-               "test_browser_speculation.py")
+# the same time: chosen by measured seconds (~90 s of the ~500 s of shared-page tests; tests/run-all.sh).
+SECOND_PAGE = ("test_browser_cluster.py", "test_browser_english.py", "test_browser_speculation.py")
 
 
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
