@@ -72,14 +72,17 @@ SPY = """(() => {
 # The spy's messages from the since-th on, of one type or all: ([kind, since]) => [{type, config}, ...]
 SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind || m.type === kind)"
 
-# The page's status ([data-status], static/core/app.js) is one of "a|b|c".
-# Resolves with the page's status once it is one of `statuses` ("done|error"), or with null after `ms`: told by a
-# MutationObserver of [data-status], so the wait costs the page nothing while it lasts.
+# Resolves with the page's status ([data-status], static/core/app.js) once it is one of `statuses` ("done|error"),
+# or with null after `ms`: told by a MutationObserver of [data-status], so the wait costs the page nothing.
 STATUS_BECOMES = """([statuses, ms]) => new Promise((resolve) => {
   const wanted = new RegExp(`^(${statuses})$`);
   const status = () => { const s = document.querySelector('[data-status]')?.dataset.status ?? ''; return wanted.test(s) ? s : null; };
-  if (status() !== null) { resolve(status()); return; }
-  const observer = new MutationObserver(() => { if (status() !== null) { clearTimeout(timer); observer.disconnect(); resolve(status()); } });
+  const now = status();
+  if (now !== null) { resolve(now); return; }
+  const observer = new MutationObserver(() => {
+    const s = status();
+    if (s !== null) { clearTimeout(timer); observer.disconnect(); resolve(s); }
+  });
   const timer = setTimeout(() => { observer.disconnect(); resolve(null); }, ms);
   observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
 })"""
