@@ -18,12 +18,16 @@ What is compiled (pyodide-imports.txt lists the files; the engine is compiled wh
   tracebacks quote it).
 The .pyc files are hash-based (PEP 552): Pyodide's are "unchecked" (used as they are; their source
 is not shipped), the engine's "checked" (compared with the hash of the .py first, so an edited
-source is compiled instead of its stale bytecode). Same inputs give the same bytes. Left out: -O/-OO
+source is compiled instead of its stale bytecode). Same inputs give the same bytes, so each .pyc is kept
+in .cache/pyc/ under the sha256 of what it depends on (interpreter, source, co_filename, mode) and a
+rebuild compiles only what changed (a vendored build: ~4.5 -> ~2.5 s). Left out: -O/-OO
 (asserts and docstrings stay: behaviour is unchanged), modules imported only later (they compile
 from source as before), and the CDN build mode (its Pyodide files come from the CDN unchanged).
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import shutil
@@ -44,6 +48,7 @@ STDLIB_PYC_ZIP = "python_stdlib.pyc.zip"
 STDLIB_PATH = "/lib/python312.zip/"             # where Pyodide mounts the standard library zip
 SITE_PACKAGES = "/lib/python3.12/site-packages/"
 BUILD_TAG = "1pyc"                              # wheel build tag of the repacked NumPy and micropip wheels
+PYC_CACHE = ROOT / ".cache" / "pyc"             # compiled files by cache_key(): a rebuild compiles only what changed
 
 
 # ── finding a CPython 3.12 ───────────────────────────────────────────────────
@@ -67,7 +72,12 @@ def magic_of(python: str) -> str | None:
 
 def find_python312() -> tuple[str | None, str]:
     """(interpreter, why): a CPython whose bytecode Pyodide runs, or None and the reason."""
-    wanted = os.environ.get(PYTHON312_ENV)
+    return _find_python312(os.environ.get(PYTHON312_ENV), os.environ.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _find_python312(wanted: str | None, path: str) -> tuple[str | None, str]:
+    """find_python312 for one LAB_PYTHON312 and PATH, asked once per process (each candidate is a process start)."""
     if wanted and wanted.lower() == "none":
         return None, f"{PYTHON312_ENV}=none"
     for python in ([wanted] if wanted else _candidates()):
@@ -86,7 +96,57 @@ def python_version(python: str) -> str:
 
 # ── compiling, in the 3.12 interpreter ───────────────────────────────────────
 def compile_sources(python: str, items: list[tuple[bytes, str, str]]) -> list[bytes]:
-    """[(source, co_filename, "checked"|"unchecked")] -> the .pyc bytes of each, in one run of python."""
+    """[(source, co_filename, "checked"|"unchecked")] -> the .pyc bytes of each: those PYC_CACHE holds from an
+    earlier build, the others compiled in one run of python (then kept there)."""
+    keys = [cache_key(python, item) for item in items]
+    pycs = [cached_pyc(key) for key in keys]
+    missing = [i for i, pyc in enumerate(pycs) if pyc is None]
+    if missing:
+        for i, pyc in zip(missing, run_compile_job(python, [items[i] for i in missing])):
+            pycs[i] = pyc
+            keep_pyc(keys[i], pyc)
+    return pycs
+
+
+@functools.lru_cache(maxsize=8)
+def interpreter_id(python: str) -> str:
+    """The interpreter file itself (its real path, size and time): another Python 3.12.x has another id."""
+    real = os.path.realpath(shutil.which(python) or python)
+    st = os.stat(real)
+    return f"{real}\0{st.st_size}\0{st.st_mtime_ns}"
+
+
+def cache_key(python: str, item: tuple[bytes, str, str]) -> str:
+    """sha256 of everything a .pyc's bytes depend on: interpreter, source, co_filename and mode."""
+    source, co_filename, mode = item
+    digest = hashlib.sha256(f"{PYC_MAGIC}\0{interpreter_id(python)}\0{co_filename}\0{mode}\0".encode())
+    digest.update(source)
+    return digest.hexdigest()
+
+
+def cached_pyc(key: str) -> bytes | None:
+    path = PYC_CACHE / key[:2] / key
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if data[:4].hex() == PYC_MAGIC else None
+
+
+def keep_pyc(key: str, pyc: bytes) -> None:
+    """Written to a temporary name, then renamed: two builds at once (the tests' workers) never see half a file."""
+    folder = PYC_CACHE / key[:2]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{key}.{os.getpid()}.tmp"
+        tmp.write_bytes(pyc)
+        os.replace(tmp, folder / key)
+    except OSError:
+        pass  # a read-only checkout builds without the cache
+
+
+def run_compile_job(python: str, items: list[tuple[bytes, str, str]]) -> list[bytes]:
+    """compile_job.py in python, over items; the .pyc bytes of each."""
     with tempfile.TemporaryDirectory(prefix="lab-pyc-") as tmp:
         job = []
         for i, (source, co_filename, mode) in enumerate(items):

@@ -18,6 +18,7 @@ Left out: the CSP, minifying and the static files (page.py); installing markdown
 from __future__ import annotations
 
 import ast
+import functools
 import html
 import importlib.util
 import json
@@ -79,10 +80,18 @@ def render_markdown(md, text: str) -> str:
     return md.renderer.render(tokens, md.options, {})
 
 
+@functools.lru_cache(maxsize=1024)
+def section_html(text: str) -> str:
+    """render_markdown with the build's one renderer, kept per text: a process that builds several sites (the
+    tests, a rebuild) renders each exercise section once."""
+    return render_markdown(markdown_renderer(), text)
+
+
 def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
     """[{number, slug, title, title_en, constants, expect, sections: {name: html}}] for every NN-slug.md
     (sections: "Câu hỏi", "Dự đoán", "Đáp án" and, when the file has them, "Question", "Prediction", "Answer")."""
-    md, parser = markdown_renderer(), exercise_parser()
+    markdown_renderer()  # a missing markdown-it-py stops the build here, whatever section_html has kept
+    parser = exercise_parser()
     try:
         exercises = parser.load_all(directory)
     except (ValueError, OSError) as exc:
@@ -90,9 +99,9 @@ def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
     rendered = []
     for ex in exercises:
         item = ex.to_dict()
-        item["sections"] = {name: render_markdown(md, ex.sections[name]) for name in parser.SECTIONS}
+        item["sections"] = {name: section_html(ex.sections[name]) for name in parser.SECTIONS}
         # the English edition's sections under their English names (the page falls back to Vietnamese)
-        item["sections"].update({name: render_markdown(md, ex.sections[name]) for name in parser.SECTIONS_EN
+        item["sections"].update({name: section_html(ex.sections[name]) for name in parser.SECTIONS_EN
                                  if name in ex.sections})
         rendered.append(item)
     return rendered
@@ -256,10 +265,16 @@ CODE_JSON = "code.json"
 NEED_PYGMENTS = "Pygments is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
 
 
+@functools.lru_cache(maxsize=64)
+def module_body(text: str) -> list:
+    """ast.parse(text).body, parsed once per module text (a module holds several blocks' functions)."""
+    return ast.parse(text).body
+
+
 def source_of(text: str, qualname: str) -> tuple[int, str]:
     """(first line, source) of a function or class in a module's text: from its first decorator to its
     last statement, the lines inspect.getsource returns."""
-    body, node = ast.parse(text).body, None
+    body, node = module_body(text), None
     for part in qualname.split("."):
         node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                      and n.name == part), None)
@@ -313,6 +328,12 @@ def highlighted_lines(source: str) -> list[list[str]]:
     return lines
 
 
+@functools.lru_cache(maxsize=256)
+def highlighted(source: str) -> tuple[tuple[str, ...], ...]:
+    """highlighted_lines(source), kept per source text (Pygments is most of a build's own time)."""
+    return tuple(tuple(line) for line in highlighted_lines(source))
+
+
 def code_views() -> dict:
     """{"blocks": {n: [ref, …]}, "editable": {n: [ref, …]}, "sources": {ref: {file, start, lines}}}."""
     table = blocks_table()
@@ -330,7 +351,7 @@ def code_views() -> dict:
                 texts[path] = path.read_text(encoding="utf-8")
             start, source = source_of(texts[path], ref.qualname)
             sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=engine_module("layout").path(ref.module),
-                                     start=start, lines=highlighted_lines(source))
+                                     start=start, lines=[list(line) for line in highlighted(source)])
     return dict(blocks=blocks, editable=editable, sources=sources)
 
 

@@ -84,13 +84,34 @@ def test_engine_wheel_carries_checked_bytecode_beside_its_sources(site):
 
 
 @needs_mirror
-def test_bytecode_build_is_reproducible(site, tmp_path):
+def test_bytecode_build_is_reproducible(site, tmp_path, monkeypatch):
+    """A build that compiles everything anew (an empty .pyc cache) gives the session's build byte for byte,
+    whether that one compiled its files or took them from the cache."""
     manifest = _bytecode_site(site)
+    monkeypatch.setattr(sitebuild.bytecode, "PYC_CACHE", tmp_path / "pyc")
     again = build_site(tmp_path / "dist")
+    assert len(list((tmp_path / "pyc").rglob("*"))) > 100
     produced = [f"pyodide/{n}" for n in manifest["pyodide"]["files"] if n not in sitebuild.PYODIDE_PINS]
     produced += [manifest["engine"]["wheel"], sitebuild.LAB_LOCK, "build-info.json", "sw.js"]
     for path in produced:
         assert (again / path).read_bytes() == (site / path).read_bytes(), path
+
+
+def test_a_rebuild_takes_unchanged_files_from_the_cache_and_compiles_a_changed_one(tmp_path, monkeypatch):
+    python, _ = sitebuild.find_python312()
+    if python is None:
+        pytest.skip("no CPython 3.12 on this machine")
+    monkeypatch.setattr(sitebuild.bytecode, "PYC_CACHE", tmp_path / "pyc")
+    items = [(b"x = 1\n", "/lib/a.py", "unchecked"), (b"def f():\n    return 2\n", "/lib/b.py", "checked")]
+    first = sitebuild.bytecode.compile_sources(python, items)
+    compiled = []
+    real = sitebuild.bytecode.run_compile_job
+    monkeypatch.setattr(sitebuild.bytecode, "run_compile_job", lambda py, todo: compiled.append(todo) or real(py, todo))
+    assert sitebuild.bytecode.compile_sources(python, items) == first and compiled == []
+    changed = [items[0], (b"def f():\n    return 3\n", "/lib/b.py", "checked")]
+    again = sitebuild.bytecode.compile_sources(python, changed)
+    assert compiled == [[changed[1]]] and again[0] == first[0] and again[1] != first[1]
+    assert again[1][:4].hex() == sitebuild.PYC_MAGIC
 
 
 @needs_mirror
