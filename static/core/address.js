@@ -20,7 +20,8 @@
 //                          name '*': the part that takes every name no other part claimed (the constants
 //                          and REQUESTS, static/tools/share.js): apply(names, params, ctx), write(config)
 //                          gives [[name, value], …].
-//   apply(search)          every part applied to that query string: {problems, restored, runs}
+//   apply(search)          every part applied to that query string: {problems, restored, runs}; a view change
+//                          set() still holds back is dropped (it was the old address's)
 //   href(config)           the address that restores `config` (view parameters kept)
 //   write(config)          replaceState(href(config))
 //   set(name, value, ms)   one view parameter changed (after ms, once changes pause; value null: removed)
@@ -36,6 +37,7 @@ export function createAddress() {
   }
 
   function apply(search) {
+    clearTimeout(timer);   // a view change still waiting (a step chosen just before) belongs to the old address
     const params = new URLSearchParams(search);
     const present = Array.from(new Set(params.keys()));
     const problems = [];

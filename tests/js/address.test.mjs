@@ -61,6 +61,17 @@ test('set changes one view parameter at once, or once changes pause', async () =
   assert.equal(location.search, '?SLOTS=3');
 });
 
+test('a new address drops a view change still waiting (back/forward right after an arrow key in the step view)', async () => {
+  at('http://x/?SLOTS=3&step=2');
+  const { address, seen } = page();
+  address.set('step', 3, 5);                 // the step view's arrow key: written once changes pause
+  at('http://x/?SLOTS=3&step=6');            // then the visitor goes back to an address with step=6
+  address.apply(location.search);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(location.search, '?SLOTS=3&step=6');
+  assert.deepEqual(seen.step, ['6']);
+});
+
 test('a part that holds (a link\'s edited code) keeps everything but the constants from running at once', () => {
   at('http://x/?PATCH=abc&step=2');
   const address = createAddress();
