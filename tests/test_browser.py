@@ -3,7 +3,7 @@
 
 Without Playwright or Chromium the tests skip, unless LAB_REQUIRE_BROWSER=1 (CI), where they fail.
 Pyodide takes a while to start on small machines, so the module loads the page once (`lab`).
-Screenshots go to tests/artifacts/ (ignored by git).
+Screenshots go to tests/artifacts/ (ignored by git) under LAB_SCREENSHOTS=1.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect, screenshot
+from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect, page_screenshot, screenshot
 from lab_site import GOLDEN, RecordingServer, sitebuild, page_csp
 
 pytestmark = pytest.mark.browser
@@ -114,7 +114,7 @@ def test_screenshots_at_desktop_and_phone_width(lab):
     for width in (1440, 375):
         lab.page.set_viewport_size({"width": width, "height": 900})
         # the whole page (34,000 px tall at 1440 px after a run) as JPEG: half the time of a PNG that size
-        lab.page.screenshot(path=str(ARTIFACTS / f"lab-{width}.jpg"), full_page=True, type="jpeg", quality=80)
+        page_screenshot(lab.page, ARTIFACTS / f"lab-{width}.jpg", full_page=True, type="jpeg", quality=80)
         screenshot(lab.page.locator("#runner"), ARTIFACTS / f"lab-{width}-runner.png")
         screenshot(lab.page.locator("#mapping tbody").first, ARTIFACTS / f"lab-{width}-block1.png")
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

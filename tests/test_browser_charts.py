@@ -2,7 +2,7 @@
 block's panel above the lines, for the default run, a run whose followed request is refused (SLOTS=1)
 and a run with preemptions (SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2). Marks are checked against the
 engine's own report (computed here in CPython); hover and keyboard details, phone width and the CSP are
-checked too. Screenshots of every chart at 375 and 1440 px go to tests/artifacts/chart-*.png.
+checked too. Screenshots of every chart at 375 and 1440 px go to tests/artifacts/chart-*.png (LAB_SCREENSHOTS=1).
 Same harness as test_browser.py (conftest.py: the session's build, server and Chromium).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Browser tests of issue 16's three pictures: `tokens` (block 2), `quantization` (blocks 9 and 13) and `memory`
 (block 10), drawn from the report data for the default run and for degenerate runs (the followed request
 refused at the gateway: SLOTS=1; QUANT_BITS=2). Marks are checked against the engine's report computed here
-in CPython; keyboard details, phone width and screenshots at 375 and 1440 px (tests/artifacts/chart-*.png)
+in CPython; keyboard details, phone width and screenshots at 375 and 1440 px (tests/artifacts/chart-*.png, LAB_SCREENSHOTS=1)
 too. Same harness as test_browser_charts.py (conftest.py: the session's build, server and Chromium).
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (one point per step with a cost, its bound and mix from the engine's own report computed here in CPython,
 the ridge point labelled, the clock in the caption), a click on a point selecting that step in the step
 view (the store's selected step, marked on the chart), the chart legible at 375 and 1440 px (no label
-outside its drawing, no two labels overlapping; screenshots in tests/artifacts/chart-roofline-*.png), the
+outside its drawing, no two labels overlapping; screenshots in tests/artifacts/chart-roofline-*.png under LAB_SCREENSHOTS=1), the
 address ?CLOCK=roofline applying the roofline defaults like the control does (explicit values win), and the
 step view saying a step's bound in words and numbers.
 Same harness as test_browser_charts.py (conftest.py: the session's one page, no new cold boot).
