@@ -104,7 +104,7 @@ def labels_outside(svg) -> list[str]:
 
 
 def shoot(lab: Lab, name: str, block: int, path) -> None:
-    """A screenshot of the chart's current drawing (scrolled into view) for people to look at."""
+    """A screenshot of the chart's current drawing (scrolled into view) for people to look at (LAB_SCREENSHOTS=1)."""
     root = lab.page.locator(f'[data-block="{block}"] [data-chart="{name}"]:not([data-stale])')
     root.scroll_into_view_if_needed()
     screenshot(root, path)

@@ -225,7 +225,7 @@ DRAWN_FOR_ITS_FRAME = """([sel]) => {
 @pytest.mark.parametrize("run", list(RUNS))
 def test_screenshots_of_every_chart_at_both_widths(lab, run):
     """At each width every chart is redrawn for its frame, stays inside the screen with its caption,
-    and the page never scrolls sideways; the screenshots are saved for a person to look at."""
+    and the page never scrolls sideways; the screenshots are saved for a person to look at (LAB_SCREENSHOTS=1)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     run_and_wait_for_charts(lab, RUNS[run])
     try:
