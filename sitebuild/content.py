@@ -84,7 +84,14 @@ def render_markdown(md, text: str) -> str:
 def section_html(text: str) -> str:
     """render_markdown with the build's one renderer, kept per text: a process that builds several sites (the
     tests, a rebuild) renders each exercise section once."""
-    return render_markdown(markdown_renderer(), text)
+    return render_markdown(shared_renderer(), text)
+
+
+@functools.lru_cache(maxsize=1)
+def shared_renderer():
+    """markdown_renderer(), made once for section_html (render_exercises still asks markdown_renderer() itself:
+    a missing markdown-it-py stops every build)."""
+    return markdown_renderer()
 
 
 def render_exercises(directory: Path = EXERCISES_DIR) -> list[dict]:
