@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
-from inference_lab.core.config import Config  # noqa: E402
+from inference_lab.core.inputs.config import Config  # noqa: E402
 from inference_lab.entrypoints.lab import run  # noqa: E402
 
 ISSUE = dict(WORKLOAD_PROMPT=128, WORKLOAD_OUTPUT=32, WORKLOAD_RATE=200.0, WORKLOAD_PREFIXES=8,

@@ -168,7 +168,7 @@ def test_the_built_site_imports_bytecode_and_prints_the_same(lab, site):
     assert from_source == [], "compiled in the browser; add these lines to pyodide-imports.txt:\n" + "\n".join(
         imports_line(manifest, path) for path in from_source)
     assert len(found["pyodide_files"]) > 250  # the standard library, NumPy and micropip
-    assert "inference_lab.core.engine" in found["engine"] and found["engine_compiles"] == []
+    assert "inference_lab.core.serving.engine" in found["engine"] and found["engine_compiles"] == []
 
 
 VIETNAMESE = "số ước ữ Đối chiếu"

@@ -171,7 +171,7 @@ def test_add_up_to_the_bound_and_remove_down_to_one(lab):
 
 
 def test_an_edited_trace_reaches_the_engine(lab):
-    from inference_lab.core.config import DEFAULT_REQUESTS
+    from inference_lab.core.inputs.config import DEFAULT_REQUESTS
     lab.page.click('[data-action="reset"]')
     cell(lab, 0, "max_new").fill("4")
     cell(lab, 1, "temperature").fill("1,5")

@@ -19,7 +19,7 @@ from lab_browser import ARTIFACTS, assert_page_shows, csp_errors, engine_text, e
 pytestmark = pytest.mark.browser
 
 def default_requests() -> list[dict]:
-    from inference_lab.core.config import DEFAULT_REQUESTS
+    from inference_lab.core.inputs.config import DEFAULT_REQUESTS
     return [dict(r) for r in DEFAULT_REQUESTS]
 
 

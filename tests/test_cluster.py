@@ -13,10 +13,10 @@ import math
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers import vllm_request
-from inference_lab.core.cluster import LAB_KV_BYTES, run_cluster, transfer_micros
-from inference_lab.core.config import Config, ConfigError
-from inference_lab.core.engine import run_engine
-from inference_lab.core.goodput import goodput, percentile
+from inference_lab.core.cluster.cluster import LAB_KV_BYTES, run_cluster, transfer_micros
+from inference_lab.core.inputs.config import Config, ConfigError
+from inference_lab.core.serving.engine import run_engine
+from inference_lab.core.cluster.goodput import goodput, percentile
 from inference_lab.entrypoints.lab import run, same_text
 from inference_lab.entrypoints.weights import Lab
 
@@ -94,7 +94,7 @@ def test_prefix_aware_follows_the_cached_blocks_until_the_load_outweighs_them():
 
 
 def test_prefix_aware_score_by_hand():
-    from inference_lab.core.router import Router
+    from inference_lab.core.cluster.router import Router
     r = Router("prefix_aware", 3, block_size=2)
     r.remember(2, [0, 5, 6, 7, 8, 9])
     d = r.choose("X", [0, 5, 6, 7, 8, 9, 3], loads=[10, 20, 30])       # replica 2: 3/3 cached, load 1.0 → 3 − 2 = 1

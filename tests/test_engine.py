@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from helpers import configs
 from inference_lab import Config, ConfigError, run
 from inference_lab.entrypoints import cli, web
-from inference_lab.core import config
+from inference_lab.core.inputs import config
 from inference_lab.words import text_vi
-from inference_lab.core.config import DEFAULT_REQUESTS, FIELDS, validate
-from inference_lab.core.run_log import step_rows
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELDS, validate
+from inference_lab.core.serving.run_log import step_rows
 from inference_lab.entrypoints.lab import tokenizer_for, worded_data
 from inference_lab.entrypoints.report import Report
 

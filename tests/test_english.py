@@ -19,7 +19,7 @@ import pytest
 from cli_runner import cli_args, run_cli
 from golden_cases import GOLDEN_DIR, LAB_CONFIGS, LAB_DIR
 
-from inference_lab.core import config
+from inference_lab.core.inputs import config
 from inference_lab.entrypoints import lab, web
 from inference_lab.entrypoints.report import Report
 

@@ -1,4 +1,4 @@
-"""py/inference_lab/layout.py names every module of the package once, where it lives (core/, words/, entrypoints/)."""
+"""py/inference_lab/layout.py names every module of the package once, where it lives (core/'s folders, words/, …)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,12 +9,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "py" / "inference_lab"
 
 
 def test_layout_lists_exactly_the_modules_on_disk():
-    on_disk = {(p.parent.name, p.stem) for p in PACKAGE.glob("*/*.py") if p.stem != "__init__"}
+    on_disk = {(".".join(p.relative_to(PACKAGE).parent.parts), p.stem) for p in PACKAGE.glob("*/**/*.py")
+               if p.stem != "__init__"}
     assert on_disk == {(sub, name) for name, sub in SUBPACKAGE.items()}
     assert sum(len(names) for names in LAYOUT.values()) == len(SUBPACKAGE)     # no short name twice
 
 
 def test_the_patchable_modules_keep_their_short_names():
     # --patch MODULE= and the page's PATCH= name these, wherever the files move (issue 20)
-    for name in ("engine", "scheduler", "sampler", "quantization", "model", "metrics"):
-        assert dotted(name) == f"inference_lab.core.{name}"
+    for name, sub in (("engine", "serving"), ("scheduler", "serving"), ("sampler", "model"), ("quantization", "model"),
+                      ("model", "model"), ("metrics", "serving")):
+        assert dotted(name) == f"inference_lab.core.{sub}.{name}"

@@ -9,8 +9,8 @@ import pytest
 from inference_lab import run
 from inference_lab.entrypoints.block_data import sweep_bits
 from inference_lab.entrypoints.weights import tokenizer_for
-from inference_lab.core.model import make_weights
-from inference_lab.core.quantization import greedy_teacher_forced, quantize_weights
+from inference_lab.core.model.model import make_weights
+from inference_lab.core.model.quantization import greedy_teacher_forced, quantize_weights
 
 
 def data(config: dict) -> dict:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from inference_lab.entrypoints import cli, lab, patch, web
-from inference_lab.core import engine, scheduler
+from inference_lab.core.serving import engine, scheduler
 from inference_lab.layout import path
 from inference_lab.words import patch_vi
 from inference_lab.entrypoints.lab import run
@@ -82,8 +82,8 @@ def test_identical_function_through_web_run_gives_the_same_report():
 def test_every_binding_is_replaced_inside_and_restored_after():
     before = originals()
     with patch.patched([patch.Unit("scheduler", PREFILL_FIRST, "p.py")]):
-        assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.core.scheduler", "plan_tasks")]
-        assert not [k for k, v in originals().items() if v is before[("inference_lab.core.scheduler", "plan_tasks")]]
+        assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.core.serving.scheduler", "plan_tasks")]
+        assert not [k for k, v in originals().items() if v is before[("inference_lab.core.serving.scheduler", "plan_tasks")]]
         assert lab.quantized_for is before[("inference_lab.entrypoints.lab", "quantized_for")]   # the scheduler feeds no cache
     assert originals() == before
     assert run().to_text() == GOLDEN.read_text(encoding="utf-8")
@@ -99,7 +99,7 @@ def test_a_failed_patch_restores_everything_too(capsys, tmp_path):
 def test_patched_quantizer_does_not_touch_the_default_caches():
     cached_fn, cached = lab.quantized_for, lab.quantized_for(7, 10, 8)
     no_rounding = "def quantize_weights(W, bits, names=LINEAR):\n    Wq, info = _orig(W, bits, names)\n    return dict(W), info\n"
-    no_rounding += "from inference_lab.core.quantization import quantize_weights as _orig\n"
+    no_rounding += "from inference_lab.core.model.quantization import quantize_weights as _orig\n"
     with patch.patched([patch.Unit("quantization", no_rounding, "q.py")]):
         assert lab.quantized_for is not cached_fn and lab.quantized_for.cache_info().currsize == 0   # fresh caches
         report = run()

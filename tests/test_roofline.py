@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inference_lab.core.config import FIELD_BY_NAME, Config
-from inference_lab.core.hardware import GPUS, MODELS
-from inference_lab.core.roofline import Clock, step_cost
+from inference_lab.core.inputs.config import FIELD_BY_NAME, Config
+from inference_lab.core.clock.hardware import GPUS, MODELS
+from inference_lab.core.clock.roofline import Clock, step_cost
 from cli_runner import run_cli
 from inference_lab import run
 from inference_lab.entrypoints.trace import trace_events
@@ -194,8 +194,8 @@ def test_block_10_sizes_the_shadow_models_kv_as_vllm():
 
 # ── POOL_BLOCKS = auto ────────────────────────────────────────────────────────
 def test_pool_blocks_auto_is_vllms_sizing_capped_by_what_the_trace_can_hold():
-    from inference_lab.core.config import auto_pool_blocks
-    from inference_lab.core.hardware import kv_budget
+    from inference_lab.core.inputs.config import auto_pool_blocks
+    from inference_lab.core.clock.hardware import kv_budget
     cfg = Config.from_values(dict(CLOCK="roofline", BLOCK_SIZE=1, MAX_CONTEXT=128))      # auto: roofline's default
     vllm = kv_budget(GPUS[H100], MODELS[LLAMA8], 16, 16, 1)["blocks"]
     assert cfg.POOL_BLOCKS == auto_pool_blocks(cfg) == min(vllm, 5 * 128) == 640

@@ -18,8 +18,8 @@ import pytest
 from types import SimpleNamespace as NS
 
 from inference_lab import run
-from inference_lab.core.block_manager import BlockManager
-from inference_lab.core.run_log import EVENT_ORDER
+from inference_lab.core.serving.block_manager import BlockManager
+from inference_lab.core.serving.run_log import EVENT_ORDER
 from inference_lab.entrypoints.lab import render
 from inference_lab.entrypoints.report import Report
 

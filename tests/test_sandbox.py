@@ -12,7 +12,7 @@ import sys
 from inference_lab.entrypoints import lab, web
 
 TAMPER = '''import sys, types, numpy
-import inference_lab.core.engine as engine_module
+import inference_lab.core.serving.engine as engine_module
 import inference_lab.entrypoints.lab as lab_module
 numpy.argmax = lambda *args, **kwargs: 0
 engine_module.Engine.__init__ = None

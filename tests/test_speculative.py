@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from inference_lab.core import rejection_sampler as rs
-from inference_lab.core.block_manager import hash_block
-from inference_lab.core.config import Config
-from inference_lab.core.engine import Engine, run_engine
-from inference_lab.core.speculative import DraftModel, ngram_propose, spec_limit, split_budget
+from inference_lab.core.model import rejection_sampler as rs
+from inference_lab.core.serving.block_manager import hash_block
+from inference_lab.core.inputs.config import Config
+from inference_lab.core.serving.engine import Engine, run_engine
+from inference_lab.core.serving.speculative import DraftModel, ngram_propose, spec_limit, split_budget
 from inference_lab.entrypoints.lab import Lab
 from helpers import configs
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 
 from inference_lab import run
 from inference_lab.entrypoints import cli
-from inference_lab.core.config import DEFAULT_REQUESTS
-from inference_lab.core.run_log import expand_ranges, step_rows
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS
+from inference_lab.core.serving.run_log import expand_ranges, step_rows
 from helpers import configs
 
 STEP_LINE = re.compile(r"^ *bước +\d+: ", re.M)

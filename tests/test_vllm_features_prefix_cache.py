@@ -9,7 +9,7 @@ Leaves out: cancellation and priority (test_vllm_features_scheduling.py), random
 from __future__ import annotations
 
 from inference_lab import run
-from inference_lab.core.block_manager import BlockManager, hash_block
+from inference_lab.core.serving.block_manager import BlockManager, hash_block
 from inference_lab.entrypoints.lab import render, tokenizer_for
 from vllm_helpers import block, feed, seq
 

@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from inference_lab import run
-from inference_lab.core.block_manager import BlockManager
-from inference_lab.core.config import Config
-from inference_lab.core.engine import run_engine
+from inference_lab.core.serving.block_manager import BlockManager
+from inference_lab.core.inputs.config import Config
+from inference_lab.core.serving.engine import run_engine
 from inference_lab.entrypoints.lab import Lab
 from helpers import vllm_request
 from vllm_helpers import block, fake_kv, play

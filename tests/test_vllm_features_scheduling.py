@@ -7,7 +7,7 @@ Leaves out: prefix caching (test_vllm_features_prefix_cache.py), random traces
 from __future__ import annotations
 
 from inference_lab import run
-from inference_lab.core.config import DEFAULT_REQUESTS
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS
 from inference_lab.entrypoints.lab import bare_record
 from vllm_helpers import block, trace
 

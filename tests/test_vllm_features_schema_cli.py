@@ -9,7 +9,7 @@ import json
 import pytest
 
 from inference_lab import run
-from inference_lab.core.config import DEFAULT_REQUESTS, FIELD_BY_NAME, describe, validate
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELD_BY_NAME, describe, validate
 from inference_lab.entrypoints import cli
 from vllm_helpers import GOLDEN, trace
 

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from inference_lab import run
-from inference_lab.core import engine as engine_module
-from inference_lab.core.block_manager import BlockManager
-from inference_lab.core.config import validate
-from inference_lab.core.run_log import step_rows
+from inference_lab.core.serving import engine as engine_module
+from inference_lab.core.serving.block_manager import BlockManager
+from inference_lab.core.inputs.config import validate
+from inference_lab.core.serving.run_log import step_rows
 from inference_lab.entrypoints import cli
 from helpers import vllm_request
 from vllm_helpers import play

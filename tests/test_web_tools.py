@@ -6,7 +6,7 @@ import json
 import string
 
 from inference_lab.entrypoints import web
-from inference_lab.core.config import CORPUS, DEFAULT_REQUESTS
+from inference_lab.core.inputs.config import CORPUS, DEFAULT_REQUESTS
 from inference_lab.entrypoints.lab import tokenizer_for
 
 

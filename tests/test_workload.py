@@ -16,11 +16,11 @@ import pytest
 
 from cli_runner import missing_parts, run_cli, run_module
 from inference_lab import run
-from inference_lab.core import workload
-from inference_lab.core.config import Config, ConfigError, FIELD_BY_NAME, MAX_REQUESTS, MAX_TEXT_CHARS
-from inference_lab.core.engine import run_engine
-from inference_lab.core.model import LONG, attention, attention_blocked, forward, logits_at, make_weights
-from inference_lab.core.replay import recorded, replay_engine
+from inference_lab.core.inputs import workload
+from inference_lab.core.inputs.config import Config, ConfigError, FIELD_BY_NAME, MAX_REQUESTS, MAX_TEXT_CHARS
+from inference_lab.core.serving.engine import run_engine
+from inference_lab.core.model.model import LONG, attention, attention_blocked, forward, logits_at, make_weights
+from inference_lab.core.serving.replay import recorded, replay_engine
 from inference_lab.entrypoints.weights import Lab
 
 TOK = workload.tokenizer(10)

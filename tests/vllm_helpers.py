@@ -9,7 +9,7 @@ from types import SimpleNamespace as NS
 
 import numpy as np
 
-from inference_lab.core.config import DEFAULT_REQUESTS
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT.parent / "shared" / "golden" / "default.txt"

@@ -21,7 +21,7 @@ Short names ("engine", "scheduler", …) are what the mapping table (words/block
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
 
     >>> dotted("scheduler"), path("text_vi")
-    ('inference_lab.core.scheduler', 'inference_lab/words/text_vi.py')
+    ('inference_lab.core.serving.scheduler', 'inference_lab/words/text_vi.py')
 
 Standard library only, no imports of the package: build.py loads this file on its own.
 Leaves out: the sub-packages' own `__init__` (empty) and `__main__.py` (top level, `python -m inference_lab`).
@@ -30,9 +30,12 @@ from __future__ import annotations
 
 PACKAGE = "inference_lab"
 LAYOUT = {
-    "core": ("hardware", "schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "kv_room",
-             "roofline", "engine", "replay", "speculative", "rejection_sampler", "router", "cluster", "sampler",
-             "quantization", "metrics", "goodput", "run_log", "workload"),
+    "core.clock": ("hardware", "roofline"),
+    "core.model": ("tokenizer", "model", "sampler", "rejection_sampler", "quantization"),
+    "core.serving": ("sequence", "block_manager", "scheduler", "kv_room", "engine", "replay", "speculative", "run_log",
+                     "metrics"),
+    "core.cluster": ("router", "cluster", "goodput"),
+    "core.inputs": ("schema", "config", "workload"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
@@ -44,7 +47,7 @@ SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 
 
 def dotted(name: str) -> str:
-    """The importable name of a module given by its short name ("engine" -> "inference_lab.core.engine")."""
+    """The importable name of a module given by its short name ("engine" -> "inference_lab.core.serving.engine")."""
     if name not in SUBPACKAGE:
         raise KeyError(f"{PACKAGE} has no module {name!r}")
     return f"{PACKAGE}.{SUBPACKAGE[name]}.{name}"
@@ -56,6 +59,6 @@ def path(name: str) -> str:
 
 
 def short(module_name: str) -> str:
-    """The short name of an importable name ("inference_lab.core.engine" -> "engine"); others unchanged."""
+    """The short name of an importable name ("inference_lab.core.serving.engine" -> "engine"); others unchanged."""
     last = module_name.rsplit(".", 1)[-1]
     return last if module_name.startswith(PACKAGE + ".") and last in SUBPACKAGE else module_name

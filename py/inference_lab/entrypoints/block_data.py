@@ -11,14 +11,14 @@ Leaves out: running the engine and the invariant checks (lab.py), the cached wei
 """
 from __future__ import annotations
 
-from ..core.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget, shadow_model
+from ..core.clock.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
-from ..core.config import CORPUS, FIELD_BY_NAME
-from ..core.engine import Decision
-from ..core.metrics import step_mix, summarize
-from ..core.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
+from ..core.inputs.config import CORPUS, FIELD_BY_NAME
+from ..core.serving.engine import Decision
+from ..core.serving.metrics import step_mix, summarize
+from ..core.model.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
 from .spec_data import same_tokens
 from .weights import GATE_PROMPTS, GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 

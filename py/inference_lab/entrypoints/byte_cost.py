@@ -17,9 +17,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import replace
 
-from ..core.engine import run_engine
-from ..core.metrics import summarize
-from ..core.tokenizer import BYTE_TOKENS, byte_pieces
+from ..core.serving.engine import run_engine
+from ..core.serving.metrics import summarize
+from ..core.model.tokenizer import BYTE_TOKENS, byte_pieces
 
 BYTES = frozenset(BYTE_TOKENS)
 

@@ -31,7 +31,7 @@ import sys
 import signal
 import threading
 
-from ..core.config import FIELDS, FIELD_BY_NAME, Config, ConfigError
+from ..core.inputs.config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 from ..words import cli_en, cli_vi
 
 EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3

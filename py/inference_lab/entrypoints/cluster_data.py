@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core.cluster import run_cluster
-from ..core.goodput import goodput, percentile, spread
-from ..core.metrics import request_metrics, summarize
-from ..core.replay import recorded
-from ..core.router import W_LOAD, W_PREFIX
+from ..core.cluster.cluster import run_cluster
+from ..core.cluster.goodput import goodput, percentile, spread
+from ..core.serving.metrics import request_metrics, summarize
+from ..core.serving.replay import recorded
+from ..core.cluster.router import W_LOAD, W_PREFIX
 
 
 def is_cluster(cfg) -> bool:

@@ -26,12 +26,12 @@ from dataclasses import replace
 import numpy as np
 
 from ..words import text_en, text_steps_en, text_steps_vi, text_vi
-from ..core.config import Config
-from ..core.cluster import run_cluster
-from ..core.engine import run_engine
-from ..core.replay import recorded, replay_engine
-from ..core.metrics import summarize
-from ..core.run_log import step_rows
+from ..core.inputs.config import Config
+from ..core.cluster.cluster import run_cluster
+from ..core.serving.engine import run_engine
+from ..core.serving.replay import recorded, replay_engine
+from ..core.serving.metrics import summarize
+from ..core.serving.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, stand_in)

@@ -26,10 +26,10 @@ import math
 
 import numpy as np
 
-from ..core import rejection_sampler as rs
-from ..core.hardware import GPUS, shadow_model
-from ..core.metrics import summarize
-from ..core.roofline import step_cost
+from ..core.model import rejection_sampler as rs
+from ..core.clock.hardware import GPUS, shadow_model
+from ..core.serving.metrics import summarize
+from ..core.clock.roofline import step_cost
 
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 DRAWS = 2000

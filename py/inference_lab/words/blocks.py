@@ -40,7 +40,7 @@ PACKAGE = "inference_lab"
 
 
 class SourceRef(NamedTuple):
-    """A function or class of the package: ("engine", "Engine.admit") is inference_lab.core.engine.Engine.admit."""
+    """A function or class of the package: ("engine", "Engine.admit") is inference_lab.core.serving.engine.Engine.admit."""
 
     module: str
     qualname: str

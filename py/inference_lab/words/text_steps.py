@@ -15,8 +15,8 @@ from collections import Counter
 from functools import partial
 from itertools import chain
 
-from ..core.hardware import GPUS
-from ..core.run_log import undecoded
+from ..core.clock.hardware import GPUS
+from ..core.serving.run_log import undecoded
 from .text import why
 
 # The reasons a request waits, in the order the narration names them (template "wait.<reason>").

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from .metrics import request_metrics
+from ..serving.metrics import request_metrics
 
 PERCENTILES = (50, 90, 99)
 

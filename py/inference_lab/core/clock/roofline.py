@@ -24,7 +24,7 @@ Default efficiencies (schema.py, under "Nâng cao"; assumed, change them to matc
   prefill attains; the same post reports MFU as the prefill metric);
 - STEP_OVERHEAD 100 µs: per-step CPU work (scheduling, sampling, launching CUDA-graph-captured kernels).
 
-    >>> from inference_lab.core.hardware import GPUS, MODELS
+    >>> from inference_lab.core.clock.hardware import GPUS, MODELS
     >>> c = step_cost(MODELS["Llama-3.1-8B"], [(1, 100)], 16, 16)
     >>> c.bound(GPUS["H100-SXM5-80GB"], 16, 0.6, 0.8), round(c.bytes / 1e9, 2)
     ('memory', 15.02)

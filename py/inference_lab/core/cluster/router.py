@@ -41,7 +41,7 @@ LRU eviction of the router's index, the SGLang router's thresholds (cache_thresh
 """
 from __future__ import annotations
 
-from .block_manager import hash_block
+from ..serving.block_manager import hash_block
 
 W_PREFIX, W_LOAD = 3, 2          # llm-d's default profile: prefix-cache-scorer 3, queue-scorer 2
 POLICIES = ("round_robin", "least_loaded", "prefix_aware")

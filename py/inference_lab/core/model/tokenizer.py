@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .config import BOS, EOS
+from ..inputs.config import BOS, EOS
 
 WORD_END = "</w>"
 LONG_TEXT, MAX_TEXTS = 200, 2048          # texts longer than REQUESTS' 80 characters (generated ones) are cached

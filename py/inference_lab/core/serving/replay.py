@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .config import EOS
+from ..inputs.config import EOS
 from .engine import Engine, EngineResult
-from .sampler import sample
+from ..model.sampler import sample
 from .sequence import Sequence
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .config import BOS
+from ..inputs.config import BOS
 
 
 def softmax(z):

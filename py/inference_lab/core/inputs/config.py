@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, fields
 
 # the schema's names, importable from here too (callers name one module: config)
-from .hardware import GPUS, MODELS, kv_budget
+from ..clock.hardware import GPUS, MODELS, kv_budget
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
 
@@ -296,7 +296,7 @@ class Config:
     >>> Config(SLOTS=0)
     Traceback (most recent call last):
     ...
-    inference_lab.core.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..256 (nhận 0).
+    inference_lab.core.inputs.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..256 (nhận 0).
     """
 
     def __post_init__(self):

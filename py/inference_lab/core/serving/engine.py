@@ -56,13 +56,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .config import EOS
+from ..inputs.config import EOS
 from .block_manager import BlockManager
-from .sampler import sample
+from ..model.sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration  # noqa: F401 (plan_tasks: speculative.plan)
 from .kv_room import KVRoom
-from .model import logits_at
-from .roofline import Clock, work_of
+from ..model.model import logits_at
+from ..clock.roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
 from .speculative import Speculation

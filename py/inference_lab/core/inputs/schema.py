@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .hardware import GPUS, MODELS
+from ..clock.hardware import GPUS, MODELS
 
 MAX_REQUESTS = 12
 MAX_TEXT_CHARS = 80

@@ -54,11 +54,11 @@ import math
 
 import numpy as np
 
-from . import quantization
-from .config import EOS
-from .model import forward
-from .rejection_sampler import verify
-from .sampler import sample
+from ..model import quantization
+from ..inputs.config import EOS
+from ..model.model import forward
+from ..model.rejection_sampler import verify
+from ..model.sampler import sample
 from .scheduler import plan_tasks
 
 NGRAM_MIN, NGRAM_MAX = 1, 3

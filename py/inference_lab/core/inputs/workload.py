@@ -20,8 +20,8 @@ WORKLOAD_REQUESTS = N > 0 the engine plays `generate(...)`'s trace instead of RE
 
 Worked example (N_MERGES = 10: "model" and "xin" are one token each, "ban" three: b a n</w>):
 
-    >>> from inference_lab.core.tokenizer import BPETokenizer
-    >>> from inference_lab.core.config import CORPUS
+    >>> from inference_lab.core.model.tokenizer import BPETokenizer
+    >>> from inference_lab.core.inputs.config import CORPUS
     >>> tok = BPETokenizer.train(CORPUS, 10)
     >>> trace = generate(tok, requests=3, prompt=12, output=4, rate=100.0, seed=1, prefixes=1, shared=5)
     >>> [(r["id"], r["arrival"], r["text"], r["max_new"], r["seed"]) for r in trace]
@@ -131,7 +131,7 @@ def trace_for(v: dict) -> tuple[dict, ...]:
 def tokenizer(n_merges: int):
     """The lab's tokenizer for N_MERGES (the words' costs do not depend on BYTE_FALLBACK: all are known)."""
     from .config import CORPUS
-    from .tokenizer import BPETokenizer
+    from ..model.tokenizer import BPETokenizer
     return BPETokenizer.train(CORPUS, n_merges)
 
 

@@ -34,13 +34,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .engine import MAX_ITERATIONS, Engine, EngineResult
-from .hardware import shadow_model
-from .model import D_HEAD, N_HEADS
-from .replay import ReplayEngine
+from ..serving.engine import MAX_ITERATIONS, Engine, EngineResult
+from ..clock.hardware import shadow_model
+from ..model.model import D_HEAD, N_HEADS
+from ..serving.replay import ReplayEngine
 from .router import Router
-from .run_log import RunLog
-from .sequence import Sequence
+from ..serving.run_log import RunLog
+from ..serving.sequence import Sequence
 
 LAB_KV_BYTES = 2 * N_HEADS * D_HEAD * 8          # K and V of one position of the lab's float64 model
 

@@ -67,7 +67,7 @@ from itertools import chain
 
 import numpy as np
 
-from .model import D_HEAD, N_HEADS
+from ..model.model import D_HEAD, N_HEADS
 
 
 def hash_block(parent: str | None, tokens) -> str:
