@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from inference_lab import run
-from inference_lab.core.inputs.config import CORPUS, DEFAULT_REQUESTS, FIELD_BY_NAME
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELD_BY_NAME
 from inference_lab.core.model.model import make_weights
-from inference_lab.core.model.tokenizer import BPETokenizer
+from inference_lab.core.model.tokenizer import CORPUS, BPETokenizer
 from inference_lab.entrypoints.byte_cost import strip_accents
 from make_golden import ROOT
 

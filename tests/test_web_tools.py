@@ -6,7 +6,8 @@ import json
 import string
 
 from inference_lab.entrypoints import web
-from inference_lab.core.inputs.config import CORPUS, DEFAULT_REQUESTS
+from inference_lab.core.inputs.config import DEFAULT_REQUESTS
+from inference_lab.core.model.tokenizer import CORPUS
 from inference_lab.entrypoints.lab import tokenizer_for
 
 

@@ -15,10 +15,11 @@ from ..core.clock.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budge
 
 import numpy as np
 
-from ..core.inputs.config import CORPUS, FIELD_BY_NAME
+from ..core.inputs.config import FIELD_BY_NAME
 from ..core.serving.engine import Decision
 from ..core.serving.metrics import step_mix, summarize
 from ..core.model.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
+from ..core.model.tokenizer import CORPUS
 from .spec_data import same_tokens
 from .weights import GATE_PROMPTS, GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
 

@@ -48,8 +48,8 @@ import json
 import math
 import time
 
-from ..core.inputs.config import CORPUS, FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
-from ..core.model.tokenizer import WORD_END, BPETokenizer
+from ..core.inputs.config import FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
+from ..core.model.tokenizer import CORPUS, WORD_END, BPETokenizer
 
 # The pipeline (lab, engine, model, …) is imported by the first run(), not here: the page needs only
 # describe() to show its controls, and the worker's idle warm-up run imports the rest after that.

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.inputs.config import CORPUS, Config
+from ..core.inputs.config import Config
 from ..core.model.model import ForwardCache, forward, make_weights
 from ..core.model.quantization import compare_to_reference, greedy_reference, quantize_weights
-from ..core.model.tokenizer import BPETokenizer
+from ..core.model.tokenizer import CORPUS, BPETokenizer
 
 GATE_STEPS = 8
 GATE_PROMPTS = 64      # a generated workload's quality gate looks at its first 64 prompts (block_data.gate_result)

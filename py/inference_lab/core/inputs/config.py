@@ -8,11 +8,11 @@
 
 Validation returns *every* problem at once, each naming its field, in Vietnamese and English
 (`Problem.message`, `Problem.message_en`). The schema's names (FIELDS, FIELD_BY_NAME, REQUEST_FIELDS,
-DEFAULT_REQUESTS, describe, …) are importable from here too, so callers name one module. BOS, EOS and
-the tokenizer's CORPUS are the seed's fixed constants (not tunable).
+DEFAULT_REQUESTS, describe, …) are importable from here too, so callers name one module.
 
 Leaves out: the schema itself (schema.py: names, defaults, bounds, labels) and the model's sizes
-(d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`.
+(d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`; BOS, EOS and the training CORPUS,
+the seed's fixed constants (not tunable), in `tokenizer.py`.
 """
 from __future__ import annotations
 
@@ -22,11 +22,9 @@ from dataclasses import dataclass, fields
 
 # the schema's names, importable from here too (callers name one module: config)
 from ..clock.hardware import GPUS, MODELS, kv_budget
+from .workload import reachable, trace_for
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
-
-BOS, EOS = 0, 1
-CORPUS = ("xin chao model", "xin chao ban", "model hoc token", "ban hoc model", "xin chao token")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +224,6 @@ def _check_workload(values: dict) -> list[Problem]:
         return [Problem("WORKLOAD_SHARED", f"WORKLOAD_SHARED ({shared}) không được lớn hơn WORKLOAD_PROMPT ({prompt}): "
                         "tiền tố chung nằm trong prompt.", f"WORKLOAD_SHARED ({shared}) must not exceed WORKLOAD_PROMPT "
                         f"({prompt}): the shared prefix is part of the prompt.")]
-    from .workload import reachable                     # workload.py imports this module: imported when used
     if not reachable(get("N_MERGES"), prompt, prefixes, shared):
         vi, en = (f" (tiền tố chung {shared})", f" (shared prefix {shared})") if prefixes else ("", "")
         return [Problem("WORKLOAD_PROMPT", f"Với N_MERGES = {get('N_MERGES')} không từ nào dài đúng 1 token, nên không "
@@ -313,7 +310,6 @@ class Config:
     def use_workload(self) -> None:
         """REQUESTS becomes the generated trace R1 … RN (workload.py); FOLLOW falls back to its first request
         when it names none of them (an explicit trace keeps FOLLOW's check: exit 2 on the CLI)."""
-        from .workload import trace_for                 # workload.py imports this module: imported when used
         self.REQUESTS = tuple(dict(r) for r in trace_for(self.to_values()))
         if self.FOLLOW not in {r["id"] for r in self.REQUESTS}:
             self.FOLLOW = self.REQUESTS[0]["id"]

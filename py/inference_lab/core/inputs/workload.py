@@ -20,8 +20,7 @@ WORKLOAD_REQUESTS = N > 0 the engine plays `generate(...)`'s trace instead of RE
 
 Worked example (N_MERGES = 10: "model" and "xin" are one token each, "ban" three: b a n</w>):
 
-    >>> from inference_lab.core.model.tokenizer import BPETokenizer
-    >>> from inference_lab.core.inputs.config import CORPUS
+    >>> from inference_lab.core.model.tokenizer import CORPUS, BPETokenizer
     >>> tok = BPETokenizer.train(CORPUS, 10)
     >>> trace = generate(tok, requests=3, prompt=12, output=4, rate=100.0, seed=1, prefixes=1, shared=5)
     >>> [(r["id"], r["arrival"], r["text"], r["max_new"], r["seed"]) for r in trace]
@@ -46,6 +45,8 @@ import functools
 
 import numpy as np
 
+from ..model.tokenizer import CORPUS, BPETokenizer
+
 NAME = "R{}"                          # R1 … RN
 
 
@@ -62,7 +63,6 @@ def words_of(tok) -> tuple[list[str], list[int]]:
 
 
 def _corpus():
-    from .config import CORPUS                    # config imports this module lazily: no import cycle
     return " ".join(CORPUS).split()
 
 
@@ -130,8 +130,6 @@ def trace_for(v: dict) -> tuple[dict, ...]:
 @functools.lru_cache(maxsize=8)
 def tokenizer(n_merges: int):
     """The lab's tokenizer for N_MERGES (the words' costs do not depend on BYTE_FALLBACK: all are known)."""
-    from .config import CORPUS
-    from ..model.tokenizer import BPETokenizer
     return BPETokenizer.train(CORPUS, n_merges)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inputs.config import BOS
+from .tokenizer import BOS
 from .model import LINEAR, LONG, forward, logits_at
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inputs.config import BOS
+from .tokenizer import BOS
 from .sampler import draw, softmax, top_k_top_p
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inputs.config import BOS
+from .tokenizer import BOS
 
 
 def softmax(z):

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..inputs.config import BOS, EOS
-
+BOS, EOS = 0, 1                           # the seed's special tokens, the vocabulary's first two IDs
+# the seed's five training sentences (the generated workload draws its words from them too)
+CORPUS = ("xin chao model", "xin chao ban", "model hoc token", "ban hoc model", "xin chao token")
 WORD_END = "</w>"
 LONG_TEXT, MAX_TEXTS = 200, 2048          # texts longer than REQUESTS' 80 characters (generated ones) are cached
 BYTE_TOKENS = tuple(f"<0x{b:02X}>" for b in range(256))   # SentencePiece's spelling of a byte token

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..inputs.config import EOS
+from ..model.tokenizer import EOS
 from .block_manager import BlockManager
 from ..model.sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration  # noqa: F401 (plan_tasks: speculative.plan)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inputs.config import EOS
+from ..model.tokenizer import EOS
 from .engine import Engine, EngineResult
 from ..model.sampler import sample
 from .sequence import Sequence

@@ -55,7 +55,7 @@ import math
 import numpy as np
 
 from ..model import quantization
-from ..inputs.config import EOS
+from ..model.tokenizer import EOS
 from ..model.model import forward
 from ..model.rejection_sampler import verify
 from ..model.sampler import sample
