@@ -1,7 +1,7 @@
 """Students' edits of engine functions that several test modules run (test modules never import each other).
 
 Each is the Python source a student would type into the page's code editor or pass with `--patch`:
-- PREFILL_FIRST: scheduler.plan_tasks (py/inference_lab/core/scheduler.py) with the two loops swapped, prompt
+- PREFILL_FIRST: scheduler.plan_tasks (py/inference_lab/core/serving/scheduler.py) with the two loops swapped, prompt
   chunks take the token budget first and decodes get what is left (exercise 15 makes the same edit);
 - GREEDY: sampler.sample that always takes the most likely token (exercise 16's edit).
 

@@ -1,7 +1,7 @@
 """The roofline clock (issue 22): its physics, its JSON, its bad inputs; CLOCK = seed stays the seed's.
 
 The physics are the issue's "Done when" figures. Where the lab's small bounds (MAX_CONTEXT ≤ 128, prompts
-of 6-9 tokens) cannot make a step of the needed shape, the formula module (core/roofline.py) is tested
+of 6-9 tokens) cannot make a step of the needed shape, the formula module (core/clock/roofline.py) is tested
 with constructed steps; everything else comes from real runs of the CLI (cli_runner.run_cli).
 """
 from __future__ import annotations

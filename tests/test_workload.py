@@ -1,4 +1,4 @@
-"""The generated workload (issue 22 §3, core/workload.py): exact prompt lengths, names R1 … RN, Poisson arrivals
+"""The generated workload (issue 22 §3, core/inputs/workload.py): exact prompt lengths, names R1 … RN, Poisson arrivals
 reproducible by seed, shared prefixes, FOLLOW's fallback, the raised bounds, the header's count, block 12's
 clock-only replay against a full model run, the long-sequence paths of the model, progress, and the scale
 command run to the end (its time printed, never asserted).
@@ -204,7 +204,7 @@ def test_the_scale_command_runs_to_the_end(clock):
 
 
 def test_speculation_on_a_long_generated_workload_runs_the_model_and_passes():
-    """SPEC_METHOD has its own verify path (core/speculative.py): no replay then, and a verify over a long context
+    """SPEC_METHOD has its own verify path (core/serving/speculative.py): no replay then, and a verify over a long context
     still gets every row of its attention (model.attention_blocked, one block)."""
     report = run({"WORKLOAD_REQUESTS": 4, "WORKLOAD_PROMPT": LONG + 44, "WORKLOAD_OUTPUT": 6, "SLOTS": 4,
                   "QUEUE_LIMIT": 4, "MAX_CONTEXT": 400, "POOL_BLOCKS": "auto", "TOKEN_BUDGET": 512, "SPEC_METHOD": "draft"})

@@ -2,12 +2,13 @@
 
 The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `models/`:
 
-- `core/`: the serving core: the GPUs' and model shapes' figures (hardware), the constants' schema and the
-  validated config, tokenizer, model, sequence, block manager, scheduler, the roofline clock, engine (and its
-  clock-only replay), speculative decoding (speculative: proposers and the engine's verify; rejection_sampler: the
-  acceptance rule), sampler, quantization, metrics, the run log, the workload generator, and the cluster: router,
-  replicas with disaggregation (cluster), goodput. Mechanics only, no
-  sentence a student reads.
+- `core/`: the serving core, mechanics only, no sentence a student reads, in five folders from the ground up:
+  `clock/` (the GPUs' and model shapes' figures: hardware; what a step costs: roofline), `model/` (tokenizer with
+  the seed's BOS, EOS and CORPUS, model, sampler, rejection_sampler: speculation's acceptance rule, quantization),
+  `serving/` (sequence, block_manager, scheduler, kv_room, engine and its clock-only replay, speculative: proposers
+  and the engine's verify, the run log, metrics), `inputs/` (the constants' schema, the validated config, the
+  workload generator) and `cluster/` (router, replicas with disaggregation: cluster, goodput). A folder imports only
+  folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
   the mapping table (blocks.py), the command line's and the code editor's messages.
@@ -34,8 +35,8 @@ LAYOUT = {
     "core.model": ("tokenizer", "model", "sampler", "rejection_sampler", "quantization"),
     "core.serving": ("sequence", "block_manager", "scheduler", "kv_room", "engine", "replay", "speculative", "run_log",
                      "metrics"),
-    "core.cluster": ("router", "cluster", "goodput"),
     "core.inputs": ("schema", "config", "workload"),
+    "core.cluster": ("router", "cluster", "goodput"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
@@ -54,7 +55,7 @@ def dotted(name: str) -> str:
 
 
 def path(name: str) -> str:
-    """The module's file inside the wheel / py/ folder ("inference_lab/core/engine.py")."""
+    """The module's file inside the wheel / py/ folder ("inference_lab/core/serving/engine.py")."""
     return dotted(name).replace(".", "/") + ".py"
 
 

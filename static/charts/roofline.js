@@ -5,7 +5,7 @@
 // shape say its mix (decode only ○, prompt only □, both ◇); a click selects that step (charts/step-link.js).
 // Under CLOCK=seed the lab's ms come from COST_*, so a point's FLOP/s is what the roofline formula gives
 // for that step on the GPU (the caption says which clock).
-// Leaves out: the formula itself (py/inference_lab/core/roofline.py; the step's `cost` is its output) and
+// Leaves out: the formula itself (py/inference_lab/core/clock/roofline.py; the step's `cost` is its output) and
 // per-layer or per-kernel rooflines (one point per forward pass).
 import { ChartBuilder } from './figure.js';
 import { round, s, swatches } from './svg.js';

@@ -1,4 +1,4 @@
-// The page's reader of the run log (report.steps, py/inference_lab/core/run_log.py documents one item): the
+// The page's reader of the run log (report.steps, py/inference_lab/core/serving/run_log.py documents one item): the
 // steps' numbers and keys (which step a key goes to, which steps have an event, ?step=N), each step's token
 // budget bar, every KV block's owner at a step, and the per-step rows the charts draw (stepRows). Pure: no
 // DOM, no words, so it loads in Node for the unit tests. Steps are numbered 1..count as in block [3].

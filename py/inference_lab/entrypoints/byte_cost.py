@@ -10,7 +10,7 @@ rows like (default trace, C = "xin chào bạn", BLOCK_SIZE 4):
 The TTFT without accents comes from a second engine run of the trace with every text stripped of its
 accents (same tokenizer, same weights): the time a student would have seen had they typed no accents.
 
-Leaves out: the words (words/text_intake.py, text_vi/en.py), the tokenizer itself (core/tokenizer.py).
+Leaves out: the words (words/text_intake.py, text_vi/en.py), the tokenizer itself (core/model/tokenizer.py).
 """
 from __future__ import annotations
 

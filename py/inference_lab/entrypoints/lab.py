@@ -102,7 +102,7 @@ def distribution_checks(main, info) -> list[Check]:
 # ── the whole run ──────────────────────────────────────────────────────────
 def other_run(lab, main, cluster: bool = False):
     """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
-    or, for a generated workload, the clock-only replay of the main run's tokens (core/replay.py); on the cluster
+    or, for a generated workload, the clock-only replay of the main run's tokens (core/serving/replay.py); on the cluster
     (cluster.py) when the run has one."""
     replay = lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off"     # speculation has its own verify path
     if cluster:

@@ -18,7 +18,7 @@ without speculation costs the roofline of B tokens, one with it the roofline of 
 draft, k passes of B tokens at QUANT_BITS weights) and yields E(α, k) tokens per sequence:
 speedup(B) = E · t_off(B) / t_on(B).
 
-Leaves out: the words (words/text_spec.py), the engine (core/speculative.py).
+Leaves out: the words (words/text_spec.py), the engine (core/serving/speculative.py).
 """
 from __future__ import annotations
 

@@ -85,6 +85,6 @@ class Lab:
     def build(cls, cfg: Config) -> "Lab":
         tok = tokenizer_for(cfg.N_MERGES, cfg.BYTE_FALLBACK == "on")
         W = model_for(cfg.SEED, cfg.N_MERGES, tok.byte_fallback)
-        # a generated workload's other runs replay tokens (core/replay.py): caching its forwards would only keep
+        # a generated workload's other runs replay tokens (core/serving/replay.py): caching its forwards would only keep
         # every decode's K/V bytes alive (gigabytes at 64 × 2,048 tokens)
         return cls(cfg, tok, W, functools.partial(forward, W) if cfg.WORKLOAD_REQUESTS else ForwardCache(W))

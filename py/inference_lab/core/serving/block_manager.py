@@ -169,7 +169,7 @@ class BlockManager:
 
     def reserve(self, seq, n: int, advance: bool = True) -> None:
         """Take the blocks for n more positions (lowest free first, in position order), as write() does but
-        without K/V: the replay of block [12]'s other policies (core/replay.py) counts blocks only."""
+        without K/V: the replay of block [12]'s other policies (core/serving/replay.py) counts blocks only."""
         while len(seq.block_table) * self.block_size < seq.cached + n:
             self._allocate(seq)
         if advance:
