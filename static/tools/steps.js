@@ -59,7 +59,7 @@ export function init(lab) {
   };
 }
 
-// The GPU and shadow model block [10] reports (name, dense peak FLOP/s at WEIGHT_BITS, bandwidth), or null.
+// The GPU and shadow model block [10] reports (name, dense peak FLOP/s at ACT_BITS, bandwidth), or null.
 function gpuOf(report) {
   const block = ((report && report.blocks) || []).find((b) => Number(b.number) === 10);
   const sh = block && block.data && block.data.shadow;

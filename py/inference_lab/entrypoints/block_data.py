@@ -11,7 +11,7 @@ Leaves out: running the engine and the invariant checks (lab.py), the cached wei
 """
 from __future__ import annotations
 
-from ..core.clock.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS, kv_budget, shadow_model
+from ..core.clock.hardware import GPUS, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
@@ -270,13 +270,13 @@ def block10_data(lab, main) -> dict:
 def shadow_budget(cfg) -> dict:
     """Block [10] under CLOCK = roofline: the named GPU's HBM, the shadow model's weights and KV per token, and
     the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing); with the GPU's
-    dense peak FLOP/s at WEIGHT_BITS and its bandwidth (the roofline chart draws them under either clock)."""
+    dense peak FLOP/s at ACT_BITS and its bandwidth (the roofline chart draws them under either clock)."""
     shape = MODELS[cfg.SHADOW_MODEL]
-    b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)
+    b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE, cfg.GPU_MEMORY_UTILIZATION)
     gpu = GPUS[cfg.GPU]
     return dict(b, gpu=cfg.GPU, model=shape.name, layers=shape.layers, kv_heads=shape.kv_heads,
                 head_dim=shape.head_dim, kv_bytes=cfg.KV_BITS // 8, seqs=b["tokens"] // cfg.MAX_CONTEXT,
-                utilization=GPU_MEMORY_UTILIZATION, peak=gpu.peak(cfg.WEIGHT_BITS), bandwidth=gpu.bandwidth,
+                peak=gpu.peak(cfg.ACT_BITS), bandwidth=gpu.bandwidth,
                 gpu_source=gpu.source, model_source=shape.source)
 
 

@@ -64,7 +64,7 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
      shadow{gpu, model, hbm, usable, weights, reserve, room, per_token, tokens, blocks, seqs, utilization, peak
-     (dense FLOP/s at WEIGHT_BITS), bandwidth (bytes/s), gpu_source, model_source, …} (the GPU and SHADOW_MODEL)
+     (dense FLOP/s at ACT_BITS), bandwidth (bytes/s), gpu_source, model_source, …} (the GPU and SHADOW_MODEL)
   11 requests[{id, status ("finished"|"aborted"), arrival, ready, start, first, finish, token_times,
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},

@@ -93,13 +93,14 @@ def batch_speedups(lab, alpha: float, k: int, context: int) -> list[dict]:
     shape = shadow_model(cfg.SHADOW_MODEL, lab.tokenizer.vocab_size)
     out = []
     for b in BATCHES:
-        off = seconds(cfg, step_cost(shape, [(1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
-        on = seconds(cfg, step_cost(shape, [(k + 1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
+        off = seconds(cfg, step_cost(shape, [(1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.ACT_BITS, True)
+        verify = [(k + 1, context, k + 1)] * b                     # every verified position is sampled
+        on = seconds(cfg, step_cost(shape, verify, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.ACT_BITS, True)
         if cfg.SPEC_METHOD == "draft":
-            on += sum(seconds(cfg, step_cost(shape, [(1, context + j)] * b, cfg.QUANT_BITS, cfg.KV_BITS), cfg.QUANT_BITS,
+            on += sum(seconds(cfg, step_cost(shape, [(1, context + j)] * b, cfg.QUANT_BITS, cfg.KV_BITS), cfg.ACT_BITS,
                               False) for j in range(k))
-        bound = "compute" if step_cost(shape, [(k + 1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS).bound(
-            GPUS[cfg.GPU], cfg.WEIGHT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION) == "compute" else "memory"
+        bound = "compute" if step_cost(shape, verify, cfg.WEIGHT_BITS, cfg.KV_BITS).bound(
+            GPUS[cfg.GPU], cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION) == "compute" else "memory"
         out.append(dict(batch=b, off_us=off * 1e6, on_us=on * 1e6,
                         speedup=expected_tokens(alpha, k) * off / on, bound=bound))
     return out

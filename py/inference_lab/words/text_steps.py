@@ -257,7 +257,7 @@ def kv_line(w, it, pool_blocks) -> str:
 def cost_line(w, it, cfg) -> str:
     """CLOCK = roofline: the step's bound in words and numbers, the physical floor before the efficiencies
     (roofline.py's formula; the GPU's peak and bandwidth from hardware.py)."""
-    gpu, cost, bits = GPUS[cfg["GPU"]], it["cost"], cfg["WEIGHT_BITS"]
+    gpu, cost, bits = GPUS[cfg["GPU"]], it["cost"], cfg["ACT_BITS"]
     decode = sum(1 for t in it["tasks"] if t[1] == "decode")
     prefill = sum(t[2] for t in it["tasks"] if t[1] == "prefill")
     what = ", ".join(([w("cost.decode", n=decode)] if decode else []) + ([w("cost.prefill", n=prefill)] if prefill else []))

@@ -3,7 +3,9 @@
 `GPUS` holds each accelerator's DENSE peak FLOP/s per dtype, its HBM bandwidth and capacity, and the
 datasheet every figure comes from. Datasheets print tensor-core peaks "with sparsity" (2:4 structured
 sparsity, twice the dense figure, marked with an asterisk); serving dense weights never reaches them, so
-only dense figures are written here.
+only dense figures are written here. Capacity is what the device exposes, as `nvidia-smi` prints it
+(Memory-Usage total, MiB) and `torch.cuda.mem_get_info()` returns it to vLLM, not the datasheet's rounded
+decimal GB: an "80 GB" H100 exposes 81,559 MiB = 85.52 GB, an "80 GB" A100 81,920 MiB = 85.90 GB.
 
 `MODELS` holds the shadow models' shapes, each with its config source (a Hugging Face `config.json`).
 "lab" is the lab's own one-layer NumPy model (model.py); its vocabulary is the run's tokenizer's.
@@ -14,6 +16,8 @@ only dense figures are written here.
     131072
     >>> round(GPUS["H100-SXM5-80GB"].ridge(16))
     295
+    >>> GPUS["H100-SXM5-80GB"].hbm / MiB, round(GPUS["H100-SXM5-80GB"].hbm / G, 2)
+    (81559.0, 85.52)
 
 Leaves out: clocks, power and thermal limits (a datasheet peak assumes boost clock), NVLink and
 PCIe (one GPU, no tensor parallelism), mixture-of-experts (every model here is dense: active = all
@@ -23,9 +27,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-T, G = 1e12, 1e9
-GPU_MEMORY_UTILIZATION = 0.9       # vLLM's default share of HBM an engine may use (--gpu-memory-utilization)
-ACTIVATION_RESERVE = 2 * G         # bytes kept for activations (assumed; vLLM measures its peak with a profiling pass)
+T, G, MiB = 1e12, 1e9, 2**20
+GPU_MEMORY_UTILIZATION = 0.9       # vLLM's default share of HBM an engine may use (GPU_MEMORY_UTILIZATION, schema.py)
+# Bytes of the activation workspace: vLLM measures it (the peak of a profiling forward pass over
+# max_num_batched_tokens, plus memory allocated outside torch: CUDA context, NCCL, cuBLAS workspaces);
+# 2 GB is assumed, the order vLLM logs for 8B models ("PyTorch activation peak memory" about 1-1.5 GiB,
+# non-torch memory a few hundred MiB).
+ACTIVATION_RESERVE = 2 * G
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,36 +43,43 @@ class GPU:
     bf16: float                # dense FLOP/s, bf16 tensor cores (FP32 accumulate)
     fp8: float                 # dense FLOP/s, fp8 (int8 OPS on A100)
     bandwidth: float           # bytes/s of HBM (GDDR on consumer cards)
-    hbm: float                 # bytes of HBM
+    hbm: float                 # bytes of memory the device exposes (nvidia-smi's total, MiB × 2**20)
     source: str
 
-    def peak(self, weight_bits: int) -> float:
-        """Peak FLOP/s the GEMMs run at: 8- and 4-bit weights with 8-bit activations use the 8-bit units;
-        weight-only 4-bit kernels dequantize to bf16 (as AWQ/GPTQ do), so 4 bits count at bf16."""
-        return self.fp8 if weight_bits == 8 else self.bf16
+    def peak(self, act_bits: int) -> float:
+        """Peak FLOP/s the GEMMs and attention run at: the ACTIVATIONS' precision decides (ACT_BITS). Weight-only
+        quantization (int8/int4 weights, 16-bit activations: GPTQ, AWQ, gpt-fast's int8) dequantizes the weights
+        inside the kernel and multiplies at the 16-bit peak; only W8A8 (FP8, or int8 on A100) uses the 8-bit units.
 
-    def ridge(self, weight_bits: int = 16) -> float:
+        >>> GPUS["H100-SXM5-80GB"].peak(16) / T, GPUS["H100-SXM5-80GB"].peak(8) / T
+        (989.4, 1979.0)
+        """
+        return self.fp8 if act_bits == 8 else self.bf16
+
+    def ridge(self, act_bits: int = 16) -> float:
         """The ridge point: FLOP per byte where compute and bandwidth take equal time."""
-        return self.peak(weight_bits) / self.bandwidth
+        return self.peak(act_bits) / self.bandwidth
 
 
 GPUS: dict[str, GPU] = {g.name: g for g in (
-    GPU("A100-SXM4-80GB", 312 * T, 624 * T, 2039 * G, 80 * G,
+    GPU("A100-SXM4-80GB", 312 * T, 624 * T, 2039 * G, 81920 * MiB,
         "NVIDIA A100 Tensor Core GPU datasheet (2021): BF16 312 TFLOPS dense (624 with sparsity), INT8 624 TOPS dense "
-        "(no FP8), HBM2e 80 GB, 2,039 GB/s (SXM)"),
-    GPU("H100-SXM5-80GB", 989.4 * T, 1979 * T, 3350 * G, 80 * G,
+        "(no FP8), HBM2e 80 GB, 2,039 GB/s (SXM); capacity as nvidia-smi reports it: 81,920 MiB"),
+    GPU("H100-SXM5-80GB", 989.4 * T, 1979 * T, 3350 * G, 81559 * MiB,
         "NVIDIA H100 Tensor Core GPU datasheet (2023), SXM column: BF16 1,979 / FP8 3,958 TFLOPS are WITH sparsity, "
-        "dense is half: 989.4 / 1,979 (H100 whitepaper: 989.4); HBM3 80 GB, 3.35 TB/s"),
-    GPU("H200-SXM-141GB", 989.4 * T, 1979 * T, 4800 * G, 141 * G,
+        "dense is half: 989.4 / 1,979 (H100 whitepaper: 989.4); HBM3 80 GB, 3.35 TB/s; capacity as nvidia-smi "
+        "reports it (\"NVIDIA H100 80GB HBM3\"): 81,559 MiB"),
+    GPU("H200-SXM-141GB", 989.4 * T, 1979 * T, 4800 * G, 143771 * MiB,
         "NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: same tensor cores as H100 SXM (BF16 989.4, FP8 1,979 "
-        "dense); HBM3e 141 GB, 4.8 TB/s"),
-    GPU("L4", 121 * T, 242 * T, 300 * G, 24 * G,
+        "dense); HBM3e 141 GB, 4.8 TB/s; capacity as nvidia-smi reports it: 143,771 MiB"),
+    GPU("L4", 121 * T, 242 * T, 300 * G, 23034 * MiB,
         "NVIDIA L4 Tensor Core GPU datasheet (2023): BF16 242 / FP8 485 TFLOPS WITH sparsity, dense 121 / 242; "
-        "GDDR6 24 GB, 300 GB/s"),
-    GPU("RTX-4090", 165 * T, 330 * T, 1008 * G, 24 * G,
+        "GDDR6 24 GB, 300 GB/s; capacity as nvidia-smi reports it: 23,034 MiB"),
+    GPU("RTX-4090", 165 * T, 330 * T, 1008 * G, 24564 * MiB,
         "NVIDIA Ada Lovelace GPU Architecture whitepaper v2.1 (2023), appendix table for GeForce RTX 4090: FP16/BF16 "
         "tensor with FP32 accumulate 165.2 TFLOPS dense (330.4 with sparsity; GeForce runs FP32 accumulate at half "
-        "rate), FP8 with FP32 accumulate 330.3 dense; GDDR6X 24 GB, 1,008 GB/s"),
+        "rate), FP8 with FP32 accumulate 330.3 dense; GDDR6X 24 GB, 1,008 GB/s; capacity as nvidia-smi reports it "
+        "(\"NVIDIA GeForce RTX 4090\"): 24,564 MiB"),
 )}
 
 
@@ -89,9 +104,14 @@ class Shape:
         return attention + 3 * d * self.ffn + 2 * d     # + gate, up, down; two RMSNorm weights
 
     @property
+    def head_params(self) -> int:
+        """The output projection (LM head): only positions whose next token is sampled multiply by it."""
+        return self.d_model * self.vocab
+
+    @property
     def matmul_params(self) -> int:
-        """Parameters every token multiplies by: all layers and the output projection (the embedding is a lookup)."""
-        return self.layers * self.layer_params + self.d_model * self.vocab + self.d_model
+        """Parameters a step reads: all layers, the final norm and the LM head (the embedding is a lookup)."""
+        return self.layers * self.layer_params + self.head_params + self.d_model
 
     @property
     def params(self) -> int:
@@ -130,17 +150,25 @@ def shadow_model(name: str, lab_vocab: int = 0) -> Shape:
                  lab_vocab, shape.tied, shape.source)
 
 
-def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size: int = 1) -> dict:
-    """The KV room as vLLM sizes it: HBM × GPU_MEMORY_UTILIZATION − weights − ACTIVATION_RESERVE, in bytes,
-    tokens and blocks of `block_size` tokens (negative room = the model does not fit).
+def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size: int = 1,
+              utilization: float = GPU_MEMORY_UTILIZATION) -> dict:
+    """The KV room as vLLM sizes it: capacity × gpu_memory_utilization − weights − ACTIVATION_RESERVE, in bytes,
+    tokens and blocks of `block_size` tokens (negative room = the model does not fit). vLLM's
+    `Worker.determine_available_memory` (vllm/v1/worker/gpu_worker.py) computes
+    `total_gpu_memory * gpu_memory_utilization - peak_memory`, with `total_gpu_memory` from
+    `torch.cuda.mem_get_info()` (the device's capacity) and `peak_memory` the weights plus the profiled
+    activation peak plus non-torch allocations; the KV cache gets the rest.
 
     >>> b = kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-8B"], 16, 16, 16)
-    >>> round(b["weights"] / G, 2), b["per_token"], b["tokens"], b["blocks"]
-    (16.06, 131072, 411525, 25720)
+    >>> round(b["usable"] / G, 2), round(b["weights"] / G, 2), b["per_token"], b["tokens"], b["blocks"]
+    (76.97, 16.06, 131072, 449433, 28089)
+    >>> b = kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-70B"], 8, 16)
+    >>> round(b["room"] / G, 2), b["tokens"]          # 70B at 8 bits fits one H100, with room for 13,000 tokens
+    (4.42, 13473)
     """
-    usable, weights = gpu.hbm * GPU_MEMORY_UTILIZATION, shape.weight_bytes(weight_bits)
+    usable, weights = gpu.hbm * utilization, shape.weight_bytes(weight_bits)
     room = usable - weights - ACTIVATION_RESERVE
     per_token = shape.kv_bytes_per_token(kv_bits)
     tokens = int(room // per_token) if room > 0 else 0
-    return dict(hbm=gpu.hbm, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE, room=room,
+    return dict(hbm=gpu.hbm, utilization=utilization, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE, room=room,
                 per_token=per_token, tokens=tokens, blocks=tokens // block_size)

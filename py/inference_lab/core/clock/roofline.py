@@ -2,22 +2,31 @@
 
 One step is one forward pass over every task it holds (decodes and prompt chunks together: the weights
 are read once, which is the point of chunked prefill, Sarathi-Serve). From the step's tasks, each
-`(new tokens n, positions already cached p)`:
+`(new tokens n, positions already cached p, positions sampled s)`:
 
     tokens     = Σ n
+    sampled    = Σ s                                       positions whose next token is drawn (below)
     attended   = Σ (n·p + n(n+1)/2)                        causal: the i-th new token sees p + i positions
-    FLOPs      = 2 · matmul params · tokens  +  4 · layers · heads · head_dim · attended
+    FLOPs      = 2 · (matmul params − LM head) · tokens  +  2 · LM head · sampled
+               + 4 · layers · heads · head_dim · attended
     bytes      = matmul params · WEIGHT_BITS/8              weights, read once per step
                + KV bytes per token · Σ p                   K/V of every cached position a task attends to
                + KV bytes per token · tokens                K/V written for the new tokens
     time       = max(FLOPs ÷ (peak · FLOPS_FRACTION), bytes ÷ (bandwidth · BANDWIDTH_FRACTION)) + STEP_OVERHEAD
     bound      = "compute" if the FLOP term is the larger, else "memory";  intensity = FLOPs ÷ bytes
 
-(KV bytes per token = 2 · layers · kv_heads · head_dim · KV_BITS/8; peak is the GPU's dense bf16 figure,
-its fp8/int8 one when WEIGHT_BITS = 8.) The floor max(FLOPs ÷ peak, bytes ÷ bandwidth) is what no real
+Logits are computed only where a token is sampled, as engines do (vLLM's `compute_logits` on the hidden
+states at `logits_indices`): the last position of a prompt's FINAL chunk (an earlier chunk samples
+nothing), each decode token, each position of a speculative verify pass (k + 1). A task written
+`(n, p)` samples one position. (KV bytes per token = 2 · layers · kv_heads · head_dim · KV_BITS/8; peak is
+the GPU's dense figure at the ACTIVATIONS' precision, ACT_BITS: bf16 for 16-bit activations whatever
+WEIGHT_BITS is (weight-only quantization streams fewer bytes but multiplies at 16 bits), fp8/int8 only for
+W8A8; attention runs at the same precision.) The floor max(FLOPs ÷ peak, bytes ÷ bandwidth) is what no real
 kernel beats; the fractions ≤ 1 and the overhead ≥ 0 keep every step above it.
 
-Default efficiencies (schema.py, under "Nâng cao"; assumed, change them to match a measurement):
+The efficiencies come from ENGINE_PROFILE (profiles.py: per engine and precision, from cited measurements;
+`ideal` = the datasheet roofs, no overhead); an explicit FLOPS_FRACTION, BANDWIDTH_FRACTION or STEP_OVERHEAD
+wins over the profile. The default profile, vllm, keeps at 16 bits the lab's earlier figures:
 - BANDWIDTH_FRACTION 0.8: memory-bound decode kernels reach 70-90 % of HBM bandwidth on A100/H100
   (Databricks, "LLM Inference Performance Engineering: Best Practices", 2023, defines this as MBU);
 - FLOPS_FRACTION 0.6: large bf16 GEMMs reach about 60-75 % of the dense peak (the MFU that long-prompt
@@ -28,6 +37,16 @@ Default efficiencies (schema.py, under "Nâng cao"; assumed, change them to matc
     >>> c = step_cost(MODELS["Llama-3.1-8B"], [(1, 100)], 16, 16)
     >>> c.bound(GPUS["H100-SXM5-80GB"], 16, 0.6, 0.8), round(c.bytes / 1e9, 2)
     ('memory', 15.02)
+
+A 2,048-token prompt in one chunk samples once: 2 · 6.98 G · 2048 (layers) + 2 · 0.525 G · 1 (LM head)
++ 4 · 32 · 32 · 128 · 2048·2049/2 (attention) = 28.59 + 0.001 + 1.10 = 29.69 TFLOP; charging the LM head at
+all 2,048 positions would make it 31.84 (×1.07; ×1.25 for Llama-3.2-1B, whose head is a larger share).
+
+    >>> m = MODELS["Llama-3.1-8B"]
+    >>> m.matmul_params - m.head_params, m.head_params
+    (6979588096, 525336576)
+    >>> round(step_cost(m, [(2048, 0, 1)], 16, 16).flops / 1e12, 2), round(step_cost(m, [(2048, 0, 2048)], 16, 16).flops / 1e12, 2)
+    (29.69, 31.84)
 
 Leaves out: communication (one GPU, no tensor or pipeline parallelism), kernel launch detail and
 per-layer kernels (one term per step, not per GEMM), activations and their memory traffic, the
@@ -52,24 +71,32 @@ class StepCost:
     def intensity(self) -> float:
         return self.flops / self.bytes if self.bytes else 0.0
 
-    def terms(self, gpu: GPU, weight_bits: int, flops_fraction: float = 1.0, bw_fraction: float = 1.0) -> tuple:
-        """(compute seconds, memory seconds) at these shares of the peaks (1.0, 1.0 = the physical floor)."""
-        return (self.flops / (gpu.peak(weight_bits) * flops_fraction), self.bytes / (gpu.bandwidth * bw_fraction))
+    def terms(self, gpu: GPU, act_bits: int, flops_fraction: float = 1.0, bw_fraction: float = 1.0) -> tuple:
+        """(compute seconds, memory seconds) at these shares of the peaks (1.0, 1.0 = the physical floor);
+        the compute peak is the one of the activations' precision (ACT_BITS)."""
+        return (self.flops / (gpu.peak(act_bits) * flops_fraction), self.bytes / (gpu.bandwidth * bw_fraction))
 
-    def bound(self, gpu: GPU, weight_bits: int, flops_fraction: float = 1.0, bw_fraction: float = 1.0) -> str:
-        compute, memory = self.terms(gpu, weight_bits, flops_fraction, bw_fraction)
+    def bound(self, gpu: GPU, act_bits: int, flops_fraction: float = 1.0, bw_fraction: float = 1.0) -> str:
+        compute, memory = self.terms(gpu, act_bits, flops_fraction, bw_fraction)
         return "compute" if compute > memory else "memory"
 
-    def seconds(self, gpu: GPU, weight_bits: int, flops_fraction: float, bw_fraction: float, overhead_s: float) -> float:
-        return max(self.terms(gpu, weight_bits, flops_fraction, bw_fraction)) + overhead_s
+    def seconds(self, gpu: GPU, act_bits: int, flops_fraction: float, bw_fraction: float, overhead_s: float) -> float:
+        return max(self.terms(gpu, act_bits, flops_fraction, bw_fraction)) + overhead_s
 
 
-def step_cost(shape: Shape, work: list[tuple[int, int]], weight_bits: int, kv_bits: int) -> StepCost:
-    """The cost of one step whose tasks are `work` = [(new tokens, positions already cached)]."""
-    tokens = sum(n for n, _ in work)
-    attended = sum(n * p + n * (n + 1) // 2 for n, p in work)
-    past = sum(p for _, p in work)
-    flops = 2 * shape.matmul_params * tokens + 4 * shape.layers * shape.heads * shape.head_dim * attended
+def sampled(task: tuple) -> int:
+    """Positions of a task whose logits are computed: its third number, or one (a decode, a whole prompt)."""
+    return task[2] if len(task) > 2 else 1
+
+
+def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int) -> StepCost:
+    """The cost of one step whose tasks are `work` = [(new tokens, positions already cached[, positions sampled])]."""
+    tokens = sum(w[0] for w in work)
+    attended = sum(n * p + n * (n + 1) // 2 for n, p, *_ in work)
+    past = sum(w[1] for w in work)
+    body = shape.matmul_params - shape.head_params
+    flops = (2 * body * tokens + 2 * shape.head_params * sum(sampled(w) for w in work)
+             + 4 * shape.layers * shape.heads * shape.head_dim * attended)
     kv = shape.kv_bytes_per_token(kv_bits)
     weights = shape.matmul_params * weight_bits / 8 if work else 0
     return StepCost(float(flops), float(weights + kv * past + kv * tokens), tokens)
@@ -91,18 +118,20 @@ class Clock:
     def micros(self, cost: StepCost) -> int:
         """The step's duration in whole µs (rounded up, so it never beats the floor)."""
         cfg = self.cfg
-        s = cost.seconds(self.gpu, cfg.WEIGHT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION, cfg.STEP_OVERHEAD / 1e6)
+        s = cost.seconds(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION, cfg.STEP_OVERHEAD / 1e6)
         return math.ceil(s * 1e6)
 
     def report(self, cost: StepCost) -> dict:
         """The step's `cost` in --json: {"flops", "bytes", "bound", "intensity"}."""
         cfg = self.cfg
         return dict(flops=int(cost.flops), bytes=int(cost.bytes),
-                    bound=cost.bound(self.gpu, cfg.WEIGHT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION),
+                    bound=cost.bound(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION),
                     intensity=round(cost.intensity, 3))
 
 
 def work_of(tasks) -> dict:
-    """{sequence id: (new tokens, positions already cached)} of scheduler.plan_tasks' [(phase, seq, n)],
-    taken before the tasks run (a decode feeds 1 token after `cached` positions)."""
-    return {seq.id: (n, seq.cached) for _, seq, n in tasks}
+    """{sequence id: (new tokens, positions already cached, positions sampled)} of scheduler.plan_tasks'
+    [(phase, seq, n)], taken before the tasks run (a decode feeds 1 token after `cached` positions and samples
+    it; a prompt chunk samples its last position only when it is the prompt's final chunk)."""
+    return {seq.id: (n, seq.cached, 1 if phase == "decode" or n == seq.num_prefill_left else 0)
+            for phase, seq, n in tasks}

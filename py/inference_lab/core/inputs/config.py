@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 
 # the schema's names, importable from here too (callers name one module: config)
 from ..clock.hardware import GPUS, MODELS, kv_budget
+from ..clock.profiles import PROFILES
 from .workload import reachable, trace_for
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
@@ -161,18 +162,32 @@ def _check_fit(values: dict) -> list[Problem]:
     if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
             or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
         return []
+    utilization = get("GPU_MEMORY_UTILIZATION")
+    if not (_is_number(utilization) and 0 < utilization <= 1):
+        return []
     gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
-    room = kv_budget(gpu, model, bits, 16)
+    room = kv_budget(gpu, model, bits, 16, utilization=utilization)
     if room["tokens"] > 0:
         return []
     need, have, usable = room["weights"] / 1e9, gpu.hbm / 1e9, (room["usable"] - room["reserve"]) / 1e9
     return [Problem("SHADOW_MODEL",
-                    f"{model.name} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu.name} chỉ có {have:.0f} GB "
-                    f"HBM ({usable:.1f} GB dùng được sau gpu_memory_utilization 0.9 và vùng activation): đổi SHADOW_MODEL, "
-                    f"GPU hoặc WEIGHT_BITS.",
+                    f"{model.name} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu.name} chỉ có {have:.1f} GB "
+                    f"HBM ({usable:.1f} GB dùng được sau GPU_MEMORY_UTILIZATION {utilization:g} và vùng activation): đổi "
+                    f"SHADOW_MODEL, GPU, WEIGHT_BITS hoặc GPU_MEMORY_UTILIZATION.",
                     f"{model.name} at {bits} bits needs {need:.1f} GB for its weights, but {gpu.name} has only "
-                    f"{have:.0f} GB of HBM ({usable:.1f} GB usable after gpu_memory_utilization 0.9 and the activation "
-                    f"reserve): change SHADOW_MODEL, GPU or WEIGHT_BITS.")]
+                    f"{have:.1f} GB of HBM ({usable:.1f} GB usable after GPU_MEMORY_UTILIZATION {utilization:g} and the "
+                    f"activation reserve): change SHADOW_MODEL, GPU, WEIGHT_BITS or GPU_MEMORY_UTILIZATION.")]
+
+
+def _check_precision(values: dict) -> list[Problem]:
+    """ACT_BITS = 8 (W8A8) multiplies 8-bit weights by 8-bit activations: it needs WEIGHT_BITS 8 or 4."""
+    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    if get("ACT_BITS") != 8 or get("WEIGHT_BITS") != 16:
+        return []
+    return [Problem("ACT_BITS", "ACT_BITS = 8 (W8A8, FP8) cần trọng số 8 hoặc 4 bit: đặt WEIGHT_BITS = 8 (FP8 W8A8 = "
+                    "WEIGHT_BITS 8 và ACT_BITS 8) hoặc để ACT_BITS = 16.",
+                    "ACT_BITS = 8 (W8A8, FP8) needs 8- or 4-bit weights: set WEIGHT_BITS = 8 (FP8 W8A8 = WEIGHT_BITS 8 "
+                    "and ACT_BITS 8) or keep ACT_BITS = 16.")]
 
 
 def _check_cluster(values: dict) -> list[Problem]:
@@ -242,7 +257,8 @@ def _value_problems(values: dict) -> list[Problem]:
     for f in FIELDS:
         if f.name not in skip:
             problems += _check_field(f, values.get(f.name, f.default), values)
-    return problems + _check_costs(values) + _check_fit(values) + _check_workload(values) + _check_cluster(values)
+    return (problems + _check_costs(values) + _check_fit(values) + _check_precision(values) + _check_workload(values)
+            + _check_cluster(values))
 
 
 def validate(values: dict) -> list[Problem]:
@@ -252,7 +268,8 @@ def validate(values: dict) -> list[Problem]:
 
 
 def auto_pool_blocks(cfg) -> int:
-    """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: HBM × 0.9 −
+    """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: capacity ×
+    GPU_MEMORY_UTILIZATION −
     weights − activation reserve, ÷ bytes per block), but no more than the trace can ever hold at once
     (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan. On a cluster
     (REPLICAS > 1 or DISAGG = on) each replica gets its own pool of this size, and one replica never holds more than
@@ -262,11 +279,29 @@ def auto_pool_blocks(cfg) -> int:
     >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
     (30, 30)
     """
-    vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)["blocks"]
+    vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE,
+                     cfg.GPU_MEMORY_UTILIZATION)["blocks"]
     holders = len(cfg.REQUESTS)
     if cfg.REPLICAS > 1 or cfg.DISAGG == "on":
         holders = min(holders, cfg.SLOTS)
     return max(1, min(vllm, holders * -(-cfg.MAX_CONTEXT // cfg.BLOCK_SIZE)))
+
+
+def resolve_profile(cfg) -> None:
+    """FLOPS_FRACTION, BANDWIDTH_FRACTION and STEP_OVERHEAD left at "auto" take ENGINE_PROFILE's figures for the
+    run's precision (profiles.py); a number typed for any of them wins.
+
+    >>> c = Config()
+    >>> c.FLOPS_FRACTION, c.BANDWIDTH_FRACTION, c.STEP_OVERHEAD
+    (0.6, 0.8, 100)
+    >>> c = Config(ENGINE_PROFILE="gpt-fast", WEIGHT_BITS=8, BANDWIDTH_FRACTION=0.7)
+    >>> c.FLOPS_FRACTION, c.BANDWIDTH_FRACTION, c.STEP_OVERHEAD
+    (0.6, 0.7, 0)
+    """
+    figures = PROFILES[cfg.ENGINE_PROFILE].figures(cfg.WEIGHT_BITS, cfg.ACT_BITS)
+    for name, value in zip(("FLOPS_FRACTION", "BANDWIDTH_FRACTION", "STEP_OVERHEAD"), figures):
+        if getattr(cfg, name) == "auto":
+            setattr(cfg, name, value)
 
 
 _TYPES = {"int": "int", "float": "float", "choice": "str", "requests": "tuple"}
@@ -302,6 +337,7 @@ class Config:
         problems = _value_problems(self.to_values())
         if problems:
             raise ConfigError(problems)
+        resolve_profile(self)
         if generated(self.to_values()):
             self.use_workload()
         if self.POOL_BLOCKS == "auto":

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..clock.hardware import GPUS, MODELS
+from ..clock.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS
+from ..clock.profiles import PROFILES
 
 MAX_REQUESTS = 12
 MAX_TEXT_CHARS = 80
@@ -50,7 +51,8 @@ class Field:
     step: float | None = None
     choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
     en: tuple[str, str] = ("", "")   # (label, help) in English, beside the Vietnamese ones
-    auto: bool = False             # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks)
+    auto: bool = False             # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks;
+                                   # FLOPS_FRACTION, BANDWIDTH_FRACTION, STEP_OVERHEAD: from ENGINE_PROFILE, config.resolve_profile)
     roofline_default: object = None   # the default under CLOCK = roofline, when it differs from the seed's
 
     @property
@@ -198,19 +200,42 @@ FIELDS: tuple[Field, ...] = (
     Field("KV_BITS", _I, 16, "Số bit KV cache (KV_BITS)",
           "Độ rộng K/V trong cache mà đồng hồ roofline tính (16 = bf16, 8 = FP8).", "advanced", 8, 16, choices=(16, 8),
           en=('KV cache bits (KV_BITS)', 'The K/V width in the cache the roofline clock charges (16 = bf16, 8 = FP8).')),
-    Field("FLOPS_FRACTION", "float", 0.6, "Tỉ lệ FLOP/s đạt được (FLOPS_FRACTION)",
-          "Phần của đỉnh FLOP/s mà GEMM thật đạt được (MFU); giả định 0.6.", "advanced", 0.01, 1.0, 0.01,
+    Field("ACT_BITS", _I, 16, "Số bit activation khi tính (ACT_BITS)",
+          "Độ chính xác mà GEMM và attention tính: 16 = bf16 (cả khi WEIGHT_BITS = 8 hay 4: lượng tử hóa chỉ trọng "
+          "số như GPTQ/AWQ đọc ít byte hơn nhưng vẫn nhân ở đỉnh 16 bit); 8 = W8A8 (FP8), dùng đỉnh 8 bit, cần "
+          "WEIGHT_BITS 8 hoặc 4.", "advanced", 8, 16, choices=(16, 8),
+          en=('Activation bits (ACT_BITS)', 'The precision GEMMs and attention compute at: 16 = bf16 (also when '
+              'WEIGHT_BITS is 8 or 4: weight-only quantization such as GPTQ/AWQ reads fewer bytes but still multiplies '
+              'at the 16-bit peak); 8 = W8A8 (FP8), which uses the 8-bit peak and needs WEIGHT_BITS 8 or 4.')),
+    Field("GPU_MEMORY_UTILIZATION", "float", GPU_MEMORY_UTILIZATION, "Tỉ lệ HBM engine được dùng (GPU_MEMORY_UTILIZATION)",
+          "Phần dung lượng GPU mà engine được dùng cho trọng số, vùng activation và KV cache, như "
+          "--gpu-memory-utilization của vLLM (mặc định 0.9); POOL_BLOCKS = auto lấy phần còn lại làm KV.", "advanced",
+          0.1, 1.0, 0.01,
+          en=('Share of HBM the engine may use (GPU_MEMORY_UTILIZATION)', "The share of the GPU's memory the engine "
+              "may use for weights, the activation workspace and the KV cache, like vLLM's --gpu-memory-utilization "
+              "(default 0.9); POOL_BLOCKS = auto gives the rest to KV.")),
+    Field("ENGINE_PROFILE", "choice", "vllm", "Hồ sơ engine (ENGINE_PROFILE)",
+          "Engine mà đồng hồ roofline mô phỏng: mỗi hồ sơ đặt FLOPS_FRACTION, BANDWIDTH_FRACTION theo độ chính xác và "
+          "STEP_OVERHEAD từ số đo đã công bố (ideal = đỉnh datasheet, không overhead); giá trị bạn gõ vào ba ô đó vẫn "
+          "thắng.", "advanced", choices=tuple(PROFILES),
+          en=('Engine profile (ENGINE_PROFILE)', 'The engine the roofline clock stands for: each profile sets '
+              'FLOPS_FRACTION and BANDWIDTH_FRACTION per precision and STEP_OVERHEAD from published measurements '
+              '(ideal = the datasheet roofs, no overhead); a value you type into those three still wins.')),
+    Field("FLOPS_FRACTION", "float", "auto", "Tỉ lệ FLOP/s đạt được (FLOPS_FRACTION)",
+          "Phần của đỉnh FLOP/s mà GEMM thật đạt được (MFU); auto = theo ENGINE_PROFILE (vllm ở 16 bit: 0.6).",
+          "advanced", 0.01, 1.0, 0.01, auto=True,
           en=('Achievable share of FLOP/s (FLOPS_FRACTION)', 'The share of peak FLOP/s real GEMMs reach (MFU); '
-              'assumed 0.6.')),
-    Field("BANDWIDTH_FRACTION", "float", 0.8, "Tỉ lệ băng thông đạt được (BANDWIDTH_FRACTION)",
-          "Phần của băng thông HBM mà kernel thật đạt được (MBU); giả định 0.8.", "advanced", 0.01, 1.0, 0.01,
+              'auto = from ENGINE_PROFILE (vllm at 16 bits: 0.6).')),
+    Field("BANDWIDTH_FRACTION", "float", "auto", "Tỉ lệ băng thông đạt được (BANDWIDTH_FRACTION)",
+          "Phần của băng thông HBM mà kernel thật đạt được (MBU); auto = theo ENGINE_PROFILE (vllm ở 16 bit: 0.8).",
+          "advanced", 0.01, 1.0, 0.01, auto=True,
           en=('Achievable share of bandwidth (BANDWIDTH_FRACTION)', 'The share of HBM bandwidth real kernels reach '
-              '(MBU); assumed 0.8.')),
-    Field("STEP_OVERHEAD", _I, 100, "Chi phí cố định mỗi bước (STEP_OVERHEAD, µs)",
-          "Thời gian cố định của mỗi bước dưới CLOCK = roofline: lập lịch CPU, khởi chạy kernel, lấy mẫu; giả định.",
-          "advanced", 0, 1_000_000,
+              '(MBU); auto = from ENGINE_PROFILE (vllm at 16 bits: 0.8).')),
+    Field("STEP_OVERHEAD", _I, "auto", "Chi phí cố định mỗi bước (STEP_OVERHEAD, µs)",
+          "Thời gian cố định của mỗi bước dưới CLOCK = roofline: lập lịch CPU, khởi chạy kernel, lấy mẫu; auto = theo "
+          "ENGINE_PROFILE (vllm: 100).", "advanced", 0, 1_000_000, auto=True,
           en=('Fixed cost per step (STEP_OVERHEAD, µs)', 'Fixed time of every step under CLOCK = roofline: CPU '
-              'scheduling, kernel launches, sampling; assumed.')),
+              'scheduling, kernel launches, sampling; auto = from ENGINE_PROFILE (vllm: 100).')),
     # ── speculative decoding (speculative.py proposes, rejection_sampler.py accepts; off = the seed) ──
     Field("SPEC_METHOD", "choice", "off", "Giải mã suy đoán (SPEC_METHOD)",
           "off = mỗi bước một token (như seed); ngram = đề xuất token bằng cách tìm lại n token cuối trong chính chuỗi "
@@ -238,9 +263,16 @@ FIELDS: tuple[Field, ...] = (
           en=('Tokens per generated prompt (WORKLOAD_PROMPT)', "Every generated prompt's length in the tokenizer's "
               "tokens (<bos> included).")),
     Field("WORKLOAD_OUTPUT", _I, 8, "Số token sinh ra mỗi yêu cầu (WORKLOAD_OUTPUT)",
-          "max_new của mỗi yêu cầu sinh tự động (EOS vẫn có thể dừng sớm hơn).", "advanced", 1, 8192,
+          "max_new của mỗi yêu cầu sinh tự động (EOS vẫn có thể dừng sớm hơn, trừ khi IGNORE_EOS = on).", "advanced",
+          1, 8192,
           en=('Output tokens per generated request (WORKLOAD_OUTPUT)', 'max_new of every generated request (EOS may '
-              'still stop it earlier).')),
+              'still stop it earlier, unless IGNORE_EOS = on).')),
+    Field("IGNORE_EOS", "choice", "off", "Bỏ qua EOS (IGNORE_EOS)",
+          "on = không dừng khi gặp <eos>: mọi yêu cầu sinh đủ max_new token, như ignore_eos mà benchmark của vLLM "
+          "dùng để đo đúng độ dài đầu ra; off = như seed: <eos> kết thúc yêu cầu.", "advanced", choices=("off", "on"),
+          en=('Ignore EOS (IGNORE_EOS)', "on = do not stop at <eos>: every request generates its full max_new tokens, "
+              "like the ignore_eos vLLM's benchmarks use to measure a fixed output length; off = as in the seed: <eos> "
+              "ends the request.")),
     Field("WORKLOAD_RATE", "float", 0.0, "Tốc độ đến (WORKLOAD_RATE, yêu cầu/giây)",
           "Yêu cầu mỗi giây mô phỏng, đến theo quá trình Poisson (R1 lúc 0); 0 = tất cả đến cùng lúc.", "advanced",
           0.0, 1_000_000.0, 0.1,

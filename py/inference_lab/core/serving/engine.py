@@ -203,11 +203,12 @@ class Engine(KVRoom, Speculation):
         self.take_token(seq, token, t)
 
     def take_token(self, seq: Sequence, token: int, t: int) -> None:
-        """Append a generated token at time t, then the stop check: eos or max_new finishes the sequence."""
+        """Append a generated token at time t, then the stop check: eos (unless IGNORE_EOS = on) or max_new
+        finishes the sequence."""
         seq.out.append(token)
         seq.token_times.append(t)
         self.emitted.append((seq, len(seq.token_times) - 1))
-        if token == EOS:
+        if token == EOS and self.cfg.IGNORE_EOS != "on":
             seq.reason = "eos"
         elif len(seq.out) >= seq.max_new:
             seq.reason = "max_new_tokens"

@@ -47,7 +47,7 @@ def solo(lab, req: dict) -> list[int]:
     while True:
         token, _ = sample(logits[-1], seq.sampling, seq.rng, lab.tokenizer.vocab_size)
         out.append(token)
-        if token == EOS or len(out) >= seq.max_new:
+        if (token == EOS and lab.cfg.IGNORE_EOS != "on") or len(out) >= seq.max_new:
             return out
         logits, kn, vn, _ = lab.forward([token], K.shape[1], K, V)
         K, V = np.concatenate([K, kn], axis=1), np.concatenate([V, vn], axis=1)   # (heads, positions, d_head)

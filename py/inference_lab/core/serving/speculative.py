@@ -34,7 +34,9 @@ What a step costs:
 - CLOCK = roofline: the verify pass is the step's forward pass with k + 1 new tokens for the sequence (more FLOPs,
   the same weight read: cheap while decode is memory-bound, dear once the step is compute-bound); the draft's
   passes (one per proposed position, the batch of sequences still proposing) cost the shadow model's roofline
-  at the draft's weight bytes (QUANT_BITS bits per weight) without the step overhead; n-gram lookup is free (CPU).
+  at the draft's weight bytes (QUANT_BITS bits per weight: weight-only, so it multiplies at the ACT_BITS peak)
+  without the step overhead; every verified position is sampled (its logits are computed); n-gram lookup is
+  free (CPU).
 - CLOCK = seed: every scored position costs what a decoding sequence costs (COST_DECODE_PER_SEQ × (1 + k)
   instead of × 1, COST_DECODE_FIXED once), and each draft pass costs (COST_DECODE_FIXED + COST_DECODE_PER_SEQ ×
   its sequences) × QUANT_BITS / 32: the decode cost scaled by the draft's weight bytes against the lab's FP32
@@ -150,9 +152,9 @@ class Speculation:
         return len(self.proposals.get(seq.id, ((), ()))[0])
 
     def spec_work(self, work: dict) -> dict:
-        """work_of's {id: (new tokens, cached)} with the verify passes' k + 1 tokens."""
-        return {rid: (n + len(self.proposals[rid][0]), p) if rid in self.proposals else (n, p)
-                for rid, (n, p) in work.items()}
+        """work_of's {id: (new tokens, cached, sampled)} with the verify passes' k + 1 tokens, all k + 1 sampled."""
+        return {rid: (n + len(self.proposals[rid][0]), p, s + len(self.proposals[rid][0])) if rid in self.proposals
+                else (n, p, s) for rid, (n, p, s) in work.items()}
 
     # ── verify in one pass, accept, roll back ──────────────────────────────
     def verify(self, seq, end: int) -> None:
@@ -181,14 +183,14 @@ class Speculation:
         for t in out:
             self.take_token(seq, t, end)
 
-    @staticmethod
-    def until_stop(seq, tokens: list) -> list:
-        """The tokens the stop check lets out: up to and with the first eos, at most max_new in all."""
+    def until_stop(self, seq, tokens: list) -> list:
+        """The tokens the stop check lets out: up to and with the first eos (unless IGNORE_EOS = on), at most
+        max_new in all."""
         room = seq.max_new - len(seq.out)
         out = []
         for t in tokens[:room]:
             out.append(t)
-            if t == EOS:
+            if t == EOS and self.cfg.IGNORE_EOS != "on":
                 break
         return out
 
@@ -224,5 +226,5 @@ class Speculation:
         for j in range(1, max(k for k, _ in rows) + 1):
             work = [(1, cached + j - 1) for k, cached in rows if k >= j]
             cost = clock.cost_at(work, cfg.QUANT_BITS)
-            seconds += max(cost.terms(clock.gpu, cfg.QUANT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION))
+            seconds += max(cost.terms(clock.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION))
         return math.ceil(seconds * 1e6)
