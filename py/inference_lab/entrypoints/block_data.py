@@ -11,7 +11,8 @@ Leaves out: running the engine and the invariant checks (lab.py), the cached wei
 """
 from __future__ import annotations
 
-from ..core.clock.hardware import GPUS, MODELS, kv_budget, shadow_model
+from ..core.clock import calibration
+from ..core.clock.hardware import GPUS, MiB, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
@@ -264,7 +265,16 @@ def block10_data(lab, main) -> dict:
                 n_heads=N_HEADS, d_head=D_HEAD,
                 peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
                                                           bytes=bpe, hbm_gib=80, weights_gib=16),
-                budget=memory_budget(lab, pool), shadow=shadow_budget(lab.cfg))
+                budget=memory_budget(lab, pool), shadow=shadow_budget(lab.cfg),
+                **({"calibration": calibration_data()} if lab.cfg.CLOCK == "roofline" else {}))
+
+
+def calibration_data() -> dict:
+    """Block [10] under CLOCK = roofline: "how far to trust these milliseconds", the lab against published
+    measurements (core/clock/calibration.py): every row and the summary."""
+    rows = [dict(r) for r in calibration.rows()]
+    return dict(rows=rows, summary=calibration.summary(rows), tolerance=calibration.TOLERANCE,
+                goal=calibration.MEDIAN_GOAL)
 
 
 def shadow_budget(cfg) -> dict:
@@ -276,6 +286,7 @@ def shadow_budget(cfg) -> dict:
     gpu = GPUS[cfg.GPU]
     return dict(b, gpu=cfg.GPU, model=shape.name, layers=shape.layers, kv_heads=shape.kv_heads,
                 head_dim=shape.head_dim, kv_bytes=cfg.KV_BITS // 8, seqs=b["tokens"] // cfg.MAX_CONTEXT,
+                mib=round(gpu.hbm / MiB), profile=cfg.ENGINE_PROFILE, act_bits=cfg.ACT_BITS,
                 peak=gpu.peak(cfg.ACT_BITS), bandwidth=gpu.bandwidth,
                 gpu_source=gpu.source, model_source=shape.source)
 

@@ -39,7 +39,8 @@ def block10(w, d, ctx):
         w("b10.per_token", d=d, bpt=bpt),
         w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
         w("b10.formula"),
-        *(shadow_lines(w, d["shadow"], ctx.cfg) if ctx.cfg.get("CLOCK") == "roofline" else [
+        *(shadow_lines(w, d["shadow"], ctx.cfg) + trust_lines(w, d["calibration"], ctx.cfg)
+          if ctx.cfg.get("CLOCK") == "roofline" else [
             w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
             w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
             w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq)]),
@@ -54,6 +55,16 @@ def shadow_lines(w, s, cfg) -> list[str]:
             w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
             w("b10.roof_kv", s=s, cfg=cfg),
             w("b10.roof_pool", cfg=cfg, n=len(cfg["REQUESTS"]), cap=len(cfg["REQUESTS"]) * -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]))]
+
+
+def trust_lines(w, c, cfg) -> list[str]:
+    """CLOCK = roofline: how far to trust these milliseconds: the calibration table (core/clock/calibration.py)."""
+    lines = [w("b10.trust", m=c["summary"], cfg=cfg, tol=c["tolerance"], goal=c["goal"])]
+    for r in c["rows"]:
+        fmt = (lambda v: f"{v:,.2f}") if r["published"] < 100 else (lambda v: f"{v:,.0f}")
+        lines.append(w("b10.trust_row", r=r, what=w("b10.kind_" + r["kind"]), pub=fmt(r["published"]),
+                       lab=fmt(r["lab"]), ratio=f"{r['ratio']:.2f}"))
+    return lines + [w("b10.trust_limits")]
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────
