@@ -21,7 +21,7 @@ generated: ignore_eos, as the benchmarks run):
   A static wave: continuous batching mixes prompts into decode steps, which costs the same FLOPs and
   reads the weights less often; close for the compute-bound points used here.
 
-gpt-fast's Llama-3.1-8B at batch 1 on an A100: each step reads 15.02 GB of weights (and a few MB of KV) at
+gpt-fast's Llama-3.1-8B at batch 1 on an A100: each step reads 15.01 GB of weights (and a few MB of KV) at
 0.69 × 2,039 GB/s = 1,407 GB/s: 10.7 ms, 93.6 tokens/s against the published 93.89.
 
     >>> round(lab_figure(POINTS[0]), 1), POINTS[0].published
