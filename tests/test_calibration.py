@@ -66,3 +66,17 @@ def test_a_ttft_ratio_reads_as_optimism_too():
     p = calibration.Point("x", "H100-SXM5-80GB", "Llama-3.1-8B", 8, 8, 8, "ttft", 1, 2048, 1, "tensorrt-llm", 36.0)
     lab = calibration.lab_figure(p)
     assert calibration.ratio(p, lab) == pytest.approx(36.0 / lab) and p.unit == "ms"
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.en.md"])
+def test_both_readmes_show_the_table_as_computed(readme):
+    """The READMEs' copy of the table (the source of truth is calibration.py): every row's published figure,
+    lab figure and ratio, on one line."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / readme).read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if ln.startswith("| [")]
+    for r in ROWS:
+        fmt = (lambda v: f"{v:,.0f}") if float(r["published"]).is_integer() else (lambda v: f"{v:,.2f}")
+        cells = (f"| {fmt(r['published'])} | {fmt(r['lab'])} | ×{r['ratio']:.2f} |", f"| {r['isl']}/{r['osl']} |",
+                 f"| {r['gpu']} | {r['model']} |")
+        assert any(all(c in ln for c in cells) for ln in lines), (readme, r)
