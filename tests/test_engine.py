@@ -12,6 +12,7 @@ from inference_lab import Config, ConfigError, run
 from inference_lab.entrypoints import cli, web
 from inference_lab.core.inputs import config
 from inference_lab.words import text_vi
+from inference_lab.words.text_schema import problem_text
 from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELDS, validate
 from inference_lab.core.serving.run_log import step_rows
 from inference_lab.entrypoints.lab import tokenizer_for, worded_data
@@ -119,7 +120,7 @@ def test_invalid_config_lists_every_problem():
     problems = validate(dict(SLOTS=0, QUEUE_LIMIT=10**9, QUANT_BITS="x", FOLLOW="Z", NOPE=1, QUALITY_GATE=2.0))
     fields = {p.field for p in problems}
     assert {"SLOTS", "QUEUE_LIMIT", "QUANT_BITS", "FOLLOW", "NOPE", "QUALITY_GATE"} <= fields
-    assert all(p.message for p in problems)
+    assert all(problem_text(p) for p in problems)
     with pytest.raises(ConfigError) as exc:
         Config.from_values(dict(SLOTS=0, POOL_BLOCKS=10**9))
     assert len(exc.value.problems) == 2

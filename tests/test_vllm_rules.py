@@ -22,6 +22,7 @@ from inference_lab.core.serving.block_manager import BlockManager
 from inference_lab.core.inputs.config import validate
 from inference_lab.core.serving.run_log import step_rows
 from inference_lab.entrypoints import cli
+from inference_lab.words.text_schema import problem_text
 from helpers import vllm_request
 from vllm_helpers import play
 
@@ -152,7 +153,7 @@ def test_priority_range(value, ok):
     problems = [p for p in validate({"REQUESTS": [dict(TRACE_KV[0], priority=value)], "FOLLOW": "R"})]
     assert (not problems) == ok, problems
     if not ok:
-        assert problems[0].field == "REQUESTS[0].priority" and "-1000000000..1000000000" in problems[0].text("en")
+        assert problems[0].field == "REQUESTS[0].priority" and "-1000000000..1000000000" in problem_text(problems[0], "en")
 
 
 def test_cli_runs_the_three_traces(tmp_path, capsys):

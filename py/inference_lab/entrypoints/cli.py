@@ -33,6 +33,7 @@ import threading
 
 from ..core.inputs.config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 from ..words import cli_en, cli_vi
+from ..words.text_schema import help_text, problem_text
 
 EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -79,7 +80,7 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
         if f.type == "requests":
             continue
         bounds = f" [{f.min}..{f.max}]" if f.min is not None else ""
-        text = f.en[1] if lang == "en" else f.help
+        text = help_text(f.name, lang)
         if f.is_switch:
             p.add_argument(f.flag, dest=f.name, metavar="off|on", nargs="?", const="on",
                            help=f"{text} " + w("switch", default=f.default))
@@ -149,7 +150,7 @@ def config_from_args(args) -> Config:
         config = Config.from_values(values)
     except ConfigError as exc:
         bad = {e.split(":")[0] for e in errors}
-        errors += [f"{flag_of(p.field)}: {p.text(lang)}" for p in exc.problems if flag_of(p.field) not in bad]
+        errors += [f"{flag_of(p.field)}: {problem_text(p, lang)}" for p in exc.problems if flag_of(p.field) not in bad]
     if errors:
         raise UsageError(errors)
     return config
