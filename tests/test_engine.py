@@ -65,7 +65,8 @@ def test_preemption_keeps_generated_tokens(slots, pool):
     big = run(dict(SLOTS=slots, POOL_BLOCKS=500, QUEUE_LIMIT=2))
     assert small.block(3).data["preemptions"], "this config is meant to preempt"
     assert not big.block(3).data["preemptions"]
-    stops = lambda r: {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.block(8).data["stops"]}
+    def stops(r):
+        return {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.block(8).data["stops"]}
     assert stops(small) == stops(big)
     assert small.passed
     text = small.to_text()
@@ -175,7 +176,8 @@ def test_a_run_validates_its_config_once(entry, monkeypatch, capsys):
 
 
 # ── formatting never changes the report's data ─────────────────────────────
-@pytest.mark.parametrize("values", [{}, dict(SLOTS=1), dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2), dict(SLOTS=3, FOLLOW="A")])
+@pytest.mark.parametrize("values",
+                         [{}, dict(SLOTS=1), dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2), dict(SLOTS=3, FOLLOW="A")])
 def test_text_vi_never_mutates_what_it_formats(values):
     r = run(values)
     before, checks = copy.deepcopy(r.to_dict()), copy.deepcopy(r.checks)

@@ -31,7 +31,8 @@ def test_format_specs():
 
 
 def specs(template: str) -> list[tuple]:
-    """(field, conversion, format spec) of every replacement field: `{n:pl token}` is English's own, the rest must match."""
+    """(field, conversion, format spec) of every replacement field: `{n:pl token}` is English's own, the rest
+    must match."""
     return sorted((name, conv, spec) for _, name, spec, conv in string.Formatter().parse(template)
                   if name is not None and not spec.startswith("pl "))
 

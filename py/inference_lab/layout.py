@@ -42,8 +42,8 @@ LAYOUT = {
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
               "text_schema", "schema_vi", "schema_en", "blocks"),
-    "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace", "patch",
-                    "lessons", "contracts", "sandbox", "exercises", "spec_data"),
+    "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace",
+                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

@@ -52,7 +52,8 @@ ARGPARSE = {"vi": cli_vi.ARGPARSE, "en": cli_en.ARGPARSE}  # argparse's own erro
 
 
 def lang_of(argv) -> str:
-    """The --lang value among argv (looked at before parsing, so --help and parse errors use it); vi if none or unknown."""
+    """The --lang value among argv (looked at before parsing, so --help and parse errors use it); vi if none or
+    unknown."""
     argv = list(argv)
     for i, a in enumerate(argv):
         value = argv[i + 1] if a == "--lang" and i + 1 < len(argv) else a[7:] if a.startswith("--lang=") else None
@@ -86,7 +87,8 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
                            help=f"{text} " + w("switch", default=f.default))
             continue
         metavar = "|".join(map(str, f.choices)) if f.choices else f.type.upper()
-        p.add_argument(f.flag, dest=f.name, metavar=metavar, help=f"{text} " + w("default", default=f.default, bounds=bounds))
+        p.add_argument(f.flag, dest=f.name, metavar=metavar,
+                       help=f"{text} " + w("default", default=f.default, bounds=bounds))
     p.add_argument("--requests", metavar="FILE.json", help=w("requests"))
     p.add_argument("--json", action="store_true", help=w("json"))
     p.add_argument("--exercise", metavar="N", help=w("exercise"))
@@ -258,9 +260,11 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
         timer.daemon = True
         timer.start()
     try:
-        with contextlib.redirect_stdout(sys.stderr), patch.language(lang):   # the student's print()s: stdout stays the report
+        # the student's print()s: stdout stays the report
+        with contextlib.redirect_stdout(sys.stderr), patch.language(lang):
             report, names = patch.run(units, functools.partial(run, lang=lang, narrate=narrate), config,
-                                      stopped=lambda: f"--timeout {timeout} {WORDS[lang]('seconds_word')}" if fired else "Ctrl-C")
+                                      stopped=lambda: (f"--timeout {timeout} {WORDS[lang]('seconds_word')}" if fired
+                                                       else "Ctrl-C"))
     except patch.PatchError as exc:
         raise PatchFailed(exc) from None
     finally:

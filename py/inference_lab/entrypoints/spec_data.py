@@ -77,7 +77,8 @@ def follow_rows(lab, rows, fid) -> list[dict]:
 
 def compare(main, nospec) -> dict:
     on, off = summarize(main.done), summarize(nospec.done)
-    return dict(tpot_on=on["mean_tpot"], tpot_off=off["mean_tpot"], tput_on=on["throughput"], tput_off=off["throughput"],
+    return dict(tpot_on=on["mean_tpot"], tpot_off=off["mean_tpot"], tput_on=on["throughput"],
+                tput_off=off["throughput"],
                 end_on=main.end, end_off=nospec.end, steps_on=main.log.count, steps_off=nospec.log.count)
 
 
@@ -96,8 +97,8 @@ def batch_speedups(lab, alpha: float, k: int, context: int) -> list[dict]:
         off = seconds(cfg, step_cost(shape, [(1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
         on = seconds(cfg, step_cost(shape, [(k + 1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
         if cfg.SPEC_METHOD == "draft":
-            on += sum(seconds(cfg, step_cost(shape, [(1, context + j)] * b, cfg.QUANT_BITS, cfg.KV_BITS), cfg.QUANT_BITS,
-                              False) for j in range(k))
+            on += sum(seconds(cfg, step_cost(shape, [(1, context + j)] * b, cfg.QUANT_BITS, cfg.KV_BITS),
+                              cfg.QUANT_BITS, False) for j in range(k))
         bound = "compute" if step_cost(shape, [(k + 1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS).bound(
             GPUS[cfg.GPU], cfg.WEIGHT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION) == "compute" else "memory"
         out.append(dict(batch=b, off_us=off * 1e6, on_us=on * 1e6,
@@ -119,7 +120,8 @@ def spec_block7(lab, main, nospec, info) -> dict:
     spec = dict(method=cfg.SPEC_METHOD, k=cfg.SPEC_TOKENS, proposed=proposed, accepted=accepted,
                 per_request={rid: {k: per[rid][k] for k in ("proposed", "accepted", "alpha")} for rid in order})
     return dict(spec=spec, spec_follow=follow_rows(lab, rows, info["id"]), spec_compare=compare(main, nospec),
-                spec_rates={rid: {k: per[rid][k] for k in ("verifies", "tokens", "per_step", "expected")} for rid in order},
+                spec_rates={rid: {k: per[rid][k] for k in ("verifies", "tokens", "per_step", "expected")}
+                            for rid in order},
                 spec_batch=dict(rows=batch, crossover=crossover, context=context, alpha=alpha,
                                 expected=expected_tokens(alpha, cfg.SPEC_TOKENS)))
 

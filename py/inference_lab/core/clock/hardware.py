@@ -56,7 +56,8 @@ GPUS: dict[str, GPU] = {g.name: g for g in (
         "NVIDIA H100 Tensor Core GPU datasheet (2023), SXM column: BF16 1,979 / FP8 3,958 TFLOPS are WITH sparsity, "
         "dense is half: 989.4 / 1,979 (H100 whitepaper: 989.4); HBM3 80 GB, 3.35 TB/s"),
     GPU("H200-SXM-141GB", 989.4 * T, 1979 * T, 4800 * G, 141 * G,
-        "NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: same tensor cores as H100 SXM (BF16 989.4, FP8 1,979 "
+        "NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: same tensor cores as H100 SXM (BF16 989.4, FP8 "
+        "1,979 "
         "dense); HBM3e 141 GB, 4.8 TB/s"),
     GPU("L4", 121 * T, 242 * T, 300 * G, 24 * G,
         "NVIDIA L4 Tensor Core GPU datasheet (2023): BF16 242 / FP8 485 TFLOPS WITH sparsity, dense 121 / 242; "

@@ -60,7 +60,8 @@ class StepCost:
         compute, memory = self.terms(gpu, weight_bits, flops_fraction, bw_fraction)
         return "compute" if compute > memory else "memory"
 
-    def seconds(self, gpu: GPU, weight_bits: int, flops_fraction: float, bw_fraction: float, overhead_s: float) -> float:
+    def seconds(self, gpu: GPU, weight_bits: int, flops_fraction: float, bw_fraction: float,
+                overhead_s: float) -> float:
         return max(self.terms(gpu, weight_bits, flops_fraction, bw_fraction)) + overhead_s
 
 
@@ -85,7 +86,8 @@ class Clock:
         return step_cost(self.shape, work, self.cfg.WEIGHT_BITS, self.cfg.KV_BITS)
 
     def cost_at(self, work: list[tuple[int, int]], weight_bits: int) -> StepCost:
-        """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft, speculative.py)."""
+        """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft,
+        speculative.py)."""
         return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS)
 
     def micros(self, cost: StepCost) -> int:

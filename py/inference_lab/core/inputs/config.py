@@ -7,15 +7,16 @@
     ['SLOTS', 'QUANT_BITS']
 
 Validation returns *every* problem at once, each naming its field, as a key and its facts
-(`Problem.key`, `Problem.args`): words/text_schema.py words it in Vietnamese or English. The schema's names (FIELDS, FIELD_BY_NAME, REQUEST_FIELDS,
-DEFAULT_REQUESTS, describe, …) are importable from here too, so callers name one module.
+(`Problem.key`, `Problem.args`): words/text_schema.py words it in Vietnamese or English. The schema's names (FIELDS,
+FIELD_BY_NAME, REQUEST_FIELDS, DEFAULT_REQUESTS, describe, …) are importable from here too, so callers name one module.
 
-Leaves out: the problems' sentences (words/schema_vi.py, schema_en.py), the schema itself (schema.py: names, defaults, bounds, labels) and the model's sizes
-(d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`; BOS, EOS and the training CORPUS,
-the seed's fixed constants (not tunable), in `tokenizer.py`.
+Leaves out: the problems' sentences (words/schema_vi.py, schema_en.py), the schema itself (schema.py: names,
+defaults, bounds, labels) and the model's sizes (d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in
+`model.py`; BOS, EOS and the training CORPUS, the seed's fixed constants (not tunable), in `tokenizer.py`.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field, fields
@@ -48,6 +49,11 @@ class ConfigError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         super().__init__("; ".join(map(str, problems)))
+
+
+def _value(values: dict, name: str):
+    """A constant's value in a partial mapping, its default when left out."""
+    return values.get(name, FIELD_BY_NAME[name].default)
 
 
 def _is_int(v) -> bool:
@@ -144,10 +150,11 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
 
 
 def _check_fit(values: dict) -> list[Problem]:
-    """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with room left for KV: hardware.kv_budget)."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
-    if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
-            or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
+    """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with
+    room left for KV: hardware.kv_budget)."""
+    get = functools.partial(_value, values)
+    if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS \
+            or get("SHADOW_MODEL") not in MODELS or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
         return []
     gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
     room = kv_budget(gpu, model, bits, 16)
@@ -160,7 +167,7 @@ def _check_fit(values: dict) -> list[Problem]:
 
 def _check_cluster(values: dict) -> list[Problem]:
     """DISAGG = on needs a prefill and a decode replica: 1 <= PREFILL_REPLICAS <= REPLICAS - 1."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    get = functools.partial(_value, values)
     n, p = get("REPLICAS"), get("PREFILL_REPLICAS")
     if get("DISAGG") != "on" or not (_is_int(n) and _is_int(p)) or p <= n - 1:
         return []
@@ -195,7 +202,7 @@ def generated(values: dict) -> bool:
 
 def _check_workload(values: dict) -> list[Problem]:
     """A generated trace's shared prefix fits in its prompt, and the tokenizer's words can make both lengths."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    get = functools.partial(_value, values)
     prompt, prefixes, shared = get("WORKLOAD_PROMPT"), get("WORKLOAD_PREFIXES"), get("WORKLOAD_SHARED")
     if not generated(values) or not all(_is_int(v) for v in (prompt, prefixes, shared, get("N_MERGES"))):
         return []
@@ -232,8 +239,10 @@ def auto_pool_blocks(cfg) -> int:
     SLOTS sequences at once, so there the cap is min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ (a thousand
     requests on 8 replicas would otherwise scan 8 pools sized for all of them at every step).
 
-    >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
-    (30, 30)
+    >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS
+    30
+    >>> Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
+    30
     """
     vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE)["blocks"]
     holders = len(cfg.REQUESTS)

@@ -15,7 +15,8 @@ SLOTS ≤ 256, QUEUE_LIMIT ≤ 1,024, TOKEN_BUDGET ≤ 16,384. The seed's defaul
 issue's scale case (64 requests × 2,048-token prompts × 128 tokens) in a few seconds (bench/workload_scale.py).
 
 Leaves out: the labels and help a student reads (words/schema_vi.py, schema_en.py, keyed by name),
-checking values against the schema and the Config object (config.py), and the model's sizes (d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`.
+checking values against the schema and the Config object (config.py), and the model's sizes (d_model 8, 2 heads of 4,
+FFN 16), fixed as in the seed, in `model.py`.
 """
 from __future__ import annotations
 
@@ -46,8 +47,10 @@ class Field:
     min: float | None = None
     max: float | None = None
     step: float | None = None
-    choices: tuple | None = None   # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
-    auto: bool = False             # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks)
+    # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
+    choices: tuple | None = None
+    # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks)
+    auto: bool = False
     roofline_default: object = None   # the default under CLOCK = roofline, when it differs from the seed's
 
     @property
