@@ -38,13 +38,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-minify", dest="minify", action="store_false",
                         help="copy static/*.js and *.css unminified (easier to debug in the browser)")
     parser.add_argument("--zip", action="store_true",
-                        help="also write inference-lab-<version>.zip next to the output folder (offline classroom bundle)")
+                        help="also write inference-lab-<version>.zip next to the output folder (offline classroom "
+                             "bundle)")
     return parser.parse_args(argv)
 
 
 def docs() -> int:
     changed = sitebuild.write_docs()
-    print("Rewrote " + ", ".join(str(p.relative_to(ROOT)) for p in changed) if changed else "Docs already match blocks.py")
+    print("Rewrote " + ", ".join(str(p.relative_to(ROOT)) for p in changed) if changed else "Docs already match "
+                                                                                            "blocks.py")
     return 0
 
 

@@ -32,7 +32,9 @@ LAB_PROBE = """
           if (m.type === 'progress') window.__bench.stages.push([m.stage, m.detail, performance.now()]);
           if (m.type === 'ready') window.__bench.workerTimings = m.timings || null;
           if (m.type === 'log' && /^engine warmed up/.test(m.text || '')) window.__bench.warmedAt = performance.now();
-          if (m.type === 'log' && /^compiled Python cached/.test(m.text || '')) window.__bench.pycAt = performance.now();
+          if (m.type === 'log' && /^compiled Python cached/.test(m.text || '')) {
+            window.__bench.pycAt = performance.now();
+          }
         });
       }
     };
@@ -124,7 +126,8 @@ def lab_load(browser, url, counter, has_sw, has_pyc, out, log, keep=False):
     if has_pyc:  # a second visit comes later in real life: let the compiled-Python cache be written
         page.wait_for_function("() => window.__bench.pycAt !== undefined", timeout=READY_MS)
         out["pyc_stored_after_ready_ms"].append(page.evaluate("() => window.__bench.pycAt - window.__bench.ready"))
-    out["warmup_done_after_ready_ms"].append(page.evaluate("() => (window.__bench.warmedAt || NaN) - window.__bench.ready"))
+    out["warmup_done_after_ready_ms"].append(page.evaluate("() => (window.__bench.warmedAt || NaN) - "
+                                                           "window.__bench.ready"))
     page.wait_for_timeout(300)
     out["bytes_first_visit"].append(counter.bytes)
     out["bytes_by_path"] = dict(sorted(counter.by_path.items(), key=lambda kv: -kv[1]))
@@ -203,7 +206,8 @@ def measure_stop(browser, url, times, log, what):
         page.wait_for_function("() => document.querySelector('[data-status]').dataset.status === 'running'")
         page.wait_for_timeout(500)  # well inside the loop
         out.append(page.evaluate(STOP_ONCE))
-    workers = page.evaluate("() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('pyodide.asm.wasm')).length")
+    workers = page.evaluate("() => performance.getEntriesByType('resource').filter((e) => "
+                            "e.name.endsWith('pyodide.asm.wasm')).length")
     log(f"  stop ({what}, crossOriginIsolated={isolated}): click -> ready p50 {median(out):.0f} ms "
         f"({', '.join(f'{x:.0f}' for x in out)}); pyodide.asm.wasm fetched {workers}x by the page's workers")
     context.close()

@@ -35,7 +35,8 @@ def summarize(lab, bare, cpy):
         "lab_warm_ready_ms": median(lab["warm_ready_ms"]), "bare_warm_ready_ms": median(bare["warm_ready_ms"]),
         "rerun_p50_ms": rerun_p50, "rerun_p95_ms": rerun_p95, "seed_exec_p50_ms": seed_p50,
         "first_run_ms": median(lab["first_run_ms"]), "first_run_warm_ms": median(lab["first_run_warm_ms"]),
-        "lab_bytes_until_ready": median(lab["bytes_until_ready"]), "lab_bytes_first_visit": median(lab["bytes_first_visit"]),
+        "lab_bytes_until_ready": median(lab["bytes_until_ready"]),
+        "lab_bytes_first_visit": median(lab["bytes_first_visit"]),
         "bare_bytes": median(bare["bytes_until_ready"]),
         "cpython_engine_p50_ms": median(cpy["engine_ms"]), "cpython_engine_first_ms": cpy["engine_first_ms"],
         "cpython_seed_p50_ms": median(cpy["seed_ms"]),
@@ -74,7 +75,8 @@ ROWS = [
     ("first run (warm load) / re-run p50", "first_run_warm_ms", "rerun_p50_ms", "first_run_ratio_warm", "≤ 1.2"),
     ("warm ready / cold ready, lab (ms)", "lab_warm_ready_ms", "lab_cold_ready_ms", "warm_ratio", "≤ 0.5"),
     ("warm ready / cold ready, bare (ms)", "bare_warm_ready_ms", "bare_cold_ready_ms", "bare_warm_ratio", ""),
-    ("CPython: engine p50 / seed p50 (ms)", "cpython_engine_p50_ms", "cpython_seed_p50_ms", "cpython_engine_vs_seed", ""),
+    ("CPython: engine p50 / seed p50 (ms)", "cpython_engine_p50_ms", "cpython_seed_p50_ms", "cpython_engine_vs_seed",
+     ""),
 ]
 
 
@@ -93,7 +95,8 @@ def table(s, old=None) -> str:
         lines.append(line)
     mb = lambda v: fmt(v / 1e6, 2) if v is not None else "—"  # noqa: E731
     extra = s.get("extra_bytes_vs_bare")
-    line = (f"{'bytes, first visit: lab / bare (MB)':38} {mb(s.get('lab_bytes_first_visit')):>9} {mb(s.get('bare_bytes')):>9} "
+    line = (f"{'bytes, first visit: lab / bare (MB)':38} {mb(s.get('lab_bytes_first_visit')):>9} "
+            f"{mb(s.get('bare_bytes')):>9} "
             f"{(fmt(extra / 1e3, 0) + ' kB') if extra is not None else '—':>7} {'≤ +300kB':>7}")
     if old:
         line += f"   {mb(old.get('lab_bytes_first_visit'))} / {mb(old.get('bare_bytes'))}"
@@ -114,7 +117,8 @@ def table(s, old=None) -> str:
         lines.append(f"{label:38} {mb(s['lab_bytes_gzip_est']):>9} {mb(s['bare_bytes_gzip_est']):>9} "
                      f"{fmt(extra_gz / 1e3, 0) + ' kB':>7}")
     if s.get("warmup_done_after_ready_ms") is not None:
-        lines.append(f"idle warm-up run done {fmt(s['warmup_done_after_ready_ms'], 0)} ms after ready; compiled-Python cache "
+        lines.append(f"idle warm-up run done {fmt(s['warmup_done_after_ready_ms'], 0)} ms after ready; "
+                     "compiled-Python cache "
                      f"stored {fmt(s.get('pyc_stored_after_ready_ms'), 0)} ms after ready (first visit, median)")
     for name, label in (("worker_ms", "cold"), ("worker_ms_warm", "warm")):
         if s.get(name):
@@ -133,6 +137,7 @@ def table(s, old=None) -> str:
 def machine_info(browser_version: str) -> dict:
     cpu = ""
     with contextlib.suppress(OSError):
-        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "")
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+                   "")
     return {"cpu": cpu, "cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
             "chromium": browser_version, "load_average_at_end": os.getloadavg()}

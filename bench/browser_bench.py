@@ -79,10 +79,12 @@ def measure_cpython(runs):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dist", type=Path, help="an existing vendored build to serve (default: build one into a temp folder)")
+    parser.add_argument("--dist", type=Path,
+                        help="an existing vendored build to serve (default: build one into a temp folder)")
     parser.add_argument("--loads", type=int, default=5, help="cold and warm page loads of each page (default 5)")
     parser.add_argument("--runs", type=int, default=20, help="re-runs and seed execs (default 20)")
-    parser.add_argument("--stops", type=int, default=5, help="Stop latency samples, isolated and not (default 5; 0: skip)")
+    parser.add_argument("--stops", type=int, default=5,
+                        help="Stop latency samples, isolated and not (default 5; 0: skip)")
     parser.add_argument("--label", default="bench", help="name of the JSON file under bench/results/")
     parser.add_argument("--compare", type=Path, help="an earlier results JSON to print beside")
     args = parser.parse_args(argv)
@@ -146,7 +148,8 @@ def main(argv=None) -> int:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = RESULTS / f"{args.label}-{stamp}.json"
     out.write_text(json.dumps({
-        "label": args.label, "when": stamp, "machine": machine_info(version), "service_worker": has_sw, "pyc_cache": has_pyc,
+        "label": args.label, "when": stamp, "machine": machine_info(version), "service_worker": has_sw,
+        "pyc_cache": has_pyc,
         "settings": {"loads": args.loads, "runs": args.runs, "pause_before_first_run_ms": PAUSE_BEFORE_FIRST_RUN_MS},
         "summary": summary, "lab": lab, "bare": bare, "cpython": cpy,
     }, indent=1))

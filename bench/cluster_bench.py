@@ -6,7 +6,8 @@ whole lab run (13 blocks, the main run on the NumPy model, block 12's other poli
     python3 bench/cluster_bench.py --router round_robin --disagg on --prefill-replicas 2
     python3 bench/cluster_bench.py --requests 200           # a smaller run
     python3 bench/cluster_bench.py --token-budget 128       # whole 128-token prompts in one step (fewer steps)
-    python3 bench/cluster_bench.py --narrate                # with every step's words (what --json, --steps, the page get)
+    python3 bench/cluster_bench.py --narrate                # with every step's words (what --json, --steps,
+                                                            # the page get)
 
 The constants are the issue's command (`--workload-requests 1000 --workload-prompt 128 --workload-output 32
 --workload-rate 200 --workload-prefixes 8 --workload-shared 64 --slots 32 --queue-limit 256 --block-size 16

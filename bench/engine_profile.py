@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,9 @@ const fs = require('fs');
   await py.loadPackage('numpy');
   for (const [dir, name] of JSON.parse(process.argv[3])) {
     py.FS.mkdirTree('/lab/' + name);
-    for (const f of fs.readdirSync(dir)) if (f.endsWith('.py')) py.FS.writeFile('/lab/' + name + '/' + f, fs.readFileSync(dir + '/' + f));
+    for (const f of fs.readdirSync(dir)) {
+      if (f.endsWith('.py')) py.FS.writeFile('/lab/' + name + '/' + f, fs.readFileSync(dir + '/' + f));
+    }
   }
   py.setStdout({ batched: (s) => console.log(s) });
   py.runPython('import sys; sys.path.insert(0, "/lab")\\n' + process.argv[4]);

@@ -80,19 +80,23 @@ async (values) => {
   void document.body.offsetHeight;
   const end = performance.now();
   // the whole update: charts drawn after the forced layout (later microtasks or tasks) and laid out
-  while (document.querySelector('[data-chart][data-stale]') && performance.now() - end < 5000) await new Promise((r) => setTimeout(r, 0));
+  while (document.querySelector('[data-chart][data-stale]') && performance.now() - end < 5000) {
+    await new Promise((r) => setTimeout(r, 0));
+  }
   document.documentElement.getBoundingClientRect();
   void document.body.offsetHeight;
   const full = performance.now();
   // whatever is still pending (deferred charts): wait for two frames + an idle period
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  await new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 2000 }) : setTimeout(r, 50)));
+  await new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 2000 })
+                                                     : setTimeout(r, 50)));
   const settled = performance.now();
   const charts = document.querySelectorAll('[data-chart]').length;
   const measured = (name) => performance.getEntriesByName(name, 'measure').reduce((sum, e) => sum + e.duration, 0);
   return { status, total: end - start, worker: window.__prof.resultAt - start,
            page: end - window.__prof.resultAt, toDone: doneAt - window.__prof.resultAt,
-           click: clicked - start, render: measured('lab:render'), tools: measured('lab:tools'), full: full - start, settled: settled - start, charts, staleCharts };
+           click: clicked - start, render: measured('lab:render'), tools: measured('lab:tools'), full: full - start,
+           settled: settled - start, charts, staleCharts };
 }
 """
 
@@ -207,7 +211,9 @@ def main():
         for i in range(args.runs):
             if args.trace and i == args.runs - 3:
                 cdp = ctx0.new_cdp_session(page0)
-                cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing,toplevel", "transferMode": "ReturnAsStream"})
+                cdp.send("Tracing.start",
+                         {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,"
+                                        "blink.user_timing,toplevel", "transferMode": "ReturnAsStream"})
             for k, (_, page) in enumerate(pages):
                 r = page.evaluate(RUN_ONCE, values[(i + 1) % len(values)])
                 if r["status"] != "done":

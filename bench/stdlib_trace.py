@@ -72,7 +72,8 @@ def stdlib_modules() -> list[str]:
     names = set(sys.stdlib_module_names)
     return sorted(name for name, module in sys.modules.items()
                   if module is not None and name.split(".")[0] in names and not name.startswith("_")
-                  or name.split(".")[0] in ("_pydecimal", "_compat_pickle", "_compression", "_markupbase", "_weakrefset",
+                  or name.split(".")[0] in ("_pydecimal", "_compat_pickle", "_compression", "_markupbase",
+                                            "_weakrefset",
                                             "_collections_abc", "_sitebuiltins", "_pydatetime", "_strptime",
                                             "_threading_local", "_aix_support", "_osx_support", "_pyio"))
 

@@ -25,7 +25,8 @@ sitebuild.fonts.npm_pack) with monkeypatch. Left out: the command line (build.py
 """
 from __future__ import annotations
 
-from . import assemble, bytecode, content, fetch, fonts, offline, page, pyodide, serve, wheel
+# the sub-modules are public names too: a test changes sitebuild.fetch.download or sitebuild.fonts.npm_pack
+from . import assemble, bytecode, content, fetch, fonts, offline, page, pyodide, serve, wheel  # noqa: F401
 from .bytecode import (PYC_MAGIC, PYTHON312_ENV, STDLIB_PATH, STDLIB_PYC_ZIP, STDLIB_ZIP, SITE_PACKAGES,
                        find_python312, missing_sources, read_imports, repacked_name)
 from .common import MANIFEST, ROOT, BuildError, record_hash, sha256_file

@@ -77,7 +77,8 @@ def gather_inputs(minify: bool) -> Inputs:
     font = fonts.font_files()
     python, why = bytecode.find_python312()
     if python is None:
-        print(f"build.py: no CPython 3.12 ({why}): the site ships Python sources, which the browser compiles on every first visit", file=sys.stderr)
+        print(f"build.py: no CPython 3.12 ({why}): the site ships Python sources, which the browser compiles on "
+              "every first visit", file=sys.stderr)
     return Inputs(exercises, page_text, views, font, python)
 
 

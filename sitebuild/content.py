@@ -32,7 +32,8 @@ from .common import ROOT, BuildError
 EXERCISES_DIR = ROOT / "exercises"
 EXERCISES_JSON = "exercises.json"
 ENGINE_PACKAGE = ROOT / "py" / "inference_lab"
-NEED_MARKDOWN = "markdown-it-py is not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
+NEED_MARKDOWN = ("markdown-it-py is not installed. Install what the build needs: python3 -m pip install -r "
+                 "requirements.txt")
 
 
 def engine_file(stem: str) -> Path:
@@ -124,7 +125,8 @@ def write_exercises(dist: Path, exercises: list[dict]) -> None:
 # (one <tbody> per block with its output panel; the guide's block → code list). Nothing serves the
 # template unbuilt: the page needs build-info.json and the engine wheel, which only dist/ has.
 BLOCKS_PLACEHOLDER = re.compile(r"^([ \t]*)<!-- @blocks:([\w-]+)\b[^\n]*?-->\n", re.M)
-README_BEGIN = "<!-- @blocks:code-map: `python3 build.py docs` writes this table from py/inference_lab/words/blocks.py -->"
+README_BEGIN = ("<!-- @blocks:code-map: `python3 build.py docs` writes this table from "
+                "py/inference_lab/words/blocks.py -->")
 README_END = "<!-- /@blocks:code-map -->"
 DOCSTRING_MAP = re.compile(r"(^Block → module map[^\n]*(?:\n[^\n]+)*\n\n)((?:  \[\d+\][^\n]*\n)+)", re.M)
 
@@ -155,13 +157,18 @@ def mapping_rows(table) -> list[str]:
             "  <tr>",
             f'    <td data-label="Khối" data-en-data-label="Block" class="num">{b.number}</td>',
             f'    <th scope="row" data-label="Thành phần" data-en-data-label="Component">{text_html(b.name)}</th>',
-            f'    <td data-label="Lab dựng gì" data-en-data-label="What the lab builds">{both(text_html(b.builds), text_html(builds))}</td>',
-            f'    <td data-label="Cách đọc &amp; kiểm chứng" data-en-data-label="How to read &amp; check">{both(text_html(b.reads), text_html(reads))}</td>',
+            '    <td data-label="Lab dựng gì" data-en-data-label="What the lab '
+            f'builds">{both(text_html(b.builds), text_html(builds))}</td>',
+            '    <td data-label="Cách đọc &amp; kiểm chứng" data-en-data-label="How to read &amp; '
+            f'check">{both(text_html(b.reads), text_html(reads))}</td>',
             "  </tr>",
-            f'  <tr class="panel-row"><td colspan="4"><details class="panel" data-block="{b.number}" id="khoi-{b.number}">'
-            f'<summary><span class="panel-title" data-en="Output of block {text_html(b.code)}">Output khối {text_html(b.code)}</span></summary>'
+            f'  <tr class="panel-row"><td colspan="4"><details class="panel" data-block="{b.number}" '
+            f'id="khoi-{b.number}">'
+            f'<summary><span class="panel-title" data-en="Output of block {text_html(b.code)}">Output khối '
+            f'{text_html(b.code)}</span></summary>'
             + (f'<div class="charts" id="hinh-khoi-{b.number}" hidden></div>' if b.number in charts else '')
-            + '<pre class="lines"><span class="line placeholder" data-en="Not run yet. Press Run to see it.">Chưa chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
+            + '<pre class="lines"><span class="line placeholder" data-en="Not run yet. Press Run to see it.">Chưa '
+              'chạy. Bấm Chạy để xem.</span></pre></details></td></tr>',
             "</tbody>",
         ]
     return out
@@ -171,8 +178,10 @@ def code_map_items(table) -> list[str]:
     """The guide's list: where each block is in the seed program and in this package."""
     def code(name):
         return f"<code>{text_html(name)}</code>"
-    items = [f"<li>{both(f'Khối {b.number} {text_html(b.name)} — chương trình gốc: {text_html(b.seed)}; engine: ', f'Block {b.number} {text_html(b.name)} — seed program: {text_html(b.en[2])}; engine: ')}"
-             f"{table.source_text(b, code)}.</li>" for b in table.BLOCKS]
+    def head(b):
+        return both(f"Khối {b.number} {text_html(b.name)} — chương trình gốc: {text_html(b.seed)}; engine: ",
+                    f"Block {b.number} {text_html(b.name)} — seed program: {text_html(b.en[2])}; engine: ")
+    items = [f"<li>{head(b)}{table.source_text(b, code)}.</li>" for b in table.BLOCKS]
     return ['<ul class="code-map">', *("  " + item for item in items), "</ul>"]
 
 
@@ -185,7 +194,8 @@ def learning_map(table) -> list[str]:
     known = exercise_numbers()
     missing = sorted({n for p in table.LEARNING_POINTS for n in p.exercises} - known)
     if missing:
-        raise BuildError(f"py/inference_lab/words/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: {missing}")
+        raise BuildError("py/inference_lab/words/blocks.py LEARNING_POINTS names exercises that exercises/ lacks: "
+                         f"{missing}")
 
     def link(href, kind, label, **data):
         extra = "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in data.items())
@@ -200,14 +210,18 @@ def learning_map(table) -> list[str]:
             panels = ", ".join(link(f"khoi-{n}", "panel", f"{block} {table.BY_NUMBER[n].code}") for n in p.blocks)
             charts = ", ".join(link(f"hinh-khoi-{n}", "chart", f"{labels[name]} ({pic} {n})", chart_name=name)
                                for name, n in p.charts)
-            exercises = ", ".join(link(f"bai-tap-{n:02d}", "exercise", f"{'exercise' if en else 'bài'} {n}") for n in p.exercises)
+            exercises = ", ".join(link(f"bai-tap-{n:02d}", "exercise", f"{'exercise' if en else 'bài'} {n}")
+                                  for n in p.exercises)
             return (f"Read {panels}; look at {charts}; do {exercises}." if en
                     else f"Đọc {panels}; xem hình {charts}; làm {exercises}.")
         vi_text, en_text = p.text[:1].upper() + p.text[1:], p.text_en[:1].upper() + p.text_en[1:]
         items += [f'  <li id="hoc-{p.number}" data-learning-point="{p.number}">'
-                  f'<span data-lang="vi">{text_html(vi_text)}.\n    <span class="learning-links">{links("vi")}</span></span>'
-                  f'<span data-lang="en" lang="en">{text_html(en_text)}.\n    <span class="learning-links">{links("en")}</span></span></li>']
-    return [f'<p><span data-lang="vi">{text_html(table.LEARNING_INTRO)}</span><span data-lang="en" lang="en">{text_html(table.LEARNING_INTRO_EN)}</span></p>',
+                  f'<span data-lang="vi">{text_html(vi_text)}.\n    <span '
+                  f'class="learning-links">{links("vi")}</span></span>'
+                  f'<span data-lang="en" lang="en">{text_html(en_text)}.\n    <span '
+                  f'class="learning-links">{links("en")}</span></span></li>']
+    return [f'<p><span data-lang="vi">{text_html(table.LEARNING_INTRO)}</span><span data-lang="en" '
+            f'lang="en">{text_html(table.LEARNING_INTRO_EN)}</span></p>',
             '<ol class="learning-map">', *items, "</ol>", *track_map(known)]
 
 
@@ -216,7 +230,8 @@ def track_map(known: set[int]) -> list[str]:
     tracks = exercise_parser().TRACKS
     missing = sorted({n for t in tracks for n in t.numbers} - known)
     if missing:
-        raise BuildError(f"py/inference_lab/entrypoints/exercises.py TRACKS names exercises that exercises/ lacks: {missing}")
+        raise BuildError("py/inference_lab/entrypoints/exercises.py TRACKS names exercises that exercises/ lacks: "
+                         f"{missing}")
 
     def line(t, en):
         links = " → ".join(f'<a href="#bai-tap-{n:02d}" data-track-link="{t.id}">{n}</a>' for n in t.numbers)
@@ -253,7 +268,8 @@ def synced_docs(table=None) -> dict[Path, str]:
     readme = readme[:begin + len(README_BEGIN)] + "\n" + body + "\n" + readme[end:]
     if not DOCSTRING_MAP.search(init):
         raise BuildError(f"{init_path}: its docstring must have a 'Block → module map' paragraph.")
-    init = DOCSTRING_MAP.sub(lambda m: m.group(1) + "".join(line + "\n" for line in table.code_map_lines()), init, count=1)
+    init = DOCSTRING_MAP.sub(lambda m: m.group(1) + "".join(line + "\n" for line in table.code_map_lines()), init,
+                             count=1)
     return {readme_path: readme, init_path: init}
 
 
@@ -310,8 +326,9 @@ def token_class(kind) -> str:
 def highlighted_lines(source: str) -> list[list[str]]:
     """Pygments' Python tokens as one flat [class, text, class, text, …] list per line ("" = plain text).
 
-    >>> highlighted_lines("def f(x):\\n    return x + 1  # one\\n")
-    [['tok-k', 'def', '', ' ', 'tok-f', 'f', '', '(x):'], ['', '    ', 'tok-k', 'return', '', ' x + ', 'tok-m', '1', '', '  ', 'tok-c', '# one']]
+    >>> highlighted_lines("def f(x):\\n    return x + 1  # one\\n")  # doctest: +NORMALIZE_WHITESPACE
+    [['tok-k', 'def', '', ' ', 'tok-f', 'f', '', '(x):'],
+     ['', '    ', 'tok-k', 'return', '', ' x + ', 'tok-m', '1', '', '  ', 'tok-c', '# one']]
     """
     try:
         from pygments.lexers import PythonLexer
@@ -357,7 +374,8 @@ def code_views() -> dict:
             if path not in texts:
                 texts[path] = path.read_text(encoding="utf-8")
             start, source = source_of(texts[path], ref.qualname)
-            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname, file=engine_module("layout").path(ref.module),
+            sources[str(ref)] = dict(module=ref.module, qualname=ref.qualname,
+                                     file=engine_module("layout").path(ref.module),
                                      start=start, lines=[list(line) for line in highlighted(source)])
     return dict(blocks=blocks, editable=editable, sources=sources)
 

@@ -38,9 +38,11 @@ FONT_CDN = f"https://cdn.jsdelivr.net/npm/{FONT_PACKAGE}@{FONT_VERSION}/"  # the
 FONT_DIR = "fonts"  # in dist/; static/style.css names these files (tests/test_build.py checks it)
 FONT_PINS = {  # dist/fonts/<name>: (the file in the tarball, its sha256)
     "jetbrains-mono-latin-wght-normal.woff2":
-        ("package/files/jetbrains-mono-latin-wght-normal.woff2", "18be452724bfdc236c074ca94a249a7f41a86752c7d04ab258ce9ed5651f6a7e"),
+        ("package/files/jetbrains-mono-latin-wght-normal.woff2",
+         "18be452724bfdc236c074ca94a249a7f41a86752c7d04ab258ce9ed5651f6a7e"),
     "jetbrains-mono-vietnamese-wght-normal.woff2":
-        ("package/files/jetbrains-mono-vietnamese-wght-normal.woff2", "2288795da89dd97e648954b96e22b4501bd85dfc453264460b252f888b582ca2"),
+        ("package/files/jetbrains-mono-vietnamese-wght-normal.woff2",
+         "2288795da89dd97e648954b96e22b4501bd85dfc453264460b252f888b582ca2"),
     "LICENSE-JetBrainsMono-OFL.txt":
         ("package/LICENSE", "403581b69dac5cff4079205e01c6b467e56af449ecbd7247693ddb1baafa005b"),
 }
@@ -58,7 +60,8 @@ def npm_pack(dest: Path) -> None:
     """`npm pack` the font package into dest's folder (atomically: a partial file never lands there)."""
     npm = shutil.which("npm")
     if npm is None:
-        raise NoFontTarball(f"{FONT_TARBALL} is in neither ${FONT_MIRROR_ENV} nor {dest.parent}, and npm is not installed.")
+        raise NoFontTarball(f"{FONT_TARBALL} is in neither ${FONT_MIRROR_ENV} nor {dest.parent}, and npm is not "
+                            "installed.")
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".npm-pack-") as tmp:
         print(f"  npm pack {FONT_PACKAGE}@{FONT_VERSION}", file=sys.stderr)
@@ -75,8 +78,10 @@ def npm_pack(dest: Path) -> None:
 FONT_TARBALL_SOURCE = Source(
     mirror_env=FONT_MIRROR_ENV, cache=ROOT / ".cache" / "fonts", what_to_do=FONT_WHAT_TO_DO, strict_mirror=False,
     remote=lambda source, name, dest: npm_pack(dest),
-    mismatch=f"{{path}}: sha256 {{got}} does not match the pin {{pin}} for {FONT_PACKAGE} {FONT_VERSION}; replace it.\n{{what_to_do}}",
-    fetched_mismatch=f"npm pack {FONT_PACKAGE}@{FONT_VERSION} gave a file with sha256 {{got}}, not the pin {{pin}}.\n{{what_to_do}}",
+    mismatch=f"{{path}}: sha256 {{got}} does not match the pin {{pin}} for {FONT_PACKAGE} {FONT_VERSION}; replace "
+             "it.\n{what_to_do}",
+    fetched_mismatch=f"npm pack {FONT_PACKAGE}@{FONT_VERSION} gave a file with sha256 {{got}}, not the pin "
+                     "{pin}.\n{what_to_do}",
     damaged="  cache: {path} is damaged, fetching it again",
 )
 # Without npm: each pinned file from FONT_CDN into .cache/fonts/files/ (no mirror; a damaged copy is fetched again).

@@ -49,7 +49,8 @@ def write_service_worker(dist: Path, manifest: dict, template: str, asset_versio
     files = [[path, sri(info["sha256"])] for path, info in manifest["files"].items()]
     files.append([MANIFEST, sri(sha256_file(dist / MANIFEST))])
     if manifest["pyodide"]["mode"] == "cdn":  # the CDN serves these with CORS; cache them too
-        files += [[manifest["pyodide"]["indexURL"] + name, sri(PYODIDE_PINS[name])] for name in manifest["pyodide"]["files"]]
+        files += [[manifest["pyodide"]["indexURL"] + name, sri(PYODIDE_PINS[name])]
+                  for name in manifest["pyodide"]["files"]]
     # "query": the ?v= the page puts on static/ URLs, so sw.js asks for the URLs the browser has just
     # loaded (an HTTP-cache revalidation, not a second download).
     data = {**manifest["build"], "query": f"?v={asset_version}" if asset_version else "", "files": files}
@@ -103,7 +104,8 @@ def write_zip(dist: Path, dest_dir: Path | None = None) -> Path:
     try:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
             entries = [(f"{folder}/README.txt", readme.encode())]
-            entries += [(f"{folder}/{p.relative_to(dist).as_posix()}", p) for p in sorted(dist.rglob("*")) if p.is_file()]
+            entries += [(f"{folder}/{p.relative_to(dist).as_posix()}", p)
+                        for p in sorted(dist.rglob("*")) if p.is_file()]
             for arc, content in entries:
                 info = zipfile.ZipInfo(arc, date_time=(1980, 1, 1, 0, 0, 0))
                 info.external_attr = 0o644 << 16

@@ -53,7 +53,8 @@ def render_index(source: str, csp: str, asset_version: str) -> str:
     return re.sub(r'((?:src|href)="static/[\w./-]+\.(?:js|css))"', rf'\1?v={asset_version}"', html)
 
 
-NEED_MINIFIERS = "rjsmin and rcssmin are not installed. Install what the build needs: python3 -m pip install -r requirements.txt"
+NEED_MINIFIERS = ("rjsmin and rcssmin are not installed. Install what the build needs: python3 -m pip install -r "
+                  "requirements.txt")
 
 
 def minifiers():
@@ -71,7 +72,8 @@ def check_vendor(static: Path) -> None:
     for name, pin in VENDOR_PINS.items():
         path = static / name
         if not path.is_file() or sha256_file(path) != pin:
-            raise BuildError(f"static/{name} is missing or does not match its sha256 pin in sitebuild/page.py (VENDOR_PINS). "
+            raise BuildError(f"static/{name} is missing or does not match its sha256 pin in sitebuild/page.py "
+                             "(VENDOR_PINS). "
                              "Rebuild it as tools/codemirror/README.md says, then update the pin.")
 
 
@@ -99,7 +101,8 @@ def version_module_imports(static: Path, asset_version: str) -> None:
     """
     for path in sorted(static.rglob("*.js")):
         text = path.read_text(encoding="utf-8")
-        stamped = MODULE_SPECIFIER.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}?v={asset_version}{m.group(2)}", text)
+        stamped = MODULE_SPECIFIER.sub(
+            lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}?v={asset_version}{m.group(2)}", text)
         if stamped != text:
             path.write_text(stamped, encoding="utf-8")
 

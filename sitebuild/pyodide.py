@@ -36,7 +36,8 @@ PYODIDE_PINS = {
     "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
     "pyodide-lock.json": "9c45b916001a750f4102fc287494f3eab215909c7535c626a20db80fd6333e2c",
     "package.json": "bf221f60c881626236d3501375a97753672a7fa6fed70e469e083f157c8a30d4",
-    "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl": "ebb61241d962b98b21597d7ce43b67668a6d5bab3acec4fbe958657320d7cd08",
+    "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl":
+        "ebb61241d962b98b21597d7ce43b67668a6d5bab3acec4fbe958657320d7cd08",
     "micropip-0.9.0-py3-none-any.whl": "034f22763607744f982d2911170c50b496a38b8ba0535e5a09618475b1d7b051",
     "packaging-24.2-py3-none-any.whl": "fbf6a5ace596eb8e28fe0089ecfc0bca2eb3930563e9ca06acb98ea5302b99f7",
 }
@@ -88,7 +89,8 @@ def vendor_pyodide(dest: Path, python: str | None = None) -> dict[str, str]:
         shipped[name] = bytecode.repacked_name(name)
         pruned = pruning(name, listed[name], python)
         bytecode.repack(locate_pyodide_file(name), dest / shipped[name], pycs[name], **pruned)
-        if name == bytecode.STDLIB_ZIP:  # the official zip beside it, for stdlib.py's lazy finder (not in `shipped`: not loaded at start)
+        # the official zip beside it, for stdlib.py's lazy finder (not in `shipped`: not loaded at start)
+        if name == bytecode.STDLIB_ZIP:
             shutil.copyfile(locate_pyodide_file(name), dest / name)
     return shipped
 
@@ -105,7 +107,8 @@ def pruning(name: str, imported: list[str], python: str) -> dict:
     finder = (Path(__file__).parent / "lazy_stdlib.py").read_text(encoding="utf-8")
     line = f"MODULES: frozenset = frozenset({stdlib.module_names(names)!r})"
     finder = re.sub(r"(?m)^MODULES: frozenset = frozenset\(\)[^\n]*$", lambda _: line, finder, count=1)
-    [pyc] = bytecode.compile_sources(python, [(finder.encode(), bytecode.co_filename(name, stdlib.LAZY_FINDER), "unchecked")])
+    [pyc] = bytecode.compile_sources(python,
+                                     [(finder.encode(), bytecode.co_filename(name, stdlib.LAZY_FINDER), "unchecked")])
     return {"keep": stdlib.kept_files(names, imported), "extra": {stdlib.LAZY_FINDER + "c": pyc}}
 
 

@@ -33,7 +33,8 @@ def read_project(engine_dir: Path) -> tuple[str, str, list[str]]:
 
 def _version_from_package(engine_dir: Path, name: str) -> str:
     init = engine_dir / package_name(name) / "__init__.py"
-    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)', init.read_text(encoding="utf-8"), re.M) if init.is_file() else None
+    text = init.read_text(encoding="utf-8") if init.is_file() else ""
+    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)', text, re.M)
     if not match:
         raise BuildError(f"No version in {engine_dir / 'pyproject.toml'} nor __version__ in {init}.")
     return match.group(1)

@@ -1,4 +1,5 @@
-"""Chart helpers of the browser tests (the chart, roofline, speculation, cluster and learning-chart modules), written once.
+"""Chart helpers of the browser tests (the chart, roofline, speculation, cluster and learning-chart modules),
+written once.
 
 A chart is `[data-block="N"] [data-chart="name"]`; `run_and_wait_for_charts` marks every drawn chart stale,
 runs, and waits until each expected chart is there again and none is stale or still to be drawn (a resize or
@@ -60,14 +61,18 @@ SVG_TEXTS_OUTSIDE = """(s) => {
     const box = s.getBoundingClientRect(), k = s.viewBox.baseVal.width / box.width, h = s.viewBox.baseVal.height;
     return [...s.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
       const r = t.getBoundingClientRect();
-      return [t.textContent, (r.left - box.left) * k, (r.right - box.left) * k, (r.top - box.top) * k, (r.bottom - box.top) * k];
+      return [t.textContent, (r.left - box.left) * k, (r.right - box.left) * k, (r.top - box.top) * k,
+              (r.bottom - box.top) * k];
     }).filter(([, l, r, top, bottom]) => l < -1 || r > s.viewBox.baseVal.width + 1 || top < -1 || bottom > h + 1);
 }"""
 SVG_TEXTS_OVERLAPPING = """(s) => {
-    const boxes = [...s.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => [t.textContent, t.getBoundingClientRect()]);
+    const boxes = [...s.querySelectorAll('text')].filter((t) => t.textContent.trim())
+      .map((t) => [t.textContent, t.getBoundingClientRect()]);
     const out = [];
     boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
-      if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1) out.push([a, b]);
+      const across = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const down = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (across > 1 && down > 1) out.push([a, b]);
     }));
     return out;
 }"""
@@ -93,7 +98,8 @@ def redrawn(lab: Lab, name: str, block: int, width: int):
 def text_sizes(svg) -> list[float]:
     """The on-screen size (px) of every non-empty text of a drawn chart."""
     return svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-        .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+        .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width
+                  / s.viewBox.baseVal.width)""")
 
 
 def labels_outside(svg) -> list[str]:

@@ -59,7 +59,8 @@ def run_cli(args: list[str]) -> subprocess.CompletedProcess:
 
 
 def run_module(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
-    """The same in a new interpreter, `python -m inference_lab ARGS`: for the few smoke tests of the real entry point."""
+    """The same in a new interpreter, `python -m inference_lab ARGS`: for the few smoke tests of the real entry
+    point."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), PYTHONIOENCODING="utf-8")
     return subprocess.run([sys.executable, "-m", "inference_lab", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, encoding="utf-8", timeout=timeout)

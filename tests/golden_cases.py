@@ -123,7 +123,8 @@ CONFIGS: dict[str, dict] = {
     "combo_slots_3_block_2_pool_40_budget_3": dict(SLOTS=3, BLOCK_SIZE=2, POOL_BLOCKS=40, TOKEN_BUDGET=3),
     "combo_queue_2_quant_4_seed_5_merges_5": dict(QUEUE_LIMIT=2, QUANT_BITS=4, SEED=5, N_MERGES=5),
     "combo_slots_4_pool_20_follow_D_budget_8": dict(SLOTS=4, POOL_BLOCKS=20, FOLLOW="D", TOKEN_BUDGET=8),
-    "combo_context_48_queue_3_slots_3_follow_E": dict(MAX_CONTEXT=48, QUEUE_LIMIT=3, SLOTS=3, POOL_BLOCKS=30, FOLLOW="E"),
+    "combo_context_48_queue_3_slots_3_follow_E": dict(MAX_CONTEXT=48, QUEUE_LIMIT=3, SLOTS=3, POOL_BLOCKS=30,
+                                                      FOLLOW="E"),
     "combo_costs_slo_gate": dict(COST_PREFILL_PER_TOKEN=100, COST_DECODE_FIXED=2500, TTFT_SLO=4000, QUANT_BITS=5,
                                  QUALITY_GATE=0.85),
     "combo_merges_20_block_5_seed_11": dict(N_MERGES=20, BLOCK_SIZE=5, SEED=11, TOKEN_BUDGET=5),
@@ -204,5 +205,6 @@ LAB_DIR = "lab"
 LAB_CONFIGS: dict[str, dict] = {
     "clock_roofline": dict(overrides=dict(CLOCK="roofline"), flags=[]),
     "clock_roofline_steps": dict(overrides=dict(CLOCK="roofline"), flags=["--steps"]),
-    "clock_roofline_a100_weights_8": dict(overrides=dict(CLOCK="roofline", GPU="A100-SXM4-80GB", WEIGHT_BITS=8), flags=[]),
+    "clock_roofline_a100_weights_8": dict(overrides=dict(CLOCK="roofline", GPU="A100-SXM4-80GB", WEIGHT_BITS=8),
+                                          flags=[]),
 }

@@ -58,13 +58,16 @@ def _npm_pack(dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".npm-pack-") as tmp:
         try:
-            result = subprocess.run([npm, "pack", f"{AXE_PACKAGE}@{AXE_VERSION}", "--silent", "--pack-destination", tmp],
+            result = subprocess.run([npm, "pack", f"{AXE_PACKAGE}@{AXE_VERSION}", "--silent", "--pack-destination",
+                                     tmp],
                                     cwd=tmp, capture_output=True, text=True, timeout=300)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise AxeUnavailable(f"npm pack {AXE_PACKAGE}@{AXE_VERSION} did not finish: {exc}\n{AXE_WHAT_TO_DO}") from exc
+            raise AxeUnavailable(f"npm pack {AXE_PACKAGE}@{AXE_VERSION} did not finish: {exc}\n"
+                                 f"{AXE_WHAT_TO_DO}") from exc
         packed = Path(tmp) / AXE_TARBALL
         if result.returncode != 0 or not packed.is_file():
-            raise AxeUnavailable(f"npm pack {AXE_PACKAGE}@{AXE_VERSION} failed: {result.stderr.strip()[-500:]}\n{AXE_WHAT_TO_DO}")
+            raise AxeUnavailable(f"npm pack {AXE_PACKAGE}@{AXE_VERSION} failed: "
+                                 f"{result.stderr.strip()[-500:]}\n{AXE_WHAT_TO_DO}")
         os.replace(packed, dest)  # atomically: a partial file never lands in the cache
 
 
@@ -75,7 +78,8 @@ def locate_tarball() -> Path:
         mirrored = Path(mirror).expanduser() / AXE_TARBALL
         if mirrored.is_file():
             if sha256(mirrored) != AXE_TARBALL_PIN:
-                raise AssertionError(f"{mirrored}: sha256 {sha256(mirrored)} is not the pin {AXE_TARBALL_PIN}; replace it.")
+                raise AssertionError(f"{mirrored}: sha256 {sha256(mirrored)} is not the pin {AXE_TARBALL_PIN}; "
+                                     "replace it.")
             return mirrored
     cached = AXE_CACHE_DIR / AXE_TARBALL
     if cached.is_file() and sha256(cached) != AXE_TARBALL_PIN:
@@ -85,7 +89,8 @@ def locate_tarball() -> Path:
         got = sha256(cached)
         if got != AXE_TARBALL_PIN:
             cached.unlink()
-            raise AssertionError(f"npm pack {AXE_PACKAGE}@{AXE_VERSION} gave sha256 {got}, not the pin {AXE_TARBALL_PIN}.")
+            raise AssertionError(f"npm pack {AXE_PACKAGE}@{AXE_VERSION} gave sha256 {got}, not the pin "
+                                 f"{AXE_TARBALL_PIN}.")
     return cached
 
 

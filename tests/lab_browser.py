@@ -46,7 +46,8 @@ CHROMIUM_ARGS = [
 # The heading and printed lines of each panel in `blocks` (Lab.panels_lines).
 PANEL_LINES = """(blocks) => blocks.map((n) => {
   const panel = document.querySelector(`[data-block="${n}"]`);
-  return [panel.querySelector(':scope > summary').innerText, ...panel.querySelector(':scope > pre').innerText.split('\\n')];
+  return [panel.querySelector(':scope > summary').innerText,
+          ...panel.querySelector(':scope > pre').innerText.split('\\n')];
 })"""
 
 
@@ -76,7 +77,10 @@ SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind ||
 # or with null after `ms`: told by a MutationObserver of [data-status], so the wait costs the page nothing.
 STATUS_BECOMES = """([statuses, ms]) => new Promise((resolve) => {
   const wanted = new RegExp(`^(${statuses})$`);
-  const status = () => { const s = document.querySelector('[data-status]')?.dataset.status ?? ''; return wanted.test(s) ? s : null; };
+  const status = () => {
+    const s = document.querySelector('[data-status]')?.dataset.status ?? '';
+    return wanted.test(s) ? s : null;
+  };
   const now = status();
   if (now !== null) { resolve(now); return; }
   const observer = new MutationObserver(() => {
@@ -84,7 +88,8 @@ STATUS_BECOMES = """([statuses, ms]) => new Promise((resolve) => {
     if (s !== null) { clearTimeout(timer); observer.disconnect(); resolve(s); }
   });
   const timer = setTimeout(() => { observer.disconnect(); resolve(null); }, ms);
-  observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  observer.observe(document.documentElement,
+                   { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
 })"""
 
 
@@ -205,7 +210,8 @@ class Lab:
         the address asked for, or None when it ran nothing."""
         self.wait_idle()
         before = self.count_sent()
-        self.page.evaluate("(url) => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); }",
+        self.page.evaluate("(url) => { history.pushState(null, '', url); dispatchEvent(new "
+                           "PopStateEvent('popstate')); }",
                            self.home + query)
         if not [m for m in self.sent(since=before) if m["type"] in ("run", "render")]:
             return None
@@ -219,10 +225,12 @@ class Lab:
         self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         self.page.set_viewport_size({"width": 1440, "height": 900})
         # code views start closed (an open CodeMirror editor at 375 px keeps parts of the page moving)
-        self.page.evaluate("() => document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = false; })")
+        self.page.evaluate("() => document.querySelectorAll('details.code-view[open]').forEach((d) => { d.open = "
+                           "false; })")
         # A new run keeps the selected step (static/tools/steps.js), as a first visit's first run keeps none: a
         # step the last module chose (a chart's arrow keys) goes back to step 1, where a first run starts.
-        if self.page.evaluate("() => document.querySelector('[data-step-slider]')?.getAttribute('aria-valuenow')") not in (None, "1"):
+        at = self.page.evaluate("() => document.querySelector('[data-step-slider]')?.getAttribute('aria-valuenow')")
+        if at not in (None, "1"):
             self.visit("?step=1")
         self.visit(query)
         self.page_errors.clear()
@@ -333,7 +341,8 @@ def screenshot(locator, path) -> None:
 
 
 def editor_text(editor) -> str:
-    """The text of a code editor (static/tools/code.js's CodeMirror; it shows a trailing newline as a last, empty line)."""
+    """The text of a code editor (static/tools/code.js's CodeMirror; it shows a trailing newline as a last, empty
+    line)."""
     return "\n".join(editor.locator(".cm-line").all_text_contents())
 
 

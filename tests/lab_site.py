@@ -1,11 +1,12 @@
 """Helpers shared by the site tests: build dist/ from the Pyodide mirror and serve it locally.
 
 `pyodide_mirror()` is $LAB_PYODIDE_MIRROR (made absolute), else pyodide-0.27.7 in the shared folder ($LAB_SHARED,
-default ../shared next to the repository) when it exists (else None: the build then uses its cache or the CDN). `RecordingServer` is sitebuild's
-plain threaded file server on 127.0.0.1 that remembers every path asked for and can be told to
-answer some paths itself (to fake a missing file or a different engine). `cold_boots()` is how many
-times any test server handed a browser Pyodide's pyodide.asm.wasm (a build test's own urllib GET is no boot) (each one is a cold Pyodide start, ~10-30 s
-on a 2-core machine); conftest.py prints it in the terminal summary ("Pyodide cold boots: N").
+default ../shared next to the repository) when it exists (else None: the build then uses its cache or the CDN).
+`RecordingServer` is sitebuild's plain threaded file server on 127.0.0.1 that remembers every path asked for and can
+be told to answer some paths itself (to fake a missing file or a different engine). `cold_boots()` is how many
+times any test server handed a browser Pyodide's pyodide.asm.wasm (a build test's own urllib GET is no boot) (each
+one is a cold Pyodide start, ~10-30 s on a 2-core machine); conftest.py prints it in the terminal summary ("Pyodide
+cold boots: N").
 """
 from __future__ import annotations
 
@@ -129,10 +130,10 @@ class RecordingServer:
         recorder, fixed = self.paths, dict(overrides or {})
 
         class Handler(CountingHandler):
-            def do_GET(self):  # noqa: N802 (http.server naming)
+            def do_GET(self):
                 self._answer(send_body=True)
 
-            def do_HEAD(self):  # noqa: N802
+            def do_HEAD(self):
                 self._answer(send_body=False)
 
             def _answer(self, send_body):

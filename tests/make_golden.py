@@ -145,7 +145,8 @@ def main_en(check: bool) -> int:
     sys.path.insert(0, str(ROOT / "py"))
     files, folder = build_en(), GOLDEN_DIR / "en"
     if check:
-        bad = [n for n, c in files.items() if not (folder / n).exists() or (folder / n).read_text(encoding="utf-8") != c]
+        bad = [n for n, c in files.items()
+               if not (folder / n).exists() or (folder / n).read_text(encoding="utf-8") != c]
         for n in bad:
             print(f"out of date: tests/golden/en/{n}")
         return 1 if bad else 0
@@ -165,9 +166,11 @@ def main(argv: list[str]) -> int:
     if "--en" in argv:
         return main_en(check)
     files = build()
-    stale = sorted(p.name for p in GOLDEN_DIR.glob("*") if p.name not in files and p.is_file()) if GOLDEN_DIR.exists() else []
+    stale = (sorted(p.name for p in GOLDEN_DIR.glob("*") if p.name not in files and p.is_file())
+             if GOLDEN_DIR.exists() else [])
     if check:
-        bad = [n for n, c in files.items() if not (GOLDEN_DIR / n).exists() or (GOLDEN_DIR / n).read_text(encoding="utf-8") != c]
+        bad = [n for n, c in files.items()
+               if not (GOLDEN_DIR / n).exists() or (GOLDEN_DIR / n).read_text(encoding="utf-8") != c]
         for n in bad + stale:
             print(f"out of date: tests/golden/{n}")
         return 1 if bad or stale else 0

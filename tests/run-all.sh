@@ -2,6 +2,7 @@
 # Runs every test of the lab (engine, golden and differential, exercises, browser),
 # installing first what they need: the Python packages in requirements-dev.txt and
 # Debian's chromium (Playwright drives it; it never downloads a browser of its own).
+# The Python linter (ruff, configured in ruff.toml) runs before pytest: a finding fails the run.
 # Then the unit tests of the page's JavaScript modules with Node's own runner
 # (node --test tests/js/, Node 20, no npm packages). Both must pass for exit 0; a
 # machine without node fails, saying so (the JS tests never pass by not running).
@@ -29,6 +30,13 @@ fi
 # on its own page, then the engine/golden/build tests (conftest.py groups them; ~equal seconds each).
 # The font tarball is fetched into .cache/ once first, so the two workers' builds never race for it.
 python3 -c "import sitebuild; sitebuild.fonts.font_files()" || exit 1
+
+echo "== Python lint: ruff check (ruff.toml)"
+python3 -m ruff check py sitebuild build.py tests bench tools || {
+  echo "ruff found the problems above: fix them (python3 -m ruff check --fix fixes some) and run again" >&2
+  exit 1
+}
+
 python3 -m pytest -n 2 --dist loadgroup "$@"
 pytest_rc=$?
 

@@ -53,7 +53,8 @@ CONFIGS = {
                          "REQUESTS": trace(cancel_at={"A": 8301, "E": 12000})},
     "abort_while_recomputing": {"FOLLOW": "A", "BLOCK_SIZE": 1, "REQUESTS": [
         dict(id="A", arrival=0, text="xin", max_new=6, temperature=0.0, top_k=0, top_p=0.5, seed=0),
-        dict(id="B", arrival=0, text="xin xin xin", max_new=4, temperature=0.0, top_k=0, top_p=0.5, seed=0, cancel_at=8301)]},
+        dict(id="B", arrival=0, text="xin xin xin", max_new=4, temperature=0.0, top_k=0, top_p=0.5, seed=0,
+             cancel_at=8301)]},
     "pool_7": {"POOL_BLOCKS": 7},
     "pool_4": {"POOL_BLOCKS": 4},
     "block_8_pool_4": {"BLOCK_SIZE": 8, "POOL_BLOCKS": 4},
@@ -102,7 +103,8 @@ def config_copies_gone(old: dict, new: dict, config: dict, where: str) -> tuple[
 def missing(old, new, where="") -> list[str]:
     """Where `new` lacks or changes something `old` has (new dict keys are allowed)."""
     if isinstance(old, dict) and isinstance(new, dict):
-        return [p for k in old for p in (missing(old[k], new[k], f"{where}.{k}") if k in new else [f"{where}.{k} gone"])]
+        return [p for k in old
+                for p in (missing(old[k], new[k], f"{where}.{k}") if k in new else [f"{where}.{k} gone"])]
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return [p for i, (a, b) in enumerate(zip(old, new)) for p in missing(a, b, f"{where}[{i}]")]
     return [] if old == new and type(old) is type(new) else [f"{where}: {str(old)[:80]} != {str(new)[:80]}"]

@@ -27,14 +27,15 @@ GOLDEN = SHARED / "golden" / "default.txt"
 
 # Lines that lost their indentation in the copy: methods of KVPool and the
 # nested functions / main loop of run_engine. They belong one level deeper.
-_DEDENTED = re.compile(r"^(def (used|write|gather|release)\(self|def (admit|finish|emit)\(req|while pending or waiting or running:)")
+_DEDENTED = re.compile(r"^(def (used|write|gather|release)\(self|def (admit|finish|emit)\(req|while pending or "
+                       r"waiting or running:)")
 
 
 def source() -> str:
     lines = SEED_PAGE.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith('"""Lab tổng hợp Inference'))
-    end = next(i for i, l in enumerate(lines) if l.startswith('print("PASS:'))
-    body = ["    " + l if _DEDENTED.match(l) else l for l in lines[start:end + 1]]
+    start = next(i for i, line in enumerate(lines) if line.startswith('"""Lab tổng hợp Inference'))
+    end = next(i for i, line in enumerate(lines) if line.startswith('print("PASS:'))
+    body = ["    " + line if _DEDENTED.match(line) else line for line in lines[start:end + 1]]
     return "\n".join(body) + "\n"
 
 

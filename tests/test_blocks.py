@@ -33,7 +33,8 @@ def test_table_has_the_thirteen_blocks_in_order():
 def test_source_reference_resolves(number, ref):
     obj = ref.resolve()
     kind = type(obj).__name__
-    assert inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isclass(obj), f"block {number}: {ref} is a {kind}"
+    assert inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isclass(obj), (f"block {number}: {ref} is a "
+                                                                                      f"{kind}")
     assert (obj.__module__, obj.__qualname__) == (dotted(ref.module), ref.qualname)
     assert re.match(r"\s*(@\w+.*\n\s*)*(def|class) ", inspect.getsource(obj)), f"{ref}: no source to show"
 
@@ -70,7 +71,8 @@ def test_page_row_and_panel_come_from_the_table(b):
     assert cell("Lab dựng gì", b.number) == b.builds and cell("Lab dựng gì", b.number, "en") == b.en[0]
     assert cell("Cách đọc &amp; kiểm chứng", b.number) == b.reads
     assert cell("Cách đọc &amp; kiểm chứng", b.number, "en") == b.en[1]
-    panel = re.search(rf'<details class="panel" data-block="{b.number}" id="khoi-{b.number}"><summary><span class="panel-title"[^>]*>(.*?)</span>',
+    panel = re.search(rf'<details class="panel" data-block="{b.number}" id="khoi-{b.number}"><summary><span '
+                      r'class="panel-title"[^>]*>(.*?)</span>',
                       PAGE).group(1)
     assert html.unescape(panel) == f"Output khối {b.code}"
     item = re.search(rf'<li><span data-lang="vi">Khối {b.number} (.*?)</li>', PAGE).group(1)
@@ -116,6 +118,7 @@ def test_missing_placeholder_is_a_build_error():
 # ── README.md and the package docstring ────────────────────────────────────
 def test_docs_match_the_table():
     for path, text in sitebuild.synced_docs().items():
-        assert path.read_text(encoding="utf-8") == text, f"{path.name} drifted from blocks.py: run python3 build.py docs"
+        assert path.read_text(encoding="utf-8") == text, (f"{path.name} drifted from blocks.py: run python3 build.py "
+                                                          "docs")
     assert "\n".join(blocks.code_map_lines()) in inference_lab.__doc__
     assert "\n".join(blocks.readme_code_map()) in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect, page_screenshot, screenshot
+from lab_browser import (ARTIFACTS, READY_MS, RUN_MS, Lab, assert_page_shows, csp_errors, engine_text, expect,
+                         page_screenshot, screenshot)
 from lab_site import GOLDEN, RecordingServer, sitebuild, page_csp
 
 pytestmark = pytest.mark.browser
@@ -26,7 +27,8 @@ def test_controls_are_built_from_the_engine_description(lab):
         control = lab.control(field["name"])
         expect(control).to_have_count(1)
         default = field["default"]                          # as JavaScript writes a number: 0.0 -> "0"
-        expect(control).to_have_value(str(int(default)) if isinstance(default, float) and default.is_integer() else str(default))
+        expect(control).to_have_value(str(int(default)) if isinstance(default,
+                                                                      float) and default.is_integer() else str(default))
         assert lab.page.locator(f'label[for="{control.get_attribute("id")}"]').text_content().strip()
     headline = ["SLOTS", "QUEUE_LIMIT", "TOKEN_BUDGET", "BLOCK_SIZE", "POOL_BLOCKS", "QUANT_BITS", "FOLLOW"]
     for name in headline:
@@ -45,7 +47,8 @@ def test_default_run_shows_every_block_line_of_the_golden_output(lab):
     assert_page_shows(lab, GOLDEN.read_text(encoding="utf-8"))
     # the quick checkpoints students are told to look for
     expect(lab.page.locator('[data-block="1"]')).to_contain_text("D (đến 1.50 ms): TỪ CHỐI 429")
-    expect(lab.page.locator('[data-block="2"]')).to_contain_text("Bị chặn: E - prompt 8 token + max_new 30 = 38 > MAX_CONTEXT 24.")
+    expect(lab.page.locator('[data-block="2"]')).to_contain_text("Bị chặn: E - prompt 8 token + max_new 30 = 38 > "
+                                                                 "MAX_CONTEXT 24.")
     expect(lab.page.locator('[data-block="4"]')).to_contain_text("TTFT = 23.00 ms - 1.00 ms = 22.00 ms")
     expect(lab.page.locator('[data-block="summary"]')).to_contain_text("PASS: đường ống phục vụ LLM thu nhỏ chạy đúng")
     for n in range(1, 14):
@@ -103,7 +106,8 @@ def test_double_click_runs_once(lab):
     # both clicks of a double click in one task, as a person's ~100 ms apart would land while the run is in
     # flight (Playwright's dblclick on a loaded machine can send the second after a warm re-run has ended)
     lab.page.evaluate("""() => { const run = document.querySelector('[data-action="run"]');
-                                  run.click(); run.click(); run.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }""")
+                                  run.click(); run.click();
+                                 run.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }""")
     lab.wait_status("done", RUN_MS)
     assert lab.count_sent("run") == before + 1
 
@@ -149,7 +153,8 @@ def imports_line(manifest: dict, path: str) -> str:
     if path.startswith(sitebuild.STDLIB_PATH):
         return f"{sitebuild.STDLIB_ZIP} {path[len(sitebuild.STDLIB_PATH):]}"
     inner = path[len(sitebuild.SITE_PACKAGES):]
-    upstream = next(n for n in sitebuild.PYODIDE_RUNTIME if n.endswith(".whl") and n.split("-")[0] == inner.split("/")[0])
+    upstream = next(n for n in sitebuild.PYODIDE_RUNTIME
+                    if n.endswith(".whl") and n.split("-")[0] == inner.split("/")[0])
     return f"{upstream} {inner}"
 
 

@@ -19,7 +19,8 @@ BLOCK_OF = {"timeline": 3, "attention": 5, "kv-blocks": 6, "sampling": 8, "ttft"
 RUNS = {
     "default": {},
     "refused": {"SLOTS": 1},                                    # FOLLOW=C gets 429 at the gateway
-    "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2},  # the KV pool runs out: 2 preemptions, C waits for KV once
+    # the KV pool runs out: 2 preemptions, C waits for KV once
+    "preempt": {"SLOTS": 3, "POOL_BLOCKS": 7, "QUEUE_LIMIT": 2},
 }
 
 
@@ -75,8 +76,10 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     items = report["steps"]["items"]
     assert "steps" not in b3 and "steps" not in b11                               # the run log is the one record
     assert tl.locator(".task").count() == sum(len(st["tasks"]) for st in items)
-    assert tl.locator('.task[data-phase="prefill"]').count() == sum(t[1] == "prefill" for st in items for t in st["tasks"])
-    refused = tl.locator(".refused").evaluate_all("els => els.map(e => [e.closest('[data-request]').dataset.request, e.dataset.code])")
+    prefills = sum(t[1] == "prefill" for st in items for t in st["tasks"])
+    assert tl.locator('.task[data-phase="prefill"]').count() == prefills
+    refused = tl.locator(".refused").evaluate_all("els => els.map(e => [e.closest('[data-request]').dataset.request, "
+                                                  "e.dataset.code])")
     assert sorted(refused) == sorted([r["id"], r["code"]] for r in b11["rejected"]) == [["D", "429"], ["E", "400"]]
     expect(tl.locator('[data-request="D"]')).to_contain_text("429")
     expect(tl.locator('[data-request="E"]')).to_contain_text("400")
@@ -102,7 +105,8 @@ def test_default_run_draws_all_six_charts_from_the_report(lab):
     assert smp.locator(f'.bar[data-token="{block_data(report, 8)["token"]}"]').count() == 2       # before and after
 
     tt = chart(lab, "ttft")
-    assert tt.locator(".request").evaluate_all("els => els.map(e => e.dataset.request)") == [r["id"] for r in b11["requests"]]
+    shown = tt.locator(".request").evaluate_all("els => els.map(e => e.dataset.request)")
+    assert shown == [r["id"] for r in b11["requests"]]
     expect(tt.locator(".slo")).to_contain_text("SLO 8.00 ms")
     expect(tt.locator("svg.chart-svg")).to_contain_text("TTFT 22.00 ms · ✗ vượt SLO")
 
@@ -140,7 +144,8 @@ def test_preemption_run_marks_preemptions_on_the_timeline_and_kv_blocks(lab):
     assert [(p["step"], p["request"]) for p in pre] == [(5, "C"), (9, "D")]    # at step 6 C waits for KV (issue 21)
 
     tl = chart(lab, "timeline")
-    marks = tl.locator(".preemption").evaluate_all("els => els.map(e => [e.closest('[data-request]').dataset.request, +e.dataset.step])")
+    marks = tl.locator(".preemption").evaluate_all("els => els.map(e => "
+                                                   "[e.closest('[data-request]').dataset.request, +e.dataset.step])")
     assert marks == [[p["request"], p["step"]] for p in pre]
     assert "2 lần preempt" in tl.locator("svg.chart-svg").get_attribute("aria-label")
 
@@ -202,14 +207,16 @@ def test_charts_are_legible_at_phone_width_and_follow_the_width(lab):
                    return s && f && +s.getAttribute('width') <= f.clientWidth + 1; }""",
                 arg=[f'[data-chart="{name}"] svg[role=img]'], timeout=5000)
             sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width
+                          / s.viewBox.baseVal.width)""")
             assert sizes and min(sizes) >= 11, f"{name}: text drawn at {min(sizes):.1f} px"
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, "the page scrolls sideways at 375 px"
     finally:
         lab.page.set_viewport_size({"width": 1440, "height": 900})
     lab.page.wait_for_function(
-        "() => +document.querySelector('[data-chart=timeline] svg[role=img]').getAttribute('width') > 900", timeout=5000)
+        "() => +document.querySelector('[data-chart=timeline] svg[role=img]').getAttribute('width') > 900",
+        timeout=5000)
 
 
 DRAWN_FOR_ITS_FRAME = """([sel]) => {
@@ -241,7 +248,8 @@ def test_screenshots_of_every_chart_at_both_widths(lab, run):
                 root = lab.page.locator(f'[data-block="{BLOCK_OF[name]}"] [data-chart="{name}"]{fresh}')
                 root.scroll_into_view_if_needed()
                 box = root.bounding_box()
-                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, f"{name} leaves the screen at {width} px"
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (f"{name} leaves the screen at "
+                                                                                        f"{width} px")
                 expect(root.locator("figcaption")).to_be_visible()
                 assert root.locator("figcaption").inner_text().strip(), f"{name} has no caption at {width} px"
                 if root.get_attribute("data-empty") != "true":

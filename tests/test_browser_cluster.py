@@ -86,7 +86,8 @@ def test_legible_at_phone_width_and_wide(lab: Lab):
                     assert not over, f"{name} (block {block}): labels outside the drawing at {width} px: {over}"
                     shoot(lab, name, block, ARTIFACTS / f"chart-{name}{block}-{values['REPLICAS']}-{width}.png")
                 if width == 375:
-                    overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                    overflow = lab.page.evaluate("document.documentElement.scrollWidth - "
+                                                 "document.documentElement.clientWidth")
                     assert overflow <= 0, "the page scrolls sideways at 375 px"
         finally:
             lab.page.set_viewport_size({"width": 1440, "height": 900})

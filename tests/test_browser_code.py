@@ -332,7 +332,8 @@ def test_exercise_button_loads_its_patch_and_keeps_the_students_edit(lab):
     unstash.click()
     expect(unstash).to_be_hidden()
     assert editor_text(open_editor(lab, "sampler.sample", 8)) == GREEDY
-    assert editor_text(open_editor(lab, "scheduler.plan_tasks", 3)) == inspect.getsource(original("scheduler.plan_tasks"))
+    assert editor_text(open_editor(lab, "scheduler.plan_tasks",
+                                   3)) == inspect.getsource(original("scheduler.plan_tasks"))
     restore(lab, "sampler.sample", 8)
 
 

@@ -29,7 +29,8 @@ def editor_page(chromium, tmp_path_factory):
     page = chromium.new_page()
     page.goto(server.url + "blank.html")
     page.evaluate("""() => { window.__violations = [];
-        document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI)); }""")
+        document.addEventListener('securitypolicyviolation',
+                                  (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI)); }""")
     yield page
     page.close()
     server.close()
@@ -46,7 +47,8 @@ def test_editor_in_a_shadow_root_is_styled_without_csp_violations(editor_page):
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
         const root = document.getElementById('host').shadowRoot;
         const gutter = root.querySelector('.cm-gutters');
-        return { numbers: [...root.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].filter((e) => e.style.visibility !== 'hidden').map((e) => e.textContent),
+        return { numbers: [...root.querySelectorAll('.cm-lineNumbers .cm-gutterElement')]
+                   .filter((e) => e.style.visibility !== 'hidden').map((e) => e.textContent),
                  gutterBg: getComputedStyle(gutter).backgroundColor, adopted: root.adoptedStyleSheets.length,
                  styleTags: document.querySelectorAll('style').length + root.querySelectorAll('style').length,
                  label: root.querySelector('.cm-content').getAttribute('aria-label') };

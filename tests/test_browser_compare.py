@@ -1,7 +1,8 @@
 """Browser tests of "compare with the previous run" (static/tools/compare.js): after a re-run every number
 that changed carries data-changed="OLD" (drawn as OLD → NEW by CSS, so the panel text stays the
 engine's), the checkbox data-action="toggle-changes" removes and restores the marks, and lines are
-only compared when they correspond. Same harness as test_browser.py (conftest.py: the session's build, server and Chromium).
+only compared when they correspond. Same harness as test_browser.py (conftest.py: the session's build, server and
+Chromium).
 """
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def test_changing_queue_limit_marks_block_1_counts_with_their_old_values(lab):
     assert lab.run() == "done"
     assert lab.run({"QUEUE_LIMIT": 2}) == "done"
     block1 = '[data-block="1"]'
-    # "hệ thống chứa tối đa 3 -> 4 yêu cầu", "từ chối 429 ở cổng=1 -> 0", "được phục vụ=3 -> 4", "5 = 3 + 2 -> 5 = 4 + 1"
+    # "hệ thống chứa tối đa 3 -> 4 yêu cầu", "từ chối 429 ở cổng=1 -> 0", "được phục vụ=3 -> 4",
+    # "5 = 3 + 2 -> 5 = 4 + 1"
     pairs = marks(lab, block1).evaluate_all("els => els.map(e => [e.dataset.changed, e.textContent])")
     for old_new in (["3", "4"], ["1", "0"], ["2", "1"]):
         assert old_new in pairs, pairs
@@ -99,7 +101,8 @@ def test_lines_that_only_one_run_has_are_never_marked(lab):
     assert marked_steps <= old_steps, f"steps {sorted(marked_steps - old_steps)} did not exist before"
     # step 11 of both runs: 24.20 ms -> 25.30 ms became 24.20 ms -> 27.80 ms
     step11 = lab.page.locator('[data-block="3"] pre .line', has_text=re.compile(r"^\s*bước 11:"))
-    assert step11.locator("[data-changed]").evaluate_all("els => els.map(e => [e.dataset.changed, e.textContent])")[0] == ["25.30", "27.80"]
+    changed = step11.locator("[data-changed]").evaluate_all("els => els.map(e => [e.dataset.changed, e.textContent])")
+    assert changed[0] == ["25.30", "27.80"]
 
 
 def test_marks_are_inserted_as_text_not_markup(lab):

@@ -109,7 +109,8 @@ def test_unknown_characters_warn_and_the_engine_refuses_with_400(lab):
     expect(warning).to_contain_text("“!”")
     expect(warning).to_contain_text("400")
     assert lab.run(reset=False) == "done"
-    expect(lab.page.locator('[data-block="2"]')).to_contain_text("Bị chặn: A - mã 400: văn bản có ký tự tokenizer chưa từng thấy: 'à', '!'")
+    expect(lab.page.locator('[data-block="2"]')).to_contain_text("Bị chặn: A - mã 400: văn bản có ký tự tokenizer "
+                                                                 "chưa từng thấy: 'à', '!'")
     lab.page.click('[data-action="reset"]')
     expect(warning).to_have_count(0)
 
@@ -222,7 +223,8 @@ def test_screenshots_of_the_editor_at_phone_and_desktop_width(lab):
         screenshot(lab.page.locator("#runner"), ARTIFACTS / f"editor-{width}-runner.png")
         overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways at {width} px"
-        inner = lab.page.evaluate("(() => { const s = document.querySelector('.requests-scroll'); return s.scrollWidth - s.clientWidth; })()")
+        inner = lab.page.evaluate("(() => { const s = document.querySelector('.requests-scroll'); return "
+                                  "s.scrollWidth - s.clientWidth; })()")
         assert inner <= 0, f"the request table scrolls sideways at {width} px"
     lab.page.set_viewport_size({"width": 1440, "height": 900})
     lab.page.click('[data-action="reset"]')

@@ -29,7 +29,8 @@ VIETNAMESE = re.compile(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]
 
 # The text a reader sees or hears: visible text, form controls' values and labels, SVG text and titles,
 # aria-label / title / alt attributes, CSS-generated ::before/::after text; the engine's Python source in the
-# code views (issue 11: code, shown as written) and the language switch (lang="vi": the other language's own name) left out.
+# code views (issue 11: code, shown as written) and the language switch (lang="vi": the other language's own name)
+# left out.
 VISIBLE_TEXT = """
 () => {
   // the other language's own name (the switch), and the engine's source code shown as written (code views)
@@ -44,7 +45,9 @@ VISIBLE_TEXT = """
   }
   for (const el of document.querySelectorAll('[aria-label], [title], [alt], [placeholder], [data-label]')) {
     if (skip(el) || !el.checkVisibility()) continue;
-    for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'data-label']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'data-label']) {
+      if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
   }
   for (const el of document.querySelectorAll('option')) out.push(el.textContent);
   for (const el of document.body.querySelectorAll('*')) {   // CSS-generated text (::before / ::after)
@@ -82,7 +85,8 @@ def switch(lab, to: str):
     """The header's switch, then the page in `to` until ready (or done: it words the last run again); the
     page was not loaded again and Python not started again."""
     workers = lab.page.evaluate("window.__lab.workers.length")
-    lab.page.evaluate("window.__lab.unloaded = false; addEventListener('pagehide', () => { window.__lab.unloaded = true; })")
+    lab.page.evaluate("window.__lab.unloaded = false; addEventListener('pagehide', () => { window.__lab.unloaded = "
+                      "true; })")
     lab.page.click('#lang-switch')
     lab.page.wait_for_url(re.compile(rf"lang={to}"))
     expect(lab.page.locator("html")).to_have_attribute("lang", to)
@@ -161,14 +165,16 @@ def test_english_page_after_a_run_has_no_vietnamese(en):
     for n in (2, 5, 6, 8, 9, 10, 11, 12, 13):
         page.locator(f'[data-block="{n}"]').scroll_into_view_if_needed()
     # charts off screen are drawn in idle time (static/charts/index.js): wait until the page is idle
-    page.evaluate("() => new Promise((r) => requestIdleCallback(() => requestAnimationFrame(() => r(true)), { timeout: 5000 }))")
+    page.evaluate("() => new Promise((r) => requestIdleCallback(() => requestAnimationFrame(() => r(true)), { "
+                  "timeout: 5000 }))")
     left = vietnamese_left(page)
     assert not left, f"Vietnamese on the English page: {left[:10]}"
     assert_page_shows_en(lab, english_text({}))
     assert page.locator('label[for]').first.inner_text() != ""
     labels = page.locator('#fields-headline label').all_inner_texts()
     assert any("Running slots (SLOTS)" in t for t in labels), labels
-    charts = page.evaluate("Array.from(document.querySelectorAll('svg title, svg desc, svg text, figcaption, .chart-title'), (e) => e.textContent)")
+    charts = page.evaluate("Array.from(document.querySelectorAll('svg title, svg desc, svg text, figcaption, "
+                           ".chart-title'), (e) => e.textContent)")
     assert charts and not [c for c in charts if VIETNAMESE.search(c)]
     assert not lab.page_errors and not lab.console_errors
 
@@ -214,7 +220,8 @@ def test_code_editor_and_its_lessons_are_english(en):
     lab = en
     page = lab.page
     assert lab.run() == "done"
-    page.locator('[data-block="3"] > summary').click() if page.locator('[data-block="3"]').get_attribute("open") is None else None
+    if page.locator('[data-block="3"]').get_attribute("open") is None:
+        page.locator('[data-block="3"] > summary').click()
     fold = page.locator('[data-code-for="3"]')
     assert not VIETNAMESE.search(fold.locator(":scope > summary").inner_text())
     if fold.get_attribute("open") is None:      # (an earlier test of the module may have opened every fold)

@@ -1,8 +1,8 @@
 """Browser tests of issue 16's three pictures: `tokens` (block 2), `quantization` (blocks 9 and 13) and `memory`
 (block 10), drawn from the report data for the default run and for degenerate runs (the followed request
 refused at the gateway: SLOTS=1; QUANT_BITS=2). Marks are checked against the engine's report computed here
-in CPython; keyboard details, phone width and screenshots at 375 and 1440 px (tests/artifacts/chart-*.png, LAB_SCREENSHOTS=1)
-too. Same harness as test_browser_charts.py (conftest.py: the session's build, server and Chromium).
+in CPython; keyboard details, phone width and screenshots at 375 and 1440 px (tests/artifacts/chart-*.png,
+LAB_SCREENSHOTS=1) too. Same harness as test_browser_charts.py (conftest.py: the session's build, server and Chromium).
 """
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from inference_lab.entrypoints.exercises import load_all
-from chart_helpers import (CHARTS_DRAWN, assert_drawn, at_width, chart, labels_outside, redrawn, run_and_wait_for_charts,
+from chart_helpers import (CHARTS_DRAWN, assert_drawn, at_width, chart, labels_outside, redrawn,
+                           run_and_wait_for_charts,
                            shoot, text_sizes)
 from lab_browser import ARTIFACTS, RUN_MS, Lab, block_data, engine_report, expect, screenshot
 from lab_site import ROOT
@@ -45,13 +46,15 @@ def test_default_run_draws_the_three_pictures_from_the_report(lab):
     assert [i for _, i in ids] == [0, 4, 3, 16, 8, 17, 5, 2, 14]
     bars = tok.locator(".request").evaluate_all("els => els.map(e => [e.dataset.request, e.dataset.code])")
     assert bars == [["A", "OK"], ["B", "OK"], ["E", "400"], ["C", "OK"], ["D", "429"]]
-    expect(tok.locator('.caption[data-request="E"]')).to_have_text("8 + 30 = 38 > 24 → 400 · bị chặn ở bước chuẩn bị đầu vào")
+    expect(tok.locator('.caption[data-request="E"]')).to_have_text("8 + 30 = 38 > 24 → 400 · bị chặn ở bước chuẩn bị "
+                                                                   "đầu vào")
     expect(tok.locator(".max-context")).to_have_attribute("data-max-context", "24")
 
     sweep = block_data(report, 13)["sweep"]
     for block in (9, 13):
         q = chart(lab, "quantization", block)
-        assert q.locator('.bar[data-metric="int_bytes"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [6, 7, 8]
+        assert q.locator('.bar[data-metric="int_bytes"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [6,
+                                                                                                                   7, 8]
         expect(q.locator('.bar[data-current="true"][data-metric="agreement"]')).to_contain_text("40/40 = 100.0% ✓")
         expect(q.locator('.bar[data-bits="6"][data-metric="agreement"]')).to_contain_text("37/40 = 92.5% ✗")
         expect(q.locator('.bar[data-bits="8"][data-metric="int_bytes"]')).to_contain_text("1192 byte")
@@ -80,9 +83,11 @@ def test_refused_followed_request_still_shows_how_its_text_would_be_split(lab):
     tok = chart(lab, "tokens", 2)
     expect(tok.locator(".chart-note")).to_contain_text("C bị từ chối 429 ở cổng nên engine chưa tách token")
     expect(tok.locator('.request[data-request="C"]')).to_have_attribute("data-code", "429")
-    expect(tok.locator('.caption[data-request="C"]')).to_contain_text("(nếu tokenize) → 429 · từ chối ở cổng, chưa tokenize")
+    expect(tok.locator('.caption[data-request="C"]')).to_contain_text("(nếu tokenize) → 429 · từ chối ở cổng, chưa "
+                                                                      "tokenize")
     assert tok.locator(".token-id").count() == len(block_data(report, 2)["follow_ids"]) == 9
-    assert chart(lab, "memory", 10).locator(".kv-pool rect.used").count() == block_data(report, 10)["budget"]["peak_blocks"]
+    assert chart(lab, "memory", 10).locator(".kv-pool rect.used").count() == block_data(report,
+                                                                                        10)["budget"]["peak_blocks"]
 
 
 def test_two_bits_run_shows_the_lowest_width_and_its_neighbours(lab):
@@ -93,7 +98,8 @@ def test_two_bits_run_shows_the_lowest_width_and_its_neighbours(lab):
         assert_drawn(lab, name, block)
     for block in (9, 13):
         q = chart(lab, "quantization", block)
-        assert q.locator('.bar[data-metric="agreement"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [2, 3, 4]
+        assert q.locator('.bar[data-metric="agreement"]').evaluate_all("els => els.map(e => +e.dataset.bits)") == [2,
+                                                                                                                   3, 4]
         expect(q.locator('.bar[data-current="true"][data-metric="agreement"]')).to_have_attribute("data-bits", "2")
         kept = f"{40 - b13['flips']}/40"
         expect(q.locator('.bar[data-bits="2"][data-metric="agreement"]')).to_contain_text(kept + " = ")
@@ -130,7 +136,8 @@ def test_legible_at_phone_width_and_screenshots(lab, run):
                     assert not over, f"{name} (block {block}): labels outside the drawing at 375 px: {over}"
                 shoot(lab, name, block, ARTIFACTS / f"chart-{name}{block}-{run}-{width}.png")
             if width == 375:
-                overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                overflow = lab.page.evaluate("document.documentElement.scrollWidth - "
+                                             "document.documentElement.clientWidth")
                 assert overflow <= 0, "the page scrolls sideways at 375 px"
     finally:
         lab.page.set_viewport_size({"width": 1440, "height": 900})
@@ -143,19 +150,22 @@ def test_learning_map_links_reach_their_targets(lab):
     links = lab.page.locator("#guide [data-learning-link]").evaluate_all(
         "els => els.map(a => [a.closest('[data-learning-point]').dataset.learningPoint, a.dataset.learningLink,"
         " a.getAttribute('href').slice(1), a.dataset.chartName || null])")
-    assert {(p, k) for p, k, _, _ in links} == {(str(n), k) for n in range(1, 10) for k in ("panel", "chart", "exercise")}
+    assert {(p, k) for p, k, _, _ in links} == {(str(n), k) for n in range(1, 10) for k in ("panel", "chart",
+                                                                                            "exercise")}
     cards = lab.page.locator("article[data-exercise]").evaluate_all("els => els.map(e => e.id)")
     assert {t for _, k, t, _ in links if k == "exercise"} == set(cards)            # every exercise, 15-18 included
     for point, kind, target, name in links:
         expect(lab.page.locator(f"#{target}"), f"point {point}: #{target}").to_have_count(1)
         if kind == "chart":
-            expect(lab.page.locator(f'#{target} > [data-chart="{name}"]'), f"point {point}: {name} in #{target}").to_have_count(1)
+            expect(lab.page.locator(f'#{target} > [data-chart="{name}"]'),
+                   f"point {point}: {name} in #{target}").to_have_count(1)
         if kind == "panel":
             expect(lab.page.locator(f"#{target}")).to_have_attribute("data-block", target.split("-")[1])
 
     # following a picture link from the guide opens the closed panel that holds it
     guide = lab.page.locator("#guide details", has=lab.page.locator("#hoc-2"))
-    if guide.get_attribute("open") is None:           # (an earlier module may have left it open: a click would close it)
+    # (an earlier module may have left it open: a click would close it)
+    if guide.get_attribute("open") is None:
         guide.locator("summary").click()
     lab.page.locator("#khoi-2").evaluate("el => { el.open = false; }")
     lab.page.locator('#hoc-2 [data-lang="vi"] a[data-learning-link="chart"]').click()   # the page's language
@@ -184,7 +194,8 @@ DRAW_REPORT = """async ([report]) => {
     // static/charts/index.js with the build's version (the page's module script carries it)
     const version = new URL(document.querySelector('script[type="module"][src]').src).search;
     const charts = await import(new URL('static/charts/index.js' + version, document.baseURI).href);
-    const items = Object.keys(charts.CHARTS).map((n) => [document.querySelector(`details[data-block="${n}"]`), Number(n)]);
+    const items = Object.keys(charts.CHARTS)
+      .map((n) => [document.querySelector(`details[data-block="${n}"]`), Number(n)]);
     items.forEach(([panel]) => { panel.open = true; });
     document.querySelectorAll('[data-chart]').forEach((el) => { el.dataset.stale = '1'; });
     await charts.placeAllCharts(items, report);
@@ -227,7 +238,8 @@ def test_every_chart_fits_with_only_debians_default_fonts(chromium_dejavu, serve
                     fonts = lab.page.evaluate("""() => [...document.querySelectorAll('[data-chart] svg.chart-svg text')]
                         .filter((t) => t.textContent.trim()).map((t) => getComputedStyle(t).fontFamily)""")
                     assert fonts and all(f.startswith('"Lab Mono"') for f in fonts), set(fonts)
-                    overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                    overflow = lab.page.evaluate("document.documentElement.scrollWidth - "
+                                                 "document.documentElement.clientWidth")
                     assert overflow <= 0, "the page scrolls sideways at 375 px"
                 if run == "default":
                     for name, block in PLACES:

@@ -2,16 +2,17 @@
 (one point per step with a cost, its bound and mix from the engine's own report computed here in CPython,
 the ridge point labelled, the clock in the caption), a click on a point selecting that step in the step
 view (the store's selected step, marked on the chart), the chart legible at 375 and 1440 px (no label
-outside its drawing, no two labels overlapping; screenshots in tests/artifacts/chart-roofline-*.png under LAB_SCREENSHOTS=1), the
-address ?CLOCK=roofline applying the roofline defaults like the control does (explicit values win), and the
-step view saying a step's bound in words and numbers.
+outside its drawing, no two labels overlapping; screenshots in tests/artifacts/chart-roofline-*.png under
+LAB_SCREENSHOTS=1), the address ?CLOCK=roofline applying the roofline defaults like the control does (explicit values
+win), and the step view saying a step's bound in words and numbers.
 Same harness as test_browser_charts.py (conftest.py: the session's one page, no new cold boot).
 """
 from __future__ import annotations
 
 import pytest
 
-from chart_helpers import SVG_TEXTS_OUTSIDE, SVG_TEXTS_OVERLAPPING, assert_drawn, chart, mark_stale, run_and_wait_for_charts
+from chart_helpers import (SVG_TEXTS_OUTSIDE, SVG_TEXTS_OVERLAPPING, assert_drawn, chart, mark_stale,
+                           run_and_wait_for_charts)
 from lab_browser import ARTIFACTS, RUN_MS, Lab, engine_report, expect, screenshot
 
 pytestmark = pytest.mark.browser
@@ -73,7 +74,8 @@ def test_clicking_a_point_selects_its_step_and_the_mark_follows_the_step(lab):
     hit = int(slider.get_attribute("aria-valuenow"))
     # points of steps with the same tasks lie on each other: the click selects the one on top
     top = point.evaluate("""(g) => { const r = g.getBoundingClientRect();
-        const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return +el.closest('[data-step]').dataset.step; }""")
+        const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return +el.closest('[data-step]').dataset.step; }""")
     assert hit == top
     expect(slider).to_have_attribute("aria-valuemax", str(count))
     mark = root.locator(".step-mark")
@@ -123,14 +125,17 @@ def test_roofline_chart_is_legible_at_375_and_1440_px(lab, clock):
             lab.page.set_viewport_size({"width": width, "height": 900})
             # redrawn for the panel's width: drawn 1:1, no sideways scroll inside the chart
             lab.page.wait_for_function(
-                """([sel, w]) => { const s = document.querySelector(sel + ' svg[role=img]'); const f = s && s.closest('.chart-frame');
-                   return s && f && +s.getAttribute('width') <= f.clientWidth + 1 && (w > 400 || f.clientWidth < 400); }""",
+                """([sel, w]) => { const s = document.querySelector(sel + ' svg[role=img]');
+                   const f = s && s.closest('.chart-frame');
+                   return s && f && +s.getAttribute('width') <= f.clientWidth + 1
+                          && (w > 400 || f.clientWidth < 400); }""",
                 arg=[sel, width], timeout=RUN_MS)
             svg = lab.page.locator(sel + " svg[role=img]")
             assert svg.evaluate(SVG_TEXTS_OUTSIDE) == [], f"labels outside the drawing at {width} px"
             assert svg.evaluate(SVG_TEXTS_OVERLAPPING) == [], f"labels overlap at {width} px"
             sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width
+                          / s.viewBox.baseVal.width)""")
             assert sizes and min(sizes) >= 11, f"text drawn at {min(sizes):.1f} px"
             root = lab.page.locator(sel)
             root.scroll_into_view_if_needed()

@@ -37,13 +37,13 @@ class Counter:
         paths = self.paths
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 paths.append(self.path)
                 self.send_response(200)
                 self.send_header("Access-Control-Allow-Origin", "*")
                 self.end_headers()
                 self.wfile.write(b"{}")
-            do_POST = do_HEAD = do_GET  # noqa: N815
+            do_POST = do_HEAD = do_GET
 
             def log_message(self, *args):
                 pass
@@ -129,7 +129,8 @@ def test_a_patch_link_shows_the_code_and_runs_nothing_until_the_click(link, coun
     expect(notice).to_contain_text("scheduler.plan_tasks")
     expect(notice).to_contain_text("Chưa có dòng nào của nó được chạy")
     expect(notice.locator('[data-action="run-link-code"]')).to_have_count(1)
-    expect(notice.locator('[data-action="engine-code"]')).to_have_attribute("href", re.compile(r"^[^?]*(\?(?!.*PATCH=).*)?$"))
+    expect(notice.locator('[data-action="engine-code"]')).to_have_attribute("href",
+                                                                            re.compile(r"^[^?]*(\?(?!.*PATCH=).*)?$"))
     editor = link.page.locator('[data-from-link] [data-code-editor="scheduler.plan_tasks"]')
     expect(editor).to_have_count(1, timeout=20000)              # shown, marked, in its editor
     assert link.status.get_attribute("data-status") == "ready"  # a PATCH= alone did not run
@@ -149,7 +150,8 @@ def test_after_the_click_the_edit_runs_and_reaches_nothing(link, counter):
     for path in ("/xhr", "/fetch", "/pyfetch", "/import.js", "/ws"):
         expect(note).to_contain_text(path, timeout=RUN_MS)
     expect(link.page.locator('[data-error-for="patch:scheduler.plan_tasks"]')).to_contain_text(LESSON_VI)
-    link.page.wait_for_function("() => /simple/.test(document.getElementById('action-note').textContent)", timeout=RUN_MS)
+    link.page.wait_for_function("() => /simple/.test(document.getElementById('action-note').textContent)",
+                                timeout=RUN_MS)
     assert counter.paths == [] and link.foreign == []
     assert json.loads(link.page.evaluate("localStorage.getItem('inference-lab:patches')")) == OWN_EDIT
     assert "PATCH=" in link.page.url and link.page_errors == []

@@ -2,8 +2,8 @@
 the constants that differ from their defaults live in the page address (?SLOTS=3&...; an edited
 trace as base64url JSON under REQUESTS=), an address restores the controls and runs once ready, an
 invalid value is reported and never run (an address is applied to the module's page as back/forward
-does, lab.visit: the same code path as opening it, without starting Python again), "Sao chép liên kết" copies the address, and
-"Tải trace (Perfetto)" downloads the last run's Chrome trace-event JSON.
+does, lab.visit: the same code path as opening it, without starting Python again), "Sao chép liên kết" copies the
+address, and "Tải trace (Perfetto)" downloads the last run's Chrome trace-event JSON.
 """
 from __future__ import annotations
 
@@ -67,7 +67,8 @@ def test_copy_link_falls_back_to_a_selected_field(lab):
     field = lab.page.locator("[data-share-url]")
     assert query_of(field.input_value()) == {"SLOTS": "4"}
     if "Ctrl" in note.text_content():   # not copied: the link is selected for the student
-        assert field.evaluate("el => document.activeElement === el && el.selectionEnd - el.selectionStart === el.value.length")
+        assert field.evaluate("el => document.activeElement === el && el.selectionEnd - el.selectionStart === "
+                              "el.value.length")
 
 
 def test_copy_link_refuses_invalid_controls(lab):
@@ -156,7 +157,8 @@ def test_an_edited_trace_runs_and_survives_the_address(lab):
     assert lab.run(reset=False) == "done"
     requests = default_requests()
     requests[0]["max_new"] = 3
-    requests.append(dict(id="F", arrival=2000, text="ban hoc token", max_new=5, temperature=0.0, top_k=0, top_p=1.0, seed=6))
+    requests.append(dict(id="F", arrival=2000, text="ban hoc token", max_new=5, temperature=0.0, top_k=0, top_p=1.0,
+                         seed=6))
     expected = engine_text({"REQUESTS": requests, "FOLLOW": "F"})
     assert_page_shows(lab, expected)
     assert "F" in lab.page.locator('[data-block="1"]').inner_text()

@@ -32,7 +32,8 @@ def test_block7_lines_and_chart_match_the_engine(lab):
     assert "TPOT trung bình 1.14 ms so với 1.55 ms" in lines
     assert_drawn(lab, "speculation", 7)
     fig = chart(lab, "speculation", 7)
-    steps = [(i + 1, sum(len(v["proposed"]) for v in it["spec"].values()), sum(v["accepted"] for v in it["spec"].values()))
+    steps = [(i + 1, sum(len(v["proposed"]) for v in it["spec"].values()),
+              sum(v["accepted"] for v in it["spec"].values()))
              for i, it in enumerate(report["steps"]["items"]) if it.get("spec")]
     drawn = fig.locator(".spec-step").evaluate_all(
         "els => els.map(e => [+e.dataset.step, +e.dataset.proposed, +e.dataset.accepted])")
@@ -57,14 +58,17 @@ def test_speculation_chart_is_legible_at_375_and_1440(lab):
             sel = f'[data-block="7"] [data-chart="speculation"]{fresh}'
             lab.page.wait_for_function(
                 """([sel]) => { const r = document.querySelector(sel); const s = r && r.querySelector('svg[role=img]');
-                   const f = s && s.closest('.chart-frame'); return Boolean(f) && +s.getAttribute('width') <= f.clientWidth + 1; }""",
+                   const f = s && s.closest('.chart-frame');
+                   return Boolean(f) && +s.getAttribute('width') <= f.clientWidth + 1; }""",
                 arg=[sel], timeout=RUN_MS)
             root = lab.page.locator(sel)
             root.scroll_into_view_if_needed()
             box = root.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
-            sizes = root.locator("svg[role=img]").evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
-                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)""")
+            sizes = root.locator("svg[role=img]").evaluate("""s => [...s.querySelectorAll('text')]
+                .filter(t => t.textContent.trim())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width
+                          / s.viewBox.baseVal.width)""")
             assert sizes and min(sizes) >= 11, f"text drawn at {min(sizes):.1f} px at {width} px"
             overflow = lab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the page scrolls sideways at {width} px"
@@ -93,7 +97,8 @@ def test_step_view_colours_accepted_rejected_and_bonus_tokens(lab):
         for rid, v in it["spec"].items():
             row = box.locator(f'.spec-row[data-request="{rid}"]')
             kinds = row.locator(".spec-tok").evaluate_all("els => els.map(e => e.dataset.spec)")
-            want = ["accepted"] * v["accepted"] + (["rejected"] if v["accepted"] < len(v["proposed"]) and v["token"] is not None else [])
+            rejected = v["accepted"] < len(v["proposed"]) and v["token"] is not None
+            want = ["accepted"] * v["accepted"] + (["rejected"] if rejected else [])
             want += ["unchecked"] * (len(v["proposed"]) - len(want))
             if v["token"] is not None:
                 want.append("bonus" if v["accepted"] == len(v["proposed"]) else "recovered")
@@ -104,7 +109,8 @@ def test_step_view_colours_accepted_rejected_and_bonus_tokens(lab):
     expect(slider).to_have_attribute("aria-valuenow", "1")        # written (it follows once scrubbing pauses)
     expect(lab.page).to_have_url(re.compile(r"[?&]step=1(&|$)"))
     colours = lab.page.evaluate("""() => Object.fromEntries(['accepted', 'rejected', 'bonus', 'recovered'].map(k => {
-        const el = document.querySelector('.spec-legend .spec-tok.is-' + k); return [k, getComputedStyle(el).backgroundColor]; }))""")
+        const el = document.querySelector('.spec-legend .spec-tok.is-' + k);
+        return [k, getComputedStyle(el).backgroundColor]; }))""")
     assert len(set(colours.values())) == 4, colours                # each kind its own colour (and its own mark)
 
 

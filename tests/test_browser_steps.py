@@ -62,7 +62,8 @@ def test_keys_move_the_slider(lab):
     at_step(lab, 5, 12, "A decode, B decode")
     # steps 5-7: C waits for a slot while the budget has 4 tokens left
     expect(view(lab)).to_contain_text("dùng 2/6 token, còn 4")
-    expect(lab.page.locator('[data-step-view] .step-wait[data-request="C"][data-why="no_slot"]')).to_contain_text("hết chỗ chạy")
+    no_slot = lab.page.locator('[data-step-view] .step-wait[data-request="C"][data-why="no_slot"]')
+    expect(no_slot).to_contain_text("hết chỗ chạy")
     s.press("PageDown")                        # the next step with an event: B finishes at step 7
     at_step(lab, 7, 12, "B xong")
     s.press("PageDown")
@@ -175,7 +176,8 @@ def test_preemption_run_shows_victim_blocks_and_recompute(lab):
     expect(view(lab)).to_contain_text("dùng 2/6 token, còn 4")   # C's planned chunk did not run
     s.press("ArrowRight")
     at_step(lab, 7, 15, "C bắt đầu prefill lại 4 token, B xong")
-    expect(lab.page.locator('[data-step-view] .step-slot[data-request="C"]')).to_contain_text("prefill · prompt 0/9 (tính lại)")
+    expect(lab.page.locator('[data-step-view] .step-slot[data-request="C"]')).to_contain_text("prefill · prompt 0/9 "
+                                                                                              "(tính lại)")
 
 
 def test_refused_followed_request_run(lab):
@@ -186,7 +188,8 @@ def test_refused_followed_request_run(lab):
     s.press("Home")
     s.press("PageDown")
     at_step(lab, 2, 12, "B bắt đầu prefill 5 token, D bị từ chối 429")
-    expect(view(lab)).to_contain_text("Cổng: D (đến 1.50 ms) bị TỪ CHỐI 429 vì hàng đợi đầy - đang có 3 yêu cầu trong hệ thống, "
+    expect(view(lab)).to_contain_text("Cổng: D (đến 1.50 ms) bị TỪ CHỐI 429 vì hàng đợi đầy - đang có 3 yêu cầu "
+                                      "trong hệ thống, "
                                       "đã chạm giới hạn 2+1 (SLOTS + QUEUE_LIMIT).")
     screenshot(lab.page.locator("[data-step-nav]"), ARTIFACTS / "steps-refused-1440.png")
 
@@ -214,7 +217,8 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
     edited, plain = step_item({"scheduler.plan_tasks": PREFILL_FIRST}, 3), step_item(None, 3)
     assert edited["text"][0] == "Bước 3/12 (6.30 ms -> 9.90 ms): B có token đầu"          # by hand: exercise 15
     assert plain["text"][0] == "Bước 3/12 (7.00 ms -> 10.60 ms): A decode, B prefill 5 token"
-    address = base64.urlsafe_b64encode(json.dumps({"scheduler.plan_tasks": PREFILL_FIRST}).encode()).decode().rstrip("=")
+    patched = json.dumps({"scheduler.plan_tasks": PREFILL_FIRST}).encode()
+    address = base64.urlsafe_b64encode(patched).decode().rstrip("=")
     page_lab = lab
     assert lab.visit(f"?PATCH={address}&step=3") is None       # held: nothing runs until the click
     run_link = page_lab.page.locator('[data-action="run-link-code"]')
@@ -226,7 +230,8 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
     expect(view(page_lab)).to_contain_text("B prefill 5 token (prompt 11/11, xong prompt).")
     # the budget is said in the edited order, not as "decodes first"
     expect(view(page_lab)).to_contain_text("Ngân sách token của bước (theo thứ tự mà plan_tasks đã sửa trả về)")
-    assert [s.get_attribute("data-phase") for s in view(page_lab).locator(".budget-seg[data-phase]").all()] == ["prefill", "decode"]
+    segments = view(page_lab).locator(".budget-seg[data-phase]").all()
+    assert [s.get_attribute("data-phase") for s in segments] == ["prefill", "decode"]
     expect(view(page_lab)).not_to_contain_text(plain["text"][0])
     assert "   bước  3: 6.30 ms -> 9.90 ms | chờ=1 chạy=2 | B:p:5 A:d:1" in page_lab.panel_lines(3)
     expect(page_lab.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)

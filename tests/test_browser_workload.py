@@ -40,7 +40,8 @@ def test_a_generated_workload_shows_progress_then_its_result(lab):
     lab.page.evaluate(WATCH)
     final = lab.visit(QUERY)
     assert final == "done", (lab.page.locator("#status").inner_text(), lab.page.locator("#page-error").inner_text(),
-                             lab.page.evaluate("[...document.querySelectorAll('[data-error-for]')].map((e) => e.textContent)"),
+                             lab.page.evaluate("[...document.querySelectorAll('[data-error-for]')].map((e) => "
+                                               "e.textContent)"),
                              lab.page_errors, lab.console_errors)
     seen = lab.page.evaluate("window.__statusSeen")
     running = [s for s in seen if s["status"] == "running"]

@@ -34,7 +34,8 @@ def test_pins_match_the_mirror_checksums():
 def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
     manifest = json.loads((site / "build-info.json").read_text())
     shipped = manifest["pyodide"]["files"]
-    full = [manifest["pyodide"]["fullStdLibURL"]] if "fullStdLibURL" in manifest["pyodide"] else []  # lazy, sitebuild/stdlib.py
+    # lazy, sitebuild/stdlib.py
+    full = [manifest["pyodide"]["fullStdLibURL"]] if "fullStdLibURL" in manifest["pyodide"] else []
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(shipped + full)
     for name in full:
         assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
@@ -43,7 +44,8 @@ def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
         if name in sitebuild.PYODIDE_PINS:
             assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
         else:
-            assert manifest["bytecode"] and manifest["files"][f"pyodide/{name}"]["sha256"] == sitebuild.sha256_file(site / "pyodide" / name)
+            assert manifest["bytecode"]
+            assert manifest["files"][f"pyodide/{name}"]["sha256"] == sitebuild.sha256_file(site / "pyodide" / name)
     for name in ("index.html", "static/core/app.js", "static/worker/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
@@ -63,7 +65,8 @@ def test_lab_lock_is_the_official_lock_cut_down_to_numpy_and_micropip(site):
     assert bool(shipped) == bool(manifest["bytecode"])
     assert lab["packages"]["numpy"] == {**official["packages"]["numpy"], **shipped.get("numpy", {})}
     assert official["packages"]["micropip"]["depends"] == ["packaging"]
-    assert lab["packages"]["micropip"] == {**official["packages"]["micropip"], "depends": [], **shipped.get("micropip", {})}
+    assert lab["packages"]["micropip"] == {**official["packages"]["micropip"], "depends": [],
+                                           **shipped.get("micropip", {})}
 
 
 def test_micropip_needs_no_packaging_wheel(tmp_path):
@@ -153,7 +156,8 @@ def test_downloads_are_checked_and_cached(tmp_path, monkeypatch):
     monkeypatch.setattr(sitebuild.PYODIDE_SOURCE, "cdn", cdn.url)
     try:
         sitebuild.build(tmp_path / "dist")
-        assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(sitebuild.PYODIDE_RUNTIME + ["pyodide-lock.json"])
+        cached = sorted(p.name for p in (tmp_path / "cache").iterdir())
+        assert cached == sorted(sitebuild.PYODIDE_RUNTIME + ["pyodide-lock.json"])
         asked = len(cdn.paths)
         sitebuild.build(tmp_path / "dist")  # second build: everything from the cache
         assert len(cdn.paths) == asked

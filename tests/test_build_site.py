@@ -58,7 +58,8 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
         assert set(names) == {line.rsplit(",", 2)[0] for line in record.splitlines()}
         assert "Tag: py3-none-any" in zf.read(next(n for n in names if n.endswith("/WHEEL"))).decode()
     # import the engine straight from the wheel, as Pyodide will
-    code = ("import json, sys; from inference_lab.entrypoints import web; from inference_lab.entrypoints.report import Report; "
+    code = ("import json, sys; from inference_lab.entrypoints import web; from inference_lab.entrypoints.report "
+            "import Report; "
             "sys.stdout.write(Report.from_dict(json.loads(web.run('{}'))['report']).to_text())")
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(wheel), "PATH": ""},
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
@@ -113,7 +114,8 @@ def test_server_sends_wasm_with_its_mime_type(site):
 
 
 def test_command_line_reports_errors_without_a_traceback(tmp_path):
-    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--engine", str(tmp_path), "--out", str(tmp_path / "d")],
+    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--engine", str(tmp_path), "--out",
+                             str(tmp_path / "d")],
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.startswith("build.py: error:") and "Traceback" not in result.stderr
@@ -142,7 +144,8 @@ def test_build_version_and_cache_names_come_from_build_py_only(site):
         assert "crypto.subtle.digest" not in source or name != "static/worker/worker.js", name
         assert "build.version = " not in source and "version = await" not in source, name
     worker = (ROOT / "static" / "worker" / "worker.js").read_text()
-    assert worker.count("self.fetch =") == 1 and "self.fetch" not in (ROOT / "static" / "worker" / "pyc-cache.js").read_text()
+    pyc_cache = (ROOT / "static" / "worker" / "pyc-cache.js").read_text()
+    assert worker.count("self.fetch =") == 1 and "self.fetch" not in pyc_cache
 
 
 def test_build_version_changes_with_any_file():

@@ -17,6 +17,7 @@ from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELD_BY_NAME
 from inference_lab.core.model.model import make_weights
 from inference_lab.core.model.tokenizer import CORPUS, BPETokenizer
 from inference_lab.entrypoints.byte_cost import strip_accents
+from inference_lab.words import text_schema
 from make_golden import ROOT
 
 ACCENTED = "xin chào bạn"
@@ -31,7 +32,7 @@ def trace(text=ACCENTED):
 def test_schema_field_off_by_default():
     f = FIELD_BY_NAME["BYTE_FALLBACK"]
     assert (f.default, f.choices, f.flag, f.is_switch) == ("off", ("off", "on"), "--byte-fallback", True)
-    assert f.en[0] and f.en[1] and f.label and f.help
+    assert all(text_schema.label(f.name, lang) and text_schema.help_text(f.name, lang) for lang in ("vi", "en"))
 
 
 def test_tokens_by_hand():

@@ -58,7 +58,8 @@ def test_batch_cost_is_step_cost_of_the_listed_tasks():
     for task, count in (((1, 300), 64), ((128, 0), 5), ((2048, 0), 3)):
         listed = step_cost(MODELS[point.model], [task] * count, point.weight_bits, point.kv_bits)
         batched = calibration.batch_cost(point, task, count)
-        assert (batched.flops, batched.bytes, batched.tokens) == pytest.approx((listed.flops, listed.bytes, listed.tokens))
+        want = (listed.flops, listed.bytes, listed.tokens)
+        assert (batched.flops, batched.bytes, batched.tokens) == pytest.approx(want)
 
 
 def test_a_ttft_ratio_reads_as_optimism_too():

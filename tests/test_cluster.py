@@ -22,7 +22,8 @@ from inference_lab.entrypoints.weights import Lab
 
 
 def req(rid, text, arrival=0, max_new=4, **extra):
-    return dict(id=rid, arrival=arrival, text=text, max_new=max_new, temperature=0.0, top_k=0, top_p=1.0, seed=1, **extra)
+    return dict(id=rid, arrival=arrival, text=text, max_new=max_new, temperature=0.0, top_k=0, top_p=1.0, seed=1,
+                **extra)
 
 
 def cluster(**values):
@@ -51,7 +52,8 @@ def test_default_json_has_no_replica_keys_but_a_cluster():
 
 
 def test_disagg_needs_a_decode_replica():
-    for values, field in (({"DISAGG": "on"}, "REPLICAS"), ({"DISAGG": "on", "REPLICAS": 3, "PREFILL_REPLICAS": 3}, "PREFILL_REPLICAS")):
+    for values, field in (({"DISAGG": "on"}, "REPLICAS"),
+                          ({"DISAGG": "on", "REPLICAS": 3, "PREFILL_REPLICAS": 3}, "PREFILL_REPLICAS")):
         try:
             Config.from_values(values)
         except ConfigError as exc:
@@ -99,13 +101,15 @@ def test_prefix_aware_score_by_hand():
     r.remember(2, [0, 5, 6, 7, 8, 9])
     d = r.choose("X", [0, 5, 6, 7, 8, 9, 3], loads=[10, 20, 30])       # replica 2: 3/3 cached, load 1.0 → 3 − 2 = 1
     assert (d["replica"], d["cached"], d["blocks"], d["load"]) == (2, 3, 3, 1.0)
-    d = r.choose("Y", [0, 5, 6, 7, 4, 4, 3], loads=[10, 20, 30])       # 2/3 cached: 2 − 2 = 0 = replica 0's score: lowest index
+    # 2/3 cached: 2 − 2 = 0 = replica 0's score: lowest index
+    d = r.choose("Y", [0, 5, 6, 7, 4, 4, 3], loads=[10, 20, 30])
     assert d["replica"] == 0
 
 
 def test_a_429_comes_from_the_chosen_replicas_queue():
     reqs = [req(x, "xin chao model") for x in "ABCD"]
-    rep = run(Config.from_values(dict(REQUESTS=reqs, FOLLOW="A", REPLICAS=2, ROUTER="round_robin", SLOTS=1, QUEUE_LIMIT=0)))
+    rep = run(Config.from_values(dict(REQUESTS=reqs, FOLLOW="A", REPLICAS=2, ROUTER="round_robin", SLOTS=1,
+                                      QUEUE_LIMIT=0)))
     b1 = rep.block(1)
     assert b1.data["n_429"] == 2                               # C and D: replica 0 and 1 each hold one already
     assert any("429" in line and "0: 1" in line for line in b1.lines)
@@ -119,7 +123,8 @@ def test_disagg_ships_the_kv_and_times_the_link():
     a = res.done[0]
     assert (tr.source, tr.target, tr.positions) == (0, 1, len(a.ids))
     assert tr.bytes == tr.positions * LAB_KV_BYTES
-    assert tr.arrive - tr.start == 300 + math.ceil(tr.bytes / 100) == transfer_micros(lab.cfg, tr.bytes)  # 0.1 GB/s = 100 B/µs
+    # 0.1 GB/s = 100 B/µs
+    assert tr.arrive - tr.start == 300 + math.ceil(tr.bytes / 100) == transfer_micros(lab.cfg, tr.bytes)
     assert tr.start == a.token_times[0] and a.token_times[1] > tr.arrive
     assert res.served_by["A"] == {"prefill_replica": 0, "decode_replica": 1}
     kinds = [(it["replica"], e["kind"]) for it in res.log.items for e in it["events"] if e["kind"].startswith("kv_")]
@@ -178,7 +183,8 @@ def cluster_configs(draw):
         QUEUE_LIMIT=draw(st.integers(0, 3)), BLOCK_SIZE=draw(st.integers(1, 4)), POOL_BLOCKS=draw(st.integers(6, 20)),
         MAX_CONTEXT=48, PREFIX_CACHE=draw(st.sampled_from(["off", "on"])), TOKEN_BUDGET=draw(st.integers(2, 12)))
     if n > 1 and draw(st.booleans()):
-        values.update(DISAGG="on", PREFILL_REPLICAS=draw(st.integers(1, n - 1)), KV_LINK_LATENCY_US=draw(st.integers(0, 3000)))
+        values.update(DISAGG="on", PREFILL_REPLICAS=draw(st.integers(1, n - 1)),
+                      KV_LINK_LATENCY_US=draw(st.integers(0, 3000)))
     return values
 
 
@@ -188,7 +194,8 @@ def test_cluster_invariants(values):
     cfg = Config.from_values(values)
     lab = Lab.build(cfg)
     res = run_cluster(lab, "continuous", cfg.TOKEN_BUDGET)
-    one = run_engine(Lab.build(Config.from_values(dict(values, REPLICAS=1, DISAGG="off"))), "continuous", cfg.TOKEN_BUDGET)
+    one = run_engine(Lab.build(Config.from_values(dict(values, REPLICAS=1, DISAGG="off"))), "continuous",
+                     cfg.TOKEN_BUDGET)
     assert same_text(res, one)                                          # routing never changes the text
     ids = [r.id for r in res.done + res.aborted] + [s.id for s, _ in res.rejected]
     assert sorted(ids) == sorted(r["id"] for r in values["REQUESTS"])   # each request ends exactly once

@@ -41,7 +41,8 @@ def test_degenerate_run_passes(name, tmp_path):
     code = case.get("follow_rejected")
     if code:
         follow = re.escape(follow_of(case))
-        hits = [line for line in lines if re.search(rf"(?<!\w){follow}(?!\w)", line) and re.search(rf"\b{code}\b", line)]
+        hits = [line for line in lines if re.search(rf"(?<!\w){follow}(?!\w)", line) and re.search(rf"\b{code}\b",
+                                                                                                   line)]
         assert hits, f"{label}: no line names the followed request {follow_of(case)} with {code}"
 
     for rid, pieces in case.get("unknown_pieces", {}).items():
@@ -59,7 +60,8 @@ def test_invalid_input_is_rejected(name, tmp_path):
     label = f"{name} (seed: {case['error']})"
     assert "Traceback" not in proc.stderr, f"{label}: traceback\n{proc.stderr[-2000:]}"
     assert proc.returncode == 2, f"{label}: exit {proc.returncode}, want 2\n{proc.stderr[-2000:]}"
-    assert any(flag in proc.stderr for flag in case["flags"]), f"{label}: stderr names none of {case['flags']}: {proc.stderr!r}"
+    assert any(flag in proc.stderr for flag in case["flags"]), (f"{label}: stderr names none of {case['flags']}: "
+                                                                f"{proc.stderr!r}")
 
 
 def test_crash_list_still_crashes_the_seed():

@@ -12,6 +12,7 @@ from inference_lab import Config, ConfigError, run
 from inference_lab.entrypoints import cli, web
 from inference_lab.core.inputs import config
 from inference_lab.words import text_vi
+from inference_lab.words.text_schema import problem_text
 from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELDS, validate
 from inference_lab.core.serving.run_log import step_rows
 from inference_lab.entrypoints.lab import tokenizer_for, worded_data
@@ -64,7 +65,8 @@ def test_preemption_keeps_generated_tokens(slots, pool):
     big = run(dict(SLOTS=slots, POOL_BLOCKS=500, QUEUE_LIMIT=2))
     assert small.block(3).data["preemptions"], "this config is meant to preempt"
     assert not big.block(3).data["preemptions"]
-    stops = lambda r: {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.block(8).data["stops"]}
+    def stops(r):
+        return {s["id"]: (s["text"], s["n"], s["reason"]) for s in r.block(8).data["stops"]}
     assert stops(small) == stops(big)
     assert small.passed
     text = small.to_text()
@@ -119,7 +121,7 @@ def test_invalid_config_lists_every_problem():
     problems = validate(dict(SLOTS=0, QUEUE_LIMIT=10**9, QUANT_BITS="x", FOLLOW="Z", NOPE=1, QUALITY_GATE=2.0))
     fields = {p.field for p in problems}
     assert {"SLOTS", "QUEUE_LIMIT", "QUANT_BITS", "FOLLOW", "NOPE", "QUALITY_GATE"} <= fields
-    assert all(p.message for p in problems)
+    assert all(problem_text(p) for p in problems)
     with pytest.raises(ConfigError) as exc:
         Config.from_values(dict(SLOTS=0, POOL_BLOCKS=10**9))
     assert len(exc.value.problems) == 2
@@ -174,7 +176,8 @@ def test_a_run_validates_its_config_once(entry, monkeypatch, capsys):
 
 
 # ── formatting never changes the report's data ─────────────────────────────
-@pytest.mark.parametrize("values", [{}, dict(SLOTS=1), dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2), dict(SLOTS=3, FOLLOW="A")])
+@pytest.mark.parametrize("values",
+                         [{}, dict(SLOTS=1), dict(SLOTS=3, POOL_BLOCKS=7, QUEUE_LIMIT=2), dict(SLOTS=3, FOLLOW="A")])
 def test_text_vi_never_mutates_what_it_formats(values):
     r = run(values)
     before, checks = copy.deepcopy(r.to_dict()), copy.deepcopy(r.checks)

@@ -1,5 +1,5 @@
-"""The build's exercises.json (sitebuild/content.py): every exercises/NN-slug.md, its sections rendered by markdown-it-py with
-raw HTML off (no browser, no Pyodide: a --pyodide cdn build vendors nothing)."""
+"""The build's exercises.json (sitebuild/content.py): every exercises/NN-slug.md, its sections rendered by
+markdown-it-py with raw HTML off (no browser, no Pyodide: a --pyodide cdn build vendors nothing)."""
 from __future__ import annotations
 
 import json
@@ -52,7 +52,8 @@ def test_exercises_json_has_every_exercise_with_html_sections(cdn_site):
     assert sorted(f"{e['number']:02d}-{e['slug']}.md" for e in data) == files
     assert len(data) >= 6
     # in track order (entrypoints/exercises.py TRACKS): the model track, then the serving track
-    assert [e["number"] for e in data] == [10, 11, 12, 16, 6, 32, 2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31, 40, 41, 42]
+    assert [e["number"] for e in data] == [10, 11, 12, 16, 6, 32, 2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22,
+                                           30, 31, 40, 41, 42]
     assert [(e["track"]["id"], e["track"]["place"]) for e in data[5:7]] == [("model", 6), ("serving", 1)]
     for item in data:
         assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch", "track"}
@@ -114,7 +115,9 @@ def test_missing_markdown_it_stops_the_build_and_says_what_to_install(tmp_path, 
     assert (out / sitebuild.MANIFEST).is_file(), "the earlier build is kept"
     # the command (build.py) says so in one line, without a traceback, and exits with 1
     code = ("import runpy, sys; sys.modules['markdown_it'] = None; build_py = sys.argv[1]; "
-            "sys.argv = [build_py, '--pyodide', 'cdn', '--out', sys.argv[2]]; runpy.run_path(build_py, run_name='__main__')")
-    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "build.py"), str(out)], capture_output=True, text=True)
+            "sys.argv = [build_py, '--pyodide', 'cdn', '--out', sys.argv[2]]; runpy.run_path(build_py, "
+            "run_name='__main__')")
+    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "build.py"), str(out)], capture_output=True,
+                            text=True)
     assert result.returncode == 1 and result.stderr.startswith("build.py: error:"), result.stderr
     assert "requirements.txt" in result.stderr and "Traceback" not in result.stderr

@@ -1,6 +1,6 @@
 """The exercises in exercises/*.md: every file parses (and has its English edition, checked the same way:
-`expect_en` / `expect_steps_en` in the English output, the numbers of `## Answer` printed), the six headline constants are covered,
-every `expect` string is in the lab's output under the exercise's constants (every `expect_steps`
+`expect_en` / `expect_steps_en` in the English output, the numbers of `## Answer` printed), the six headline
+constants are covered, every `expect` string is in the lab's output under the exercise's constants (every `expect_steps`
 string in its step narration, `--steps`), every number quoted in an answer is one the lab prints
 (the 13 blocks or the step narration), and `python -m inference_lab --exercise N` runs them.
 
@@ -111,7 +111,8 @@ def test_exercise_is_well_formed(ex):
     assert 3 <= len(ex.expect) <= 8, f"{len(ex.expect)} expect strings; want 3-8"
     for name in ("Câu hỏi", "Dự đoán", "Đáp án"):
         assert ex.sections[name].strip(), f"section ## {name} is empty"
-    assert re.search(r"\[\d+ · [^\]]+\]", ex.sections["Dự đoán"]), "Dự đoán names no block like [1 · Gateway & admission]"
+    assert re.search(r"\[\d+ · [^\]]+\]",
+                     ex.sections["Dự đoán"]), "Dự đoán names no block like [1 · Gateway & admission]"
 
 
 # ── (b) expect strings ─────────────────────────────────────────────────────
@@ -214,9 +215,12 @@ VIETNAMESE = re.compile(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]
 def test_english_edition(ex):
     assert ex.has_english, f"{ex.slug}: needs title_en and ## Question / ## Prediction / ## Answer"
     assert len(ex.expect_en) == len(ex.expect) and len(ex.expect_steps_en) == len(ex.expect_steps)
-    text = "\n".join([ex.title_en, *ex.expect_en, *ex.expect_steps_en, *(ex.sections[n] for n in ("Question", "Prediction", "Answer"))])
-    assert not VIETNAMESE.search(text), f"{ex.slug}: Vietnamese letters in the English edition: {VIETNAMESE.findall(text)[:5]}"
-    assert re.search(r"\[\d+ · [^\]]+\]", ex.sections["Prediction"]), "Prediction names no block like [1 · Gateway & admission]"
+    text = "\n".join([ex.title_en, *ex.expect_en, *ex.expect_steps_en,
+                      *(ex.sections[n] for n in ("Question", "Prediction", "Answer"))])
+    assert not VIETNAMESE.search(text), (f"{ex.slug}: Vietnamese letters in the English edition: "
+                                         f"{VIETNAMESE.findall(text)[:5]}")
+    assert re.search(r"\[\d+ · [^\]]+\]",
+                     ex.sections["Prediction"]), "Prediction names no block like [1 · Gateway & admission]"
     missing = [s for s in ex.expect_en if s not in output(ex.constants, ex.patch, "en")]
     assert not missing, f"not in the English output under {ex.constants}: {missing}"
     missing = [s for s in ex.expect_steps_en if s not in steps_output(ex.constants, ex.patch, "en")]
@@ -232,7 +236,8 @@ def test_english_answer_numbers_are_printed(ex):
     assert numbers, "the answer quotes no number from the lab"
     unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)} - hand_numbers(ex))
     assert not unprinted, f"numbers in ## Answer that the lab does not print under {runs}: {unprinted}"
-    assert sorted(set(numbers)) == sorted(set(quoted_numbers(ex.sections["Đáp án"]))), "the two answers quote different numbers"
+    assert sorted(set(numbers)) == sorted(set(quoted_numbers(ex.sections["Đáp án"]))), ("the two answers quote "
+                                                                                        "different numbers")
 
 
 # ── (d) the command line ───────────────────────────────────────────────────

@@ -113,7 +113,8 @@ def test_a_stopped_endless_edit_names_the_students_line_and_puts_everything_back
     assert answer["stopped"].startswith("Đã dừng (nút Dừng) khi đang chạy mã đã sửa.")
     assert "scheduler.py, dòng 4" in answer["stopped"]                    # line 2 or 3 of the loop, shifted by 40
     [lesson] = answer["errors"]
-    assert lesson["kind"] == "stopped" and lesson["field"] == "patch:scheduler.plan_tasks" and lesson["line"] in (41, 42)
+    assert lesson["kind"] == "stopped" and lesson["field"] == "patch:scheduler.plan_tasks" and lesson["line"] in (41,
+                                                                                                                  42)
     after = sandbox.snapshot()
     assert after["lists"] == before["lists"] and after["modules"].keys() == before["modules"].keys()
     assert web.run("{}") == fresh

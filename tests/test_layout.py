@@ -24,7 +24,8 @@ def test_the_patchable_modules_keep_their_short_names():
 
 
 def test_core_folders_import_only_the_floors_below():
-    # layout.py's order is the floors: clock/, model/, serving/, inputs/, cluster/ (issue 38: no circle, no upward arrow)
+    # layout.py's order is the floors: clock/, model/, serving/, inputs/, cluster/ (issue 38: no circle, no upward
+    # arrow)
     floors = [sub for sub in LAYOUT if sub.startswith("core.")]
     for name, sub in SUBPACKAGE.items():
         if sub not in floors:
@@ -34,4 +35,5 @@ def test_core_folders_import_only_the_floors_below():
             if isinstance(node, ast.ImportFrom) and node.level:
                 parts = (node.module or "").split(".")
                 target = sub if node.level == 1 else f"core.{parts[0]}"
-                assert floors.index(target) <= floors.index(sub), f"{sub}.{name} imports {'.' * node.level}{node.module}"
+                assert floors.index(target) <= floors.index(sub), (f"{sub}.{name} imports "
+                                                                   f"{'.' * node.level}{node.module}")

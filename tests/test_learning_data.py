@@ -37,7 +37,8 @@ def test_every_request_against_max_context(default):
     rows = {r["id"]: r for r in default[2]["budget"]}
     assert list(rows) == ["A", "B", "E", "C", "D"]
     assert (rows["E"]["prompt"], rows["E"]["max_new"], rows["E"]["total"]) == (8, 30, 38)
-    assert (rows["E"]["code"], rows["E"]["reason"]) == ("400", "context") and "max_context" not in default[2]   # config's
+    # config's
+    assert (rows["E"]["code"], rows["E"]["reason"]) == ("400", "context") and "max_context" not in default[2]
     assert rows["D"]["code"] == "429" and rows["D"]["tokenized"] is False and rows["D"]["total"] == 15
     assert all(rows[i]["code"] == "OK" and rows[i]["total"] <= 24 for i in "ABC")
     # MAX_CONTEXT 38 lets E in
@@ -74,7 +75,8 @@ def test_quantization_sweep_matches_blocks_9_and_13(default):
     assert [(p["bits"], p["current"], p["kept"], p["decisions"], p["passed"]) for p in sweep] == \
         [(6, False, 37, 40, False), (7, False, 39, 40, True), (8, True, 40, 40, True)]
     cur = sweep[-1]
-    assert (cur["int_bytes"], cur["fp32_bytes"], cur["logit_err"]) == (b9["int_bytes"], b9["fp32_bytes"], b9["logit_err"])
+    assert (cur["int_bytes"], cur["fp32_bytes"], cur["logit_err"]) == (b9["int_bytes"], b9["fp32_bytes"],
+                                                                       b9["logit_err"])
     assert cur["agreement"] == b13["agreement"] == 1.0 and b13["gate"] == 0.95 and b13["probe"] == "C"
     assert [p["int_bytes"] for p in sweep] == [988, 1090, 1192]          # 816 elements × bits / 8 + 4 × 92 scales
     assert sweep[0]["logit_err"] > sweep[1]["logit_err"] > sweep[2]["logit_err"]
@@ -95,4 +97,5 @@ def test_split_gate_equals_one_pass():
     ids = tok.encode("xin chao ban")[1]
     res = greedy_teacher_forced(W, quantize_weights(W, 4)[0], ids, 8)
     assert [r["step"] for r in res] == list(range(8))
-    assert sum(r["token"] == r["token_q"] for r in res) == {r["id"]: r["agree"] for r in data({"QUANT_BITS": 4})[13]["rows"]}["E"] == 6
+    agree = {r["id"]: r["agree"] for r in data({"QUANT_BITS": 4})[13]["rows"]}
+    assert sum(r["token"] == r["token_q"] for r in res) == agree["E"] == 6

@@ -82,7 +82,8 @@ def test_pictures_are_drawn_in_the_panel_they_link_to(page):
     linked = {(name, int(target.rsplit("-", 1)[1])) for _, kind, target, name in page.links if kind == "chart"}
     assert linked <= drawn, f"linked pictures no chart module draws there: {linked - drawn}"
     assert linked == drawn, f"pictures no learning point links to: {drawn - linked}"
-    assert ("tokens", 2) in linked and ("quantization", 9) in linked and ("quantization", 13) in linked and ("memory", 10) in linked
+    assert ("tokens", 2) in linked and ("quantization", 9) in linked and ("quantization",
+                                                                          13) in linked and ("memory", 10) in linked
 
 
 def test_exercise_targets_are_cards_exercises_js_makes(page):
@@ -99,7 +100,8 @@ def test_every_exercise_is_linked_from_the_point_it_teaches(page):
     linked = [int(t[-2:]) for _, k, t, _ in page.links if k == "exercise"]
     assert set(linked) == numbers, f"exercises no learning point links to: {sorted(numbers - set(linked))}"
     point_of = {int(t[-2:]): p for p, k, t, _ in page.links if k == "exercise" and int(t[-2:]) >= 14}
-    assert point_of == {14: 3, 15: 4, 16: 7, 17: 6, 18: 3, 19: 4, 20: 4, 21: 9, 22: 8,   # step by step, prefill first, greedy, prefix cache, cancel, roofline x3, chunk size
+    # step by step, prefill first, greedy, prefix cache, cancel, roofline x3, chunk size
+    assert point_of == {14: 3, 15: 4, 16: 7, 17: 6, 18: 3, 19: 4, 20: 4, 21: 9, 22: 8,
                         30: 4, 31: 4, 32: 7,                                               # speculative decoding x3
                         40: 3, 41: 8, 42: 8}                                               # the cluster x3
 
@@ -120,4 +122,5 @@ def test_the_two_tracks_link_every_exercise_in_order():
         assert [int(h) for h in hrefs] == list(t.numbers) * 2        # once per language
         assert set(t.numbers) <= numbers
     assert sorted(n for t in TRACKS for n in t.numbers) == sorted(numbers), "every exercise is in exactly one track"
-    assert [t.numbers for t in TRACKS] == [(10, 11, 12, 16, 6, 32), (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31, 40, 41, 42)]
+    assert [t.numbers for t in TRACKS] == [(10, 11, 12, 16, 6, 32),
+                                           (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31, 40, 41, 42)]

@@ -53,7 +53,8 @@ def test_default_run_notes(lang):
     assert said(t, "note.itl") in n["12"] and said(t, "note.batch_invariance") in n["12"]
     assert said(t, "note.batch_invariance") in n["summary"]
     assert said(t, "note.mixed_step", steps="2, 3, 4, 8, 9", pre=500, dec=1000) in n["12"]
-    assert not [x for v in n.values() for x in v if x == said(t, "note.served_count", n=3)]   # 3 served: the seed's "3" holds
+    # 3 served: the seed's "3" holds
+    assert not [x for v in n.values() for x in v if x == said(t, "note.served_count", n=3)]
     assert "3" not in n and "7" not in n                                        # C waited for a slot; no count note
 
 
@@ -118,7 +119,8 @@ def test_lab_own_sentences_are_true():
     assert "không mô phỏng prefix cache" not in text_vi.SAY["b6.limitation_preempt"]
     assert "no prefix caching" not in text_en.SAY["b6.limitation_preempt"]
     for table in (text_vi.SAY, text_steps_vi.SAY):
-        assert not [k for k, v in table.items() if "hàng chờ" in v], "one Vietnamese term for the request queue: hàng đợi"
+        assert not [k for k, v in table.items() if "hàng chờ" in v], ("one Vietnamese term for the request queue: "
+                                                                      "hàng đợi")
     assert not [k for k, v in text_vi.SAY.items() if "hàng đợi block" in v or "hàng đợi trống" in v]
     assert not text_vi.SAY["b6.evicted"].startswith("Evict")
 

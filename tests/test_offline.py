@@ -133,7 +133,7 @@ def cached_urls(page, cache_name):
 # ── the build's service worker file ──────────────────────────────────────────
 def test_sw_js_lists_every_file_of_the_build_with_its_integrity(site):
     sw = (site / "sw.js").read_text(encoding="utf-8")
-    line = next(l for l in sw.splitlines() if l.startswith("const BUILD = "))
+    line = next(x for x in sw.splitlines() if x.startswith("const BUILD = "))
     data = json.loads(line[len("const BUILD = "):line.index("; // written by build.py")])
     manifest = json.loads((site / "build-info.json").read_text())
     listed = {path for path, _ in data["files"]}
@@ -244,7 +244,8 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(fi
         sitebuild.build(dist, "vendor", engine)
     assert "9.9.9" in json.loads((dist / "build-info.json").read_text())["engine"]["version"]
     page.reload()
-    poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}", old_cache)
+    poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}",
+         old_cache)
     [new_cache] = page.evaluate(LAB_CACHES)
     assert new_cache != old_cache
     page.reload()
@@ -255,10 +256,14 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(fi
     # A broken update (a file of the new build missing on the server) never activates: the complete
     # cache of the previous build keeps serving, offline too.
     copy_build(site, dist)                       # the first build again: a build that is not the cached one
-    stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL", "python_stdlib.zip")
+    stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL",
+                                                                                             "python_stdlib.zip")
     server.missing.add(stdlib)
-    page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); } catch (e) {} }")
-    poll(page, "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && !r.waiting; }")
+    page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); "
+                  "} catch (e) {} }")
+    poll(page,
+         "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && "
+         "!r.waiting; }")
     assert server.paths.count(stdlib) >= 1, "the new service worker tried to cache the build"
     assert page.evaluate(LAB_CACHES) == [new_cache]
     server.stop()
@@ -403,7 +408,8 @@ def test_zip_unpacks_to_a_folder_that_python_http_server_serves(chromium, site, 
 def test_zip_needs_the_vendored_build(tmp_path, monkeypatch):
     dist = tmp_path / "dist"
     dist.mkdir()
-    (dist / "build-info.json").write_text(json.dumps({"pyodide": {"mode": "cdn", "version": "0.27.7"}, "engine": {"version": "1"}}))
+    (dist / "build-info.json").write_text(json.dumps({"pyodide": {"mode": "cdn", "version": "0.27.7"},
+                                                      "engine": {"version": "1"}}))
     with pytest.raises(sitebuild.BuildError, match="vendored"):
         sitebuild.write_zip(dist)
 
@@ -417,11 +423,13 @@ def test_pages_workflow_builds_with_build_py_and_deploys_with_the_official_actio
     assert workflow["permissions"]["pages"] == "write" and workflow["permissions"]["id-token"] == "write"
     steps = [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
     uses = [step["uses"].split("@")[0] for step in steps if "uses" in step]
-    for action in ("actions/checkout", "actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"):
+    for action in ("actions/checkout", "actions/configure-pages", "actions/upload-pages-artifact",
+                   "actions/deploy-pages"):
         assert action in uses, action
     runs = " ".join(step.get("run", "") for step in steps)
     assert "build.py" in runs and "requirements.txt" in runs
     upload = next(step for step in steps if step.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "dist"
-    deploy_job = next(job for job in workflow["jobs"].values() if any(s.get("uses", "").startswith("actions/deploy-pages") for s in job["steps"]))
+    deploy_job = next(job for job in workflow["jobs"].values()
+                      if any(s.get("uses", "").startswith("actions/deploy-pages") for s in job["steps"]))
     assert deploy_job["environment"]["name"] == "github-pages"

@@ -131,8 +131,10 @@ def test_english_page_quotes_the_same_numbers(section):
     numbers = quoted_numbers(text)
     unprinted = sorted({n for n in numbers if not printed(n, OUTPUT_EN)} - set(NOT_OUTPUT))
     assert not unprinted, f"#{section} (English) quotes numbers the default run does not print: {unprinted}"
-    assert sorted(set(numbers)) == sorted(set(quoted_numbers(TEXTS[section]))), f"#{section}: other numbers than the Vietnamese"
-    assert not re.search(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]", TEXTS_EN[section]), f"#{section}: Vietnamese left"
+    assert sorted(set(numbers)) == sorted(set(quoted_numbers(TEXTS[section]))), (f"#{section}: other numbers than the "
+                                                                                 "Vietnamese")
+    assert not re.search(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]",
+                         TEXTS_EN[section]), f"#{section}: Vietnamese left"
 
 
 def test_allow_list_is_needed():

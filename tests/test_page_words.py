@@ -15,7 +15,8 @@ def words_frozen_at_import(source: str) -> list[str]:
         head = re.match(r"^(export )?(const|let) \w+ = (.*)$", line)
         if head:
             value = head.group(3)
-            if re.search(r"\bt\(", value) and not value.lstrip().startswith(("byLang(", "(")) and "=>" not in value[:40]:
+            if re.search(r"\bt\(",
+                         value) and not value.lstrip().startswith(("byLang(", "(")) and "=>" not in value[:40]:
                 frozen.append(f"{number}: {line.strip()}")
             table = bool(re.search(r"[\[{]\s*$", value)) and not value.lstrip().startswith("byLang(")
             continue
@@ -31,4 +32,5 @@ def test_no_page_word_is_frozen_at_import():
     pages = [p for folder in ("core", "tools", "charts") for p in sorted((ROOT / "static" / folder).glob("*.js"))]
     frozen = {str(p.relative_to(ROOT)): words_frozen_at_import(p.read_text()) for p in pages}
     assert not {k: v for k, v in frozen.items() if v}, frozen
-    assert words_frozen_at_import("const A = { x: t('k') };\nconst B = byLang(() => ({ y: t('k') }));\n") == ["1: const A = { x: t('k') };"]
+    source = "const A = { x: t('k') };\nconst B = byLang(() => ({ y: t('k') }));\n"
+    assert words_frozen_at_import(source) == ["1: const A = { x: t('k') };"]

@@ -82,23 +82,28 @@ def test_identical_function_through_web_run_gives_the_same_report():
 def test_every_binding_is_replaced_inside_and_restored_after():
     before = originals()
     with patch.patched([patch.Unit("scheduler", PREFILL_FIRST, "p.py")]):
-        assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.core.serving.scheduler", "plan_tasks")]
-        assert not [k for k, v in originals().items() if v is before[("inference_lab.core.serving.scheduler", "plan_tasks")]]
-        assert lab.quantized_for is before[("inference_lab.entrypoints.lab", "quantized_for")]   # the scheduler feeds no cache
+        assert engine.plan_tasks is scheduler.plan_tasks is not before[("inference_lab.core.serving.scheduler",
+                                                                        "plan_tasks")]
+        assert not [k for k, v in originals().items() if v is before[("inference_lab.core.serving.scheduler",
+                                                                      "plan_tasks")]]
+        # the scheduler feeds no cache
+        assert lab.quantized_for is before[("inference_lab.entrypoints.lab", "quantized_for")]
     assert originals() == before
     assert run().to_text() == GOLDEN.read_text(encoding="utf-8")
 
 
 def test_a_failed_patch_restores_everything_too(capsys, tmp_path):
     before, cache = originals(), lab.quantized_for.cache_info().currsize
-    code, out, err = cli_run(capsys, tmp_path, ("sampler", GREEDY), ("scheduler", "def plan_tasks(r, b):\n    return 1/0\n"))
+    code, out, err = cli_run(capsys, tmp_path, ("sampler", GREEDY),
+                             ("scheduler", "def plan_tasks(r, b):\n    return 1/0\n"))
     assert_lesson(code, out, err, "ZeroDivisionError")
     assert originals() == before and lab.quantized_for.cache_info().currsize == cache
 
 
 def test_patched_quantizer_does_not_touch_the_default_caches():
     cached_fn, cached = lab.quantized_for, lab.quantized_for(7, 10, 8)
-    no_rounding = "def quantize_weights(W, bits, names=LINEAR):\n    Wq, info = _orig(W, bits, names)\n    return dict(W), info\n"
+    no_rounding = ("def quantize_weights(W, bits, names=LINEAR):\n    Wq, info = _orig(W, bits, names)\n    return "
+                   "dict(W), info\n")
     no_rounding += "from inference_lab.core.model.quantization import quantize_weights as _orig\n"
     with patch.patched([patch.Unit("quantization", no_rounding, "q.py")]):
         assert lab.quantized_for is not cached_fn and lab.quantized_for.cache_info().currsize == 0   # fresh caches
@@ -212,7 +217,8 @@ def test_exception_at_the_top_of_the_file(capsys, tmp_path):
 
 
 def test_first_line_shifts_the_line_numbers():
-    bad = json.loads(web.run("{}", [dict(module="scheduler", source="def plan_tasks(running, budget_cap):\n    return 1/0\n",
+    bad = json.loads(web.run("{}",
+                             [dict(module="scheduler", source="def plan_tasks(running, budget_cap):\n    return 1/0\n",
                                          first_line=37, key="scheduler.plan_tasks")]))
     assert not bad["ok"]
     [error] = bad["errors"]
@@ -222,10 +228,12 @@ def test_first_line_shifts_the_line_numbers():
 
 
 BAD_RETURNS = [
-    ("scheduler", "def plan_tasks(running, budget_cap):\n    return [('prefill', r, r.num_prefill_left) for r in running"
+    ("scheduler",
+     "def plan_tasks(running, budget_cap):\n    return [('prefill', r, r.num_prefill_left) for r in running"
                   " if r.num_prefill_left] or [('decode', r, 1) for r in running]\n",
      ["plan_tasks trả về giá trị sai", "vượt ngân sách budget_cap = 6", "plan_tasks phải trả về"]),
-    ("scheduler", "def plan_tasks(running, budget_cap):\n    return []\n", ["danh sách rỗng", "plan_tasks phải trả về"]),
+    ("scheduler", "def plan_tasks(running, budget_cap):\n    return []\n",
+     ["danh sách rỗng", "plan_tasks phải trả về"]),
     ("scheduler", "def plan_tasks(running, budget_cap):\n    return [('decode', r, 1) for r in running]\n",
      ["decode chỉ dành cho chuỗi đã prefill xong"]),
     ("scheduler", "def admission_room(policy, slots, running, waiting, ready, pending):\n    return -1\n",
@@ -243,11 +251,13 @@ BAD_RETURNS = [
     ("sampler", "def top_k_top_p(probs, top_k, top_p):\n    return probs * 2\n", ["tổng 2"]),
     ("quantization", "def quantize_weights(W, bits, names=LINEAR):\n    return W\n",
      ["quantize_weights trả về giá trị sai", "cặp (Wq, info)"]),
-    ("model", "def attention(Qr, K, V, start):\n    return Qr, K\n", ["attention trả về giá trị sai", "ctx phải có shape"]),
+    ("model", "def attention(Qr, K, V, start):\n    return Qr, K\n",
+     ["attention trả về giá trị sai", "ctx phải có shape"]),
 ]
 
 
-@pytest.mark.parametrize("module,source,needles", BAD_RETURNS, ids=[f"{m}-{i}" for i, (m, _, _) in enumerate(BAD_RETURNS)])
+@pytest.mark.parametrize("module,source,needles", BAD_RETURNS,
+                         ids=[f"{m}-{i}" for i, (m, _, _) in enumerate(BAD_RETURNS)])
 def test_bad_return_value_names_the_function_and_its_contract(capsys, tmp_path, module, source, needles):
     extra = ["--slots", "3", "--pool-blocks", "8"] if "choose_victim" in source else []   # a run that preempts
     code, out, err = cli_run(capsys, tmp_path, (module, source), extra=extra)
@@ -349,7 +359,9 @@ def test_prints_go_to_stderr_on_the_cli_and_back_to_the_page(capsys, tmp_path):
 
 
 def test_an_editor_must_define_its_function():
-    answer = json.loads(web.run("{}", [dict(module="sampler", source="def top_k_top_p(probs, top_k, top_p):\n    return probs\n",
+    answer = json.loads(web.run("{}",
+                                [dict(module="sampler",
+                                      source="def top_k_top_p(probs, top_k, top_p):\n    return probs\n",
                                             key="sampler.sample", function="sample", first_line=48)]))
     assert [(e["field"], e["kind"]) for e in answer["errors"]] == [("patch:sampler.sample", "name")]
     assert "phải định nghĩa hàm sample" in answer["errors"][0]["message"]

@@ -66,7 +66,8 @@ def test_capacity_is_what_the_device_exposes_in_mib():
 
 def test_model_shapes_match_their_configs():
     m = MODELS[LLAMA8]
-    assert (m.layers, m.d_model, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab) == (32, 4096, 32, 8, 128, 14336, 128256)
+    assert (m.layers, m.d_model, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab) == (32, 4096, 32, 8, 128, 14336,
+                                                                                      128256)
     assert 8.0e9 < m.params < 8.1e9                   # "8B": 8.03 B parameters
     assert 70e9 < MODELS["Llama-3.1-70B"].params < 71e9
     assert 1.2e9 < MODELS["Llama-3.2-1B"].params < 1.3e9
@@ -90,7 +91,8 @@ def test_batch_1_decode_is_memory_bound_near_weights_over_bandwidth():
 
 
 @pytest.mark.parametrize("argv", [[], ["--slots", "4", "--token-budget", "32", "--queue-limit", "4"],
-                                  ["--gpu", A100, "--weight-bits", "8"], ["--gpu", "L4", "--shadow-model", "Llama-3.2-1B"],
+                                  ["--gpu", A100, "--weight-bits", "8"],
+                                  ["--gpu", "L4", "--shadow-model", "Llama-3.2-1B"],
                                   ["--shadow-model", "lab", "--kv-bits", "8", "--weight-bits", "4"]])
 def test_no_step_beats_the_physical_floor(argv):
     argv = ROOF + argv
@@ -119,7 +121,8 @@ def test_h100_vs_a100_decode():
 
 def test_h100_vs_a100_in_a_real_run():
     def decode_steps(gpu):
-        return [s["end"] - s["start"] for s in steps_of(ROOF + ["--gpu", gpu]) if all(t[1] == "decode" for t in s["tasks"])]
+        return [s["end"] - s["start"] for s in steps_of(ROOF + ["--gpu",
+                                                                gpu]) if all(t[1] == "decode" for t in s["tasks"])]
     h100, a100 = decode_steps(H100), decode_steps(A100)
     assert len(h100) == len(a100) > 0
     assert all(0.5 <= h / a <= 0.75 for h, a in zip(h100, a100))
@@ -159,9 +162,10 @@ def test_weight_only_quantization_computes_at_the_16_bit_peak():
     prefill = [(2048, 0)]
     w8a16, w8a8 = clock(WEIGHT_BITS=8), clock(WEIGHT_BITS=8, ACT_BITS=8, FLOPS_FRACTION=0.6)
     assert w8a16.cost(prefill).terms(GPUS[H100], 16)[0] == pytest.approx(w8a16.cost(prefill).flops / 989.4e12)
-    assert micros(prefill, WEIGHT_BITS=8) == pytest.approx(micros(prefill), rel=0.01)    # compute-bound: bytes do not help
+    assert micros(prefill, WEIGHT_BITS=8) == pytest.approx(micros(prefill), rel=0.01)  # compute-bound: no gain
     c16, c8 = w8a16.cost(prefill), w8a8.cost(prefill)
-    assert c16.terms(GPUS[H100], 16, 0.6, 0.8)[0] == pytest.approx(2 * c8.terms(GPUS[H100], 8, 0.6, 0.8)[0], rel=1e-3)
+    half = c8.terms(GPUS[H100], 8, 0.6, 0.8)[0]
+    assert c16.terms(GPUS[H100], 16, 0.6, 0.8)[0] == pytest.approx(2 * half, rel=1e-3)
     assert micros([(1, 100)], WEIGHT_BITS=8, ACT_BITS=8, BANDWIDTH_FRACTION=0.8) == micros([(1, 100)], WEIGHT_BITS=8,
                                                                                            BANDWIDTH_FRACTION=0.8)
 
@@ -196,7 +200,8 @@ def test_engine_profile_sets_the_efficiencies_and_explicit_values_win():
 
 def test_ignore_eos_generates_the_full_output_length():
     """A generated workload where R3 meets <eos> after 5 tokens: with --ignore-eos every request gets its 40."""
-    argv = ROOF + ["--workload-requests", "6", "--workload-prompt", "64", "--workload-output", "40", "--max-context", "128"]
+    argv = ROOF + ["--workload-requests", "6", "--workload-prompt", "64", "--workload-output", "40",
+                   "--max-context", "128"]
 
     def generated(extra):
         proc = run_cli(argv + extra + ["--json"])
@@ -238,7 +243,8 @@ def test_mixed_step_reads_the_weights_once():
 def test_seed_clock_reports_cost_without_driving_time():
     seed, roof = steps_of([]), steps_of(ROOF)
     assert [s["cost"] for s in seed][0].keys() == {"flops", "bytes", "bound", "intensity"}
-    assert [s["end"] - s["start"] for s in seed][:2] == [2900, 3600]        # the seed's COST_*: 500 + 400·6; 500 + 400·5 + 1000 + 100
+    # the seed's COST_*: 500 + 400·6; 500 + 400·5 + 1000 + 100
+    assert [s["end"] - s["start"] for s in seed][:2] == [2900, 3600]
     assert all(s["cost"]["intensity"] == pytest.approx(s["cost"]["flops"] / s["cost"]["bytes"], abs=1e-3) for s in roof)
 
 
@@ -283,7 +289,8 @@ def test_steps_say_each_steps_bound_in_both_languages():
 
 
 def test_banner_names_the_clock():
-    assert "CLOCK: roofline on H100-SXM5-80GB with the shapes of Llama-3.1-8B" in run_cli(ROOF + ["--lang", "en"]).stdout
+    assert "CLOCK: roofline on H100-SXM5-80GB with the shapes of Llama-3.1-8B" in run_cli(ROOF + ["--lang",
+                                                                                                  "en"]).stdout
     assert "ĐỒNG HỒ: roofline trên H100-SXM5-80GB" in run_cli(ROOF).stdout
 
 

@@ -24,7 +24,8 @@ from inference_lab.entrypoints.lab import render
 from inference_lab.entrypoints.report import Report
 
 COPIES = {                          # a key that would repeat a constant -> that constant's value in report.config
-    "slots": lambda c: c["SLOTS"], "queue_limit": lambda c: c["QUEUE_LIMIT"], "token_budget": lambda c: c["TOKEN_BUDGET"],
+    "slots": lambda c: c["SLOTS"], "queue_limit": lambda c: c["QUEUE_LIMIT"],
+    "token_budget": lambda c: c["TOKEN_BUDGET"],
     "block_size": lambda c: c["BLOCK_SIZE"], "pool_blocks": lambda c: c["POOL_BLOCKS"],
     "max_context": lambda c: c["MAX_CONTEXT"], "ttft_slo": lambda c: c["TTFT_SLO"], "seed": lambda c: c["SEED"],
     "cost_gateway": lambda c: c["COST_GATEWAY"], "cost_tokenize": lambda c: c["COST_TOKENIZE_PER_TOKEN"],

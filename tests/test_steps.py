@@ -121,7 +121,8 @@ def test_preemption_is_narrated_with_victim_and_recompute():
     assert it["freed"] == [6, 7] and 6 in it["alloc"] and it["tables"]["B"] == [2, 3, 4, 6]
     assert it["title"] == "preempt C"
     assert ("PREEMPT: B cần 1 block KV mới nhưng bể chỉ còn 0/8 block trống -> preempt C (chuỗi vào chạy gần nhất): "
-            "trả block [6, 7], quay lại đầu hàng đợi; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã sinh). "
+            "trả block [6, 7], quay lại đầu hàng đợi; khi chạy lại phải prefill lại 9 token (prompt + 0 token đã "
+            "sinh). "
             "Phần việc 1 token của C ở bước này không chạy.") in it["text"]
     nxt = r.steps["items"][6]
     assert nxt["running"][2] == ["C", "prefill", 0, 9, 0, 1]
@@ -140,7 +141,8 @@ def test_newcomer_without_blocks_waits_instead_of_preempting():
     assert [(e["id"], e["why"], e["need"], e["free"]) for e in by_kind(s6, "wait_kv")] == [("C", "short", 1, 0)]
     assert by_kind(s6, "preempt") == [] and "C chờ block KV" in s6["title"]
     assert "CHỜ BLOCK KV: C vừa vào chạy nhưng đoạn prompt của nó cần 1 block KV mới" in "\n".join(s6["text"])
-    assert [(e["id"], e["needed_by"]) for it in r.steps["items"] for e in by_kind(it, "preempt")] == [("C", "C"), ("D", "D")]
+    assert [(e["id"], e["needed_by"]) for it in r.steps["items"] for e in by_kind(it, "preempt")] == [("C", "C"),
+                                                                                                      ("D", "D")]
     assert "D là chuỗi vào chạy gần nhất nên chính nó bị preempt: chưa giữ block nào" in r.steps_text()
 
 
@@ -178,7 +180,8 @@ def test_twelve_requests():
 
 
 def long_run_config() -> dict:
-    """1,422 steps: one token per step (TOKEN_BUDGET 1), one block per token (BLOCK_SIZE 1), 12 requests × 110 tokens."""
+    """1,422 steps: one token per step (TOKEN_BUDGET 1), one block per token (BLOCK_SIZE 1), 12 requests × 110
+    tokens."""
     texts = ["xin chao model", "model hoc token", "xin chao ban", "ban hoc model", "xin chao token", "ban hoc token"]
     reqs = [dict(id=chr(65 + i), arrival=100 * i, text=texts[i % 6], max_new=110, temperature=0.0, top_k=0, top_p=1.0,
                  seed=i + 1) for i in range(12)]
@@ -191,7 +194,8 @@ def test_thousand_step_run_stays_small():
     assert r.steps["count"] == 1422 == len(block3_lines(r))
     assert_kv_consistent(r)
     size = len(json.dumps(r.to_dict()["steps"], ensure_ascii=False).encode())
-    assert size < 2_150_000, f"{size} bytes"                 # ≈ 1.4 kB per step, tables and the ~85-byte `cost` included
+    # ≈ 1.4 kB per step, tables and the ~85-byte `cost` included
+    assert size < 2_150_000, f"{size} bytes"
     assert r.steps["items"][-1]["text"][0].startswith("Bước 1422/1422 ")
 
 
@@ -280,7 +284,8 @@ def test_cancelled_running_request_step():
                                          blocks=[0, 1], generated=3)]
     assert it["freed"] == [0, 1] and it["title"].startswith("A bị hủy")
     assert ('HỦY: client của A hủy lúc 8.00 ms -> engine bỏ A ở ranh giới bước lúc 10.60 ms (đang chạy, đã sinh '
-            '3 token, trả block [0, 1]); trạng thái "aborted", không chạy tiếp (như finish_requests của vLLM).') in it["text"]
+            '3 token, trả block [0, 1]); trạng thái "aborted", không chạy tiếp (như finish_requests của '
+            'vLLM).') in it["text"]
     finished = [e["id"] for i in r.steps["items"] for e in by_kind(i, "finish")]
     assert "A" not in finished and sorted(finished) == ["B", "C"]
     assert_kv_consistent(r)
@@ -292,7 +297,8 @@ def test_cancelled_waiting_request_and_a_cancel_after_the_last_step():
     reqs = [dict(r, cancel_at=5000) if r["id"] == "C" else dict(r) for r in DEFAULT_REQUESTS] + [late]
     r = run({"REQUESTS": reqs})
     [(n, e)] = [(n, e) for n, i in enumerate(r.steps["items"], 1) for e in by_kind(i, "abort")]
-    assert n == 3 and e == dict(kind="abort", id="C", time=7000, cancel_at=5000, stage="waiting", blocks=[], generated=0)
+    assert n == 3 and e == dict(kind="abort", id="C", time=7000, cancel_at=5000, stage="waiting", blocks=[],
+                                generated=0)
     assert [e["kind"] for e in r.steps["after"]] == ["arrive", "abort"]
     assert r.steps["after_text"][-1].startswith("HỦY: client của F hủy lúc 100.00 ms")
     assert "chưa sinh token nào, chưa giữ block nào" in r.steps["after_text"][-1]

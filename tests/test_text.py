@@ -12,8 +12,9 @@ import string
 
 import pytest
 
-from inference_lab.words import (cli_en, cli_vi, patch_en, patch_vi, text, text_en, text_steps, text_steps_en,
-                                 text_steps_vi, text_vi)
+from inference_lab.core.inputs.schema import FIELDS, REQUEST_FIELDS
+from inference_lab.words import (cli_en, cli_vi, patch_en, patch_vi, schema_en, schema_vi, text, text_en, text_steps,
+                                 text_steps_en, text_steps_vi, text_vi)
 
 
 def fields(template: str) -> list[str]:
@@ -30,25 +31,26 @@ def test_format_specs():
 
 
 def specs(template: str) -> list[tuple]:
-    """(field, conversion, format spec) of every replacement field: `{n:pl token}` is English's own, the rest must match."""
+    """(field, conversion, format spec) of every replacement field: `{n:pl token}` is English's own, the rest
+    must match."""
     return sorted((name, conv, spec) for _, name, spec, conv in string.Formatter().parse(template)
                   if name is not None and not spec.startswith("pl "))
 
 
 TABLES = [(text_vi.SAY, text_en.SAY), (text_steps_vi.SAY, text_steps_en.SAY), (patch_vi.SAY, patch_en.SAY),
-          (cli_vi.SAY, cli_en.SAY)]
+          (cli_vi.SAY, cli_en.SAY), (schema_vi.PROBLEMS, schema_en.PROBLEMS)]
 
 
-@pytest.mark.parametrize("vi, en", TABLES, ids=["text", "text_steps", "patch", "cli"])
+@pytest.mark.parametrize("vi, en", TABLES, ids=["text", "text_steps", "patch", "cli", "schema"])
 def test_both_languages_fill_the_same_fields(vi, en):
     assert list(vi) == list(en)
     differ = [k for k in vi if fields(vi[k]) != fields(en[k])]
     assert not differ, differ
 
 
-@pytest.mark.parametrize("vi, en", TABLES[2:], ids=["patch", "cli"])
+@pytest.mark.parametrize("vi, en", TABLES[2:], ids=["patch", "cli", "schema"])
 def test_both_languages_format_the_fields_alike(vi, en):
-    """The lessons and the command line's errors: same conversion (!r) and same format spec (.6g) in both."""
+    """The lessons, the command line's and the config's errors: same conversion (!r) and format spec (.1f) in both."""
     differ = [k for k in vi if specs(vi[k]) != specs(en[k])]
     assert not differ, differ
 
@@ -79,3 +81,11 @@ def test_language_modules_keep_their_names():
         assert mod.BLOCK_CODES is text.BLOCK_CODES and mod.Context is text.Context
     assert list(text_steps_vi.WAIT_WHY) == list(text_steps_en.WAIT_WHY) == list(text_steps.WAIT_REASONS)
     assert text_steps.blocks([0, 1, 2, 3, 7]) == "[0–3, 7]" and text_steps.count([(0, 2), (5, 5)]) == 4
+
+
+def test_every_constant_and_column_has_its_words_in_both_languages():
+    # the schema holds no sentence: its words are these tables, keyed by name (issue 38)
+    for table in (schema_vi, schema_en):
+        assert list(table.FIELDS) == [f.name for f in FIELDS]
+        assert list(table.COLUMNS) == [c.name for c in REQUEST_FIELDS]
+        assert all(label and help_ for label, help_ in [*table.FIELDS.values(), *table.COLUMNS.values()])

@@ -1,4 +1,5 @@
-"""Prefix caching and the block pool, by hand: The three vLLM behaviours the seed leaves out: automatic prefix caching, cancellation, priority scheduling.
+"""Prefix caching and the block pool, by hand: The three vLLM behaviours the seed leaves out: automatic prefix
+caching, cancellation, priority scheduling.
 The seed's trace: A "xin chao model", D "xin chao token" and E "xin chao ban" share the prompt prefix
 <bos> xin</w> c ha o</w> = ids [0, 21, 5, 9, 18]: one full block of BLOCK_SIZE 4. With the defaults every
 byte stays the seed's (tests/test_golden.py checks all goldens).
@@ -77,10 +78,12 @@ def test_queue_limit_2_lets_d_hit_a_s_block():
     assert block(off, 6).data["prefix_hits"] == {}
     text_on, text_off = on.to_text(), off.to_text()
     assert "Prefix cache: 4/10 token đầu của prompt D đã có trong cache" in text_on
-    assert "Prompt D có 10 token: 4 token đầu lấy từ prefix cache (K/V đã có, không tính lại), 6 token còn lại -> các đoạn [5, 1]" in text_on
+    assert ("Prompt D có 10 token: 4 token đầu lấy từ prefix cache (K/V đã có, không tính lại), 6 token còn lại -> "
+            "các đoạn [5, 1]") in text_on
     assert "Trúng cache: D lấy 4 token (block [0]) ở bước 11." in text_on
     assert "D 28.30 ms thay vì 29.90 ms (tiết kiệm 1.60 ms, 4 token prompt lấy từ cache)" in text_on
-    stops = lambda r: [(s["id"], s["text"]) for s in block(r, 8).data["stops"]]
+    def stops(r):
+        return [(s["id"], s["text"]) for s in block(r, 8).data["stops"]]
     assert stops(on) == stops(off)                                       # same generated text
     saved = {r["id"]: r["saved"] for r in block(on, 11).data["ttft_saved"]}
     assert saved["D"] == 1600 and saved["A"] == 0
@@ -135,15 +138,15 @@ def test_broken_invariant_is_printed_in_the_runs_language(monkeypatch):
     assert {p["code"] for p in problems} <= {"ref_cnt_mismatch", "not_conserved"}
     en = render(vi, "en")
     steps = ", ".join(str(p["step"]) for p in problems if p["code"] == "ref_cnt_mismatch")
-    vi_line = next(l for l in vi.block(6).lines if l.startswith("Bất biến của bể block bị vi phạm: "))
-    en_line = next(l for l in en.block(6).lines if l.startswith("Block pool invariants broken: "))
+    vi_line = next(line for line in vi.block(6).lines if line.startswith("Bất biến của bể block bị vi phạm: "))
+    en_line = next(line for line in en.block(6).lines if line.startswith("Block pool invariants broken: "))
     assert f"số tham chiếu khác số bảng block đang giữ block (bước {steps})" in vi_line
     assert f"a reference count differs from the number of block tables holding the block (steps {steps})" in en_line
-    assert not any("bước" in l or "tham chiếu" in l for l in en.block(6).lines)
+    assert not any("bước" in line or "tham chiếu" in line for line in en.block(6).lines)
     assert not [c for c in vi.checks if c.name == "pool_invariants"][0].ok
     assert vi.summary[-1].startswith("FAIL:") and en.summary[-1].startswith("FAIL:")
 
 
 def test_a_correct_run_prints_no_pool_problem():
     lines = run({"PREFIX_CACHE": "on"}).block(6).lines + run({"PREFIX_CACHE": "on"}, lang="en").block(6).lines
-    assert not [l for l in lines if "vi phạm" in l or "invariants broken" in l]
+    assert not [line for line in lines if "vi phạm" in line or "invariants broken" in line]

@@ -28,7 +28,8 @@ def configs(draw):
     for i, r in enumerate(reqs):
         r["id"] = "ABCDEFGH"[i]
     values = dict(REQUESTS=reqs, FOLLOW=draw(st.sampled_from([r["id"] for r in reqs])),
-                  PREFIX_CACHE=draw(st.sampled_from(["off", "on"])), SCHED_POLICY=draw(st.sampled_from(["fcfs", "priority"])))
+                  PREFIX_CACHE=draw(st.sampled_from(["off", "on"])),
+                  SCHED_POLICY=draw(st.sampled_from(["fcfs", "priority"])))
     for name, (lo, hi) in dict(SLOTS=(1, 4), QUEUE_LIMIT=(0, 4), TOKEN_BUDGET=(1, 12), BLOCK_SIZE=(1, 4),
                                POOL_BLOCKS=(2, 20), MAX_CONTEXT=(8, 40)).items():
         if draw(st.booleans()):

@@ -1,4 +1,5 @@
-"""Cancellation and priority scheduling, hand-checkable on the seed's trace. The three vLLM behaviours the seed leaves out: automatic prefix caching, cancellation, priority scheduling.
+"""Cancellation and priority scheduling, hand-checkable on the seed's trace. The three vLLM behaviours the seed
+leaves out: automatic prefix caching, cancellation, priority scheduling.
 The seed's trace: A "xin chao model", D "xin chao token" and E "xin chao ban" share the prompt prefix
 <bos> xin</w> c ha o</w> = ids [0, 21, 5, 9, 18]: one full block of BLOCK_SIZE 4. With the defaults every
 byte stays the seed's (tests/test_golden.py checks all goldens).
@@ -88,8 +89,10 @@ def test_priority_victim_is_the_largest_priority_arrival():
     assert [p["request"] for p in block(fcfs, 3).data["preemptions"]][:1] == ["C"]      # most recently admitted
     assert [p["request"] for p in block(prio, 3).data["preemptions"]][:1] == ["A"]      # priority 5 is the largest
     assert prio.passed and "A (priority 5, đến 0.00 ms: (priority, giờ đến) lớn nhất" in prio.to_text()
-    same = lambda r: {s["id"]: s["text"] for s in block(r, 8).data["stops"]}
-    assert same(prio) == same(fcfs)                                                     # scheduling never changes tokens
+    def same(r):
+        return {s["id"]: s["text"] for s in block(r, 8).data["stops"]}
+    # scheduling never changes tokens
+    assert same(prio) == same(fcfs)
 
 
 def test_sched_policy_priority_without_priorities_keeps_the_fcfs_schedule():

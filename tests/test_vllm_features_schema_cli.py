@@ -67,7 +67,8 @@ def test_cli_prefix_cache_flag(capsys):
 def test_cli_sched_policy_and_requests_columns(capsys, tmp_path):
     path = tmp_path / "reqs.json"
     path.write_text(json.dumps(trace(priority={"A": 1, "B": 1, "E": 1}, cancel_at={"D": 2000})), encoding="utf-8")
-    code, out, _ = cli_run(capsys, "--requests", str(path), "--queue-limit", "2", "--sched-policy", "priority", "--json")
+    code, out, _ = cli_run(capsys, "--requests", str(path), "--queue-limit", "2", "--sched-policy", "priority",
+                           "--json")
     report = json.loads(out)
     assert code == 0 and report["passed"]
     assert report["blocks"][0]["data"]["n_aborted"] == 1

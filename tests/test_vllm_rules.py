@@ -22,6 +22,7 @@ from inference_lab.core.serving.block_manager import BlockManager
 from inference_lab.core.inputs.config import validate
 from inference_lab.core.serving.run_log import step_rows
 from inference_lab.entrypoints import cli
+from inference_lab.words.text_schema import problem_text
 from helpers import vllm_request
 from vllm_helpers import play
 
@@ -82,7 +83,8 @@ def test_trace_2_h_waits_for_kv_and_r_is_never_preempted():
     r = run(dict(KV_FLAGS, REQUESTS=TRACE_KV))
     b3 = r.block(3).data
     assert r.passed and b3["preemptions"] == []
-    assert [(k["step"], k["request"], k["why"], k["need"], k["free"]) for k in b3["kv_waits"]] == [(2, "H", "short", 3, 0)]
+    assert [(k["step"], k["request"], k["why"], k["need"], k["free"]) for k in b3["kv_waits"]] == [(2, "H", "short",
+                                                                                                    3, 0)]
     assert first_task_step(r, "H") == 3                                 # after R's blocks came back in step 3
     [(step, e)] = events(r, "wait_kv")
     assert step == 2 and (e["id"], e["why"], e["need"], e["free"], e["blocks"]) == ("H", "short", 3, 0, [])
@@ -152,7 +154,8 @@ def test_priority_range(value, ok):
     problems = [p for p in validate({"REQUESTS": [dict(TRACE_KV[0], priority=value)], "FOLLOW": "R"})]
     assert (not problems) == ok, problems
     if not ok:
-        assert problems[0].field == "REQUESTS[0].priority" and "-1000000000..1000000000" in problems[0].text("en")
+        assert problems[0].field == "REQUESTS[0].priority" and "-1000000000..1000000000" in problem_text(problems[0],
+                                                                                                         "en")
 
 
 def test_cli_runs_the_three_traces(tmp_path, capsys):
@@ -230,7 +233,8 @@ FOUND_2 = dict(REQUESTS=[dict(id="A", arrival=250, text="xin", max_new=1, **SMAL
                BLOCK_SIZE=2, POOL_BLOCKS=5)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(small_pools())
 @example(FOUND_1)
 @example(FOUND_2)

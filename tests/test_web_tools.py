@@ -22,9 +22,11 @@ def test_the_alphabet_is_exactly_what_the_tokenizer_knows():
 
 
 def test_integers_from_javascript_print_like_the_command_line():
-    as_js = [{k: (int(v) if isinstance(v, float) and v.is_integer() else v) for k, v in r.items()} for r in DEFAULT_REQUESTS]
+    as_js = [{k: (int(v) if isinstance(v, float) and v.is_integer() else v) for k, v in r.items()}
+             for r in DEFAULT_REQUESTS]
     assert as_js[0]["temperature"] == 0 and isinstance(as_js[0]["top_p"], int)
-    sampling = {"A": "A: temperature 0.0, top_k 0, top_p 1.0, seed 1", "C": "C: temperature 0.8, top_k 5, top_p 0.9, seed 4"}
+    sampling = {"A": "A: temperature 0.0, top_k 0, top_p 1.0, seed 1",
+                "C": "C: temperature 0.8, top_k 5, top_p 0.9, seed 4"}
     for follow, line in sampling.items():
         page = json.loads(web.run(json.dumps({"REQUESTS": as_js, "FOLLOW": follow, "QUALITY_GATE": 1})))
         cli = json.loads(web.run(json.dumps({"FOLLOW": follow, "QUALITY_GATE": 1.0})))
@@ -34,7 +36,8 @@ def test_integers_from_javascript_print_like_the_command_line():
 
 
 def test_out_of_range_numbers_are_still_reported_not_converted_into_crashes():
-    bad = json.loads(web.run(json.dumps({"QUALITY_GATE": 10**400, "REQUESTS": [dict(DEFAULT_REQUESTS[0], top_p=10**400)]})))
+    bad = json.loads(web.run(json.dumps({"QUALITY_GATE": 10**400,
+                                         "REQUESTS": [dict(DEFAULT_REQUESTS[0], top_p=10**400)]})))
     assert not bad["ok"]
     assert {e["field"] for e in bad["errors"]} >= {"QUALITY_GATE", "REQUESTS[0].top_p"}
 

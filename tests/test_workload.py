@@ -204,10 +204,11 @@ def test_the_scale_command_runs_to_the_end(clock):
 
 
 def test_speculation_on_a_long_generated_workload_runs_the_model_and_passes():
-    """SPEC_METHOD has its own verify path (core/serving/speculative.py): no replay then, and a verify over a long context
-    still gets every row of its attention (model.attention_blocked, one block)."""
+    """SPEC_METHOD has its own verify path (core/serving/speculative.py): no replay then, and a verify over a long
+    context still gets every row of its attention (model.attention_blocked, one block)."""
     report = run({"WORKLOAD_REQUESTS": 4, "WORKLOAD_PROMPT": LONG + 44, "WORKLOAD_OUTPUT": 6, "SLOTS": 4,
-                  "QUEUE_LIMIT": 4, "MAX_CONTEXT": 400, "POOL_BLOCKS": "auto", "TOKEN_BUDGET": 512, "SPEC_METHOD": "draft"})
+                  "QUEUE_LIMIT": 4, "MAX_CONTEXT": 400, "POOL_BLOCKS": "auto", "TOKEN_BUDGET": 512,
+                  "SPEC_METHOD": "draft"})
     assert report.passed, [c.name for c in report.checks if not c.ok]
     assert "replayed" not in report.block(12).data
 
@@ -220,4 +221,5 @@ def test_a_run_without_the_steps_words_prints_the_same(values):
     worded, bare = run(values), run(values, narrate=False)
     assert bare.to_text() == worded.to_text() and bare.notes == worded.notes
     assert "text" not in bare.steps["items"][0] and "after_text" not in bare.steps
-    assert [{k: v for k, v in it.items() if k not in ("title", "text")} for it in worded.steps["items"]] == bare.steps["items"]
+    assert [{k: v for k, v in it.items() if k not in ("title",
+                                                      "text")} for it in worded.steps["items"]] == bare.steps["items"]

@@ -34,7 +34,8 @@ import os
 # before NumPy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from .core.inputs.config import Config, ConfigError, describe  # noqa: E402
+from .core.inputs.config import Config, ConfigError
+from .words.text_schema import describe
 
 __all__ = ["Config", "ConfigError", "Report", "describe", "run"]
 

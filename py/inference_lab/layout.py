@@ -12,7 +12,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
-  the mapping table (blocks.py), the command line's and the code editor's messages.
+  the mapping table (blocks.py), the command line's and the code editor's messages, the constants' labels and
+  the config problems' sentences (text_schema.py with schema_vi / schema_en).
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
   contracts.py; sandbox.py puts back what edited code changed), exercises.py; lab.py's 13 blocks' facts are built
@@ -41,9 +42,9 @@ LAYOUT = {
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
-              "blocks"),
-    "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace", "patch",
-                    "lessons", "contracts", "sandbox", "exercises", "spec_data"),
+              "text_schema", "schema_vi", "schema_en", "blocks"),
+    "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace",
+                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

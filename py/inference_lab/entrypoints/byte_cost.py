@@ -59,7 +59,8 @@ def cost_row(tok, cfg, r, ttft, plain_ttft) -> dict:
     return dict(id=r["id"], text=text, plain=plain, tokens=tokens, plain_tokens=plain_tokens,
                 prompt=len(tokens), plain_prompt=len(plain_tokens), extra=extra, chars=chars,
                 words=len(text.split()), byte_tokens=sum(p in BYTES for p in tokens),
-                blocks=blocks_for(len(tokens), cfg.BLOCK_SIZE), plain_blocks=blocks_for(len(plain_tokens), cfg.BLOCK_SIZE),
+                blocks=blocks_for(len(tokens), cfg.BLOCK_SIZE),
+                plain_blocks=blocks_for(len(plain_tokens), cfg.BLOCK_SIZE),
                 extra_time=extra * (cfg.COST_PREFILL_PER_TOKEN + cfg.COST_TOKENIZE_PER_TOKEN),
                 ttft=ttft, plain_ttft=plain_ttft)
 

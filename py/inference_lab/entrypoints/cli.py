@@ -33,6 +33,7 @@ import threading
 
 from ..core.inputs.config import FIELDS, FIELD_BY_NAME, Config, ConfigError
 from ..words import cli_en, cli_vi
+from ..words.text_schema import help_text, problem_text
 
 EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 
@@ -51,7 +52,8 @@ ARGPARSE = {"vi": cli_vi.ARGPARSE, "en": cli_en.ARGPARSE}  # argparse's own erro
 
 
 def lang_of(argv) -> str:
-    """The --lang value among argv (looked at before parsing, so --help and parse errors use it); vi if none or unknown."""
+    """The --lang value among argv (looked at before parsing, so --help and parse errors use it); vi if none or
+    unknown."""
     argv = list(argv)
     for i, a in enumerate(argv):
         value = argv[i + 1] if a == "--lang" and i + 1 < len(argv) else a[7:] if a.startswith("--lang=") else None
@@ -79,13 +81,14 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
         if f.type == "requests":
             continue
         bounds = f" [{f.min}..{f.max}]" if f.min is not None else ""
-        text = f.en[1] if lang == "en" else f.help
+        text = help_text(f.name, lang)
         if f.is_switch:
             p.add_argument(f.flag, dest=f.name, metavar="off|on", nargs="?", const="on",
                            help=f"{text} " + w("switch", default=f.default))
             continue
         metavar = "|".join(map(str, f.choices)) if f.choices else f.type.upper()
-        p.add_argument(f.flag, dest=f.name, metavar=metavar, help=f"{text} " + w("default", default=f.default, bounds=bounds))
+        p.add_argument(f.flag, dest=f.name, metavar=metavar,
+                       help=f"{text} " + w("default", default=f.default, bounds=bounds))
     p.add_argument("--requests", metavar="FILE.json", help=w("requests"))
     p.add_argument("--json", action="store_true", help=w("json"))
     p.add_argument("--exercise", metavar="N", help=w("exercise"))
@@ -149,7 +152,7 @@ def config_from_args(args) -> Config:
         config = Config.from_values(values)
     except ConfigError as exc:
         bad = {e.split(":")[0] for e in errors}
-        errors += [f"{flag_of(p.field)}: {p.text(lang)}" for p in exc.problems if flag_of(p.field) not in bad]
+        errors += [f"{flag_of(p.field)}: {problem_text(p, lang)}" for p in exc.problems if flag_of(p.field) not in bad]
     if errors:
         raise UsageError(errors)
     return config
@@ -257,9 +260,11 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
         timer.daemon = True
         timer.start()
     try:
-        with contextlib.redirect_stdout(sys.stderr), patch.language(lang):   # the student's print()s: stdout stays the report
+        # the student's print()s: stdout stays the report
+        with contextlib.redirect_stdout(sys.stderr), patch.language(lang):
             report, names = patch.run(units, functools.partial(run, lang=lang, narrate=narrate), config,
-                                      stopped=lambda: f"--timeout {timeout} {WORDS[lang]('seconds_word')}" if fired else "Ctrl-C")
+                                      stopped=lambda: (f"--timeout {timeout} {WORDS[lang]('seconds_word')}" if fired
+                                                       else "Ctrl-C"))
     except patch.PatchError as exc:
         raise PatchFailed(exc) from None
     finally:

@@ -5,7 +5,8 @@
      "router":   {"policy", "w_prefix", "w_load", "decisions": [{request, replica, policy, blocks, cached, load,
                    outstanding, loads, arrival}]},
      "disagg":   null | {"prefill", "decode" (replica ids), "link_gbps", "latency_us", "kv_bytes_per_position",
-                   "transfers": [{request, from, to, start, arrive, admitted, positions, bytes}], "shipped", "received"},
+                   "transfers": [{request, from, to, start, arrive, admitted, positions, bytes}], "shipped",
+                   "received"},
      "goodput":  {"ttft_slo", "tpot_slo", "met", "served", "fraction", "per_s"},
      "ttft", "tpot": {"p50", "p90", "p99"} over the whole cluster,
      "span": µs from the first arrival to the last finish, "end": the last step's end}

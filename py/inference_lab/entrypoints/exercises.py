@@ -24,7 +24,8 @@ An exercise that needs the code adds a `[patch]` table at the end of its front m
 edited engine function, "module.function", with the function's new source as a TOML string;
 `--exercise N` and the page's exercise button run the lab with it (see patch.py):
 
-    >>> text = "+++\\ntitle = 'T'\\nconstants = {}\\nexpect = []\\n[patch]\\n'sampler.sample' = 'def sample(): ...'\\n+++\\n"
+    >>> text = "+++\\ntitle = 'T'\\nconstants = {}\\nexpect = []\\n"
+    >>> text += "[patch]\\n'sampler.sample' = 'def sample(): ...'\\n+++\\n"
     >>> ex = parse_text(text + "## Câu hỏi\\nQ\\n## Dự đoán\\nP\\n## Đáp án\\nA\\n", "08-y.md")
     >>> ex.patch
     {'sampler.sample': 'def sample(): ...'}
@@ -61,7 +62,8 @@ TRACKS = (
     Track("model", "Lộ trình mô hình: từ văn bản tới token sinh ra",
           "The model track: from text to generated tokens", (10, 11, 12, 16, 6, 32)),
     Track("serving", "Lộ trình phục vụ: cổng, lập lịch, KV cache, dung lượng",
-          "The serving track: gateway, scheduling, KV cache, capacity", (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31, 40, 41, 42)),
+          "The serving track: gateway, scheduling, KV cache, capacity",
+          (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 30, 31, 40, 41, 42)),
 )
 OTHER = Track("other", "Bài khác", "Other exercises", ())
 
@@ -127,7 +129,8 @@ def split_sections(body: str) -> dict:
         raise ValueError(f"thiếu mục: {', '.join('## ' + s for s in missing)}")
     english = [s for s in SECTIONS_EN if s in sections]
     if english and len(english) != len(SECTIONS_EN):
-        raise ValueError(f"English sections are all or none: {', '.join('## ' + s for s in SECTIONS_EN if s not in sections)} missing")
+        raise ValueError("English sections are all or none: "
+                         f"{', '.join('## ' + s for s in SECTIONS_EN if s not in sections)} missing")
     return sections
 
 
@@ -180,7 +183,8 @@ def find(number, directory: Path | None = None, lang: str = "vi") -> Exercise:
     found = [e for e in load_all(directory) if e.number == n]
     if not found:
         where = directory or default_dir()
-        raise LookupError(f"there is no exercise number {n} in {where}" if en else f"không có bài tập số {n} trong {where}")
+        raise LookupError(f"there is no exercise number {n} in {where}" if en else f"không có bài tập số {n} trong "
+                                                                                   f"{where}")
     return found[0]
 
 

@@ -12,9 +12,10 @@ Where the seed program crashes, this module does better: a followed request that
 refused (429/400) is reported as such and the invariant checks use a served request
 instead (and say so); a run where nobody is served still prints all 13 blocks.
 
-The blocks' facts are gathered by block_data.py (what byte fallback costs: byte_cost.py), the cached tokenizer and weights live in weights.py.
-Leaves out: the words (text.py and text_steps.py with their sentence tables text_vi/en.py, text_steps_vi/en.py), the arithmetic of serving (engine, scheduler,
-block_manager, model, sampler, quantization, metrics).
+The blocks' facts are gathered by block_data.py (what byte fallback costs: byte_cost.py), the cached tokenizer and
+weights live in weights.py.
+Leaves out: the words (text.py and text_steps.py with their sentence tables text_vi/en.py, text_steps_vi/en.py), the
+arithmetic of serving (engine, scheduler, block_manager, model, sampler, quantization, metrics).
 """
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
         Check("blocks_returned", b6["free"] == cfg.POOL_BLOCKS and b6["free_sorted"]),
         Check("same_tokens", b12["same"]),
         Check("positions", tr["positions_cached"] <= tr["positions_naive"]
-              and (tr["positions_cached"] < tr["positions_naive"] or not any(t[1] == "decode" for st in main.log.items for t in st["tasks"]))),
+              and (tr["positions_cached"] < tr["positions_naive"]
+                  or not any(t[1] == "decode" for st in main.log.items for t in st["tasks"]))),
         Check("tokens_counted", S["tokens"] == sum(len(r.out) for r in main.done)),
         Check("quantization_error", blocks[9]["within_half_scale"]),
         Check("pool_invariants", not main.pool.problems),             # the violations: block [6] pool_problems
@@ -102,8 +104,8 @@ def distribution_checks(main, info) -> list[Check]:
 # ── the whole run ──────────────────────────────────────────────────────────
 def other_run(lab, main, cluster: bool = False):
     """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
-    or, for a generated workload, the clock-only replay of the main run's tokens (core/serving/replay.py); on the cluster
-    (cluster.py) when the run has one."""
+    or, for a generated workload, the clock-only replay of the main run's tokens (core/serving/replay.py); on the
+    cluster (cluster.py) when the run has one."""
     replay = lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off"     # speculation has its own verify path
     if cluster:
         tokens = recorded(main) if replay else None
@@ -182,7 +184,8 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
         if cfg.DISAGG == "on":
             data[12]["colocated"] = colocated(lab, main)
         checks += cluster_checks(main)
-    facts = Report(config=cfg.to_dict(), header=[], blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
+    facts = Report(config=cfg.to_dict(), header=[],
+                   blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
                    summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0],
                    cluster=cluster_data(lab, main))
     return render(facts, lang, narrate)
@@ -196,7 +199,8 @@ def bare_record(steps) -> dict:
 
 def narrated(record, step_text, cfg) -> dict:
     """The step record with each step's title and narration lines added (a new dict; the record is kept)."""
-    items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"], step_text.narrate(record, cfg))]
+    items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"],
+                                                                             step_text.narrate(record, cfg))]
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
@@ -233,4 +237,5 @@ def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
     return Report(config=report.config, header=text.header_lines(report.header_data, report.config), blocks=blocks,
                   summary=summary, checks=checks, follow=report.follow,
                   steps=narrated(record, step_text, report.config) if narrate else record,
-                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record), cluster=report.cluster)
+                  header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record),
+                  cluster=report.cluster)

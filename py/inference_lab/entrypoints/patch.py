@@ -13,7 +13,8 @@ hold (CACHE_INPUTS), so a run without patches afterwards is the seed's program a
     >>> from inference_lab.entrypoints.lab import run
     >>> greedy = "def sample(logits, params, rng, vocab):\\n    return _greedy(logits, vocab)\\n"
     >>> greedy += "def _greedy(logits, vocab):\\n    z = np.array(logits, dtype=float)\\n    z[BOS] = -np.inf\\n"
-    >>> greedy += "    t = int(np.argmax(z))\\n    return t, dict(probs=softmax(z), filtered=np.eye(vocab)[t], mode='greedy')\\n"
+    >>> greedy += "    t = int(np.argmax(z))\\n"
+    >>> greedy += "    return t, dict(probs=softmax(z), filtered=np.eye(vocab)[t], mode='greedy')\\n"
     >>> with patched([Unit("sampler", greedy, "greedy.py")]):
     ...     run().blocks[7].data["mode"]
     'greedy'
@@ -207,7 +208,8 @@ def package_modules() -> list:
         for name in names:
             if name not in NOT_SCANNED:
                 importlib.import_module(dotted(name))
-    return [m for n, m in sorted(sys.modules.items()) if m is not None and (n == PACKAGE or n.startswith(PACKAGE + "."))]
+    return [m for n, m in sorted(sys.modules.items())
+            if m is not None and (n == PACKAGE or n.startswith(PACKAGE + "."))]
 
 
 def bindings(modules: list, original) -> list[tuple[object, str]]:

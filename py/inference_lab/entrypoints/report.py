@@ -20,9 +20,9 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
                                               # incomplete for this run (words/text_notes.py); never in to_text()
       "header_data": {n_heads, d_model, vocab},   # the model's sizes the header prints (beside config's constants)
       "cluster": replicas, router decisions, KV transfers, goodput and percentiles (cluster_data.py)
-      "steps":   the run log (core/serving/run_log.py: the one per-step record, its format frozen: new facts are new keys)
-                 {"count", "priority_key", "items": [one dict per step, see run_log.py, plus "title": str, "text": [str]],
-                  "after": [events after the last step], "after_text": [str],
+      "steps":   the run log (core/serving/run_log.py: the one per-step record, its format frozen: new facts are
+                 new keys) {"count", "priority_key", "items": [one dict per step, see run_log.py, plus "title": str,
+                  "text": [str]], "after": [events after the last step], "after_text": [str],
                   "wait_labels": {why a request waits (run_log.py): words in "lang"}}
     }
 
@@ -34,7 +34,8 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
   1  capacity, decisions[{request, stage, code, reason, facts, arrival}], offered, n_429, n_400, served, n_aborted,
      aborts[{step, time, request, cancel_at, stage ("waiting"|"running"|"gateway": cancelled at or before its
      arrival, never admitted), blocks, generated}]
-  2  n_merges (merges learned: N_MERGES or fewer), vocab, first_merges, follow{id, text, tokens, ids, prompt_len, max_new}, prompt_lens, blocked, prep,
+  2  n_merges (merges learned: N_MERGES or fewer), vocab, first_merges, follow{id, text, tokens, ids, prompt_len,
+     max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
      budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT),
      cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback,
@@ -49,7 +50,8 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
   4  chunks, prompt_len, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
      arrival, ttft
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
-  6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free, gather, preemptions,
+  6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free,
+     gather, preemptions,
      prefix_hits{id: prompt tokens taken from the cache}, hits[{step, request, blocks, tokens, recompute}],
      shared_blocks, max_shared, evictions[{step, block, hash}] (also the run log's "evict" events), cached_free,
      pool_problems[{step, code}] (invariant violations, codes in block_manager.BlockManager.audit), kv_waits (as [3])
@@ -69,7 +71,8 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      prep, queue, prefill, ttft, tpot, e2e, gap, n, preemptions}] (aborted: null where there is no value, no TTFT
      without a first token), rejected[{id, code, arrival}], preempted_at{id: [steps]},
      ttft_saved[{id, ttft, ttft_nocache, saved, cached_tokens}] (PREFIX_CACHE=on only)
-  12 per[{id, ttft, tpot, e2e, n}], same (SPEC_METHOD != off: same_scope "greedy", greedy requests only), policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
+  12 per[{id, ttft, tpot, e2e, n}], same (SPEC_METHOD != off: same_scope "greedy", greedy requests only),
+     policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
      mean_tpot, worst_gap, preemptions, served, steps, memory_bound, mixed, decode_only, prefill_only, mixed_us,
      decode_us}], weights_read (bytes of the shadow model's weights one forward pass reads)
   13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,
@@ -160,7 +163,8 @@ class Report:
 
     def parts(self) -> list[tuple[str, str]]:
         """(part, its printed text) in order: "header", "1".."13", "summary"; joined they are to_text()."""
-        return ([("header", "".join(line + "\n" for line in self.header))] + [(str(b.number), b.to_text()) for b in self.blocks]
+        return ([("header", "".join(line + "\n" for line in self.header))]
+                + [(str(b.number), b.to_text()) for b in self.blocks]
                 + [("summary", "".join(line + "\n" for line in self.summary))])
 
     def steps_text(self) -> str:

@@ -77,7 +77,8 @@ def follow_rows(lab, rows, fid) -> list[dict]:
 
 def compare(main, nospec) -> dict:
     on, off = summarize(main.done), summarize(nospec.done)
-    return dict(tpot_on=on["mean_tpot"], tpot_off=off["mean_tpot"], tput_on=on["throughput"], tput_off=off["throughput"],
+    return dict(tpot_on=on["mean_tpot"], tpot_off=off["mean_tpot"], tput_on=on["throughput"],
+                tput_off=off["throughput"],
                 end_on=main.end, end_off=nospec.end, steps_on=main.log.count, steps_off=nospec.log.count)
 
 
@@ -120,7 +121,8 @@ def spec_block7(lab, main, nospec, info) -> dict:
     spec = dict(method=cfg.SPEC_METHOD, k=cfg.SPEC_TOKENS, proposed=proposed, accepted=accepted,
                 per_request={rid: {k: per[rid][k] for k in ("proposed", "accepted", "alpha")} for rid in order})
     return dict(spec=spec, spec_follow=follow_rows(lab, rows, info["id"]), spec_compare=compare(main, nospec),
-                spec_rates={rid: {k: per[rid][k] for k in ("verifies", "tokens", "per_step", "expected")} for rid in order},
+                spec_rates={rid: {k: per[rid][k] for k in ("verifies", "tokens", "per_step", "expected")}
+                            for rid in order},
                 spec_batch=dict(rows=batch, crossover=crossover, context=context, alpha=alpha,
                                 expected=expected_tokens(alpha, cfg.SPEC_TOKENS)))
 

@@ -33,7 +33,8 @@ def _tids(report) -> dict:
 
 def _meta(tids, w) -> list[dict]:
     events = [dict(ph="M", pid=PID, name="process_name", args=dict(name=w["process"]))]
-    events += [dict(ph="M", pid=PID, tid=t, name="thread_name", args=dict(name=w["request"].format(id=rid))) for rid, t in tids.items()]
+    events += [dict(ph="M", pid=PID, tid=t, name="thread_name", args=dict(name=w["request"].format(id=rid)))
+               for rid, t in tids.items()]
     return events
 
 
@@ -47,7 +48,9 @@ def _slices(steps, tids) -> list[dict]:
         for rid, phase, n in st["tasks"]:
             name = f"prefill {n} token" if phase == "prefill" else "decode"
             events.append(dict(ph="X", name=name, cat=phase, ts=st["start"], dur=st["end"] - st["start"], pid=PID,
-                               tid=tids[rid], args=dict(step=i + 1, tokens=n, **({"replica": st["replica"]} if "replica" in st else {}))))
+                               tid=tids[rid],
+                               args=dict(step=i + 1, tokens=n,
+                                         **({"replica": st["replica"]} if "replica" in st else {}))))
     return events
 
 

@@ -48,8 +48,9 @@ import json
 import math
 import time
 
-from ..core.inputs.config import FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem, describe as describe_schema
+from ..core.inputs.config import FIELDS, REQUEST_FIELDS, Config, ConfigError, Problem
 from ..core.model.tokenizer import CORPUS, WORD_END, BPETokenizer
+from ..words.text_schema import describe as describe_schema, problem_dict
 
 # The pipeline (lab, engine, model, …) is imported by the first run(), not here: the page needs only
 # describe() to show its controls, and the worker's idle warm-up run imports the rest after that.
@@ -98,7 +99,9 @@ def as_declared(values):
 
 
 def _errors(problems) -> str:
-    return json.dumps({"ok": False, "errors": [p.to_dict() for p in problems]}, ensure_ascii=False)
+    """The answer to a config that cannot run: each problem (a config.Problem, or a dict already worded)."""
+    errors = [p if isinstance(p, dict) else problem_dict(p) for p in problems]
+    return json.dumps({"ok": False, "errors": errors}, ensure_ascii=False)
 
 
 def patch_units(patches) -> list:
@@ -184,8 +187,7 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None) -> str:
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
-        return _errors([Problem("config", f"Cấu hình không phải JSON hợp lệ ({exc.msg}).",
-                                f"The config is not valid JSON ({exc.msg}).")])
+        return _errors([Problem("config", "bad_json", dict(detail=exc.msg))])
     try:
         cfg = Config.from_values(as_declared(values))      # validates: every problem at once
     except ConfigError as exc:
@@ -201,7 +203,7 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None) -> str:
         with patch.language(lang):
             units = patch_units(patches)
     except ValueError as exc:
-        return _errors([Problem("patch", f"{exc}.")])
+        return _errors([dict(field="patch", message=f"{exc}.", message_en="")])
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed), patch.language(lang), sandbox.kept():

@@ -3,7 +3,7 @@
 `python -m inference_lab` (without `--lang en`) words its help and its errors with these templates
 (`{name}` fields, templates.py's format specs); cli_en.py has the same keys in English. `ARGPARSE`
 rewrites argparse's own error messages, (pattern, replacement) pairs tried in order. The constants'
-own labels and help are the schema's (core/inputs/schema.py), not here.
+own labels and help are schema_vi.py's, keyed by name, not here.
 
 Leaves out: which sentence is said when (cli.py) and the lab's output (text_vi.py).
 """

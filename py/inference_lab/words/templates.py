@@ -62,7 +62,8 @@ def plain(template: str) -> bool:
     ok = _PLAIN.get(template)
     if ok is None:
         specs = [spec or "" for _, name, spec, _ in FORMAT.parse(template) if name is not None]
-        ok = _PLAIN[template] = not any(sp in ("ms", "vec", "vec2") or sp.startswith("pl ") or "{" in sp for sp in specs)
+        ok = _PLAIN[template] = not any(sp in ("ms", "vec", "vec2") or sp.startswith("pl ") or "{" in sp
+                                        for sp in specs)
     return ok
 
 

@@ -70,8 +70,8 @@ GPUS: dict[str, GPU] = {g.name: g for g in (
         "dense is half: 989.4 / 1,979 (H100 whitepaper: 989.4); HBM3 80 GB, 3.35 TB/s; capacity as nvidia-smi "
         "reports it (\"NVIDIA H100 80GB HBM3\"): 81,559 MiB"),
     GPU("H200-SXM-141GB", 989.4 * T, 1979 * T, 4800 * G, 143771 * MiB,
-        "NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: same tensor cores as H100 SXM (BF16 989.4, FP8 1,979 "
-        "dense); HBM3e 141 GB, 4.8 TB/s; capacity as nvidia-smi reports it: 143,771 MiB"),
+        "NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: same tensor cores as H100 SXM (BF16 989.4, FP8 "
+        "1,979 dense); HBM3e 141 GB, 4.8 TB/s; capacity as nvidia-smi reports it: 143,771 MiB"),
     GPU("L4", 121 * T, 242 * T, 300 * G, 23034 * MiB,
         "NVIDIA L4 Tensor Core GPU datasheet (2023): BF16 242 / FP8 485 TFLOPS WITH sparsity, dense 121 / 242; "
         "GDDR6 24 GB, 300 GB/s; capacity as nvidia-smi reports it: 23,034 MiB"),
@@ -170,5 +170,6 @@ def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size
     room = usable - weights - ACTIVATION_RESERVE
     per_token = shape.kv_bytes_per_token(kv_bits)
     tokens = int(room // per_token) if room > 0 else 0
-    return dict(hbm=gpu.hbm, utilization=utilization, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE, room=room,
+    return dict(hbm=gpu.hbm, utilization=utilization, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE,
+                room=room,
                 per_token=per_token, tokens=tokens, blocks=tokens // block_size)

@@ -45,7 +45,8 @@ all 2,048 positions would make it 31.84 (×1.07; ×1.25 for Llama-3.2-1B, whose 
     >>> m = MODELS["Llama-3.1-8B"]
     >>> m.matmul_params - m.head_params, m.head_params
     (6979588096, 525336576)
-    >>> round(step_cost(m, [(2048, 0, 1)], 16, 16).flops / 1e12, 2), round(step_cost(m, [(2048, 0, 2048)], 16, 16).flops / 1e12, 2)
+    >>> once, everywhere = step_cost(m, [(2048, 0, 1)], 16, 16), step_cost(m, [(2048, 0, 2048)], 16, 16)
+    >>> round(once.flops / 1e12, 2), round(everywhere.flops / 1e12, 2)
     (29.69, 31.84)
 
 Leaves out: communication (one GPU, no tensor or pipeline parallelism), kernel launch detail and
@@ -112,7 +113,8 @@ class Clock:
         return step_cost(self.shape, work, self.cfg.WEIGHT_BITS, self.cfg.KV_BITS)
 
     def cost_at(self, work: list[tuple[int, int]], weight_bits: int) -> StepCost:
-        """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft, speculative.py)."""
+        """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft,
+        speculative.py)."""
         return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS)
 
     def micros(self, cost: StepCost) -> int:

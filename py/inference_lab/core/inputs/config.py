@@ -6,19 +6,20 @@
     >>> [p.field for p in validate({"SLOTS": 0, "QUANT_BITS": "x"})]
     ['SLOTS', 'QUANT_BITS']
 
-Validation returns *every* problem at once, each naming its field, in Vietnamese and English
-(`Problem.message`, `Problem.message_en`). The schema's names (FIELDS, FIELD_BY_NAME, REQUEST_FIELDS,
-DEFAULT_REQUESTS, describe, …) are importable from here too, so callers name one module.
+Validation returns *every* problem at once, each naming its field, as a key and its facts
+(`Problem.key`, `Problem.args`): words/text_schema.py words it in Vietnamese or English. The schema's names (FIELDS,
+FIELD_BY_NAME, REQUEST_FIELDS, DEFAULT_REQUESTS, describe, …) are importable from here too, so callers name one module.
 
-Leaves out: the schema itself (schema.py: names, defaults, bounds, labels) and the model's sizes
-(d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in `model.py`; BOS, EOS and the training CORPUS,
-the seed's fixed constants (not tunable), in `tokenizer.py`.
+Leaves out: the problems' sentences (words/schema_vi.py, schema_en.py), the schema itself (schema.py: names,
+defaults, bounds, labels) and the model's sizes (d_model 8, 2 heads of 4, FFN 16), fixed as in the seed, in
+`model.py`; BOS, EOS and the training CORPUS, the seed's fixed constants (not tunable), in `tokenizer.py`.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 # the schema's names, importable from here too (callers name one module: config)
 from ..clock.hardware import GPUS, MODELS, kv_budget
@@ -30,24 +31,30 @@ from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One validation problem, naming its field (e.g. "SLOTS" or "REQUESTS[2].top_p"), in Vietnamese and English."""
+    """One validation problem: its field (e.g. "SLOTS" or "REQUESTS[2].top_p"), which rule it breaks (`key`, a
+    sentence of words/schema_vi.py's PROBLEMS) and the facts the sentence names; `request`: the request's number
+    (from 1) when the value is one of a request's."""
     field: str
-    message: str
-    message_en: str = ""
+    key: str
+    args: dict = field(default_factory=dict)
+    request: int | None = None
 
-    def text(self, lang: str = "vi") -> str:
-        return self.message_en if lang == "en" and self.message_en else self.message
-
-    def to_dict(self) -> dict:
-        return {"field": self.field, "message": self.message, "message_en": self.message_en}
+    def __str__(self) -> str:
+        facts = ", ".join(f"{k}={v!r}" for k, v in self.args.items())
+        return f"{self.field}: {self.key}" + (f" ({facts})" if facts else "")
 
 
 class ConfigError(ValueError):
-    """Raised with *all* problems of a config at once."""
+    """Raised with *all* problems of a config at once (worded by words/text_schema.py)."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        super().__init__("; ".join(f"{p.field}: {p.message}" for p in problems))
+        super().__init__("; ".join(map(str, problems)))
+
+
+def _value(values: dict, name: str):
+    """A constant's value in a partial mapping, its default when left out."""
+    return values.get(name, FIELD_BY_NAME[name].default)
 
 
 def _is_int(v) -> bool:
@@ -58,71 +65,61 @@ def _is_number(v) -> bool:
     return _is_int(v) or (isinstance(v, float) and math.isfinite(v))
 
 
-def _fmt(v, digits: str = "chữ số") -> str:
-    text = f"{v:g}" if isinstance(v, float) else str(v)
-    return text if len(text) <= 20 else text[:12] + f"… ({len(text)} {digits})"
-
-
-def _check_number(name: str, kind: str, value, lo, hi) -> tuple[str, str] | None:
-    """(Vietnamese, English) message if `value` is not a `kind` number in [lo, hi], else None."""
+def _check_number(name: str, kind: str, value, lo, hi) -> tuple[str, dict] | None:
+    """(key, facts) of the problem if `value` is not a `kind` number in [lo, hi], else None."""
     if kind == "int" and not _is_int(value):
-        return f"{name} phải là số nguyên (nhận {value!r}).", f"{name} must be an integer (got {value!r})."
+        return "not_an_integer", dict(name=name, got=value)
     if kind == "float" and not _is_number(value):
-        return f"{name} phải là một số (nhận {value!r}).", f"{name} must be a number (got {value!r})."
+        return "not_a_number", dict(name=name, got=value)
     if lo is not None and hi is not None and not lo <= value <= hi:
-        return (f"{name} phải nằm trong khoảng {_fmt(lo)}..{_fmt(hi)} (nhận {_fmt(value)}).",
-                f"{name} must be in the range {_fmt(lo)}..{_fmt(hi)} (got {_fmt(value, 'digits')}).")
+        return "out_of_range", dict(name=name, lo=lo, hi=hi, got=value)
     return None
 
 
 def _check_request(i: int, req) -> list[Problem]:
-    where = f"REQUESTS[{i}]"
+    where, n = f"REQUESTS[{i}]", i + 1
     if not isinstance(req, dict):
-        return [Problem(where, f"Yêu cầu thứ {i + 1} phải là một bảng khóa → giá trị.", f"Request {i + 1} must be a key → value mapping.")]
+        return [Problem(where, "request_not_a_mapping", dict(n=n))]
     problems = []
     names = [f.name for f in REQUEST_FIELDS]
     extra = sorted(set(req) - set(names))
     missing = [f.name for f in REQUEST_FIELDS if f.name not in req and not f.optional]
     if missing:
-        problems.append(Problem(where, f"Yêu cầu thứ {i + 1} thiếu khóa: {', '.join(missing)}.",
-                                f"Request {i + 1} lacks keys: {', '.join(missing)}."))
+        problems.append(Problem(where, "missing_keys", dict(n=n, keys=missing)))
     if extra:
-        problems.append(Problem(where, f"Yêu cầu thứ {i + 1} có khóa lạ: {', '.join(extra)}.",
-                                f"Request {i + 1} has unknown keys: {', '.join(extra)}."))
+        problems.append(Problem(where, "unknown_keys", dict(n=n, keys=extra)))
     for f in REQUEST_FIELDS:
         if f.name in req and not (f.optional and req[f.name] is None):
-            msg = _check_request_value(f, req[f.name])
-            if msg:
-                problems.append(Problem(f"{where}.{f.name}", f"Yêu cầu thứ {i + 1}: {msg[0]}", f"Request {i + 1}: {msg[1]}"))
+            found = _check_request_value(f, req[f.name])
+            if found:
+                problems.append(Problem(f"{where}.{f.name}", *found, request=n))
     return problems
 
 
-def _check_request_value(f: RequestField, value) -> tuple[str, str] | None:
+def _check_request_value(f: RequestField, value) -> tuple[str, dict] | None:
     if f.type != "str":
         return _check_number(f.name, f.type, value, f.min, f.max)
     if not isinstance(value, str):
-        return f"{f.name} phải là chuỗi ký tự.", f"{f.name} must be a string."
+        return "not_a_string", dict(name=f.name)
     if f.pattern and not re.fullmatch(f.pattern.strip("^$"), value):
-        return "id phải gồm 1..8 chữ cái hoặc chữ số (không dấu).", "id must be 1..8 letters or digits (ASCII)."
+        return "bad_id", {}
     if not value.strip():
-        return "text không được rỗng.", "text must not be empty."
+        return "empty_text", {}
     if len(value) > MAX_TEXT_CHARS:
-        return (f"text dài tối đa {MAX_TEXT_CHARS} ký tự (nhận {len(value)}).",
-                f"text is at most {MAX_TEXT_CHARS} characters long (got {len(value)}).")
+        return "text_too_long", dict(limit=MAX_TEXT_CHARS, got=len(value))
     return None
 
 
 def _check_requests(value) -> list[Problem]:
     if not isinstance(value, (list, tuple)):
-        return [Problem("REQUESTS", "REQUESTS phải là một danh sách yêu cầu.", "REQUESTS must be a list of requests.")]
+        return [Problem("REQUESTS", "requests_not_a_list")]
     if not 1 <= len(value) <= MAX_REQUESTS:
-        return [Problem("REQUESTS", f"REQUESTS phải có từ 1 đến {MAX_REQUESTS} yêu cầu (nhận {len(value)}).",
-                        f"REQUESTS must hold 1 to {MAX_REQUESTS} requests (got {len(value)}).")]
+        return [Problem("REQUESTS", "requests_count", dict(limit=MAX_REQUESTS, got=len(value)))]
     problems = [p for i, r in enumerate(value) for p in _check_request(i, r)]
     ids = [r.get("id") for r in value if isinstance(r, dict)]
     dupes = sorted({x for x in ids if isinstance(x, str) and ids.count(x) > 1})
     if dupes:
-        problems.append(Problem("REQUESTS", f"Mã yêu cầu bị trùng: {', '.join(dupes)}.", f"Duplicate request IDs: {', '.join(dupes)}."))
+        problems.append(Problem("REQUESTS", "duplicate_ids", dict(ids=dupes)))
     return problems
 
 
@@ -138,29 +135,27 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
         return _check_requests(value)
     if f.type == "choice" and f.choices:
         if value not in f.choices:
-            return [Problem(f.name, f"{f.name} phải là một trong: {', '.join(f.choices)} (nhận {value!r}).",
-                            f"{f.name} must be one of: {', '.join(f.choices)} (got {value!r}).")]
+            return [Problem(f.name, "not_one_of", dict(name=f.name, allowed=list(f.choices), got=value))]
         return []
     if f.type == "choice":
         ids = _request_ids(values)
         if value not in ids:
-            return [Problem(f.name, f"{f.name} phải là mã của một yêu cầu trong trace ({', '.join(ids)}); nhận {value!r}.",
-                            f"{f.name} must be the ID of a request in the trace ({', '.join(ids)}); got {value!r}.")]
+            return [Problem(f.name, "not_in_trace", dict(name=f.name, ids=ids, got=value))]
         return []
     if f.auto and value == "auto":
         return []
-    msg = _check_number(f.name, f.type, value, f.min, f.max)
-    if not msg and f.choices and value not in f.choices:
-        allowed = ", ".join(map(str, f.choices))
-        msg = (f"{f.name} phải là một trong: {allowed} (nhận {value!r}).", f"{f.name} must be one of: {allowed} (got {value!r}).")
-    return [Problem(f.name, *msg)] if msg else []
+    found = _check_number(f.name, f.type, value, f.min, f.max)
+    if not found and f.choices and value not in f.choices:
+        found = "not_one_of", dict(name=f.name, allowed=list(f.choices), got=value)
+    return [Problem(f.name, *found)] if found else []
 
 
 def _check_fit(values: dict) -> list[Problem]:
-    """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with room left for KV: hardware.kv_budget)."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
-    if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS or get("SHADOW_MODEL") not in MODELS \
-            or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
+    """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with
+    room left for KV: hardware.kv_budget)."""
+    get = functools.partial(_value, values)
+    if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS \
+            or get("SHADOW_MODEL") not in MODELS or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
         return []
     utilization = get("GPU_MEMORY_UTILIZATION")
     if not (_is_number(utilization) and 0 < utilization <= 1):
@@ -170,38 +165,27 @@ def _check_fit(values: dict) -> list[Problem]:
     if room["tokens"] > 0:
         return []
     need, have, usable = room["weights"] / 1e9, gpu.hbm / 1e9, (room["usable"] - room["reserve"]) / 1e9
-    return [Problem("SHADOW_MODEL",
-                    f"{model.name} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu.name} chỉ có {have:.1f} GB "
-                    f"HBM ({usable:.1f} GB dùng được sau GPU_MEMORY_UTILIZATION {utilization:g} và vùng activation): đổi "
-                    f"SHADOW_MODEL, GPU, WEIGHT_BITS hoặc GPU_MEMORY_UTILIZATION.",
-                    f"{model.name} at {bits} bits needs {need:.1f} GB for its weights, but {gpu.name} has only "
-                    f"{have:.1f} GB of HBM ({usable:.1f} GB usable after GPU_MEMORY_UTILIZATION {utilization:g} and the "
-                    f"activation reserve): change SHADOW_MODEL, GPU, WEIGHT_BITS or GPU_MEMORY_UTILIZATION.")]
+    return [Problem("SHADOW_MODEL", "weights_do_not_fit", dict(model=model.name, bits=bits, need=need, gpu=gpu.name,
+                                                               have=have, usable=usable, utilization=utilization))]
 
 
 def _check_precision(values: dict) -> list[Problem]:
     """ACT_BITS = 8 (W8A8) multiplies 8-bit weights by 8-bit activations: it needs WEIGHT_BITS 8 or 4."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    get = functools.partial(_value, values)
     if get("ACT_BITS") != 8 or get("WEIGHT_BITS") != 16:
         return []
-    return [Problem("ACT_BITS", "ACT_BITS = 8 (W8A8, FP8) cần trọng số 8 hoặc 4 bit: đặt WEIGHT_BITS = 8 (FP8 W8A8 = "
-                    "WEIGHT_BITS 8 và ACT_BITS 8) hoặc để ACT_BITS = 16.",
-                    "ACT_BITS = 8 (W8A8, FP8) needs 8- or 4-bit weights: set WEIGHT_BITS = 8 (FP8 W8A8 = WEIGHT_BITS 8 "
-                    "and ACT_BITS 8) or keep ACT_BITS = 16.")]
+    return [Problem("ACT_BITS", "act_bits_needs_low_weights")]
 
 
 def _check_cluster(values: dict) -> list[Problem]:
     """DISAGG = on needs a prefill and a decode replica: 1 <= PREFILL_REPLICAS <= REPLICAS - 1."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    get = functools.partial(_value, values)
     n, p = get("REPLICAS"), get("PREFILL_REPLICAS")
     if get("DISAGG") != "on" or not (_is_int(n) and _is_int(p)) or p <= n - 1:
         return []
     if n < 2:
-        return [Problem("REPLICAS", f"DISAGG = on cần ít nhất 2 bản sao (một prefill, một decode); REPLICAS = {n}.",
-                        f"DISAGG = on needs at least 2 replicas (one prefill, one decode); REPLICAS = {n}.")]
-    return [Problem("PREFILL_REPLICAS", f"PREFILL_REPLICAS phải nằm trong khoảng 1..{n - 1} (REPLICAS − 1, để còn "
-                    f"bản sao decode); nhận {p}.",
-                    f"PREFILL_REPLICAS must be in the range 1..{n - 1} (REPLICAS − 1, leaving a decode replica); got {p}.")]
+        return [Problem("REPLICAS", "disagg_needs_two", dict(replicas=n))]
+    return [Problem("PREFILL_REPLICAS", "prefill_replicas", dict(top=n - 1, got=p))]
 
 
 def _check_costs(values: dict) -> list[Problem]:
@@ -211,16 +195,15 @@ def _check_costs(values: dict) -> list[Problem]:
         a, b = f"COST_{kind}_FIXED", f"COST_{kind}_PER_{'TOKEN' if kind == 'PREFILL' else 'SEQ'}"
         va, vb = values.get(a, FIELD_BY_NAME[a].default), values.get(b, FIELD_BY_NAME[b].default)
         if _is_int(va) and _is_int(vb) and va + vb == 0:
-            problems.append(Problem(a, f"{a} và {b} không được cùng bằng 0: mỗi bước phải tốn thời gian mô phỏng.",
-                                    f"{a} and {b} must not both be 0: every step must take simulated time."))
+            problems.append(Problem(a, "costs_both_zero", dict(fixed=a, per=b)))
     return problems
 
 
 def _name_problems(values) -> list[Problem]:
     """Problems with the mapping itself: not a mapping, or a name that is not a constant."""
     if not isinstance(values, dict):
-        return [Problem("config", "Cấu hình phải là một bảng TÊN → giá trị.", "The config must be a NAME → value mapping.")]
-    return [Problem(k, f"Không có hằng số tên {k}.", f"There is no constant named {k}.") for k in values if k not in FIELD_BY_NAME]
+        return [Problem("config", "not_a_mapping")]
+    return [Problem(k, "unknown_constant", dict(name=k)) for k in values if k not in FIELD_BY_NAME]
 
 
 def generated(values: dict) -> bool:
@@ -231,21 +214,15 @@ def generated(values: dict) -> bool:
 
 def _check_workload(values: dict) -> list[Problem]:
     """A generated trace's shared prefix fits in its prompt, and the tokenizer's words can make both lengths."""
-    get = lambda name: values.get(name, FIELD_BY_NAME[name].default)   # noqa: E731
+    get = functools.partial(_value, values)
     prompt, prefixes, shared = get("WORKLOAD_PROMPT"), get("WORKLOAD_PREFIXES"), get("WORKLOAD_SHARED")
     if not generated(values) or not all(_is_int(v) for v in (prompt, prefixes, shared, get("N_MERGES"))):
         return []
     if prefixes and shared > prompt:
-        return [Problem("WORKLOAD_SHARED", f"WORKLOAD_SHARED ({shared}) không được lớn hơn WORKLOAD_PROMPT ({prompt}): "
-                        "tiền tố chung nằm trong prompt.", f"WORKLOAD_SHARED ({shared}) must not exceed WORKLOAD_PROMPT "
-                        f"({prompt}): the shared prefix is part of the prompt.")]
+        return [Problem("WORKLOAD_SHARED", "shared_exceeds_prompt", dict(shared=shared, prompt=prompt))]
     if not reachable(get("N_MERGES"), prompt, prefixes, shared):
-        vi, en = (f" (tiền tố chung {shared})", f" (shared prefix {shared})") if prefixes else ("", "")
-        return [Problem("WORKLOAD_PROMPT", f"Với N_MERGES = {get('N_MERGES')} không từ nào dài đúng 1 token, nên không "
-                        f"tạo được prompt dài đúng {prompt} token{vi}: đổi WORKLOAD_PROMPT, WORKLOAD_SHARED hoặc đặt "
-                        "N_MERGES >= 3.", f"With N_MERGES = {get('N_MERGES')} no word is one token long, so no prompt "
-                        f"of exactly {prompt} tokens{en} can be made: change WORKLOAD_PROMPT, WORKLOAD_SHARED or set "
-                        "N_MERGES >= 3.")]
+        key = "shared_prompt_unreachable" if prefixes else "prompt_unreachable"
+        return [Problem("WORKLOAD_PROMPT", key, dict(merges=get("N_MERGES"), prompt=prompt, shared=shared))]
     return []
 
 
@@ -276,8 +253,10 @@ def auto_pool_blocks(cfg) -> int:
     SLOTS sequences at once, so there the cap is min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ (a thousand
     requests on 8 replicas would otherwise scan 8 pools sized for all of them at every step).
 
-    >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS, Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
-    (30, 30)
+    >>> Config(POOL_BLOCKS="auto").POOL_BLOCKS
+    30
+    >>> Config(POOL_BLOCKS="auto", GPU="L4", SHADOW_MODEL="Llama-3.1-8B").POOL_BLOCKS
+    30
     """
     vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE,
                      cfg.GPU_MEMORY_UTILIZATION)["blocks"]
@@ -328,7 +307,7 @@ class Config:
     >>> Config(SLOTS=0)
     Traceback (most recent call last):
     ...
-    inference_lab.core.inputs.config.ConfigError: SLOTS: SLOTS phải nằm trong khoảng 1..256 (nhận 0).
+    inference_lab.core.inputs.config.ConfigError: SLOTS: out_of_range (name='SLOTS', lo=1, hi=256, got=0)
     """
 
     def __post_init__(self):

@@ -23,8 +23,11 @@ Worked example (N_MERGES = 10: "model" and "xin" are one token each, "ban" three
     >>> from inference_lab.core.model.tokenizer import CORPUS, BPETokenizer
     >>> tok = BPETokenizer.train(CORPUS, 10)
     >>> trace = generate(tok, requests=3, prompt=12, output=4, rate=100.0, seed=1, prefixes=1, shared=5)
-    >>> [(r["id"], r["arrival"], r["text"], r["max_new"], r["seed"]) for r in trace]
-    [('R1', 0, 'ban model token a', 4, 1), ('R2', 53754, 'ban model chao model model a', 4, 2), ('R3', 57419, 'ban model hoc xin a', 4, 3)]
+    >>> for r in trace:
+    ...     print(r["id"], r["arrival"], repr(r["text"]), r["max_new"], r["seed"])
+    R1 0 'ban model token a' 4 1
+    R2 53754 'ban model chao model model a' 4 2
+    R3 57419 'ban model hoc xin a' 4 3
     >>> [len(tok.encode(r["text"])[1]) for r in trace]
     [12, 12, 12]
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-try:                     # what np.einsum(..., optimize=False) calls, without its Python wrapper (same C loop, same bits)
+# what np.einsum(..., optimize=False) calls, without its Python wrapper (same C loop, same bits)
+try:
     from numpy._core.multiarray import c_einsum
 except ImportError:      # a NumPy without that private name
     c_einsum = np.einsum

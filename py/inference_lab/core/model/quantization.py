@@ -59,7 +59,8 @@ def greedy_teacher_forced(W: dict, Wq: dict, ids, steps: int) -> list[dict]:
 
 def greedy_reference(W: dict, ids, steps: int) -> dict:
     """The original model's side of the gate, which no bit width changes (so a lab caches it once):
-    the prompt's logits (T, VOCAB; only the last row (1, VOCAB) for a prompt of more than LONG tokens), then each step's last logits row (VOCAB,) and its greedy token."""
+    the prompt's logits (T, VOCAB; only the last row (1, VOCAB) for a prompt of more than LONG tokens), then each
+    step's last logits row (VOCAB,) and its greedy token."""
     logits, k, v = prompt_pass(W, ids)
     out = dict(prompt_logits=logits, rows=[], tokens=[])
     for step in range(steps):

@@ -76,7 +76,8 @@ class BPETokenizer:
     id_to_token: list[str]
     token_to_id: dict
     byte_fallback: bool = False    # the vocabulary ends with the 256 BYTE_TOKENS; unknown characters use them
-    _words: dict = field(default_factory=dict, repr=False, compare=False)   # bpe_word results (tokenizers are cached across runs)
+    # bpe_word results (tokenizers are cached across runs)
+    _words: dict = field(default_factory=dict, repr=False, compare=False)
     _texts: dict = field(default_factory=dict, repr=False, compare=False)   # pieces of long texts (at most MAX_TEXTS)
 
     @classmethod
@@ -157,7 +158,8 @@ class BPETokenizer:
         then the pieces after each merge (in training order) that changed something, with how many
         places it merged. The last step's pieces, after <bos>, are `pieces(text)`.
 
-            >>> [(s["merge"], s["count"], len(s["pieces"])) for s in BPETokenizer.train(["ab ab"], 2).merge_steps("ab b")]
+            >>> steps = BPETokenizer.train(["ab ab"], 2).merge_steps("ab b")
+            >>> [(s["merge"], s["count"], len(s["pieces"])) for s in steps]
             [(None, 0, 5), ('b</w>', 2, 3), ('ab</w>', 1, 2)]
         """
         words = [list(w) + [WORD_END] for w in text.split()]

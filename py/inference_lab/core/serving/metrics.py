@@ -45,7 +45,8 @@ def summarize(done: list) -> dict:
     span = max(r.finish for r in done) - min(r.arrival for r in done)
     tpots = [m["tpot"] for m in per.values() if m["tpot"] is not None]
     return dict(per=per, tokens=tokens, span=span, throughput=tokens / (span / 1e6),
-                mean_ttft=sum(m["ttft"] for m in per.values()) / len(per), max_ttft=max(m["ttft"] for m in per.values()),
+                mean_ttft=sum(m["ttft"] for m in per.values()) / len(per),
+                max_ttft=max(m["ttft"] for m in per.values()),
                 mean_tpot=sum(tpots) / len(tpots) if tpots else None, worst_gap=max(m["gap"] for m in per.values()))
 
 
@@ -56,6 +57,7 @@ def step_mix(items) -> dict:
     def mean_us(kind):
         spans = [it["end"] - it["start"] for it, ph in zip(items, phases) if ph == kind]
         return round(sum(spans) / len(spans)) if spans else None
-    return dict(mixed=sum(ph == {"decode", "prefill"} for ph in phases), decode_only=sum(ph == {"decode"} for ph in phases),
+    return dict(mixed=sum(ph == {"decode", "prefill"} for ph in phases),
+                decode_only=sum(ph == {"decode"} for ph in phases),
                 prefill_only=sum(ph == {"prefill"} for ph in phases), mixed_us=mean_us({"decode", "prefill"}),
                 decode_us=mean_us({"decode"}))

@@ -55,7 +55,8 @@ def admission_room(policy: str, slots: int, running: list, waiting: list, ready:
     return slots if (not running and full_group) else 0
 
 
-def admission_check(policy: str, slots: int, running: list, waiting: list, ready: list, pending: list) -> tuple[int, str]:
+def admission_check(policy: str, slots: int, running: list, waiting: list, ready: list,
+                    pending: list) -> tuple[int, str]:
     """(admission_room(...), the check that decided it): said from the state, for the step narration.
 
     The check is "free_slot" / "no_slot" (continuous), "full_group" / "group_running" /
