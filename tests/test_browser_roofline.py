@@ -100,7 +100,7 @@ def test_the_step_view_says_the_bound_in_words_and_numbers_under_both_clocks(lab
     slider.focus()
     lab.page.keyboard.press("Home")
     view = lab.page.locator("[data-step-view]")
-    expect(view).to_contain_text("Chi phí trên H100-SXM5-80GB (Llama-3.1-8B): prefill 6 token: đọc 15.01 GB, 90 GFLOP "
+    expect(view).to_contain_text("Chi phí trên H100-SXM5-80GB (Llama-3.1-8B): prefill 6 token: đọc 15.01 GB, 85 GFLOP "
                                  "-> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s")
     expect(view).to_contain_text("BANDWIDTH_FRACTION 0.8, FLOPS_FRACTION 0.6 và STEP_OVERHEAD 100 µs")
     expect(view.locator(".step-cost-seed")).to_have_count(0)        # the engine's own line says it
@@ -110,7 +110,7 @@ def test_the_step_view_says_the_bound_in_words_and_numbers_under_both_clocks(lab
     lab.page.keyboard.press("Home")
     expect(view.locator(".step-cost-seed")).to_have_text(
         "Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên H100-SXM5-80GB (Llama-3.1-8B), prefill 6 token: "
-        "đọc 15.01 GB, 90 GFLOP -> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s (trước "
+        "đọc 15.01 GB, 85 GFLOP -> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s (trước "
         "BANDWIDTH_FRACTION 0.8, FLOPS_FRACTION 0.6 và STEP_OVERHEAD 100 µs; đồng hồ roofline sẽ tính 5.70 ms).")
 
 
@@ -210,6 +210,29 @@ def test_address_clock_roofline_applies_the_roofline_defaults(lab):
     assert lab.visit("?SLOTS=3") == "done"
     assert lab.control("CLOCK").input_value() == "seed"
     assert lab.control("POOL_BLOCKS").input_value() == "12"
+
+
+def test_new_clock_controls_come_from_the_schema_and_the_address(lab):
+    """ACT_BITS, GPU_MEMORY_UTILIZATION, ENGINE_PROFILE, IGNORE_EOS are controls with the schema's defaults; the
+    efficiencies read `auto` (ENGINE_PROFILE's figures); address parts reach the run; block 10 says how far to
+    trust the milliseconds (the calibration table) under CLOCK = roofline only."""
+    assert lab.visit("?SLOTS=3") == "done"
+    defaults = {"ACT_BITS": "16", "GPU_MEMORY_UTILIZATION": "0.9", "ENGINE_PROFILE": "vllm", "IGNORE_EOS": "off",
+                "FLOPS_FRACTION": "auto", "BANDWIDTH_FRACTION": "auto", "STEP_OVERHEAD": "auto"}
+    assert {name: lab.control(name).input_value() for name in defaults} == defaults
+    assert lab.page.locator('[data-block="10"]').filter(has_text="Tin những mili giây").count() == 0
+    query = ("?CLOCK=roofline&WEIGHT_BITS=8&ACT_BITS=8&ENGINE_PROFILE=tensorrt-llm&GPU_MEMORY_UTILIZATION=0.8"
+             "&IGNORE_EOS=on")
+    assert lab.visit(query) == "done"
+    ran = lab.last_sent("run")["config"]
+    assert (ran["ACT_BITS"], ran["ENGINE_PROFILE"], ran["GPU_MEMORY_UTILIZATION"], ran["IGNORE_EOS"]) == \
+        (8, "tensorrt-llm", 0.8, "on")
+    assert ran["FLOPS_FRACTION"] == "auto"
+    block = lab.page.locator('[data-block="10"]')
+    expect(block).to_contain_text("Tin những mili giây này đến đâu")
+    expect(block).to_contain_text("ENGINE_PROFILE=tensorrt-llm, FLOPS_FRACTION 0.5, BANDWIDTH_FRACTION 0.8, "
+                                  "STEP_OVERHEAD 50 µs")
+    expect(block).to_contain_text("gpt-fast · A100-SXM4-80GB · Llama-3.1-8B W16A16")
 
 
 def test_no_page_errors(lab):
