@@ -2,7 +2,8 @@
 
 Every student-facing sentence of the package lives in a pair of tables with the same keys, one per
 language (text_vi / text_en for the 13 blocks, text_steps_vi / _en for the step narration, patch_vi / _en
-for the editor's lessons, cli_vi / _en for the command line). `Words(table)` wraps one table;
+for the editor's lessons, cli_vi / _en for the command line, schema_vi / _en for the constants' labels and
+the config's problems). `Words(table)` wraps one table;
 `w(key, **fields)` fills the template: str.format with three more format specs,
 `{t:ms}` (simulated µs -> "1.23 ms"), `{a:vec}` / `{a:vec2}` (an array, 3 or 2 decimals) and
 `{n:pl token}` ("1 token", "2 tokens"; only English uses it). So the two editions say the same
