@@ -18,6 +18,7 @@ import * as clusterView from './cluster-view.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
+export { inkOn, requestColours } from './colours.js'; // for the step navigator (lab.charts())
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {

@@ -19,7 +19,7 @@
 // Stop: interrupt(id, seconds) writes into the SharedArrayBuffer the worker sent with 'ready' (only where the
 // page is cross-origin isolated): Pyodide raises KeyboardInterrupt in the run, which answers as a result
 // {ok: false, stopped}; it returns false where that is not possible, and stop() ends the worker instead.
-// Leaves out: what the page does with them (static/core/app.js passes handlers).
+// Leaves out: what the page does with them (static/app.js passes handlers).
 
 import { versioned } from './versioned.js';
 import { lang, t } from '../words/i18n.js';

@@ -72,17 +72,19 @@ const hasSteps = (sn) => Boolean(sn.record && sn.record.items.length);
 async function onResult(sn, result) {
   stop(sn);
   const report = result && result.report;
-  // the request colours of the charts (loaded with them, on the first run, not with the page)
-  const [palette, charts] = await Promise.all([import(versioned('../charts/colours.js')), import(versioned('../charts/index.js'))]);
+  // the charts and their request colours (lab.charts(): loaded on the first run, not with the page)
+  const charts = await sn.lab.charts();
   if (sn.lab.disposed()) return; // the language was switched meanwhile: the new page's steps tool shows the run
-  charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
-  sn.inkOn = palette.inkOn;
+  if (charts) {
+    charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
+    sn.inkOn = charts.inkOn;
+    sn.colours = charts.requestColours(report);
+  }
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
   sn.config = (report && report.config) || {};
   const b8 = ((report && report.blocks) || []).find((b) => Number(b.number) === 8);
   sn.tokens = (b8 && b8.data && b8.data.tokens) || [];   // token id -> its text (the step view's speculation)
   sn.gpu = gpuOf(report);
-  sn.colours = palette.requestColours(report);
   placeUi(sn);
   if (!sn.record) { sn.ui.nav.hidden = true; return; }
   sn.ui.nav.hidden = false;
