@@ -221,8 +221,11 @@ def test_bad_return_value_names_the_function(lab):
 LOOP = "def plan_tasks(running, budget_cap):\n    while True:\n        pass\n"
 # The same loop, after the edited function says it is running through the worker's own progress hook (as the
 # engine does: the status line then shows "bước 4242"), so a test presses Stop once Python is inside the loop,
-# not while the lab is still setting the run up (a Stop there is answered without a line of the edit).
-ANNOUNCE = '    import js\n    js.labProgress("chunked", 4242, 0, 1)\n'
+# not while the lab is still setting the run up (a Stop there is answered without a line of the edit). The hook
+# is the `progress` the worker handed web.run: found up the call stack, in web._run's frame.
+ANNOUNCE = ('    import sys\n    f = sys._getframe()\n'
+            '    while not {"progress", "stop_seen"} <= f.f_locals.keys(): f = f.f_back\n'
+            '    f.f_locals["progress"]("chunked", 4242, 0, 1)\n')
 
 
 def announced(source: str) -> str:

@@ -131,7 +131,8 @@ const labPyc = self.labPyc || null;
 // Stop's interrupt buffer (static/worker/interrupt.js).
 importHelper('interrupt.js');
 const stops = self.labInterrupt;
-self.labStopSeen = () => stops.seen(); // entrypoints/sandbox.py stop_seen: `from js import labStopSeen`
+// web.run's stop_seen (entrypoints/sandbox.py): a Stop reached the lab's code and an answer follows.
+const stopSeen = () => stops.seen();
 let manifestText = '';
 
 // First-visit copies of the build's files for sw.js (static/worker/staging.js).
@@ -289,9 +290,9 @@ function warmUp() {
   warmed = true;
   const stopsBefore = stops.lastStopped();
   try {
-    web.run('{}'); // imports the pipeline, fills the engine's caches
+    web.run.callKwargs('{}', { stop_seen: stopSeen }); // imports the pipeline, fills the engine's caches
     // a second, steady run (WebAssembly's optimising tier has more to work on), unless a Stop came
-    if (stops.lastStopped() === stopsBefore) web.run('{}');
+    if (stops.lastStopped() === stopsBefore) web.run.callKwargs('{}', { stop_seen: stopSeen });
   } catch (err) {
     // a real run will report it
   }
@@ -321,11 +322,11 @@ function reportRefused() {
   refused.clear();
 }
 
-// How far the run in progress is: entrypoints/web.py finds this function (`from js import labProgress`) and
-// calls it after engine steps, at most every ~100 ms: run = "chunked" (the main run), "static", "nochunk"
-// (block 12's other policies), "nocache" (block 11's run without the prefix cache), "nospec" (without speculation).
+// How far the run in progress is: web.run's progress (entrypoints/web.py calls it after engine steps, at most
+// every ~100 ms): run = "chunked" (the main run), "static", "nochunk" (block 12's other policies), "nocache"
+// (block 11's run without the prefix cache), "nospec" (without speculation).
 let runningId = null;    // the id of the run Python is working on
-self.labProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
+const runProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });
 
 function handleRun(msg) {
@@ -342,10 +343,12 @@ function handleRun(msg) {
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
     runningId = msg.id;
-    // vi without patches: web.run(config), the seed's words; the other arguments only when needed
+    // web.run is handed the worker's progress and stop_seen (Python never reads the worker's globals);
+    // stopped (who stopped the run) only when Stop can interrupt
+    const hooks = stops.on ? { progress: runProgress, stop_seen: stopSeen, stopped: stoppedBy }
+      : { progress: runProgress, stop_seen: stopSeen };
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : stops.on ? web.run.callKwargs(config, patches, lang, { stopped: stoppedBy })
-        : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
+      : web.run.callKwargs(config, patches, lang, hooks));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
