@@ -36,7 +36,7 @@ def by_kind(item, kind) -> list[dict]:
 
 def assert_kv_consistent(report):
     """Blocks conserved at every step: owned + free = POOL_BLOCKS, none twice; block [3]'s line per step agrees."""
-    rec, steps, pool = report.steps, step_rows(report.steps, report.config["POOL_BLOCKS"]), report.config["POOL_BLOCKS"]
+    rec, steps, pool = report.steps, step_rows(report.steps), report.config["POOL_BLOCKS"]
     assert "steps" not in report.block(3).data and "steps" not in report.block(11).data   # the log is the one record
     assert rec["count"] == len(rec["items"]) == len(steps) == len(block3_lines(report))
     for n, (it, st) in enumerate(zip(rec["items"], steps), 1):

@@ -98,11 +98,11 @@ export function logItems(report) {
   return steps && Array.isArray(steps.items) ? steps.items : [];
 }
 
-/** One row per step for the charts: start, end, tasks, the KV blocks in use after the step (kvUsed), each block's
+/** One row per step for the charts: start, end, tasks, the KV blocks in use after the step (kvUsed: the record's
+ *  kv_used, py/inference_lab/core/run_log.py page_keys), each block's
  *  owner (owners: {block: id}, a shared block's first holder), the blocks held by several (shared: {block: [ids]})
  *  and the free blocks still holding a prefix-cache hash (cachedFree: [block]). */
 export function stepRows(report) {
-  const pool = Number((report && report.config && report.config.POOL_BLOCKS) || 0); // the run's constants: report.config
   return logItems(report).map((item) => {
     const owners = {};
     const holders = {};
@@ -113,8 +113,7 @@ export function stepRows(report) {
       }
     }
     const shared = Object.fromEntries(Object.entries(holders).filter(([, ids]) => ids.length > 1));
-    const free = expandRanges(item.free).length;
-    return { start: item.start, end: item.end, tasks: item.tasks || [], owners, shared, kvUsed: pool - free,
+    return { start: item.start, end: item.end, tasks: item.tasks || [], owners, shared, kvUsed: item.kv_used,
       cachedFree: expandRanges(item.cached_free) };
   });
 }
