@@ -210,7 +210,7 @@ function show(sn, step, opts) {
 
 function onKey(sn, ev) {
   if (!sn.record) return;
-  const to = targetStep(ev.key, now(sn), sn.record.items);
+  const to = targetStep(ev.key, now(sn), sn.record.items, sn.record.landmarks);
   if (to === null) return;
   ev.preventDefault();
   stop(sn);
@@ -280,7 +280,7 @@ function stop(sn) {
 function resetView(sn) {
   const { record, ui } = sn;
   const count = record.items.length;
-  ui.ticks.replaceChildren(...eventSteps(record.items).map((n) => {
+  ui.ticks.replaceChildren(...eventSteps(record.items, record.landmarks).map((n) => {
     const tick = make('span', { class: 'step-tick' });
     tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
     return tick;

@@ -36,7 +36,7 @@ top-level `steps`: new facts are new keys, no key changes):
 
 The record names no constant of the run (SLOTS, POOL_BLOCKS, ...: `--json`'s `config` is their one place);
 under SCHED_POLICY=priority it gives every request's `priority_key` [priority, arrival]
-(scheduler.priority_key); `after` holds the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
+(scheduler.priority_key); `landmarks` the event kinds that make a step worth stopping at (LANDMARKS); `after` holds the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
 holds it; with the prefix cache on, a full block can be in several tables at once (shared).
 
 Compact: a 1,000-step run keeps per step only ids and small ints; a block table that did not change
@@ -86,6 +86,8 @@ EVENT_ORDER = (
                    # leaves for decode replica `to` (arriving at `arrive` µs) and its blocks go back (cluster.py)
     "finish",      # {id, reason, n, blocks}
 )
+# The kinds that make a step worth stopping at (the page's step navigator: PageUp / PageDown, its ticks); in the record.
+LANDMARKS = ("arrive", "abort", "admit", "overtake", "cache_hit", "wait_kv", "preempt", "first", "finish")
 RANK = dict({kind: i for i, kind in enumerate(EVENT_ORDER)}, abort=0)   # arrive / abort: in the order they happened
 AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
 GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")          # events whose "blocks" went back to the pool
@@ -313,7 +315,8 @@ class RunLog:
         cfg = self.cfg
         priority_key = ({r["id"]: [r.get("priority") or 0, r["arrival"]] for r in cfg.REQUESTS}
                         if cfg.SCHED_POLICY == "priority" else {})
-        return dict(count=self.count, priority_key=priority_key, items=page_keys(self.items, cfg), after=self.after)
+        return dict(count=self.count, priority_key=priority_key, items=page_keys(self.items, cfg), after=self.after,
+                    landmarks=list(LANDMARKS))
 
 
 def page_keys(items: list[dict], cfg) -> list[dict]:
