@@ -11,24 +11,10 @@
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
 //
-// page -> worker: {id, type: 'run', config, patches?, lang} (patches: the student's edited functions, see
-//                 py/inference_lab/entrypoints/patch.py; web.run(config_json, patches_json, lang))
-//                 {id, type: 'render', report, lang} (an earlier run's report worded again in lang, no
-//                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
-//                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
-// worker -> page: {type: 'progress', stage, detail, fraction} (loading)
-//                 {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a long run, labProgress)
-//                 {id, type: 'stats', stats} (stats: see memoryStats())
-//                 {type: 'ready', schema, versions, timings, interrupt} (timings: ms since the worker started;
-//                 interrupt: the SharedArrayBuffer of Stop when the page is cross-origin isolated, else null)
-//                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
-//                 {id, type: 'error', message, details, fatal}
-//                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
-//                 {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
-//                 {type: 'pyc', digest} (pyc-cache.js stored compiled Python; only before any edited run)
+// The messages both ways, their fields and checks: static/worker/protocol.js (the page loads it too).
 'use strict';
 
-// The worker runs from a blob: URL (static/worker/boot.js, worker-client.js: so the page's CSP governs it),
+// The worker runs from a blob: URL (static/worker/boot.js starts it: so the page's CSP governs it),
 // which names this script's own URL: every URL here is made absolute from it.
 const WORKER_URL = self.labWorkerURL || self.location.href;
 const SITE_ROOT = new URL('../../', WORKER_URL);
@@ -64,13 +50,15 @@ class LoadError extends Error {
 const LANG = self.name === 'en' ? 'en' : 'vi';
 const WORDS_URL = new URL('../words/worker.js', WORKER_URL);
 WORDS_URL.search = new URL(WORKER_URL).search;                 // the build's ?v=, as versioned() gives modules
-importScripts(WORDS_URL.href);
+const FILL_URL = new URL('fill.js', WORDS_URL);               // the one fill of the page's and the worker's words
+FILL_URL.search = WORDS_URL.search;
+importScripts(FILL_URL.href, WORDS_URL.href);
 const WORDS = self.WORKER_WORDS[LANG];
 
-// The message `key` in LANG, {name} filled from `values` (static/words/i18n.js fill(), the same rule).
+// The message `key` in LANG, {name} filled from `values` (static/words/fill.js).
 function t(key, values) {
   const text = WORDS[key];
-  return values ? text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole)) : text;
+  return values ? self.labFill(text, values) : text;
 }
 
 const SERVE_HINT = t('worker.rebuildPagePython3');
@@ -127,6 +115,10 @@ try {
   self.labPyc = null;
 }
 const labPyc = self.labPyc || null;
+
+// The protocol's message types (static/worker/protocol.js, the page loads it too).
+importHelper('protocol.js');
+const TO_WORKER = self.labProtocol.TO_WORKER;
 
 // Stop's interrupt buffer (static/worker/interrupt.js).
 importHelper('interrupt.js');
@@ -394,7 +386,7 @@ self.onmessage = (event) => {
     else post(reply);
     return;
   }
-  if (msg.type !== 'run' && msg.type !== 'render') return;
+  if (!Object.hasOwn(TO_WORKER, msg.type)) return;
   if (web) handleRun(msg);
   else queue.push(msg);
 };
