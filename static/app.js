@@ -173,9 +173,11 @@ function run() {
   // The language switch's handover: the same constants as the run it carries, so Python only words
   // that run's report again (web.render), no engine run. Any other run goes to the engine.
   const patches = store.get().patches;
-  const again = handoff && !patches.length && JSON.stringify(handoff.config) === JSON.stringify(config) ? handoff : null;
+  const same = handoff && JSON.stringify(handoff.config) === JSON.stringify(config);
+  const again = same && !patches.length ? handoff : null;
   handoff = null;
-  const id = again ? worker.render(again.report) : worker.run(config, patches); // first: the engine starts while the page updates
+  // first: the engine starts while the page updates
+  const id = again ? worker.render(again.report) : worker.run(config, patches);
   store.set({
     inflight: {
       id,
@@ -409,8 +411,11 @@ function mount() {
   if (typeof Worker === 'undefined') return;
   for (const [name, initTool] of TOOLS) labApi.register(name, initTool);
   address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn
-  initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config },
-    switchLanguage);
+  const lastRun = () => {
+    const last = store.get().lastResult;
+    return last && { report: last.result.report, config: last.config };
+  };
+  initSwitch(lastRun, switchLanguage);
   updateButtons();
 }
 

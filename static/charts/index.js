@@ -206,7 +206,8 @@ function track(panel, n, report) {
  */
 export function placeAllCharts(items, report) {
   if (!cssLoaded) return cssReady.then(() => placeAllCharts(items, report));
-  const todo = items.filter(([panel, n]) => panel && CHARTS[n]).map(([panel, n]) => ({ panel, state: track(panel, n, report), box: containerOf(panel) }));
+  const todo = items.filter(([panel, n]) => panel && CHARTS[n])
+    .map(([panel, n]) => ({ panel, state: track(panel, n, report), box: containerOf(panel) }));
   const now = todo.filter(({ state }) => state.near !== false || !state.frameWidth);
   const unknown = now.filter(({ state }) => !state.frameWidth);
   if (unknown.length) measure(unknown);

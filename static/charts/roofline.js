@@ -192,7 +192,8 @@ function glyph(mix, x, y) {
 function roof(x, y, xlo, xhi, ylo, bw, ceiling, attrs) {
   const start = Math.max(xlo, ylo / bw);
   const ridge = ceiling / bw;
-  const pts = ridge > start ? [[start, start * bw], [ridge, ceiling], [xhi, ceiling]] : [[start, ceiling], [xhi, ceiling]];
+  const pts = ridge > start ? [[start, start * bw], [ridge, ceiling], [xhi, ceiling]]
+    : [[start, ceiling], [xhi, ceiling]];
   return s('polyline', { points: pts.map(([i, p]) => `${round(x(i))},${round(y(p))}`).join(' '), fill: 'none', 'aria-hidden': 'true', ...attrs });
 }
 

@@ -56,7 +56,8 @@ export function render(data, report, opts = {}) {
   for (const r of rejected.values()) end = Math.max(end, r.arrival || 0);
   for (const r of trace) end = Math.max(end, r.arrival || 0);
   end = Math.max(end, 1000);
-  const minPlot = steps.length ? (end / Math.max(1, Math.min(...steps.map((st) => st.end - st.start)))) * MIN_STEP_PX : 0;
+  const shortest = Math.max(1, Math.min(...steps.map((st) => st.end - st.start)));
+  const minPlot = steps.length ? (end / shortest) * MIN_STEP_PX : 0;
   const width = Math.max(chart.width, Math.min(LEFT + RIGHT + minPlot, 6000));
   const plotRight = width - RIGHT;
   const x = linear(0, end, LEFT + 4, plotRight);

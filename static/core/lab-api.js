@@ -35,8 +35,8 @@
 
 import { clampStep, logItems } from './run-log.js';
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts, watchdogMs, toolbar, form,
-//        actions, address}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts, watchdogMs,
+//        toolbar, form, actions, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned

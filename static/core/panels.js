@@ -19,7 +19,8 @@ const shownLines = new WeakMap(); // pre -> [the .line spans fillLines left in i
 export function fillLines(pre, lines, prefix) {
   const p = prefix || '';
   const old = shownLines.get(pre);
-  if (!old || !old.length || !lines.length || old[0].parentNode !== pre || pre.childNodes.length !== 2 * old.length - 1) {
+  const stale = !old || !old.length || old[0].parentNode !== pre || pre.childNodes.length !== 2 * old.length - 1;
+  if (stale || !lines.length) {
     const frag = document.createDocumentFragment();
     const spans = lines.map((line, i) => {
       if (i > 0) frag.append(make('span', { class: 'nl' }, '\n'));
@@ -34,7 +35,8 @@ export function fillLines(pre, lines, prefix) {
     const span = old[i];
     const text = p + lines[i];
     const only = span.firstChild;
-    if (!only || only !== span.lastChild || only.nodeType !== Node.TEXT_NODE || only.data !== text) span.textContent = text;
+    const same = only && only === span.lastChild && only.nodeType === Node.TEXT_NODE && only.data === text;
+    if (!same) span.textContent = text;
   }
   const spans = old.slice(0, keep);
   if (lines.length > keep) {

@@ -52,7 +52,10 @@ export function createWorkerClient(handlers) {
         if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }
         break;
       case 'error':
-        if (msg.id === undefined || msg.id === null || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
+        if (msg.id === undefined || msg.id === null || (waiting !== null && msg.id === waiting)) {
+          waiting = null;
+          handlers.runError(msg);
+        }
         break;
       case 'fatal': handlers.fatal(msg.title || t('client.couldNotLoadPython'), msg.message, msg.details); break;
       case 'refused': if (handlers.refused) handlers.refused(msg.blocked); break;

@@ -14,7 +14,8 @@
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (this tool's view part of it, registered with lab.address) and
 //   selects step N after the run.
-// The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
+// The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent.
+// Arithmetic: static/core/run-log.js (pure).
 // The navigator's state is one object (`sn`) that the functions below take explicitly.
 
 import { make } from '../core/dom.js';
@@ -63,7 +64,8 @@ export function init(lab) {
 function gpuOf(report) {
   const block = ((report && report.blocks) || []).find((b) => Number(b.number) === 10);
   const sh = block && block.data && block.data.shadow;
-  return sh && sh.peak > 0 && sh.bandwidth > 0 ? { gpu: sh.gpu, model: sh.model, peak: sh.peak, bandwidth: sh.bandwidth } : null;
+  if (!(sh && sh.peak > 0 && sh.bandwidth > 0)) return null;
+  return { gpu: sh.gpu, model: sh.model, peak: sh.peak, bandwidth: sh.bandwidth };
 }
 
 const now = (sn) => sn.lab.step(); // the selected step, 1-based (0: no step): page state
@@ -161,7 +163,8 @@ function placeUi(sn) {
   if (!panel) return;
   const pre = panel.querySelector(':scope > pre');
   let charts = panel.querySelector(':scope > .charts');
-  if (!charts && pre) { // the charts' container (static/charts/index.js reuses it): the navigator goes under the timeline
+  // the charts' container (static/charts/index.js reuses it): the navigator goes under the timeline
+  if (!charts && pre) {
     charts = make('div', { class: 'charts' });
     pre.before(charts);
   }
@@ -230,7 +233,8 @@ function neighbour(sn, from, dir, wrap = false) {
 
 function fillReplicas(sn) {
   const sel = sn.ui.replica;
-  const ids = [...new Set(sn.record.items.map((it) => it.replica).filter((r) => r !== undefined))].sort((a, b) => a - b);
+  const replicas = sn.record.items.map((it) => it.replica).filter((r) => r !== undefined);
+  const ids = [...new Set(replicas)].sort((a, b) => a - b);
   sel.hidden = ids.length < 1;
   sel.replaceChildren(make('option', { value: '' }, t('steps.allReplicas')),
     ...ids.map((r) => make('option', { value: String(r) }, t('steps.replicaN', { n: r }))));

@@ -124,7 +124,8 @@ export function switchTo(to, last) {
     localStorage.setItem(STORAGE_KEY, to);
     if (last) {
       const target = new URL(addressIn(location.href, to));
-      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify({ query: constantsOf(target.search), report: last.report, config: last.config }));
+      const handoff = { query: constantsOf(target.search), report: last.report, config: last.config };
+      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(handoff));
     }
   } catch (err) {
     // no storage: the address carries the language, the page runs again

@@ -1,7 +1,7 @@
-// Starts the Python worker (static/worker/worker.js, from a blob: URL: see blobWorker) as soon as the page starts loading: this small
-// script is the first thing in <head>, so Pyodide's 17 MB start downloading while the browser is
-// still fetching the page's HTML, CSS and the modules (app.js would start it only after all of
-// those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
+// Starts the Python worker (static/worker/worker.js, from a blob: URL: see blobWorker) as soon as the page
+// starts loading: this small script is the first thing in <head>, so Pyodide's 17 MB start downloading
+// while the browser is still fetching the page's HTML, CSS and the modules (app.js would start it only
+// after all of those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
 // already said.
 // Also the page opened from a file (file://): module scripts cannot load there, so this classic
 // script is what says how to serve the page (the data-status hook says error).

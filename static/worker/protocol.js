@@ -5,7 +5,8 @@
 //
 // page -> worker (TO_WORKER)
 //   {id, type: 'run', config, patches?, lang}  a run; patches: the student's edited functions
-//                                             (py/inference_lab/entrypoints/patch.py); web.run(config_json, patches_json, lang)
+//                                             (py/inference_lab/entrypoints/patch.py);
+//                                             web.run(config_json, patches_json, lang)
 //   {id, type: 'render', report, lang}         an earlier run's report worded again in lang, no engine run (the
 //                                             language switch); answered like a run
 //   {id, type: 'stats'}                        bench/rerun_memory.py: answered on the MessagePort sent with it, if

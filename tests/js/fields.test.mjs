@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  boundsText, clockDefault, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars, validateRequests,
+  boundsText, clockDefault, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars,
+  validateRequests,
 } from '../../static/core/fields.js';
 
 const SLOTS = { name: 'SLOTS', type: 'int', default: 2, min: 1, max: 8 };

@@ -1,4 +1,5 @@
-// static/core/run-log.js: the run log's reader (the step navigator's arithmetic and the charts' rows), on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
+// static/core/run-log.js: the run log's reader (the step navigator's arithmetic and the charts' rows), on steps
+// 5–7 of the run SLOTS=3, POOL_BLOCKS=8
 // (exercise 5: C is preempted at step 6), as report.steps.items holds them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
