@@ -277,7 +277,7 @@ def describe():
     return json.dumps([{"name": "SLOTS", "type": "int", "default": 2, "min": 1, "max": 16, "step": 1,
                         "label": "Số chỗ chạy (SLOTS)", "help": "", "group": "headline", "flag": "--slots"}])
 
-def run(config_json):
+def run(config_json, patches=None, lang="vi", **hooks):   # hooks: the worker's progress, stop_seen, stopped
     slots = json.loads(config_json)["SLOTS"]
     if slots == 3:                      # a run that never ends
         while True:
