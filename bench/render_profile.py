@@ -12,8 +12,8 @@ layout), split at the moment the worker's "result" message reaches the page:
   click  = the click's own handler (reading the controls, posting the request),
   worker = click -> result message dispatched (engine + posting + structured clone),
   page   = result message -> done -> layout (render, charts, compare marks, layout),
-  render = static/core/app.js: the panels' lines, the charts drawn now, the summary, compare marks (lab:render),
-  tools  = static/core/app.js: the tools' 'result' events (share address, editor) (lab:tools),
+  render = static/app.js: the panels' lines, the charts drawn now, the summary, compare marks (lab:render),
+  tools  = static/app.js: the tools' 'result' events (share address, editor) (lab:tools),
   toDone = result message -> data-status "done",
   full   = click -> every chart of this run drawn too (some are drawn after the forced layout) -> layout,
   settled= click -> two frames and an idle period later (paint included).

@@ -94,7 +94,7 @@ MODULE_SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}/[^
 def version_module_imports(static: Path, asset_version: str) -> None:
     """Give every relative import between the modules under dist/static/ the page's ?v=<version>.
 
-    index.html loads static/core/app.js?v=…; an import of './store.js' would otherwise load an unversioned
+    index.html loads static/app.js?v=…; an import of './store.js' would otherwise load an unversioned
     URL that a browser may keep from an older build, and a module imported once with and once
     without the query would run twice (two stores). static/core/versioned.js relies on this: a module's
     own URL carries the version.

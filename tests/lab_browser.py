@@ -73,7 +73,7 @@ SPY = """(() => {
 # The spy's messages from the since-th on, of one type or all: ([kind, since]) => [{type, config}, ...]
 SENT = "([kind, since]) => window.__lab.sent.slice(since).filter((m) => !kind || m.type === kind)"
 
-# Resolves with the page's status ([data-status], static/core/app.js) once it is one of `statuses` ("done|error"),
+# Resolves with the page's status ([data-status], static/app.js) once it is one of `statuses` ("done|error"),
 # or with null after `ms`: told by a MutationObserver of [data-status], so the wait costs the page nothing.
 STATUS_BECOMES = """([statuses, ms]) => new Promise((resolve) => {
   const wanted = new RegExp(`^(${statuses})$`);

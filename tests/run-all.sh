@@ -4,8 +4,9 @@
 # Debian's chromium (Playwright drives it; it never downloads a browser of its own).
 # The Python linter (ruff, configured in ruff.toml) runs before pytest: a finding fails the run.
 # Then the unit tests of the page's JavaScript modules with Node's own runner
-# (node --test tests/js/, Node 20, no npm packages). Both must pass for exit 0; a
-# machine without node fails, saying so (the JS tests never pass by not running).
+# (node --test tests/js/, Node 20), then the JavaScript linter (ESLint from npm: `npm ci` first when
+# node_modules/ is missing). All must pass for exit 0; a machine without node fails, saying so (the JS
+# tests never pass by not running).
 # Extra arguments go to pytest, e.g.  bash tests/run-all.sh -k golden   (-n 0: one process, no workers)
 set -u
 cd "$(dirname "$0")/.."
@@ -51,8 +52,16 @@ else
   node_rc=127
 fi
 
+# The JavaScript linter (ESLint, eslint.config.js; the one npm package set: package.json and its lockfile).
+if [ "$node_rc" -eq 0 ]; then
+  echo
+  echo "== JavaScript linter: npx eslint static tests/js"
+  if [ ! -d node_modules ]; then npm ci --silent --no-audit --no-fund >/dev/null || node_rc=1; fi
+  if [ "$node_rc" -eq 0 ]; then npx --no-install eslint static tests/js eslint.config.js || node_rc=1; fi
+fi
+
 if [ "$node_rc" -ne 0 ]; then
-  echo "JavaScript unit tests FAILED (exit $node_rc)" >&2
+  echo "JavaScript unit tests or linter FAILED (exit $node_rc)" >&2
   # keep pytest's own failure code; never let "no tests collected" (5) hide a JS failure
   if [ "$pytest_rc" -ne 0 ] && [ "$pytest_rc" -ne 5 ]; then exit "$pytest_rc"; fi
   exit 1

@@ -93,7 +93,7 @@ def test_invalid_value_shows_its_error_and_does_not_run(lab, name, typed):
     assert error.inner_text().strip()
     expect(lab.control(name)).to_have_value(typed)           # what the user typed is kept
     expect(lab.control(name)).to_have_attribute("aria-invalid", "true")
-    # Run decides at once (static/core/app.js run()): the error is shown, so nothing was sent
+    # Run decides at once (static/app.js run()): the error is shown, so nothing was sent
     assert lab.count_sent("run") == runs, "an invalid value must not start a run"
     assert lab.status.get_attribute("data-status") != "running"
     lab.page.click('[data-action="reset"]')
@@ -282,7 +282,7 @@ def describe():
     return json.dumps([{"name": "SLOTS", "type": "int", "default": 2, "min": 1, "max": 16, "step": 1,
                         "label": "Số chỗ chạy (SLOTS)", "help": "", "group": "headline", "flag": "--slots"}])
 
-def run(config_json):
+def run(config_json, patches=None, lang="vi", **hooks):   # hooks: the worker's progress, stop_seen, stopped
     slots = json.loads(config_json)["SLOTS"]
     if slots == 3:                      # a run that never ends
         while True:

@@ -221,8 +221,14 @@ def test_bad_return_value_names_the_function(lab):
 LOOP = "def plan_tasks(running, budget_cap):\n    while True:\n        pass\n"
 # The same loop, after the edited function says it is running through the worker's own progress hook (as the
 # engine does: the status line then shows "bước 4242"), so a test presses Stop once Python is inside the loop,
-# not while the lab is still setting the run up (a Stop there is answered without a line of the edit).
-ANNOUNCE = '    import js\n    js.labProgress("chunked", 4242, 0, 1)\n'
+# not while the lab is still setting the run up (a Stop there is answered without a line of the edit). The hook
+# is the `progress` the worker handed web.run: found up the call stack, in web._run's frame.
+ANNOUNCE = ('    import sys\n    f = sys._getframe()\n'
+            '    while not {"progress", "stop_seen"} <= f.f_locals.keys(): f = f.f_back\n'
+            '    f.f_locals["progress"]("chunked", 4242, 0, 1)\n')
+
+
+ANNOUNCED = ANNOUNCE.count("\n")   # the lines it adds before the loop
 
 
 def announced(source: str) -> str:
@@ -259,7 +265,7 @@ def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everythi
     lab.wait_status("ready", RUN_MS)
     assert workers(lab) == started, restart_note(lab)                       # no reboot: the same Python
     assert_lesson_kept_everything(lab, editor, announced(LOOP), before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
-                                  re.compile(rf"dòng ({start + 3}|{start + 4}), trong plan_tasks"))
+                                  re.compile(rf"dòng ({start + 1 + ANNOUNCED}|{start + 2 + ANNOUNCED}), trong plan_tasks"))
     expect(lab.page.locator("#action-note")).to_contain_text("không phải khởi động lại")
     expect(lab.control("QUEUE_LIMIT")).to_have_value("2")           # the constants stay
     lab.set_value("QUEUE_LIMIT", 1)

@@ -46,7 +46,7 @@ def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
         else:
             assert manifest["bytecode"]
             assert manifest["files"][f"pyodide/{name}"]["sha256"] == sitebuild.sha256_file(site / "pyodide" / name)
-    for name in ("index.html", "static/core/app.js", "static/worker/worker.js", "static/style.css", "build-info.json"):
+    for name in ("index.html", "static/app.js", "static/worker/worker.js", "static/style.css", "build-info.json"):
         assert (site / name).is_file(), name
 
 

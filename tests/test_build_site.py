@@ -41,7 +41,7 @@ def test_page_csp_allows_only_its_own_origin(site):
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
     assert "http" not in csp and "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
     assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "worker-src 'self'" in csp
-    assert re.search(r'src="static/core/app\.js\?v=[0-9a-f]{12}"', html)
+    assert re.search(r'src="static/app\.js\?v=[0-9a-f]{12}"', html)
     assert "<script>" not in html and "style=" not in html  # nothing inline for the CSP to allow
 
 
@@ -67,14 +67,14 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
 
 
 def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
-    for name in ("core/app.js", "worker/worker.js", "style.css", "charts/figure.js"):
+    for name in ("app.js", "worker/worker.js", "style.css", "charts/figure.js"):
         source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
     plain = sitebuild.build(tmp_path / "plain", "cdn", minify=False)
     # the same text but for the build's version on the module imports (sitebuild.version_module_imports)
-    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "core" / "app.js").read_text())
-    assert unstamped == (ROOT / "static" / "core" / "app.js").read_text()
+    unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "app.js").read_text())
+    assert unstamped == (ROOT / "static" / "app.js").read_text()
 
 
 def test_wheel_is_reproducible(tmp_path):
@@ -123,7 +123,7 @@ def test_command_line_reports_errors_without_a_traceback(tmp_path):
 
 def test_module_imports_carry_the_page_version(site):
     """Every relative import between the modules has index.html's ?v=, so a module loads once per build."""
-    version = re.search(r'src="static/core/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
+    version = re.search(r'src="static/app\.js\?v=([0-9a-f]{12})"', (site / "index.html").read_text()).group(1)
     specifiers = []
     for path in sorted((site / "static").rglob("*.js")):
         specifiers += re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"]+)['"]""", path.read_text())

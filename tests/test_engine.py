@@ -183,7 +183,7 @@ def test_text_vi_never_mutates_what_it_formats(values):
     before, checks = copy.deepcopy(r.to_dict()), copy.deepcopy(r.checks)
     timeline = {m["id"]: m for m in r.block(11).data["requests"]}
     ctx = text_vi.Context(cfg=r.config, follow=r.follow, follow_metrics=timeline.get(r.follow["id"]))
-    rows = step_rows(r.steps, r.config["POOL_BLOCKS"])
+    rows = step_rows(r.steps)
     for b in r.blocks:                                        # formatting again gives the same lines ...
         assert text_vi.BLOCKS[b.number](worded_data(b, rows), ctx) == (b.title, b.lines)
     assert text_vi.summary_lines(ctx, r.checks) == r.summary

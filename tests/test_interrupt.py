@@ -16,7 +16,6 @@ import _thread
 import json
 import signal
 import sys
-import types
 
 import pytest
 
@@ -55,9 +54,9 @@ class NeverStopped(Exception):
     """The interrupt did not end the run (a safety net: the test fails instead of looping forever)."""
 
 
-def interrupted_run(at: int, config: str = "{}", patches=None, where: str = "inference_lab") -> dict:
+def interrupted_run(at: int, config: str = "{}", patches=None, where: str = "inference_lab", stop_seen=None) -> dict:
     """web.run with SIGINT sent at the `at`-th line in files whose name holds `where` (as Stop does through
-    the interrupt buffer)."""
+    the interrupt buffer); stop_seen: the worker's (web.run's argument)."""
     count = [0]
 
     def tracer(frame, event, arg):
@@ -70,7 +69,7 @@ def interrupted_run(at: int, config: str = "{}", patches=None, where: str = "inf
         return tracer
     sys.settrace(tracer)
     try:
-        return json.loads(web.run(config, patches, "vi", stopped="nút Dừng"))
+        return json.loads(web.run(config, patches, "vi", stopped="nút Dừng", stop_seen=stop_seen))
     finally:
         sys.settrace(None)
 
@@ -136,25 +135,29 @@ def test_a_stop_between_runs_is_harmless(fresh):
 
 
 @pytest.fixture
-def page_worker(monkeypatch) -> list:
-    """A stand-in for the page's worker (the `js` module of Pyodide): how often Python called labStopSeen."""
-    seen = []
-    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(labStopSeen=lambda: seen.append(True)))
-    return seen
+def page_worker() -> list:
+    """A stand-in for the page's worker: how often Python called the stop_seen it was handed (the list's append
+    with True)."""
+    return []
+
+
+def seen_by(page_worker: list):
+    return lambda: page_worker.append(True)
 
 
 def test_a_stop_the_lab_answers_is_reported_seen_so_the_page_waits_for_the_answer(fresh, page_worker):
     """static/core/stop.js restarts Python 1 s after a Stop unless Python said it has the Stop in hand."""
-    answer = interrupted_run(lines_of_a_run() // 2)
+    answer = interrupted_run(lines_of_a_run() // 2, stop_seen=seen_by(page_worker))
     assert answer["stopped"] and page_worker
     patches = [{"module": "scheduler", "function": "plan_tasks", "source": LOOP, "key": "scheduler.plan_tasks"}]
     page_worker.clear()
-    assert interrupted_run(1000, patches=patches, where="<patch ")["stopped"] and page_worker
+    assert interrupted_run(1000, patches=patches, where="<patch ", stop_seen=seen_by(page_worker))["stopped"]
+    assert page_worker
 
 
 def test_a_stop_held_back_while_namespaces_are_put_back_is_reported_seen_at_once(page_worker):
     with pytest.raises(KeyboardInterrupt):
-        with sandbox.uninterrupted():
+        with sandbox.uninterrupted(seen_by(page_worker)):
             _thread.interrupt_main()
             sum(range(100_000))
             assert page_worker == [True]        # seen before the block ends: the answer may be slow to come

@@ -1,5 +1,5 @@
 """The page's words follow the page's language: a word is looked up with t() when it is shown, never frozen
-while a module loads (the header's language switch is in place: static/core/app.js switchLanguage)."""
+while a module loads (the header's language switch is in place: static/app.js switchLanguage)."""
 from __future__ import annotations
 
 import re

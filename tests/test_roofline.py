@@ -242,10 +242,19 @@ def test_mixed_step_reads_the_weights_once():
 # ── JSON and the seed's clock ─────────────────────────────────────────────────
 def test_seed_clock_reports_cost_without_driving_time():
     seed, roof = steps_of([]), steps_of(ROOF)
-    assert [s["cost"] for s in seed][0].keys() == {"flops", "bytes", "bound", "intensity"}
+    assert [s["cost"] for s in seed][0].keys() == {"flops", "bytes", "bound", "intensity", "seconds"}
     # the seed's COST_*: 500 + 400·6; 500 + 400·5 + 1000 + 100
     assert [s["end"] - s["start"] for s in seed][:2] == [2900, 3600]
     assert all(s["cost"]["intensity"] == pytest.approx(s["cost"]["flops"] / s["cost"]["bytes"], abs=1e-3) for s in roof)
+
+
+def test_a_steps_seconds_are_its_duration_under_roofline_and_the_formulas_under_seed():
+    """cost.seconds, what the roofline chart places a step at (static/charts/roofline.js reads it, never computes it)."""
+    seed, roof = steps_of(["--gpu", H100, "--shadow-model", LLAMA8]), steps_of(ROOF)
+    assert all(s["cost"]["seconds"] == (s["end"] - s["start"]) / 1e6 for s in roof if s["end"] > s["start"])
+    assert all(s["cost"]["seconds"] >= floor_us(s["cost"], H100) / 1e6 for s in seed)      # achievable, not the peaks
+    assert seed[0]["cost"]["flops"] == roof[0]["cost"]["flops"]                           # the same first step:
+    assert math.ceil(seed[0]["cost"]["seconds"] * 1e6) == roof[0]["end"] - roof[0]["start"]  # what roofline charges
 
 
 # ── bad inputs ────────────────────────────────────────────────────────────────

@@ -45,7 +45,7 @@ def test_config_is_the_one_place_of_the_constants(values):
     r = run(values)
     d = json.loads(r.to_json())
     assert set(d["header_data"]) == {"n_heads", "d_model", "vocab"}
-    assert set(d["steps"]) == {"count", "priority_key", "items", "after", "after_text", "wait_labels"}
+    assert set(d["steps"]) == {"count", "priority_key", "items", "after", "landmarks", "after_text", "wait_labels"}
     for b in d["blocks"]:                      # block [8]'s seed is the request's, blocks' follow their facts
         copies = [k for k, v in b["data"].items() if k in COPIES and v == COPIES[k](d["config"]) and k != "seed"]
         assert not copies, f"block {b['number']} repeats {copies}"

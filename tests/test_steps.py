@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from inference_lab import run
 from inference_lab.entrypoints import cli
 from inference_lab.core.inputs.config import DEFAULT_REQUESTS
-from inference_lab.core.serving.run_log import expand_ranges, step_rows
+from inference_lab.core.serving.run_log import EVENT_ORDER, expand_ranges, step_rows
 from helpers import configs
 
 STEP_LINE = re.compile(r"^ *bước +\d+: ", re.M)
@@ -36,7 +36,7 @@ def by_kind(item, kind) -> list[dict]:
 
 def assert_kv_consistent(report):
     """Blocks conserved at every step: owned + free = POOL_BLOCKS, none twice; block [3]'s line per step agrees."""
-    rec, steps, pool = report.steps, step_rows(report.steps, report.config["POOL_BLOCKS"]), report.config["POOL_BLOCKS"]
+    rec, steps, pool = report.steps, step_rows(report.steps), report.config["POOL_BLOCKS"]
     assert "steps" not in report.block(3).data and "steps" not in report.block(11).data   # the log is the one record
     assert rec["count"] == len(rec["items"]) == len(steps) == len(block3_lines(report))
     for n, (it, st) in enumerate(zip(rec["items"], steps), 1):
@@ -52,6 +52,14 @@ def assert_kv_consistent(report):
         assert (len(it["waiting"]) + back, len(it["running"]) - back) == (st["waiting"], st["running"])
         assert it["budget"][0] == st["decode"] + st["prefill"] <= (it["budget"][1] or 10**9)
         assert it["text"][0].startswith(f"Bước {n}/{rec['count']} ")
+
+
+def test_the_record_names_the_kinds_that_make_a_step_worth_stopping_at(default):
+    """report.steps.landmarks: the page's step navigator (PageUp / PageDown, its ticks) reads them, never its own list."""
+    kinds = default.steps["landmarks"]
+    assert {"arrive", "abort", "admit", "overtake", "cache_hit", "wait_kv", "preempt", "first", "finish"} == set(kinds)
+    assert not {"budget", "chunk", "evict", "rollback"} & set(kinds)     # what happens in most steps stands out not
+    assert set(kinds) <= set(EVENT_ORDER)
 
 
 # ── the default run, by hand ──────────────────────────────────────────────

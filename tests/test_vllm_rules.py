@@ -90,7 +90,7 @@ def test_trace_2_h_waits_for_kv_and_r_is_never_preempted():
     assert step == 2 and (e["id"], e["why"], e["need"], e["free"], e["blocks"]) == ("H", "short", 3, 0, [])
     assert [it["tasks"] for it in r.steps["items"]] == [[["R", "prefill", 6]], [["R", "decode", 1]],
                                                        [["R", "decode", 1], ["H", "prefill", 5]]]
-    row = step_rows(r.steps, r.config["POOL_BLOCKS"])[1]
+    row = step_rows(r.steps)[1]
     assert (row["waiting"], row["running"]) == (1, 1)                  # H waits in step 2
     assert "chờ block KV" in r.steps["items"][1]["title"]
     text = r.to_text()

@@ -18,6 +18,7 @@ import * as clusterView from './cluster-view.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
+export { inkOn, requestColours } from './colours.js'; // for the step navigator (lab.charts())
 
 /** Block number -> the chart modules drawn in its panel, in order. Each exports render(data, report, opts). */
 export const CHARTS = {
@@ -205,7 +206,8 @@ function track(panel, n, report) {
  */
 export function placeAllCharts(items, report) {
   if (!cssLoaded) return cssReady.then(() => placeAllCharts(items, report));
-  const todo = items.filter(([panel, n]) => panel && CHARTS[n]).map(([panel, n]) => ({ panel, state: track(panel, n, report), box: containerOf(panel) }));
+  const todo = items.filter(([panel, n]) => panel && CHARTS[n])
+    .map(([panel, n]) => ({ panel, state: track(panel, n, report), box: containerOf(panel) }));
   const now = todo.filter(({ state }) => state.near !== false || !state.frameWidth);
   const unknown = now.filter(({ state }) => !state.frameWidth);
   if (unknown.length) measure(unknown);

@@ -1,6 +1,7 @@
 // kv-blocks (block 6): physical KV blocks (rows) × scheduler steps (columns), coloured and lettered by the
-// request that holds the block at the end of the step (the run log's tables: core/run-log.js stepRows). A ◤ corner marks a
-// block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a preemption.
+// request that holds the block at the end of the step (the run log's tables: core/run-log.js stepRows). A ◤
+// corner marks a block reused by another request, a dashed frame the peak step (block 6 peak), a ⏸ badge a
+// preemption.
 // With PREFIX_CACHE=on (report.config): a thick frame with "×n" marks a block shared by n running
 // requests (shared, reference count > 1) and dots mark a free block that still holds its prefix-cache
 // hash (cachedFree: a later request with the same prompt prefix can take it back).

@@ -62,20 +62,19 @@ function machine(report) {
   const bwf = Number(cfg.BANDWIDTH_FRACTION) || 1;
   return {
     gpu: sh.gpu, model: sh.model, clock: cfg.CLOCK || 'seed', peak: sh.peak, bandwidth: sh.bandwidth, ff, bwf,
-    overhead: (Number(cfg.STEP_OVERHEAD) || 0) / 1e6, peakA: sh.peak * ff, bwA: sh.bandwidth * bwf,
+    peakA: sh.peak * ff, bwA: sh.bandwidth * bwf,
   };
 }
 
 /** One point per step with a cost: {n, flops, bytes, intensity, seconds, perf, bound, mix, decode, prefill}. */
-export function stepPoints(report, m) {
+export function stepPoints(report) {
   return logItems(report).map((it, i) => {
     const c = it.cost;
-    if (!c || !(c.flops > 0) || !(c.bytes > 0)) return null;
+    if (!c || !(c.flops > 0) || !(c.bytes > 0) || !(c.seconds > 0)) return null;
     const decode = (it.tasks || []).filter((tk) => tk[1] === 'decode').length;
     const prefill = (it.tasks || []).filter((tk) => tk[1] === 'prefill').reduce((a, tk) => a + Number(tk[2]), 0);
-    // under roofline the step's own duration; under seed the time the formula gives on this GPU
-    const roofline = Math.max(c.flops / m.peakA, c.bytes / m.bwA) + m.overhead;
-    const seconds = m.clock === 'roofline' && it.end > it.start ? (it.end - it.start) / 1e6 : roofline;
+    // the record's (run_log.page_keys): under roofline the step's own duration; under seed the formula's on this GPU
+    const seconds = c.seconds;
     return {
       n: i + 1, flops: c.flops, bytes: c.bytes, intensity: c.flops / c.bytes, seconds, perf: c.flops / seconds,
       bound: c.bound, decode, prefill, mix: decode && prefill ? 'mixed' : prefill ? 'prefill' : 'decode',
@@ -97,7 +96,7 @@ export function render(data, report, opts = {}) {
   const title = m ? t('chart.roofline.title', { gpu: m.gpu, model: m.model, clock: m.clock, ff: m.ff, bwf: m.bwf })
     : t('chart.roofline.titleNoGpu');
   const chart = new ChartBuilder(NAME, title, opts.width);
-  const points = m ? stepPoints(report, m) : [];
+  const points = m ? stepPoints(report) : [];
   if (!m || !points.length) {
     chart.root.dataset.empty = 'true';
     chart.note(t('chart.roofline.noSteps'));
@@ -193,7 +192,8 @@ function glyph(mix, x, y) {
 function roof(x, y, xlo, xhi, ylo, bw, ceiling, attrs) {
   const start = Math.max(xlo, ylo / bw);
   const ridge = ceiling / bw;
-  const pts = ridge > start ? [[start, start * bw], [ridge, ceiling], [xhi, ceiling]] : [[start, ceiling], [xhi, ceiling]];
+  const pts = ridge > start ? [[start, start * bw], [ridge, ceiling], [xhi, ceiling]]
+    : [[start, ceiling], [xhi, ceiling]];
   return s('polyline', { points: pts.map(([i, p]) => `${round(x(i))},${round(y(p))}`).join(' '), fill: 'none', 'aria-hidden': 'true', ...attrs });
 }
 

@@ -43,7 +43,7 @@ export function render(data, report, opts = {}) {
     { label: t('chart.timeline.ready'), draw: swatches.shape((x, y) => glyphs.tick(x, y)) },
     { label: t('chart.timeline.waitingSlot'), draw: swatches.line('#4a5260', '3 3') },
     { label: t('chart.timeline.firstToken'), draw: swatches.shape((x, y) => glyphs.diamond(x, y)) },
-    { label: 'xong', draw: swatches.shape((x, y) => glyphs.square(x, y)) },
+    { label: t('chart.timeline.finishes'), draw: swatches.shape((x, y) => glyphs.square(x, y)) },
     { label: [...served.values()].some((r) => r.status === 'aborted') ? t('chart.timeline.rejected429400') : t('chart.timeline.rejected4294002'),
       draw: swatches.shape((x, y) => glyphs.cross(x, y)) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
@@ -56,7 +56,8 @@ export function render(data, report, opts = {}) {
   for (const r of rejected.values()) end = Math.max(end, r.arrival || 0);
   for (const r of trace) end = Math.max(end, r.arrival || 0);
   end = Math.max(end, 1000);
-  const minPlot = steps.length ? (end / Math.max(1, Math.min(...steps.map((st) => st.end - st.start)))) * MIN_STEP_PX : 0;
+  const shortest = Math.max(1, Math.min(...steps.map((st) => st.end - st.start)));
+  const minPlot = steps.length ? (end / shortest) * MIN_STEP_PX : 0;
   const width = Math.max(chart.width, Math.min(LEFT + RIGHT + minPlot, 6000));
   const plotRight = width - RIGHT;
   const x = linear(0, end, LEFT + 4, plotRight);
@@ -196,7 +197,7 @@ export function render(data, report, opts = {}) {
 
   // text alternative
   chart.table(t('chart.timeline.requestsTimeline'),
-    [t('chart.timeline.request'), t('chart.timeline.arrives2'), t('chart.timeline.ready2'), t('chart.timeline.starts2'), t('chart.timeline.firstToken3'), 'Xong', t('chart.timeline.outcome')],
+    [t('chart.timeline.request'), t('chart.timeline.arrives2'), t('chart.timeline.ready2'), t('chart.timeline.starts2'), t('chart.timeline.firstToken3'), t('chart.timeline.finished'), t('chart.timeline.outcome')],
     ids.map((id) => {
       const r = served.get(id);
       const rej = rejected.get(id);

@@ -25,7 +25,7 @@
 //   href(config)           the address that restores `config` (view parameters kept)
 //   write(config)          replaceState(href(config))
 //   set(name, value, ms)   one view parameter changed (after ms, once changes pause; value null: removed)
-// Leaves out: the address's format (static/core/share-state.js) and deciding to run (static/core/app.js).
+// Leaves out: the address's format (static/core/share-state.js) and deciding to run (static/app.js).
 
 export function createAddress() {
   const parts = new Map(); // name -> part, in registration order

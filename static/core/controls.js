@@ -3,7 +3,7 @@
 // Reads them into a config (parsing in static/core/fields.js), and shows an error beside the control it
 // is about (data-error-for); an error about a field with no control (a request cell) goes to
 // whichever tool answers the store's 'fieldError' event (the request editor).
-// Leaves out: running (static/core/app.js) and the request table (static/tools/editor.js).
+// Leaves out: running (static/app.js) and the request table (static/tools/editor.js).
 
 import { make } from './dom.js';
 import { boundsText, clockDefault, formatValue, parseValue, splitFields, stepValue } from './fields.js';

@@ -5,21 +5,16 @@
 // Pure functions, no DOM (tests/js/fields.test.mjs runs them in Node).
 // Leaves out: the controls themselves (static/core/controls.js) and the request table (static/tools/editor.js).
 
-export const HEADLINE_ORDER = ['SLOTS', 'QUEUE_LIMIT', 'TOKEN_BUDGET', 'BLOCK_SIZE', 'POOL_BLOCKS', 'QUANT_BITS', 'FOLLOW'];
 import { t } from '../words/i18n.js';
 
 const has = (v) => v !== null && v !== undefined;
 
-// describe() entries -> {fields: those with a control, headline: in HEADLINE_ORDER, advanced}.
+// describe() entries -> {fields: those with a control, headline, advanced}. Which constants are headline and in
+// what order is the schema's (py/inference_lab/core/inputs/schema.py: group "headline", in its order), never repeated here.
 export function splitFields(schema) {
   const fields = (schema || []).filter((f) => f && f.name && f.type !== 'requests');
-  const rank = (field) => {
-    const i = HEADLINE_ORDER.indexOf(field.name);
-    return i === -1 ? HEADLINE_ORDER.length : i;
-  };
-  const headline = fields.filter((f) => f.group === 'headline' || HEADLINE_ORDER.includes(f.name))
-    .sort((a, b) => rank(a) - rank(b));
-  const advanced = fields.filter((f) => !headline.includes(f));
+  const headline = fields.filter((f) => f.group === 'headline');
+  const advanced = fields.filter((f) => f.group !== 'headline');
   return { fields, headline, advanced };
 }
 

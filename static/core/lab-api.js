@@ -1,6 +1,6 @@
 // The one API the page's tools use (static/tools/editor.js, share.js, compare.js, exercises.js, and any
 // new one). A tool is a module exporting init(lab) that returns its own small API (or nothing);
-// static/core/app.js lists the tools in TOOLS and registers them in order, so a tool may use one listed
+// static/app.js lists the tools in TOOLS and registers them in order, so a tool may use one listed
 // before it through lab.tool(name). Tools never reach into each other's DOM or the page's by id:
 // what they may touch, the lab hands them (toolbar, form slot, output sections).
 //
@@ -31,11 +31,12 @@
 //   fieldError(name, message) an error (message null: clear it) about a field with no control (e.g.
 //                            REQUESTS[1].text): return the element you put it beside, else nothing.
 // Methods: see createLabApi below.
-// Leaves out: how a run happens (static/core/app.js) and the tools' own features.
+// Leaves out: how a run happens (static/app.js) and the tools' own features.
 
 import { clampStep, logItems } from './run-log.js';
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, watchdogMs, toolbar, form, actions, address}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts, watchdogMs,
+//        toolbar, form, actions, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -105,6 +106,7 @@ export function createLabApi(page) {
     },
     beforeControls: (node) => page.form.before(node), // (node) above the form (share's address note)
     sections: panels.sections,                  // [{key, label, pre, summary}] of the output
+    charts: page.loadCharts,                    // () a promise of static/charts/index.js (null: not loaded)
     // ── other tools ──
     tool: (name) => tools.get(name) || null,
     // true once the page was remounted (a language switch): a tool's work that was awaiting something

@@ -1,11 +1,10 @@
 // What the page shows of a run and of itself: the run header and the 13 block panels (one <pre> of
 // lines each), TỔNG KẾT with the PASS/FAIL verdict and the list of checks, the status line (the
 // data-status hook: loading, ready, running, done, error), the page error banner and the versions
-// line. Charts (static/charts/, loaded on the first run) go above a panel's lines.
-// Leaves out: deciding when to show what (static/core/app.js) and the tools' marks (static/tools/compare.js).
+// line. Charts (static/charts/, loaded on the first run by the loader app.js hands over) go above a panel's lines.
+// Leaves out: deciding when to show what (static/app.js) and the tools' marks (static/tools/compare.js).
 
 import { make } from './dom.js';
-import { versioned } from './versioned.js';
 import { t } from '../words/i18n.js';
 
 export const BLOCKS = 13;
@@ -20,7 +19,8 @@ const shownLines = new WeakMap(); // pre -> [the .line spans fillLines left in i
 export function fillLines(pre, lines, prefix) {
   const p = prefix || '';
   const old = shownLines.get(pre);
-  if (!old || !old.length || !lines.length || old[0].parentNode !== pre || pre.childNodes.length !== 2 * old.length - 1) {
+  const stale = !old || !old.length || old[0].parentNode !== pre || pre.childNodes.length !== 2 * old.length - 1;
+  if (stale || !lines.length) {
     const frag = document.createDocumentFragment();
     const spans = lines.map((line, i) => {
       if (i > 0) frag.append(make('span', { class: 'nl' }, '\n'));
@@ -35,7 +35,8 @@ export function fillLines(pre, lines, prefix) {
     const span = old[i];
     const text = p + lines[i];
     const only = span.firstChild;
-    if (!only || only !== span.lastChild || only.nodeType !== Node.TEXT_NODE || only.data !== text) span.textContent = text;
+    const same = only && only === span.lastChild && only.nodeType === Node.TEXT_NODE && only.data === text;
+    if (!same) span.textContent = text;
   }
   const spans = old.slice(0, keep);
   if (lines.length > keep) {
@@ -74,7 +75,8 @@ function asLines(value) {
 
 // el: {status, statusText, statusDetail, progress, pageError, verdict, summaryLines, checks,
 //      checksList, versions, jump, runHeader}
-export function createPanels(el) {
+// loadCharts(): a promise of the charts module (static/charts/index.js) or null; its owner is static/app.js.
+export function createPanels(el, loadCharts) {
   const blockPanel = (n) => document.querySelector('[data-block="' + n + '"]');
 
   // ── status line and page error ───────────────────────────────────────────
@@ -178,15 +180,13 @@ export function createPanels(el) {
   // Loaded on the first run; the lines never depend on them. Once loaded, the charts of panels on or
   // near the screen are drawn in the same task as the lines (after them, so that the page is laid
   // out once for both); charts/index.js draws the others right after, when the page is idle.
-  let chartsModule = null;
   let charts = null; // the module, once loaded
   function showCharts(panels, report) {
     if (charts) { charts.placeAllCharts(panels, report); return; }
-    if (!chartsModule) {
-      chartsModule = import(versioned('../charts/index.js')).then((module) => { charts = module; return module; },
-        (err) => { console.warn('charts not loaded:', err); return null; });
-    }
-    chartsModule.then((module) => module && module.placeAllCharts(panels, report));
+    loadCharts().then((module) => {
+      charts = module;
+      if (module) module.placeAllCharts(panels, report);
+    });
   }
 
   // The output sections as shown now, for the tools: [{key, label, pre, summary}] (the run header,

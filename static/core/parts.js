@@ -10,8 +10,8 @@ import { createPanels } from './panels.js';
 
 const byId = (id) => document.getElementById(id);
 
-/** {el, address, controls, panels} on the current document's body. */
-export function createParts(store) {
+/** {el, address, controls, panels} on the current document's body; loadCharts: the charts' loader (app.js). */
+export function createParts(store, loadCharts) {
   const el = {
     form: byId('controls'),
     run: document.querySelector('[data-action="run"]'),
@@ -26,6 +26,6 @@ export function createParts(store) {
     status: el.status, statusText: byId('status-text'), statusDetail: byId('status-detail'), progress: byId('status-progress'),
     pageError: byId('page-error'), verdict: byId('verdict'), summaryLines: byId('summary-lines'), checks: byId('checks'),
     checksList: byId('checks-list'), versions: byId('versions'), jump: byId('jump'), runHeader: byId('run-header'),
-  });
+  }, loadCharts);
   return { el, address: createAddress(), controls, panels };
 }

@@ -5,28 +5,28 @@
 // Leaves out: the words (the narration comes from the engine; the slider's spoken value is static/tools/steps.js's),
 // the selected step (page state: static/core/lab-api.js selectStep/step) and drawing.
 
-// Kinds of event that make a step worth stopping at with PageUp / PageDown.
-export const EVENT_KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'wait_kv', 'preempt', 'first', 'finish'];
+// `kinds`: the kinds of event that make a step worth stopping at with PageUp / PageDown, the record's own list
+// (report.steps.landmarks: py/inference_lab/core/serving/run_log.py LANDMARKS), never repeated here.
 
 export function clampStep(n, count) {
   if (!count) return 0;
   return Math.min(count, Math.max(1, Math.round(Number(n) || 1)));
 }
 
-export function hasEvent(item) {
-  return !!item && (item.events || []).some((e) => EVENT_KINDS.includes(e.kind));
+export function hasEvent(item, kinds) {
+  return !!item && (item.events || []).some((e) => (kinds || []).includes(e.kind));
 }
 
-/** The 1-based numbers of the steps with an event. */
-export function eventSteps(items) {
+/** The 1-based numbers of the steps with an event of `kinds`. */
+export function eventSteps(items, kinds) {
   const out = [];
-  (items || []).forEach((item, i) => { if (hasEvent(item)) out.push(i + 1); });
+  (items || []).forEach((item, i) => { if (hasEvent(item, kinds)) out.push(i + 1); });
   return out;
 }
 
 /** The step a slider key leads to from step `now` (WAI-ARIA slider: arrows ±1, Home/End; PageUp/PageDown:
  *  the previous/next step with an event), or null for a key the slider does not handle. */
-export function targetStep(key, now, items) {
+export function targetStep(key, now, items, kinds) {
   const count = (items || []).length;
   if (!count) return null;
   switch (key) {
@@ -35,11 +35,11 @@ export function targetStep(key, now, items) {
     case 'Home': return 1;
     case 'End': return count;
     case 'PageUp': {
-      const before = eventSteps(items).filter((n) => n < now);
+      const before = eventSteps(items, kinds).filter((n) => n < now);
       return before.length ? before[before.length - 1] : 1;
     }
     case 'PageDown': {
-      const after = eventSteps(items).find((n) => n > now);
+      const after = eventSteps(items, kinds).find((n) => n > now);
       return after || count;
     }
     default: return null;
@@ -98,11 +98,11 @@ export function logItems(report) {
   return steps && Array.isArray(steps.items) ? steps.items : [];
 }
 
-/** One row per step for the charts: start, end, tasks, the KV blocks in use after the step (kvUsed), each block's
+/** One row per step for the charts: start, end, tasks, the KV blocks in use after the step (kvUsed: the record's
+ *  kv_used, py/inference_lab/core/serving/run_log.py page_keys), each block's
  *  owner (owners: {block: id}, a shared block's first holder), the blocks held by several (shared: {block: [ids]})
  *  and the free blocks still holding a prefix-cache hash (cachedFree: [block]). */
 export function stepRows(report) {
-  const pool = Number((report && report.config && report.config.POOL_BLOCKS) || 0); // the run's constants: report.config
   return logItems(report).map((item) => {
     const owners = {};
     const holders = {};
@@ -113,8 +113,7 @@ export function stepRows(report) {
       }
     }
     const shared = Object.fromEntries(Object.entries(holders).filter(([, ids]) => ids.length > 1));
-    const free = expandRanges(item.free).length;
-    return { start: item.start, end: item.end, tasks: item.tasks || [], owners, shared, kvUsed: pool - free,
+    return { start: item.start, end: item.end, tasks: item.tasks || [], owners, shared, kvUsed: item.kv_used,
       cachedFree: expandRanges(item.cached_free) };
   });
 }

@@ -1,71 +1,24 @@
-// The page's side of the worker protocol (static/worker/worker.js owns Pyodide). Messages are small typed
-// objects:
-//   page -> worker   {id, type: 'run', config, patches?, lang} · {id, type: 'render', report, lang}
-//   worker -> page   {type: 'progress', stage, detail, fraction} (loading) · {type: 'ready', schema, versions, interrupt}
-//                    {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a run, every ~100 ms)
-//                    {id, type: 'started'} · {id, type: 'result', result} · {id?, type: 'error', message, details, fatal}
-//                    {type: 'fatal', title, message, details} · {type: 'log', stream, text}
-//                    {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
-//                    {type: 'pyc', digest} (compiled-Python cache stored: its sha256, remembered in localStorage
-//                    only if this worker never ran edited code, for static/worker/pyc-cache.js)
-// The worker runs the student's code (and a shared link's, once the visitor pressed its button), so
-// nothing here trusts it: each message's type and shape is checked (SHAPES) before a handler sees it,
-// and a malformed one, or a handler that throws on odd content, is a reported error
-// (handlers.malformed), never a crash. The page inserts worker text with textContent only.
+// The page's side of the worker protocol (static/worker/worker.js owns Pyodide). The messages, their fields and
+// the checks are described once, in static/worker/protocol.js, which the worker loads too. The worker runs the
+// student's code (and a shared link's, once the visitor pressed its button), so nothing here trusts it: each
+// message's type and shape is checked (checkMessage) before a handler sees it, and a malformed one, or a handler
+// that throws on odd content, is a reported error (handlers.malformed), never a crash. The page inserts worker
+// text with textContent only; results are checked at the top there and by app.js below that.
 // start() adopts the worker static/worker/boot.js started while the page was still loading and replays
-// what it already said (Pyodide's download starts before this module is even fetched), else starts
-// one from a blob: URL as boot.js does (so the page's CSP governs it). Messages of a worker that was
-// stopped, and results of runs no longer waited for, are dropped.
+// what it already said (Pyodide's download starts before this module is even fetched), else has boot.js start
+// another (labBoot.start: the one starter, from a blob: URL so the page's CSP governs it). Messages of a worker
+// that was stopped, and results of runs no longer waited for, are dropped.
 // Stop: interrupt(id, seconds) writes into the SharedArrayBuffer the worker sent with 'ready' (only where the
 // page is cross-origin isolated): Pyodide raises KeyboardInterrupt in the run, which answers as a result
 // {ok: false, stopped}; it returns false where that is not possible, and stop() ends the worker instead.
-// Leaves out: what the page does with them (static/core/app.js passes handlers).
+// Leaves out: what the page does with them (static/app.js passes handlers).
 
-import { versioned } from './versioned.js';
+import '../worker/protocol.js'; // sets globalThis.labProtocol (a classic script the worker loads too)
 import { lang, t } from '../words/i18n.js';
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isText = (v) => typeof v === 'string';
-const isId = (v) => Number.isSafeInteger(v) && v > 0;
-const maybe = (check) => (v) => v === undefined || v === null || check(v);
-const isTexts = (v) => Array.isArray(v) && v.length <= 100 && v.every(isText);
-const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
-const isShared = (v) => typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer && v.byteLength >= 12;
-
-// What each message the page reads must hold: {field: check}. The worker's words stay text (the page
-// never parses them as HTML); results are checked here at the top and by app.js below that.
-const SHAPES = {
-  progress: { stage: isText, detail: maybe(isText), fraction: maybe((v) => typeof v === 'number'), id: maybe(isId),
-    run: maybe(isText), step: maybe(isCount), done: maybe(isCount), total: maybe(isCount) },
-  ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject), interrupt: maybe(isShared) },
-  started: { id: isId },
-  result: { id: isId, result: (v) => isObject(v) && typeof v.ok === 'boolean' },
-  error: { id: maybe(isId), message: isText, details: maybe(isText), fatal: maybe((v) => typeof v === 'boolean') },
-  fatal: { title: maybe(isText), message: maybe(isText), details: maybe(isText) },
-  log: { stream: maybe(isText), text: maybe(isText) },
-  refused: { blocked: isTexts },
-  pyc: { digest: (v) => isText(v) && /^[0-9a-f]{64}$/.test(v) },
-  stats: { stats: maybe(isObject) },
-};
-
-// null when msg has a known type and its shape, else what is wrong (for the report).
-export function checkMessage(msg) {
-  if (!isObject(msg)) return 'not an object';
-  const shape = Object.prototype.hasOwnProperty.call(SHAPES, msg.type) ? SHAPES[msg.type] : null;
-  if (!shape) return 'unknown type ' + JSON.stringify(String(msg.type)).slice(0, 40);
-  const bad = Object.keys(shape).filter((field) => !shape[field](msg[field]));
-  return bad.length ? msg.type + ': bad ' + bad.join(', ') : null;
-}
-
-// The worker from a blob: URL that imports worker.js (absolute), as static/worker/boot.js starts it.
+/** null when `msg` (from the worker) has a known type and its shape, else what is wrong (for the report). */
+export const checkMessage = (msg) => globalThis.labProtocol.checkMessage(msg);
 const PYC_KEY = 'inference-lab:pyc'; // sha256 of the compiled-Python cache the page trusts (pyc-cache.js)
-function blobWorker(scriptURL, name) {
-  let digest = null;
-  try { digest = localStorage.getItem(PYC_KEY); } catch (err) { /* none */ }
-  const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nself.labPycDigest = ' + JSON.stringify(digest) +
-    ';\nimportScripts(self.labWorkerURL);\n';
-  return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { name });
-}
 
 // handlers: {progress(msg), runProgress(msg), ready(msg), started(id), result(result), runError(msg),
 //            fatal(title, message, details), refused(addresses), malformed(what, runId)}
@@ -99,7 +52,10 @@ export function createWorkerClient(handlers) {
         if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }
         break;
       case 'error':
-        if (msg.id === undefined || msg.id === null || (waiting !== null && msg.id === waiting)) { waiting = null; handlers.runError(msg); }
+        if (msg.id === undefined || msg.id === null || (waiting !== null && msg.id === waiting)) {
+          waiting = null;
+          handlers.runError(msg);
+        }
         break;
       case 'fatal': handlers.fatal(msg.title || t('client.couldNotLoadPython'), msg.message, msg.details); break;
       case 'refused': if (handlers.refused) handlers.refused(msg.blocked); break;
@@ -119,11 +75,13 @@ export function createWorkerClient(handlers) {
 
   // Returns false (after telling handlers.fatal) when no worker could be started.
   function start() {
-    const early = window.labBoot ? window.labBoot.take() : null; // started by static/worker/boot.js at page load
+    const boot = window.labBoot || null; // static/worker/boot.js: the worker it started at page load, or a new one
+    const early = boot ? boot.take() : null;
     let started = early && early.worker;
     if (!started) {
       try {
-        started = blobWorker(versioned('../worker/worker.js'), lang); // its messages in the page's language
+        if (!boot) throw new Error('static/worker/boot.js did not load');
+        started = boot.start(lang); // its messages in the page's language
       } catch (err) {
         handlers.fatal(t('client.couldNotStartWebWorker'),
           t('client.openPageThroughWeb'), String(err));

@@ -6,7 +6,7 @@
 //   PageUp/PageDown the previous/next step with an event, Home/End; aria-valuetext "Bước 8/12: …".
 //   Lùi / Tiếp buttons; Phát / Dừng plays forward and stops by itself at the last step (slower and
 //   without animation under prefers-reduced-motion).
-// - The view (data-step-view) is drawn from report.steps (py/inference_lab/core/steps.py); scrubbing never
+// - The view (data-step-view) is drawn from report.steps (py/inference_lab/core/serving/run_log.py); scrubbing never
 //   calls Python. Only what changed is redrawn (the KV map keeps its cells, or its canvas over 64
 //   blocks), so a step change stays within a frame on a 1,000-step run (bench/steps_bench.py).
 // - The selected step is page state (lab.step() / lab.selectStep(), static/core/lab-api.js): this view, the
@@ -14,7 +14,8 @@
 //   them selects it. Blocks [6] and [11] get a link that opens and focuses the navigator.
 // - ?step=N rides in the page address (this tool's view part of it, registered with lab.address) and
 //   selects step N after the run.
-// The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent. Arithmetic: static/core/run-log.js (pure).
+// The drawing of a step: static/tools/step-view.js. Everything from the engine goes in with textContent.
+// Arithmetic: static/core/run-log.js (pure).
 // The navigator's state is one object (`sn`) that the functions below take explicitly.
 
 import { make } from '../core/dom.js';
@@ -63,7 +64,8 @@ export function init(lab) {
 function gpuOf(report) {
   const block = ((report && report.blocks) || []).find((b) => Number(b.number) === 10);
   const sh = block && block.data && block.data.shadow;
-  return sh && sh.peak > 0 && sh.bandwidth > 0 ? { gpu: sh.gpu, model: sh.model, peak: sh.peak, bandwidth: sh.bandwidth } : null;
+  if (!(sh && sh.peak > 0 && sh.bandwidth > 0)) return null;
+  return { gpu: sh.gpu, model: sh.model, peak: sh.peak, bandwidth: sh.bandwidth };
 }
 
 const now = (sn) => sn.lab.step(); // the selected step, 1-based (0: no step): page state
@@ -72,17 +74,19 @@ const hasSteps = (sn) => Boolean(sn.record && sn.record.items.length);
 async function onResult(sn, result) {
   stop(sn);
   const report = result && result.report;
-  // the request colours of the charts (loaded with them, on the first run, not with the page)
-  const [palette, charts] = await Promise.all([import(versioned('../charts/colours.js')), import(versioned('../charts/index.js'))]);
+  // the charts and their request colours (lab.charts(): loaded on the first run, not with the page)
+  const charts = await sn.lab.charts();
   if (sn.lab.disposed()) return; // the language was switched meanwhile: the new page's steps tool shows the run
-  charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
-  sn.inkOn = palette.inkOn;
+  if (charts) {
+    charts.connect(sn.lab); // the charts follow the selected step and report clicks through the lab API
+    sn.inkOn = charts.inkOn;
+    sn.colours = charts.requestColours(report);
+  }
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
   sn.config = (report && report.config) || {};
   const b8 = ((report && report.blocks) || []).find((b) => Number(b.number) === 8);
   sn.tokens = (b8 && b8.data && b8.data.tokens) || [];   // token id -> its text (the step view's speculation)
   sn.gpu = gpuOf(report);
-  sn.colours = palette.requestColours(report);
   placeUi(sn);
   if (!sn.record) { sn.ui.nav.hidden = true; return; }
   sn.ui.nav.hidden = false;
@@ -159,7 +163,8 @@ function placeUi(sn) {
   if (!panel) return;
   const pre = panel.querySelector(':scope > pre');
   let charts = panel.querySelector(':scope > .charts');
-  if (!charts && pre) { // the charts' container (static/charts/index.js reuses it): the navigator goes under the timeline
+  // the charts' container (static/charts/index.js reuses it): the navigator goes under the timeline
+  if (!charts && pre) {
     charts = make('div', { class: 'charts' });
     pre.before(charts);
   }
@@ -208,7 +213,7 @@ function show(sn, step, opts) {
 
 function onKey(sn, ev) {
   if (!sn.record) return;
-  const to = targetStep(ev.key, now(sn), sn.record.items);
+  const to = targetStep(ev.key, now(sn), sn.record.items, sn.record.landmarks);
   if (to === null) return;
   ev.preventDefault();
   stop(sn);
@@ -228,7 +233,8 @@ function neighbour(sn, from, dir, wrap = false) {
 
 function fillReplicas(sn) {
   const sel = sn.ui.replica;
-  const ids = [...new Set(sn.record.items.map((it) => it.replica).filter((r) => r !== undefined))].sort((a, b) => a - b);
+  const replicas = sn.record.items.map((it) => it.replica).filter((r) => r !== undefined);
+  const ids = [...new Set(replicas)].sort((a, b) => a - b);
   sel.hidden = ids.length < 1;
   sel.replaceChildren(make('option', { value: '' }, t('steps.allReplicas')),
     ...ids.map((r) => make('option', { value: String(r) }, t('steps.replicaN', { n: r }))));
@@ -278,7 +284,7 @@ function stop(sn) {
 function resetView(sn) {
   const { record, ui } = sn;
   const count = record.items.length;
-  ui.ticks.replaceChildren(...eventSteps(record.items).map((n) => {
+  ui.ticks.replaceChildren(...eventSteps(record.items, record.landmarks).map((n) => {
     const tick = make('span', { class: 'step-tick' });
     tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
     return tick;

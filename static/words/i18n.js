@@ -25,6 +25,7 @@ import enCore from './en/core.js';
 import enSteps from './en/steps.js';
 import enTools from './en/tools.js';
 import enCluster from './en/cluster.js';
+import './fill.js'; // sets globalThis.labFill (a classic script the worker loads too)
 
 export const LANGS = ['vi', 'en'];
 export const STORAGE_KEY = 'inference-lab:lang';
@@ -57,12 +58,8 @@ export const CATALOGUES = {
   en: { ...enCore, ...enTools, ...enSteps, ...enCharts, ...enCluster },
 };
 
-const PLACEHOLDER = /\{(\w+)\}/g;
-
-/** `template` with each {name} replaced by String(values[name]) (a name without a value stays as written). */
-export function fill(template, values) {
-  return template.replace(PLACEHOLDER, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
-}
+/** `template` with each {name} replaced by String(values[name]) (static/words/fill.js: the worker's rule too). */
+export const fill = globalThis.labFill;
 
 /** The message `key` in the page's language, its placeholders filled from `values`. */
 export function t(key, values) {
@@ -127,7 +124,8 @@ export function switchTo(to, last) {
     localStorage.setItem(STORAGE_KEY, to);
     if (last) {
       const target = new URL(addressIn(location.href, to));
-      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify({ query: constantsOf(target.search), report: last.report, config: last.config }));
+      const handoff = { query: constantsOf(target.search), report: last.report, config: last.config };
+      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(handoff));
     }
   } catch (err) {
     // no storage: the address carries the language, the page runs again

@@ -1,7 +1,7 @@
-// Starts the Python worker (static/worker/worker.js, from a blob: URL: see blobWorker) as soon as the page starts loading: this small
-// script is the first thing in <head>, so Pyodide's 17 MB start downloading while the browser is
-// still fetching the page's HTML, CSS and the modules (app.js would start it only after all of
-// those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
+// Starts the Python worker (static/worker/worker.js, from a blob: URL: see blobWorker) as soon as the page
+// starts loading: this small script is the first thing in <head>, so Pyodide's 17 MB start downloading
+// while the browser is still fetching the page's HTML, CSS and the modules (app.js would start it only
+// after all of those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
 // already said.
 // Also the page opened from a file (file://): module scripts cannot load there, so this classic
 // script is what says how to serve the page (the data-status hook says error).
@@ -9,7 +9,8 @@
 // address, else the one remembered in localStorage, else Vietnamese; it sets <html lang> before the
 // body is drawn (style.css hides the other language's [data-lang] text), remembers a language chosen
 // in the address, and puts lang=en into the address so copied and shared addresses keep it.
-// Leaves out everything else: no messages of its own; if it fails, worker-client.js starts the worker.
+// Leaves out everything else: no messages of its own; if the early start fails, worker-client.js asks for
+// another one (labBoot.start) and says what went wrong.
 'use strict';
 
 window.labLang = (function () {
@@ -45,9 +46,7 @@ window.labBoot = (function () {
     return { take: () => null };
   }
   try {
-    const url = new URL('worker.js', src);
-    url.search = new URL(src).search; // the same cache-busting version as this script (static/core/versioned.js)
-    early.worker = blobWorker(url.href, window.labLang); // the worker's messages follow the page's language
+    early.worker = blobWorker(workerURL(src), window.labLang); // the worker's messages follow the page's language
     early.worker.onmessage = (event) => early.events.push(event);
     early.worker.onerror = (event) => {
       event.preventDefault();
@@ -57,6 +56,8 @@ window.labBoot = (function () {
     early.worker = null; // app.js will try, and explain a failure
   }
   return {
+    // A new worker (the page's language `lang`): the page starts Python again (static/core/worker-client.js).
+    start: (lang) => blobWorker(workerURL(src), lang),
     // {worker, events, error} once (the messages and load error the worker has had so far), then null.
     take() {
       if (!early.worker) return null;
@@ -67,12 +68,20 @@ window.labBoot = (function () {
   };
 })();
 
+// worker.js beside this script (`src`), with the same cache-busting version (static/core/versioned.js).
+function workerURL(src) {
+  const url = new URL('worker.js', src);
+  url.search = new URL(src).search;
+  return url.href;
+}
+
 // The Python worker, started from a blob: URL so that the page's Content-Security-Policy governs it:
 // a worker loaded from its own URL takes its policy from that response's headers (a static host sends
 // none), while a blob: worker inherits its creator's, on the very first visit and on plain http
 // (index.html's worker-src allows blob:). The blob only names worker.js (absolute: a blob: URL has
 // no folder to resolve against) and imports it; script-src 'self' allows that import.
 // It also carries the sha256 of the compiled-Python cache the page trusts (static/worker/pyc-cache.js).
+// The one starter: the page's later workers (a restart of Python) come from here too (labBoot.start).
 function blobWorker(scriptURL, lang) {
   let digest = null;
   try { digest = localStorage.getItem('inference-lab:pyc'); } catch (err) { /* none */ }

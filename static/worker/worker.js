@@ -11,24 +11,10 @@
 // (pyodide.stdLibURL) and its lock file names the repacked wheels: Python then imports .pyc files
 // instead of compiling sources, and the compiled-Python cache of static/worker/pyc-cache.js is not used.
 //
-// page -> worker: {id, type: 'run', config, patches?, lang} (patches: the student's edited functions, see
-//                 py/inference_lab/entrypoints/patch.py; web.run(config_json, patches_json, lang))
-//                 {id, type: 'render', report, lang} (an earlier run's report worded again in lang, no
-//                 engine run: the language switch) · {id, type: 'stats'} (bench/rerun_memory.py; answered on
-//                 the MessagePort sent with it, if any, so the page's own handler never sees the answer)
-// worker -> page: {type: 'progress', stage, detail, fraction} (loading)
-//                 {type: 'progress', stage: 'run', id, run, step, done, total, fraction} (a long run, labProgress)
-//                 {id, type: 'stats', stats} (stats: see memoryStats())
-//                 {type: 'ready', schema, versions, timings, interrupt} (timings: ms since the worker started;
-//                 interrupt: the SharedArrayBuffer of Stop when the page is cross-origin isolated, else null)
-//                 {id, type: 'started'} (the run left the queue) · {id, type: 'result', result}
-//                 {id, type: 'error', message, details, fatal}
-//                 {type: 'fatal', title, message, details} (loading failed) · {type: 'log', stream, text}
-//                 {type: 'refused', blocked} (addresses the page's CSP refused: edited code tried the network)
-//                 {type: 'pyc', digest} (pyc-cache.js stored compiled Python; only before any edited run)
+// The messages both ways, their fields and checks: static/worker/protocol.js (the page loads it too).
 'use strict';
 
-// The worker runs from a blob: URL (static/worker/boot.js, worker-client.js: so the page's CSP governs it),
+// The worker runs from a blob: URL (static/worker/boot.js starts it: so the page's CSP governs it),
 // which names this script's own URL: every URL here is made absolute from it.
 const WORKER_URL = self.labWorkerURL || self.location.href;
 const SITE_ROOT = new URL('../../', WORKER_URL);
@@ -64,13 +50,15 @@ class LoadError extends Error {
 const LANG = self.name === 'en' ? 'en' : 'vi';
 const WORDS_URL = new URL('../words/worker.js', WORKER_URL);
 WORDS_URL.search = new URL(WORKER_URL).search;                 // the build's ?v=, as versioned() gives modules
-importScripts(WORDS_URL.href);
+const FILL_URL = new URL('fill.js', WORDS_URL);               // the one fill of the page's and the worker's words
+FILL_URL.search = WORDS_URL.search;
+importScripts(FILL_URL.href, WORDS_URL.href);
 const WORDS = self.WORKER_WORDS[LANG];
 
-// The message `key` in LANG, {name} filled from `values` (static/words/i18n.js fill(), the same rule).
+// The message `key` in LANG, {name} filled from `values` (static/words/fill.js).
 function t(key, values) {
   const text = WORDS[key];
-  return values ? text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole)) : text;
+  return values ? self.labFill(text, values) : text;
 }
 
 const SERVE_HINT = t('worker.rebuildPagePython3');
@@ -128,10 +116,15 @@ try {
 }
 const labPyc = self.labPyc || null;
 
+// The protocol's message types (static/worker/protocol.js, the page loads it too).
+importHelper('protocol.js');
+const TO_WORKER = self.labProtocol.TO_WORKER;
+
 // Stop's interrupt buffer (static/worker/interrupt.js).
 importHelper('interrupt.js');
 const stops = self.labInterrupt;
-self.labStopSeen = () => stops.seen(); // entrypoints/sandbox.py stop_seen: `from js import labStopSeen`
+// web.run's stop_seen (entrypoints/sandbox.py): a Stop reached the lab's code and an answer follows.
+const stopSeen = () => stops.seen();
 let manifestText = '';
 
 // First-visit copies of the build's files for sw.js (static/worker/staging.js).
@@ -289,9 +282,9 @@ function warmUp() {
   warmed = true;
   const stopsBefore = stops.lastStopped();
   try {
-    web.run('{}'); // imports the pipeline, fills the engine's caches
+    web.run.callKwargs('{}', { stop_seen: stopSeen }); // imports the pipeline, fills the engine's caches
     // a second, steady run (WebAssembly's optimising tier has more to work on), unless a Stop came
-    if (stops.lastStopped() === stopsBefore) web.run('{}');
+    if (stops.lastStopped() === stopsBefore) web.run.callKwargs('{}', { stop_seen: stopSeen });
   } catch (err) {
     // a real run will report it
   }
@@ -321,11 +314,11 @@ function reportRefused() {
   refused.clear();
 }
 
-// How far the run in progress is: entrypoints/web.py finds this function (`from js import labProgress`) and
-// calls it after engine steps, at most every ~100 ms: run = "chunked" (the main run), "static", "nochunk"
-// (block 12's other policies), "nocache" (block 11's run without the prefix cache), "nospec" (without speculation).
+// How far the run in progress is: web.run's progress (entrypoints/web.py calls it after engine steps, at most
+// every ~100 ms): run = "chunked" (the main run), "static", "nochunk" (block 12's other policies), "nocache"
+// (block 11's run without the prefix cache), "nospec" (without speculation).
 let runningId = null;    // the id of the run Python is working on
-self.labProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
+const runProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });
 
 function handleRun(msg) {
@@ -342,10 +335,12 @@ function handleRun(msg) {
     const config = JSON.stringify(msg.config || {});
     const patches = Array.isArray(msg.patches) && msg.patches.length ? JSON.stringify(msg.patches) : null;
     runningId = msg.id;
-    // vi without patches: web.run(config), the seed's words; the other arguments only when needed
+    // web.run is handed the worker's progress and stop_seen (Python never reads the worker's globals);
+    // stopped (who stopped the run) only when Stop can interrupt
+    const hooks = stops.on ? { progress: runProgress, stop_seen: stopSeen, stopped: stoppedBy }
+      : { progress: runProgress, stop_seen: stopSeen };
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : stops.on ? web.run.callKwargs(config, patches, lang, { stopped: stoppedBy })
-        : lang === 'en' ? web.run(config, patches, lang) : patches ? web.run(config, patches) : web.run(config));
+      : web.run.callKwargs(config, patches, lang, hooks));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
@@ -391,7 +386,7 @@ self.onmessage = (event) => {
     else post(reply);
     return;
   }
-  if (msg.type !== 'run' && msg.type !== 'render') return;
+  if (!Object.hasOwn(TO_WORKER, msg.type)) return;
   if (web) handleRun(msg);
   else queue.push(msg);
 };

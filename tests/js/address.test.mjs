@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAddress } from '../../static/core/address.js';
 
+/* global location */
 // A stand-in for the page's location and history (Node has neither).
 function at(href) {
   globalThis.location = new URL(href);

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  boundsText, clockDefault, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars, validateRequests,
+  boundsText, clockDefault, formatValue, parseCell, parseTrace, parseValue, splitFields, stepValue, unknownChars,
+  validateRequests,
 } from '../../static/core/fields.js';
 
 const SLOTS = { name: 'SLOTS', type: 'int', default: 2, min: 1, max: 8 };
@@ -67,12 +68,13 @@ test('stepValue steps within the bounds and without float noise', () => {
   assert.equal(stepValue(SLOTS, 'x', 1), null);
 });
 
-test('splitFields puts the headline constants first, in their order', () => {
-  const extra = { name: 'SEED', type: 'int', default: 7 };
-  const { fields, headline, advanced } = splitFields([extra, FOLLOW, SLOTS, SPEC, null]);
-  assert.deepEqual(fields.map((f) => f.name), ['SEED', 'FOLLOW', 'SLOTS']);
-  assert.deepEqual(headline.map((f) => f.name), ['SLOTS', 'FOLLOW']);
-  assert.deepEqual(advanced.map((f) => f.name), ['SEED']);
+test('splitFields: the headline constants are the schema\'s group "headline", in the schema\'s order', () => {
+  const extra = { name: 'SEED', type: 'int', default: 7, group: 'advanced' };
+  const head = (f) => ({ ...f, group: 'headline' });
+  const { fields, headline, advanced } = splitFields([head(FOLLOW), extra, head(SLOTS), FOLLOW, SPEC, null]);
+  assert.deepEqual(fields.map((f) => f.name), ['FOLLOW', 'SEED', 'SLOTS', 'FOLLOW']);
+  assert.deepEqual(headline.map((f) => f.name), ['FOLLOW', 'SLOTS']);
+  assert.deepEqual(advanced.map((f) => f.name), ['SEED', 'FOLLOW']);
 });
 
 test('parseCell checks ids, texts and numbers of the request table', () => {

@@ -1,4 +1,5 @@
-// static/core/run-log.js: the run log's reader (the step navigator's arithmetic and the charts' rows), on steps 5–7 of the run SLOTS=3, POOL_BLOCKS=8
+// static/core/run-log.js: the run log's reader (the step navigator's arithmetic and the charts' rows), on steps
+// 5–7 of the run SLOTS=3, POOL_BLOCKS=8
 // (exercise 5: C is preempted at step 6), as report.steps.items holds them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,26 +27,28 @@ const STEP7 = {
 };
 const PLAIN = { tasks: [['A', 'decode', 1]], budget: [1, 6], tables: { A: [0] }, free: [[1, 7]], alloc: [], freed: [], events: [], title: 'A decode' };
 const ITEMS = [PLAIN, PLAIN, PLAIN, PLAIN, STEP5, STEP6, STEP7, PLAIN, PLAIN];
+// the record's landmarks (report.steps.landmarks, run_log.LANDMARKS: tests/test_steps.py pins which kinds)
+const KINDS = ['arrive', 'abort', 'admit', 'overtake', 'cache_hit', 'wait_kv', 'preempt', 'first', 'finish'];
 
 test('steps with an event: arrivals, admissions, preemptions, first tokens, finishes (not budget or chunk)', () => {
-  assert.equal(hasEvent(STEP5), false);
-  assert.equal(hasEvent(STEP6), true);
-  assert.deepEqual(eventSteps(ITEMS), [6, 7]);
+  assert.equal(hasEvent(STEP5, KINDS), false);
+  assert.equal(hasEvent(STEP6, KINDS), true);
+  assert.deepEqual(eventSteps(ITEMS, KINDS), [6, 7]);
 });
 
 test('slider keys: arrows ±1 and clamped, Home/End, PageUp/PageDown to the previous/next step with an event', () => {
-  assert.equal(targetStep('ArrowRight', 4, ITEMS), 5);
-  assert.equal(targetStep('ArrowUp', 9, ITEMS), 9);
-  assert.equal(targetStep('ArrowLeft', 1, ITEMS), 1);
-  assert.equal(targetStep('ArrowDown', 5, ITEMS), 4);
-  assert.equal(targetStep('Home', 5, ITEMS), 1);
-  assert.equal(targetStep('End', 2, ITEMS), 9);
-  assert.equal(targetStep('PageDown', 1, ITEMS), 6);
-  assert.equal(targetStep('PageDown', 6, ITEMS), 7);
-  assert.equal(targetStep('PageDown', 7, ITEMS), 9);   // no later event: the last step
-  assert.equal(targetStep('PageUp', 9, ITEMS), 7);
-  assert.equal(targetStep('PageUp', 6, ITEMS), 1);     // no earlier event: the first step
-  assert.equal(targetStep('Enter', 3, ITEMS), null);
+  assert.equal(targetStep('ArrowRight', 4, ITEMS, KINDS), 5);
+  assert.equal(targetStep('ArrowUp', 9, ITEMS, KINDS), 9);
+  assert.equal(targetStep('ArrowLeft', 1, ITEMS, KINDS), 1);
+  assert.equal(targetStep('ArrowDown', 5, ITEMS, KINDS), 4);
+  assert.equal(targetStep('Home', 5, ITEMS, KINDS), 1);
+  assert.equal(targetStep('End', 2, ITEMS, KINDS), 9);
+  assert.equal(targetStep('PageDown', 1, ITEMS, KINDS), 6);
+  assert.equal(targetStep('PageDown', 6, ITEMS, KINDS), 7);
+  assert.equal(targetStep('PageDown', 7, ITEMS, KINDS), 9);   // no later event: the last step
+  assert.equal(targetStep('PageUp', 9, ITEMS, KINDS), 7);
+  assert.equal(targetStep('PageUp', 6, ITEMS, KINDS), 1);     // no earlier event: the first step
+  assert.equal(targetStep('Enter', 3, ITEMS, KINDS), null);
   assert.equal(targetStep('End', 1, []), null);
 });
 
@@ -86,9 +89,11 @@ test('a block shared through the prefix cache keeps its first holder and lists e
   assert.deepEqual([...blockMap(STEP6, 8).reused], []);     // records without prefix caching
 });
 
-test('cancellations, priority overtakes and prefix-cache hits are steps worth stopping at', () => {
-  for (const kind of ['abort', 'overtake', 'cache_hit']) assert.ok(hasEvent({ events: [{ kind, id: 'A' }] }), kind);
-  assert.ok(!hasEvent({ events: [{ kind: 'chunk', id: 'A' }] }));
+test('a step is worth stopping at for the kinds the record names, and only those', () => {
+  for (const kind of ['abort', 'overtake', 'cache_hit']) assert.ok(hasEvent({ events: [{ kind, id: 'A' }] }, KINDS), kind);
+  assert.ok(!hasEvent({ events: [{ kind: 'chunk', id: 'A' }] }, KINDS));
+  assert.ok(hasEvent({ events: [{ kind: 'chunk', id: 'A' }] }, ['chunk']));
+  assert.ok(!hasEvent(STEP6, undefined));                  // a record without landmarks: no step stands out
 });
 
 test('?step=N is clamped to the run; anything else is ignored', () => {
@@ -102,8 +107,9 @@ test('?step=N is clamped to the run; anything else is ignored', () => {
 });
 
 test('the charts\' rows: owners (a shared block: its first holder), blocks in use, shared and cached blocks', () => {
-  const item = { start: 0, end: 5, tasks: [['A', 'decode', 1]], tables: { A: [0, 1], D: [0, 3] }, free: [[2, 2], [4, 7]], cached_free: [[5, 6]] };
-  const [row] = stepRows({ config: { POOL_BLOCKS: 8 }, steps: { items: [item] } }); // the constants: report.config
+  const item = { start: 0, end: 5, tasks: [['A', 'decode', 1]], tables: { A: [0, 1], D: [0, 3] }, free: [[2, 2], [4, 7]],
+    cached_free: [[5, 6]], kv_used: 3 }; // kv_used: the record's (run_log.page_keys), never counted again here
+  const [row] = stepRows({ steps: { items: [item] } });
   assert.deepEqual(row.owners, { 0: 'A', 1: 'A', 3: 'D' });
   assert.deepEqual(row.shared, { 0: ['A', 'D'] });
   assert.equal(row.kvUsed, 3);

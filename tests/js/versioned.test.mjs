@@ -12,7 +12,7 @@ test('versioned keeps the base query and drops the url own', () => {
 });
 
 test('an unbuilt page (no query) gets plain URLs', () => {
-  assert.equal(versioned('../worker/worker.js', 'http://h/static/core/app.js'), 'http://h/static/worker/worker.js');
+  assert.equal(versioned('../worker/worker.js', 'http://h/static/core/dom.js'), 'http://h/static/worker/worker.js');
 });
 
 test('by default the base is static/core/, where versioned.js lives', () => {

@@ -89,3 +89,8 @@ test('t() fills named placeholders once, in the page language (vi without a docu
   assert.equal(t('compare.changed', { n: 2 }), '2 số đổi');
   assert.throws(() => t('no.such.key'), /no message no\.such\.key/);
 });
+
+test('one fill: the page\'s and the worker\'s words fill {name} by static/words/fill.js', () => {
+  assert.equal(fill, globalThis.labFill);
+  assert.equal(fill('{a} and {b}', { a: 1 }), '1 and {b}');
+});

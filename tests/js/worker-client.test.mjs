@@ -38,3 +38,16 @@ test('a reload of one’s own edits is not someone else’s code', () => {
   assert.ok(!sameEdits({ 'a.b': 'x' }, { 'a.b': 'y' }));
   assert.ok(!sameEdits({ 'a.b': 'x' }, {}));
 });
+
+test('one protocol both sides load: what the page sends, and the worker\'s stats answer, have their shapes', () => {
+  const { TO_WORKER, checkMessage: check } = globalThis.labProtocol; // static/worker/protocol.js, as worker.js reads it
+  for (const msg of [
+    { id: 1, type: 'run', config: { SLOTS: 3 }, lang: 'vi' },
+    { id: 2, type: 'run', config: {}, patches: [{ module: 'sampler' }], lang: 'en' },
+    { id: 3, type: 'render', report: {}, lang: 'en' },
+    { id: 4, type: 'stats' },
+  ]) assert.equal(check(msg, TO_WORKER), null, JSON.stringify(msg));
+  assert.match(check({ id: 1, type: 'run', config: 'x' }, TO_WORKER), /config/);
+  assert.match(check({ type: 'ready', schema: [], versions: {} }, TO_WORKER), /unknown type/);
+  assert.equal(checkMessage({ id: 4, type: 'stats', stats: { wasmBytes: 1 } }), null);
+});

@@ -225,7 +225,7 @@ def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
     ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report),
                        cluster=report.cluster)
     blocks = []
-    rows = step_rows(report.steps, report.config["POOL_BLOCKS"])
+    rows = step_rows(report.steps)
     for b in report.blocks:
         title, lines = text.BLOCKS[b.number](worded_data(b, rows), ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))

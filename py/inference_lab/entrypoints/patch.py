@@ -55,7 +55,7 @@ from ..layout import LAYOUT, dotted, short
 from ..words.blocks import BLOCKS
 from .contracts import CONTRACTS, checked  # noqa: F401  (the tests and the code views read CONTRACTS from here)
 from .lessons import LANG, Lesson, PatchError, exception_lesson, language, say, stopped_lesson  # noqa: F401
-from .sandbox import stop_seen, uninterrupted
+from .sandbox import tell, uninterrupted
 
 PACKAGE = "inference_lab"
 # The modules whose functions a patch may replace (the engine's mechanics, not its words or plumbing).
@@ -218,8 +218,9 @@ def bindings(modules: list, original) -> list[tuple[object, str]]:
 
 
 @contextlib.contextmanager
-def rebound(replacements: dict):
-    """{original: replacement}: every binding of each original replaced inside the `with`, restored after."""
+def rebound(replacements: dict, seen=None):
+    """{original: replacement}: every binding of each original replaced inside the `with`, restored after
+    (seen: the page's stop_seen, sandbox.py)."""
     modules = package_modules()
     undo = []
     try:
@@ -229,7 +230,7 @@ def rebound(replacements: dict):
                 setattr(module, attr, replacement)
         yield
     finally:
-        with uninterrupted():                     # a Stop now waits until every original is back
+        with uninterrupted(seen):                 # a Stop now waits until every original is back
             for module, attr, original in reversed(undo):
                 setattr(module, attr, original)
 
@@ -246,8 +247,9 @@ def fresh_caches() -> dict:
 
 
 @contextlib.contextmanager
-def patched(units: list[Unit]):
-    """Inside the `with`, the package runs the patched functions (checked by CONTRACTS); PatchError if they cannot."""
+def patched(units: list[Unit], seen=None):
+    """Inside the `with`, the package runs the patched functions (checked by CONTRACTS); PatchError if they cannot.
+    seen: the page's stop_seen (sandbox.py)."""
     found, namespaces = load(units)
     replacements = fresh_caches() if any(unit.module in CACHE_INPUTS for unit in units) else {}
     for (module, name), (fn, unit) in found.items():
@@ -255,21 +257,22 @@ def patched(units: list[Unit]):
         wrapper = checked(fn, f"{module}.{name}", unit, original)
         namespaces[module][name] = wrapper             # the student's own calls are checked as well
         replacements[original] = wrapper
-    with rebound(replacements):
+    with rebound(replacements, seen):
         yield sorted(f"{m}.{n}" for m, n in found)
 
 
-def run(units: list[Unit], fn, *args, stopped="Ctrl-C"):
+def run(units: list[Unit], fn, *args, stopped="Ctrl-C", stop_seen=None):
     """(fn(*args), names of the patched functions) with the patches in place; every problem (even a
-    KeyboardInterrupt, said as `stopped`: a string or a function giving one) as a PatchError."""
+    KeyboardInterrupt, said as `stopped`: a string or a function giving one) as a PatchError. stop_seen: the page's
+    (sandbox.py), told when a Stop reaches the lab."""
     sources = {unit.code_name: unit for unit in units}
     try:
-        with patched(units) as names:
+        with patched(units, stop_seen) as names:
             return fn(*args), names
     except PatchError:
         raise
     except KeyboardInterrupt as exc:
-        stop_seen()                                 # the student's code let it through: an answer follows
+        tell(stop_seen)                             # the student's code let it through: an answer follows
         reason = stopped() if callable(stopped) else stopped
         raise PatchError([stopped_lesson(exc, sources, units, reason)]) from None
     except (Exception, SystemExit) as exc:          # exit() in a student's code ends nothing but the run

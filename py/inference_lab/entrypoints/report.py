@@ -21,8 +21,8 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "header_data": {n_heads, d_model, vocab},   # the model's sizes the header prints (beside config's constants)
       "cluster": replicas, router decisions, KV transfers, goodput and percentiles (cluster_data.py)
       "steps":   the run log (core/serving/run_log.py: the one per-step record, its format frozen: new facts are
-                 new keys) {"count", "priority_key", "items": [one dict per step, see run_log.py, plus "title": str,
-                  "text": [str]], "after": [events after the last step], "after_text": [str],
+                 new keys) {"count", "priority_key", "landmarks", "items": [one dict per step, see run_log.py, plus
+                  "title": str, "text": [str]], "after": [events after the last step], "after_text": [str],
                   "wait_labels": {why a request waits (run_log.py): words in "lang"}}
     }
 

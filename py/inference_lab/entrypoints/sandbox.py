@@ -12,9 +12,10 @@ class (`Engine.step = …`), add modules, or reach the lab's caches and change w
 So the next unedited run prints what a fresh page prints, byte for byte (tests/test_sandbox.py).
 `uninterrupted()` holds back a KeyboardInterrupt (the page's Stop, Ctrl-C) while the namespaces are put
 back, and raises it after, so a Stop never leaves them half restored (tests/test_interrupt.py).
-`stop_seen()` tells the page that a Stop reached the lab's own code (noted here, or caught by patch.run or
-web.run), not a student's bare `except:`: the answer is then on its way, however slow the machine, and
-the page waits for it instead of starting Python again (static/core/stop.js).
+`seen`, the page's stop_seen that web.run is handed (the worker's, static/worker/interrupt.js), tells the page
+that a Stop reached the lab's own code (noted here, or caught by patch.run or web.run), not a student's bare
+`except:`: the answer is then on its way, however slow the machine, and the page waits for it instead of
+starting Python again (static/core/stop.js). None (CPython, tests): nobody is told.
 
     >>> import json
     >>> from inference_lab.entrypoints import web
@@ -110,26 +111,23 @@ def fresh_caches() -> None:
                 setattr(module, name, made[value])
 
 
-def stop_seen() -> None:
-    """The worker's `labStopSeen()` (static/worker/interrupt.js) when this runs in the page's Pyodide: the
-    Stop is in the lab's hands and will be answered. A no-op in CPython (no `js` module)."""
-    try:
-        from js import labStopSeen
-    except ImportError:
-        return
-    labStopSeen()
+def tell(seen) -> None:
+    """seen(), the page's word that a Stop is in the lab's hands and will be answered; None: nobody to tell."""
+    if seen is not None:
+        seen()
 
 
 @contextlib.contextmanager
-def uninterrupted():
-    """Inside, SIGINT (a KeyboardInterrupt: Stop through Pyodide's interrupt buffer, Ctrl-C) is only noted;
-    it is raised when the block is done. Outside the main thread (no signal handlers there) a plain block."""
+def uninterrupted(seen=None):
+    """Inside, SIGINT (a KeyboardInterrupt: Stop through Pyodide's interrupt buffer, Ctrl-C) is only noted
+    (and `seen` told); it is raised when the block is done. Outside the main thread (no signal handlers
+    there) a plain block."""
     import signal
     noted = []
 
     def note(signum, frame):
         noted.append(signum)
-        stop_seen()
+        tell(seen)
     try:
         previous = signal.signal(signal.SIGINT, note)
     except (ValueError, OSError, AttributeError):
@@ -144,14 +142,15 @@ def uninterrupted():
 
 
 @contextlib.contextmanager
-def kept():
-    """Inside: fresh caches; after: the watched namespaces as they were before (see the module's docstring)."""
-    with uninterrupted():
+def kept(seen=None):
+    """Inside: fresh caches; after: the watched namespaces as they were before (see the module's docstring).
+    seen: the page's stop_seen (see there), told when a Stop waits for the namespaces."""
+    with uninterrupted(seen):
         state = snapshot()
     try:
-        with uninterrupted():
+        with uninterrupted(seen):
             fresh_caches()
         yield
     finally:
-        with uninterrupted():
+        with uninterrupted(seen):
             restore(state)

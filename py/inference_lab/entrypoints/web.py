@@ -162,28 +162,19 @@ def throttled(send, every: float = PROGRESS_EVERY):
     return tick
 
 
-def page_progress():
-    """The worker's `labProgress(run, steps, settled, requests)` (static/worker/worker.js) when this runs in
-    the page's Pyodide, else None (CPython has no `js` module)."""
+def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", progress=None, stop_seen=None) -> str:
+    """The worker hands over its own functions (static/worker/worker.js); None: nobody is told (CPython).
+    `progress`: send(run, steps, settled, requests), called through `throttled`. `stop_seen()`: a Stop reached
+    the lab's code and an answer follows (entrypoints/sandbox.py)."""
     try:
-        from js import labProgress
-    except ImportError:
-        return None
-    return labProgress
-
-
-def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", progress=None) -> str:
-    """`progress`: send(run, steps, settled, requests), called through `throttled`; by default the page's
-    worker's (page_progress), none in CPython."""
-    try:
-        return _run(config_json, patches, lang, stopped, progress if progress is not None else page_progress())
+        return _run(config_json, patches, lang, stopped, progress, stop_seen)
     except KeyboardInterrupt as exc:          # anywhere in the run, even outside the engine
-        from .sandbox import stop_seen
-        stop_seen()
+        from .sandbox import tell
+        tell(stop_seen)
         return _stopped(exc, lang, stopped)
 
 
-def _run(config_json: str, patches, lang: str, stopped, progress=None) -> str:
+def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen=None) -> str:
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
@@ -206,8 +197,9 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None) -> str:
         return _errors([dict(field="patch", message=f"{exc}.", message_en="")])
     printed = io.StringIO()
     try:
-        with contextlib.redirect_stdout(printed), patch.language(lang), sandbox.kept():
-            report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg, stopped=stopped)
+        with contextlib.redirect_stdout(printed), patch.language(lang), sandbox.kept(stop_seen):
+            report, names = patch.run(units, functools.partial(run_lab, lang=lang), cfg, stopped=stopped,
+                                      stop_seen=stop_seen)
         return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
                            "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)
     except patch.PatchError as exc:

@@ -257,6 +257,7 @@ export default {
   'chart.timeline.ready2': 'Ready',
   'chart.timeline.starts2': 'Starts',
   'chart.timeline.firstToken3': 'First token',
+  'chart.timeline.finished': 'Finished',
   'chart.timeline.outcome': 'Outcome',
   'chart.timeline.preemptedTimes2': ', preempted {preemptions} times',
   'chart.timeline.schedulerSSteps': 'The scheduler\'s steps',

@@ -257,6 +257,7 @@ export default {
   'chart.timeline.ready2': 'Sẵn sàng',
   'chart.timeline.starts2': 'Bắt đầu',
   'chart.timeline.firstToken3': 'Token đầu',
+  'chart.timeline.finished': 'Xong',
   'chart.timeline.outcome': 'Kết quả',
   'chart.timeline.preemptedTimes2': ', preempt {preemptions} lần',
   'chart.timeline.schedulerSSteps': 'Các bước của bộ lập lịch',

@@ -124,11 +124,14 @@ class Clock:
         return math.ceil(s * 1e6)
 
     def report(self, cost: StepCost) -> dict:
-        """The step's `cost` in --json: {"flops", "bytes", "bound", "intensity"}."""
+        """The step's `cost` in --json: {"flops", "bytes", "bound", "intensity", "seconds"}; seconds: the
+        formula's time on this GPU (run_log.page_keys puts the step's own duration there under CLOCK=roofline)."""
         cfg = self.cfg
         return dict(flops=int(cost.flops), bytes=int(cost.bytes),
                     bound=cost.bound(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION),
-                    intensity=round(cost.intensity, 3))
+                    intensity=round(cost.intensity, 3),
+                    seconds=cost.seconds(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION,
+                                         cfg.STEP_OVERHEAD / 1e6))
 
 
 def work_of(tasks) -> dict:

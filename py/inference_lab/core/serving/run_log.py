@@ -28,13 +28,15 @@ top-level `steps`: new facts are new keys, no key changes):
     alloc, freed    physical blocks taken / given back during the step
     reused          blocks taken back from the prefix cache at this step's boundary (not in alloc)
     events          [{"kind": ...}] in EVENT_ORDER (below); events between two steps belong to the next
-    + every `fact()` the engine gave during the step (one key each): `cost` (roofline.Clock.report) and, for a
+    kv_used         the KV blocks in use after the step (POOL_BLOCKS minus the free ones; set by `to_dict`)
+    + every `fact()` the engine gave during the step (one key each): `cost` (roofline.Clock.report; its
+                    `seconds` under CLOCK=roofline the step's own duration, set by `to_dict`) and, for a
                     step that verified proposals (SPEC_METHOD != off), `spec` {id: {"proposed": [token ids],
                     "accepted": n, "token": the recovered or bonus token, or None when a stop came first}}
 
 The record names no constant of the run (SLOTS, POOL_BLOCKS, ...: `--json`'s `config` is their one place);
 under SCHED_POLICY=priority it gives every request's `priority_key` [priority, arrival]
-(scheduler.priority_key); `after` holds the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
+(scheduler.priority_key); `landmarks` the event kinds that make a step worth stopping at (LANDMARKS); `after` holds the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
 holds it; with the prefix cache on, a full block can be in several tables at once (shared).
 
 Compact: a 1,000-step run keeps per step only ids and small ints; a block table that did not change
@@ -84,6 +86,8 @@ EVENT_ORDER = (
                    # leaves for decode replica `to` (arriving at `arrive` µs) and its blocks go back (cluster.py)
     "finish",      # {id, reason, n, blocks}
 )
+# The kinds that make a step worth stopping at (the page's step navigator: PageUp / PageDown, its ticks); in the record.
+LANDMARKS = ("arrive", "abort", "admit", "overtake", "cache_hit", "wait_kv", "preempt", "first", "finish")
 RANK = dict({kind: i for i, kind in enumerate(EVENT_ORDER)}, abort=0)   # arrive / abort: in the order they happened
 AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
 GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")          # events whose "blocks" went back to the pool
@@ -311,17 +315,30 @@ class RunLog:
         cfg = self.cfg
         priority_key = ({r["id"]: [r.get("priority") or 0, r["arrival"]] for r in cfg.REQUESTS}
                         if cfg.SCHED_POLICY == "priority" else {})
-        return dict(count=self.count, priority_key=priority_key, items=self.items, after=self.after)
+        return dict(count=self.count, priority_key=priority_key, items=page_keys(self.items, cfg), after=self.after,
+                    landmarks=list(LANDMARKS))
 
 
-def step_rows(record: dict, pool: int) -> list[dict]:
-    """Blocks [3] and [11]'s one line per step, from the record and POOL_BLOCKS (`pool`): counts as the step
+def page_keys(items: list[dict], cfg) -> list[dict]:
+    """The items with what readers (blocks [3], [11], the page's charts) would otherwise compute again, each rule
+    in one home: `kv_used` after the step, and `cost.seconds` = the step's own duration under CLOCK=roofline
+    (under seed it stays the formula's time on this GPU, roofline.Clock.report). Idempotent."""
+    for it in items:
+        if "free" in it:
+            it["kv_used"] = cfg.POOL_BLOCKS - sum(hi - lo + 1 for lo, hi in it["free"])
+        if "cost" in it and cfg.CLOCK == "roofline" and it["end"] > it["start"]:
+            it["cost"]["seconds"] = (it["end"] - it["start"]) / 1e6
+    return items
+
+
+def step_rows(record: dict) -> list[dict]:
+    """Blocks [3] and [11]'s one line per step, from the record: counts as the step
     starts (a newcomer sent back for KV blocks counts as waiting), the work done, the KV blocks in use after it
     and who was preempted."""
     back = [sum(1 for e in it["events"] if e["kind"] == "wait_kv") for it in record["items"]]
     return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]) + b, running=len(it["running"]) - b,
                  tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),
                  prefill=sum(t[2] for t in it["tasks"] if t[1] == "prefill"),
-                 kv_used=pool - sum(hi - lo + 1 for lo, hi in it["free"]),
+                 kv_used=it["kv_used"],
                  preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"])
             for it, b in zip(record["items"], back)]

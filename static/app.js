@@ -12,20 +12,21 @@
 // Leaves out the file:// check: module scripts do not load from file://, so static/worker/boot.js (a
 // classic script) shows how to serve the page instead.
 
-import { createStore } from './store.js';
-import { createWorkerClient } from './worker-client.js';
-import { createParts } from './parts.js';
-import { createLabApi } from './lab-api.js';
-import { createStop } from './stop.js';
-import { make } from './dom.js';
-import { formatValue } from './fields.js';
-import * as editor from '../tools/editor.js';
-import * as share from '../tools/share.js';
-import * as compare from '../tools/compare.js';
-import * as exercises from '../tools/exercises.js';
-import * as steps from '../tools/steps.js';
-import * as code from '../tools/code.js';
-import { addressIn, applyStatic, inLang, initSwitch, lang, localized, setLang, t, takeHandoff } from '../words/i18n.js';
+import { createStore } from './core/store.js';
+import { createWorkerClient } from './core/worker-client.js';
+import { createParts } from './core/parts.js';
+import { createLabApi } from './core/lab-api.js';
+import { createStop } from './core/stop.js';
+import { make } from './core/dom.js';
+import { formatValue } from './core/fields.js';
+import { versioned } from './core/versioned.js';
+import * as editor from './tools/editor.js';
+import * as share from './tools/share.js';
+import * as compare from './tools/compare.js';
+import * as exercises from './tools/exercises.js';
+import * as steps from './tools/steps.js';
+import * as code from './tools/code.js';
+import { addressIn, applyStatic, inLang, initSwitch, lang, localized, setLang, t, takeHandoff } from './words/i18n.js';
 
 // In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
@@ -37,6 +38,18 @@ const SLOW_RUN_MS = 30000;
 const WATCHDOG_MS = 8000;
 
 const byId = (id) => document.getElementById(id);
+
+// The charts (static/charts/index.js) have one owner, this module: loaded on the first run, not with the page,
+// and handed to the panels (drawn above the lines) and to the tools (lab.charts(): the step navigator).
+// Resolves to the module, or to null when it could not load (the lines never depend on it).
+let chartsLoading = null;
+function loadCharts() {
+  if (!chartsLoading) {
+    chartsLoading = import(versioned('./charts/index.js', import.meta.url))
+      .catch((err) => { console.warn('charts not loaded:', err); return null; });
+  }
+  return chartsLoading;
+}
 // index.html's body as it came, before any part changed it: a language switch mounts the parts again on a copy.
 const pristineBody = document.body.cloneNode(true);
 
@@ -51,7 +64,7 @@ const store = createStore({
 });
 // The page's parts (static/core/parts.js) and the tools' lab API: made again by a language switch.
 let el, address, controls, panels, labApi;
-({ el, address, controls, panels } = createParts(store));
+({ el, address, controls, panels } = createParts(store, loadCharts));
 let readyMessage = null; // the worker's last 'ready' (a language switch replays it to the new parts)
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', t('app.loading', { stage: msg.stage }), msg.detail, msg.fraction),
@@ -140,7 +153,7 @@ function registerServiceWorker() {
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (hadController) setNote(t('app.newVersionLabAvailable'));
   });
-  navigator.serviceWorker.register(new URL('../../sw.js', import.meta.url).href)
+  navigator.serviceWorker.register(new URL('../sw.js', import.meta.url).href)
     .catch((err) => console.warn('service worker not registered:', err));
 }
 
@@ -160,9 +173,11 @@ function run() {
   // The language switch's handover: the same constants as the run it carries, so Python only words
   // that run's report again (web.render), no engine run. Any other run goes to the engine.
   const patches = store.get().patches;
-  const again = handoff && !patches.length && JSON.stringify(handoff.config) === JSON.stringify(config) ? handoff : null;
+  const same = handoff && JSON.stringify(handoff.config) === JSON.stringify(config);
+  const again = same && !patches.length ? handoff : null;
   handoff = null;
-  const id = again ? worker.render(again.report) : worker.run(config, patches); // first: the engine starts while the page updates
+  // first: the engine starts while the page updates
+  const id = again ? worker.render(again.report) : worker.run(config, patches);
   store.set({
     inflight: {
       id,
@@ -377,7 +392,7 @@ function switchLanguage(to, push = true) {
     setLang(to);
     store.set({ fields: [], readyInfo: null, lastResult: null, step: 0 });
     handoff = last ? { report: last.result.report, config: last.config } : null;
-    ({ el, address, controls, panels } = createParts(store));
+    ({ el, address, controls, panels } = createParts(store, loadCharts));
     mount();
     if (store.get().ready && readyMessage) onReady(readyMessage);
     else setStatus(store.get().status, t('app.loadingPythonPyodide'), t('app.firstTimeCanTake1060'), 0);
@@ -391,13 +406,16 @@ function mount() {
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
-  labApi = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches,
+  labApi = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts,
     watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement, address });
   if (typeof Worker === 'undefined') return;
   for (const [name, initTool] of TOOLS) labApi.register(name, initTool);
   address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn
-  initSwitch(() => store.get().lastResult && { report: store.get().lastResult.result.report, config: store.get().lastResult.config },
-    switchLanguage);
+  const lastRun = () => {
+    const last = store.get().lastResult;
+    return last && { report: last.result.report, config: last.config };
+  };
+  initSwitch(lastRun, switchLanguage);
   updateButtons();
 }
 
