@@ -265,7 +265,8 @@ def test_endless_loop_stop_button_interrupts_without_a_reboot_and_keeps_everythi
     lab.wait_status("ready", RUN_MS)
     assert workers(lab) == started, restart_note(lab)                       # no reboot: the same Python
     assert_lesson_kept_everything(lab, editor, announced(LOOP), before, "Đã dừng (nút Dừng) khi đang chạy mã đã sửa",
-                                  re.compile(rf"dòng ({start + 1 + ANNOUNCED}|{start + 2 + ANNOUNCED}), trong plan_tasks"))
+                                  re.compile(rf"dòng ({start + 1 + ANNOUNCED}|{start + 2 + ANNOUNCED}), "
+                                             r"trong plan_tasks"))
     expect(lab.page.locator("#action-note")).to_contain_text("không phải khởi động lại")
     expect(lab.control("QUEUE_LIMIT")).to_have_value("2")           # the constants stay
     lab.set_value("QUEUE_LIMIT", 1)

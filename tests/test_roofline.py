@@ -249,7 +249,8 @@ def test_seed_clock_reports_cost_without_driving_time():
 
 
 def test_a_steps_seconds_are_its_duration_under_roofline_and_the_formulas_under_seed():
-    """cost.seconds, what the roofline chart places a step at (static/charts/roofline.js reads it, never computes it)."""
+    """cost.seconds, what the roofline chart places a step at (static/charts/roofline.js reads it, never
+    computes it)."""
     seed, roof = steps_of(["--gpu", H100, "--shadow-model", LLAMA8]), steps_of(ROOF)
     assert all(s["cost"]["seconds"] == (s["end"] - s["start"]) / 1e6 for s in roof if s["end"] > s["start"])
     assert all(s["cost"]["seconds"] >= floor_us(s["cost"], H100) / 1e6 for s in seed)      # achievable, not the peaks

@@ -55,7 +55,8 @@ def assert_kv_consistent(report):
 
 
 def test_the_record_names_the_kinds_that_make_a_step_worth_stopping_at(default):
-    """report.steps.landmarks: the page's step navigator (PageUp / PageDown, its ticks) reads them, never its own list."""
+    """report.steps.landmarks: the page's step navigator (PageUp / PageDown, its ticks) reads them, never its
+    own list."""
     kinds = default.steps["landmarks"]
     assert {"arrive", "abort", "admit", "overtake", "cache_hit", "wait_kv", "preempt", "first", "finish"} == set(kinds)
     assert not {"budget", "chunk", "evict", "rollback"} & set(kinds)     # what happens in most steps stands out not

@@ -10,7 +10,8 @@ import { t } from '../words/i18n.js';
 const has = (v) => v !== null && v !== undefined;
 
 // describe() entries -> {fields: those with a control, headline, advanced}. Which constants are headline and in
-// what order is the schema's (py/inference_lab/core/inputs/schema.py: group "headline", in its order), never repeated here.
+// what order is the schema's (py/inference_lab/core/inputs/schema.py: group "headline", in its order), never
+// repeated here.
 export function splitFields(schema) {
   const fields = (schema || []).filter((f) => f && f.name && f.type !== 'requests');
   const headline = fields.filter((f) => f.group === 'headline');
