@@ -142,11 +142,16 @@ def test_malformed_trace_is_an_invalid_config(bad):
     assert exc.value.problems == validate(dict(REQUESTS=bad, FOLLOW="A"))
 
 
+# "auto" defaults take ENGINE_PROFILE's figures (vllm, 16-bit: core/clock/profiles.py) when the config is built
+AUTO_DEFAULTS = {"FLOPS_FRACTION": 0.6, "BANDWIDTH_FRACTION": 0.8, "STEP_OVERHEAD": 100}
+
+
 def test_config_defaults_are_the_schema_defaults():
     cfg = Config()
     assert [name for name in cfg.to_values()] == [f.name for f in FIELDS]
+    assert {f.name for f in FIELDS if f.default == "auto"} == set(AUTO_DEFAULTS)
     for f in FIELDS:
-        want = [dict(r) for r in f.default] if f.type == "requests" else f.default
+        want = [dict(r) for r in f.default] if f.type == "requests" else AUTO_DEFAULTS.get(f.name, f.default)
         assert cfg.to_dict()[f.name] == want, f.name
     assert not hasattr(cfg, "__dict__")                      # slots: a typo cannot add a constant
     with pytest.raises(ConfigError) as exc:
