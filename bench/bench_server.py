@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +21,11 @@ class Counter:
         self.bytes = 0
         self.requests = 0
         self.by_path: dict[str, int] = {}
+        self.hits: list[tuple[float, str, str]] = []  # (time.time(), method, path) of every request, in order
+
+    def hit(self, method: str, path: str):
+        with self.lock:
+            self.hits.append((time.time(), method, path))
 
     def add(self, n: int, path: str = "?"):
         with self.lock:
@@ -28,7 +34,7 @@ class Counter:
 
     def reset(self):
         with self.lock:
-            self.bytes, self.requests, self.by_path = 0, 0, {}
+            self.bytes, self.requests, self.by_path, self.hits = 0, 0, {}, []
 
 
 class _CountingWriter:
@@ -70,6 +76,10 @@ def make_bench_server(dist: Path, counter: Counter, isolated: bool = True):
                 # the bare page loads Pyodide's own files, which a bytecode build replaced in dist/
                 return str(sitebuild.locate_pyodide_file(name))
             return super().translate_path(path)
+
+        def send_head(self):
+            counter.hit(self.command, self.path.split("?", 1)[0])
+            return super().send_head()
 
         def handle_one_request(self):
             with counter.lock:

@@ -28,9 +28,8 @@ SITE_SOURCES = ["index.html", "static"]
 # The build's version and the names of the lab's browser caches, written once here: build-info.json
 # carries them ("build") to static/worker/worker.js, which hands them to static/worker/pyc-cache.js, and sw.js gets
 # them in its BUILD line. A cache is named "<name> <site root URL>", plus " <version>" for the caches
-# that hold one build: the service worker's copy of the site ("site") and the compiled Python ("pyc");
-# "staging" holds what the worker downloads on a first visit until sw.js takes it (see static/worker/sw.js).
-CACHE_NAMES = {"site": "inference-lab", "staging": "inference-lab-staging", "pyc": "inference-lab-pyc"}
+# that hold one build: the service worker's copy of the site ("site") and the compiled Python ("pyc").
+CACHE_NAMES = {"site": "inference-lab", "pyc": "inference-lab-pyc"}
 
 
 def prepare_out_dir(out: Path) -> None:

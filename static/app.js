@@ -5,7 +5,7 @@
 // Modules, one job each: store.js (state + events), worker-client.js (the worker protocol), parts.js (the
 // body's parts: controls.js, panels.js, address.js — the address's one owner, applied once Python is ready
 // and on back/forward, never by reloading), lab-api.js (the tools' one API), stop.js (Stop and the watchdog: interrupt,
-// else restart Python), fields.js, dom.js, versioned.js.
+// else restart Python), offline.js (when the service worker is registered), fields.js, dom.js, versioned.js.
 // Tools (each init(lab)): editor, share, compare, code, exercises, steps (static/tools/).
 // Language: static/words/i18n.js (t(key, values); the header's switch changes language in place: see
 // switchLanguage below).
@@ -20,6 +20,7 @@ import { createStop } from './core/stop.js';
 import { make } from './core/dom.js';
 import { formatValue } from './core/fields.js';
 import { versioned } from './core/versioned.js';
+import { createOffline } from './core/offline.js';
 import * as editor from './tools/editor.js';
 import * as share from './tools/share.js';
 import * as compare from './tools/compare.js';
@@ -138,24 +139,11 @@ function onReady(msg) {
   store.emit('ready', readyInfo);
   if (first) applyAddress();
   if (handoff && first && canRun()) run(); // the language switch's last run (unless the address already ran it)
-  registerServiceWorker();
+  offline.ready();
 }
 
-// ── offline: sw.js (build.py renders it from static/worker/sw.js) caches the whole build ──
-// Registered once the lab is ready, so its downloads never compete with loading Python; on
-// http(s) only. A page open while a new build takes over is told to reload. Not versioned: the
-// service worker's URL must stay the same from build to build.
-let swRegistered = false;
-function registerServiceWorker() {
-  if (swRegistered || !('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
-  swRegistered = true;
-  const hadController = Boolean(navigator.serviceWorker.controller);
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (hadController) setNote(t('app.newVersionLabAvailable'));
-  });
-  navigator.serviceWorker.register(new URL('../sw.js', import.meta.url).href)
-    .catch((err) => console.warn('service worker not registered:', err));
-}
+// ── offline: sw.js caches the whole build, registered after the first run (static/core/offline.js) ──
+const offline = createOffline(store, (text) => setNote(text), new URL('../sw.js', import.meta.url).href);
 
 // ── Run / Stop / Reset ───────────────────────────────────────────────────────
 function run() {

@@ -117,10 +117,13 @@ def test_a_typed_prediction_survives_a_reload(chromium, server):
     page = context.new_page()
     try:
         page.goto(server.url)
+        # the exercises load when their section comes near the screen (before ready, only then)
+        page.locator("#bai-tap").scroll_into_view_if_needed()
         box = page.locator('#bai-tap-02 textarea')
         box.fill(typed)
         assert page.evaluate("localStorage.getItem('inference-lab:prediction:02')") == typed
         page.reload()
+        page.locator("#bai-tap").scroll_into_view_if_needed()
         expect(page.locator('#bai-tap-02 textarea')).to_have_value(typed)
         expect(page.locator('#bai-tap-01 textarea')).to_have_value("")
         # the run button waits for Python

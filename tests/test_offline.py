@@ -39,16 +39,18 @@ class SiteServer:
     def __init__(self, root: Path, port: int = 0, csp: str | None = None, isolated: bool = False):
         self.root, self.csp, self.isolated = root, csp, isolated
         self.paths: list[str] = []
+        self.hits: list[tuple[float, str, str]] = []  # (time.time(), method, path) of every request
         self.missing: set[str] = set()
         self._start(port)
 
     def _start(self, port: int):
-        paths, missing = self.paths, self.missing
+        paths, hits, missing = self.paths, self.hits, self.missing
 
         class Handler(CountingHandler):
             def send_head(self):
                 path = self.path.split("?", 1)[0]
                 paths.append(path)
+                hits.append((time.time(), self.command, path))
                 if path in missing:
                     self.send_error(404, "gone for this test")
                     return None
@@ -157,19 +159,44 @@ def test_sw_js_changes_when_any_file_changes(site, tmp_path):
 
 
 # ── offline after the first visit, then a new build ─────────────────────────
+# window.__readyAt: the wall-clock ms (the test server's clock: the same machine) when the status
+# first said ready, so the requests the server received before it can be told from those after.
+READY_AT = """
+document.addEventListener('DOMContentLoaded', () => {
+  const s = document.querySelector('[data-status]');
+  const seen = () => {
+    if (s.dataset.status === 'ready' && window.__readyAt === undefined) {
+      window.__readyAt = performance.timeOrigin + performance.now();
+    }
+  };
+  new MutationObserver(seen).observe(s, { attributes: true, attributeFilter: ['data-status'] });
+  seen();
+});
+"""
+SW_REGISTERED = "async () => Boolean(await navigator.serviceWorker.getRegistration())"
+
+
 class FirstVisit:
-    """A page that has visited a copy of the session's build once and that the service worker controls
-    (its cache complete): what the two tests below start from, one first visit (one cold start, one
-    service worker install) for both. The copy is this module's: the second test rebuilds it."""
+    """A page that has visited a copy of the session's build once (ready, then one run) and that the
+    service worker controls (its cache complete): what the tests below start from, one first visit
+    (one cold start, one service worker install) for all. What the server received until ready, and
+    whether a service worker was registered before the run, are kept for the first-visit test.
+    The copy is this module's: the new-build test rebuilds it."""
 
     def __init__(self, chromium, site: Path, dist: Path):
         self.dist = copy_build(site, dist)
         self.server = SiteServer(dist, csp=page_csp(dist))
         self.context, self.page, self.errors = new_page(chromium)
+        self.page.add_init_script(READY_AT)
         self.page.goto(self.server.url)
         wait_ready(self.page)
+        ready_at = self.page.evaluate("window.__readyAt")
+        self.until_ready = [(method, path) for at, method, path in list(self.server.hits) if at * 1000 <= ready_at]
+        self.registered_before_run = self.page.evaluate(SW_REGISTERED)
         self.isolated_at_first = self.page.evaluate("crossOriginIsolated")
+        run_default(self.page)   # the offline copy waits for the first run (static/core/offline.js)
         [self.cache] = wait_controlled(self.page)
+        self.first_visit = list(self.server.hits)
 
     def online(self):
         """Network back on and the server answering on its port again (after a test that went offline)."""
@@ -186,6 +213,29 @@ def first_visit(chromium, site, tmp_path_factory):
     visit = FirstVisit(chromium, site, tmp_path_factory.mktemp("offline") / "dist")
     yield visit
     visit.close()
+
+
+@pytest.mark.browser
+def test_the_first_visit_fetches_each_file_once_and_the_offline_copy_after_the_first_run(first_visit):
+    visit = first_visit
+    manifest = json.loads((visit.dist / "build-info.json").read_text())
+    full_stdlib = "/pyodide/" + manifest["pyodide"].get("fullStdLibURL", "python_stdlib.zip")
+    later = {full_stdlib, "/static/vendor/codemirror.js", "/exercises.json", "/code.json", "/sw.js"}
+    later |= {"/pyodide/" + name for name in manifest["pyodide"]["files"] if name.startswith("micropip-")}
+    gets = [path for method, path in visit.until_ready if method == "GET"]
+    assert gets and "/pyodide/pyodide.asm.wasm" in gets
+    assert sorted(later & set(gets)) == [], "fetched before ready"
+    assert sorted({p for p in gets if gets.count(p) > 1}) == [], "fetched twice before ready"
+    assert visit.registered_before_run is False           # the offline copy waits for the first run
+    # after the run the service worker cached the whole build, taking what the page had loaded from
+    # the HTTP cache: no file of the first visit was downloaded twice
+    listed = set(manifest["files"]) | {"build-info.json"}
+    assert {visit.server.url + path for path in listed} <= set(cached_urls(visit.page, visit.cache))
+    downloads = [path for _at, method, path in visit.first_visit if method == "GET" and path != "/build-info.json"]
+    # (a test's browser context keeps its HTTP cache in memory, where Chromium keeps no 10 MB file: the
+    # service worker downloads pyodide.asm.wasm again there; a student's browser keeps it on disk)
+    twice = {p for p in downloads if downloads.count(p) > 1} - {"/pyodide/pyodide.asm.wasm"}
+    assert sorted(twice) == [], "downloaded twice on the first visit"
 
 
 @pytest.mark.browser
@@ -254,17 +304,20 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(fi
     run_default(page)
 
     # A broken update (a file of the new build missing on the server) never activates: the complete
-    # cache of the previous build keeps serving, offline too.
-    copy_build(site, dist)                       # the first build again: a build that is not the cached one
-    stdlib = "/pyodide/" + json.loads((dist / "build-info.json").read_text())["pyodide"].get("stdLibURL",
-                                                                                             "python_stdlib.zip")
-    server.missing.add(stdlib)
+    # cache of the previous build keeps serving, offline too. The missing file is the engine wheel of
+    # a third build (9.9.10): one the browser has never seen (sw.js takes files it has seen from the
+    # HTTP cache, so a file of an earlier build missing on the server would not be missed).
+    pyproject.write_text(re.sub(r'(?m)^version = "[^"]*"', 'version = "9.9.10"', pyproject.read_text(), count=1))
+    with mirror_env():
+        sitebuild.build(dist, "vendor", engine)
+    wheel = "/" + json.loads((dist / "build-info.json").read_text())["engine"]["wheel"]
+    server.missing.add(wheel)
     page.evaluate("async () => { const r = await navigator.serviceWorker.getRegistration(); try { await r.update(); "
                   "} catch (e) {} }")
     poll(page,
          "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && "
          "!r.waiting; }")
-    assert server.paths.count(stdlib) >= 1, "the new service worker tried to cache the build"
+    assert wheel in server.paths, "the new service worker tried to cache the build"
     assert page.evaluate(LAB_CACHES) == [new_cache]
     server.stop()
     visit.context.set_offline(True)

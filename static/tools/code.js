@@ -149,7 +149,12 @@ function showEdits(cs, functions) {
 
 function wireEvents(cs) {
   const { lab, editors } = cs;
-  lab.on('ready', ({ first }) => { if (first) loadViews(cs); });
+  // code.json once Python is ready and the page idle: never on the way to 'ready'
+  lab.on('ready', ({ first }) => {
+    if (!first) return;
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => loadViews(cs), { timeout: 3000 });
+    else setTimeout(() => loadViews(cs), 0);
+  });
   lab.on('result', (result) => onResult(cs, result));
   lab.on('clearErrors', () => { for (const ed of editors.values()) hideError(ed); });
   lab.on('fieldError', (name, message) => placeError(cs, name, message));

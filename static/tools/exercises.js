@@ -224,6 +224,7 @@ export async function init(lab) {
   const list = document.getElementById('exercise-list');
   const toc = document.getElementById('exercise-toc');
   if (!list) return;
+  await wanted(list, lab);
   const exercises = await loadExercises(list);
   if (!exercises) return;
   const groups = byTrack(exercises);
@@ -235,6 +236,31 @@ export async function init(lab) {
   // a link straight to one exercise (#bai-tap-02): the card did not exist when the page scrolled
   const target = location.hash.startsWith('#bai-tap-') && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView();
+}
+
+// Resolves when the exercises are wanted (exercises.json is not fetched on the way to 'ready'): the
+// section comes near the screen, the address names it (#bai-tap, #bai-tap-02), or Python is ready
+// and the page idle.
+function wanted(list, lab) {
+  return new Promise((resolve) => {
+    const watch = { observer: null, off: null, done: false };
+    const go = () => {
+      if (watch.done) return;
+      watch.done = true;
+      if (watch.observer) watch.observer.disconnect();
+      if (watch.off) watch.off();
+      resolve();
+    };
+    if (location.hash.startsWith('#bai-tap')) { go(); return; }
+    if (typeof IntersectionObserver === 'function') {
+      watch.observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) go(); },
+        { rootMargin: '0px 0px 600px 0px' });
+      watch.observer.observe(list.closest('section') || list);
+    }
+    const idle = typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 3000 }) : (fn) => setTimeout(fn, 0);
+    watch.off = lab.on('ready', () => idle(go));
+    if (watch.done) watch.off();
+  });
 }
 
 // exercises.json (built from exercises/*.md), or null with the reason shown in `list`.

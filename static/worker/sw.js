@@ -7,11 +7,14 @@
 // each new build gives a byte-different sw.js, which the browser installs as an update. Served as a
 // template (BUILD null) it does nothing.
 //
-// - install: fetch every file of the build, each checked against its sha256 (fetch integrity),
-//   into a new cache named after the build. A file that the page's worker already downloaded on
-//   this first visit (static/worker/worker.js puts them in a staging cache) is taken from there instead,
-//   if its sha256 matches. One missing or different file fails the install: the
-//   new cache is dropped and the previous service worker keeps serving its complete cache.
+// - install: every file of the build into a new cache named after the build, each checked against
+//   its sha256 (fetch integrity). The page registers this worker only once the first visit has had
+//   its first run and is idle (static/core/offline.js), so most files are in the browser's HTTP cache
+//   by then: each is asked for as the page loaded it ('force-cache': no download, no revalidation),
+//   and only a file missing there or not the build's (its sha256 differs) is fetched from the server.
+//   Files the first visit never loaded (the charts before a run, CodeMirror, the full python_stdlib.zip
+//   that the lazy finder imports from) are downloaded here, once. One missing or different file fails
+//   the install: the new cache is dropped and the previous service worker keeps serving its complete cache.
 // - activate (right after a complete install): delete this lab's caches of other builds (and the
 //   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
 // - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache, if its
@@ -21,7 +24,7 @@
 //   file Cross-Origin-Resource-Policy: cross-origin, so a page it serves is crossOriginIsolated
 //   and Stop interrupts a run instead of restarting Python (static/core/stop.js). GitHub Pages cannot
 //   send these headers itself. Unlike coi-serviceworker, the page is NOT reloaded when this worker
-//   first takes it over: it registers once the lab is ready (its precache must not compete with
+//   first takes it over: it registers after the first run (its precache must not compete with
 //   Pyodide's download), and a reload then would start Python a second time on the first visit (~4 s)
 //   and drop what the student did meanwhile. So the first visit stops by restarting Python (its message
 //   says why); every later visit is isolated. "credentialless" rather than "require-corp": a
@@ -35,7 +38,6 @@ const SCOPE = self.registration.scope; // the folder holding index.html, ends wi
 // Cache names: "<name> <scope>" (+ " <version>" for one build's caches), names from build.py.
 const PREFIX = BUILD ? BUILD.caches.site + ' ' + SCOPE + ' ' : null;
 const PYC_PREFIX = BUILD ? BUILD.caches.pyc + ' ' + SCOPE + ' ' : null; // static/worker/pyc-cache.js: compiled Python
-const STAGING = BUILD ? BUILD.caches.staging + ' ' + SCOPE : null;     // static/worker/worker.js: first-visit copies
 const CACHE = BUILD ? PREFIX + BUILD.version : null;
 const FILES = new Map(); // absolute URL without query -> integrity ("sha256-…")
 if (BUILD) {
@@ -51,11 +53,26 @@ function cacheKey(request) {
 }
 
 // The URL the page itself loaded for a file (so the HTTP cache can answer): the folder for
-// index.html, static/ files with the build's ?v= query.
+// index.html, static/ files and code.json with the build's ?v= query (static/core/versioned.js).
 function fetchURL(url) {
   if (url === SCOPE + 'index.html') return SCOPE;
-  if (BUILD.query && url.startsWith(SCOPE + 'static/')) return url + BUILD.query;
+  if (BUILD.query && (url.startsWith(SCOPE + 'static/') || url === SCOPE + 'code.json')) return url + BUILD.query;
   return url;
+}
+
+// The build's file at url, checked against its sha256: from the HTTP cache if it holds that file,
+// else from the server (the copy there is revalidated or downloaded).
+async function download(url, integrity) {
+  const init = { integrity, mode: new URL(url).origin === self.location.origin ? 'same-origin' : 'cors' };
+  try {
+    const kept = await fetch(fetchURL(url), { ...init, cache: 'force-cache' });
+    if (kept.ok) return kept;
+  } catch (err) {
+    // not the build's file (another build's copy in the HTTP cache): ask the server
+  }
+  const response = await fetch(fetchURL(url), { ...init, cache: 'no-cache' });
+  if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+  return response;
 }
 
 async function sri(buffer) {
@@ -63,33 +80,13 @@ async function sri(buffer) {
   return 'sha256-' + btoa(String.fromCharCode(...digest));
 }
 
-// The staged copy of url if it is exactly the build's file, else null.
-async function fromStaging(staged, url, integrity) {
-  const hit = staged && await staged.match(url);
-  if (!hit) return null;
-  const body = await hit.arrayBuffer();
-  if (await sri(body) !== integrity) return null;
-  return new Response(body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
-}
-
 async function precache() {
   const cache = await caches.open(CACHE);
-  const staged = (await caches.has(STAGING)) ? await caches.open(STAGING) : null;
   try {
-    await Promise.all([...FILES].map(async ([url, integrity]) => {
-      let response = await fromStaging(staged, url, integrity);
-      if (!response) {
-        const sameOrigin = new URL(url).origin === self.location.origin;
-        response = await fetch(fetchURL(url), { cache: 'no-cache', integrity, mode: sameOrigin ? 'same-origin' : 'cors' });
-        if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
-      }
-      await cache.put(url, response);
-    }));
+    await Promise.all([...FILES].map(async ([url, integrity]) => cache.put(url, await download(url, integrity))));
   } catch (err) {
     await caches.delete(CACHE); // never keep a half-filled cache
     throw err;
-  } finally {
-    await caches.delete(STAGING);
   }
 }
 

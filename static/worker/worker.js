@@ -1,8 +1,9 @@
-// The one file that owns Pyodide. Loads Python + NumPy, installs the engine wheel with micropip,
+// The one file that owns Pyodide. Loads Python + NumPy, unpacks the engine wheel into site-packages,
 // then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
-// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy and
-// micropip (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
-// is there. After 'ready', one idle default run warms the engine so the first click is a re-run.
+// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy
+// (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
+// is there. After 'ready', one idle default run warms the engine so the first click is a re-run;
+// then micropip is loaded for the student's code (a run with edited code that comes sooner loads it first).
 // The interpreter lives as long as the worker: runs never reload it.
 // Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
 // an interrupt buffer sent with 'ready'; the page writes into it, Python raises KeyboardInterrupt in the
@@ -18,7 +19,10 @@
 // which names this script's own URL: every URL here is made absolute from it.
 const WORKER_URL = self.labWorkerURL || self.location.href;
 const SITE_ROOT = new URL('../../', WORKER_URL);
-const PACKAGES = ['numpy', 'micropip']; // sitebuild/pyodide.py LAB_PACKAGES: its lock file holds just these
+// sitebuild/pyodide.py LAB_PACKAGES (its lock file holds just these): numpy before 'ready', micropip after
+// it (the engine needs no installer; the student's edited code may import micropip)
+const PACKAGES = ['numpy'];
+const LATER_PACKAGES = ['micropip'];
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
@@ -29,6 +33,8 @@ let warmed = false;      // true once any run (the idle warm-up or the user's) w
 let web = null;          // PyProxy of the inference_lab.entrypoints.web module once loaded
 let ranEdited = false;   // a run with edited code went through: this worker's caches are not to be trusted
 const queue = [];        // runs that arrived before the engine was ready
+let served = Promise.resolve(); // the runs accepted so far, answered one after another (accept())
+let later = null;        // loadLater()'s promise once started
 
 function post(msg) { self.postMessage(msg); }
 
@@ -74,8 +80,7 @@ async function fetchManifest() {
     throw new LoadError(t('worker.couldNotLoadBuildInfo'), SERVE_HINT, String(err));
   }
   if (!response.ok) throw new LoadError(t('worker.buildInfoJsonMissing', { status: response.status }), SERVE_HINT);
-  manifestText = await response.text();
-  return JSON.parse(manifestText);
+  return response.json();
 }
 
 // Ask for every Pyodide file (in parallel with loading them), so a missing one is named instead of
@@ -125,23 +130,16 @@ importHelper('interrupt.js');
 const stops = self.labInterrupt;
 // web.run's stop_seen (entrypoints/sandbox.py): a Stop reached the lab's code and an answer follows.
 const stopSeen = () => stops.seen();
-let manifestText = '';
-
-// First-visit copies of the build's files for sw.js (static/worker/staging.js).
-importHelper('staging.js');
-const staging = self.labStaging;
 
 // The worker's one fetch interceptor (Pyodide fetches its files through self.fetch): the compiled
-// stdlib comes from memory when pyc-cache.js has it; anything else from the network, a copy of
-// each build file staged for sw.js.
+// stdlib comes from memory when pyc-cache.js has it; anything else from the network (or, once
+// sw.js serves the page, from its cache). Nothing is copied for sw.js: it takes what this worker
+// downloaded from the HTTP cache, after the first run (static/core/offline.js).
 const nativeFetch = self.fetch.bind(self);
 self.fetch = async function (input, init) {
   const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
-  if (local) return local;
-  const response = await nativeFetch(input, init);
-  staging.stage(url, response, init);
-  return response;
+  return local || nativeFetch(input, init);
 };
 
 // The engine wheel's bytes, fetched while Pyodide loads.
@@ -201,20 +199,15 @@ async function loadPackages() {
 }
 
 async function installEngine(wheelURL, wheelBytes) {
-  // The prefetched wheel goes into the in-memory file system; micropip installs it from there.
-  const path = '/tmp/wheels/' + wheelURL.split('/').pop();
-  pyodide.FS.mkdirTree('/tmp/wheels');
-  pyodide.FS.writeFile(path, wheelBytes);
-  const micropip = pyodide.pyimport('micropip');
-  mark('micropipImported');
+  // The prefetched wheel unpacked straight into site-packages (its .dist-info included), as Pyodide
+  // installs its own packages: a pure-Python wheel with no dependencies needs no micropip.
   try {
-    // deps=false: numpy is already loaded, and nothing may be fetched from package indexes.
-    await micropip.install.callKwargs('emfs:' + path, { deps: false });
-    mark('micropipInstalled');
+    const site = pyodide.runPython('import sys; next(p for p in sys.path if p.endswith("site-packages"))');
+    pyodide.unpackArchive(wheelBytes, 'wheel', { extractDir: site });
+    pyodide.runPython('import importlib; importlib.invalidate_caches()');
+    mark('engineUnpacked');
   } catch (err) {
     throw new LoadError(t('worker.couldNotInstallEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
-  } finally {
-    micropip.destroy();
   }
   try {
     return pyodide.pyimport('inference_lab.entrypoints.web');
@@ -241,7 +234,6 @@ async function boot() {
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
   const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
-  staging.start(manifest, MANIFEST_URL, indexURL, manifestText, SITE_ROOT);
   const check = checkFiles(indexURL, manifest.pyodide.files || []);
   const wheel = fetchWheel(wheelURL);
   wheel.catch(() => {}); // awaited below; a failure is reported there
@@ -263,7 +255,6 @@ async function boot() {
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
-  await staging.settle(); // so sw.js, registered at 'ready', finds them all
   const interrupt = stops.give(pyodide);
   mark('ready');
   post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt });
@@ -378,6 +369,32 @@ function memoryStats() {
   return stats;
 }
 
+// After 'ready' (once): the packages the engine does not need (micropip), for the student's code.
+// A failure is logged; the lab runs without them.
+function loadLater() {
+  if (!later) later = (async () => {
+    const failures = [];
+    try {
+      await pyodide.loadPackage(LATER_PACKAGES, {
+        messageCallback: () => {}, errorCallback: (text) => failures.push(text),
+      });
+    } catch (err) {
+      failures.push(String(err));
+    }
+    mark('laterPackages');
+    if (failures.length) post({ type: 'log', stream: 'stderr', text: 'not loaded: ' + LATER_PACKAGES.join(', ') + '\n' + failures.join('\n') });
+  })();
+  return later;
+}
+
+// A run (or render) to answer after those accepted before it; one with edited code loads micropip first.
+function accept(msg) {
+  served = served.then(async () => {
+    if (Array.isArray(msg.patches) && msg.patches.length) await loadLater();
+    handleRun(msg);
+  }).catch((err) => post({ type: 'log', stream: 'stderr', text: String(err && err.stack || err) }));
+}
+
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (msg.type === 'stats') {
@@ -387,13 +404,13 @@ self.onmessage = (event) => {
     return;
   }
   if (!Object.hasOwn(TO_WORKER, msg.type)) return;
-  if (web) handleRun(msg);
+  if (web) accept(msg);
   else queue.push(msg);
 };
 
 boot().then(() => {
-  while (queue.length) handleRun(queue.shift());
-  setTimeout(warmUp, 0);
+  while (queue.length) accept(queue.shift());
+  setTimeout(() => { warmUp(); loadLater(); }, 0);
 }).catch((err) => {
   const known = err instanceof LoadError;
   post({
