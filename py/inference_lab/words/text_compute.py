@@ -134,10 +134,13 @@ def block7_decode(w, d, fid) -> list[str]:
 def block7(w, d, ctx):
     fid = ctx.follow["id"]
     counts = w("b7.counts", d=d)
-    tail = [w("b7.not_time"), w("b7.conclusion")]
+    # with speculation the positions include every verified proposal, and the lines after them are about speed:
+    # the "not measured" sentence stays beside the positions it is about
+    positions_note = [w("b7.not_time_spec")] if "spec" in d else []
+    tail = [w("b7.conclusion_spec")] if "spec" in d else [w("b7.not_time"), w("b7.conclusion")]
     if not ctx.follow["served"]:
         spec = block7_lines(w, d, ctx) if "spec" in d else []
-        return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + spec + tail
+        return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + positions_note + spec + tail
     spec = d.get("spec_rates", {}).get(fid)
     extra = spec["tokens"] - spec["verifies"] if spec else 0          # tokens a verify step gave beyond its first
     recompute = d["n_out"] - 1 - d["n_decode"] - extra
@@ -148,6 +151,7 @@ def block7(w, d, ctx):
     lines += block7_decode(w, d, fid)
     lines.append(w("b7.cache_len", fid=fid, d=d))
     lines.append(w("b7.positions_all", counts=counts))
+    lines += positions_note
     return w("b7.title"), lines + (block7_lines(w, d, ctx) if "spec" in d else []) + tail
 
 

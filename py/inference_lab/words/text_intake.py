@@ -109,11 +109,18 @@ def preemption_line(w, p, policy="fcfs") -> str:
     return at + w("b3.preempt", p=p, who=who)
 
 
+def task_word(rid, phase, n, proposed) -> str:
+    """`A:p:6`, `A:d:1`, or under speculative decoding `A:v:1+3` (the pending token + 3 proposals in one pass)."""
+    k = proposed.get(rid, 0) if phase == "decode" else 0
+    return f"{rid}:v:{n}+{k}" if k else f"{rid}:{phase[0]}:{n}"
+
+
 def block3(w, d, ctx):
     fid = ctx.follow["id"]
-    lines = [w("b3.legend")]
+    spec_on = ctx.cfg.get("SPEC_METHOD", "off") != "off"
+    lines = [w("b3.legend") + (w("b3.legend_spec") if spec_on else "")]
     for i, st in enumerate(d["steps"]):
-        work = " ".join(f"{rid}:{p[0]}:{n}" for rid, p, n in st["tasks"])
+        work = " ".join(task_word(rid, p, n, st.get("proposed", {})) for rid, p, n in st["tasks"])
         lines.append(w("b3.step", i=i + 1, st=st, work=work))
     if not d["steps"]:
         lines.append(w("b3.no_steps"))

@@ -58,7 +58,7 @@ export default {
   'steps.spec.bonus': 'token thưởng',
   'steps.spec.row': 'nhận {accepted}/{proposed}:',
   'steps.spec.none': 'bước này không kiểm tra đề xuất nào',
-  'steps.costSeed': 'Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên {gpu} ({model}), {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} (trước BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} và STEP_OVERHEAD {overhead} µs; đồng hồ roofline sẽ tính {roof} ms).',
+  'steps.costSeed': 'Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên {gpu} ({model}), {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} ở mức đỉnh; với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, đồng hồ roofline sẽ tính {roof} ms.',
   'steps.costDecodeOne': 'decode {n} token',
   'steps.costDecode': 'decode {n} token',
   'steps.costPrefillOne': 'prefill {n} token',
