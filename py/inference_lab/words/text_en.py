@@ -134,8 +134,10 @@ SAY = {
     "b2.no_lengths": "Prompt lengths: no request was served.",
     "b2.blocked": "Blocked: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} is ready after {d[prep]:ms}.",
+    "b2.ready_fine": "{d[follow][id]} is ready after {d[prep]:ms3}.",
     "b2.never_queued": "{d[follow][id]} never entered the queue, so it has no preparation time.",
     "b2.prep_cost": "Preparation cost (assumed): gateway {cfg[COST_GATEWAY]:ms} + {per_token:.2f} ms per token -> {prep}",
+    "b2.prep_cost_fine": "Preparation cost (assumed): gateway {cfg[COST_GATEWAY]:ms3} + {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token -> {prep}",
     "b2.conclusion": "Conclusion: the same text must give the same token IDs on every replica; a wrong tokenizer or chat template changes how the model behaves.",
     # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
     "b2.bytes": "Byte fallback ON (BYTE_FALLBACK=on): vocabulary = {d[base_vocab]} BPE tokens + {d[n_bytes]} byte tokens <0x00>..<0xFF>; "
@@ -165,7 +167,9 @@ SAY = {
     "b3.step": "step {i:>2}: {st[start]:ms} -> {st[end]:ms} | waiting={st[waiting]} running={st[running]} | {work}",
     "b3.no_steps": "No steps: no request was served.",
     "b3.late": "{r[id]} has arrived but is still in input preparation, ready at {r[ready]:ms}",
+    "b3.late_fine": "{r[id]} has arrived but is still in input preparation, ready at {r[ready]:ms3}",
     "b3.observe": "Observation: step 1 starts at {start:ms} with {lone} only; {late}. The scheduler does not wait.",
+    "b3.observe_fine": "Observation: step 1 starts at {start:ms3} with {lone} only; {late}. The scheduler does not wait.",
     "b3.mixed_roofline": "Steps {mixed} decode for running requests and prefill for new ones at once: under CLOCK=roofline they are ONE forward pass that reads the weights once for the whole step (the point of chunked prefill, Sarathi), but decode still waits for the whole step to finish.",
     "b3.mixed": "Steps {mixed} decode for running requests and prefill for new ones at once: they share one step and (under the assumed cost formula) the two phases run back to back, so decode waits for the prefill to finish.",
     "b3.not_mixed": "No step mixes decode and prefill.",
@@ -191,6 +195,7 @@ SAY = {
     "b3.chunks": "Chunked prefill: the prompt of {fid}, {f[prompt_len]} tokens long, is processed in chunks {d[chunks]} (budget {cfg[TOKEN_BUDGET]} tokens per step).",
     "b3.chunks_redo": "These chunks include what {fid} had to prefill again after being preempted {f[preempted]:pl time}.",
     "b3.follow_wait": "{fid}: ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} for a slot.",
+    "b3.follow_wait_fine": "{fid}: ready at {f[ready]:ms3}, but its first step starts at {f[start]:ms3} -> waited {f[queue]:ms3} for a slot.",
     "b3.conclusion": "Conclusion: continuous batching admits new requests at every step boundary as soon as a slot frees up, without waiting for the previous batch to finish.",
     "b3.overtaken": "{x[id]} (priority {x[priority]}, arrived {x[arrival]:ms})",
     "b3.overtake": "Priority at step {o[step]} ({o[time]:ms}): {o[request]} (priority {o[priority]}) starts running before {behind} "
@@ -209,6 +214,8 @@ SAY = {
     # ── [5] ────────────────────────────────────────────────────────────────
     "b5.title": "Attention weights and logits are two different distributions",
     "b5.parity": "largest difference <= 1e-9: {ok} (what is left is float64 rounding only).",
+    "b5.parity_fail": "largest difference <= 1e-9: False (the largest difference is {x:.2e}, far beyond float64 rounding: the cached path and the full recompute computed different things).",
+    "b5.rows_fail": "Each row is a softmax over source POSITIONS and sums to 1. The causal mask should give every future position probability 0, but the check at the end of this block fails: a position's logits depend on which positions were in the same pass, which is what happens when a row reads positions after it (no causal mask) or when the cached K/V differ from recomputed ones.",
     "b5.rows": "Each row is a softmax over source POSITIONS and sums to 1; future positions are blocked by the causal mask (probability 0).",
     "b5.heads": "The two heads are concatenated, go through W_O, the residual, SwiGLU, then the LM head gives {d[vocab]} scores over candidate TOKENS (the logits row of block [4]).",
     "b5.difference": "The difference: attention weights say 'which positions to read from'; logits say 'which token comes next'. Probabilities over the vocabulary only appear in block [8].",
@@ -289,6 +296,9 @@ SAY = {
     "b8.warning": "Warning: the text is gibberish (or one word repeated) because the weights are random and untrained; only the mechanics of picking a token and stopping are real.",
     "b8.stop_check": "Stop check after every token: <eos> or max_new_tokens reached. Result:",
     "b8.sampling": "{fid}: temperature {d[temperature]}, top_k {d[top_k]}, top_p {d[top_p]}, seed {d[seed]}; applied to the logits row of block [4].",
+    "b8.probs_greedy": "Greedy (temperature 0): the softmax of the logits as they are (no division by a temperature) -> PROBABILITIES over {d[vocab]} tokens, sum = {d[probs_sum]:.6f}. Top five tokens: ",
+    "b8.kept_greedy": "No top-k/top-p filter and no random draw: greedy keeps only the highest score ({n:pl token}): ",
+    "b8.draw_greedy": "The highest score is ID {d[token]} = '{d[token_text]}' (argmax; seed {d[seed]} is not used). Choosing a token is not yet processing it: it enters the cache at the next decode step.",
     "b8.probs": "Logits divided by the temperature, then softmax -> PROBABILITIES over {d[vocab]} tokens, sum = {d[probs_sum]:.6f}. Top five tokens: ",
     "b8.kept": "The top-k/top-p filter keeps {n:pl token}, renormalized to sum to 1: ",
     "b8.draw": "Random draw (seed {d[seed]}) gives ID {d[token]} = '{d[token_text]}'. Sampling a token is not yet processing it: it enters the cache at the next decode step.",
@@ -302,6 +312,7 @@ SAY = {
     "b9.logit_error_other": "Logit error on prompt {d[probe]} (instead of {fid}, which has no token IDs; original vs quantized model, <bos> left out), largest = {d[logit_err]:.4f}.",
     "b9.conclusion": "Conclusion: a small numerical error only says the numbers are close; whether it changes which token is picked is checked in block [13].",
     "b9.limitation": "Limitation: the lab simulates 'store integers, dequantize to floats to multiply'; real integer kernels add their own error and run at other speeds. A quantized KV cache is not simulated.",
+    "b9.limitation_kv_bits": "Limitation: the lab simulates 'store integers, dequantize to floats to multiply'; real integer kernels add their own error and run at other speeds. KV_BITS={cfg[KV_BITS]} is counted in the capacity and the time sums (block [10], the bytes each step reads), but the lab's own cache values stay float64, not quantized: the error of a KV cache stored at {cfg[KV_BITS]} bits is not simulated.",
     # ── [10] ───────────────────────────────────────────────────────────────
     "b10.title": "Weights + KV + workspace",
     "b10.lab": "In the lab: float64 weights = {d[weight_bytes]} bytes; KV pool = {cfg[POOL_BLOCKS]} blocks x {cfg[BLOCK_SIZE]} tokens x {bpt} bytes/token = {d[pool_bytes]} bytes.",

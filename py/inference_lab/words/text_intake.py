@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
+from .text_compute import beyond_seed
 
 
 # ── [1] ────────────────────────────────────────────────────────────────────
@@ -47,6 +48,12 @@ def abort_line(w, a) -> str:
 
 
 # ── [2] ────────────────────────────────────────────────────────────────────
+def fine_times(cfg) -> bool:
+    """Preparation times to the µs: a run the seed cannot make whose gateway or per-token cost is not a multiple
+    of 10 µs (the roofline clock's 1 µs per token), where 0.206 and 0.211 ms would both print as 0.21 ms."""
+    return beyond_seed(cfg) and (cfg["COST_TOKENIZE_PER_TOKEN"] % 10 != 0 or cfg["COST_GATEWAY"] % 10 != 0)
+
+
 def block2_follow(w, d, ctx) -> list[str]:
     f, fl = d["follow"], ctx.follow
     lines = []
@@ -79,8 +86,9 @@ def block2(w, d, ctx):
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
         lines.append(w("b2.real_tokenizers"))
     lines += byte_lines(w, d.get("byte_cost"), d.get("byte_fallback"))
-    prep = w("b2.ready", d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
-    lines.append(w("b2.prep_cost", cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
+    fine = "_fine" if fine_times(ctx.cfg) else ""
+    prep = w("b2.ready" + fine, d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
+    lines.append(w("b2.prep_cost" + fine, cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
     lines.append(w("b2.conclusion"))
     return w("b2.title"), lines
 
@@ -125,8 +133,9 @@ def block3(w, d, ctx):
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
     else:
-        late = ", ".join(w("b3.late", r=r) for r in d["late"])
-        lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
+        fine = "_fine" if fine_times(ctx.cfg) else ""
+        late = ", ".join(w("b3.late" + fine, r=r) for r in d["late"])
+        lines.append(w("b3.observe" + fine, start=d["steps"][0]["start"], lone=d["lone"], late=late))
     mixed = d["mixed"]
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
     lines.append(w(mixed_key, mixed=mixed) if mixed else w("b3.not_mixed"))
@@ -140,7 +149,7 @@ def block3(w, d, ctx):
         lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
-        lines.append(w("b3.follow_wait", fid=fid, f=f))
+        lines.append(w("b3.follow_wait_fine" if fine_times(ctx.cfg) else "b3.follow_wait", fid=fid, f=f))
     else:
         lines += not_followed(w, ctx)
     lines.append(w("b3.conclusion"))

@@ -23,8 +23,16 @@ def block9(w, d, ctx):
         lines.append(w("b9.logit_error", fid=fid, d=d))
     elif d["probe"] is not None:
         lines.append(w("b9.logit_error_other", fid=fid, d=d))
-    lines += [w("b9.conclusion"), w("b9.limitation")]
+    lines += [w("b9.conclusion"), b9_limitation(w, ctx.cfg)]
     return w("b9.title", d=d), lines
+
+
+def b9_limitation(w, cfg) -> str:
+    """Under the roofline clock with KV_BITS below 16 the capacity sums count quantized KV (block [10], the
+    steps' bytes) while the lab's own cache stays float64: say both, not "not simulated"."""
+    if cfg.get("CLOCK") == "roofline" and cfg.get("KV_BITS", 16) < 16:
+        return w("b9.limitation_kv_bits", cfg=cfg)
+    return w("b9.limitation")
 
 
 # ── [10] ───────────────────────────────────────────────────────────────────
