@@ -30,7 +30,7 @@ def block4(w, d, ctx):
         first,
         w("b4.cache_shape", fid=fid, shape=tuple(d["k_shape"])),
         w("b4.last_row", row=row),
-        w("b4.how_to_read", n=len(row), d=d),
+        w("b4.how_to_read_bytes" if ctx.cfg.get("BYTE_FALLBACK") == "on" else "b4.how_to_read", n=len(row), d=d),
         w("b4.first_token", fid=fid, d=d),
         w("b4.conclusion"),
     ]

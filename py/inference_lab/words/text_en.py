@@ -147,10 +147,10 @@ SAY = {
                           "byte fallback (Llama 2) fall back to UTF-8 bytes, and accented text just costs more tokens; try BYTE_FALLBACK=on (--byte-fallback).",
     "b2.byte_chars": "{r[id]}: {chars}.",
     "b2.byte_char": "'{c}' = {pieces}",
-    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]:pl token} ({r[byte_tokens]:pl byte token}, {per_word:.1f} tokens per word); "
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]:pl token} ({r[byte_tokens]:pl byte token}; {per_word:.1f} tokens per word, <bos> left out); "
                     "without accents \"{r[plain]}\" = {r[plain_prompt]:pl token} ({plain_per_word:.1f} per word): {r[extra]:pl more token} -> the prompt takes "
-                    "{r[blocks]:pl KV block} instead of {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), about {r[extra_time]:ms} more preparation + prefill{ttft}.",
-    "b2.byte_ttft": "; measured TTFT {r[ttft]:ms}, {r[plain_ttft]:ms} when the whole trace runs again without accents",
+                    "{r[blocks]:pl KV block} instead of {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), and the per-token costs alone add {r[extra_time]:ms} of preparation + prefill{ttft}.",
+    "b2.byte_ttft": "; measured TTFT {r[ttft]:ms}, {r[plain_ttft]:ms} when the whole trace runs again without accents (the measured difference also counts whole steps: a longer prompt may need another prefill chunk, and preparation done while the request waits for a slot anyway adds nothing)",
     "b2.template": "The chat template here adds only <bos>; a real chat template (Llama 3, ChatML) also wraps the text in role tokens "
                    "(system / user / assistant headers, end of turn) and often a system prompt: tokens that are prefilled and kept in the KV cache too.",
     # ── [3] ────────────────────────────────────────────────────────────────
@@ -210,6 +210,7 @@ SAY = {
     "b4.cache_shape": "After prefill, the cache of {fid} holds K of shape {shape} = (heads, tokens, head dim); V has the same shape.",
     "b4.last_row": "Only the LAST row of the logits picks the first token: {row:vec2}",
     "b4.how_to_read": "How to read it: {n} columns = {n} tokens in the vocabulary; the three highest scores are at IDs {d[top3]} = {d[top3_tokens]} (scores {d[top3_scores]:vec2}).",
+    "b4.how_to_read_bytes": "How to read it: {n} columns = the {n} BPE tokens the LM head scores (the 256 byte tokens are input-only in this lab: read through their embedding rows, never generated, so a prompt without accents gets the same logits as with BYTE_FALLBACK=off); the three highest scores are at IDs {d[top3]} = {d[top3_tokens]} (scores {d[top3_scores]:vec2}).",
     "b4.first_token": "The first token of {fid} appears at {d[first_time]:ms} -> TTFT = {d[first_time]:ms} - {d[arrival]:ms} = {d[ttft]:ms}.",
     # ── [5] ────────────────────────────────────────────────────────────────
     "b5.title": "Attention weights and logits are two different distributions",

@@ -103,7 +103,7 @@ def byte_lines(w, bc, on) -> list[str]:
         chars = ", ".join(w("b2.byte_char", c=c, pieces=" ".join(p)) for c, p in r["chars"])
         ttft = w("b2.byte_ttft", r=r) if r["ttft"] is not None and r["plain_ttft"] is not None else ""
         lines += [w("b2.byte_chars", r=r, chars=chars),
-                  w("b2.byte_cost", r=r, d=bc, per_word=r["prompt"] / r["words"], plain_per_word=r["plain_prompt"] / r["words"],
+                  w("b2.byte_cost", r=r, d=bc, per_word=(r["prompt"] - 1) / r["words"], plain_per_word=(r["plain_prompt"] - 1) / r["words"],   # <bos> left out
                     ttft=ttft)]
     return lines
 

@@ -75,6 +75,8 @@ def arrive_line(w, e) -> str:
 
 
 def admit_line(w, e, slots) -> str:
+    """One admission; `e["room"]` is the room left when this request was admitted (the step's room less the
+    requests admitted before it in the same step)."""
     return w("admit.full_group" if e["why"] == "full_group" else "admit.room", e=e, slots=slots)
 
 
@@ -323,7 +325,8 @@ def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
     lines = [w("step.head", n=n, m=m, it=it, title=head)]
     lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
               if e["kind"] in ("arrive", "abort")]
-    lines += [admit_line(w, e, slots) for e in ev if e["kind"] == "admit"]
+    admits = [e for e in ev if e["kind"] == "admit"]
+    lines += [admit_line(w, dict(e, room=e["room"] - i), slots) for i, e in enumerate(admits)]   # each takes one
     lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
     lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
     lines += [kv_recv_line(w, e) for e in ev if e["kind"] == "kv_recv"]

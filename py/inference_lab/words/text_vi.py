@@ -151,10 +151,10 @@ SAY = {
                           "(Llama 2) lùi về các byte UTF-8, chữ có dấu chỉ tốn thêm token; thử BYTE_FALLBACK=on (--byte-fallback).",
     "b2.byte_chars": "{r[id]}: {chars}.",
     "b2.byte_char": "'{c}' = {pieces}",
-    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]} token ({r[byte_tokens]} token byte, {per_word:.1f} token mỗi từ); "
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]} token ({r[byte_tokens]} token byte; {per_word:.1f} token mỗi từ, không tính <bos>); "
                     "bỏ dấu \"{r[plain]}\" = {r[plain_prompt]} token ({plain_per_word:.1f} mỗi từ): thêm {r[extra]} token -> prompt chiếm "
-                    "{r[blocks]} block KV thay vì {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), chuẩn bị + prefill thêm khoảng {r[extra_time]:ms}{ttft}.",
-    "b2.byte_ttft": "; TTFT đo được {r[ttft]:ms}, chạy lại cả trace không dấu thì {r[plain_ttft]:ms}",
+                    "{r[blocks]} block KV thay vì {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), và riêng chi phí theo token đã thêm {r[extra_time]:ms} chuẩn bị + prefill{ttft}.",
+    "b2.byte_ttft": "; TTFT đo được {r[ttft]:ms}, chạy lại cả trace không dấu thì {r[plain_ttft]:ms} (chênh lệch đo được còn tính cả bước trọn: prompt dài hơn có thể cần thêm một đoạn prefill, và phần chuẩn bị làm trong lúc yêu cầu vẫn phải chờ chỗ chạy thì không thêm gì)",
     "b2.template": "Chat template ở đây chỉ thêm <bos>; chat template thật (Llama 3, ChatML) còn bọc văn bản bằng các token vai trò "
                    "(system / user / assistant, hết lượt) và thường một system prompt: cũng là token phải prefill và giữ trong KV cache.",
     # ── [3] ────────────────────────────────────────────────────────────────
@@ -212,6 +212,7 @@ SAY = {
     "b4.cache_shape": "Sau prefill, cache của {fid} có K shape {shape} = (số head, số token, chiều mỗi head); V cùng shape.",
     "b4.last_row": "Chỉ hàng CUỐI của logits dùng để chọn token đầu tiên: {row:vec2}",
     "b4.how_to_read": "Cách đọc: {n} cột = {n} token trong từ vựng; ba điểm cao nhất ở ID {d[top3]} = {d[top3_tokens]} (điểm {d[top3_scores]:vec2}).",
+    "b4.how_to_read_bytes": "Cách đọc: {n} cột = {n} token BPE mà LM head chấm điểm (256 token byte ở lab này chỉ là đầu vào: đọc qua hàng embedding của chúng, không bao giờ được sinh ra, nên prompt không dấu cho cùng logits như khi BYTE_FALLBACK=off); ba điểm cao nhất ở ID {d[top3]} = {d[top3_tokens]} (điểm {d[top3_scores]:vec2}).",
     "b4.first_token": "Token đầu tiên của {fid} xuất hiện lúc {d[first_time]:ms} -> TTFT = {d[first_time]:ms} - {d[arrival]:ms} = {d[ttft]:ms}.",
     # ── [5] ────────────────────────────────────────────────────────────────
     "b5.title": "Attention weights và logits là hai phân phối khác nhau",
