@@ -133,9 +133,7 @@ def block3(w, d, ctx):
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
     else:
-        fine = "_fine" if fine_times(ctx.cfg) else ""
-        late = ", ".join(w("b3.late" + fine, r=r) for r in d["late"])
-        lines.append(w("b3.observe" + fine, start=d["steps"][0]["start"], lone=d["lone"], late=late))
+        lines.append(observe_line(w, d, ctx.cfg))
     mixed = d["mixed"]
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
     lines.append(w(mixed_key, mixed=mixed) if mixed else w("b3.not_mixed"))
@@ -154,6 +152,21 @@ def block3(w, d, ctx):
         lines += not_followed(w, ctx)
     lines.append(w("b3.conclusion"))
     return w("b3.title"), lines
+
+
+def observe_line(w, d, cfg) -> str:
+    """Who step 1 starts with and who had arrived but was still being prepared. The seed names only the first
+    task's request and calls every other arrival late; beyond the seed, every request of step 1 is named."""
+    fine = "_fine" if fine_times(cfg) else ""
+    start = d["steps"][0]["start"]
+    first = list(dict.fromkeys(t[0] for t in d["steps"][0]["tasks"]))
+    if not beyond_seed(cfg) or (len(first) == 1 and d["late"]):
+        late = ", ".join(w("b3.late" + fine, r=r) for r in d["late"])
+        return w("b3.observe" + fine, start=start, lone=d["lone"], late=late)
+    late = [r for r in d["late"] if r["id"] not in first]
+    if not late:
+        return w("b3.observe_all" + fine, start=start, ids=", ".join(first))
+    return w("b3.observe_some" + fine, start=start, ids=", ".join(first), late=", ".join(w("b3.late" + fine, r=r) for r in late))
 
 
 def overtake_line(w, o) -> str:
