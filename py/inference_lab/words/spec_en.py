@@ -5,6 +5,7 @@ Leaves out: which sentence is said when (text_spec.py) and the facts (entrypoint
 from __future__ import annotations
 
 SAY = {
+    "b11.legend_spec": " Under speculative decoding decode=n+k: n decoding sequences and the k proposals they verified in the same pass (n + k tokens of the budget).",
     "b3.legend_spec": " v = verify under speculative decoding (1+k: the pending token and k proposals go through the model in one pass and count 1 + k tokens of the budget; the step emits the accepted proposals plus one token, 1 to k+1 tokens).",
     "b7.generates_spec": "{fid} generates {d[n_out]} tokens: 1 token from prefill + {d[n_decode]} decode steps, where the verify steps gave {extra} more tokens thanks to accepted proposals.",
     "header.spec": "speculative decoding SPEC_METHOD={cfg[SPEC_METHOD]}, K = {cfg[SPEC_TOKENS]} (after {docs[spec]})",

@@ -50,7 +50,7 @@ def block5(w, d, ctx):
         w("b5.last_row", d=d, n=len(a0)),
         w("b5.head", h=0, a=a0, total=d["sums"][0]),
         w("b5.head", h=1, a=a1, total=d["sums"][1]),
-        w("b5.how_to_read", d=d),
+        w("b5.how_to_read_lab" if beyond_seed(ctx.cfg) else "b5.how_to_read", d=d),    # the seed's line: a note
         *common,
         w("b5.check_all", parity=parity),
     ]

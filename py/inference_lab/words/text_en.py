@@ -228,6 +228,7 @@ SAY = {
     "b5.last_row": "Last row of the prefill: token '{d[token_text]}' (ID {d[token]}) at position {d[position]} looks back at {n} source positions 0..{d[position]}.",
     "b5.head": "Attention weights head {h}: {a:vec} sum = {total:.6f}",
     "b5.how_to_read": "How to read it: each head has its own K/V (MHA), so each gives a different distribution; head 0 looks most at position {d[argmax][0]}, head 1 looks most at position {d[argmax][1]}.",
+    "b5.how_to_read_lab": "How to read it: attention weights depend on Q and K only (softmax of Q·Kᵀ); each head has its own W_Q and W_K (MHA), so its own Q and K and a different distribution; head 0 looks most at position {d[argmax][0]}, head 1 looks most at position {d[argmax][1]}. Under GQA, heads that share one K still give different rows because their Q differs.",
     "b5.check_all": "Numerical check: logits through the KV cache match recomputing the whole sequence at EVERY step (prefill + decode, all 3 requests), {parity}",
     # ── [6] ────────────────────────────────────────────────────────────────
     "b6.title": "Physical blocks, block tables and freeing blocks",

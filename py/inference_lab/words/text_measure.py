@@ -89,9 +89,12 @@ def ttft_saved_line(w, rows) -> str:
 
 
 def block11(w, d, ctx):
-    lines = [w("b11.legend")]
+    spec = spec_on(ctx.cfg)
+    lines = [w("b11.legend") + (w("b11.legend_spec") if spec else "")]
     for i, st in enumerate(d["steps"]):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
+        if spec:          # speculation: the decode column counts the verified proposals too (1 + k each)
+            st = dict(st, decode=f"{st['decode']}+{sum(st['proposed'].values())}" if st.get("proposed") else st["decode"])
         lines.append(w("b11.step", i=i + 1, st=st, cfg=ctx.cfg, dur=st["end"] - st["start"],
                         pct=100 * st["kv_used"] / ctx.cfg["POOL_BLOCKS"], mark=mark))
     lines.append(w("b11.breakdown"))

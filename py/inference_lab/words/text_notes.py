@@ -108,7 +108,7 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
     out = {"header": header_notes(w, ctx.cfg)}
     if fl["served"]:
         out["3"] = wait_notes(w, record, [fl["id"]])
-        out["5"] = [w("note.heads")] + count_notes(w, served)
+        out["5"] = ([] if beyond_seed(ctx.cfg) else [w("note.heads")]) + count_notes(w, served)
         out["7"] = count_notes(w, served)
     out["6"] = ([w("note.pool_limits")] if not (ctx.cfg["PREFIX_CACHE"] == "on" or d[6]["any_preemption"]) else []) + (
         [w("note.recompute")] if d[6]["preemptions"] else [])

@@ -230,6 +230,7 @@ SAY = {
     "b5.last_row": "Lấy hàng cuối của prefill: token '{d[token_text]}' (ID {d[token]}) ở vị trí {d[position]} nhìn lại {n} vị trí nguồn 0..{d[position]}.",
     "b5.head": "Attention weights head {h}: {a:vec} tổng = {total:.6f}",
     "b5.how_to_read": "Cách đọc: mỗi head có K/V riêng (MHA) nên cho phân phối khác nhau; head 0 nhìn nhiều nhất vị trí {d[argmax][0]}, head 1 nhìn nhiều nhất vị trí {d[argmax][1]}.",
+    "b5.how_to_read_lab": "Cách đọc: trọng số attention chỉ phụ thuộc vào Q và K (softmax của Q·Kᵀ); mỗi head có W_Q và W_K riêng (MHA) nên có Q, K riêng và phân phối khác nhau; head 0 nhìn nhiều nhất vào vị trí {d[argmax][0]}, head 1 nhìn nhiều nhất vào vị trí {d[argmax][1]}. Dưới GQA, các head dùng chung một K vẫn cho hàng khác nhau vì Q của chúng khác.",
     "b5.check_all": "Kiểm tra số học: logits qua KV cache khớp tính lại cả chuỗi ở MỌI bước (prefill + decode, cả 3 yêu cầu), {parity}",
     # ── [6] ────────────────────────────────────────────────────────────────
     "b6.title": "Block vật lý, bảng block và việc trả block",
