@@ -59,6 +59,8 @@ export default {
   'steps.spec.row': 'accepted {accepted}/{proposed}:',
   'steps.spec.none': 'this step verified no proposals',
   'steps.costSeed': 'Under CLOCK=roofline (the seed clock does not use this line): on {gpu} ({model}), {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} at the full peak; at BANDWIDTH_FRACTION {bwf} and FLOPS_FRACTION {ff} of the peaks, plus STEP_OVERHEAD {overhead} µs, the roofline clock would charge {roof} ms.',
+  'steps.costProposals': ' + {k} proposals verified',
+  'steps.costSeedDraft': 'Under CLOCK=roofline (the seed clock does not use this line): on {gpu} ({model}), {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} at the full peak; at BANDWIDTH_FRACTION {bwf} and FLOPS_FRACTION {ff} of the peaks, plus STEP_OVERHEAD {overhead} µs, the roofline clock would charge {roof} ms for the target model\'s pass, and the draft model\'s passes on top.',
   'steps.costDecodeOne': 'decode {n} token',
   'steps.costDecode': 'decode {n} tokens',
   'steps.costPrefillOne': 'prefill {n} token',

@@ -59,6 +59,8 @@ export default {
   'steps.spec.row': 'nhận {accepted}/{proposed}:',
   'steps.spec.none': 'bước này không kiểm tra đề xuất nào',
   'steps.costSeed': 'Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên {gpu} ({model}), {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} ở mức đỉnh; với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, đồng hồ roofline sẽ tính {roof} ms.',
+  'steps.costProposals': ' + kiểm tra {k} đề xuất',
+  'steps.costSeedDraft': 'Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên {gpu} ({model}), {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor} ms ≈ {term} ở mức đỉnh; với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, đồng hồ roofline sẽ tính {roof} ms cho lượt của mô hình đích, cộng thêm các lượt của mô hình nháp.',
   'steps.costDecodeOne': 'decode {n} token',
   'steps.costDecode': 'decode {n} token',
   'steps.costPrefillOne': 'prefill {n} token',
