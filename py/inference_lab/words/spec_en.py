@@ -7,7 +7,7 @@ from __future__ import annotations
 SAY = {
     "b11.legend_spec": " Under speculative decoding decode=n+k: n decoding sequences and the k proposals they verified in the same pass (n + k tokens of the budget).",
     "b3.legend_spec": " v = verify under speculative decoding (1+k: the pending token and k proposals go through the model in one pass and count 1 + k tokens of the budget; the step emits the accepted proposals plus one token, 1 to k+1 tokens).",
-    "b7.generates_spec": "{fid} generates {d[n_out]} tokens: 1 token from prefill + {d[n_decode]} decode steps, where the verify steps gave {extra} more tokens thanks to accepted proposals.",
+    "b7.generates_spec": "{fid} generates {d[n_out]:pl token}: 1 token from prefill + {d[n_decode]:pl decode step}, where the verify steps gave {extra:pl more token} thanks to accepted proposals.",
     "header.spec": "speculative decoding SPEC_METHOD={cfg[SPEC_METHOD]}, K = {cfg[SPEC_TOKENS]} (after {docs[spec]})",
     "spec.head_ngram": "Speculative decoding (SPEC_METHOD=ngram, K = {s[k]}): every step the n-gram proposer finds the last n tokens (n = 3, 2, 1) at their earliest place before in the sequence itself and proposes up to K tokens that followed; the target model checks the pending token + the proposals in ONE forward pass over the paged KV cache.",
     "spec.head_draft": "Speculative decoding (SPEC_METHOD=draft, K = {s[k]}): every step the draft model (the lab's own model with its weights quantized to QUANT_BITS bits) proposes up to K tokens one after the other; the target model checks the pending token + the proposals in ONE forward pass over the paged KV cache.",
