@@ -102,7 +102,8 @@ def test_the_step_view_says_the_bound_in_words_and_numbers_under_both_clocks(lab
     view = lab.page.locator("[data-step-view]")
     expect(view).to_contain_text("Chi phí trên H100-SXM5-80GB (Llama-3.1-8B): prefill 6 token: đọc 15.01 GB, 85 GFLOP "
                                  "-> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s")
-    expect(view).to_contain_text("BANDWIDTH_FRACTION 0.8, FLOPS_FRACTION 0.6 và STEP_OVERHEAD 100 µs")
+    expect(view).to_contain_text("với BANDWIDTH_FRACTION 0.8 và FLOPS_FRACTION 0.6 của mức đỉnh, cộng STEP_OVERHEAD "
+                                 "100 µs, bước tốn 5.70 ms")
     expect(view.locator(".step-cost-seed")).to_have_count(0)        # the engine's own line says it
     # under the seed clock the view still says what the step would cost on the GPU (from the run log's `cost`)
     run_clock(lab, "seed")
@@ -110,8 +111,9 @@ def test_the_step_view_says_the_bound_in_words_and_numbers_under_both_clocks(lab
     lab.page.keyboard.press("Home")
     expect(view.locator(".step-cost-seed")).to_have_text(
         "Nếu CLOCK=roofline (đồng hồ seed không dùng dòng này): trên H100-SXM5-80GB (Llama-3.1-8B), prefill 6 token: "
-        "đọc 15.01 GB, 85 GFLOP -> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s (trước "
-        "BANDWIDTH_FRACTION 0.8, FLOPS_FRACTION 0.6 và STEP_OVERHEAD 100 µs; đồng hồ roofline sẽ tính 5.70 ms).")
+        "đọc 15.01 GB, 85 GFLOP -> giới hạn bởi bộ nhớ (memory-bound): 4.48 ms ≈ 15.01 GB ÷ 3.35 TB/s ở mức đỉnh; "
+        "với BANDWIDTH_FRACTION 0.8 và FLOPS_FRACTION 0.6 của mức đỉnh, cộng STEP_OVERHEAD 100 µs, đồng hồ roofline "
+        "sẽ tính 5.70 ms.")
 
 
 @pytest.mark.parametrize("clock", list(RUNS))

@@ -50,8 +50,8 @@ def test_tokens_by_hand():
 
 def test_weights_keep_the_seed_rows():
     base, grown = make_weights(7, 22), make_weights(7, 22, 256)
-    assert grown["E"].shape == (278, 8) and grown["U"].shape == (8, 278)
-    assert np.array_equal(grown["E"][:22], base["E"]) and np.array_equal(grown["U"][:, :22], base["U"])
+    assert grown["E"].shape == (278, 8) and grown["U"].shape == (8, 22)          # byte tokens are input-only
+    assert np.array_equal(grown["E"][:22], base["E"]) and np.array_equal(grown["U"], base["U"])
     assert all(np.array_equal(grown[k], base[k]) for k in base if k not in ("E", "U"))
 
 
@@ -82,7 +82,7 @@ def test_on_serves_xin_chao_ban_with_byte_tokens():
     assert "C: 'à' = <0xC3> <0xA0>, 'ạ' = <0xE1> <0xBA> <0xA1>." in text
     assert "Chat template ở đây chỉ thêm <bos>" in text
     en = run({"REQUESTS": trace(), "BYTE_FALLBACK": "on"}, lang="en").to_text()
-    assert "12 tokens (5 byte tokens, 4.0 tokens per word)" in en and "the prompt takes 3 KV blocks instead of 2" in en
+    assert "12 tokens (5 byte tokens; 3.7 tokens per word, <bos> left out)" in en and "the prompt takes 3 KV blocks instead of 2" in en
 
 
 def test_on_without_unknown_characters_says_no_cost():
@@ -100,3 +100,19 @@ def test_cli_flag(flag, tmp_path):
                           env={"PYTHONPATH": str(ROOT / "py"), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-1000:]
     assert "<0xC3>" in proc.stdout and "PASS" in proc.stdout
+
+
+def test_on_keeps_the_unaccented_requests_texts():
+    """Byte tokens are input-only (model.make_weights: the LM head keeps the seed's columns), so turning byte
+    fallback on changes nothing for a trace without accents: the same tokens, the same logits row."""
+    off, on = run({}), run({"BYTE_FALLBACK": "on"})
+    texts = lambda r: [(s["id"], s["text"], s["n"]) for s in r.block(8).data["stops"]]   # noqa: E731
+    assert texts(on) == texts(off)
+    assert on.block(4).data["logits"] == off.block(4).data["logits"] and on.block(8).data["vocab"] == 22
+    assert "the 256 byte tokens are input-only" in run({"BYTE_FALLBACK": "on"}, lang="en").to_text()
+
+
+def test_on_with_ngram_speculation_never_proposes_a_byte_token():
+    report = run({"BYTE_FALLBACK": "on", "SPEC_METHOD": "ngram", "REQUESTS": trace()})
+    assert report.passed
+    assert all(x < 22 for it in report.steps["items"] for v in it.get("spec", {}).values() for x in v["proposed"])

@@ -122,7 +122,10 @@ export function seedCostLine(v, item) {
   // "1 token", "3 tokens" (en)
   const decodes = decode === 1 ? t('steps.costDecodeOne', { n: decode }) : t('steps.costDecode', { n: decode });
   const prompt = prefill === 1 ? t('steps.costPrefillOne', { n: prefill }) : t('steps.costPrefill', { n: prefill });
-  const what = [decode ? decodes : '', prefill ? prompt : ''].filter(Boolean).join(', ');
+  // speculative decoding: the proposals verified in the same pass, and a draft model's passes on top of it
+  const proposals = Object.values(item.spec || {}).reduce((a, x) => a + (x.proposed || []).length, 0);
+  const verified = proposals ? decodes + t('steps.costProposals', { k: proposals }) : decodes;
+  const what = [decode ? verified : '', prefill ? prompt : ''].filter(Boolean).join(', ');
   const gb = (c.bytes / 1e9).toFixed(2);
   const gflop = (c.flops / 1e9).toFixed(0);
   const g = (x) => String(parseFloat(x.toPrecision(6))); // Python's {:g}
@@ -132,11 +135,13 @@ export function seedCostLine(v, item) {
   const ff = Number(cfg.FLOPS_FRACTION) || 1;
   const bwf = Number(cfg.BANDWIDTH_FRACTION) || 1;
   const roof = Math.max(c.flops / (peak * ff), c.bytes / (bandwidth * bwf)) + (Number(cfg.STEP_OVERHEAD) || 0) / 1e6;
-  return t('steps.costSeed', {
+  const fields = {
     gpu, model, what, gb, gflop, bound: memory ? t('steps.memoryBound') : t('steps.computeBound'),
     floor: (floor * 1e3).toFixed(2), term, bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
     roof: (roof * 1e3).toFixed(2),
-  });
+  };
+  // a draft model's passes are not in the target's cost: said, not added
+  return proposals && cfg.SPEC_METHOD === 'draft' ? t('steps.costSeedDraft', fields) : t('steps.costSeed', fields);
 }
 
 function chip(v, id, extra) {

@@ -216,7 +216,7 @@ def block8_data(lab, main, info) -> dict:
     stops = [dict(id=r.id, reason=r.reason, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out)) for r in main.done]
     aborted = [dict(id=r.id, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out), time=r.finish,
                     cancel_at=r.cancel_at) for r in main.aborted]
-    d = dict(vocab=tok.vocab_size, tokens=list(tok.id_to_token), stops=stops, aborted=aborted)
+    d = dict(vocab=lab.W["U"].shape[1], tokens=list(tok.id_to_token), stops=stops, aborted=aborted)   # the LM head's tokens
     if not info["served"]:
         return d
     f = {r.id: r for r in main.done}[info["id"]]

@@ -79,7 +79,8 @@ def compare(main, nospec) -> dict:
     on, off = summarize(main.done), summarize(nospec.done)
     return dict(tpot_on=on["mean_tpot"], tpot_off=off["mean_tpot"], tput_on=on["throughput"],
                 tput_off=off["throughput"],
-                end_on=main.end, end_off=nospec.end, steps_on=main.log.count, steps_off=nospec.log.count)
+                end_on=main.end, end_off=nospec.end, steps_on=main.log.count, steps_off=nospec.log.count,
+                tokens_on=sum(len(r.out) for r in main.done), tokens_off=sum(len(r.out) for r in nospec.done))
 
 
 def seconds(cfg, cost, bits: int, overhead: bool) -> float:

@@ -16,12 +16,14 @@ SAY = {
     "note.diagram": "this page does not have the Tab 01 diagram (it is on the original lesson page); [n · Name] is the name of a cell of "
                     "that diagram, and the page's mapping table says where each block lives in the code.",
     "note.cancel": "this lab DOES simulate request cancellation when a request has cancel_at (like vLLM's abort path); no request of this trace is cancelled.",
-    "note.heads": "the two heads give different distributions because their Q and K projections (W_Q, W_K) differ, not because each "
-                  "head has its own K/V: under GQA, heads that share one K/V still give different attention rows because their Q differs.",
+    "note.greedy": "{fid} is greedy (temperature 0): its logits are not divided by a temperature and nothing is drawn at random; the token is the argmax of the logits, ID {d[token]} = '{d[token_text]}', and the probabilities above are the softmax of the logits as they are.",
+    "note.heads": "attention weights depend on Q and K only (softmax of Q·Kᵀ; V is mixed in after): here (MHA) each head has its own "
+                  "W_Q and W_K, so its own Q and K and its own row; under GQA, heads that share one K still give different rows because their Q differs.",
     "note.pool_limits": "this lab DOES simulate the prefix cache with reference counts (PREFIX_CACHE=on) and recompute preemption when "
                         "blocks run out; this run has the prefix cache off and never runs out of blocks.",
     "note.recompute": "the K/V recomputed after a preemption match the old ones because the lab computes in NumPy float64; on GPUs a "
                       "different batch changes the kernels and the order of sums, so K/V and greedy tokens can differ (batch invariance).",
+    "note.vllm_memory_auto": "vLLM is not given a number of blocks: it takes gpu_memory_utilization (0.9 by default) x HBM, subtracts the weights and the working memory measured at start-up, and divides the rest by the bytes of one block (--block-size tokens) to get num_gpu_blocks; this run's POOL_BLOCKS = {n} is what POOL_BLOCKS=auto gives: the same sum from the datasheets (block [10]), capped at what this trace can hold at once.",
     "note.vllm_memory": "vLLM is not given a number of blocks: it takes gpu_memory_utilization (0.9 by default) x HBM, subtracts the "
                         "weights and the working memory measured at start-up, and divides the rest by the bytes of one block "
                         "(--block-size tokens) to get num_gpu_blocks; the lab's POOL_BLOCKS sets that number directly.",

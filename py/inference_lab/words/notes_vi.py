@@ -16,12 +16,14 @@ SAY = {
     "note.diagram": "trang này không có sơ đồ Tab 01 (sơ đồ ở trang bài học gốc); [n · Tên] là tên ô trên sơ đồ đó, và bảng ánh xạ "
                     "trên trang cho biết mỗi khối nằm ở đâu trong mã.",
     "note.cancel": "lab này CÓ mô phỏng hủy yêu cầu khi một yêu cầu có cancel_at (như đường abort của vLLM); trace này không có yêu cầu nào bị hủy.",
-    "note.heads": "hai head cho phân phối khác nhau vì phép chiếu Q và K của chúng (W_Q, W_K) khác nhau, không phải vì mỗi head có K/V "
-                  "riêng: dưới GQA, các head dùng chung một K/V vẫn cho hàng attention khác nhau vì Q của chúng khác.",
+    "note.greedy": "{fid} là greedy (temperature 0): logits không chia temperature và không có lần rút ngẫu nhiên nào; token là argmax của logits, ID {d[token]} = '{d[token_text]}', còn xác suất ở trên là softmax của logits giữ nguyên.",
+    "note.heads": "trọng số attention chỉ phụ thuộc vào Q và K (softmax của Q·Kᵀ; V được trộn vào sau): ở đây (MHA) mỗi head có W_Q và "
+                  "W_K riêng, nên có Q, K và hàng riêng; dưới GQA, các head dùng chung một K vẫn cho hàng khác nhau vì Q của chúng khác.",
     "note.pool_limits": "lab này CÓ mô phỏng prefix cache với đếm tham chiếu (PREFIX_CACHE=on) và preemption kiểu recompute khi hết block; "
                         "lần chạy này tắt prefix cache và không lần nào hết block.",
     "note.recompute": "K/V tính lại sau preempt khớp bản cũ vì lab tính bằng NumPy float64; trên GPU, batch khác làm đổi kernel và thứ tự "
                       "cộng, nên K/V và token greedy có thể khác (batch invariance).",
+    "note.vllm_memory_auto": "vLLM không nhận số block trực tiếp: nó lấy gpu_memory_utilization (mặc định 0.9) x HBM, trừ trọng số và vùng nhớ làm việc đo lúc khởi động, rồi chia phần còn lại cho số byte của một block (--block-size token) để ra num_gpu_blocks; POOL_BLOCKS = {n} của lần chạy này là số mà POOL_BLOCKS=auto cho: cùng phép tính đó từ datasheet (khối [10]), chặn ở mức trace này giữ cùng lúc được.",
     "note.vllm_memory": "vLLM không nhận số block trực tiếp: nó lấy gpu_memory_utilization (mặc định 0.9) x HBM, trừ trọng số và vùng "
                         "làm việc đo lúc khởi động, rồi chia phần còn lại cho số byte mỗi block (--block-size token) để ra num_gpu_blocks; "
                         "POOL_BLOCKS của lab đặt thẳng con số đó.",

@@ -112,13 +112,14 @@ def summary_lines(w, ctx, checks) -> list[str]:
         first = w("summary.followed", fl=fl, fm=fm)
     else:
         first = w("summary.not_followed", refusal=refusal(w, ctx), how=how_to_follow(w, ctx))
-    lines = [w("summary.title"), first, w("summary.tokens"), w("summary.distributions"), w("summary.simulated"),
-             *stand_in_note(w, ctx, checks)]
+    spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"      # sampled draws may differ: only greedy tokens are the same
+    lines = [w("summary.title"), first, w("summary.tokens_spec" if spec else "summary.tokens"), w("summary.distributions"),
+             w("summary.simulated"), *stand_in_note(w, ctx, checks)]
     failed = [c for c in checks if not c.ok]
     if failed:
         lines.append(w("summary.fail", labels="; ".join(w.checks[c.name] for c in failed)))
     else:
-        lines.append(w("summary.pass"))
+        lines.append(w("summary.pass_spec" if spec else "summary.pass"))
     return lines
 
 

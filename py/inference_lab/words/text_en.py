@@ -134,8 +134,10 @@ SAY = {
     "b2.no_lengths": "Prompt lengths: no request was served.",
     "b2.blocked": "Blocked: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} is ready after {d[prep]:ms}.",
+    "b2.ready_fine": "{d[follow][id]} is ready after {d[prep]:ms3}.",
     "b2.never_queued": "{d[follow][id]} never entered the queue, so it has no preparation time.",
     "b2.prep_cost": "Preparation cost (assumed): gateway {cfg[COST_GATEWAY]:ms} + {per_token:.2f} ms per token -> {prep}",
+    "b2.prep_cost_fine": "Preparation cost (assumed): gateway {cfg[COST_GATEWAY]:ms3} + {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token -> {prep}",
     "b2.conclusion": "Conclusion: the same text must give the same token IDs on every replica; a wrong tokenizer or chat template changes how the model behaves.",
     # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
     "b2.bytes": "Byte fallback ON (BYTE_FALLBACK=on): vocabulary = {d[base_vocab]} BPE tokens + {d[n_bytes]} byte tokens <0x00>..<0xFF>; "
@@ -145,10 +147,10 @@ SAY = {
                           "byte fallback (Llama 2) fall back to UTF-8 bytes, and accented text just costs more tokens; try BYTE_FALLBACK=on (--byte-fallback).",
     "b2.byte_chars": "{r[id]}: {chars}.",
     "b2.byte_char": "'{c}' = {pieces}",
-    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]:pl token} ({r[byte_tokens]:pl byte token}, {per_word:.1f} tokens per word); "
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]:pl token} ({r[byte_tokens]:pl byte token}; {per_word:.1f} tokens per word, <bos> left out); "
                     "without accents \"{r[plain]}\" = {r[plain_prompt]:pl token} ({plain_per_word:.1f} per word): {r[extra]:pl more token} -> the prompt takes "
-                    "{r[blocks]:pl KV block} instead of {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), about {r[extra_time]:ms} more preparation + prefill{ttft}.",
-    "b2.byte_ttft": "; measured TTFT {r[ttft]:ms}, {r[plain_ttft]:ms} when the whole trace runs again without accents",
+                    "{r[blocks]:pl KV block} instead of {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), and the per-token costs alone add {r[extra_time]:ms} of preparation + prefill{ttft}.",
+    "b2.byte_ttft": "; measured TTFT {r[ttft]:ms}, {r[plain_ttft]:ms} when the whole trace runs again without accents (the measured difference also counts whole steps: a longer prompt may need another prefill chunk, and preparation done while the request waits for a slot anyway adds nothing)",
     "b2.template": "The chat template here adds only <bos>; a real chat template (Llama 3, ChatML) also wraps the text in role tokens "
                    "(system / user / assistant headers, end of turn) and often a system prompt: tokens that are prefilled and kept in the KV cache too.",
     # ── [3] ────────────────────────────────────────────────────────────────
@@ -165,7 +167,13 @@ SAY = {
     "b3.step": "step {i:>2}: {st[start]:ms} -> {st[end]:ms} | waiting={st[waiting]} running={st[running]} | {work}",
     "b3.no_steps": "No steps: no request was served.",
     "b3.late": "{r[id]} has arrived but is still in input preparation, ready at {r[ready]:ms}",
+    "b3.late_fine": "{r[id]} has arrived but is still in input preparation, ready at {r[ready]:ms3}",
     "b3.observe": "Observation: step 1 starts at {start:ms} with {lone} only; {late}. The scheduler does not wait.",
+    "b3.observe_fine": "Observation: step 1 starts at {start:ms3} with {lone} only; {late}. The scheduler does not wait.",
+    "b3.observe_all": "Observation: step 1 starts at {start:ms} with {ids}: every request that had arrived by then was ready, so none waits for input preparation.",
+    "b3.observe_all_fine": "Observation: step 1 starts at {start:ms3} with {ids}: every request that had arrived by then was ready, so none waits for input preparation.",
+    "b3.observe_some": "Observation: step 1 starts at {start:ms} with {ids}; {late}. The scheduler does not wait.",
+    "b3.observe_some_fine": "Observation: step 1 starts at {start:ms3} with {ids}; {late}. The scheduler does not wait.",
     "b3.mixed_roofline": "Steps {mixed} decode for running requests and prefill for new ones at once: under CLOCK=roofline they are ONE forward pass that reads the weights once for the whole step (the point of chunked prefill, Sarathi), but decode still waits for the whole step to finish.",
     "b3.mixed": "Steps {mixed} decode for running requests and prefill for new ones at once: they share one step and (under the assumed cost formula) the two phases run back to back, so decode waits for the prefill to finish.",
     "b3.not_mixed": "No step mixes decode and prefill.",
@@ -191,6 +199,7 @@ SAY = {
     "b3.chunks": "Chunked prefill: the prompt of {fid}, {f[prompt_len]} tokens long, is processed in chunks {d[chunks]} (budget {cfg[TOKEN_BUDGET]} tokens per step).",
     "b3.chunks_redo": "These chunks include what {fid} had to prefill again after being preempted {f[preempted]:pl time}.",
     "b3.follow_wait": "{fid}: ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} for a slot.",
+    "b3.follow_wait_fine": "{fid}: ready at {f[ready]:ms3}, but its first step starts at {f[start]:ms3} -> waited {f[queue]:ms3} for a slot.",
     "b3.conclusion": "Conclusion: continuous batching admits new requests at every step boundary as soon as a slot frees up, without waiting for the previous batch to finish.",
     "b3.overtaken": "{x[id]} (priority {x[priority]}, arrived {x[arrival]:ms})",
     "b3.overtake": "Priority at step {o[step]} ({o[time]:ms}): {o[request]} (priority {o[priority]}) starts running before {behind} "
@@ -205,10 +214,13 @@ SAY = {
     "b4.cache_shape": "After prefill, the cache of {fid} holds K of shape {shape} = (heads, tokens, head dim); V has the same shape.",
     "b4.last_row": "Only the LAST row of the logits picks the first token: {row:vec2}",
     "b4.how_to_read": "How to read it: {n} columns = {n} tokens in the vocabulary; the three highest scores are at IDs {d[top3]} = {d[top3_tokens]} (scores {d[top3_scores]:vec2}).",
+    "b4.how_to_read_bytes": "How to read it: {n} columns = the {n} BPE tokens the LM head scores (the 256 byte tokens are input-only in this lab: read through their embedding rows, never generated, so a prompt without accents gets the same logits as with BYTE_FALLBACK=off); the three highest scores are at IDs {d[top3]} = {d[top3_tokens]} (scores {d[top3_scores]:vec2}).",
     "b4.first_token": "The first token of {fid} appears at {d[first_time]:ms} -> TTFT = {d[first_time]:ms} - {d[arrival]:ms} = {d[ttft]:ms}.",
     # ── [5] ────────────────────────────────────────────────────────────────
     "b5.title": "Attention weights and logits are two different distributions",
     "b5.parity": "largest difference <= 1e-9: {ok} (what is left is float64 rounding only).",
+    "b5.parity_fail": "largest difference <= 1e-9: False (the largest difference is {x:.2e}, far beyond float64 rounding: the cached path and the full recompute computed different things).",
+    "b5.rows_fail": "Each row is a softmax over source POSITIONS and sums to 1. The causal mask should give every future position probability 0, but the check at the end of this block fails: a position's logits depend on which positions were in the same pass, which is what happens when a row reads positions after it (no causal mask) or when the cached K/V differ from recomputed ones.",
     "b5.rows": "Each row is a softmax over source POSITIONS and sums to 1; future positions are blocked by the causal mask (probability 0).",
     "b5.heads": "The two heads are concatenated, go through W_O, the residual, SwiGLU, then the LM head gives {d[vocab]} scores over candidate TOKENS (the logits row of block [4]).",
     "b5.difference": "The difference: attention weights say 'which positions to read from'; logits say 'which token comes next'. Probabilities over the vocabulary only appear in block [8].",
@@ -216,6 +228,7 @@ SAY = {
     "b5.last_row": "Last row of the prefill: token '{d[token_text]}' (ID {d[token]}) at position {d[position]} looks back at {n} source positions 0..{d[position]}.",
     "b5.head": "Attention weights head {h}: {a:vec} sum = {total:.6f}",
     "b5.how_to_read": "How to read it: each head has its own K/V (MHA), so each gives a different distribution; head 0 looks most at position {d[argmax][0]}, head 1 looks most at position {d[argmax][1]}.",
+    "b5.how_to_read_lab": "How to read it: attention weights depend on Q and K only (softmax of Q·Kᵀ); each head has its own W_Q and W_K (MHA), so its own Q and K and a different distribution; head 0 looks most at position {d[argmax][0]}, head 1 looks most at position {d[argmax][1]}. Under GQA, heads that share one K still give different rows because their Q differs.",
     "b5.check_all": "Numerical check: logits through the KV cache match recomputing the whole sequence at EVERY step (prefill + decode, all 3 requests), {parity}",
     # ── [6] ────────────────────────────────────────────────────────────────
     "b6.title": "Physical blocks, block tables and freeing blocks",
@@ -289,6 +302,9 @@ SAY = {
     "b8.warning": "Warning: the text is gibberish (or one word repeated) because the weights are random and untrained; only the mechanics of picking a token and stopping are real.",
     "b8.stop_check": "Stop check after every token: <eos> or max_new_tokens reached. Result:",
     "b8.sampling": "{fid}: temperature {d[temperature]}, top_k {d[top_k]}, top_p {d[top_p]}, seed {d[seed]}; applied to the logits row of block [4].",
+    "b8.probs_greedy": "Greedy (temperature 0): the softmax of the logits as they are (no division by a temperature) -> PROBABILITIES over {d[vocab]} tokens, sum = {d[probs_sum]:.6f}. Top five tokens: ",
+    "b8.kept_greedy": "No top-k/top-p filter and no random draw: greedy keeps only the highest score ({n:pl token}): ",
+    "b8.draw_greedy": "The highest score is ID {d[token]} = '{d[token_text]}' (argmax; seed {d[seed]} is not used). Choosing a token is not yet processing it: it enters the cache at the next decode step.",
     "b8.probs": "Logits divided by the temperature, then softmax -> PROBABILITIES over {d[vocab]} tokens, sum = {d[probs_sum]:.6f}. Top five tokens: ",
     "b8.kept": "The top-k/top-p filter keeps {n:pl token}, renormalized to sum to 1: ",
     "b8.draw": "Random draw (seed {d[seed]}) gives ID {d[token]} = '{d[token_text]}'. Sampling a token is not yet processing it: it enters the cache at the next decode step.",
@@ -302,6 +318,7 @@ SAY = {
     "b9.logit_error_other": "Logit error on prompt {d[probe]} (instead of {fid}, which has no token IDs; original vs quantized model, <bos> left out), largest = {d[logit_err]:.4f}.",
     "b9.conclusion": "Conclusion: a small numerical error only says the numbers are close; whether it changes which token is picked is checked in block [13].",
     "b9.limitation": "Limitation: the lab simulates 'store integers, dequantize to floats to multiply'; real integer kernels add their own error and run at other speeds. A quantized KV cache is not simulated.",
+    "b9.limitation_kv_bits": "Limitation: the lab simulates 'store integers, dequantize to floats to multiply'; real integer kernels add their own error and run at other speeds. KV_BITS={cfg[KV_BITS]} is counted in the capacity and the time sums (block [10], the bytes each step reads), but the lab's own cache values stay float64, not quantized: the error of a KV cache stored at {cfg[KV_BITS]} bits is not simulated.",
     # ── [10] ───────────────────────────────────────────────────────────────
     "b10.title": "Weights + KV + workspace",
     "b10.lab": "In the lab: float64 weights = {d[weight_bytes]} bytes; KV pool = {cfg[POOL_BLOCKS]} blocks x {cfg[BLOCK_SIZE]} tokens x {bpt} bytes/token = {d[pool_bytes]} bytes.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
+from .text_compute import beyond_seed
 
 
 # ── [1] ────────────────────────────────────────────────────────────────────
@@ -47,6 +48,12 @@ def abort_line(w, a) -> str:
 
 
 # ── [2] ────────────────────────────────────────────────────────────────────
+def fine_times(cfg) -> bool:
+    """Preparation times to the µs: a run the seed cannot make whose gateway or per-token cost is not a multiple
+    of 10 µs (the roofline clock's 1 µs per token), where 0.206 and 0.211 ms would both print as 0.21 ms."""
+    return beyond_seed(cfg) and (cfg["COST_TOKENIZE_PER_TOKEN"] % 10 != 0 or cfg["COST_GATEWAY"] % 10 != 0)
+
+
 def block2_follow(w, d, ctx) -> list[str]:
     f, fl = d["follow"], ctx.follow
     lines = []
@@ -79,8 +86,9 @@ def block2(w, d, ctx):
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
         lines.append(w("b2.real_tokenizers"))
     lines += byte_lines(w, d.get("byte_cost"), d.get("byte_fallback"))
-    prep = w("b2.ready", d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
-    lines.append(w("b2.prep_cost", cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
+    fine = "_fine" if fine_times(ctx.cfg) else ""
+    prep = w("b2.ready" + fine, d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
+    lines.append(w("b2.prep_cost" + fine, cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
     lines.append(w("b2.conclusion"))
     return w("b2.title"), lines
 
@@ -95,7 +103,7 @@ def byte_lines(w, bc, on) -> list[str]:
         chars = ", ".join(w("b2.byte_char", c=c, pieces=" ".join(p)) for c, p in r["chars"])
         ttft = w("b2.byte_ttft", r=r) if r["ttft"] is not None and r["plain_ttft"] is not None else ""
         lines += [w("b2.byte_chars", r=r, chars=chars),
-                  w("b2.byte_cost", r=r, d=bc, per_word=r["prompt"] / r["words"], plain_per_word=r["plain_prompt"] / r["words"],
+                  w("b2.byte_cost", r=r, d=bc, per_word=(r["prompt"] - 1) / r["words"], plain_per_word=(r["plain_prompt"] - 1) / r["words"],   # <bos> left out
                     ttft=ttft)]
     return lines
 
@@ -109,17 +117,23 @@ def preemption_line(w, p, policy="fcfs") -> str:
     return at + w("b3.preempt", p=p, who=who)
 
 
+def task_word(rid, phase, n, proposed) -> str:
+    """`A:p:6`, `A:d:1`, or under speculative decoding `A:v:1+3` (the pending token + 3 proposals in one pass)."""
+    k = proposed.get(rid, 0) if phase == "decode" else 0
+    return f"{rid}:v:{n}+{k}" if k else f"{rid}:{phase[0]}:{n}"
+
+
 def block3(w, d, ctx):
     fid = ctx.follow["id"]
-    lines = [w("b3.legend")]
+    spec_on = ctx.cfg.get("SPEC_METHOD", "off") != "off"
+    lines = [w("b3.legend") + (w("b3.legend_spec") if spec_on else "")]
     for i, st in enumerate(d["steps"]):
-        work = " ".join(f"{rid}:{p[0]}:{n}" for rid, p, n in st["tasks"])
+        work = " ".join(task_word(rid, p, n, st.get("proposed", {})) for rid, p, n in st["tasks"])
         lines.append(w("b3.step", i=i + 1, st=st, work=work))
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
     else:
-        late = ", ".join(w("b3.late", r=r) for r in d["late"])
-        lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
+        lines.append(observe_line(w, d, ctx.cfg))
     mixed = d["mixed"]
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
     lines.append(w(mixed_key, mixed=mixed) if mixed else w("b3.not_mixed"))
@@ -133,11 +147,26 @@ def block3(w, d, ctx):
         lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
-        lines.append(w("b3.follow_wait", fid=fid, f=f))
+        lines.append(w("b3.follow_wait_fine" if fine_times(ctx.cfg) else "b3.follow_wait", fid=fid, f=f))
     else:
         lines += not_followed(w, ctx)
     lines.append(w("b3.conclusion"))
     return w("b3.title"), lines
+
+
+def observe_line(w, d, cfg) -> str:
+    """Who step 1 starts with and who had arrived but was still being prepared. The seed names only the first
+    task's request and calls every other arrival late; beyond the seed, every request of step 1 is named."""
+    fine = "_fine" if fine_times(cfg) else ""
+    start = d["steps"][0]["start"]
+    first = list(dict.fromkeys(t[0] for t in d["steps"][0]["tasks"]))
+    if not beyond_seed(cfg) or (len(first) == 1 and d["late"]):
+        late = ", ".join(w("b3.late" + fine, r=r) for r in d["late"])
+        return w("b3.observe" + fine, start=start, lone=d["lone"], late=late)
+    late = [r for r in d["late"] if r["id"] not in first]
+    if not late:
+        return w("b3.observe_all" + fine, start=start, ids=", ".join(first))
+    return w("b3.observe_some" + fine, start=start, ids=", ".join(first), late=", ".join(w("b3.late" + fine, r=r) for r in late))
 
 
 def overtake_line(w, o) -> str:

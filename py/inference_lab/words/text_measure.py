@@ -23,8 +23,16 @@ def block9(w, d, ctx):
         lines.append(w("b9.logit_error", fid=fid, d=d))
     elif d["probe"] is not None:
         lines.append(w("b9.logit_error_other", fid=fid, d=d))
-    lines += [w("b9.conclusion"), w("b9.limitation")]
+    lines += [w("b9.conclusion"), b9_limitation(w, ctx.cfg)]
     return w("b9.title", d=d), lines
+
+
+def b9_limitation(w, cfg) -> str:
+    """Under the roofline clock with KV_BITS below 16 the capacity sums count quantized KV (block [10], the
+    steps' bytes) while the lab's own cache stays float64: say both, not "not simulated"."""
+    if cfg.get("CLOCK") == "roofline" and cfg.get("KV_BITS", 16) < 16:
+        return w("b9.limitation_kv_bits", cfg=cfg)
+    return w("b9.limitation")
 
 
 # ── [10] ───────────────────────────────────────────────────────────────────
@@ -92,9 +100,12 @@ def ttft_saved_line(w, rows) -> str:
 
 
 def block11(w, d, ctx):
-    lines = [w("b11.legend")]
+    spec = spec_on(ctx.cfg)
+    lines = [w("b11.legend") + (w("b11.legend_spec") if spec else "")]
     for i, st in enumerate(d["steps"]):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
+        if spec:          # speculation: the decode column counts the verified proposals too (1 + k each)
+            st = dict(st, decode=f"{st['decode']}+{sum(st['proposed'].values())}" if st.get("proposed") else st["decode"])
         lines.append(w("b11.step", i=i + 1, st=st, cfg=ctx.cfg, dur=st["end"] - st["start"],
                         pct=100 * st["kv_used"] / ctx.cfg["POOL_BLOCKS"], mark=mark))
     lines.append(w("b11.breakdown"))
@@ -113,6 +124,10 @@ def block11(w, d, ctx):
 
 
 # ── [12] ───────────────────────────────────────────────────────────────────
+def spec_on(cfg) -> bool:
+    return cfg.get("SPEC_METHOD", "off") != "off"
+
+
 def opt_ms(v) -> str:
     return ms(v) if v is not None else "n/a"
 
@@ -129,9 +144,11 @@ def policy_line(w, p, cfg) -> str:
     return line + (w("b12.preemptions", p=p) if p["preemptions"] else "")
 
 
-def reading_line(w, policies) -> str:
+def reading_line(w, policies, cfg) -> str:
     by = {p["policy"]: p for p in policies}
     nochunk, chunked = by["nochunk"], by["chunked"]
+    if spec_on(cfg) and nochunk["served"] and chunked["served"] and nochunk["worst_gap"] <= 1.05 * chunked["worst_gap"]:
+        return w("b12.reading_spec", nochunk=nochunk, chunked=chunked)     # the longest gap is a verify step, not a prompt
     if nochunk["served"] and chunked["served"] and nochunk["mean_ttft"] < chunked["mean_ttft"] and nochunk["worst_gap"] > chunked["worst_gap"]:
         return w("b12.reading", nochunk=nochunk, chunked=chunked)
     return w("b12.reading_other")
@@ -148,7 +165,9 @@ def roofline_why(w, d, cfg) -> list[str]:
     mixed = next((p for p in (chunked, nochunk) if p["mixed"] and p["decode_us"] is not None), None)
     if mixed:
         slow = mixed["mixed_us"] > 1.1 * mixed["decode_us"]     # the prompt tokens made the mixed step compute-bound
-        lines.append(w("b12.roofline_mixed_compute" if slow else "b12.roofline_mixed", mixed_us=mixed["mixed_us"], decode_us=mixed["decode_us"],
+        key = "b12.roofline_mixed_draft" if cfg.get("SPEC_METHOD") == "draft" else (
+            "b12.roofline_mixed_compute" if slow else "b12.roofline_mixed")
+        lines.append(w(key, mixed_us=mixed["mixed_us"], decode_us=mixed["decode_us"],
                        gb=d["weights_read"] / 1e9, static=static, nochunk=nochunk, chunked=chunked))
     best = min(by.values(), key=lambda p: p["span"])["span"]
     names = dict(budget=cfg["TOKEN_BUDGET"], static=static, nochunk=nochunk, chunked=chunked)
@@ -174,7 +193,7 @@ def block12(w, d, ctx):
     lines.append(w("b12.baseline"))
     lines.append(w("b12.legend"))
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
-    lines.append(reading_line(w, d["policies"]))
+    lines.append(reading_line(w, d["policies"], ctx.cfg))
     roofline = ctx.cfg.get("CLOCK") == "roofline"
     if roofline:
         parts = "; ".join(w("b12.roofline_policy", name=policy_name(w, p["policy"], ctx.cfg).strip(), p=p)

@@ -19,6 +19,8 @@ of the run (lab.py, block_data.py).
 """
 from __future__ import annotations
 
+from .text_compute import beyond_seed
+
 SEED_REQUESTS = 5          # the seed's header says "5 yêu cầu" whatever the trace
 SEED_SERVED = 3            # the seed's blocks [5] [7] [11] [12] say "3 yêu cầu" whatever is served
 
@@ -85,6 +87,19 @@ def mixed_step_note(w, cfg, mixed) -> list[str]:
               dec=cfg["COST_DECODE_FIXED"])]
 
 
+def memory_note(w, cfg, shadow) -> str:
+    """How vLLM sizes its pool, and how this run's pool was sized: set directly, or what POOL_BLOCKS=auto gives
+    (config.auto_pool_blocks: vLLM's sum from the datasheets, capped at what the trace can hold)."""
+    if shadow:
+        holders = len(cfg["REQUESTS"])
+        if cfg.get("REPLICAS", 1) > 1 or cfg.get("DISAGG") == "on":
+            holders = min(holders, cfg["SLOTS"])
+        auto = max(1, min(shadow["blocks"], holders * -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"])))
+        if cfg["POOL_BLOCKS"] == auto:
+            return w("note.vllm_memory_auto", n=auto)
+    return w("note.vllm_memory")
+
+
 def notes(w, parts: dict, ctx, record: dict) -> dict:
     """{part: [note]} for the run: `parts` = {"header": header_data, 1..13: block data}, `record` = the run log."""
     d, fl = parts, ctx.follow
@@ -93,11 +108,13 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
     out = {"header": header_notes(w, ctx.cfg)}
     if fl["served"]:
         out["3"] = wait_notes(w, record, [fl["id"]])
-        out["5"] = [w("note.heads")] + count_notes(w, served)
+        out["5"] = ([] if beyond_seed(ctx.cfg) else [w("note.heads")]) + count_notes(w, served)
         out["7"] = count_notes(w, served)
     out["6"] = ([w("note.pool_limits")] if not (ctx.cfg["PREFIX_CACHE"] == "on" or d[6]["any_preemption"]) else []) + (
         [w("note.recompute")] if d[6]["preemptions"] else [])
-    out["10"] = [w("note.vllm_memory")]
+    if fl["served"] and d[8].get("mode") == "greedy" and not beyond_seed(ctx.cfg):    # the seed's line says "temperature"
+        out["8"] = [w("note.greedy", fid=fl["id"], d=d[8])]
+    out["10"] = [memory_note(w, ctx.cfg, d[10].get("shadow"))]
     out["11"] = [w("note.vllm_metrics")] + wait_notes(w, record, served_ids) + count_notes(w, served)
     out["12"] = ([w("note.itl"), w("note.batch_invariance")] + mixed_step_note(w, ctx.cfg, d[3]["mixed"])
                  + count_notes(w, served))

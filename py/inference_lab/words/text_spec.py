@@ -23,10 +23,19 @@ def request_line(w, rid, r, rate) -> str:
     return w("spec.alpha", rid=rid, r=dict(r, **rate), k=r["proposed"] / rate["verifies"])
 
 
-def compare_line(w, c) -> str:
-    if c["tpot_on"] is None or c["tpot_off"] is None:
-        return w("spec.compare_no_tpot", c=c)
-    return w("spec.compare", c=c, speedup=c["tpot_off"] / c["tpot_on"] if c["tpot_on"] else 0.0)
+def compare_lines(w, c) -> list[str]:
+    """TPOT against the run without speculation (faster or SLOWER, in words), then throughput: the same work only
+    when both runs generated as many tokens (sampled requests draw other tokens and stop elsewhere)."""
+    lines = []
+    if c["tpot_on"] is not None and c["tpot_off"] is not None:
+        x = c["tpot_off"] / c["tpot_on"] if c["tpot_on"] else 0.0
+        speed = w("spec.faster" if x >= 1 else "spec.slower", x=x)
+        lines.append(w("spec.compare", c=c, speed=speed))
+    else:
+        lines.append(w("spec.compare_no_tpot", c=c))
+    same_work = c.get("tokens_on") == c.get("tokens_off")
+    lines.append(w("spec.compare_tput" if same_work else "spec.compare_tput_other", c=c))
+    return lines
 
 
 def batch_lines(w, s, cfg) -> list[str]:
@@ -53,7 +62,7 @@ def block7_lines(w, d, ctx) -> list[str]:
         lines.append(w("spec.follow_none", fid=fid))
     lines += [request_line(w, rid, r, d["spec_rates"][rid]) for rid, r in s["per_request"].items()]
     lines.append(w("spec.total", s=s, b=d["spec_batch"]))
-    lines.append(compare_line(w, d["spec_compare"]))
+    lines += compare_lines(w, d["spec_compare"])
     return lines + batch_lines(w, d["spec_batch"], ctx.cfg) + [w("spec.lossless")]
 
 

@@ -11,6 +11,7 @@ block [12]'s comparison runs, which are not recorded.
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from functools import partial
 from itertools import chain
@@ -74,6 +75,8 @@ def arrive_line(w, e) -> str:
 
 
 def admit_line(w, e, slots) -> str:
+    """One admission; `e["room"]` is the room left when this request was admitted (the step's room less the
+    requests admitted before it in the same step)."""
     return w("admit.full_group" if e["why"] == "full_group" else "admit.room", e=e, slots=slots)
 
 
@@ -151,16 +154,29 @@ def budget_lines(w, it) -> list[str]:
         return [head + budget_in_order(w, it) + tail]
     decodes = [t for t in it["tasks"] if t[1] == "decode"]
     chunks = [t for t in it["tasks"] if t[1] == "prefill"]
-    parts = [w("budget.decodes", ids=", ".join(f"{t[0]} 1" for t in decodes)) if decodes else w("budget.no_decode")]
+    parts = [w("budget.decodes", ids=", ".join(decode_share(w, t[0], it) for t in decodes)) if decodes else w("budget.no_decode")]
     if chunks:
-        rest = w("budget.left", left=cap - len(decodes)) if cap is not None else w("budget.prompts")
+        taken = sum(1 + proposals(it, t[0]) for t in decodes)
+        rest = w("budget.left", left=cap - taken) if cap is not None else w("budget.prompts")
         parts.append(rest + ", ".join(f"{t[0]} {t[2]}" for t in chunks))
     return [head + "; ".join(parts) + tail]
 
 
+def proposals(it, rid) -> int:
+    """How many proposals `rid` verified this step (speculative decoding; 0 without)."""
+    return len(it.get("spec", {}).get(rid, {}).get("proposed", []))
+
+
+def decode_share(w, rid, it) -> str:
+    """A decode's share of the budget: "A 1", or "A 1 + 3 proposals" when it verifies proposals."""
+    k = proposals(it, rid)
+    return w("budget.decode_spec", id=rid, k=k) if k else f"{rid} 1"
+
+
 def budget_in_order(w, it) -> str:
     """The tasks of a step an edited plan_tasks ordered otherwise, in that order, and who got no decode."""
-    order = ", ".join(w("budget.task_" + t[1], id=t[0], n=1 if t[1] == "decode" else t[2]) for t in it["tasks"])
+    order = ", ".join(w("budget.task_decode_spec", id=t[0], k=proposals(it, t[0])) if t[1] == "decode" and proposals(it, t[0])
+                      else w("budget.task_" + t[1], id=t[0], n=1 if t[1] == "decode" else t[2]) for t in it["tasks"])
     skipped = undecoded(it)
     return w("budget.in_order", order=order) + (w("budget.no_decode_for", ids=", ".join(skipped)) if skipped else "")
 
@@ -255,20 +271,30 @@ def kv_line(w, it, pool_blocks) -> str:
 
 
 def cost_line(w, it, cfg) -> str:
-    """CLOCK = roofline: the step's bound in words and numbers, the physical floor before the efficiencies
-    (roofline.py's formula; the GPU's peak and bandwidth from hardware.py)."""
+    """CLOCK = roofline: the step's bound in words and numbers, the physical floor at the full peak, then the time
+    at the configured efficiencies (roofline.py's formula; the GPU's peak and bandwidth from hardware.py) and,
+    with a draft model, its passes (speculative.py: the step's duration minus the target's pass)."""
     gpu, cost, bits = GPUS[cfg["GPU"]], it["cost"], cfg["ACT_BITS"]
-    decode = sum(1 for t in it["tasks"] if t[1] == "decode")
+    decodes = [t[0] for t in it["tasks"] if t[1] == "decode"]
+    verified = sum(proposals(it, rid) for rid in decodes)
     prefill = sum(t[2] for t in it["tasks"] if t[1] == "prefill")
-    what = ", ".join(([w("cost.decode", n=decode)] if decode else []) + ([w("cost.prefill", n=prefill)] if prefill else []))
+    what = [w("cost.decode_spec", n=len(decodes), k=verified) if verified else w("cost.decode", n=len(decodes))
+            ] if decodes else []
+    what = ", ".join(what + ([w("cost.prefill", n=prefill)] if prefill else []))
     gb, gflop = f"{cost['bytes'] / 1e9:.2f}", f"{cost['flops'] / 1e9:.0f}"
     if cost["bound"] == "memory":
         floor, term = cost["bytes"] / gpu.bandwidth, w("cost.by_bytes", gb=gb, tbs=f"{gpu.bandwidth / 1e12:g}")
     else:
         floor, term = cost["flops"] / gpu.peak(bits), w("cost.by_flops", gflop=gflop, tflops=f"{gpu.peak(bits) / 1e12:g}")
+    took = it["end"] - it["start"]
+    target = math.ceil((max(cost["flops"] / (gpu.peak(bits) * cfg["FLOPS_FRACTION"]),
+                            cost["bytes"] / (gpu.bandwidth * cfg["BANDWIDTH_FRACTION"])) + cfg["STEP_OVERHEAD"] / 1e6) * 1e6)
+    passes = max((proposals(it, rid) for rid in decodes), default=0) if cfg.get("SPEC_METHOD") == "draft" else 0
+    fractions = dict(bwf=cfg["BANDWIDTH_FRACTION"], ff=cfg["FLOPS_FRACTION"], overhead=cfg["STEP_OVERHEAD"], took=took)
+    tail = (w("cost.took_draft", n=passes, bits=cfg["QUANT_BITS"], target=target, extra=took - target, **fractions)
+            if passes and took > target else w("cost.took", **fractions))
     return w("cost.line", gpu=gpu.name, model=cfg["SHADOW_MODEL"], what=what, gb=gb, gflop=gflop,
-             bound=w("cost." + cost["bound"]), floor_ms=f"{floor * 1e3:.2f} ms", term=term, bwf=cfg["BANDWIDTH_FRACTION"],
-             ff=cfg["FLOPS_FRACTION"], overhead=cfg["STEP_OVERHEAD"], took=it["end"] - it["start"])
+             bound=w("cost." + cost["bound"]), floor_ms=f"{floor * 1e3:.2f} ms", term=term, tail=tail)
 
 
 # ── one step ───────────────────────────────────────────────────────────────
@@ -300,7 +326,8 @@ def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
     lines = [w("step.head", n=n, m=m, it=it, title=head)]
     lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
               if e["kind"] in ("arrive", "abort")]
-    lines += [admit_line(w, e, slots) for e in ev if e["kind"] == "admit"]
+    admits = [e for e in ev if e["kind"] == "admit"]
+    lines += [admit_line(w, dict(e, room=e["room"] - i), slots) for i, e in enumerate(admits)]   # each takes one
     lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
     lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
     lines += [kv_recv_line(w, e) for e in ev if e["kind"] == "kv_recv"]

@@ -70,6 +70,8 @@ SAY = {
                              "(in the order the edited plan_tasks returned).",
     "budget.in_order": "in the order the edited plan_tasks returned (not decodes first): {order}",
     "budget.task_decode": "{id} decode {n}",
+    "budget.decode_spec": "{id} 1 + {k:pl proposal}",
+    "budget.task_decode_spec": "{id} verify 1 + {k:pl proposal}",
     "budget.task_prefill": "{id} prompt {n}",
     "budget.no_decode_for": "; no decode this step for {ids}",
     "spec.verify": "{rid} verifies {k} proposals [{proposed}] in one forward pass ({k1} tokens through the KV cache): {n} accepted{tail}{gone}",
@@ -125,8 +127,10 @@ SAY = {
     # ── CLOCK = roofline: the step's cost (roofline.py) ────────────────────
     "cost.decode": "decode {n:pl token}",
     "cost.prefill": "prefill {n:pl token}",
-    "cost.line": "Cost on {gpu} ({model}): {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} "
-                 "(before BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} and STEP_OVERHEAD {overhead} µs, the step takes {took:ms}).",
+    "cost.line": "Cost on {gpu} ({model}): {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} at the full peak; {tail}.",
+    "cost.took": "at BANDWIDTH_FRACTION {bwf} and FLOPS_FRACTION {ff} of the peaks, plus STEP_OVERHEAD {overhead} µs, the step takes {took:ms}",
+    "cost.took_draft": "at BANDWIDTH_FRACTION {bwf} and FLOPS_FRACTION {ff} of the peaks, plus STEP_OVERHEAD {overhead} µs, the target model's pass takes {target:ms}; the draft model's passes add {extra:ms} (passes: {n}, one per proposed position of the longest proposal; weights of QUANT_BITS {bits} bits): the step takes {took:ms}",
+    "cost.decode_spec": "decode {n:pl token} + {k:pl proposal} verified",
     "cost.memory": "memory-bound",
     "cost.compute": "compute-bound",
     "cost.by_bytes": "{gb} GB ÷ {tbs} TB/s",

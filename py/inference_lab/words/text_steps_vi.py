@@ -72,6 +72,8 @@ SAY = {
                              "(theo thứ tự mà plan_tasks đã sửa trả về).",
     "budget.in_order": "theo thứ tự mà plan_tasks đã sửa trả về (không phải decode trước): {order}",
     "budget.task_decode": "{id} decode {n}",
+    "budget.decode_spec": "{id} 1 + {k} đề xuất",
+    "budget.task_decode_spec": "{id} kiểm tra 1 + {k} đề xuất",
     "budget.task_prefill": "{id} prompt {n}",
     "budget.no_decode_for": "; {ids} không được decode ở bước này",
     "spec.verify": "{rid} kiểm tra {k} đề xuất [{proposed}] trong một lượt forward ({k1} token qua KV cache): nhận {n}{tail}{gone}",
@@ -123,8 +125,10 @@ SAY = {
     # ── CLOCK = roofline: the step's cost (roofline.py) ────────────────────
     "cost.decode": "decode {n} token",
     "cost.prefill": "prefill {n} token",
-    "cost.line": "Chi phí trên {gpu} ({model}): {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} "
-                 "(trước BANDWIDTH_FRACTION {bwf}, FLOPS_FRACTION {ff} và STEP_OVERHEAD {overhead} µs, bước tốn {took:ms}).",
+    "cost.line": "Chi phí trên {gpu} ({model}): {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} ở mức đỉnh; {tail}.",
+    "cost.took": "với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, bước tốn {took:ms}",
+    "cost.took_draft": "với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, lượt của mô hình đích tốn {target:ms}; các lượt của mô hình nháp thêm {extra:ms} (số lượt: {n}, mỗi lượt một vị trí đề xuất của đề xuất dài nhất; trọng số QUANT_BITS {bits} bit): bước tốn {took:ms}",
+    "cost.decode_spec": "decode {n} token + kiểm tra {k} đề xuất",
     "cost.memory": "giới hạn bởi bộ nhớ (memory-bound)",
     "cost.compute": "giới hạn bởi tính toán (compute-bound)",
     "cost.by_bytes": "{gb} GB ÷ {tbs} TB/s",

@@ -138,8 +138,10 @@ SAY = {
     "b2.no_lengths": "Độ dài prompt: không có yêu cầu nào được phục vụ.",
     "b2.blocked": "Bị chặn: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} sẵn sàng sau {d[prep]:ms}.",
+    "b2.ready_fine": "{d[follow][id]} sẵn sàng sau {d[prep]:ms3}.",
     "b2.never_queued": "{d[follow][id]} không vào hàng đợi nên không có thời gian chuẩn bị.",
     "b2.prep_cost": "Chi phí chuẩn bị (giả định): cổng {cfg[COST_GATEWAY]:ms} + {per_token:.2f} ms mỗi token -> {prep}",
+    "b2.prep_cost_fine": "Chi phí chuẩn bị (giả định): cổng {cfg[COST_GATEWAY]:ms3} + {cfg[COST_TOKENIZE_PER_TOKEN]} µs mỗi token -> {prep}",
     "b2.conclusion": "Kết luận: cùng văn bản phải cho cùng token IDs trên mọi bản sao; tokenizer hay template sai làm đổi hành vi của mô hình.",
     # BYTE_FALLBACK=on only (the seed has no byte fallback, so these lines never meet its bytes)
     "b2.bytes": "Byte fallback BẬT (BYTE_FALLBACK=on): từ vựng = {d[base_vocab]} token BPE + {d[n_bytes]} token byte <0x00>..<0xFF>; "
@@ -149,10 +151,10 @@ SAY = {
                           "(Llama 2) lùi về các byte UTF-8, chữ có dấu chỉ tốn thêm token; thử BYTE_FALLBACK=on (--byte-fallback).",
     "b2.byte_chars": "{r[id]}: {chars}.",
     "b2.byte_char": "'{c}' = {pieces}",
-    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]} token ({r[byte_tokens]} token byte, {per_word:.1f} token mỗi từ); "
+    "b2.byte_cost": "{r[id]}: \"{r[text]}\" = {r[prompt]} token ({r[byte_tokens]} token byte; {per_word:.1f} token mỗi từ, không tính <bos>); "
                     "bỏ dấu \"{r[plain]}\" = {r[plain_prompt]} token ({plain_per_word:.1f} mỗi từ): thêm {r[extra]} token -> prompt chiếm "
-                    "{r[blocks]} block KV thay vì {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), chuẩn bị + prefill thêm khoảng {r[extra_time]:ms}{ttft}.",
-    "b2.byte_ttft": "; TTFT đo được {r[ttft]:ms}, chạy lại cả trace không dấu thì {r[plain_ttft]:ms}",
+                    "{r[blocks]} block KV thay vì {r[plain_blocks]} (BLOCK_SIZE {d[block_size]}), và riêng chi phí theo token đã thêm {r[extra_time]:ms} chuẩn bị + prefill{ttft}.",
+    "b2.byte_ttft": "; TTFT đo được {r[ttft]:ms}, chạy lại cả trace không dấu thì {r[plain_ttft]:ms} (chênh lệch đo được còn tính cả bước trọn: prompt dài hơn có thể cần thêm một đoạn prefill, và phần chuẩn bị làm trong lúc yêu cầu vẫn phải chờ chỗ chạy thì không thêm gì)",
     "b2.template": "Chat template ở đây chỉ thêm <bos>; chat template thật (Llama 3, ChatML) còn bọc văn bản bằng các token vai trò "
                    "(system / user / assistant, hết lượt) và thường một system prompt: cũng là token phải prefill và giữ trong KV cache.",
     # ── [3] ────────────────────────────────────────────────────────────────
@@ -169,7 +171,13 @@ SAY = {
     "b3.step": "bước {i:>2}: {st[start]:ms} -> {st[end]:ms} | chờ={st[waiting]} chạy={st[running]} | {work}",
     "b3.no_steps": "Không có bước nào: không yêu cầu nào được phục vụ.",
     "b3.late": "{r[id]} đã đến nhưng còn chuẩn bị đầu vào, sẵn sàng lúc {r[ready]:ms}",
+    "b3.late_fine": "{r[id]} đã đến nhưng còn chuẩn bị đầu vào, sẵn sàng lúc {r[ready]:ms3}",
     "b3.observe": "Quan sát: bước 1 bắt đầu lúc {start:ms} chỉ với {lone}; {late}. Bộ lập lịch không đợi.",
+    "b3.observe_fine": "Quan sát: bước 1 bắt đầu lúc {start:ms3} chỉ với {lone}; {late}. Bộ lập lịch không đợi.",
+    "b3.observe_all": "Quan sát: bước 1 bắt đầu lúc {start:ms} với {ids}: mọi yêu cầu đã đến lúc đó đều đã sẵn sàng, nên không yêu cầu nào phải đợi chuẩn bị đầu vào.",
+    "b3.observe_all_fine": "Quan sát: bước 1 bắt đầu lúc {start:ms3} với {ids}: mọi yêu cầu đã đến lúc đó đều đã sẵn sàng, nên không yêu cầu nào phải đợi chuẩn bị đầu vào.",
+    "b3.observe_some": "Quan sát: bước 1 bắt đầu lúc {start:ms} với {ids}; {late}. Bộ lập lịch không đợi.",
+    "b3.observe_some_fine": "Quan sát: bước 1 bắt đầu lúc {start:ms3} với {ids}; {late}. Bộ lập lịch không đợi.",
     "b3.mixed_roofline": "Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: dưới CLOCK=roofline chúng là MỘT lượt forward, trọng số đọc một lần cho cả bước (đó là lợi ích của chunked prefill, Sarathi), nhưng decode vẫn phải đợi cả bước xong.",
     "b3.mixed": "Bước {mixed} vừa decode cho yêu cầu đang chạy vừa prefill cho yêu cầu mới: chúng dùng chung một bước và (theo công thức chi phí giả định) hai pha chạy nối tiếp nên decode phải đợi prefill xong.",
     "b3.not_mixed": "Không có bước nào trộn decode và prefill.",
@@ -193,6 +201,7 @@ SAY = {
     "b3.chunks": "Chunked prefill: prompt {fid} dài {f[prompt_len]} token được xử lý theo các đoạn {d[chunks]} (ngân sách {cfg[TOKEN_BUDGET]} token mỗi bước).",
     "b3.chunks_redo": "Các đoạn trên gồm cả phần {fid} phải prefill lại sau {f[preempted]} lần bị preempt.",
     "b3.follow_wait": "{fid}: sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ chỗ chạy {f[queue]:ms}.",
+    "b3.follow_wait_fine": "{fid}: sẵn sàng lúc {f[ready]:ms3}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms3} -> chờ chỗ chạy {f[queue]:ms3}.",
     "b3.conclusion": "Kết luận: continuous batching đưa yêu cầu mới vào ở ranh giới từng bước ngay khi có chỗ trống, không đợi cả nhóm cũ xong.",
     "b3.overtaken": "{x[id]} (priority {x[priority]}, đến {x[arrival]:ms})",
     "b3.overtake": "Priority ở bước {o[step]} ({o[time]:ms}): {o[request]} (priority {o[priority]}) được vào chạy trước {behind} "
@@ -207,10 +216,13 @@ SAY = {
     "b4.cache_shape": "Sau prefill, cache của {fid} có K shape {shape} = (số head, số token, chiều mỗi head); V cùng shape.",
     "b4.last_row": "Chỉ hàng CUỐI của logits dùng để chọn token đầu tiên: {row:vec2}",
     "b4.how_to_read": "Cách đọc: {n} cột = {n} token trong từ vựng; ba điểm cao nhất ở ID {d[top3]} = {d[top3_tokens]} (điểm {d[top3_scores]:vec2}).",
+    "b4.how_to_read_bytes": "Cách đọc: {n} cột = {n} token BPE mà LM head chấm điểm (256 token byte ở lab này chỉ là đầu vào: đọc qua hàng embedding của chúng, không bao giờ được sinh ra, nên prompt không dấu cho cùng logits như khi BYTE_FALLBACK=off); ba điểm cao nhất ở ID {d[top3]} = {d[top3_tokens]} (điểm {d[top3_scores]:vec2}).",
     "b4.first_token": "Token đầu tiên của {fid} xuất hiện lúc {d[first_time]:ms} -> TTFT = {d[first_time]:ms} - {d[arrival]:ms} = {d[ttft]:ms}.",
     # ── [5] ────────────────────────────────────────────────────────────────
     "b5.title": "Attention weights và logits là hai phân phối khác nhau",
     "b5.parity": "sai lệch lớn nhất <= 1e-9: {ok} (phần dư chỉ là sai số làm tròn float64).",
+    "b5.parity_fail": "sai lệch lớn nhất <= 1e-9: False (sai lệch lớn nhất là {x:.2e}, vượt xa sai số làm tròn float64: đường qua cache và đường tính lại đã tính ra những thứ khác nhau).",
+    "b5.rows_fail": "Mỗi hàng là softmax trên các VỊ TRÍ nguồn, cộng lại bằng 1. Mặt nạ nhân quả lẽ ra cho mọi vị trí tương lai xác suất 0, nhưng phép kiểm tra cuối khối này không đạt: logits của một vị trí phụ thuộc vào những vị trí nào đi cùng lượt, điều xảy ra khi một hàng đọc cả các vị trí sau nó (không có mặt nạ nhân quả) hoặc khi K/V trong cache khác K/V tính lại.",
     "b5.rows": "Mỗi hàng là softmax trên các VỊ TRÍ nguồn, cộng lại bằng 1; vị trí tương lai bị mặt nạ nhân quả chặn (xác suất 0).",
     "b5.heads": "Hai head được ghép, qua W_O, cộng residual, SwiGLU, rồi LM head cho {d[vocab]} điểm số trên TOKEN ứng viên (chính là hàng logits ở khối [4]).",
     "b5.difference": "Phân biệt: attention weights nói 'lấy thông tin từ vị trí nào'; logits nói 'token nào đi sau'. Xác suất trên từ vựng chỉ xuất hiện ở khối [8].",
@@ -218,6 +230,7 @@ SAY = {
     "b5.last_row": "Lấy hàng cuối của prefill: token '{d[token_text]}' (ID {d[token]}) ở vị trí {d[position]} nhìn lại {n} vị trí nguồn 0..{d[position]}.",
     "b5.head": "Attention weights head {h}: {a:vec} tổng = {total:.6f}",
     "b5.how_to_read": "Cách đọc: mỗi head có K/V riêng (MHA) nên cho phân phối khác nhau; head 0 nhìn nhiều nhất vị trí {d[argmax][0]}, head 1 nhìn nhiều nhất vị trí {d[argmax][1]}.",
+    "b5.how_to_read_lab": "Cách đọc: trọng số attention chỉ phụ thuộc vào Q và K (softmax của Q·Kᵀ); mỗi head có W_Q và W_K riêng (MHA) nên có Q, K riêng và phân phối khác nhau; head 0 nhìn nhiều nhất vào vị trí {d[argmax][0]}, head 1 nhìn nhiều nhất vào vị trí {d[argmax][1]}. Dưới GQA, các head dùng chung một K vẫn cho hàng khác nhau vì Q của chúng khác.",
     "b5.check_all": "Kiểm tra số học: logits qua KV cache khớp tính lại cả chuỗi ở MỌI bước (prefill + decode, cả 3 yêu cầu), {parity}",
     # ── [6] ────────────────────────────────────────────────────────────────
     "b6.title": "Block vật lý, bảng block và việc trả block",
@@ -291,6 +304,9 @@ SAY = {
     "b8.warning": "Cảnh báo: văn bản vô nghĩa (hoặc lặp một chữ) vì trọng số ngẫu nhiên chưa huấn luyện; chỉ cơ chế chọn token và dừng là thật.",
     "b8.stop_check": "Kiểm tra dừng sau mỗi token: gặp <eos> hoặc đủ max_new_tokens. Kết quả:",
     "b8.sampling": "{fid}: temperature {d[temperature]}, top_k {d[top_k]}, top_p {d[top_p]}, seed {d[seed]}; áp cho hàng logits ở khối [4].",
+    "b8.probs_greedy": "Greedy (temperature 0): softmax của logits giữ nguyên (không chia temperature) -> XÁC SUẤT trên {d[vocab]} token, tổng = {d[probs_sum]:.6f}. Năm token cao nhất: ",
+    "b8.kept_greedy": "Không lọc top-k/top-p và không rút ngẫu nhiên: greedy chỉ giữ điểm cao nhất ({n} token): ",
+    "b8.draw_greedy": "Điểm cao nhất là ID {d[token]} = '{d[token_text]}' (argmax; seed {d[seed]} không được dùng). Chọn token chưa phải xử lý token: nó vào cache ở bước decode kế tiếp.",
     "b8.probs": "Logits chia temperature rồi softmax -> XÁC SUẤT trên {d[vocab]} token, tổng = {d[probs_sum]:.6f}. Năm token cao nhất: ",
     "b8.kept": "Lọc top-k/top-p giữ {n} token, tái chuẩn hóa tổng về 1: ",
     "b8.draw": "Rút ngẫu nhiên (seed {d[seed]}) được ID {d[token]} = '{d[token_text]}'. Chọn token chưa phải xử lý token: nó vào cache ở bước decode kế tiếp.",
@@ -304,6 +320,7 @@ SAY = {
     "b9.logit_error_other": "Sai số logits khi chạy prompt {d[probe]} (thay cho {fid}, không có token ID; so bản gốc với bản lượng tử hóa, bỏ <bos>) lớn nhất = {d[logit_err]:.4f}.",
     "b9.conclusion": "Kết luận: sai số số học nhỏ chỉ nói các con số gần nhau; có đổi quyết định chọn token hay không phải kiểm ở khối [13].",
     "b9.limitation": "Giới hạn: lab giả lập 'lưu số nguyên, giải nén ra số thực để nhân'; kernel số nguyên thật tạo thêm sai số và khác tốc độ. KV cache lượng tử hóa không được chạy.",
+    "b9.limitation_kv_bits": "Giới hạn: lab giả lập 'lưu số nguyên, giải nén ra số thực để nhân'; kernel số nguyên thật tạo thêm sai số và khác tốc độ. KV_BITS={cfg[KV_BITS]} được tính trong phép tính dung lượng và thời gian (khối [10], số byte mỗi bước đọc), nhưng giá trị trong cache của chính lab vẫn là float64, không lượng tử hóa: sai số mà KV cache {cfg[KV_BITS]} bit gây ra không được mô phỏng.",
     # ── [10] ───────────────────────────────────────────────────────────────
     "b10.title": "Trọng số + KV + vùng làm việc",
     "b10.lab": "Trong lab: trọng số float64 = {d[weight_bytes]} byte; bể KV = {cfg[POOL_BLOCKS]} block x {cfg[BLOCK_SIZE]} token x {bpt} byte/token = {d[pool_bytes]} byte.",

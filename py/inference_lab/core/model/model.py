@@ -31,13 +31,14 @@ LINEAR = ("Wq", "Wk", "Wv", "Wo", "Wg", "Wz", "Wf", "U")
 
 
 def make_weights(seed: int, vocab: int, extra: int = 0) -> dict:
-    """Random weights drawn in the seed's order (the order fixes every number); `extra` more vocabulary rows
-    (BYTE_FALLBACK's 256 byte tokens) are drawn afterwards, so the seed's `vocab` rows keep their numbers."""
+    """Random weights drawn in the seed's order (the order fixes every number); `extra` more embedding rows
+    (BYTE_FALLBACK's 256 byte tokens) are drawn afterwards, so the seed's `vocab` rows keep their numbers.
+    The byte tokens are input-only: the LM head U keeps the seed's `vocab` columns, so the logits, and every
+    token drawn from them, of a prompt without byte tokens are exactly those of the run without byte fallback."""
     rng = np.random.default_rng(seed)
     W = _seed_weights(rng, vocab)
     if extra:
         W["E"] = np.concatenate([W["E"], rng.normal(0, 0.5, (extra, D_MODEL))])       # (vocab + extra, D_MODEL)
-        W["U"] = np.concatenate([W["U"], rng.normal(0, 0.6, (D_MODEL, extra))], axis=1)   # (D_MODEL, vocab + extra)
     return W
 
 

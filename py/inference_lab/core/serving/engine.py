@@ -197,7 +197,7 @@ class Engine(KVRoom, Speculation):
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
 
     def emit(self, seq: Sequence, logits_row, t: int) -> None:
-        token, info = sample(logits_row, seq.sampling, seq.rng, self.lab.tokenizer.vocab_size)
+        token, info = sample(logits_row, seq.sampling, seq.rng, len(logits_row))   # the LM head's tokens (model.make_weights)
         if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
         self.take_token(seq, token, t)

@@ -45,7 +45,7 @@ def solo(lab, req: dict) -> list[int]:
     logits, K, V, _ = lab.forward(seq.ids, 0)
     out = []
     while True:
-        token, _ = sample(logits[-1], seq.sampling, seq.rng, lab.tokenizer.vocab_size)
+        token, _ = sample(logits[-1], seq.sampling, seq.rng, len(logits[-1]))
         out.append(token)
         if (token == EOS and lab.cfg.IGNORE_EOS != "on") or len(out) >= seq.max_new:
             return out

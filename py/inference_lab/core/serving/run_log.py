@@ -334,11 +334,12 @@ def page_keys(items: list[dict], cfg) -> list[dict]:
 def step_rows(record: dict) -> list[dict]:
     """Blocks [3] and [11]'s one line per step, from the record: counts as the step
     starts (a newcomer sent back for KV blocks counts as waiting), the work done, the KV blocks in use after it
-    and who was preempted."""
+    and who was preempted; under speculative decoding also `proposed` {id: proposals verified this step}."""
     back = [sum(1 for e in it["events"] if e["kind"] == "wait_kv") for it in record["items"]]
     return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]) + b, running=len(it["running"]) - b,
                  tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),
                  prefill=sum(t[2] for t in it["tasks"] if t[1] == "prefill"),
                  kv_used=it["kv_used"],
-                 preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"])
+                 preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"],
+                 **({"proposed": {rid: len(v["proposed"]) for rid, v in it["spec"].items()}} if it.get("spec") else {}))
             for it, b in zip(record["items"], back)]

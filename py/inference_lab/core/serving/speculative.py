@@ -124,7 +124,7 @@ class Speculation:
         self.spec_method, self.spec_k = method, cfg.SPEC_TOKENS
         self.proposals = {}                                # seq id -> (tokens, qs) of the step being executed
         self.spec_step = {}                                # seq id -> {"proposed", "accepted", "token"} (the step's fact)
-        self.draft = (DraftModel(self.lab.W, cfg.QUANT_BITS, self.lab.tokenizer.vocab_size)
+        self.draft = (DraftModel(self.lab.W, cfg.QUANT_BITS, self.lab.W["U"].shape[1])
                       if method == "draft" else None)
 
     def plan(self, budget_cap: int | None) -> list:
@@ -146,6 +146,8 @@ class Speculation:
         if self.draft is not None:
             return self.draft.propose(seq, context, k)
         tokens = ngram_propose(context, k)
+        n_out = self.lab.W["U"].shape[1]                   # byte tokens are input-only: never proposed (p = 0)
+        tokens = tokens[:next((i for i, x in enumerate(tokens) if x >= n_out), len(tokens))]
         return tokens, [None] * len(tokens)
 
     def proposed(self, seq) -> int:
