@@ -132,9 +132,7 @@ export function seedCostLine(v, item) {
   const memory = c.bound === 'memory';
   const floor = memory ? c.bytes / bandwidth : c.flops / peak;
   const term = memory ? t('steps.costByBytes', { gb, tbs: g(bandwidth / 1e12) }) : t('steps.costByFlops', { gflop, tflops: g(peak / 1e12) });
-  const ff = Number(cfg.FLOPS_FRACTION) || 1;
-  const bwf = Number(cfg.BANDWIDTH_FRACTION) || 1;
-  const roof = Math.max(c.flops / (peak * ff), c.bytes / (bandwidth * bwf)) + (Number(cfg.STEP_OVERHEAD) || 0) / 1e6;
+  const roof = c.seconds; // the record's: the roofline formula's time on this GPU (core/clock/roofline.py)
   const fields = {
     gpu, model, what, gb, gflop, bound: memory ? t('steps.memoryBound') : t('steps.computeBound'),
     floor: (floor * 1e3).toFixed(2), term, bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
