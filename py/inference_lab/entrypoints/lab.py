@@ -222,6 +222,9 @@ def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
                        cluster=report.cluster)
     blocks = []
     rows = step_rows(report.steps, report.config["POOL_BLOCKS"])
+    for row, it in zip(rows, report.steps["items"]):         # a cluster's merged log says which replica ran each step
+        if "replica" in it:
+            row["replica"] = it["replica"]
     for b in report.blocks:
         title, lines = text.BLOCKS[b.number](worded_data(b, rows), ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))

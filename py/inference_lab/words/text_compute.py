@@ -10,6 +10,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
+from .limits import ITEMS, ROW_LINES, capped, is_cluster, listed, own_words
 from .reasons import not_followed
 from .text_spec import block7_lines
 from .templates import ms
@@ -60,19 +61,20 @@ def block6(w, d, ctx):
     cfg = ctx.cfg
     pk, bs = d["peak"], cfg["BLOCK_SIZE"]
     slots_used = pk["used"] * bs
-    lines = []
+    lines = shown_replica(w, ctx)
     if d["served"]:
-        lines += [w("b6.peak", bs=bs, tables="; ".join(f"{rid}→{blk}" for rid, blk in pk["tables"].items())),
+        tables = listed(w, [f"{rid}→{blk}" for rid, blk in pk["tables"].items()], ITEMS, cfg, "; ")
+        lines += [w("b6.peak", bs=bs, tables=tables),
                   w("b6.how_to_read"),
                   w("b6.used", pk=pk, cfg=cfg, slots_used=slots_used, unused=slots_used - pk["tokens"]),
                   w("b6.compare", cfg=cfg, contiguous=cfg["SLOTS"] * cfg["MAX_CONTEXT"], slots_used=slots_used),
-                  w("b6.freed", freed="; ".join(w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]))]
+                  w("b6.freed", freed=listed(w, [w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]], ITEMS, cfg, "; "))]
     else:
         lines.append(w("b6.none_served", bs=bs))
     kept = w("b6.kept_cached" if cfg["PREFIX_CACHE"] == "on" else "b6.kept_dropped")
-    lines += [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
-              for p in d["preemptions"]]
-    reused = "; ".join(w("b6.reuse", b=b, owners=" → ".join(o)) for b, o in d["reused"])
+    lines += capped(w, [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
+                        for p in d["preemptions"]], ROW_LINES // 2, "lim.more_preemptions", cfg)
+    reused = listed(w, [w("b6.reuse", b=b, owners=listed(w, o, ITEMS, cfg, " → ")) for b, o in d["reused"]], ITEMS // 2, cfg, "; ")
     lines += [
         w("b6.reused", reused=reused) if d["reused"] else w("b6.none_reused"),
         w("b6.free_at_end", d=d, cfg=cfg),
@@ -80,12 +82,22 @@ def block6(w, d, ctx):
     ]
     lines += pool_problem_lines(w, d)
     if d.get("kv_waits"):
-        lines.append(w("b6.wait_kv", waits="; ".join(w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"])))
+        lines.append(w("b6.wait_kv", waits=listed(w, [w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"]], ITEMS, cfg, "; ")))
     if cfg["PREFIX_CACHE"] == "on":
-        lines += prefix_cache_lines(w, d)
-    else:
-        lines.append(w("b6.limitation_preempt" if d["any_preemption"] else "b6.limitation"))
+        lines += prefix_cache_lines(w, d, cfg)
+    elif d["any_preemption"]:
+        lines.append(w("b6.limitation_preempt"))
+    else:       # the seed's sentence is false for the lab, which simulates both: said as a note where the seed runs
+        lines.append(w("b6.limitation_lab" if own_words(cfg) else "b6.limitation"))
     return w("b6.title"), lines
+
+
+def shown_replica(w, ctx) -> list[str]:
+    """Blocks [6] and [10] on a cluster: which replica's pool they show (the followed request's), and where the others are."""
+    c = ctx.cluster
+    if not (c and is_cluster(ctx.cfg)) or c.get("shown") is None:
+        return []
+    return [w("b6.replica", r=c["shown"], fid=ctx.cfg["FOLLOW"], n=len(c["replicas"]))]
 
 
 def steps_by_problem(problems) -> dict:
@@ -110,14 +122,14 @@ def pool_problem_lines(w, d) -> list[str]:
     return [w("b6.pool_problems", found="; ".join(found))]
 
 
-def prefix_cache_lines(w, d) -> list[str]:
+def prefix_cache_lines(w, d, cfg) -> list[str]:
     """Block [6] with PREFIX_CACHE=on: hits, shared blocks (ref count > 1), evictions, what stays cached."""
     hits = [w("b6.hit", h=h) + (w("b6.hit_recompute") if h["recompute"] else "") for h in d["hits"]]
     lines = [w("b6.prefix_cache", docs=w.docs),
-             w("b6.hits", hits="; ".join(hits)) if hits else w("b6.no_hits")]
+             w("b6.hits", hits=listed(w, hits, ITEMS, cfg, "; ")) if hits else w("b6.no_hits")]
     lines.append(w("b6.shared", d=d) if d["shared_blocks"] else w("b6.none_shared"))
     ev = [w("b6.evicted_block", e=e) for e in d["evictions"]]
-    lines.append(w("b6.evicted", ev=", ".join(ev)) if ev else w("b6.none_evicted"))
+    lines.append(w("b6.evicted", ev=listed(w, ev, ITEMS, cfg)) if ev else w("b6.none_evicted"))
     lines.append(w("b6.cached_free", n=len(d["cached_free"])))
     lines.append(w("b6.prefix_limitation"))
     return lines

@@ -9,17 +9,27 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
+from .limits import ROW_LINES, STEP_LINES, capped
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
 
 
 # ── [1] ────────────────────────────────────────────────────────────────────
 def block1(w, d, ctx):
-    lines = [w("b1.observe", d=d)]
+    cluster = bool(ctx.cluster) and is_cluster(ctx.cfg)
+    lines = [observe_cluster(w, d, ctx) if cluster else w("b1.observe", d=d)]
+    where = {x["request"]: x["replica"] for x in ctx.cluster["router"]["decisions"]} if cluster else {}
+    rows = []
     for x in d["decisions"]:
         verdict = w("b1.admitted") if x["code"] == "OK" else w("b1.rejected", code=x["code"])
-        lines.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
-    lines += [abort_line(w, a) for a in d["aborts"]]
+        if x["request"] in where:       # a cluster: the count is the chosen replica's, so name it
+            r = where[x["request"]]
+            rows.append(w("b1.decision_replica", x=x, r=r, verdict=verdict, why=w("why.gateway_replica", f=x["facts"], r=r,
+                          state=w("why.at_limit" if x["code"] == "429" else "why.below_limit"))))
+        else:
+            rows.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
+    lines += capped(w, rows, ROW_LINES, "lim.more_decisions", ctx.cfg)
+    lines += capped(w, [abort_line(w, a) for a in d["aborts"]], ROW_LINES, "lim.more_aborts", ctx.cfg)
     rejected = d["n_429"] + d["n_400"]
     if d["n_aborted"]:
         n = d["n_aborted"]
@@ -33,6 +43,14 @@ def block1(w, d, ctx):
     lines.append(w("b1.conclusion_429" if d["n_429"] else "b1.conclusion_no_429"))
     lines.append(w("b1.limitation"))
     return w("b1.title"), lines
+
+
+def observe_cluster(w, d, ctx) -> str:
+    """Block [1]'s first line on a cluster: the limit is each gateway's (SLOTS + QUEUE_LIMIT per replica; under
+    DISAGG = on only the prefill replicas have a gateway, the decode replicas take KV transfers)."""
+    cfg = ctx.cfg
+    gateways = cfg["PREFILL_REPLICAS"] if cfg.get("DISAGG") == "on" else cfg["REPLICAS"]
+    return w("b1.observe_cluster", d=d, gateways=gateways, total=gateways * d["capacity"])
 
 
 def abort_line(w, a) -> str:
@@ -111,12 +129,19 @@ def preemption_line(w, p, policy="fcfs") -> str:
 
 def block3(w, d, ctx):
     fid = ctx.follow["id"]
+    cluster = is_cluster(ctx.cfg)
     lines = [w("b3.legend")]
+    if cluster:
+        lines.append(w("b3.legend_replica"))
+    rows = []
     for i, st in enumerate(d["steps"]):
         work = " ".join(f"{rid}:{p[0]}:{n}" for rid, p, n in st["tasks"])
-        lines.append(w("b3.step", i=i + 1, st=st, work=work))
+        rows.append(w("b3.step_replica" if "replica" in st else "b3.step", i=i + 1, st=st, work=work))
+    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.cfg)
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
+    elif cluster:
+        lines.append(observe_replica(w, d))
     else:
         late = ", ".join(w("b3.late", r=r) for r in d["late"])
         lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
@@ -133,11 +158,20 @@ def block3(w, d, ctx):
         lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
-        lines.append(w("b3.follow_wait", fid=fid, f=f))
+        lines.append(w("b3.follow_wait_replica", fid=fid, f=f) if "replica" in f else w("b3.follow_wait", fid=fid, f=f))
     else:
         lines += not_followed(w, ctx)
     lines.append(w("b3.conclusion"))
     return w("b3.title"), lines
+
+
+def observe_replica(w, d) -> str:
+    """Block [3]'s observation on a cluster: the first step and what its own replica had (requests still in input
+    preparation on another replica do not wait for it)."""
+    st = d["steps"][0]
+    late = [r for r in d["late"] if r.get("replica") == st.get("replica")]
+    tail = w("b3.observe_late", late=", ".join(w("b3.late", r=r) for r in late)) if late else ""
+    return w("b3.observe_replica", st=st, lone=d["lone"], late=tail)
 
 
 def overtake_line(w, o) -> str:

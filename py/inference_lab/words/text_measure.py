@@ -9,7 +9,9 @@ blocks (text_intake.py, text_compute.py).
 """
 from __future__ import annotations
 
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed, own_words
 from .text_cluster import disagg_lines, is_cluster, measure_lines
+from .text_compute import shown_replica
 from .reasons import unknown_text
 from .text_spec import block13_lines, same_line
 from .templates import ms
@@ -35,6 +37,7 @@ def block10(w, d, ctx):
     hbm, weights = x["hbm_gib"] * GiB, x["weights_gib"] * GiB
     bpt = d["bytes_per_token"]
     return w("b10.title"), [
+        *shown_replica(w, ctx),
         w("b10.lab", d=d, cfg=ctx.cfg, bpt=bpt),
         w("b10.per_token", d=d, bpt=bpt),
         w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
@@ -53,7 +56,17 @@ def shadow_lines(w, s, cfg) -> list[str]:
     return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
             w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
             w("b10.roof_kv", s=s, cfg=cfg),
-            w("b10.roof_pool", cfg=cfg, n=len(cfg["REQUESTS"]), cap=len(cfg["REQUESTS"]) * -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]))]
+            pool_line(w, cfg)]
+
+
+def pool_line(w, cfg) -> str:
+    """POOL_BLOCKS = auto's cap as config.auto_pool_blocks computes it: requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ on one
+    engine, min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ per replica on a cluster (one replica never runs more
+    than SLOTS sequences at once)."""
+    per_seq, n = -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]), len(cfg["REQUESTS"])
+    if is_cluster(cfg):
+        return w("b10.roof_pool_cluster", cfg=cfg, n=n, holders=min(n, cfg["SLOTS"]), cap=min(n, cfg["SLOTS"]) * per_seq)
+    return w("b10.roof_pool", cfg=cfg, n=n, cap=n * per_seq)
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────
@@ -71,34 +84,56 @@ def aborted_metrics_line(w, m) -> str:
     return w("b11.cancelled_before" if m["first"] is None else "b11.cancelled_after", m=m)
 
 
-def ttft_saved_line(w, rows) -> str:
+def ttft_saved_line(w, rows, cfg) -> str:
     changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
     if not changed:
         return w("b11.unchanged")
     parts = [w("b11.saved_row", r=r, saved=w("b11.saves", t=r["saved"]) if r["saved"] >= 0 else w("b11.slower", t=-r["saved"]))
              for r in changed]
-    return w("b11.saved") + "; ".join(parts) + "."
+    return w("b11.saved") + listed(w, parts, ITEMS // 2, cfg, "; ") + "."
 
 
 def block11(w, d, ctx):
+    cfg = ctx.cfg
+    cluster = bool(ctx.cluster) and is_cluster(cfg)
     lines = [w("b11.legend")]
+    rows = []
     for i, st in enumerate(d["steps"]):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
-        lines.append(w("b11.step", i=i + 1, st=st, cfg=ctx.cfg, dur=st["end"] - st["start"],
-                        pct=100 * st["kv_used"] / ctx.cfg["POOL_BLOCKS"], mark=mark))
-    lines.append(w("b11.breakdown"))
+        rows.append(w("b11.step_replica" if "replica" in st else "b11.step", i=i + 1, st=st, cfg=cfg,
+                      dur=st["end"] - st["start"], pct=100 * st["kv_used"] / cfg["POOL_BLOCKS"], mark=mark))
+    lines += capped(w, rows, STEP_LINES, "lim.more_steps", cfg)
+    lines.append(w("b11.breakdown_replica" if cluster else "b11.breakdown"))
     served = [m for m in d["requests"] if m["status"] == "finished"]
-    lines += [ttft_line(w, m, ctx.cfg["TTFT_SLO"], d["preempted_at"].get(m["id"])) for m in served]
+    lines += capped(w, [ttft_line(w, m, cfg["TTFT_SLO"], d["preempted_at"].get(m["id"])) + replica_mark(w, m)
+                        for m in served], ROW_LINES, "lim.more_rows", cfg)
     if not served:
         lines.append(w("b11.none_served"))
-    lines += [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"]
+    lines += capped(w, [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"], ROW_LINES,
+                    "lim.more_rows", cfg)
     if "ttft_saved" in d:
-        lines.append(ttft_saved_line(w, d["ttft_saved"]))
-    if ctx.cluster and is_cluster(ctx.cfg):
+        lines.append(ttft_saved_line(w, d["ttft_saved"], cfg))
+    if cluster:
         lines += measure_lines(w, ctx)
     lines.append(w("b11.conclusion"))
-    lines.append(w("b11.limitation"))
+    lines.append(limitation_line(w, len(served)) if own_words(cfg) else w("b11.limitation"))
     return w("b11.title"), lines
+
+
+def replica_mark(w, m) -> str:
+    """" | replica 2" (or " | prefill 0 → decode 1") after a request's TTFT line on a cluster; "" on one engine."""
+    if "decode_replica" in m:
+        return w("b11.on_replicas", m=m)
+    if "replica" in m or "prefill_replica" in m:
+        return w("b11.on_replica", r=m.get("replica", m.get("prefill_replica")))
+    return ""
+
+
+def limitation_line(w, n: int) -> str:
+    """Block [11]'s limitation with the run's own count of served requests (the seed's line says 3)."""
+    if n < 100:
+        return w("b11.limitation_n", n=n)
+    return w("b11.limitation_many", n=n)
 
 
 # ── [12] ───────────────────────────────────────────────────────────────────
@@ -156,7 +191,7 @@ def roofline_why(w, d, cfg) -> list[str]:
 
 def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
-    lines += [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]]
+    lines += capped(w, [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]], ROW_LINES, "lim.more_rows", ctx.cfg)
     lines.append(same_line(w, d))
     if d.get("replayed"):
         lines.append(w("b12.replayed", n=ctx.cfg["WORKLOAD_REQUESTS"]))
@@ -171,11 +206,21 @@ def block12(w, d, ctx):
         all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
         lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
         lines += roofline_why(w, d, ctx.cfg)
-    lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
-                 else w("b12.conclusion"))
+    lines.append(conclusion_line(w, d, ctx.cfg, roofline))
     lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
+
+
+def conclusion_line(w, d, cfg, roofline: bool) -> str:
+    """Block [12]'s conclusion: the seed's "over 3 requests" on one engine (a note beside it gives the served count),
+    the served count on a cluster or a generated workload and under CLOCK = roofline."""
+    if not own_words(cfg) and not roofline:
+        return w("b12.conclusion")
+    n = len(d["per"])
+    if roofline:
+        return w("b12.conclusion_roofline", gpu=cfg["GPU"], model=cfg["SHADOW_MODEL"], n=n)
+    return w("b12.conclusion_n", n=n)
 
 
 # ── [13] ───────────────────────────────────────────────────────────────────

@@ -19,6 +19,8 @@ of the run (lab.py, block_data.py).
 """
 from __future__ import annotations
 
+from .limits import ITEMS, listed, own_words, seed_shaped
+
 SEED_REQUESTS = 5          # the seed's header says "5 yêu cầu" whatever the trace
 SEED_SERVED = 3            # the seed's blocks [5] [7] [11] [12] say "3 yêu cầu" whatever is served
 
@@ -52,36 +54,43 @@ def budget_waits_of(record: dict, ids) -> dict:
     return out
 
 
-def count_notes(w, n_served: int) -> list[str]:
+def count_notes(w, n_served: int, cfg: dict | None = None) -> list[str]:
+    """The seed's fixed "3 requests" beside another count; outside the seed's shape blocks [11] and [12] say the count
+    themselves on a cluster or a generated workload, but blocks [5] and [7] still print the seed's phrase, so their
+    notes stay (`cfg` None)."""
+    if cfg is not None and own_words(cfg):
+        return []
     return [w("note.served_count", n=n_served)] if n_served != SEED_SERVED else []
 
 
 def header_notes(w, cfg) -> list[str]:
     """Notes beside the header, from the run's constants (report.config)."""
+    seed = seed_shaped(cfg)                     # elsewhere the header itself says the count and what is simulated
     out = []
-    if len(cfg["REQUESTS"]) != SEED_REQUESTS and not cfg.get("WORKLOAD_REQUESTS"):   # a generated trace's header says N
+    if seed and len(cfg["REQUESTS"]) != SEED_REQUESTS:
         out.append(w("note.request_count", n=len(cfg["REQUESTS"])))
     out.append(w("note.vllm_config"))
     out.append(w("note.diagram"))
-    if not any(r.get("cancel_at") is not None for r in cfg["REQUESTS"]):
+    if not own_words(cfg) and not any(r.get("cancel_at") is not None for r in cfg["REQUESTS"]):
         out.append(w("note.cancel"))
     return out
 
 
-def wait_notes(w, record, ids) -> list[str]:
+def wait_notes(w, record, ids, cfg) -> list[str]:
     """The requests whose wait the seed calls "chờ chỗ chạy" but that waited for the token budget."""
     waits = budget_waits_of(record, list(ids))
     waits = {rid: s for rid, s in waits.items() if s}
     if not waits:
         return []
-    who = "; ".join(w("note.wait_steps", id=rid, steps=", ".join(map(str, s))) for rid, s in waits.items())
+    who = listed(w, [w("note.wait_steps", id=rid, steps=listed(w, list(map(str, s)), ITEMS // 2, cfg)) for rid, s in waits.items()],
+                 3, cfg, "; ")
     return [w("note.wait_budget", who=who)]
 
 
 def mixed_step_note(w, cfg, mixed) -> list[str]:
     if not mixed or cfg.get("CLOCK") == "roofline" or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
         return []
-    return [w("note.mixed_step", steps=", ".join(map(str, mixed)), pre=cfg["COST_PREFILL_FIXED"],
+    return [w("note.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS, cfg), pre=cfg["COST_PREFILL_FIXED"],
               dec=cfg["COST_DECODE_FIXED"])]
 
 
@@ -90,16 +99,17 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
     d, fl = parts, ctx.follow
     served = d[1]["served"]
     served_ids = [m["id"] for m in d[11]["requests"] if m.get("status", "finished") == "finished"]
-    out = {"header": header_notes(w, ctx.cfg)}
+    cfg = ctx.cfg
+    out = {"header": header_notes(w, cfg)}
     if fl["served"]:
-        out["3"] = wait_notes(w, record, [fl["id"]])
+        out["3"] = wait_notes(w, record, [fl["id"]], cfg)
         out["5"] = [w("note.heads")] + count_notes(w, served)
         out["7"] = count_notes(w, served)
-    out["6"] = ([w("note.pool_limits")] if not (ctx.cfg["PREFIX_CACHE"] == "on" or d[6]["any_preemption"]) else []) + (
-        [w("note.recompute")] if d[6]["preemptions"] else [])
+    out["6"] = ([w("note.pool_limits")] if not own_words(cfg) and not (cfg["PREFIX_CACHE"] == "on" or d[6]["any_preemption"])
+                else []) + ([w("note.recompute")] if d[6]["preemptions"] else [])
     out["10"] = [w("note.vllm_memory")]
-    out["11"] = [w("note.vllm_metrics")] + wait_notes(w, record, served_ids) + count_notes(w, served)
-    out["12"] = ([w("note.itl"), w("note.batch_invariance")] + mixed_step_note(w, ctx.cfg, d[3]["mixed"])
-                 + count_notes(w, served))
-    out["summary"] = [w("note.batch_invariance")] + (wait_notes(w, record, [fl["id"]]) if fl["served"] else [])
+    out["11"] = [w("note.vllm_metrics")] + wait_notes(w, record, served_ids, cfg) + count_notes(w, served, cfg)
+    out["12"] = ([w("note.itl"), w("note.batch_invariance")] + mixed_step_note(w, cfg, d[3]["mixed"])
+                 + count_notes(w, served, cfg))
+    out["summary"] = [w("note.batch_invariance")] + (wait_notes(w, record, [fl["id"]], cfg) if fl["served"] else [])
     return {k: v for k, v in out.items() if v}
