@@ -21,8 +21,8 @@ Leaves out: the sentences (the "lim." keys of text_vi.py / text_en.py) and which
 """
 from __future__ import annotations
 
-STEP_LINES = 40          # step lines in block [3] or [11] outside the seed's shape (the seed's runs print every step)
-ROW_LINES = 20           # one-line-per-request rows in a block outside the seed's shape
+STEP_LINES = 24          # step lines in block [3] or [11] outside the seed's shape (the seed's runs print every step)
+ROW_LINES = 16           # one-line-per-request rows in a block outside the seed's shape
 ITEMS = 12               # items of a list written on one line (block tables, freed blocks, steps in a note)
 
 

@@ -164,8 +164,9 @@ def block7(w, d, ctx):
 
 
 # ── [8] ────────────────────────────────────────────────────────────────────
-def stop_lines(w, d) -> list[str]:
-    return ([w("b8.stop", s=s) for s in d["stops"]] + [aborted_stop_line(w, s) for s in d.get("aborted", [])])
+def stop_lines(w, d, cfg) -> list[str]:
+    return capped(w, [w("b8.stop", s=s) for s in d["stops"]] + [aborted_stop_line(w, s) for s in d.get("aborted", [])],
+                  ROW_LINES, "lim.more_rows", cfg)
 
 
 def aborted_stop_line(w, s) -> str:
@@ -177,7 +178,7 @@ def block8(w, d, ctx):
     tail = [w("b8.observe"), w("b8.warning")]
     stop = w("b8.stop_check")
     if not ctx.follow["served"]:
-        return title, not_followed(w, ctx) + [stop, *stop_lines(w, d)] + tail
+        return title, not_followed(w, ctx) + [stop, *stop_lines(w, d, ctx.cfg)] + tail
     fid = ctx.follow["id"]
     stream = ", ".join(f"{ms(t)} '{tok}'" for t, tok in d["stream"])
     return title, [
@@ -185,7 +186,7 @@ def block8(w, d, ctx):
         w("b8.probs", d=d) + ", ".join(f"{t}={p:.3f}" for t, p in d["top5"]),
         w("b8.kept", n=len(d["kept"])) + ", ".join(f"{t}={p:.3f}" for t, p in d["kept"]),
         w("b8.draw", d=d),
-        stop, *stop_lines(w, d),
+        stop, *stop_lines(w, d, ctx.cfg),
         w("b8.stream", fid=fid, stream=stream),
         *tail,
     ]

@@ -9,7 +9,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
-from .limits import ROW_LINES, STEP_LINES, capped
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed, seed_shaped
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
 
@@ -91,7 +91,7 @@ def block2(w, d, ctx):
         w("b2.bpe", d=d),
         w("b2.merges", d=d),
         *block2_follow(w, d, ctx),
-        w("b2.lengths", lens=", ".join(f"{rid}={n}" for rid, n in lens)) if lens else w("b2.no_lengths"),
+        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.cfg)) if lens else w("b2.no_lengths"),
         *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
     ]
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
@@ -145,9 +145,9 @@ def block3(w, d, ctx):
     else:
         late = ", ".join(w("b3.late", r=r) for r in d["late"])
         lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
-    mixed = d["mixed"]
+    mixed = d["mixed"] if seed_shaped(ctx.cfg) else "[" + listed(w, list(map(str, d["mixed"])), ITEMS, ctx.cfg) + "]"
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
-    lines.append(w(mixed_key, mixed=mixed) if mixed else w("b3.not_mixed"))
+    lines.append(w(mixed_key, mixed=mixed) if d["mixed"] else w("b3.not_mixed"))
     lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
     lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]

@@ -230,7 +230,7 @@ def block13(w, d, ctx):
         lines.append(w("b13.last_row", long=d["last_row"]))
     if d.get("sample"):
         lines.append(w("b13.sample", k=d["sample"][0], n=d["sample"][1]))
-    lines += [w("b13.row", r=r) for r in d["rows"]]
+    lines += capped(w, [w("b13.row", r=r) for r in d["rows"]], ROW_LINES, "lim.more_rows", ctx.cfg)
     lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
     if d["decisions"]:
         t = d["tight"]
