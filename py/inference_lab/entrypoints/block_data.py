@@ -188,6 +188,7 @@ def block6_data(lab, main, runs) -> dict:
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
                 gather=main.trace["gather"], preemptions=preemptions(lab, main), kv_waits=main.kv_waits,
                 any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
+                any_kv_wait=any(res.kv_waits for res in runs.values()),
                 **prefix_cache_data(main))
 
 

@@ -21,7 +21,7 @@ from functools import partial
 
 from .blocks import BLOCKS as BLOCK_TABLE
 from .reasons import how_to_follow, refusal, why  # noqa: F401  (text_steps.py and the tests use why from here)
-from .limits import is_cluster, own_words, seed_shaped
+from .limits import is_cluster
 from .templates import FORMAT, Words  # noqa: F401  (the language modules and the tests use them from here)
 from .text_compute import block4, block5, block6, block7, block8
 from .text_intake import block1, block2, block3
@@ -38,6 +38,8 @@ class Context:
     follow: dict
     follow_metrics: dict | None
     cluster: dict | None = None     # report.cluster (cluster_data.py): replicas, router, disagg, goodput
+    seed: bool = True               # limits.seed_identical: the seed's bytes (and notes beside them), else the lab's words
+    record: dict | None = None      # the bare run log (lab.bare_record): which steps a request waited in, and for what
 
 
 # ── header ─────────────────────────────────────────────────────────────────
@@ -78,9 +80,9 @@ def destination(w, cfg) -> str:
     return w("header.to_cluster", cfg=cfg)
 
 
-def input_line(w, cfg) -> str:
-    """INPUT: the seed's fixed "5 requests … one engine" where the seed runs; the run's own count and destination elsewhere."""
-    if seed_shaped(cfg):
+def input_line(w, cfg, seed: bool) -> str:
+    """INPUT: the seed's fixed "5 requests … one engine" in a seed-identical run; the run's own count and destination elsewhere."""
+    if seed:
         return w("header.input", cfg=cfg)
     return w("header.input_to", cfg=cfg, n=len(cfg["REQUESTS"]), dest=destination(w, cfg))
 
@@ -94,21 +96,23 @@ def cluster_line(w, cfg) -> list[str]:
     return [w("header.cluster", cfg=cfg, roles=roles)]
 
 
-def simulated_line(w, cfg, cancels: bool) -> str:
-    """NOTE: what is not simulated. The seed's sentence where the seed runs; elsewhere the truth: routing is simulated
-    on a cluster, cancellation always is (the cancel_at column), authentication never."""
-    if not own_words(cfg):
+def simulated_line(w, cfg, cancels: bool, seed: bool) -> str:
+    """NOTE: what is not simulated. The seed's sentence in a seed-identical run (a note beside it says that cancellation
+    is); elsewhere the truth: routing is simulated on a cluster, cancellation always is (the cancel_at column),
+    authentication never."""
+    if seed:
         return w("header.note") + w("header.cancels_simulated" if cancels else "header.nothing_simulated")
     routing = w("header.routing_simulated", cfg=cfg) if is_cluster(cfg) else w("header.no_routing")
     cancel = w("header.cancel_used" if cancels else "header.cancel_unused")
     return w("header.note") + w("header.simulated", routing=routing, cancel=cancel)
 
 
-def header_lines(w, d, cfg) -> list[str]:
-    """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`)."""
+def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
+    """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`); `seed`
+    (Context.seed) False: the lab's own lines where the seed's are false, and vLLM's names as a line of the header."""
     cancels = any(r.get("cancel_at") is not None for r in cfg["REQUESTS"])
     trace = (workload_lines(w, cfg) if cfg.get("WORKLOAD_REQUESTS") else
-             [input_line(w, cfg), *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]]])
+             [input_line(w, cfg, seed), *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]]])
     return [
         w("header.title"),
         w("header.goal"),
@@ -116,10 +120,11 @@ def header_lines(w, d, cfg) -> list[str]:
         w("header.config", cfg=cfg),
         *cluster_line(w, cfg),
         *vllm_line(w, cfg),
+        *([] if seed else [w("header.vllm_names")]),
         w("header.model", d=d, cfg=cfg),
         w("header.clock_roofline", cfg=cfg) if cfg.get("CLOCK") == "roofline" else w("header.clock"),
-        w("header.how_to_read"),
-        simulated_line(w, cfg, cancels),
+        w("header.how_to_read" if seed else "header.how_to_read_lab"),
+        simulated_line(w, cfg, cancels, seed),
         "",
     ]
 
@@ -145,13 +150,15 @@ def tokens_line(w, ctx) -> str:
     """Summary line 2. "(tokens and logits compared)" is true where block [12] ran the model under all three policies;
     a generated workload's other policies replay this run's tokens (block [12] says so), so there only the logits were."""
     replayed = ctx.cfg.get("WORKLOAD_REQUESTS") and ctx.cfg.get("SPEC_METHOD", "off") == "off"
-    return w("summary.tokens_replayed" if replayed else "summary.tokens")
+    if replayed:
+        return w("summary.tokens_replayed")
+    return w("summary.tokens" if ctx.seed else "summary.tokens_lab")   # the lab's: batch invariance in the sentence
 
 
 def summary_lines(w, ctx, checks) -> list[str]:
     fl, fm = ctx.follow, ctx.follow_metrics
     if fl["served"]:
-        first = w("summary.followed", fl=fl, fm=fm)
+        first = w("summary.followed" if ctx.seed else "summary.followed_lab", fl=fl, fm=fm)
     else:
         first = w("summary.not_followed", refusal=refusal(w, ctx), how=how_to_follow(w, ctx))
     lines = [w("summary.title"), first, tokens_line(w, ctx), w("summary.distributions"), w("summary.simulated"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import cluster_en, notes_en, spec_en, text
+from . import cluster_en, notes_en, own_en, spec_en, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
@@ -94,7 +94,7 @@ SAY = {
     "header.routing_simulated": "routing is (ROUTER={cfg[ROUTER]}, block [1])",
     "header.no_routing": "there is no router (one engine)",
     "header.cancel_used": "request cancellation is, from the cancel_at column",
-    "header.cancel_unused": "request cancellation is too (a request with cancel_at), but no request of this trace is cancelled",
+    "header.cancel_unused": "request cancellation is simulated (a request with cancel_at), but no request of this trace is cancelled",
     "header.workload": "  {first} … {last}: prompts of exactly {cfg[WORKLOAD_PROMPT]} tokens, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_at_once": "all arrive at 0.00 ms",
     "header.workload_poisson": "Poisson arrivals at {cfg[WORKLOAD_RATE]:g} requests/s, the last at {last_arrival:ms}",
@@ -415,6 +415,7 @@ SAY = {
 
 SAY.update(notes_en.SAY)          # the notes beside the seed's lines (notes_en.py), same keys
 SAY.update(spec_en.SAY)           # speculative decoding's sentences (spec_en.py), same keys
+SAY.update(own_en.SAY)            # the lab's own sentences where the seed's would be false (own_en.py)
 SAY.update(cluster_en.SAY)        # the cluster's sentences (cluster_en.py, text_cluster.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)

@@ -9,9 +9,10 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
-from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed, seed_shaped
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
+from .text_notes import budget_waits_of, steps_of
 
 
 # ── [1] ────────────────────────────────────────────────────────────────────
@@ -28,8 +29,8 @@ def block1(w, d, ctx):
                           state=w("why.at_limit" if x["code"] == "429" else "why.below_limit"))))
         else:
             rows.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
-    lines += capped(w, rows, ROW_LINES, "lim.more_decisions", ctx.cfg)
-    lines += capped(w, [abort_line(w, a) for a in d["aborts"]], ROW_LINES, "lim.more_aborts", ctx.cfg)
+    lines += capped(w, rows, ROW_LINES, "lim.more_decisions", ctx.seed)
+    lines += capped(w, [abort_line(w, a) for a in d["aborts"]], ROW_LINES, "lim.more_aborts", ctx.seed)
     rejected = d["n_429"] + d["n_400"]
     if d["n_aborted"]:
         n = d["n_aborted"]
@@ -91,7 +92,7 @@ def block2(w, d, ctx):
         w("b2.bpe", d=d),
         w("b2.merges", d=d),
         *block2_follow(w, d, ctx),
-        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.cfg)) if lens else w("b2.no_lengths"),
+        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.seed)) if lens else w("b2.no_lengths"),
         *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
     ]
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
@@ -137,7 +138,7 @@ def block3(w, d, ctx):
     for i, st in enumerate(d["steps"]):
         work = " ".join(f"{rid}:{p[0]}:{n}" for rid, p, n in st["tasks"])
         rows.append(w("b3.step_replica" if "replica" in st else "b3.step", i=i + 1, st=st, work=work))
-    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.cfg)
+    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.seed)
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
     elif cluster:
@@ -145,7 +146,7 @@ def block3(w, d, ctx):
     else:
         late = ", ".join(w("b3.late", r=r) for r in d["late"])
         lines.append(w("b3.observe", start=d["steps"][0]["start"], lone=d["lone"], late=late))
-    mixed = d["mixed"] if seed_shaped(ctx.cfg) else "[" + listed(w, list(map(str, d["mixed"])), ITEMS, ctx.cfg) + "]"
+    mixed = d["mixed"] if ctx.seed else "[" + listed(w, list(map(str, d["mixed"])), ITEMS, False) + "]"
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
     lines.append(w(mixed_key, mixed=mixed) if d["mixed"] else w("b3.not_mixed"))
     lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
@@ -158,11 +159,30 @@ def block3(w, d, ctx):
         lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
-        lines.append(w("b3.follow_wait_replica", fid=fid, f=f) if "replica" in f else w("b3.follow_wait", fid=fid, f=f))
+        lines.append(follow_wait_line(w, d, ctx, f))
     else:
         lines += not_followed(w, ctx)
     lines.append(w("b3.conclusion"))
     return w("b3.title"), lines
+
+
+def follow_wait_line(w, d, ctx, f) -> str:
+    """The followed request's wait before its first step: the seed's "waited … for a slot" in a seed-identical run
+    (a note beside it names the steps where it waited for the token budget instead); elsewhere "waited … to be
+    scheduled" and for what: the token budget (the steps), KV blocks, or a free slot."""
+    fid = ctx.follow["id"]
+    if "replica" in f:
+        return w("b3.follow_wait_replica", fid=fid, f=f)
+    if ctx.seed:
+        return w("b3.follow_wait", fid=fid, f=f)
+    steps = budget_waits_of(ctx.record, [fid])[fid] if ctx.record else []
+    if steps:
+        why = w("b3.why_budget", steps=steps_of(w, steps))
+    elif any(k.get("request", k.get("id")) == fid for k in d.get("kv_waits", [])):
+        why = w("b3.why_kv")
+    else:
+        why = w("b3.why_slot") if f["queue"] else ""
+    return w("b3.follow_wait_lab", fid=fid, f=f, why=why)
 
 
 def observe_replica(w, d) -> str:

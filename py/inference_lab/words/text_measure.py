@@ -9,7 +9,8 @@ blocks (text_intake.py, text_compute.py).
 """
 from __future__ import annotations
 
-from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed, own_words
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed
+from .text_notes import budget_who
 from .text_cluster import disagg_lines, is_cluster, measure_lines
 from .text_compute import shown_replica
 from .reasons import unknown_text
@@ -46,6 +47,7 @@ def block10(w, d, ctx):
             w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
             w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
             w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq)]),
+        *([] if ctx.seed else [w("b10.vllm_memory")]),
         w("b10.conclusion"),
     ]
 
@@ -70,8 +72,8 @@ def pool_line(w, cfg) -> str:
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────
-def ttft_line(w, m, slo, lost) -> str:
-    parts = [("b11.prep", m["prep"]), ("b11.queue", m["queue"]), ("b11.prefill", m["prefill"])]
+def ttft_line(w, m, slo, lost, seed: bool = True) -> str:
+    parts = [("b11.prep", m["prep"]), ("b11.queue" if seed else "b11.queue_lab", m["queue"]), ("b11.prefill", m["prefill"])]
     biggest = max(parts, key=lambda x: x[1])
     verdict = w("b11.misses" if m["ttft"] > slo else "b11.meets")
     line = w("b11.ttft", m=m, biggest=w(biggest[0]), verdict=verdict, slo=slo)
@@ -84,13 +86,13 @@ def aborted_metrics_line(w, m) -> str:
     return w("b11.cancelled_before" if m["first"] is None else "b11.cancelled_after", m=m)
 
 
-def ttft_saved_line(w, rows, cfg) -> str:
+def ttft_saved_line(w, rows, seed: bool) -> str:
     changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
     if not changed:
         return w("b11.unchanged")
     parts = [w("b11.saved_row", r=r, saved=w("b11.saves", t=r["saved"]) if r["saved"] >= 0 else w("b11.slower", t=-r["saved"]))
              for r in changed]
-    return w("b11.saved") + listed(w, parts, ITEMS // 2, cfg, "; ") + "."
+    return w("b11.saved") + listed(w, parts, ITEMS // 2, seed, "; ") + "."
 
 
 def block11(w, d, ctx):
@@ -102,22 +104,30 @@ def block11(w, d, ctx):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
         rows.append(w("b11.step_replica" if "replica" in st else "b11.step", i=i + 1, st=st, cfg=cfg,
                       dur=st["end"] - st["start"], pct=100 * st["kv_used"] / cfg["POOL_BLOCKS"], mark=mark))
-    lines += capped(w, rows, STEP_LINES, "lim.more_steps", cfg)
-    lines.append(w("b11.breakdown_replica" if cluster else "b11.breakdown"))
+    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.seed)
+    lines.append(w("b11.breakdown_replica" if cluster else "b11.breakdown" if ctx.seed else "b11.breakdown_lab"))
     served = [m for m in d["requests"] if m["status"] == "finished"]
-    lines += capped(w, [ttft_line(w, m, cfg["TTFT_SLO"], d["preempted_at"].get(m["id"])) + replica_mark(w, m)
-                        for m in served], ROW_LINES, "lim.more_rows", cfg)
+    lines += capped(w, [ttft_line(w, m, cfg["TTFT_SLO"], d["preempted_at"].get(m["id"]), ctx.seed) + replica_mark(w, m)
+                        for m in served], ROW_LINES, "lim.more_rows", ctx.seed)
     if not served:
         lines.append(w("b11.none_served"))
     lines += capped(w, [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"], ROW_LINES,
-                    "lim.more_rows", cfg)
+                    "lim.more_rows", ctx.seed)
     if "ttft_saved" in d:
-        lines.append(ttft_saved_line(w, d["ttft_saved"], cfg))
+        lines.append(ttft_saved_line(w, d["ttft_saved"], ctx.seed))
+    if not ctx.seed:            # the notes' facts, as sentences of the block
+        lines += budget_lines(w, ctx, [m["id"] for m in served]) + [w("b11.vllm_metrics")]
     if cluster:
         lines += measure_lines(w, ctx)
     lines.append(w("b11.conclusion"))
-    lines.append(limitation_line(w, len(served)) if own_words(cfg) else w("b11.limitation"))
+    lines.append(w("b11.limitation") if ctx.seed else limitation_line(w, len(served)))
     return w("b11.title"), lines
+
+
+def budget_lines(w, ctx, ids) -> list[str]:
+    """The served requests that waited for the token budget, not for a slot (steps named; [] when none did)."""
+    who = budget_who(w, ctx.record, ids) if ctx.record else ""
+    return [w("b11.wait_budget", who=who)] if who else []
 
 
 def replica_mark(w, m) -> str:
@@ -191,12 +201,12 @@ def roofline_why(w, d, cfg) -> list[str]:
 
 def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
-    lines += capped(w, [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]], ROW_LINES, "lim.more_rows", ctx.cfg)
+    lines += capped(w, [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]], ROW_LINES, "lim.more_rows", ctx.seed)
     lines.append(same_line(w, d))
     if d.get("replayed"):
         lines.append(w("b12.replayed", n=ctx.cfg["WORKLOAD_REQUESTS"]))
     lines.append(w("b12.baseline"))
-    lines.append(w("b12.legend"))
+    lines.append(w("b12.legend" if ctx.seed else "b12.legend_lab"))
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
     lines.append(reading_line(w, d["policies"]))
     roofline = ctx.cfg.get("CLOCK") == "roofline"
@@ -206,16 +216,28 @@ def block12(w, d, ctx):
         all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
         lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
         lines += roofline_why(w, d, ctx.cfg)
-    lines.append(conclusion_line(w, d, ctx.cfg, roofline))
+    if not ctx.seed:            # the notes' facts, as sentences of the block
+        lines += [w("b12.batch_invariance"), *mixed_step_lines(w, ctx, d)]
+    lines.append(conclusion_line(w, d, ctx, roofline))
     lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
 
 
-def conclusion_line(w, d, cfg, roofline: bool) -> str:
-    """Block [12]'s conclusion: the seed's "over 3 requests" on one engine (a note beside it gives the served count),
-    the served count on a cluster or a generated workload and under CLOCK = roofline."""
-    if not own_words(cfg) and not roofline:
+def mixed_step_lines(w, ctx, d) -> list[str]:
+    """Under the seed clock with both fixed costs: a mixed step is charged twice (the followed run's mixed steps)."""
+    cfg, mixed = ctx.cfg, d.get("mixed", [])
+    if not mixed or cfg.get("CLOCK") == "roofline" or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
+        return []
+    return [w("b12.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS, False), pre=cfg["COST_PREFILL_FIXED"],
+              dec=cfg["COST_DECODE_FIXED"])]
+
+
+def conclusion_line(w, d, ctx, roofline: bool) -> str:
+    """Block [12]'s conclusion: the seed's "over 3 requests" where the seed's bytes hold (a note beside it gives the
+    served count), the served count elsewhere."""
+    cfg = ctx.cfg
+    if ctx.seed:
         return w("b12.conclusion")
     n = len(d["per"])
     if roofline:
@@ -230,7 +252,7 @@ def block13(w, d, ctx):
         lines.append(w("b13.last_row", long=d["last_row"]))
     if d.get("sample"):
         lines.append(w("b13.sample", k=d["sample"][0], n=d["sample"][1]))
-    lines += capped(w, [w("b13.row", r=r) for r in d["rows"]], ROW_LINES, "lim.more_rows", ctx.cfg)
+    lines += capped(w, [w("b13.row", r=r) for r in d["rows"]], ROW_LINES, "lim.more_rows", ctx.seed)
     lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
     if d["decisions"]:
         t = d["tight"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import cluster_vi, notes_vi, spec_vi, text
+from . import cluster_vi, notes_vi, own_vi, spec_vi, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
@@ -98,7 +98,7 @@ SAY = {
     "header.routing_simulated": "router thì có (ROUTER={cfg[ROUTER]}, khối [1])",
     "header.no_routing": "không có router (một engine)",
     "header.cancel_used": "hủy yêu cầu được mô phỏng theo cột cancel_at",
-    "header.cancel_unused": "hủy yêu cầu cũng được mô phỏng (yêu cầu có cancel_at), nhưng trace này không hủy yêu cầu nào",
+    "header.cancel_unused": "hủy yêu cầu thì có mô phỏng (yêu cầu có cancel_at), nhưng trace này không hủy yêu cầu nào",
     "header.workload": "  {first} … {last}: prompt đúng {cfg[WORKLOAD_PROMPT]} token, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_at_once": "tất cả đến lúc 0.00 ms",
     "header.workload_poisson": "đến theo Poisson {cfg[WORKLOAD_RATE]:g} yêu cầu/giây, yêu cầu cuối lúc {last_arrival:ms}",
@@ -417,6 +417,7 @@ SAY = {
 
 SAY.update(notes_vi.SAY)          # the notes beside the seed's lines (notes_vi.py), same keys
 SAY.update(spec_vi.SAY)           # speculative decoding's sentences (spec_vi.py), same keys
+SAY.update(own_vi.SAY)            # the lab's own sentences where the seed's would be false (own_vi.py)
 SAY.update(cluster_vi.SAY)        # the cluster's sentences (cluster_vi.py, text_cluster.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
