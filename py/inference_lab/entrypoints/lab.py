@@ -201,11 +201,11 @@ def narrated(record, step_text, cfg) -> dict:
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
-def worded_data(block, rows: list[dict], mixed: list[int]) -> dict:
+def worded_data(block, rows: list[dict], mixed: list[int] = ()) -> dict:
     """What a block's words read: its data, for blocks [3] and [11] one row per step (run_log.step_rows), for block
     [12] block [3]'s mixed steps (the seed clock charges them twice)."""
     if block.number == 12:
-        return dict(block.data, mixed=mixed)
+        return dict(block.data, mixed=list(mixed))
     return dict(block.data, steps=rows) if block.number in STEP_BLOCKS else block.data
 
 

@@ -61,7 +61,7 @@ SAY = {
     "lim.more_preemptions": "… and {n:pl more preemption}: `--json` (blocks[5].data.preemptions) and the step view have each.",
     "b10.roof_pool_cluster": "The lab's pool: POOL_BLOCKS = {cfg[POOL_BLOCKS]} blocks on each replica. POOL_BLOCKS=auto takes min(vLLM's blocks above, min({n} requests, SLOTS {cfg[SLOTS]}) x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): one replica never runs more than SLOTS sequences at once, so a bigger pool runs the same.",
     "b11.step_replica": "step {i:>2} [r{st[replica]}]: {dur:>5} µs | waiting={st[waiting]} running={st[running]} decode={st[decode]} prefill={st[prefill]} | KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",
-    "b11.breakdown_replica": "TTFT breakdown (simulated µs) on the replica that prefilled the request: input preparation + waiting for a slot + prefill = TTFT",
+    "b11.breakdown_replica": "TTFT breakdown (simulated µs) on the replica that prefilled the request: input preparation + waiting to be scheduled + prefill = TTFT",
     "b11.on_replica": " | replica {r}",
     "b11.on_replicas": " | prefill replica {m[prefill_replica]} → decode replica {m[decode_replica]}",
     "b11.limitation_n": "Limitation: only {n:pl request} are served, so every percentile rests on at most {n} samples (a p99 of fewer than 100 samples is simply the largest value); a trustworthy p95/p99 needs thousands of samples.",

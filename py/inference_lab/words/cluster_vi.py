@@ -59,7 +59,7 @@ SAY = {
     "lim.more_preemptions": "… và {n} lần preempt nữa: `--json` (blocks[5].data.preemptions) và chế độ xem từng bước có từng lần.",
     "b10.roof_pool_cluster": "Bể của lab: POOL_BLOCKS = {cfg[POOL_BLOCKS]} block ở mỗi bản sao. POOL_BLOCKS=auto lấy min(số block vLLM ở trên, min({n} yêu cầu, SLOTS {cfg[SLOTS]}) x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): một bản sao không bao giờ chạy quá SLOTS chuỗi cùng lúc, nên bể lớn hơn thì chạy y hệt.",
     "b11.step_replica": "bước {i:>2} [r{st[replica]}]: {dur:>5} µs | chờ={st[waiting]} chạy={st[running]} decode={st[decode]} prefill={st[prefill]} | KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",
-    "b11.breakdown_replica": "Phân rã TTFT (µs mô phỏng) trên bản sao đã prefill yêu cầu: chuẩn bị đầu vào + chờ chỗ chạy + prefill = TTFT",
+    "b11.breakdown_replica": "Phân rã TTFT (µs mô phỏng) trên bản sao đã prefill yêu cầu: chuẩn bị đầu vào + chờ được lập lịch + prefill = TTFT",
     "b11.on_replica": " | bản sao {r}",
     "b11.on_replicas": " | bản sao prefill {m[prefill_replica]} → bản sao decode {m[decode_replica]}",
     "b11.limitation_n": "Giới hạn: chỉ có {n} yêu cầu được phục vụ nên mỗi phân vị dựa trên tối đa {n} mẫu (p99 của dưới 100 mẫu chính là giá trị lớn nhất); p95/p99 đáng tin cần hàng nghìn mẫu.",

@@ -84,7 +84,7 @@ def budget_who(w, record, ids) -> str:
     """"C got no token in step(s) 2, 3 although no running slot was missing; …" for the requests of `ids` that waited
     for the token budget ("" when none did), the lists cut to a line or so (limits.listed)."""
     waits = {rid: s for rid, s in budget_waits_of(record, list(ids)).items() if s}
-    return listed(w, [w("note.wait_steps", id=rid, steps=steps_of(w, s)) for rid, s in waits.items()], 3, False, "; ")
+    return listed(w, [w("note.wait_steps", id=rid, steps=steps_of(w, s)) for rid, s in waits.items()], 2, False, "; ")
 
 
 def steps_of(w, steps: list[int]) -> str:
@@ -95,7 +95,7 @@ def steps_of(w, steps: list[int]) -> str:
 def mixed_step_note(w, cfg, mixed) -> list[str]:
     if not mixed or cfg.get("CLOCK") == "roofline" or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
         return []
-    return [w("note.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS, False), pre=cfg["COST_PREFILL_FIXED"],
+    return [w("note.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS // 2, False), pre=cfg["COST_PREFILL_FIXED"],
               dec=cfg["COST_DECODE_FIXED"])]
 
 
