@@ -97,11 +97,11 @@ def cluster_line(w, cfg) -> list[str]:
 
 
 def simulated_line(w, cfg, cancels: bool, seed: bool) -> str:
-    """NOTE: what is not simulated. The seed's sentence in a seed-identical run (a note beside it says that cancellation
-    is); elsewhere the truth: routing is simulated on a cluster, cancellation always is (the cancel_at column),
-    authentication never."""
+    """NOTE: what is not simulated. The seed's sentence in a seed-identical run (which has no cancel_at: a note beside
+    it says that cancellation is simulated); elsewhere the truth: routing is simulated on a cluster, cancellation
+    always is (the cancel_at column), authentication never."""
     if seed:
-        return w("header.note") + w("header.cancels_simulated" if cancels else "header.nothing_simulated")
+        return w("header.note") + w("header.nothing_simulated")
     routing = w("header.routing_simulated", cfg=cfg) if is_cluster(cfg) else w("header.no_routing")
     cancel = w("header.cancel_used" if cancels else "header.cancel_unused")
     return w("header.note") + w("header.simulated", routing=routing, cancel=cancel)

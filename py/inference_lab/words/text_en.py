@@ -93,7 +93,7 @@ SAY = {
     "header.simulated": "Authentication is not simulated; {routing}; {cancel}.",
     "header.routing_simulated": "routing is (ROUTER={cfg[ROUTER]}, block [1])",
     "header.no_routing": "there is no router (one engine)",
-    "header.cancel_used": "request cancellation is, from the cancel_at column",
+    "header.cancel_used": "request cancellation is simulated, from the cancel_at column",
     "header.cancel_unused": "request cancellation is simulated (a request with cancel_at), but no request of this trace is cancelled",
     "header.workload": "  {first} … {last}: prompts of exactly {cfg[WORKLOAD_PROMPT]} tokens, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_at_once": "all arrive at 0.00 ms",
@@ -108,7 +108,6 @@ SAY = {
                              "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; the gateway and tokenizing still cost COST_GATEWAY {cfg[COST_GATEWAY]} µs and COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token (1 µs by default under roofline).",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
-    "header.cancels_simulated": "Routing and authentication are not simulated; request cancellation is, from the cancel_at column.",
     "header.nothing_simulated": "Routing, authentication and request cancellation are not simulated.",
     # ── [1] ────────────────────────────────────────────────────────────────
     "b1.title": "Gateway and admission control",

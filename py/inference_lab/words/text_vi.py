@@ -112,7 +112,6 @@ SAY = {
                              "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; cổng và tokenize vẫn tính bằng COST_GATEWAY {cfg[COST_GATEWAY]} µs và COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs mỗi token (mặc định dưới roofline: 1 µs).",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
-    "header.cancels_simulated": "Router và xác thực không được mô phỏng; hủy yêu cầu được mô phỏng theo cột cancel_at.",
     "header.nothing_simulated": "Router, xác thực và hủy yêu cầu không được mô phỏng.",
     # ── [1] ────────────────────────────────────────────────────────────────
     "b1.title": "Cổng tiếp nhận và kiểm soát hàng đợi",
