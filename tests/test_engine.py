@@ -15,7 +15,8 @@ from inference_lab.words import text_vi
 from inference_lab.words.text_schema import problem_text
 from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELDS, validate
 from inference_lab.core.serving.run_log import step_rows
-from inference_lab.entrypoints.lab import tokenizer_for, worded_data
+from inference_lab.entrypoints.lab import bare_record, tokenizer_for, worded_data
+from inference_lab.words.limits import run_facts, seed_identical
 from inference_lab.entrypoints.report import Report
 
 BLOCK_HEADERS = [f"[{i} · " for i in range(1, 14)]
@@ -187,10 +188,13 @@ def test_text_vi_never_mutates_what_it_formats(values):
     r = run(values)
     before, checks = copy.deepcopy(r.to_dict()), copy.deepcopy(r.checks)
     timeline = {m["id"]: m for m in r.block(11).data["requests"]}
-    ctx = text_vi.Context(cfg=r.config, follow=r.follow, follow_metrics=timeline.get(r.follow["id"]))
+    parts = {b.number: b.data for b in r.blocks}
+    seed = seed_identical(r.config, run_facts(parts, r.follow, r.checks))
+    ctx = text_vi.Context(cfg=r.config, follow=r.follow, follow_metrics=timeline.get(r.follow["id"]),
+                          seed=seed, record=bare_record(r.steps))
     rows = step_rows(r.steps)
     for b in r.blocks:                                        # formatting again gives the same lines ...
-        assert text_vi.BLOCKS[b.number](worded_data(b, rows), ctx) == (b.title, b.lines)
+        assert text_vi.BLOCKS[b.number](worded_data(b, rows, parts[3]["mixed"]), ctx) == (b.title, b.lines)
     assert text_vi.summary_lines(ctx, r.checks) == r.summary
     assert r.to_dict() == before and r.checks == checks       # ... and changes nothing it was given
 

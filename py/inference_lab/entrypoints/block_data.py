@@ -71,6 +71,9 @@ def block1_data(lab, main) -> dict:
     cfg = lab.cfg
     arrival = {r["id"]: r["arrival"] for r in reversed(cfg.REQUESTS)}
     gate = [dict(decision_dict(d), arrival=arrival[d.request]) for d in main.decisions if d.stage == "gateway"]
+    if getattr(main, "replicas", None):         # a cluster merges its replicas' decisions: put them in arrival order again
+        order = {r["id"]: i for i, r in enumerate(cfg.REQUESTS)}
+        gate.sort(key=lambda x: (x["arrival"], order[x["request"]]))
     codes = [c for _, c in main.rejected]
     return dict(capacity=cfg.SLOTS + cfg.QUEUE_LIMIT, decisions=gate, offered=len(cfg.REQUESTS),
                 n_429=codes.count("429"), n_400=codes.count("400"), served=len(main.done),
@@ -133,13 +136,21 @@ def block3_data(lab, main, info, S) -> dict:
              aborts=main.log.happenings("abort"), kv_waits=main.kv_waits)
     if steps:
         lone = steps[0]["tasks"][0][0]
-        d.update(lone=lone, late=[dict(id=r.id, ready=r.ready) for r in main.done
+        d.update(lone=lone, late=[dict(id=r.id, ready=r.ready, **first_replica(main, r.id)) for r in main.done
                                   if r.id != lone and r.arrival <= steps[0]["start"]])
     if info["served"]:
         f = {r.id: r for r in main.done}[cfg.FOLLOW]
         d["follow"] = dict(prompt_len=f.prompt_len, ready=f.ready, start=f.start, queue=S["per"][f.id]["queue"],
-                           preempted=f.num_preemptions)
+                           preempted=f.num_preemptions, **first_replica(main, f.id))
     return d
+
+
+def first_replica(main, rid) -> dict:
+    """{"replica": i}: the replica that admitted and prefilled `rid` on a cluster; {} on one engine."""
+    placed = getattr(main, "served_by", {}).get(rid)
+    if not placed:
+        return {}
+    return dict(replica=placed.get("replica", placed.get("prefill_replica")))
 
 
 def block4_data(lab, main, info, S, chunks) -> dict:
@@ -179,6 +190,7 @@ def block6_data(lab, main, runs) -> dict:
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
                 gather=main.trace["gather"], preemptions=preemptions(lab, main), kv_waits=main.kv_waits,
                 any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
+                any_kv_wait=any(res.kv_waits for res in runs.values()),
                 **prefix_cache_data(main))
 
 

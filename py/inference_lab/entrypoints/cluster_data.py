@@ -5,11 +5,12 @@
      "router":   {"policy", "w_prefix", "w_load", "decisions": [{request, replica, policy, blocks, cached, load,
                    outstanding, loads, arrival}]},
      "disagg":   null | {"prefill", "decode" (replica ids), "link_gbps", "latency_us", "kv_bytes_per_position",
-                   "transfers": [{request, from, to, start, arrive, admitted, positions, bytes}], "shipped",
-                   "received"},
+                   "transfers": [{request, from, to, start, arrive, admitted, positions, bytes, waited_for ("slot" |
+                   "blocks" | null: why it waited on the decode replica)}], "shipped", "received"},
      "goodput":  {"ttft_slo", "tpot_slo", "met", "served", "fraction", "per_s"},
      "ttft", "tpot": {"p50", "p90", "p99"} over the whole cluster,
-     "span": µs from the first arrival to the last finish, "end": the last step's end}
+     "span": µs from the first arrival to the last finish, "end": the last step's end,
+     "shown": the replica whose pool blocks [6] and [10] show (the followed request's)}
 
 `served` = finished requests the replica worked on (prefilled or decoded); `busy_us` = the sum of its steps'
 durations, `utilization` = busy_us ÷ end; `kv_peak` = the most blocks in use at once; `prefix_hits` = prompt
@@ -60,7 +61,7 @@ def replica_rows(main, cfg) -> list[dict]:
 def cluster_data(lab, main) -> dict:
     cfg = lab.cfg
     per = [request_metrics(r) for r in main.done]
-    transfers = [t.to_dict() for t in getattr(main, "transfers", [])]
+    transfers = [dict(t.to_dict(), waited_for=waited_for(main, cfg, t)) for t in getattr(main, "transfers", [])]
     disagg = None
     if cfg.DISAGG == "on":
         roles = [r.role for r in main.replicas]
@@ -70,11 +71,39 @@ def cluster_data(lab, main) -> dict:
                       transfers=transfers, shipped=sum(r.shipped for r in main.replicas),
                       received=sum(r.received for r in main.replicas))
     span = (max(r.finish for r in main.done) - min(r.arrival for r in main.done)) if main.done else 0
-    return dict(replicas=replica_rows(main, cfg),
+    return dict(replicas=replica_rows(main, cfg), shown=shown_replica(main, cfg),
                 router=dict(policy=cfg.ROUTER, w_prefix=W_PREFIX, w_load=W_LOAD, decisions=getattr(main, "routes", [])),
                 disagg=disagg, goodput=goodput(main.done, cfg.TTFT_SLO, cfg.TPOT_SLO),
                 ttft=spread([m["ttft"] for m in per]), tpot=spread([m["tpot"] for m in per if m["tpot"] is not None]),
                 span=span, end=main.end)
+
+
+def shown_replica(main, cfg) -> int:
+    """The replica whose pool blocks [6] and [10] show: the followed request's (its decode replica under DISAGG = on),
+    as core/cluster.py's ClusterResult picks its `pool`; replica 0 when the followed request was not placed."""
+    follow = getattr(main, "served_by", {}).get(cfg.FOLLOW, {})
+    return follow.get("decode_replica", follow.get("replica", follow.get("prefill_replica", 0)))
+
+
+def waited_for(main, cfg, t) -> str | None:
+    """Why an arrived transfer waited on its decode replica: "slot" when some step of that replica in the wait ran
+    SLOTS sequences (no free slot), else "blocks" (the pool had too few free blocks, or an older transfer did);
+    None when it was admitted at once."""
+    if t.admitted is None or t.admitted <= t.arrive:
+        return None
+    items = main.replicas[t.target].log.items
+    full = any(t.arrive <= it["start"] < t.admitted and len(it["running"]) >= cfg.SLOTS for it in items)
+    return "slot" if full else "blocks"
+
+
+def largest_gap(done: list) -> dict | None:
+    """The largest gap between two consecutive tokens of one request (the largest ITL): who, after which token, how long."""
+    best = None
+    for r in done:
+        for i, (a, b) in enumerate(zip(r.token_times, r.token_times[1:])):
+            if best is None or b - a > best["us"]:
+                best = dict(request=r.id, after=i + 1, us=b - a, at=a)
+    return best
 
 
 def placement(main, requests: list[dict]) -> list[dict]:
@@ -112,4 +141,4 @@ def colocated(lab, main) -> dict:
     cfg = replace(lab.cfg, DISAGG="off")
     tokens = recorded(main) if cfg.WORKLOAD_REQUESTS and cfg.SPEC_METHOD == "off" else None   # clock-only replay
     other = run_cluster(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, False, None, tokens)
-    return dict(disagg=headline(main.done), colocated=headline(other.done))
+    return dict(disagg=dict(headline(main.done), gap=largest_gap(main.done)), colocated=headline(other.done))

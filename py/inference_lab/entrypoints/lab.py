@@ -27,6 +27,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..words import text_en, text_steps_en, text_steps_vi, text_vi
+from ..words.limits import run_facts, seed_identical
 from ..core.inputs.config import Config
 from ..core.cluster.cluster import run_cluster
 from ..core.serving.engine import run_engine
@@ -204,8 +205,11 @@ def narrated(record, step_text, cfg) -> dict:
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
 
 
-def worded_data(block, rows: list[dict]) -> dict:
-    """What a block's words read: its data, and for blocks [3] and [11] one row per step (run_log.step_rows)."""
+def worded_data(block, rows: list[dict], mixed: list[int] = ()) -> dict:
+    """What a block's words read: its data, for blocks [3] and [11] one row per step (run_log.step_rows), for block
+    [12] block [3]'s mixed steps (the seed clock charges them twice)."""
+    if block.number == 12:
+        return dict(block.data, mixed=list(mixed))
     return dict(block.data, steps=rows) if block.number in STEP_BLOCKS else block.data
 
 
@@ -222,19 +226,23 @@ def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     text, step_text = TEXTS[lang]
+    parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
+    record = bare_record(report.steps)
+    seed = seed_identical(report.config, run_facts(parts, report.follow, report.checks))
     ctx = text.Context(cfg=report.config, follow=report.follow, follow_metrics=follow_metrics(report),
-                       cluster=report.cluster)
+                       cluster=report.cluster, seed=seed, record=record)
     blocks = []
     rows = step_rows(report.steps)
+    for row, it in zip(rows, report.steps["items"]):         # a cluster's merged log says which replica ran each step
+        if "replica" in it:
+            row["replica"] = it["replica"]
     for b in report.blocks:
-        title, lines = text.BLOCKS[b.number](worded_data(b, rows), ctx)
+        title, lines = text.BLOCKS[b.number](worded_data(b, rows, parts[3]["mixed"]), ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
-    record = bare_record(report.steps)
-    parts = {"header": report.header_data, **{b.number: b.data for b in report.blocks}}
-    return Report(config=report.config, header=text.header_lines(report.header_data, report.config), blocks=blocks,
+    return Report(config=report.config, header=text.header_lines(report.header_data, report.config, seed), blocks=blocks,
                   summary=summary, checks=checks, follow=report.follow,
                   steps=narrated(record, step_text, report.config) if narrate else record,
                   header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record),

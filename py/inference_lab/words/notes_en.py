@@ -30,16 +30,15 @@ SAY = {
     "note.vllm_metrics": "vLLM's metric names: waiting= is vllm:num_requests_waiting, running= is vllm:num_requests_running, KV x/y (%) is "
                          "vllm:kv_cache_usage_perc, the preemption count is vllm:num_preemptions; TTFT and ITL are the histograms "
                          "vllm:time_to_first_token_seconds and vllm:inter_token_latency_seconds.",
-    "note.wait_steps": "{id} got no token in step(s) {steps} although no running slot was missing",
-    "note.wait_budget": "the part called 'waiting for a slot' is not only a wait for a slot: {who}. It is a wait to be scheduled: "
-                        "waiting for a turn in the per-step token budget (TOKEN_BUDGET, vLLM's max_num_batched_tokens).",
+    "note.wait_steps": "{id} got no token in step(s) {steps} with no slot missing",
+    "note.wait_budget": "'waiting for a slot' is here a wait to be scheduled: {who}; that is a turn in the per-step token budget "
+                        "(TOKEN_BUDGET, vLLM's max_num_batched_tokens).",
     "note.itl": "the largest gap between two consecutive tokens (the last column, the 'stall' of the Reading line) is the largest ITL; "
                 "ITL (inter-token latency) is this metric's name in model serving, like vLLM's vllm:inter_token_latency_seconds.",
     "note.batch_invariance": "'the same tokens' holds here because the lab computes in NumPy float64; on GPUs the batch shape changes "
                              "the kernels and the order of sums, so the same greedy prompt can give other tokens under another schedule "
                              "(batch invariance).",
-    "note.mixed_step": "the lab's clock is the original program's cost model: a mixed decode + prefill step (step {steps}) is charged "
-                       "both COST_PREFILL_FIXED {pre} µs and COST_DECODE_FIXED {dec} µs, as if it read the weights twice. A real GPU "
-                       "runs one forward pass per step and reads the weights once, so here continuous + chunked is charged more than it "
-                       "would cost and can lose to static; --clock roofline (CLOCK = roofline) charges each step once, as one forward pass.",
+    "note.mixed_step": "the seed's clock charges a mixed decode + prefill step (step {steps}) both COST_PREFILL_FIXED {pre} µs and "
+                       "COST_DECODE_FIXED {dec} µs, as if it read the weights twice; a GPU runs one forward pass per step, so "
+                       "continuous + chunked is overcharged here and can lose to static (--clock roofline charges each step once).",
 }

@@ -31,14 +31,13 @@ SAY = {
                          "vllm:kv_cache_usage_perc, số lần preempt là vllm:num_preemptions; TTFT và ITL là histogram "
                          "vllm:time_to_first_token_seconds và vllm:inter_token_latency_seconds.",
     "note.wait_steps": "{id} không nhận token nào ở bước {steps} dù không thiếu chỗ chạy",
-    "note.wait_budget": "phần gọi là 'chờ chỗ chạy' không chỉ là chờ chỗ: {who}. Đúng hơn là 'chờ được lập lịch': chờ tới lượt trong "
-                        "ngân sách token mỗi bước (TOKEN_BUDGET, tức max_num_batched_tokens của vLLM).",
+    "note.wait_budget": "'chờ chỗ chạy' ở đây là chờ được lập lịch: {who}; đó là chờ tới lượt trong ngân sách token mỗi bước "
+                        "(TOKEN_BUDGET, tức max_num_batched_tokens của vLLM).",
     "note.itl": "khoảng cách lớn nhất giữa hai token liền kề (cột cuối, 'khoảng đứng' ở dòng Cách đọc) là ITL lớn nhất; ITL "
                 "(inter-token latency) là tên số đo này khi phục vụ mô hình, như vllm:inter_token_latency_seconds của vLLM.",
     "note.batch_invariance": "'không đổi token' đúng ở đây vì lab tính bằng NumPy float64; trên GPU, hình dạng batch đổi kernel và thứ tự "
                              "cộng, nên cùng prompt greedy có thể ra token khác khi lập lịch khác (batch invariance).",
-    "note.mixed_step": "đồng hồ của lab là mô hình chi phí của chương trình gốc: bước trộn decode + prefill (bước {steps}) bị tính cả "
-                       "COST_PREFILL_FIXED {pre} µs lẫn COST_DECODE_FIXED {dec} µs, như thể đọc trọng số hai lần. GPU thật chạy mỗi bước "
-                       "một lượt forward và đọc trọng số một lần, nên ở đây continuous + chunked bị tính đắt hơn thật và có thể thua static; "
-                       "--clock roofline (CLOCK = roofline) tính mỗi bước một lần, như một lượt forward.",
+    "note.mixed_step": "đồng hồ của bản gốc tính bước trộn decode + prefill (bước {steps}) cả COST_PREFILL_FIXED {pre} µs lẫn "
+                       "COST_DECODE_FIXED {dec} µs, như thể đọc trọng số hai lần; GPU chạy mỗi bước một lượt forward, nên ở đây "
+                       "continuous + chunked bị tính đắt hơn và có thể thua static (--clock roofline tính mỗi bước một lần).",
 }

@@ -21,6 +21,7 @@ from functools import partial
 
 from .blocks import BLOCKS as BLOCK_TABLE
 from .reasons import how_to_follow, refusal, why  # noqa: F401  (text_steps.py and the tests use why from here)
+from .limits import is_cluster
 from .templates import FORMAT, Words  # noqa: F401  (the language modules and the tests use them from here)
 from .text_compute import block4, block5, block6, block7, block8
 from .text_intake import block1, block2, block3
@@ -37,6 +38,8 @@ class Context:
     follow: dict
     follow_metrics: dict | None
     cluster: dict | None = None     # report.cluster (cluster_data.py): replicas, router, disagg, goodput
+    seed: bool = True               # limits.seed_identical: the seed's bytes (and notes beside them), else the lab's words
+    record: dict | None = None      # the bare run log (lab.bare_record): which steps a request waited in, and for what
 
 
 # ── header ─────────────────────────────────────────────────────────────────
@@ -66,25 +69,62 @@ def workload_lines(w, cfg) -> list[str]:
     arrivals = (w("header.workload_poisson", cfg=cfg, last_arrival=reqs[-1]["arrival"]) if cfg["WORKLOAD_RATE"] > 0
                 else w("header.workload_at_once"))
     prefixes = w("header.workload_prefixes", cfg=cfg) if cfg["WORKLOAD_PREFIXES"] else ""
-    return [w("header.input_workload", cfg=cfg, n=len(reqs)),
+    return [w("header.input_workload_to", cfg=cfg, n=len(reqs), dest=destination(w, cfg)),
             w("header.workload", cfg=cfg, first=reqs[0]["id"], last=reqs[-1]["id"], arrivals=arrivals, prefixes=prefixes)]
 
 
-def header_lines(w, d, cfg) -> list[str]:
-    """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`)."""
+def destination(w, cfg) -> str:
+    """Where the requests go: "one engine", or the router and its replicas (REPLICAS > 1 or DISAGG = on)."""
+    if not is_cluster(cfg):
+        return w("header.one_engine")
+    return w("header.to_cluster", cfg=cfg)
+
+
+def input_line(w, cfg, seed: bool) -> str:
+    """INPUT: the seed's fixed "5 requests … one engine" in a seed-identical run; the run's own count and destination elsewhere."""
+    if seed:
+        return w("header.input", cfg=cfg)
+    return w("header.input_to", cfg=cfg, n=len(cfg["REQUESTS"]), dest=destination(w, cfg))
+
+
+def cluster_line(w, cfg) -> list[str]:
+    """The header's line saying the CONFIG line is per replica, and what runs where (cluster runs only)."""
+    if not is_cluster(cfg):
+        return []
+    roles = (w("header.disagg", cfg=cfg, decode=cfg["REPLICAS"] - cfg["PREFILL_REPLICAS"]) if cfg.get("DISAGG") == "on"
+             else "")
+    return [w("header.cluster", cfg=cfg, roles=roles)]
+
+
+def simulated_line(w, cfg, cancels: bool, seed: bool) -> str:
+    """NOTE: what is not simulated. The seed's sentence in a seed-identical run (which has no cancel_at: a note beside
+    it says that cancellation is simulated); elsewhere the truth: routing is simulated on a cluster, cancellation
+    always is (the cancel_at column), authentication never."""
+    if seed:
+        return w("header.note") + w("header.nothing_simulated")
+    routing = w("header.routing_simulated", cfg=cfg) if is_cluster(cfg) else w("header.no_routing")
+    cancel = w("header.cancel_used" if cancels else "header.cancel_unused")
+    return w("header.note") + w("header.simulated", routing=routing, cancel=cancel)
+
+
+def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
+    """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`); `seed`
+    (Context.seed) False: the lab's own lines where the seed's are false, and vLLM's names as a line of the header."""
     cancels = any(r.get("cancel_at") is not None for r in cfg["REQUESTS"])
     trace = (workload_lines(w, cfg) if cfg.get("WORKLOAD_REQUESTS") else
-             [w("header.input", cfg=cfg), *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]]])
+             [input_line(w, cfg, seed), *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]]])
     return [
         w("header.title"),
         w("header.goal"),
         *trace,
         w("header.config", cfg=cfg),
+        *cluster_line(w, cfg),
         *vllm_line(w, cfg),
+        *([] if seed else [w("header.vllm_names")]),
         w("header.model", d=d, cfg=cfg),
         w("header.clock_roofline", cfg=cfg) if cfg.get("CLOCK") == "roofline" else w("header.clock"),
-        w("header.how_to_read"),
-        w("header.note") + w("header.cancels_simulated" if cancels else "header.nothing_simulated"),
+        w("header.how_to_read" if seed else "header.how_to_read_lab"),
+        simulated_line(w, cfg, cancels, seed),
         "",
     ]
 
@@ -106,19 +146,30 @@ def stand_in_note(w, ctx, checks) -> list[str]:
     return [w("summary.note_stand_in", fl=fl, fate=fate, used=", ".join(used))]
 
 
+def tokens_line(w, ctx) -> str:
+    """Summary line 2. "(tokens and logits compared)" is true where block [12] ran the model under all three policies;
+    a generated workload's other policies replay this run's tokens (block [12] says so), so there only the logits were."""
+    spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"      # sampled draws may differ: only greedy tokens are the same
+    if ctx.cfg.get("WORKLOAD_REQUESTS") and not spec:
+        return w("summary.tokens_replayed")
+    if spec:
+        return w("summary.tokens_spec")
+    return w("summary.tokens" if ctx.seed else "summary.tokens_lab")   # the lab's: batch invariance in the sentence
+
+
 def summary_lines(w, ctx, checks) -> list[str]:
     fl, fm = ctx.follow, ctx.follow_metrics
     if fl["served"]:
-        first = w("summary.followed", fl=fl, fm=fm)
+        first = w("summary.followed" if ctx.seed else "summary.followed_lab", fl=fl, fm=fm)
     else:
         first = w("summary.not_followed", refusal=refusal(w, ctx), how=how_to_follow(w, ctx))
-    spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"      # sampled draws may differ: only greedy tokens are the same
-    lines = [w("summary.title"), first, w("summary.tokens_spec" if spec else "summary.tokens"), w("summary.distributions"),
-             w("summary.simulated"), *stand_in_note(w, ctx, checks)]
+    lines = [w("summary.title"), first, tokens_line(w, ctx), w("summary.distributions"), w("summary.simulated"),
+             *stand_in_note(w, ctx, checks)]
     failed = [c for c in checks if not c.ok]
     if failed:
         lines.append(w("summary.fail", labels="; ".join(w.checks[c.name] for c in failed)))
     else:
+        spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"     # sampled draws may differ: only greedy tokens match
         lines.append(w("summary.pass_spec" if spec else "summary.pass"))
     return lines
 

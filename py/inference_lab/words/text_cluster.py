@@ -14,14 +14,10 @@ Leaves out: the step narration's replica and KV lines (text_steps.py), all compu
 """
 from __future__ import annotations
 
+from .limits import is_cluster  # noqa: F401  (text_intake, text_measure and the tests take it from here)
 from .templates import ms
 
 SHOWN_DECISIONS = 12           # block [1] words this many router decisions; --json has them all
-
-
-def is_cluster(cfg: dict) -> bool:
-    """REPLICAS > 1 or DISAGG = on (report.config; a report from before the cluster has neither)."""
-    return cfg.get("REPLICAS", 1) > 1 or cfg.get("DISAGG") == "on"
 
 
 def opt(v) -> str:
@@ -79,10 +75,18 @@ def measure_lines(w, ctx) -> list[str]:
     dg = c["disagg"]
     if dg and dg["transfers"]:
         ts = dg["transfers"]
-        waits = [t["admitted"] - t["arrive"] for t in ts if t["admitted"] is not None]
         lines.append(w("c.transfers", n=len(ts), dg=dg, ok=w("c.equal") if dg["shipped"] == dg["received"] else w("c.differ"),
-                       longest=max(t["arrive"] - t["start"] for t in ts), wait=max(waits) if waits else 0))
+                       longest=max(t["arrive"] - t["start"] for t in ts), wait=wait_part(w, ts)))
     return lines
+
+
+def wait_part(w, ts) -> str:
+    """The longest wait of an arrived transfer on its decode replica, and what it waited for (a slot or blocks)."""
+    waited = [t for t in ts if t["admitted"] is not None and t["admitted"] > t["arrive"]]
+    if not waited:
+        return w("c.no_wait")
+    t = max(waited, key=lambda t: t["admitted"] - t["arrive"])
+    return w("c.wait_" + (t.get("waited_for") or "blocks"), t=t, us=t["admitted"] - t["arrive"])
 
 
 def disagg_lines(w, d, ctx) -> list[str]:
@@ -95,4 +99,19 @@ def disagg_lines(w, d, ctx) -> list[str]:
     return [w("c.versus", n=ctx.cfg["REPLICAS"], a=a, b=b, at=thr(a["throughput"]), bt=thr(b["throughput"]),
               attft=opt(a["ttft_p99"]), bttft=opt(b["ttft_p99"]), atpot=opt(a["tpot_p99"]), btpot=opt(b["tpot_p99"]),
               agap=opt(a["worst_gap"]), bgap=opt(b["worst_gap"])),
+            *gap_lines(w, a.get("gap"), ctx.cluster["disagg"]),
             w("c.vllm_says")]
+
+
+def gap_lines(w, gap, dg) -> list[str]:
+    """Under DISAGG = on: what the largest ITL gap is made of when it spans the hand-off (first token on the prefill
+    replica, second on the decode replica): the KV transfer and the wait on the decode replica."""
+    if not gap or not dg:
+        return []
+    t = next((t for t in dg["transfers"] if t["request"] == gap["request"]), None)
+    if t is None or gap["after"] != 1 or t["admitted"] is None:
+        return [w("c.gap_decode", g=gap)]
+    wait = t["admitted"] - t["arrive"]
+    why = w("c.gap_why_" + (t.get("waited_for") or "none"), t=t, us=wait)
+    return [w("c.gap_handoff", g=gap, t=t, link=t["arrive"] - t["start"], why=why,
+              rest=gap["us"] - (t["admitted"] - t["start"]))]

@@ -10,6 +10,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
+from .limits import ITEMS, ROW_LINES, capped, is_cluster, listed
 from .reasons import not_followed
 from .text_spec import block7_lines
 from .templates import ms
@@ -50,30 +51,31 @@ def block5(w, d, ctx):
         w("b5.last_row", d=d, n=len(a0)),
         w("b5.head", h=0, a=a0, total=d["sums"][0]),
         w("b5.head", h=1, a=a1, total=d["sums"][1]),
-        w("b5.how_to_read_lab" if beyond_seed(ctx.cfg) else "b5.how_to_read", d=d),    # the seed's line: a note
+        w("b5.how_to_read" if ctx.seed else "b5.how_to_read_lab", d=d),
         *common,
-        w("b5.check_all", parity=parity),
+        w("b5.check_all", parity=parity) if ctx.seed else w("b5.check_all_n", n=len(ctx.follow["served_ids"]), parity=parity),
     ]
 
 
 # ── [6] ────────────────────────────────────────────────────────────────────
 def block6(w, d, ctx):
     cfg = ctx.cfg
-    pk, bs = d["peak"], cfg["BLOCK_SIZE"]
+    pk, bs, seed = d["peak"], cfg["BLOCK_SIZE"], ctx.seed
     slots_used = pk["used"] * bs
-    lines = []
+    lines = shown_replica(w, ctx)
     if d["served"]:
-        lines += [w("b6.peak", bs=bs, tables="; ".join(f"{rid}→{blk}" for rid, blk in pk["tables"].items())),
+        tables = listed(w, [f"{rid}→{blk}" for rid, blk in pk["tables"].items()], ITEMS, seed, "; ")
+        lines += [w("b6.peak", bs=bs, tables=tables),
                   w("b6.how_to_read"),
                   w("b6.used", pk=pk, cfg=cfg, slots_used=slots_used, unused=slots_used - pk["tokens"]),
                   w("b6.compare", cfg=cfg, contiguous=cfg["SLOTS"] * cfg["MAX_CONTEXT"], slots_used=slots_used),
-                  w("b6.freed", freed="; ".join(w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]))]
+                  w("b6.freed", freed=listed(w, [w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]], ITEMS, seed, "; "))]
     else:
         lines.append(w("b6.none_served", bs=bs))
     kept = w("b6.kept_cached" if cfg["PREFIX_CACHE"] == "on" else "b6.kept_dropped")
-    lines += [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
-              for p in d["preemptions"]]
-    reused = "; ".join(w("b6.reuse", b=b, owners=" → ".join(o)) for b, o in d["reused"])
+    lines += capped(w, [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
+                        for p in d["preemptions"]], ROW_LINES // 2, "lim.more_preemptions", seed)
+    reused = listed(w, [w("b6.reuse", b=b, owners=listed(w, o, ITEMS, seed, " → ")) for b, o in d["reused"]], ITEMS // 2, seed, "; ")
     lines += [
         w("b6.reused", reused=reused) if d["reused"] else w("b6.none_reused"),
         w("b6.free_at_end", d=d, cfg=cfg),
@@ -81,12 +83,26 @@ def block6(w, d, ctx):
     ]
     lines += pool_problem_lines(w, d)
     if d.get("kv_waits"):
-        lines.append(w("b6.wait_kv", waits="; ".join(w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"])))
+        lines.append(w("b6.wait_kv", waits=listed(w, [w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"]], ITEMS, seed, "; ")))
+    if d["preemptions"]:       # a preempted run is never seed-identical: the note's fact as a sentence
+        lines.append(w("b6.recompute"))
     if cfg["PREFIX_CACHE"] == "on":
-        lines += prefix_cache_lines(w, d)
+        lines += prefix_cache_lines(w, d, seed)
+    elif seed:                 # the seed's sentence, false for the lab: a note beside it says what is simulated
+        lines.append(w("b6.limitation"))
+    elif d["any_preemption"] or d["kv_waits"] or d.get("any_kv_wait"):
+        lines.append(w("b6.limitation_preempt"))
     else:
-        lines.append(w("b6.limitation_preempt" if d["any_preemption"] else "b6.limitation"))
+        lines.append(w("b6.limitation_lab"))
     return w("b6.title"), lines
+
+
+def shown_replica(w, ctx) -> list[str]:
+    """Blocks [6] and [10] on a cluster: which replica's pool they show (the followed request's), and where the others are."""
+    c = ctx.cluster
+    if not (c and is_cluster(ctx.cfg)) or c.get("shown") is None:
+        return []
+    return [w("b6.replica", r=c["shown"], fid=ctx.cfg["FOLLOW"], n=len(c["replicas"]))]
 
 
 def steps_by_problem(problems) -> dict:
@@ -111,14 +127,14 @@ def pool_problem_lines(w, d) -> list[str]:
     return [w("b6.pool_problems", found="; ".join(found))]
 
 
-def prefix_cache_lines(w, d) -> list[str]:
+def prefix_cache_lines(w, d, seed: bool) -> list[str]:
     """Block [6] with PREFIX_CACHE=on: hits, shared blocks (ref count > 1), evictions, what stays cached."""
     hits = [w("b6.hit", h=h) + (w("b6.hit_recompute") if h["recompute"] else "") for h in d["hits"]]
     lines = [w("b6.prefix_cache", docs=w.docs),
-             w("b6.hits", hits="; ".join(hits)) if hits else w("b6.no_hits")]
+             w("b6.hits", hits=listed(w, hits, ITEMS, seed, "; ")) if hits else w("b6.no_hits")]
     lines.append(w("b6.shared", d=d) if d["shared_blocks"] else w("b6.none_shared"))
     ev = [w("b6.evicted_block", e=e) for e in d["evictions"]]
-    lines.append(w("b6.evicted", ev=", ".join(ev)) if ev else w("b6.none_evicted"))
+    lines.append(w("b6.evicted", ev=listed(w, ev, ITEMS, seed)) if ev else w("b6.none_evicted"))
     lines.append(w("b6.cached_free", n=len(d["cached_free"])))
     lines.append(w("b6.prefix_limitation"))
     return lines
@@ -151,21 +167,16 @@ def block7(w, d, ctx):
         lines.append(w("b7.preempted", fid=fid, d=d, again=again))
     lines += block7_decode(w, d, fid)
     lines.append(w("b7.cache_len", fid=fid, d=d))
-    lines.append(w("b7.positions_all", counts=counts))
+    lines.append(w("b7.positions_all", counts=counts) if ctx.seed
+                 else w("b7.positions_all_n", counts=counts, n=len(ctx.follow["served_ids"])))
     lines += positions_note
     return w("b7.title"), lines + (block7_lines(w, d, ctx) if "spec" in d else []) + tail
 
 
 # ── [8] ────────────────────────────────────────────────────────────────────
-def beyond_seed(cfg) -> bool:
-    """A run the seed program cannot make (roofline clock, speculation, byte fallback, a generated workload, a
-    cluster): its lines are the lab's own, so a sentence the seed would print wrongly is worded truly instead."""
-    return (cfg.get("CLOCK", "seed") != "seed" or cfg.get("SPEC_METHOD", "off") != "off" or cfg.get("BYTE_FALLBACK") == "on"
-            or bool(cfg.get("WORKLOAD_REQUESTS")) or cfg.get("REPLICAS", 1) > 1 or cfg.get("DISAGG") == "on")
-
-
-def stop_lines(w, d) -> list[str]:
-    return ([w("b8.stop", s=s) for s in d["stops"]] + [aborted_stop_line(w, s) for s in d.get("aborted", [])])
+def stop_lines(w, d, seed: bool) -> list[str]:
+    return capped(w, [w("b8.stop", s=s) for s in d["stops"]] + [aborted_stop_line(w, s) for s in d.get("aborted", [])],
+                  ROW_LINES, "lim.more_rows", seed)
 
 
 def aborted_stop_line(w, s) -> str:
@@ -177,16 +188,16 @@ def block8(w, d, ctx):
     tail = [w("b8.observe"), w("b8.warning")]
     stop = w("b8.stop_check")
     if not ctx.follow["served"]:
-        return title, not_followed(w, ctx) + [stop, *stop_lines(w, d)] + tail
+        return title, not_followed(w, ctx) + [stop, *stop_lines(w, d, ctx.seed)] + tail
     fid = ctx.follow["id"]
     stream = ", ".join(f"{ms(t)} '{tok}'" for t, tok in d["stream"])
-    greedy = "_greedy" if d.get("mode") == "greedy" and beyond_seed(ctx.cfg) else ""    # the seed's runs: a note (text_notes)
+    greedy = "_greedy" if d.get("mode") == "greedy" and not ctx.seed else ""    # the seed's runs: a note (text_notes)
     return title, [
         w("b8.sampling", fid=fid, d=d),
         w("b8.probs" + greedy, d=d) + ", ".join(f"{t}={p:.3f}" for t, p in d["top5"]),
         w("b8.kept" + greedy, n=len(d["kept"])) + ", ".join(f"{t}={p:.3f}" for t, p in d["kept"]),
         w("b8.draw" + greedy, d=d),
-        stop, *stop_lines(w, d),
+        stop, *stop_lines(w, d, ctx.seed),
         w("b8.stream", fid=fid, stream=stream),
         *tail,
     ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import cluster_en, notes_en, spec_en, text
+from . import cluster_en, notes_en, own_en, spec_en, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (the same names as text_vi.py)
 
 CHECK_LABELS = {
@@ -84,7 +84,17 @@ SAY = {
     "header.title": "=== END-TO-END LAB: ONE REQUEST THROUGH THE WHOLE LLM SERVING PIPELINE ===",
     "header.goal": "GOAL: follow one request with real numbers from the gateway to its stop, then read TTFT, TPOT and throughput.",
     "header.input": "INPUT: 5 requests reach one engine (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
-    "header.input_workload": "INPUT: {n} generated requests (WORKLOAD_REQUESTS) reach one engine (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
+    "header.input_workload_to": "INPUT: {n} generated requests (WORKLOAD_REQUESTS) reach {dest} (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
+    "header.input_to": "INPUT: {n:pl request} reach {dest} (arrival times on the simulated clock). You follow request {cfg[FOLLOW]} through every block.",
+    "header.one_engine": "one engine",
+    "header.to_cluster": "a router (ROUTER={cfg[ROUTER]}) in front of {cfg[REPLICAS]} engine replicas",
+    "header.cluster": "CLUSTER: {cfg[REPLICAS]} replicas behind the router, each with the CONFIG above of its own (its slots, waiting places and KV pool){roles}; block [1] says where each request went, blocks [6] and [10] show the followed request's replica.",
+    "header.disagg": "; prefill/decode disaggregation (DISAGG=on): {cfg[PREFILL_REPLICAS]} prefill, {decode} decode, the KV shipped between them",
+    "header.simulated": "Authentication is not simulated; {routing}; {cancel}.",
+    "header.routing_simulated": "routing is (ROUTER={cfg[ROUTER]}, block [1])",
+    "header.no_routing": "there is no router (one engine)",
+    "header.cancel_used": "request cancellation is simulated, from the cancel_at column",
+    "header.cancel_unused": "request cancellation is simulated (a request with cancel_at), but no request of this trace is cancelled",
     "header.workload": "  {first} … {last}: prompts of exactly {cfg[WORKLOAD_PROMPT]} tokens, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_at_once": "all arrive at 0.00 ms",
     "header.workload_poisson": "Poisson arrivals at {cfg[WORKLOAD_RATE]:g} requests/s, the last at {last_arrival:ms}",
@@ -98,7 +108,6 @@ SAY = {
                              "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; the gateway and tokenizing still cost COST_GATEWAY {cfg[COST_GATEWAY]} µs and COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token (1 µs by default under roofline).",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
-    "header.cancels_simulated": "Routing and authentication are not simulated; request cancellation is, from the cancel_at column.",
     "header.nothing_simulated": "Routing, authentication and request cancellation are not simulated.",
     # ── [1] ────────────────────────────────────────────────────────────────
     "b1.title": "Gateway and admission control",
@@ -391,7 +400,7 @@ SAY = {
     "b12.roofline_best_tie": "Fastest: both continuous policies, tied ({chunked[span]:ms}, {chunked[steps]:pl step}): TOKEN_BUDGET {budget} holds every prompt, so no prompt is split.",
     "b12.roofline_best_nochunk": "Fastest: continuous without chunking ({nochunk[span]:ms}, {nochunk[steps]:pl step}): splitting prompts at TOKEN_BUDGET {budget} adds {extra:pl step}, and every step reads all the weights again. Chunking pays off when prompts are long enough for a whole prefill to be compute-bound and to stall the other decodes (exercise 22).",
     "b12.roofline_best_static": "Fastest: static ({static[span]:ms}, {static[steps]:pl step}): for this trace, waiting for a full batch needs the fewest steps.",
-    "b12.conclusion_roofline": "Conclusion: under CLOCK=roofline every step takes the time {gpu} needs for {model} (one forward pass, the weights read once), so a mixed decode + prefill step is not charged twice; this is still an estimate from datasheets over 3 requests, not a measurement.",
+    "b12.conclusion_roofline": "Conclusion: under CLOCK=roofline every step takes the time {gpu} needs for {model} (one forward pass, the weights read once), so a mixed decode + prefill step is not charged twice; this is still an estimate from datasheets over {n:pl request}, not a measurement.",
     "b12.conclusion": "Conclusion: these differences follow from an assumed cost model over 3 requests, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "b12.benchmark": "A real benchmark needs: warm-up, many repetitions, p50/p95/p99, the same hardware and the same load pattern. One run is not enough.",
     # ── [13] ───────────────────────────────────────────────────────────────
@@ -429,6 +438,7 @@ SAY = {
 
 SAY.update(notes_en.SAY)          # the notes beside the seed's lines (notes_en.py), same keys
 SAY.update(spec_en.SAY)           # speculative decoding's sentences (spec_en.py), same keys
+SAY.update(own_en.SAY)            # the lab's own sentences where the seed's would be false (own_en.py)
 SAY.update(cluster_en.SAY)        # the cluster's sentences (cluster_en.py, text_cluster.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)

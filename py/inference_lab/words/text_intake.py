@@ -9,18 +9,28 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
-from .text_compute import beyond_seed
+from .text_notes import budget_waits_of, steps_of
 
 
 # ── [1] ────────────────────────────────────────────────────────────────────
 def block1(w, d, ctx):
-    lines = [w("b1.observe", d=d)]
+    cluster = bool(ctx.cluster) and is_cluster(ctx.cfg)
+    lines = [observe_cluster(w, d, ctx) if cluster else w("b1.observe", d=d)]
+    where = {x["request"]: x["replica"] for x in ctx.cluster["router"]["decisions"]} if cluster else {}
+    rows = []
     for x in d["decisions"]:
         verdict = w("b1.admitted") if x["code"] == "OK" else w("b1.rejected", code=x["code"])
-        lines.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
-    lines += [abort_line(w, a) for a in d["aborts"]]
+        if x["request"] in where:       # a cluster: the count is the chosen replica's, so name it
+            r = where[x["request"]]
+            rows.append(w("b1.decision_replica", x=x, r=r, verdict=verdict, why=w("why.gateway_replica", f=x["facts"], r=r,
+                          state=w("why.at_limit" if x["code"] == "429" else "why.below_limit"))))
+        else:
+            rows.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
+    lines += capped(w, rows, ROW_LINES, "lim.more_decisions", ctx.seed)
+    lines += capped(w, [abort_line(w, a) for a in d["aborts"]], ROW_LINES, "lim.more_aborts", ctx.seed)
     rejected = d["n_429"] + d["n_400"]
     if d["n_aborted"]:
         n = d["n_aborted"]
@@ -36,6 +46,14 @@ def block1(w, d, ctx):
     return w("b1.title"), lines
 
 
+def observe_cluster(w, d, ctx) -> str:
+    """Block [1]'s first line on a cluster: the limit is each gateway's (SLOTS + QUEUE_LIMIT per replica; under
+    DISAGG = on only the prefill replicas have a gateway, the decode replicas take KV transfers)."""
+    cfg = ctx.cfg
+    gateways = cfg["PREFILL_REPLICAS"] if cfg.get("DISAGG") == "on" else cfg["REPLICAS"]
+    return w("b1.observe_cluster", d=d, gateways=gateways, total=gateways * d["capacity"])
+
+
 def abort_line(w, a) -> str:
     """A cancelled request, as block [1] tells it (who, when, why, what it had)."""
     if a["stage"] == "running":
@@ -48,10 +66,11 @@ def abort_line(w, a) -> str:
 
 
 # ── [2] ────────────────────────────────────────────────────────────────────
-def fine_times(cfg) -> bool:
+def fine_times(ctx) -> bool:
     """Preparation times to the µs: a run the seed cannot make whose gateway or per-token cost is not a multiple
     of 10 µs (the roofline clock's 1 µs per token), where 0.206 and 0.211 ms would both print as 0.21 ms."""
-    return beyond_seed(cfg) and (cfg["COST_TOKENIZE_PER_TOKEN"] % 10 != 0 or cfg["COST_GATEWAY"] % 10 != 0)
+    cfg = ctx.cfg
+    return not ctx.seed and (cfg["COST_TOKENIZE_PER_TOKEN"] % 10 != 0 or cfg["COST_GATEWAY"] % 10 != 0)
 
 
 def block2_follow(w, d, ctx) -> list[str]:
@@ -80,13 +99,13 @@ def block2(w, d, ctx):
         w("b2.bpe", d=d),
         w("b2.merges", d=d),
         *block2_follow(w, d, ctx),
-        w("b2.lengths", lens=", ".join(f"{rid}={n}" for rid, n in lens)) if lens else w("b2.no_lengths"),
+        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.seed)) if lens else w("b2.no_lengths"),
         *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
     ]
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
         lines.append(w("b2.real_tokenizers"))
     lines += byte_lines(w, d.get("byte_cost"), d.get("byte_fallback"))
-    fine = "_fine" if fine_times(ctx.cfg) else ""
+    fine = "_fine" if fine_times(ctx) else ""
     prep = w("b2.ready" + fine, d=d) if d["prep"] is not None else w("b2.never_queued", d=d)
     lines.append(w("b2.prep_cost" + fine, cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
     lines.append(w("b2.conclusion"))
@@ -125,18 +144,25 @@ def task_word(rid, phase, n, proposed) -> str:
 
 def block3(w, d, ctx):
     fid = ctx.follow["id"]
+    cluster = is_cluster(ctx.cfg)
     spec_on = ctx.cfg.get("SPEC_METHOD", "off") != "off"
     lines = [w("b3.legend") + (w("b3.legend_spec") if spec_on else "")]
+    if cluster:
+        lines.append(w("b3.legend_replica"))
+    rows = []
     for i, st in enumerate(d["steps"]):
         work = " ".join(task_word(rid, p, n, st.get("proposed", {})) for rid, p, n in st["tasks"])
-        lines.append(w("b3.step", i=i + 1, st=st, work=work))
+        rows.append(w("b3.step_replica" if "replica" in st else "b3.step", i=i + 1, st=st, work=work))
+    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.seed)
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
+    elif cluster:
+        lines.append(observe_replica(w, d))
     else:
-        lines.append(observe_line(w, d, ctx.cfg))
-    mixed = d["mixed"]
+        lines.append(observe_line(w, d, ctx))
+    mixed = d["mixed"] if ctx.seed else "[" + listed(w, list(map(str, d["mixed"])), ITEMS, False) + "]"
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
-    lines.append(w(mixed_key, mixed=mixed) if mixed else w("b3.not_mixed"))
+    lines.append(w(mixed_key, mixed=mixed) if d["mixed"] else w("b3.not_mixed"))
     lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
     lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]
@@ -147,26 +173,54 @@ def block3(w, d, ctx):
         lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
-        lines.append(w("b3.follow_wait_fine" if fine_times(ctx.cfg) else "b3.follow_wait", fid=fid, f=f))
+        lines.append(follow_wait_line(w, d, ctx, f))
     else:
         lines += not_followed(w, ctx)
     lines.append(w("b3.conclusion"))
     return w("b3.title"), lines
 
 
-def observe_line(w, d, cfg) -> str:
+def observe_line(w, d, ctx) -> str:
     """Who step 1 starts with and who had arrived but was still being prepared. The seed names only the first
     task's request and calls every other arrival late; beyond the seed, every request of step 1 is named."""
-    fine = "_fine" if fine_times(cfg) else ""
+    fine = "_fine" if fine_times(ctx) else ""
     start = d["steps"][0]["start"]
     first = list(dict.fromkeys(t[0] for t in d["steps"][0]["tasks"]))
-    if not beyond_seed(cfg) or (len(first) == 1 and d["late"]):
+    if ctx.seed or (len(first) == 1 and d["late"]):
         late = ", ".join(w("b3.late" + fine, r=r) for r in d["late"])
         return w("b3.observe" + fine, start=start, lone=d["lone"], late=late)
     late = [r for r in d["late"] if r["id"] not in first]
     if not late:
         return w("b3.observe_all" + fine, start=start, ids=", ".join(first))
     return w("b3.observe_some" + fine, start=start, ids=", ".join(first), late=", ".join(w("b3.late" + fine, r=r) for r in late))
+
+
+def follow_wait_line(w, d, ctx, f) -> str:
+    """The followed request's wait before its first step: the seed's "waited … for a slot" in a seed-identical run
+    (a note beside it names the steps where it waited for the token budget instead); elsewhere "waited … to be
+    scheduled" and for what: the token budget (the steps), KV blocks, or a free slot."""
+    fid = ctx.follow["id"]
+    if "replica" in f:
+        return w("b3.follow_wait_replica", fid=fid, f=f)
+    if ctx.seed:
+        return w("b3.follow_wait", fid=fid, f=f)
+    steps = budget_waits_of(ctx.record, [fid])[fid] if ctx.record else []
+    if steps:
+        why = w("b3.why_budget", steps=steps_of(w, steps))
+    elif any(k.get("request", k.get("id")) == fid for k in d.get("kv_waits", [])):
+        why = w("b3.why_kv")
+    else:
+        why = w("b3.why_slot") if f["queue"] else ""
+    return w("b3.follow_wait_lab" + ("_fine" if fine_times(ctx) else ""), fid=fid, f=f, why=why)
+
+
+def observe_replica(w, d) -> str:
+    """Block [3]'s observation on a cluster: the first step and what its own replica had (requests still in input
+    preparation on another replica do not wait for it)."""
+    st = d["steps"][0]
+    late = [r for r in d["late"] if r.get("replica") == st.get("replica")]
+    tail = w("b3.observe_late", late=", ".join(w("b3.late", r=r) for r in late)) if late else ""
+    return w("b3.observe_replica", st=st, lone=d["lone"], late=tail)
 
 
 def overtake_line(w, o) -> str:

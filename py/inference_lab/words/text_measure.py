@@ -9,7 +9,10 @@ blocks (text_intake.py, text_compute.py).
 """
 from __future__ import annotations
 
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed
+from .text_notes import budget_who
 from .text_cluster import disagg_lines, is_cluster, measure_lines
+from .text_compute import shown_replica
 from .reasons import unknown_text
 from .text_spec import block13_lines, same_line
 from .templates import ms
@@ -43,6 +46,7 @@ def block10(w, d, ctx):
     hbm, weights = x["hbm_gib"] * GiB, x["weights_gib"] * GiB
     bpt = d["bytes_per_token"]
     return w("b10.title"), [
+        *shown_replica(w, ctx),
         w("b10.lab", d=d, cfg=ctx.cfg, bpt=bpt),
         w("b10.per_token", d=d, bpt=bpt),
         w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
@@ -52,6 +56,7 @@ def block10(w, d, ctx):
             w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
             w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
             w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq)]),
+        *([] if ctx.seed else [w("b10.vllm_memory")]),
         w("b10.conclusion"),
     ]
 
@@ -62,7 +67,17 @@ def shadow_lines(w, s, cfg) -> list[str]:
     return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
             w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
             w("b10.roof_kv", s=s, cfg=cfg),
-            w("b10.roof_pool", cfg=cfg, n=len(cfg["REQUESTS"]), cap=len(cfg["REQUESTS"]) * -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]))]
+            pool_line(w, cfg)]
+
+
+def pool_line(w, cfg) -> str:
+    """POOL_BLOCKS = auto's cap as config.auto_pool_blocks computes it: requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ on one
+    engine, min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ per replica on a cluster (one replica never runs more
+    than SLOTS sequences at once)."""
+    per_seq, n = -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]), len(cfg["REQUESTS"])
+    if is_cluster(cfg):
+        return w("b10.roof_pool_cluster", cfg=cfg, n=n, holders=min(n, cfg["SLOTS"]), cap=min(n, cfg["SLOTS"]) * per_seq)
+    return w("b10.roof_pool", cfg=cfg, n=n, cap=n * per_seq)
 
 
 def trust_lines(w, c, cfg) -> list[str]:
@@ -76,8 +91,8 @@ def trust_lines(w, c, cfg) -> list[str]:
 
 
 # ── [11] ───────────────────────────────────────────────────────────────────
-def ttft_line(w, m, slo, lost) -> str:
-    parts = [("b11.prep", m["prep"]), ("b11.queue", m["queue"]), ("b11.prefill", m["prefill"])]
+def ttft_line(w, m, slo, lost, seed: bool = True) -> str:
+    parts = [("b11.prep", m["prep"]), ("b11.queue" if seed else "b11.queue_lab", m["queue"]), ("b11.prefill", m["prefill"])]
     biggest = max(parts, key=lambda x: x[1])
     verdict = w("b11.misses" if m["ttft"] > slo else "b11.meets")
     line = w("b11.ttft", m=m, biggest=w(biggest[0]), verdict=verdict, slo=slo)
@@ -90,37 +105,68 @@ def aborted_metrics_line(w, m) -> str:
     return w("b11.cancelled_before" if m["first"] is None else "b11.cancelled_after", m=m)
 
 
-def ttft_saved_line(w, rows) -> str:
+def ttft_saved_line(w, rows, seed: bool) -> str:
     changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
     if not changed:
         return w("b11.unchanged")
     parts = [w("b11.saved_row", r=r, saved=w("b11.saves", t=r["saved"]) if r["saved"] >= 0 else w("b11.slower", t=-r["saved"]))
              for r in changed]
-    return w("b11.saved") + "; ".join(parts) + "."
+    return w("b11.saved") + listed(w, parts, ITEMS // 2, seed, "; ") + "."
 
 
 def block11(w, d, ctx):
-    spec = spec_on(ctx.cfg)
+    cfg = ctx.cfg
+    cluster = bool(ctx.cluster) and is_cluster(cfg)
+    spec = spec_on(cfg)
     lines = [w("b11.legend") + (w("b11.legend_spec") if spec else "")]
+    rows = []
     for i, st in enumerate(d["steps"]):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
         if spec:          # speculation: the decode column counts the verified proposals too (1 + k each)
-            st = dict(st, decode=f"{st['decode']}+{sum(st['proposed'].values())}" if st.get("proposed") else st["decode"])
-        lines.append(w("b11.step", i=i + 1, st=st, cfg=ctx.cfg, dur=st["end"] - st["start"],
-                        pct=100 * st["kv_used"] / ctx.cfg["POOL_BLOCKS"], mark=mark))
-    lines.append(w("b11.breakdown"))
+            st = dict(st, decode=f"{st['decode']}+{sum(st['proposed'].values())}" if st.get("proposed")
+                      else st["decode"])
+        rows.append(w("b11.step_replica" if "replica" in st else "b11.step", i=i + 1, st=st, cfg=cfg,
+                      dur=st["end"] - st["start"], pct=100 * st["kv_used"] / cfg["POOL_BLOCKS"], mark=mark))
+    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.seed)
+    lines.append(w("b11.breakdown_replica" if cluster else "b11.breakdown" if ctx.seed else "b11.breakdown_lab"))
     served = [m for m in d["requests"] if m["status"] == "finished"]
-    lines += [ttft_line(w, m, ctx.cfg["TTFT_SLO"], d["preempted_at"].get(m["id"])) for m in served]
+    lines += capped(w, [ttft_line(w, m, cfg["TTFT_SLO"], d["preempted_at"].get(m["id"]), ctx.seed) + replica_mark(w, m)
+                        for m in served], ROW_LINES, "lim.more_rows", ctx.seed)
     if not served:
         lines.append(w("b11.none_served"))
-    lines += [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"]
+    lines += capped(w, [aborted_metrics_line(w, m) for m in d["requests"] if m["status"] == "aborted"], ROW_LINES,
+                    "lim.more_rows", ctx.seed)
     if "ttft_saved" in d:
-        lines.append(ttft_saved_line(w, d["ttft_saved"]))
-    if ctx.cluster and is_cluster(ctx.cfg):
+        lines.append(ttft_saved_line(w, d["ttft_saved"], ctx.seed))
+    if not ctx.seed:            # the notes' facts, as sentences of the block
+        lines += budget_lines(w, ctx, [m["id"] for m in served]) + [w("b11.vllm_metrics")]
+    if cluster:
         lines += measure_lines(w, ctx)
     lines.append(w("b11.conclusion"))
-    lines.append(w("b11.limitation"))
+    lines.append(w("b11.limitation") if ctx.seed else limitation_line(w, len(served)))
     return w("b11.title"), lines
+
+
+def budget_lines(w, ctx, ids) -> list[str]:
+    """The served requests that waited for the token budget, not for a slot (steps named; [] when none did)."""
+    who = budget_who(w, ctx.record, ids) if ctx.record else ""
+    return [w("b11.wait_budget", who=who)] if who else []
+
+
+def replica_mark(w, m) -> str:
+    """" | replica 2" (or " | prefill 0 → decode 1") after a request's TTFT line on a cluster; "" on one engine."""
+    if "decode_replica" in m:
+        return w("b11.on_replicas", m=m)
+    if "replica" in m or "prefill_replica" in m:
+        return w("b11.on_replica", r=m.get("replica", m.get("prefill_replica")))
+    return ""
+
+
+def limitation_line(w, n: int) -> str:
+    """Block [11]'s limitation with the run's own count of served requests (the seed's line says 3)."""
+    if n < 100:
+        return w("b11.limitation_n", n=n)
+    return w("b11.limitation_many", n=n)
 
 
 # ── [12] ───────────────────────────────────────────────────────────────────
@@ -186,12 +232,12 @@ def roofline_why(w, d, cfg) -> list[str]:
 
 def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
-    lines += [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]]
+    lines += capped(w, [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]], ROW_LINES, "lim.more_rows", ctx.seed)
     lines.append(same_line(w, d))
     if d.get("replayed"):
         lines.append(w("b12.replayed", n=ctx.cfg["WORKLOAD_REQUESTS"]))
     lines.append(w("b12.baseline"))
-    lines.append(w("b12.legend"))
+    lines.append(w("b12.legend" if ctx.seed else "b12.legend_lab"))
     lines += [policy_line(w, p, ctx.cfg) for p in d["policies"]]
     lines.append(reading_line(w, d["policies"], ctx.cfg))
     roofline = ctx.cfg.get("CLOCK") == "roofline"
@@ -201,11 +247,33 @@ def block12(w, d, ctx):
         all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
         lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
         lines += roofline_why(w, d, ctx.cfg)
-    lines.append(w("b12.conclusion_roofline", gpu=ctx.cfg["GPU"], model=ctx.cfg["SHADOW_MODEL"]) if roofline
-                 else w("b12.conclusion"))
+    if not ctx.seed:            # the notes' facts, as sentences of the block
+        lines += [w("b12.batch_invariance"), *mixed_step_lines(w, ctx, d)]
+    lines.append(conclusion_line(w, d, ctx, roofline))
     lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
+
+
+def mixed_step_lines(w, ctx, d) -> list[str]:
+    """Under the seed clock with both fixed costs: a mixed step is charged twice (the followed run's mixed steps)."""
+    cfg, mixed = ctx.cfg, d.get("mixed", [])
+    if not mixed or cfg.get("CLOCK") == "roofline" or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
+        return []
+    return [w("b12.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS, False), pre=cfg["COST_PREFILL_FIXED"],
+              dec=cfg["COST_DECODE_FIXED"])]
+
+
+def conclusion_line(w, d, ctx, roofline: bool) -> str:
+    """Block [12]'s conclusion: the seed's "over 3 requests" where the seed's bytes hold (a note beside it gives the
+    served count), the served count elsewhere."""
+    cfg = ctx.cfg
+    if ctx.seed:
+        return w("b12.conclusion")
+    n = len(d["per"])
+    if roofline:
+        return w("b12.conclusion_roofline", gpu=cfg["GPU"], model=cfg["SHADOW_MODEL"], n=n)
+    return w("b12.conclusion_n", n=n)
 
 
 # ── [13] ───────────────────────────────────────────────────────────────────
@@ -215,7 +283,7 @@ def block13(w, d, ctx):
         lines.append(w("b13.last_row", long=d["last_row"]))
     if d.get("sample"):
         lines.append(w("b13.sample", k=d["sample"][0], n=d["sample"][1]))
-    lines += [w("b13.row", r=r) for r in d["rows"]]
+    lines += capped(w, [w("b13.row", r=r) for r in d["rows"]], ROW_LINES, "lim.more_rows", ctx.seed)
     lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
     if d["decisions"]:
         t = d["tight"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import cluster_vi, notes_vi, spec_vi, text
+from . import cluster_vi, notes_vi, own_vi, spec_vi, text
 from .text import BLOCK_CODES, Context  # noqa: F401  (lab.py and the tests use them from here)
 
 CHECK_LABELS = {
@@ -88,7 +88,17 @@ SAY = {
     "header.title": "=== LAB TỔNG HỢP: MỘT YÊU CẦU ĐI QUA TOÀN BỘ ĐƯỜNG ỐNG PHỤC VỤ LLM ===",
     "header.goal": "MỤC TIÊU: theo dõi bằng số thật một yêu cầu từ lúc đến cổng tới lúc dừng, rồi đọc TTFT, TPOT và throughput.",
     "header.input": "ĐẦU VÀO: 5 yêu cầu đến cùng một engine (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
-    "header.input_workload": "ĐẦU VÀO: {n} yêu cầu sinh tự động (WORKLOAD_REQUESTS) đến cùng một engine (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
+    "header.input_workload_to": "ĐẦU VÀO: {n} yêu cầu sinh tự động (WORKLOAD_REQUESTS) đến {dest} (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
+    "header.input_to": "ĐẦU VÀO: {n} yêu cầu đến {dest} (thời điểm đến tính trên đồng hồ mô phỏng). Bạn theo dõi yêu cầu {cfg[FOLLOW]} qua mọi khối.",
+    "header.one_engine": "cùng một engine",
+    "header.to_cluster": "một router (ROUTER={cfg[ROUTER]}) đứng trước {cfg[REPLICAS]} bản sao engine",
+    "header.cluster": "CỤM: {cfg[REPLICAS]} bản sao sau router, mỗi bản sao có riêng CẤU HÌNH ở trên (slot, chỗ chờ và bể KV của nó){roles}; khối [1] cho biết mỗi yêu cầu đi đâu, khối [6] và [10] cho thấy bản sao của yêu cầu đang theo dõi.",
+    "header.disagg": "; tách prefill/decode (DISAGG=on): {cfg[PREFILL_REPLICAS]} bản sao prefill, {decode} bản sao decode, KV được chuyển giữa chúng",
+    "header.simulated": "Xác thực không được mô phỏng; {routing}; {cancel}.",
+    "header.routing_simulated": "router thì có (ROUTER={cfg[ROUTER]}, khối [1])",
+    "header.no_routing": "không có router (một engine)",
+    "header.cancel_used": "hủy yêu cầu được mô phỏng theo cột cancel_at",
+    "header.cancel_unused": "hủy yêu cầu thì có mô phỏng (yêu cầu có cancel_at), nhưng trace này không hủy yêu cầu nào",
     "header.workload": "  {first} … {last}: prompt đúng {cfg[WORKLOAD_PROMPT]} token, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_at_once": "tất cả đến lúc 0.00 ms",
     "header.workload_poisson": "đến theo Poisson {cfg[WORKLOAD_RATE]:g} yêu cầu/giây, yêu cầu cuối lúc {last_arrival:ms}",
@@ -102,7 +112,6 @@ SAY = {
                              "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; cổng và tokenize vẫn tính bằng COST_GATEWAY {cfg[COST_GATEWAY]} µs và COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs mỗi token (mặc định dưới roofline: 1 µs).",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
-    "header.cancels_simulated": "Router và xác thực không được mô phỏng; hủy yêu cầu được mô phỏng theo cột cancel_at.",
     "header.nothing_simulated": "Router, xác thực và hủy yêu cầu không được mô phỏng.",
     # ── [1] ────────────────────────────────────────────────────────────────
     "b1.title": "Cổng tiếp nhận và kiểm soát hàng đợi",
@@ -393,7 +402,7 @@ SAY = {
     "b12.roofline_best_tie": "Nhanh nhất: hai chính sách continuous, bằng nhau ({chunked[span]:ms}, {chunked[steps]} bước): TOKEN_BUDGET {budget} đủ chứa mọi prompt nên không prompt nào bị chia.",
     "b12.roofline_best_nochunk": "Nhanh nhất: continuous, không chia prompt ({nochunk[span]:ms}, {nochunk[steps]} bước): chia prompt theo TOKEN_BUDGET {budget} thêm {extra} bước, mà bước nào cũng đọc lại toàn bộ trọng số. Chia đoạn có lợi khi prompt dài tới mức prefill nguyên khối bị giới hạn bởi tính toán và bắt các decode khác đứng chờ (bài 22).",
     "b12.roofline_best_static": "Nhanh nhất: static ({static[span]:ms}, {static[steps]} bước): với trace này, đợi đủ nhóm lại cần ít bước nhất.",
-    "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian GPU {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên 3 yêu cầu, không phải đo thật.",
+    "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian GPU {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên {n} yêu cầu, không phải đo thật.",
     "b12.conclusion": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên 3 yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
     "b12.benchmark": "Benchmark thật cần: khởi động nóng, lặp lại nhiều lần, báo p50/p95/p99, cùng phần cứng và cùng mẫu tải. Một lần chạy không đủ.",
     # ── [13] ───────────────────────────────────────────────────────────────
@@ -431,6 +440,7 @@ SAY = {
 
 SAY.update(notes_vi.SAY)          # the notes beside the seed's lines (notes_vi.py), same keys
 SAY.update(spec_vi.SAY)           # speculative decoding's sentences (spec_vi.py), same keys
+SAY.update(own_vi.SAY)            # the lab's own sentences where the seed's would be false (own_vi.py)
 SAY.update(cluster_vi.SAY)        # the cluster's sentences (cluster_vi.py, text_cluster.py), same keys
 WORDS = text.Words(SAY, checks=CHECK_LABELS, docs=VLLM_DOCS, policies=POLICY_NAMES)
 BLOCKS, header_lines, summary_lines = text.bind(WORDS)
