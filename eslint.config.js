@@ -30,15 +30,8 @@ export default [
     rules: { 'max-len': ['error', LINE] },
   },
   {
-    // Files with lines still over 120 (up to 165 characters): to rewrap, then to drop from this list.
-    files: [
-      'static/charts/attention.js', 'static/charts/axes.js', 'static/charts/bars.js', 'static/charts/cluster-view.js',
-      'static/charts/cluster.js', 'static/charts/policies.js', 'static/charts/step-link.js', 'static/core/address.js',
-      'static/core/controls.js', 'static/core/share-state.js', 'static/tools/code.js', 'static/tools/compare.js',
-      'static/tools/editor.js', 'static/tools/line-diff.js', 'static/tools/share.js', 'static/tools/step-view.js',
-      'static/words/en/cluster.js', 'static/words/en/steps.js', 'static/words/vi/cluster.js', 'static/worker/staging.js',
-      'static/worker/sw.js', 'tests/js/stop.test.mjs',
-    ],
+    // Being rewritten on another branch (the service worker and its staging): rewrap there, then drop this block.
+    files: ['static/worker/sw.js', 'static/worker/staging.js'],
     rules: { 'max-len': ['error', { ...LINE, code: 165 }] },
   },
 ];

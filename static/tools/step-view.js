@@ -134,7 +134,8 @@ export function seedCostLine(v, item) {
   const roof = Math.max(c.flops / (peak * ff), c.bytes / (bandwidth * bwf)) + (Number(cfg.STEP_OVERHEAD) || 0) / 1e6;
   return t('steps.costSeed', {
     gpu, model, what, gb, gflop, bound: memory ? t('steps.memoryBound') : t('steps.computeBound'),
-    floor: (floor * 1e3).toFixed(2), term, bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
+    floor: (floor * 1e3).toFixed(2), term,
+    bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
     roof: (roof * 1e3).toFixed(2),
   });
 }
@@ -169,7 +170,8 @@ function specLegend() {
   return box;
 }
 
-/** Each verify of the step: proposed tokens (accepted, first rejected, unchecked), then the recovered or bonus token. */
+/** Each verify of the step: proposed tokens (accepted, first rejected, unchecked), then the recovered or bonus
+ *  token. */
 export function specRows(item) {
   return Object.entries((item && item.spec) || {}).map(([id, s]) => {
     const kinds = s.proposed.map((tok, i) => [tok, i < s.accepted ? 'accepted' : (i === s.accepted ? 'rejected' : 'unchecked')]);
