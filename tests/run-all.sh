@@ -55,9 +55,9 @@ fi
 # The JavaScript linter (ESLint, eslint.config.js; the one npm package set: package.json and its lockfile).
 if [ "$node_rc" -eq 0 ]; then
   echo
-  echo "== JavaScript linter: npx eslint static tests/js"
+  echo "== JavaScript linter: npx eslint ."
   if [ ! -d node_modules ]; then npm ci --silent --no-audit --no-fund >/dev/null || node_rc=1; fi
-  if [ "$node_rc" -eq 0 ]; then npx --no-install eslint static tests/js eslint.config.js || node_rc=1; fi
+  if [ "$node_rc" -eq 0 ]; then npx --no-install eslint . || node_rc=1; fi
 fi
 
 if [ "$node_rc" -ne 0 ]; then

@@ -1,6 +1,6 @@
 // attention (block 5): the followed request's attention weights (last prefill row) for both heads over
-// source positions 0..t on one % scale (side-by-side panels, or grouped bars on a phone: bars.js). When the followed request
-// was refused there are no weights: a short note says why and which request to follow instead.
+// source positions 0..t on one % scale (side-by-side panels, or grouped bars on a phone: bars.js). When the
+// followed request was refused there are no weights: a short note says why and which request to follow instead.
 import { ChartBuilder } from './figure.js';
 import { swatches } from './svg.js';
 import { pct } from './axes.js';

@@ -21,7 +21,9 @@ export function ticks(lo, hi, approx, cover = false) {
   const out = [];
   const first = Math.ceil(lo / step - 1e-9) * step;
   for (let v = first; v <= hi + step * 1e-9; v += step) out.push(Number(v.toFixed(10)));
-  if (cover && (!out.length || out[out.length - 1] < hi - step * 1e-9)) out.push(Number((first + out.length * step).toFixed(10)));
+  if (cover && (!out.length || out[out.length - 1] < hi - step * 1e-9)) {
+    out.push(Number((first + out.length * step).toFixed(10)));
+  }
   return { values: out, step };
 }
 

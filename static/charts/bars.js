@@ -20,7 +20,9 @@ export function barRows(chart, { rows, series, axisLabel, summary, valueWidth = 
   const side = chart.width >= SIDE_BY_SIDE_MIN;
   const labelW = Math.min(140, Math.max(...rows.map((r) => textWidth(r.label, 12, true))) + 10);
   const room = Math.min(chart.width, MAX_WIDTH);
-  const panelW = side ? Math.max(90, (room - labelW - GAP * (series.length - 1)) / series.length) : Math.max(120, chart.width - labelW);
+  const panelW = side
+    ? Math.max(90, (room - labelW - GAP * (series.length - 1)) / series.length)
+    : Math.max(120, chart.width - labelW);
   const width = side ? labelW + panelW * series.length + GAP * (series.length - 1) : labelW + panelW;
   const bar = side ? 13 : 11;
   const rowH = side ? 22 : series.length * (bar + 3) + 7;
@@ -39,7 +41,9 @@ export function barRows(chart, { rows, series, axisLabel, summary, valueWidth = 
     svg.append(text(labelW - 8, y + rowH / 2 + 4, r.label, { 'text-anchor': 'end', class: r.strong ? 'strong' : (r.muted ? 'muted' : '') }));
   });
 
-  const panels = side ? series.map((se, k) => ({ se, x0: labelW + k * (panelW + GAP), list: [se] })) : [{ x0: labelW, list: series }];
+  const panels = side
+    ? series.map((se, k) => ({ se, x0: labelW + k * (panelW + GAP), list: [se] }))
+    : [{ x0: labelW, list: series }];
   for (const panel of panels) {
     const x0 = panel.x0;
     const barMax = panelW - valueWidth - (side ? 0 : 4);

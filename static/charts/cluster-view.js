@@ -1,9 +1,9 @@
-// cluster-view (block 3; drawn when REPLICAS > 1 or DISAGG = on, else a one-line note): the cluster on one simulated time axis. One lane
-// per replica: its steps as bars (prefill-only, decode-only or mixed), under them a KV strip (the share of the
-// replica's pool in use after each step: darker = fuller), above them the router's decisions (a tick where a
-// request arrived and was sent to that replica) and, under DISAGG = on, each KV transfer as a bar in the decode
-// replica's lane from the moment it left the prefill replica to its arrival. A click on a step selects it in the
-// step view (step-link.js; the steps are the run log's items, ordered by (start, replica)).
+// cluster-view (block 3; drawn when REPLICAS > 1 or DISAGG = on, else a one-line note): the cluster on one simulated
+// time axis. One lane per replica: its steps as bars (prefill-only, decode-only or mixed), under them a KV strip (the
+// share of the replica's pool in use after each step: darker = fuller), above them the router's decisions (a tick where
+// a request arrived and was sent to that replica) and, under DISAGG = on, each KV transfer as a bar in the decode
+// replica's lane from the moment it left the prefill replica to its arrival. A click on a step selects it in the step
+// view (step-link.js; the steps are the run log's items, ordered by (start, replica)).
 // Reads report.steps (items carry `replica`) and report.cluster (router decisions, transfers).
 // Leaves out: requests and latencies per replica (cluster.js, block 11), what a step holds (the step view).
 import { ChartBuilder } from './figure.js';

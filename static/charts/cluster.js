@@ -1,7 +1,7 @@
-// cluster (block 11; drawn when REPLICAS > 1 or DISAGG = on, else a one-line note): per replica the requests it served and the share of
-// the run it was busy (two labelled bars), then TTFT and TPOT against their SLOs: one tick per request, the
-// p50 / p90 / p99 marks per replica and for the whole cluster, and the SLO as a dashed line. Wide: the two latency
-// panels side by side; narrow (a phone): one under the other, each the whole width.
+// cluster (block 11; drawn when REPLICAS > 1 or DISAGG = on, else a one-line note): per replica the requests it served
+// and the share of the run it was busy (two labelled bars), then TTFT and TPOT against their SLOs: one tick per
+// request, the p50 / p90 / p99 marks per replica and for the whole cluster, and the SLO as a dashed line. Wide: the two
+// latency panels side by side; narrow (a phone): one under the other, each the whole width.
 // Reads report.cluster (entrypoints/cluster_data.py) and block 11's requests (with their replica keys).
 // Leaves out: the time line of the replicas (cluster-view.js, block 3).
 import { ChartBuilder } from './figure.js';
@@ -77,7 +77,9 @@ export function render(data, report, opts = {}) {
   panels.forEach((p, k) => {
     const x0 = side ? k * (panelW + GAP) : 0;
     const y0 = barsH + (side ? 0 : k * (latH + GAP));
-    drawLatency(chart, svg, { ...p, x0, y0, w: panelW, labelW: side && k ? 0 : labelW, labelAt: side ? 0 : x0, reps, c, requests });
+    drawLatency(chart, svg, {
+      ...p, x0, y0, w: panelW, labelW: side && k ? 0 : labelW, labelAt: side ? 0 : x0, reps, c, requests,
+    });
   });
   chart.table(t('cluster.table'), ['', t('cluster.served'), t('cluster.utilization'), 'TTFT p99 (ms)', 'TPOT p99 (ms)'],
     reps.map((r) => [label(r), String(r.served), pct(r.utilization), opt(r.ttft.p99), opt(r.tpot.p99)]));
@@ -87,7 +89,10 @@ export function render(data, report, opts = {}) {
 function label(r) { return t('cluster.replica', { id: r.id }) + (r.role === 'both' ? '' : ' · ' + roleName(r.role)); }
 function opt(v) { return v === null || v === undefined ? '—' : ms(v); }
 function details(r) {
-  return { id: r.id, role: roleName(r.role), served: r.served, busy: ms(r.busy_us), util: pct(r.utilization), kv: r.kv_peak, hits: r.prefix_hits };
+  return {
+    id: r.id, role: roleName(r.role), served: r.served, busy: ms(r.busy_us), util: pct(r.utilization),
+    kv: r.kv_peak, hits: r.prefix_hits,
+  };
 }
 
 // Requests served and busy share, one row per replica: two bars side by side in the row.

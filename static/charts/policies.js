@@ -88,7 +88,9 @@ export function render(data, report, opts = {}) {
   });
 
   chart.table(t('chart.policies.threeScheduling2'), [t('chart.policies.policy'), ...metrics.map((m) => `${m.title} (${m.unit})`)],
-    list.map((p) => [(POLICY()[p.policy] || { long: p.policy }).long, ...metrics.map((m) => m.fmt(Number(p[m.key]) || 0))]));
+    list.map((p) => [
+      (POLICY()[p.policy] || { long: p.policy }).long, ...metrics.map((m) => m.fmt(Number(p[m.key]) || 0)),
+    ]));
   chart.altText(t('chart.policies.bestThreeMetric'));
   return chart.finish();
 }

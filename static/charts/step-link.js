@@ -3,7 +3,8 @@
 // says data-step-pick="marks": there a click selects only the point under it). The page state holds the
 // selected step (static/core/store.js `step`); charts/index.js passes it in opts.step with opts.selectStep
 // (the lab API's selectStep). A chart calls linkSteps(figure, opts) on its own drawing: markStep draws the
-// mark in that chart's own frame, and a click on it reports the step under the pointer through opts.selectStep. Nothing watches another module's DOM.
+// mark in that chart's own frame, and a click on it reports the step under the pointer through
+// opts.selectStep. Nothing watches another module's DOM.
 // The mark is an HTML box over the chart's scrolling frame (the frame is position: relative), so moving it
 // never lays out the SVG again (a 1,000-step timeline has thousands of shapes).
 // Leaves out: the step view (static/tools/steps.js) and what a step holds (static/core/run-log.js).

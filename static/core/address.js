@@ -33,7 +33,9 @@ export function createAddress() {
 
   function register(name, part) {
     parts.set(name, Object.assign({ view: false, runs: true }, part));
-    if (part.early && part.apply) part.apply(new URLSearchParams(location.search).getAll(name), { problem() {}, restored() {} });
+    if (part.early && part.apply) {
+      part.apply(new URLSearchParams(location.search).getAll(name), { problem() {}, restored() {} });
+    }
   }
 
   function apply(search) {
@@ -42,7 +44,10 @@ export function createAddress() {
     const present = Array.from(new Set(params.keys()));
     const problems = [];
     const restored = [];
-    const ctx = { problem: (name, text, besideField) => problems.push({ name, text, besideField }), restored: (text) => restored.push(text) };
+    const ctx = {
+      problem: (name, text, besideField) => problems.push({ name, text, besideField }),
+      restored: (text) => restored.push(text),
+    };
     for (const [name, part] of parts) {
       if (name === '*' || !part.apply) continue;
       part.apply(params.getAll(name), ctx);

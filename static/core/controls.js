@@ -153,5 +153,8 @@ export function createControls(el, store) {
     else el.form.append(node);
   }
 
-  return { build, controlFor, setFieldError, clearFieldErrors, showFieldErrors, readConfig, resetValues, openAdvanced, setChoices, insert };
+  return {
+    build, controlFor, setFieldError, clearFieldErrors, showFieldErrors, readConfig, resetValues, openAdvanced,
+    setChoices, insert,
+  };
 }

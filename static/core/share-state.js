@@ -43,11 +43,13 @@ export function decodeRequests(raw, columns, required = columns.length) {
   } catch (err) {
     return { error: t('address.cannotDecodedMust') };
   }
-  if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length >= required && r.length <= columns.length)) {
+  const fits = (r) => Array.isArray(r) && r.length >= required && r.length <= columns.length;
+  if (!Array.isArray(rows) || !rows.every(fits)) {
     const count = required === columns.length ? String(required) : required + '–' + columns.length;
     return { error: t('address.everyRequestMustList', { count, columns: columns.join(', ') }) };
   }
-  const request = (r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]).filter(([, v]) => v !== null && v !== undefined));
+  const request = (r) => Object.fromEntries(
+    columns.map((c, i) => [c, r[i]]).filter(([, v]) => v !== null && v !== undefined));
   return { requests: rows.map(request) };
 }
 
@@ -60,10 +62,14 @@ function same(a, b) {
 export function queryFor(config, fields, trace) {
   const params = new URLSearchParams();
   for (const field of fields) {
-    if (field.name in config && !same(config[field.name], field.default)) params.set(field.name, formatValue(config[field.name]));
+    if (field.name in config && !same(config[field.name], field.default)) {
+      params.set(field.name, formatValue(config[field.name]));
+    }
   }
   const requests = config[REQUESTS];
-  if (trace && Array.isArray(requests) && !trace.sameAsDefault(requests)) params.set(REQUESTS, encodeRequests(requests, trace.columns));
+  if (trace && Array.isArray(requests) && !trace.sameAsDefault(requests)) {
+    params.set(REQUESTS, encodeRequests(requests, trace.columns));
+  }
   return params.toString();
 }
 

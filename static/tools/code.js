@@ -274,7 +274,9 @@ function blockFold(cs, n, refs) {
   summary.append(' ', make('span', { class: 'code-files' }, '(' + files + ')'));
   fold.append(summary);
   const editable = new Set(views.editable[n] || []);
-  for (const ref of refs) fold.append(unitView(ref, views.sources[ref], editable.has(ref) ? () => openEditor(cs, ref, true) : null));
+  for (const ref of refs) {
+    fold.append(unitView(ref, views.sources[ref], editable.has(ref) ? () => openEditor(cs, ref, true) : null));
+  }
   return fold;
 }
 

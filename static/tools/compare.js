@@ -29,10 +29,13 @@ export function init(api) {
 function onLines(cmp) {
   const current = snapshot(cmp);
   cmp.changes = cmp.previous ? diffRuns(cmp.previous, current).map(({ section, line, marks }) => ({
-    key: section.key, label: section.label, summary: section.summary, element: line.element, text: line.text, parts: line.parts, marks,
+    key: section.key, label: section.label, summary: section.summary,
+    element: line.element, text: line.text, parts: line.parts, marks,
   })) : [];
   const first = cmp.previous === null;
-  cmp.previous = current.map(({ key, label, lines }) => ({ key, label, lines: lines.map((l) => ({ text: l.text, parts: l.parts })) }));
+  cmp.previous = current.map(({ key, label, lines }) => ({
+    key, label, lines: lines.map((l) => ({ text: l.text, parts: l.parts })),
+  }));
   render(cmp, first);
 }
 

@@ -98,7 +98,8 @@ function refill(ed, row, values) {
 // Parses every cell; {requests, errors: [{field, message}]} (errors name the engine's fields).
 function readTrace(ed) {
   const { spec, rows } = ed;
-  return parseTrace(spec, rows.map((row) => Object.fromEntries(spec.columns.map((col) => [col.name, row.inputs[col.name].value]))));
+  const values = (row) => Object.fromEntries(spec.columns.map((col) => [col.name, row.inputs[col.name].value]));
+  return parseTrace(spec, rows.map(values));
 }
 
 function sameAsDefault(ed, requests) {

@@ -64,7 +64,9 @@ function buildUi(sh) {
 // The constants (and the trace) of `config` that differ from the defaults, as address parameters.
 function constantsOf(sh, config) {
   const { api, editor } = sh;
-  const trace = editor && editor.name() ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault } : null;
+  const trace = editor && editor.name()
+    ? { columns: editor.columns().map((c) => c.name), sameAsDefault: editor.sameAsDefault }
+    : null;
   return Array.from(new URLSearchParams(queryFor(config, api.fields(), trace)));
 }
 
@@ -76,7 +78,9 @@ function applyConstants(sh, names, params, ctx) {
   if (names.includes(REQUESTS)) applyTrace(sh, params.getAll(REQUESTS).pop(), log);
   // CLOCK first, as if the visitor picked it: the fields with a roofline default follow it (POOL_BLOCKS=auto…),
   // then the address's own values of those fields win
-  const ordered = [...names.filter((name) => name === CLOCK), ...names.filter((name) => name !== CLOCK && name !== REQUESTS)];
+  const ordered = [
+    ...names.filter((name) => name === CLOCK), ...names.filter((name) => name !== CLOCK && name !== REQUESTS),
+  ];
   for (const name of ordered) applyConstant(sh, name, params.getAll(name), log);
   checkFollow(sh, names, log);
   for (const p of log.problems) ctx.problem(p.name, p.text);

@@ -135,7 +135,8 @@ export function seedCostLine(v, item) {
   const roof = c.seconds; // the record's: the roofline formula's time on this GPU (core/clock/roofline.py)
   const fields = {
     gpu, model, what, gb, gflop, bound: memory ? t('steps.memoryBound') : t('steps.computeBound'),
-    floor: (floor * 1e3).toFixed(2), term, bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
+    floor: (floor * 1e3).toFixed(2), term,
+    bwf: cfg.BANDWIDTH_FRACTION, ff: cfg.FLOPS_FRACTION, overhead: cfg.STEP_OVERHEAD,
     roof: (roof * 1e3).toFixed(2),
   };
   // a draft model's passes are not in the target's cost: said, not added
@@ -172,7 +173,8 @@ function specLegend() {
   return box;
 }
 
-/** Each verify of the step: proposed tokens (accepted, first rejected, unchecked), then the recovered or bonus token. */
+/** Each verify of the step: proposed tokens (accepted, first rejected, unchecked), then the recovered or bonus
+ *  token. */
 export function specRows(item) {
   return Object.entries((item && item.spec) || {}).map(([id, s]) => {
     const kinds = s.proposed.map((tok, i) => [tok, i < s.accepted ? 'accepted' : (i === s.accepted ? 'rejected' : 'unchecked')]);

@@ -10,7 +10,9 @@ function pageWithARun(seenAfter) {
   let now = 0;
   const inflight = { id: 7, patched: true };
   let state = { inflight };
-  const store = { get: () => state, set: (patch) => { state = { ...state, ...patch }; }, emit: (...args) => events.push(args) };
+  const store = {
+    get: () => state, set: (patch) => { state = { ...state, ...patch }; }, emit: (...args) => events.push(args),
+  };
   const events = [];
   const restarts = [];
   const worker = {
@@ -24,7 +26,12 @@ function pageWithARun(seenAfter) {
     setStatus: () => {}, setNote: () => {}, showFieldErrors: () => {},
   };
   // time passes in steps of 100 ms (a timer set while the mock clock ticks fires on a later tick)
-  const tick = (ms) => { for (let left = ms; left > 0; left -= 100) { now += Math.min(100, left); mock.timers.tick(Math.min(100, left)); } };
+  const tick = (ms) => {
+    for (let left = ms; left > 0; left -= 100) {
+      now += Math.min(100, left);
+      mock.timers.tick(Math.min(100, left));
+    }
+  };
   return { stop: createStop(page), tick, restarts, events, answer: () => page.finishRun() };
 }
 

@@ -1,5 +1,5 @@
-// English words of static/tools/steps.js and step-state.js: key -> text, the same keys and {placeholders} as vi/steps.js
-// (tests/js/words.test.mjs checks it).
+// English words of static/tools/steps.js and step-state.js: key -> text, the same keys and {placeholders} as
+// vi/steps.js (tests/js/words.test.mjs checks it).
 export default {
   'steps.stepThroughScheduler': 'Step through the scheduler',
   'steps.back': '◀ Back',

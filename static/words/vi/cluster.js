@@ -1,5 +1,6 @@
 // Vietnamese words of the cluster's charts (static/charts/cluster.js, cluster-view.js) and the step navigator's
-// replica selector: key -> text; {name} is filled by t(key, { name }) (static/words/i18n.js). en/cluster.js has the same keys.
+// replica selector: key -> text; {name} is filled by t(key, { name }) (static/words/i18n.js). en/cluster.js has
+// the same keys.
 export default {
   'cluster.titleOff': 'Cụm nhiều bản sao',
   'cluster.view.titleOff': 'Cụm theo thời gian',
