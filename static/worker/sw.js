@@ -16,7 +16,8 @@
 //   that the lazy finder imports from) are downloaded here, once. One missing or different file fails
 //   the install: the new cache is dropped and the previous service worker keeps serving its complete cache.
 // - activate (right after a complete install): delete this lab's caches of other builds (and the
-//   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was already open when a new build took over is told to reload.
+//   compiled-Python caches of static/worker/pyc-cache.js for them), take over open pages. A page that was
+//   already open when a new build took over is told to reload.
 // - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache, if its
 //   sha256 is still the build's (else it is fetched again); anything else goes to the network untouched.
 // - cross-origin isolation (the coi-serviceworker technique): the page (a navigation) it serves carries
@@ -99,7 +100,9 @@ self.addEventListener('activate', (event) => {
   if (!BUILD) return;
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if ((name.startsWith(PREFIX) && name !== CACHE) || (name.startsWith(PYC_PREFIX) && name !== PYC_PREFIX + BUILD.version)) {
+      const stale = (name.startsWith(PREFIX) && name !== CACHE)
+        || (name.startsWith(PYC_PREFIX) && name !== PYC_PREFIX + BUILD.version);
+      if (stale) {
         await caches.delete(name);
       }
     }
@@ -118,7 +121,9 @@ async function answer(request, key) {
       const cache = await caches.open(CACHE);
       await cache.delete(key);
       const sameOrigin = new URL(key).origin === self.location.origin;
-      const fresh = await fetch(fetchURL(key), { cache: 'no-cache', integrity: FILES.get(key), mode: sameOrigin ? 'same-origin' : 'cors' });
+      const fresh = await fetch(fetchURL(key), {
+        cache: 'no-cache', integrity: FILES.get(key), mode: sameOrigin ? 'same-origin' : 'cors',
+      });
       if (fresh.ok) await cache.put(key, fresh.clone());
       hit = fresh;
     }
@@ -140,7 +145,9 @@ function isolated(response, key, headOnly) {
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
   headers.set('Cross-Origin-Embedder-Policy', 'credentialless');
   if (new URL(key).origin !== self.location.origin) headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
-  return new Response(headOnly ? null : response.body, { status: response.status, statusText: response.statusText, headers });
+  return new Response(headOnly ? null : response.body, {
+    status: response.status, statusText: response.statusText, headers,
+  });
 }
 
 self.addEventListener('fetch', (event) => {
