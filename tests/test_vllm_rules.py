@@ -73,8 +73,7 @@ def test_pool_keeps_every_copy_of_a_hash():
     c = NS(id="C", cached=0, block_table=[], history=[9])
     pool.write(c, np.ones((2, 1, 4)), np.ones((2, 1, 4)))               # evicts block 0 only
     assert pool.find_cached_prefix([0, 5, 6]) == [1]
-    pool.audit()
-    assert not pool.problems
+    assert not pool.audit()
 
 
 # ── 2. admission checks KV capacity; a waiting request never preempts ──────

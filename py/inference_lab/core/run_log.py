@@ -58,6 +58,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .speculative import verify_tokens
+
 # Every event kind, in the order a step lists them; a new kind is one line here plus its `event()` call.
 EVENT_ORDER = (
     "arrive",      # {id, arrival, decisions: [{stage, code, reason, facts}], code, ready?} gateway + input
@@ -155,6 +157,7 @@ class RunLog:
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
         self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
+        self.notes = []            # the pool's facts: (kind, step, replica, *values); `note` says which (not in to_dict)
 
     @property
     def count(self) -> int:
@@ -170,6 +173,12 @@ class RunLog:
             self.from_cache.pop(fields["id"], None)
         self.new.append(dict(kind=kind, **fields))
 
+    def note(self, kind: str, *values) -> None:
+        """A fact of the block pool (block_manager.BlockManager tells it) at the step being executed (count + 1):
+        "hold" (id, block, ref_cnt after), "release" (id, blocks), "peak" (used, {id: table}, tokens stored),
+        "problem" (audit code). Blocks [6] and [10] read them (`noted`); the record (`to_dict`) leaves them out."""
+        self.notes.append((kind, self.count + 1, None, *values))
+
     def fact(self, **fields) -> None:
         """A per-step fact of the step being executed (one key of its record), e.g. fact(cost=…)."""
         self.facts.update(fields)
@@ -180,29 +189,29 @@ class RunLog:
         extra = dict(ready=seq.ready) if rows[-1]["code"] == "OK" else {}
         self.event("arrive", id=seq.id, arrival=seq.arrival, decisions=rows, code=rows[-1]["code"], **extra)
 
-    def boundary(self, engine, room: int, check: str) -> None:
-        """The step about to run: the queue (and why each one waits) and the slots as it starts;
+    def boundary(self, now: int, waiting: list, running: list, room: int, check: str) -> None:
+        """The step about to run at `now`: the queue (and why each one waits) and the slots as it starts;
         `room` and `check` as scheduler.admission_check said."""
         self.take_boundary_events()
         if not self.detail:
             return
         after_room = "no_slot" if room else check
         self.start = dict(
-            waiting=[[s.id, "preparing" if s.ready > engine.now else after_room, s.num_preemptions]
-                     for s in engine.waiting],
+            waiting=[[s.id, "preparing" if s.ready > now else after_room, s.num_preemptions] for s in waiting],
             running=[[s.id, "prefill" if s.num_prefill_left else "decode", len(s.prefill_ids) - s.num_prefill_left,
-                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in engine.running],
-            seqs=list(engine.running))
+                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in running],
+            seqs=list(running))
 
     def take_boundary_events(self) -> None:
         self.ahead += in_order([e for e in self.new if e["kind"] in AT_BOUNDARY])
         self.new = [e for e in self.new if e["kind"] not in AT_BOUNDARY]
 
-    def step_done(self, engine, start: int, end: int, planned: list, ran: list) -> None:
-        """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran."""
+    def step_done(self, start: int, end: int, planned: list, ran: list, cap: int | None, pool, running: list) -> None:
+        """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran, `cap` the
+        token budget; `pool` (block_manager.BlockManager) and `running` as the step leaves them."""
         if not self.detail:
-            return self.tally(start, end, ran, planned, engine.budget_cap)
-        snap, cap = self.start, engine.budget_cap
+            return self.tally(start, end, ran, planned, cap)
+        snap = self.start
         before = {r[0]: r for r in snap["running"]}
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
         redo = {r[0] for r in snap["running"] if r[5]}
@@ -216,8 +225,7 @@ class RunLog:
                    if before[s.id][4] == 0 and s.out]
         events = self.ahead + in_order(self.new + during)
         item = dict(start=start, end=end, waiting=snap["waiting"], running=snap["running"], tasks=tasks,
-                    budget=[sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens(), cap], events=events,
-                    **self.kv_state(engine.pool, engine.running, events))
+                    budget=[self.budget_used(tasks), cap], events=events, **self.kv_state(pool, running, events))
         item["decodes_first"] = decodes_first(item)
         self.items.append(dict(item, **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
@@ -226,8 +234,7 @@ class RunLog:
         """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
         self.mark_dropped(planned, {t[0] for t in tasks})
-        used = sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens()
-        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[used, cap], events=self.ahead
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[self.budget_used(tasks), cap], events=self.ahead
                                + in_order(self.new), **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
 
@@ -237,9 +244,12 @@ class RunLog:
             if e["kind"] == "preempt":
                 e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
 
-    def spec_tokens(self) -> int:
-        """Budget tokens the step's verified proposals took (speculative decoding: k + 1 per verifying sequence)."""
-        return sum(len(v["proposed"]) for v in self.facts.get("spec", {}).values())
+    def budget_used(self, tasks: list) -> int:
+        """Budget tokens of the tasks that ran: a chunk's n, a decode's speculative.verify_tokens(k) (k = 0 when it
+        verified no proposal)."""
+        spec = self.facts.get("spec", {})
+        return sum(verify_tokens(len(spec.get(rid, {}).get("proposed", ()))) if phase == "decode" else n
+                   for rid, phase, n in tasks)
 
     def close(self) -> None:
         """The run ended: what happened after the last step goes to `after`."""
@@ -297,14 +307,33 @@ class RunLog:
         return old if old == table else list(table)
 
     # ── reading the log ────────────────────────────────────────────────────
-    def happenings(self, kind: str) -> list[dict]:
+    def happenings(self, kind: str, replica: int | None = None) -> list[dict]:
         """Every event of `kind` as {step, time, request, ...its fields}: step = the 1-based step it belongs to
-        (count + 1 after the last one), time = its own "time" or its step's start (None after the last step)."""
+        (count + 1 after the last one), time = its own "time" or its step's start (None after the last step).
+        `replica`: of that replica only (a cluster's merged log, `merged`)."""
         out = []
-        for n, events, start in [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)] + \
-                [(self.count + 1, self.after, None)]:
+        for n, events, start in [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)
+                                 if replica is None or it.get("replica") == replica] + \
+                [(self.count + 1, [e for e in self.after if replica is None or e.get("replica") == replica], None)]:
             out += [dict({k: v for k, v in e.items() if k not in ("kind", "id")}, step=n, time=e.get("time", start),
                          request=e["id"]) for e in events if e["kind"] == kind]
+        return out
+
+    def noted(self, kind: str, replica: int | None = None) -> list[tuple]:
+        """The pool's notes of `kind` as (step, *values) (`note`), of one replica in a cluster's merged log."""
+        return [(step, *values) for k, step, rep, *values in self.notes if k == kind and rep == replica]
+
+    @classmethod
+    def merged(cls, cfg, logs: list) -> RunLog:
+        """The replicas' logs (by index) as one: every step by start time (ties: the lower index) with its
+        `replica`, the events after the last steps, and the pool's notes with their steps numbered anew."""
+        order = sorted((it["start"], ri, k) for ri, log in enumerate(logs) for k, it in enumerate(log.items))
+        number = {(ri, k): n + 1 for n, (_, ri, k) in enumerate(order)}         # (replica, local index) -> step
+        out = cls(cfg)
+        out.items = [dict(logs[ri].items[k], replica=ri) for _, ri, k in order]
+        out.after = [dict(e, replica=ri) for ri, log in enumerate(logs) for e in log.after]
+        out.notes = [(kind, number.get((ri, step - 1), len(order) + 1), ri, *values)
+                     for ri, log in enumerate(logs) for kind, step, _, *values in log.notes]
         return out
 
     def to_dict(self) -> dict:

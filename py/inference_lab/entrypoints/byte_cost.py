@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import replace
 
-from ..core.engine import run_engine
+from ..core.engine import RunOptions, run_engine
 from ..core.metrics import summarize
 from ..core.tokenizer import BYTE_TOKENS, byte_pieces
 
@@ -67,4 +67,4 @@ def cost_row(tok, cfg, r, ttft, plain_ttft) -> dict:
 def plain_engine_run(lab):
     """The trace again with every text stripped of its accents (same tokenizer and weights), unchecked."""
     cfg = replace(lab.cfg, REQUESTS=tuple(dict(r, text=strip_accents(r["text"])) for r in lab.cfg.REQUESTS))
-    return run_engine(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, check=False)
+    return run_engine(replace(lab, cfg=cfg), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))

@@ -100,7 +100,7 @@ BLOCKS: tuple[Block, ...] = (
           "Vòng lặp theo bước: nhận yêu cầu khi có chỗ trống, decode trước, chia prompt theo ngân sách 6 token mỗi bước.",
           "12 bước; prompt của C chia thành các đoạn [5, 4]; C chờ chỗ chạy 14.55 ms mô phỏng.",
           "vòng lặp chính của run_engine (nhận yêu cầu, chọn việc mỗi bước, chia prompt theo TOKEN_BUDGET)",
-          _refs("engine.Engine.run", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.admission_room",
+          _refs("engine.Engine.run", "engine.Engine.iterate", "engine.Engine.run_step", "scheduler.admission_check", "scheduler.admission_room",
                 "scheduler.admission_order", "scheduler.plan_tasks", "scheduler.step_duration", "engine.Engine.step_time",
                 "roofline.step_cost", "run_log.RunLog"),
           editable=_refs("scheduler.admission_room", "scheduler.plan_tasks"),
