@@ -113,9 +113,9 @@ class BlockManager:
         self.active = {}                         # request id -> sequence holding blocks
         self.peak_used = 0                       # the most blocks in use at once so far (a new high is noted)
         self.changes = 0                         # mutations of the tables, counts, free queue or hashes so far
-        self.audited = (-1, [])                  # (changes, broken codes) of the last audit that looked
         self.hash_changes = 0                    # mutations of the hashes (block_hash, cached) so far
-        self.hash_audited = (-1, False)          # (hash_changes, stale?) of the last hash check
+        self.verdicts = dict(pool=(-1, []), hash=(-1, False))   # the last audit's (changes, codes) and hash
+                                                 # check's (hash_changes, stale?): looked at again only after a change
 
     @property
     def num_used(self) -> int:
@@ -322,11 +322,12 @@ class BlockManager:
         writes the tables, counts, free queue or hashes) keeps the last verdict, so a 1,000-request run does not
         re-read an unchanged 512-block pool at every one of its thousands of steps.
         """
-        if self.audited[0] != self.changes:
-            self.audited = (self.changes, self._broken())
-        for code in self.audited[1]:
+        if self.verdicts["pool"][0] != self.changes:
+            self.verdicts["pool"] = (self.changes, self._broken())
+        codes = self.verdicts["pool"][1]
+        for code in codes:
             self.note("problem", code)
-        return list(self.audited[1])
+        return list(codes)
 
     def _broken(self) -> list[str]:
         """The codes of the invariants broken now (audit), each read in one C-level pass over the pool."""
@@ -348,9 +349,9 @@ class BlockManager:
         are not exactly the blocks carrying a hash with their hashes (an entry naming a block that carries
         another hash or none, a block listed twice, a hashed block missing from the map). Looked at again only
         when a hash came or went since the last look (`hash_changes`)."""
-        if self.hash_audited[0] != self.hash_changes:
-            self.hash_audited = (self.hash_changes, self._hashes_disagree())
-        return self.hash_audited[1]
+        if self.verdicts["hash"][0] != self.hash_changes:
+            self.verdicts["hash"] = (self.hash_changes, self._hashes_disagree())
+        return self.verdicts["hash"][1]
 
     def _hashes_disagree(self) -> bool:
         """As many map entries as blocks carrying a hash, and every entry's block carries its hash: then the entries

@@ -25,7 +25,8 @@ roofline of the step's tasks on the named GPU (roofline.py) under CLOCK = roofli
 roofline `cost` either way.
 
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
-it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions) and hands it the state at every step
+it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions and its
+history: blocks held and returned, the peak, audit problems) and hands it the state at every step
 boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
 page scrubs the run without running it again.
 
@@ -412,7 +413,8 @@ class Engine:
         if self.check:
             self.pool.audit()
         self.log.fact(cost=self.clock.report(self.cost_of(step, ran)), **({"spec": step.spec} if step.spec else {}))
-        self.log.step_done(self.now, step.end, tasks, ran, self.budget_cap, self.pool, self.running)
+        firsts = [(seq.id, seq.token_times[0]) for seq, i in step.emitted if i == 0]
+        self.log.step_done(self.now, step.end, tasks, ran, self.budget_cap, self.pool, self.running, firsts)
         self.now = step.end
 
     def run_task(self, step: StepScratch, phase: str, seq: Sequence, n: int) -> bool:

@@ -1,9 +1,11 @@
 """[3] The run log: one record per executed step and the typed events of the run, in one schema.
 
 Every engine run keeps a `RunLog` (engine.Engine.log). The engine tells it what happens when it
-happens — `event(kind, **fields)` for a decision, `fact(**fields)` for a per-step number — and calls
-`boundary()` once the gateway and the scheduler have run (the queue and the slots as the step
-starts) and `step_done()` once the step's tasks ran. Everything that reads a run reads this log:
+happens — `event(kind, **fields)` for a decision, `fact(**fields)` for a per-step number — and hands it
+what it needs, never itself: `boundary()` gets the queue and the slots once the gateway and the scheduler
+have run, `step_done()` the step's tasks, first tokens and the pool as the step leaves it. The block pool
+tells it its history as it happens (`event("evict")` and `note()`: blocks held and returned, the peak,
+audit problems), so the log is the run's only history; a cluster's replicas' logs become one (`merged`). Everything that reads a run reads this log:
 the blocks' data (entrypoints/blocks_data.py), the narration (words/text_steps.py, `--steps`), the
 Chrome trace (entrypoints/trace.py), the page's step view and charts (report.steps in `--json`).
 
@@ -199,16 +201,17 @@ class RunLog:
         self.start = dict(
             waiting=[[s.id, "preparing" if s.ready > now else after_room, s.num_preemptions] for s in waiting],
             running=[[s.id, "prefill" if s.num_prefill_left else "decode", len(s.prefill_ids) - s.num_prefill_left,
-                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in running],
-            seqs=list(running))
+                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in running])
 
     def take_boundary_events(self) -> None:
         self.ahead += in_order([e for e in self.new if e["kind"] in AT_BOUNDARY])
         self.new = [e for e in self.new if e["kind"] not in AT_BOUNDARY]
 
-    def step_done(self, start: int, end: int, planned: list, ran: list, cap: int | None, pool, running: list) -> None:
+    def step_done(self, start: int, end: int, planned: list, ran: list, cap: int | None, pool, running: list,
+                  firsts: list) -> None:
         """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran, `cap` the
-        token budget; `pool` (block_manager.BlockManager) and `running` as the step leaves them."""
+        token budget; `pool` (block_manager.BlockManager) and `running` as the step leaves them; `firsts` =
+        [(id, time)] of the first tokens it sampled."""
         if not self.detail:
             return self.tally(start, end, ran, planned, cap)
         snap = self.start
@@ -221,8 +224,8 @@ class RunLog:
                  first=before[rid][2] == self.from_cache.get(rid, 0), recompute=rid in redo)
             for rid, phase, n in tasks if phase == "prefill"]
         self.mark_dropped(planned, ran_ids)
-        during += [dict(kind="first", id=s.id, time=s.token_times[0]) for s in snap["seqs"]
-                   if before[s.id][4] == 0 and s.out]
+        order = {r[0]: i for i, r in enumerate(snap["running"])}
+        during += [dict(kind="first", id=rid, time=t) for rid, t in sorted(firsts, key=lambda f: order[f[0]])]
         events = self.ahead + in_order(self.new + during)
         item = dict(start=start, end=end, waiting=snap["waiting"], running=snap["running"], tasks=tasks,
                     budget=[self.budget_used(tasks), cap], events=events, **self.kv_state(pool, running, events))

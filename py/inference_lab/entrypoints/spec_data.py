@@ -30,6 +30,7 @@ from ..core import rejection_sampler as rs
 from ..core.hardware import GPUS, shadow_model
 from ..core.metrics import summarize
 from ..core.roofline import step_cost
+from ..core.speculative import verify_tokens
 
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 DRAWS = 2000
@@ -94,11 +95,12 @@ def batch_speedups(lab, alpha: float, k: int, context: int) -> list[dict]:
     out = []
     for b in BATCHES:
         off = seconds(cfg, step_cost(shape, [(1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
-        on = seconds(cfg, step_cost(shape, [(k + 1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
+        verify = [(verify_tokens(k), context)] * b                # each sequence's verify pass: 1 + k tokens
+        on = seconds(cfg, step_cost(shape, verify, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.WEIGHT_BITS, True)
         if cfg.SPEC_METHOD == "draft":
             on += sum(seconds(cfg, step_cost(shape, [(1, context + j)] * b, cfg.QUANT_BITS, cfg.KV_BITS), cfg.QUANT_BITS,
                               False) for j in range(k))
-        bound = "compute" if step_cost(shape, [(k + 1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS).bound(
+        bound = "compute" if step_cost(shape, verify, cfg.WEIGHT_BITS, cfg.KV_BITS).bound(
             GPUS[cfg.GPU], cfg.WEIGHT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION) == "compute" else "memory"
         out.append(dict(batch=b, off_us=off * 1e6, on_us=on * 1e6,
                         speedup=expected_tokens(alpha, k) * off / on, bound=bound))
