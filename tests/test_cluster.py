@@ -35,7 +35,8 @@ def cluster(**values):
 def test_one_replica_through_the_cluster_plays_the_engine_exactly():
     cfg = Config()
     lab = Lab.build(cfg)
-    one, many = run_engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET)), run_cluster(lab, RunOptions("continuous", cfg.TOKEN_BUDGET))
+    options = RunOptions("continuous", cfg.TOKEN_BUDGET)
+    one, many = run_engine(lab, options), run_cluster(lab, options)
     assert [{k: v for k, v in it.items() if k != "replica"} for it in many.log.items] == one.log.items
     assert [(r.id, r.out, r.token_times) for r in many.done] == [(r.id, r.out, r.token_times) for r in one.done]
 

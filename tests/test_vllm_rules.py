@@ -207,7 +207,7 @@ def check_step_invariants(report) -> None:
                 assert e["needed_by"] not in admitted, f"step {i + 1}: waiting {e['needed_by']} caused a preemption"
         if report.config["SCHED_POLICY"] == "priority" and admitted:
             kept = [a for a in admitted if a not in sent_back]
-            ready = [w[0] for w in it["waiting"] if w[1] != "preparing"] + sorted(sent_back)
+            ready = [w[0] for w in it["waiting"] if w[1] != "preparing"]    # a sent-back newcomer waits ("no_kv")
             for a in kept:
                 for w in ready:
                     assert key[a] <= key[w], f"step {i + 1}: {a} {key[a]} overtook ready {w} {key[w]}"

@@ -135,7 +135,7 @@ def test_replay_matches_a_full_model_run():
         assert [{k: v for k, v in it.items() if k not in drop} for it in again.log.items] == \
                [{k: v for k, v in it.items() if k not in drop} for it in full.log.items]
         assert again.end == full.end and len(again.preemptions) == len(full.preemptions)
-        tally = replay_engine(lab, RunOptions(policy, cap, tokens=recorded(main))).log.items      # what block 12 reads: a tally
+        tally = replay_engine(lab, RunOptions(policy, cap, tokens=recorded(main))).log.items   # block 12 reads a tally
         told = lambda events: [e for e in events if e["kind"] not in ("budget", "chunk", "first")]  # noqa: E731
         assert [dict(it, events=told(it["events"])) for it in tally] == \
                [{k: (told(v) if k == "events" else v) for k, v in it.items() if k in tally[0]} for it in full.log.items]

@@ -31,8 +31,8 @@ from __future__ import annotations
 PACKAGE = "inference_lab"
 LAYOUT = {
     "core": ("hardware", "schema", "config", "tokenizer", "model", "sequence", "block_manager", "scheduler", "step",
-             "kv_room", "roofline", "engine", "replay", "speculative", "rejection_sampler", "router", "cluster", "sampler",
-             "quantization", "metrics", "goodput", "run_log", "workload"),
+             "kv_room", "roofline", "engine", "replay", "speculative", "rejection_sampler", "router", "cluster",
+             "sampler", "quantization", "metrics", "goodput", "run_log", "workload"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",

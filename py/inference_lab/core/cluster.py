@@ -4,8 +4,9 @@
 its own slots, KV pool, scheduler, run log and clock, holding a `Replica` part (role, KV inbox); the router (router.py)
 sends each request to one of them when it arrives. The replicas run side by side on one simulated time line:
 the loop always advances the replica whose clock is the earliest (ties: the lowest index) by one pass of the
-engine's loop (`Engine.iterate`: gateway → scheduler → one step), and routes a request as soon as every busy replica's clock has
-reached its arrival, so the router sees each replica as of its latest step boundary at or after the arrival
+engine's loop (`Engine.iterate`: gateway → scheduler → one step), and routes a request as soon as every busy
+replica's clock has reached its arrival, so the router sees each replica as of its latest step boundary at or
+after the arrival
 (a replica in the middle of a step reports when that step ends, as an engine's metrics do). A replica never
 skips idle time past the next arrival, so REPLICAS = 1 plays exactly the single engine's steps.
 

@@ -414,7 +414,8 @@ class Engine:
             self.pool.audit()
         self.log.fact(cost=self.clock.report(self.cost_of(step, ran)), **({"spec": step.spec} if step.spec else {}))
         firsts = [(seq.id, seq.token_times[0]) for seq, i in step.emitted if i == 0]
-        self.log.step_done(self.now, step.end, tasks, ran, self.budget_cap, self.pool, self.running, firsts)
+        self.log.step_done(self.now, step.end, tasks, ran, self.budget_cap, self.pool, self.waiting, self.running,
+                           firsts)
         self.now = step.end
 
     def run_task(self, step: StepScratch, phase: str, seq: Sequence, n: int) -> bool:

@@ -5,7 +5,8 @@ happens — `event(kind, **fields)` for a decision, `fact(**fields)` for a per-s
 what it needs, never itself: `boundary()` gets the queue and the slots once the gateway and the scheduler
 have run, `step_done()` the step's tasks, first tokens and the pool as the step leaves it. The block pool
 tells it its history as it happens (`event("evict")` and `note()`: blocks held and returned, the peak,
-audit problems), so the log is the run's only history; a cluster's replicas' logs become one (`merged`). Everything that reads a run reads this log:
+audit problems), so the log is the run's only history; a cluster's replicas' logs become one (`merged`).
+Everything that reads a run reads this log:
 the blocks' data (entrypoints/blocks_data.py), the narration (words/text_steps.py, `--steps`), the
 Chrome trace (entrypoints/trace.py), the page's step view and charts (report.steps in `--json`).
 
@@ -16,8 +17,11 @@ top-level `steps`: new facts are new keys, no key changes):
     waiting         [[id, why, preemptions]] in queue order; why = the check that keeps it waiting:
                     "preparing" (input preparation not done), "no_slot" (every slot runs),
                     "group_running" / "group_incomplete" (static batching; not in the main run),
-                    "room_rule" (an edited scheduler.admission_room said 0 although a slot is free)
-    running         [[id, phase, done, total, generated, preemptions]] as the step starts: phase
+                    "room_rule" (an edited scheduler.admission_room said 0 although a slot is free),
+                    "no_kv" (admitted at this boundary, sent back during the step for lack of KV blocks: event
+                    "wait_kv"; vLLM: it never left the waiting queue), at its place in the queue
+    running         [[id, phase, done, total, generated, preemptions]] as the step starts (a newcomer sent back
+                    for KV blocks is not among them: its "wait_kv" event keeps its row, `at_boundary`): phase
                     "prefill" | "decode", prompt tokens done / total (prompt + generated when
                     recomputing after a preemption)
     tasks           [[id, phase, n]] the tasks that ran (the seed's order: decodes first, then prompt chunks); [] in a
@@ -75,9 +79,10 @@ EVENT_ORDER = (
                    # request's KV arrived from prefill replica `source` and was written into these blocks (cluster.py)
     "budget",      # {id, got, left, cap} a prompt got fewer tokens than it has left
     "chunk",       # {id, n, done, total, first, recompute} a prompt chunk ran
-    "wait_kv",     # {id, why, by, need, free, blocks} admitted at this boundary, back to waiting: no KV blocks
+    "wait_kv",     # {id, why, by, need, free, blocks, row} admitted at this boundary, back to waiting: no KV blocks
                    # for its chunk ("short"), its blocks went to `by` ("gives_way"), it was admitted after `by`
-                   # which was short or gave way ("behind"), or the step preempted ("preempted"); engine.send_back
+                   # which was short or gave way ("behind"), or the step preempted ("preempted"); kv_room.send_back;
+                   # `row` = its running row at the boundary (a full log only; it waits in the record: "no_kv")
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
     "rollback",    # {id, rejected, blocks} speculative decoding: the verified positions after the kept ones left the
                    # cache (rejected proposals, or tokens after a stop); `blocks` = the blocks left empty, back to the pool
@@ -159,7 +164,7 @@ class RunLog:
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
         self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
-        self.notes = []            # the pool's facts: (kind, step, replica, *values); `note` says which (not in to_dict)
+        self.notes = []            # the pool's facts (kind, step, replica, *values), `note`; not in to_dict
 
     @property
     def count(self) -> int:
@@ -207,11 +212,11 @@ class RunLog:
         self.ahead += in_order([e for e in self.new if e["kind"] in AT_BOUNDARY])
         self.new = [e for e in self.new if e["kind"] not in AT_BOUNDARY]
 
-    def step_done(self, start: int, end: int, planned: list, ran: list, cap: int | None, pool, running: list,
-                  firsts: list) -> None:
+    def step_done(self, start: int, end: int, planned: list, ran: list, cap: int | None, pool, waiting: list,
+                  running: list, firsts: list) -> None:
         """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran, `cap` the
-        token budget; `pool` (block_manager.BlockManager) and `running` as the step leaves them; `firsts` =
-        [(id, time)] of the first tokens it sampled."""
+        token budget; `pool` (block_manager.BlockManager), `waiting` and `running` as the step leaves them;
+        `firsts` = [(id, time)] of the first tokens it sampled."""
         if not self.detail:
             return self.tally(start, end, ran, planned, cap)
         snap = self.start
@@ -227,18 +232,34 @@ class RunLog:
         order = {r[0]: i for i, r in enumerate(snap["running"])}
         during += [dict(kind="first", id=rid, time=t) for rid, t in sorted(firsts, key=lambda f: order[f[0]])]
         events = self.ahead + in_order(self.new + during)
-        item = dict(start=start, end=end, waiting=snap["waiting"], running=snap["running"], tasks=tasks,
+        queue, slots = self.sent_back(snap, events, waiting)
+        item = dict(start=start, end=end, waiting=queue, running=slots, tasks=tasks,
                     budget=[self.budget_used(tasks), cap], events=events, **self.kv_state(pool, running, events))
         item["decodes_first"] = decodes_first(item)
         self.items.append(dict(item, **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
 
+    @staticmethod
+    def sent_back(snap: dict, events: list, waiting: list) -> tuple[list, list]:
+        """The record's (waiting, running): a newcomer sent back for KV blocks during the step (event "wait_kv") is
+        a waiting request (why "no_kv"; vLLM: it never left the waiting queue), at its place in `waiting` (the
+        queue the step leaves); its event keeps the slot row it had at the boundary (`row`, read by `at_boundary`)."""
+        back = {e["id"]: e for e in events if e["kind"] == "wait_kv"}
+        if not back:
+            return snap["waiting"], snap["running"]
+        rows = {r[0]: r for r in snap["waiting"]}
+        for r in snap["running"]:
+            if r[0] in back:
+                back[r[0]]["row"] = r
+                rows[r[0]] = [r[0], "no_kv", r[5]]
+        return [rows[s.id] for s in waiting if s.id in rows], [r for r in snap["running"] if r[0] not in back]
+
     def tally(self, start: int, end: int, ran: list, planned: list, cap) -> None:
         """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
         self.mark_dropped(planned, {t[0] for t in tasks})
-        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[self.budget_used(tasks), cap], events=self.ahead
-                               + in_order(self.new), **self.facts))
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[self.budget_used(tasks), cap],
+                               events=self.ahead + in_order(self.new), **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
 
     def mark_dropped(self, planned: list, ran_ids: set) -> None:
@@ -346,14 +367,32 @@ class RunLog:
         return dict(count=self.count, priority_key=priority_key, items=self.items, after=self.after)
 
 
+def at_boundary(it) -> tuple[list, list]:
+    """A step's (waiting, running) rows as the boundary left them, before the step ran: the newcomers it sent back
+    for KV blocks (their "wait_kv" event's `row`) still hold their slots there, after the other running requests,
+    in admission order. The step narration (words/text_steps.py) tells the step this way: admitted, then sent back.
+
+    >>> it = dict(waiting=[["D", "no_slot", 0], ["C", "no_kv", 1]], running=[["A", "decode", 6, 6, 4, 0]],
+    ...           events=[dict(kind="admit", id="C"), dict(kind="wait_kv", id="C", row=["C", "prefill", 0, 9, 0, 1])])
+    >>> at_boundary(it)
+    ([['D', 'no_slot', 0]], [['A', 'decode', 6, 6, 4, 0], ['C', 'prefill', 0, 9, 0, 1]])
+    """
+    rows = {e["id"]: e["row"] for e in it["events"] if e["kind"] == "wait_kv" and "row" in e}
+    if not rows:
+        return it["waiting"], it["running"]
+    admitted = [e["id"] for e in it["events"] if e["kind"] == "admit"]
+    held = {r[0]: r for r in it["running"]} | rows
+    running = [r for r in it["running"] if r[0] not in admitted] + [held[i] for i in admitted if i in held]
+    return [x for x in it["waiting"] if x[0] not in rows], running
+
+
 def step_rows(record: dict, pool: int) -> list[dict]:
     """Blocks [3] and [11]'s one line per step, from the record and POOL_BLOCKS (`pool`): counts as the step
-    starts (a newcomer sent back for KV blocks counts as waiting), the work done, the KV blocks in use after it
+    starts (a newcomer sent back for KV blocks is a waiting request), the work done, the KV blocks in use after it
     and who was preempted."""
-    back = [sum(1 for e in it["events"] if e["kind"] == "wait_kv") for it in record["items"]]
-    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]) + b, running=len(it["running"]) - b,
+    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]), running=len(it["running"]),
                  tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),
                  prefill=sum(t[2] for t in it["tasks"] if t[1] == "prefill"),
                  kv_used=pool - sum(hi - lo + 1 for lo, hi in it["free"]),
                  preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"])
-            for it, b in zip(record["items"], back)]
+            for it in record["items"]]

@@ -26,9 +26,9 @@ preempted inside the step drops its proposals with its task.
 
 How many: K = SPEC_TOKENS, cut (`spec_limit`) so a request never proposes past its limits: its emitted tokens
 (at most k + 1) stay within max_new and MAX_CONTEXT. Budget (`split_budget`), as vLLM's scheduler: a verifying
-sequence costs 1 + k tokens (`verify_tokens`) of the step's TOKEN_BUDGET; decodes come first, each takes 1 token, then the
-proposals take what is left in running order and the prompt chunks get the rest. When the budget has less room,
-a sequence gets fewer proposals this step (maybe none: a plain decode).
+sequence costs 1 + k tokens (`verify_tokens`) of the step's TOKEN_BUDGET; decodes come first, each takes 1 token,
+then the proposals take what is left in running order and the prompt chunks get the rest. When the budget has less
+room, a sequence gets fewer proposals this step (maybe none: a plain decode).
 
 What a step costs:
 - CLOCK = roofline: the verify pass is the step's forward pass with k + 1 new tokens for the sequence (more FLOPs,

@@ -153,7 +153,8 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
         runs[name] = again(RunOptions("static" if name == "static" else "continuous", cap))
     runs["chunked"] = main
     lab.progress = heard("nocache")
-    nocache = again(RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)) if main.pool.enable_caching else None
+    nocache = (again(RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)) if main.pool.enable_caching
+               else None)
     lab.progress = heard("nospec")
     nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
               if cfg.SPEC_METHOD != "off" else None)
