@@ -128,7 +128,7 @@ class RunOptions:
 
     The same object drives a single engine (run_engine), a cluster (cluster.run_cluster) and a clock-only replay
     (replay.replay_engine, cluster.run_cluster with `tokens`)."""
-    policy: str = "continuous"         # "continuous" | "static" | "no_chunk" (scheduler.admission_check)
+    policy: str = "continuous"         # "continuous" or "static" (scheduler.admission_check)
     budget_cap: int | None = None      # the step's token budget (TOKEN_BUDGET; None: unlimited)
     check: bool = True                 # check every finished sequence against one full forward (blocks [5], [6])
     prefix_cache: bool | None = None   # None: as PREFIX_CACHE says
@@ -144,7 +144,7 @@ class Engine:
 
     def __init__(self, lab, options: RunOptions, requests: list | None = None):
         cfg = self.cfg = lab.cfg
-        self.lab, self.options, self.policy, self.budget_cap = lab, options, options.policy, options.budget_cap
+        self.lab, self.policy, self.budget_cap = lab, options.policy, options.budget_cap
         self.check = options.check
         self.log = RunLog(cfg, self.check if options.detail is None else options.detail)   # unchecked: a tally
         caching = cfg.PREFIX_CACHE == "on" if options.prefix_cache is None else options.prefix_cache
