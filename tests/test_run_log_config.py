@@ -18,7 +18,7 @@ import pytest
 from types import SimpleNamespace as NS
 
 from inference_lab import run
-from inference_lab.core.serving.block_manager import BlockManager
+from inference_lab.core.serving.block_manager import BlockManager, hash_block
 from inference_lab.core.serving.run_log import EVENT_ORDER
 from inference_lab.entrypoints.lab import render
 from inference_lab.entrypoints.report import Report
@@ -93,5 +93,6 @@ def test_the_pool_tells_its_evictions_to_the_event_it_was_given():
     pool.release(a)
     b = NS(id="B", cached=0, block_table=[], history=[0, 7, 8, 9])
     pool.write(b, np.ones((2, 4, 4)), np.ones((2, 4, 4)))       # B takes both free blocks: block 0 loses its hash
-    assert [e for e in told if e["kind"] == "evict"] == [dict(kind="evict", id="B", block=0, hash=pool.evictions[0][2])]
+    evicted = dict(kind="evict", id="B", block=0, hash=hash_block(None, [0, 5]))     # A's full block [0 5]
+    assert [e for e in told if e["kind"] == "evict"] == [evicted]
     assert BlockManager(num_blocks=1, block_size=2).event("evict", id="X", block=0, hash="h") is None   # no log: no-op

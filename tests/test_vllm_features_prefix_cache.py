@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from inference_lab import run
 from inference_lab.core.serving.block_manager import BlockManager, hash_block
+from inference_lab.core.serving.run_log import RunLog
 from inference_lab.entrypoints.lab import render, tokenizer_for
 from vllm_helpers import block, feed, seq
 
@@ -31,7 +32,9 @@ def test_block_hash_chains_the_parent():
 
 
 def test_lru_free_queue_by_hand():
-    pool = BlockManager(num_blocks=5, block_size=2, enable_caching=True)
+    evictions = []                                        # the pool tells its evictions to the run log's event()
+    pool = BlockManager(num_blocks=5, block_size=2, enable_caching=True,
+                        event=lambda kind, **e: evictions.append((e["block"], e["hash"])))
     a = seq("A", [0, 5, 6, 7, 8])
     feed(pool, a, 5)                                      # blocks 0 [0 5], 1 [6 7] full; 2 [8] partial
     assert a.block_table == [0, 1, 2] and pool.free == [3, 4]
@@ -46,17 +49,16 @@ def test_lru_free_queue_by_hand():
     assert pool.take_cached_prefix(e, e.prefill_ids) == 2 and pool.ref_cnt[0] == 2   # shared
     assert pool.shared_map() == {0: ["D", "E"]}
     feed(pool, e, 3)                                      # pops 3, then 4 (no hash: nothing evicted)
-    assert e.block_table == [0, 3, 4] and pool.evictions == []
+    assert e.block_table == [0, 3, 4] and evictions == []
     f = seq("F", [7, 7, 7])
     feed(pool, f, 1)                                      # head is 2 (A's partial block, no hash)
-    assert f.block_table == [2] and pool.evictions == []
+    assert f.block_table == [2] and evictions == []
     pool.release(d)                                       # block 0 still held by E
     assert pool.ref_cnt[0] == 1 and pool.free == [1]
     g = seq("G", [4, 4, 4])
     feed(pool, g, 1)                                      # head 1 holds A's second block: evicted
-    assert [(b, h == hash_block(hash_block(None, [0, 5]), [6, 7])) for _, b, h in pool.evictions] == [(1, True)]
-    pool.audit()
-    assert pool.problems == []
+    assert [(b, h == hash_block(hash_block(None, [0, 5]), [6, 7])) for b, h in evictions] == [(1, True)]
+    assert pool.audit() == []
 
 
 def test_at_least_the_last_prompt_token_is_computed():
@@ -112,21 +114,24 @@ def test_preempted_recompute_hits_its_own_blocks():
 
 # ── the pool's audit: codes, printed in the run's language ─────────────────
 def test_audit_records_codes_not_words():
-    """A broken pool keeps (step, code): the words belong to the run's language, not to the pool."""
-    pool = BlockManager(num_blocks=3, block_size=2)
-    pool.current_step = 4
+    """A broken pool tells codes, which its run log stamps with the step: the words belong to the run's language,
+    not to the pool."""
+    log = RunLog(None)
+    log.items = [{}] * 3                           # three steps done: the pool's notes belong to step 4
+    pool = BlockManager(num_blocks=3, block_size=2, event=log.event, note=log.note)
     pool.ref_cnt[1] = -1                           # block 1 is free, held by no table
-    pool.audit()
-    assert pool.problems == [(4, "negative_ref_cnt"), (4, "ref_cnt_mismatch")]
+    assert pool.audit() == ["negative_ref_cnt", "ref_cnt_mismatch"]
+    assert log.noted("problem") == [(4, "negative_ref_cnt"), (4, "ref_cnt_mismatch")]
 
 
 def test_broken_invariant_is_printed_in_the_runs_language(monkeypatch):
     """A pool that forgets to drop one reference on release: block [6] names the violation and its step,
     in Vietnamese for lang="vi" and in English when the same facts are rendered with lang="en"."""
-    real_release = BlockManager.release
+    real_release, leaked = BlockManager.release, []
 
     def leaky_release(self, s):
-        if not self.released:                      # the first finishing request: its first block keeps a count
+        if not leaked:                             # the first finishing request: its first block keeps a count
+            leaked.append(s.id)
             self.ref_cnt[s.block_table[0]] += 1
         real_release(self, s)
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from inference_lab import run
 from inference_lab.core.serving.block_manager import BlockManager
 from inference_lab.core.inputs.config import Config
-from inference_lab.core.serving.engine import run_engine
+from inference_lab.core.serving.engine import RunOptions, run_engine
 from inference_lab.entrypoints.lab import Lab
 from helpers import vllm_request
 from vllm_helpers import block, fake_kv, play
@@ -58,8 +58,8 @@ def test_prefix_cache_never_changes_the_generated_text(values):
     for r in values["REQUESTS"]:
         r.pop("cancel_at", None)                   # without aborts every served request must match exactly
     lab = Lab.build(Config.from_values(values))
-    on = run_engine(lab, "continuous", lab.cfg.TOKEN_BUDGET, check=True, prefix_cache=True)
-    off = run_engine(lab, "continuous", lab.cfg.TOKEN_BUDGET, check=True, prefix_cache=False)
+    on = run_engine(lab, RunOptions("continuous", lab.cfg.TOKEN_BUDGET, prefix_cache=True))
+    off = run_engine(lab, RunOptions("continuous", lab.cfg.TOKEN_BUDGET, prefix_cache=False))
     # Cached prefixes make steps shorter, so the gateway (429) may look at a different system and serve a
     # different set (e.g. QUEUE_LIMIT=0): every request served in both runs has the same tokens.
     on_out, off_out = {r.id: r.out for r in on.done}, {r.id: r.out for r in off.done}
@@ -67,7 +67,7 @@ def test_prefix_cache_never_changes_the_generated_text(values):
     assert {i: on_out[i] for i in both} == {i: off_out[i] for i in both}
     refused_429 = {seq.id for seq, code in on.rejected + off.rejected if code == "429"}
     assert (on_out.keys() ^ off_out.keys()) <= refused_429
-    assert on.trace["gather"] <= 1e-9 and on.trace["parity"] <= 1e-9 and not on.pool.problems
+    assert on.trace["gather"] <= 1e-9 and on.trace["parity"] <= 1e-9 and not on.problems
     assert sorted(on.pool.free) == list(range(lab.cfg.POOL_BLOCKS)) and not any(on.pool.ref_cnt)
 
 
@@ -84,8 +84,8 @@ def test_block_pool_under_random_operations(script, block_size, num_blocks):
     live = {}
     for i, (op, slot, tokens) in enumerate(script):
         play(pool, live, i, op, slot, tokens)
-        pool.audit()
-        assert not pool.problems, pool.problems
+        problems = pool.audit()
+        assert not problems, problems
         assert all(r >= 0 for r in pool.ref_cnt)
         for s in live.values():
             K, _ = pool.gather(s)

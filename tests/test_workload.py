@@ -18,7 +18,7 @@ from cli_runner import missing_parts, run_cli, run_module
 from inference_lab import run
 from inference_lab.core.inputs import workload
 from inference_lab.core.inputs.config import Config, ConfigError, FIELD_BY_NAME, MAX_REQUESTS, MAX_TEXT_CHARS
-from inference_lab.core.serving.engine import run_engine
+from inference_lab.core.serving.engine import RunOptions, run_engine
 from inference_lab.core.model.model import LONG, attention, attention_blocked, forward, logits_at, make_weights
 from inference_lab.core.serving.replay import recorded, replay_engine
 from inference_lab.entrypoints.weights import Lab
@@ -125,17 +125,17 @@ def test_replay_matches_a_full_model_run():
     cfg = Config.from_values({"WORKLOAD_REQUESTS": 9, "WORKLOAD_PROMPT": 14, "WORKLOAD_OUTPUT": 6, "SLOTS": 3,
                               "QUEUE_LIMIT": 3, "POOL_BLOCKS": 14, "WORKLOAD_RATE": 400.0})
     lab = Lab.build(cfg)
-    main = run_engine(lab, "continuous", cfg.TOKEN_BUDGET)
+    main = run_engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET))
     assert main.rejected                                       # some refused 429: replay must decode them alone
     for policy, cap in (("static", None), ("continuous", None), ("continuous", 4)):
-        full = run_engine(lab, policy, cap, check=False, detail=True)
-        again = replay_engine(lab, policy, cap, recorded(main), detail=True)
+        full = run_engine(lab, RunOptions(policy, cap, check=False, detail=True))
+        again = replay_engine(lab, RunOptions(policy, cap, detail=True, tokens=recorded(main)))
         assert [(r.id, r.out, r.token_times) for r in again.done] == [(r.id, r.out, r.token_times) for r in full.done]
         drop = ("cost",)
         assert [{k: v for k, v in it.items() if k not in drop} for it in again.log.items] == \
                [{k: v for k, v in it.items() if k not in drop} for it in full.log.items]
         assert again.end == full.end and len(again.preemptions) == len(full.preemptions)
-        tally = replay_engine(lab, policy, cap, recorded(main)).log.items      # what block 12 reads: a tally
+        tally = replay_engine(lab, RunOptions(policy, cap, tokens=recorded(main))).log.items   # block 12 reads a tally
         told = lambda events: [e for e in events if e["kind"] not in ("budget", "chunk", "first")]  # noqa: E731
         assert [dict(it, events=told(it["events"])) for it in tally] == \
                [{k: (told(v) if k == "events" else v) for k, v in it.items() if k in tally[0]} for it in full.log.items]

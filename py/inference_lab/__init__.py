@@ -10,7 +10,7 @@ Block → module map (replaces the seed's "khối 1 = hàm admit …" paragraph;
 
   [1]  Gateway & admission            engine.Engine.admit / abort; engine.gateway_admits
   [2]  Input preparation              tokenizer.BPETokenizer.train / encode; engine.Engine.input_rejected
-  [3]  Iteration scheduler            engine.Engine.run / run_step; scheduler.admission_check / admission_room / admission_order / plan_tasks / step_duration; engine.Engine.step_time; roofline.step_cost; run_log.RunLog
+  [3]  Iteration scheduler            engine.Engine.run / iterate / run_step; scheduler.admission_check / admission_room / admission_order / plan_tasks / step_duration; engine.Engine.step_time; roofline.step_cost; run_log.RunLog
   [4]  Prefill                        engine.Engine.prefill
   [5]  Transformer × N layers         model.forward / attention
   [6]  KV state manager               block_manager.BlockManager; kv_room.KVRoom.make_room / send_back / preempt; scheduler.preemption_victim / choose_victim; block_manager.hash_block

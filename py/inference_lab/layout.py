@@ -35,8 +35,8 @@ PACKAGE = "inference_lab"
 LAYOUT = {
     "core.clock": ("hardware", "roofline", "profiles", "calibration"),
     "core.model": ("tokenizer", "model", "sampler", "rejection_sampler", "quantization"),
-    "core.serving": ("sequence", "block_manager", "scheduler", "kv_room", "engine", "replay", "speculative", "run_log",
-                     "metrics"),
+    "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "engine", "replay", "speculative",
+                     "run_log", "metrics"),
     "core.inputs": ("schema", "config", "workload"),
     "core.cluster": ("router", "cluster", "goodput"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",

@@ -179,14 +179,26 @@ def block5_data(lab, main, info) -> dict:
     return d
 
 
+def peak_of(main) -> dict:
+    """The moment with the most KV blocks in use (the pool's last "peak" note): used, tables, tokens, step."""
+    notes = main.log.noted("peak", main.shown)
+    if not notes:
+        return dict(used=0, tables={}, tokens=0, step=None)
+    step, used, tables, tokens = notes[-1]
+    return dict(used=used, tables=tables, tokens=tokens, step=step)
+
+
 def block6_data(lab, main, runs) -> dict:
     pool, cfg = main.pool, lab.cfg
-    pk = pool.peak
+    pk = peak_of(main)
+    owners = {}                                           # physical block -> requests that held it, in order
+    for _, rid, block, _ in main.log.noted("hold", main.shown):
+        owners.setdefault(block, []).append(rid)
     return dict(peak=dict(used=pk["used"], tables={k: list(v) for k, v in pk["tables"].items()}, tokens=pk["tokens"],
                           step=pk["step"]),
-                released=[[rid, list(b)] for rid, b in pool.released],
-                reused=[[b, list(o)] for b, o in sorted(pool.owners.items()) if len(o) > 1],
-                owners={str(b): list(o) for b, o in sorted(pool.owners.items())},
+                released=[[rid, list(b)] for _, rid, b in main.log.noted("release", main.shown)],
+                reused=[[b, list(o)] for b, o in sorted(owners.items()) if len(o) > 1],
+                owners={str(b): list(o) for b, o in sorted(owners.items())},
                 free=len(pool.free), free_sorted=sorted(pool.free) == list(range(cfg.POOL_BLOCKS)),
                 gather=main.trace["gather"], preemptions=preemptions(lab, main), kv_waits=main.kv_waits,
                 any_preemption=any(res.preemptions for res in runs.values()), served=len(main.done),
@@ -195,16 +207,20 @@ def block6_data(lab, main, runs) -> dict:
 
 
 def prefix_cache_data(main) -> dict:
-    """Block [6]'s prefix-cache facts: hits per request, shared blocks, evictions (empty when it is off)."""
-    pool = main.pool
+    """Block [6]'s prefix-cache facts: hits per request, shared blocks, evictions (empty when it is off), read from
+    the run log (the "cache_hit" and "evict" events, the pool's "hold" notes) and the pool's free queue."""
+    pool, log = main.pool, main.log
     ran = sorted(main.done + main.aborted, key=lambda r: r.id)
+    shared = [(block, ref) for _, _, block, ref in log.noted("hold", main.shown) if ref > 1]
     return dict(prefix_hits={r.id: r.num_cached_tokens or 0 for r in ran if r.num_cached_tokens is not None},
-                hits=[dict(step=st, request=rid, blocks=list(b), tokens=len(b) * pool.block_size, recompute=rc)
-                      for st, rid, b, rc in pool.hits],
-                shared_blocks=sorted(pool.shared_blocks), max_shared=pool.max_shared,
-                evictions=[dict(step=st, block=b, hash=h) for st, b, h in pool.evictions],
+                hits=[dict(step=h["step"], request=h["request"], blocks=list(h["blocks"]),
+                           tokens=len(h["blocks"]) * pool.block_size, recompute=h["recompute"])
+                      for h in log.happenings("cache_hit", main.shown)],
+                shared_blocks=sorted({b for b, _ in shared}), max_shared=max((r for _, r in shared), default=0),
+                evictions=[dict(step=e["step"], block=e["block"], hash=e["hash"])
+                           for e in log.happenings("evict", main.shown)],
                 cached_free=pool.cached_free(),
-                pool_problems=[dict(step=st, code=code) for st, code in pool.problems])
+                pool_problems=[dict(step=st, code=code) for st, code in main.problems])
 
 
 def block7_data(lab, main, info) -> dict:
@@ -275,9 +291,9 @@ def block10_data(lab, main) -> dict:
     return dict(bytes_per_token=2 * N_HEADS * D_HEAD * pool.K.itemsize, itemsize=pool.K.itemsize,
                 pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=sum(w.nbytes for w in lab.W.values()),
                 n_heads=N_HEADS, d_head=D_HEAD,
-                peak_used=pool.peak["used"], example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
-                                                          bytes=bpe, hbm_gib=80, weights_gib=16),
-                budget=memory_budget(lab, pool), shadow=shadow_budget(lab.cfg),
+                peak_used=pool.peak_used, example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
+                                                       bytes=bpe, hbm_gib=80, weights_gib=16),
+                budget=memory_budget(lab, pool, peak_of(main)), shadow=shadow_budget(lab.cfg),
                 **({"calibration": calibration_data()} if lab.cfg.CLOCK == "roofline" else {}))
 
 
@@ -303,17 +319,16 @@ def shadow_budget(cfg) -> dict:
                 gpu_source=gpu.source, model_source=shape.source)
 
 
-def memory_budget(lab, pool) -> dict:
+def memory_budget(lab, pool, peak: dict) -> dict:
     """The lab's "HBM" in bytes at the KV peak: weights + KV blocks in use (the tokens they hold and the
     empty slots of partly filled blocks) + free KV blocks; the parts add up to `total`."""
     per_token = 2 * N_HEADS * D_HEAD * pool.K.itemsize                     # K and V of one position
     block_bytes = lab.cfg.BLOCK_SIZE * per_token
     weights, kv_pool = sum(w.nbytes for w in lab.W.values()), pool.K.nbytes + pool.V.nbytes
-    in_use, stored = pool.peak["used"] * block_bytes, pool.peak["tokens"] * per_token
+    in_use, stored = peak["used"] * block_bytes, peak["tokens"] * per_token
     return dict(weights=weights, kv_stored=stored, kv_slack=in_use - stored, kv_free=kv_pool - in_use,
                 kv_in_use=in_use, kv_pool=kv_pool, total=weights + kv_pool, block_bytes=block_bytes,
-                per_token=per_token, peak_blocks=pool.peak["used"], peak_tokens=pool.peak["tokens"],
-                peak_step=pool.peak["step"])
+                per_token=per_token, peak_blocks=peak["used"], peak_tokens=peak["tokens"], peak_step=peak["step"])
 
 
 def request_timeline(r, m) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import replace
 
-from ..core.serving.engine import run_engine
+from ..core.serving.engine import RunOptions, run_engine
 from ..core.serving.metrics import summarize
 from ..core.model.tokenizer import BYTE_TOKENS, byte_pieces
 
@@ -68,4 +68,4 @@ def cost_row(tok, cfg, r, ttft, plain_ttft) -> dict:
 def plain_engine_run(lab):
     """The trace again with every text stripped of its accents (same tokenizer and weights), unchecked."""
     cfg = replace(lab.cfg, REQUESTS=tuple(dict(r, text=strip_accents(r["text"])) for r in lab.cfg.REQUESTS))
-    return run_engine(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, check=False)
+    return run_engine(replace(lab, cfg=cfg), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.cluster.cluster import run_cluster
+from ..core.serving.engine import RunOptions
 from ..core.cluster.goodput import goodput, percentile, spread
 from ..core.serving.metrics import request_metrics, summarize
 from ..core.serving.replay import recorded
@@ -48,10 +49,10 @@ def replica_rows(main, cfg) -> list[dict]:
         mine = [r for r in main.done if where(r, "replica", "prefill_replica", "decode_replica")]
         first = [r for r in mine if where(r, "replica", "prefill_replica")]      # its TTFT was made here
         later = [r for r in mine if where(r, "replica", "decode_replica")]       # its TPOT was made here
-        busy = eng.busy_us if eng else sum(it["end"] - it["start"] for it in log.items)
+        busy = sum(it["end"] - it["start"] for it in log.items)                    # the sum of its steps' durations
         hits = sum(r.num_cached_tokens or 0 for r in main.done + main.aborted if where(r, "replica", "prefill_replica"))
         rows.append(dict(id=i, role=eng.role if eng else "both", served=len(mine), busy_us=busy,
-                         utilization=round(busy / end, 4), kv_peak=pool.peak["used"], prefix_hits=hits,
+                         utilization=round(busy / end, 4), kv_peak=pool.peak_used, prefix_hits=hits,
                          steps=log.count, ttft=spread([request_metrics(r)["ttft"] for r in first]),
                          tpot=spread([t for r in later if (t := request_metrics(r)["tpot"]) is not None]),
                          shipped=eng.shipped if eng else 0, received=eng.received if eng else 0))
@@ -121,7 +122,7 @@ def cluster_checks(main) -> list:
     one = all(len(set(ids)) == len(ids) and set(placed.get(i, {})) in ({"replica"}, {"prefill_replica"},
                                                                         {"prefill_replica", "decode_replica"})
               for i in ids)
-    pools = all(len(r.pool.free) == r.pool.num_blocks and not r.pool.problems for r in reps)
+    pools = all(len(r.pool.free) == r.pool.num_blocks and not r.log.noted("problem") for r in reps)
     sent = sum(r.shipped for r in reps)
     return [Check("one_replica", one), Check("replica_pools", pools),
             Check("kv_shipped", sent == sum(r.received for r in reps) == sum(t.bytes for t in main.transfers))]
@@ -140,5 +141,5 @@ def colocated(lab, main) -> dict:
     """Block [12] under DISAGG = on: this run against the same replicas with DISAGG = off (same router, same trace)."""
     cfg = replace(lab.cfg, DISAGG="off")
     tokens = recorded(main) if cfg.WORKLOAD_REQUESTS and cfg.SPEC_METHOD == "off" else None   # clock-only replay
-    other = run_cluster(replace(lab, cfg=cfg), "continuous", cfg.TOKEN_BUDGET, False, None, tokens)
+    other = run_cluster(replace(lab, cfg=cfg), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, tokens=tokens))
     return dict(disagg=dict(headline(main.done), gap=largest_gap(main.done)), colocated=headline(other.done))

@@ -30,7 +30,7 @@ from ..words import text_en, text_steps_en, text_steps_vi, text_vi
 from ..words.limits import run_facts, seed_identical
 from ..core.inputs.config import Config
 from ..core.cluster.cluster import run_cluster
-from ..core.serving.engine import run_engine
+from ..core.serving.engine import RunOptions, run_engine
 from ..core.serving.replay import recorded, replay_engine
 from ..core.serving.metrics import summarize
 from ..core.serving.run_log import step_rows
@@ -65,7 +65,7 @@ def run_checks(lab, main, info, blocks, S, nocache=None) -> list[Check]:
                   or not any(t[1] == "decode" for st in main.log.items for t in st["tasks"]))),
         Check("tokens_counted", S["tokens"] == sum(len(r.out) for r in main.done)),
         Check("quantization_error", blocks[9]["within_half_scale"]),
-        Check("pool_invariants", not main.pool.problems),             # the violations: block [6] pool_problems
+        Check("pool_invariants", not main.problems),                # the violations: block [6] pool_problems
     ]
     if nocache is not None:
         checks.append(Check("prefix_cache_same_text", same_text(main, nocache)))
@@ -108,13 +108,9 @@ def other_run(lab, main, cluster: bool = False):
     or, for a generated workload, the clock-only replay of the main run's tokens (core/serving/replay.py); on the
     cluster (cluster.py) when the run has one."""
     replay = lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off"     # speculation has its own verify path
-    if cluster:
-        tokens = recorded(main) if replay else None
-        return lambda policy, cap, prefix_cache=None: run_cluster(lab, policy, cap, False, prefix_cache, tokens)
-    if replay:
-        tokens = recorded(main)
-        return lambda policy, cap, prefix_cache=None: replay_engine(lab, policy, cap, tokens, prefix_cache)
-    return lambda policy, cap, prefix_cache=None: run_engine(lab, policy, cap, check=False, prefix_cache=prefix_cache)
+    tokens = recorded(main) if replay else None
+    play = run_cluster if cluster else replay_engine if replay else run_engine
+    return lambda options: play(lab, replace(options, check=False, tokens=tokens))
 
 
 @contextlib.contextmanager
@@ -152,17 +148,19 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
     lab.progress = heard("chunked")
     cluster = is_cluster(cfg)                                     # REPLICAS > 1 or DISAGG = on: cluster.py
     engine = run_cluster if cluster else run_engine
-    main = engine(lab, "continuous", cfg.TOKEN_BUDGET)
+    main = engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET))
     again = other_run(lab, main, cluster)
     runs = {}
     for name, cap in (("static", None), ("nochunk", None)):
         lab.progress = heard(name)
-        runs[name] = again("static" if name == "static" else "continuous", cap)
+        runs[name] = again(RunOptions("static" if name == "static" else "continuous", cap))
     runs["chunked"] = main
     lab.progress = heard("nocache")
-    nocache = again("continuous", cfg.TOKEN_BUDGET, prefix_cache=False) if main.pool.enable_caching else None
+    nocache = (again(RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)) if main.pool.enable_caching
+               else None)
     lab.progress = heard("nospec")
-    nospec = engine(lab, "continuous", cfg.TOKEN_BUDGET, check=False, spec="off") if cfg.SPEC_METHOD != "off" else None
+    nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
+              if cfg.SPEC_METHOD != "off" else None)
     lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)

@@ -30,6 +30,7 @@ from ..core.model import rejection_sampler as rs
 from ..core.clock.hardware import GPUS, shadow_model
 from ..core.serving.metrics import summarize
 from ..core.clock.roofline import step_cost
+from ..core.serving.speculative import verify_tokens
 
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 DRAWS = 2000
@@ -96,7 +97,7 @@ def batch_speedups(lab, alpha: float, k: int, context: int) -> list[dict]:
     out = []
     for b in BATCHES:
         off = seconds(cfg, step_cost(shape, [(1, context)] * b, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.ACT_BITS, True)
-        verify = [(k + 1, context, k + 1)] * b                     # every verified position is sampled
+        verify = [(verify_tokens(k), context, verify_tokens(k))] * b    # a verify pass: 1 + k tokens, all sampled
         on = seconds(cfg, step_cost(shape, verify, cfg.WEIGHT_BITS, cfg.KV_BITS), cfg.ACT_BITS, True)
         if cfg.SPEC_METHOD == "draft":
             on += sum(seconds(cfg, step_cost(shape, [(1, context + j)] * b, cfg.QUANT_BITS, cfg.KV_BITS), cfg.ACT_BITS,

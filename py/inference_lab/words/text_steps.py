@@ -17,11 +17,11 @@ from functools import partial
 from itertools import chain
 
 from ..core.clock.hardware import GPUS
-from ..core.serving.run_log import undecoded
+from ..core.serving.run_log import at_boundary, undecoded
 from .text import why
 
 # The reasons a request waits, in the order the narration names them (template "wait.<reason>").
-WAIT_REASONS = ("preparing", "no_slot", "room_rule", "group_running", "group_incomplete")
+WAIT_REASONS = ("preparing", "no_slot", "room_rule", "group_running", "group_incomplete", "no_kv")
 
 
 def blocks(bs) -> str:
@@ -321,7 +321,8 @@ def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
     """The step's lines; `name` = its title(w, it)."""
     slots, pool, priority_key = cfg["SLOTS"], cfg["POOL_BLOCKS"], record.get("priority_key")
     ev = it["events"]
-    total = {r[0]: r[3] for r in it["running"]}
+    waiting, running = at_boundary(it)            # told as the boundary left them: admitted, then sent back
+    total = {r[0]: r[3] for r in running}
     head = name if "replica" not in it else w("step.replica", r=it["replica"], title=name)
     lines = [w("step.head", n=n, m=m, it=it, title=head)]
     lines += [arrive_line(w, e) if e["kind"] == "arrive" else abort_line(w, e) for e in ev   # in time order
@@ -331,8 +332,8 @@ def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
     lines += [overtake_line(w, e) for e in ev if e["kind"] == "overtake"]
     lines += [cache_hit_line(w, e, total.get(e["id"])) for e in ev if e["kind"] == "cache_hit"]
     lines += [kv_recv_line(w, e) for e in ev if e["kind"] == "kv_recv"]
-    lines.append(w("step.running", n=len(it["running"]), slots=slots, parts="; ".join(running_part(w, r) for r in it["running"])))
-    lines += waiting_lines(w, it, slots, ready, priority_key)
+    lines.append(w("step.running", n=len(running), slots=slots, parts="; ".join(running_part(w, r) for r in running)))
+    lines += waiting_lines(w, dict(it, waiting=waiting, running=running), slots, ready, priority_key)
     lines += budget_lines(w, it)
     lines += [budget_event_line(w, e, it) for e in ev if e["kind"] == "budget"]
     lines += [chunk_line(w, e) for e in ev if e["kind"] == "chunk"]

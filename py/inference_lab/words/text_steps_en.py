@@ -16,6 +16,7 @@ SAY = {
     "wait.room_rule": "admission_room (edited code) gives 0 slots although a slot is free",
     "wait.group_running": "static: the previous batch is still running",
     "wait.group_incomplete": "static: not yet a full batch of SLOTS ready requests",
+    "wait.no_kv": "no KV blocks: admitted at this boundary, then back to the queue",
     "stop.eos": "hit <eos>",
     "stop.max_new_tokens": "reached max_new",
     "freed.blocks": "frees blocks {blocks}",

@@ -18,6 +18,7 @@ SAY = {
     "wait.room_rule": "admission_room (mã đã sửa) cho 0 chỗ dù còn chỗ trống",
     "wait.group_running": "static: nhóm trước chưa chạy xong",
     "wait.group_incomplete": "static: chưa đủ một nhóm SLOTS yêu cầu sẵn sàng",
+    "wait.no_kv": "thiếu block KV: vừa vào chạy ở ranh giới này thì quay lại hàng đợi",
     "stop.eos": "gặp <eos>",
     "stop.max_new_tokens": "đủ max_new",
     "freed.blocks": "trả block {blocks}",

@@ -1,11 +1,12 @@
 """Several engine replicas behind a router, and prefill/decode disaggregation with a KV transfer between them.
 
-`run_cluster(lab, policy, budget_cap, check)` plays the trace on REPLICAS engines (1..8). Each replica is a full
-`engine.Engine` with its own slots, KV pool, scheduler, run log and clock (`Replica`); the router (router.py)
+`run_cluster(lab, options)` plays the trace on REPLICAS engines (1..8). Each replica is a full `engine.Engine` with
+its own slots, KV pool, scheduler, run log and clock, holding a `Replica` part (role, KV inbox); the router (router.py)
 sends each request to one of them when it arrives. The replicas run side by side on one simulated time line:
 the loop always advances the replica whose clock is the earliest (ties: the lowest index) by one pass of the
-engine's loop (gateway → scheduler → one step), and routes a request as soon as every busy replica's clock has
-reached its arrival, so the router sees each replica as of its latest step boundary at or after the arrival
+engine's loop (`Engine.iterate`: gateway → scheduler → one step), and routes a request as soon as every busy
+replica's clock has reached its arrival, so the router sees each replica as of its latest step boundary at or
+after the arrival
 (a replica in the middle of a step reports when that step ends, as an engine's metrics do). A replica never
 skips idle time past the next arrival, so REPLICAS = 1 plays exactly the single engine's steps.
 
@@ -32,9 +33,9 @@ during the transfer (it takes effect on the decode replica), replicas of differe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ..serving.engine import MAX_ITERATIONS, Engine, EngineResult
+from ..serving.engine import MAX_ITERATIONS, Engine, EngineResult, RunOptions
 from ..clock.hardware import shadow_model
 from ..model.model import D_HEAD, N_HEADS
 from ..serving.replay import ReplayEngine
@@ -81,106 +82,73 @@ class Transfer:
                 "arrive": self.arrive, "admitted": self.admitted, "positions": self.positions, "bytes": self.bytes}
 
 
-class Role:
-    """What makes an engine a replica of the cluster: its role ("both" without disaggregation, "prefill" or
-    "decode"), its pending arrivals, its KV inbox and its pass-by-pass loop. Mixed into Engine (`Replica`) and into
-    the clock-only ReplayEngine (`ReplayReplica`, the other policies of a generated workload: blocks, no K/V)."""
+class Replica:
+    """What makes an engine one replica of the cluster (the engine's `replica` part): its index, its role ("both"
+    without disaggregation, "prefill" or "decode"), its KV inbox and its hand-offs. The engine is a full
+    engine.Engine, or a clock-only replay.ReplayEngine (the other policies of a generated workload: blocks, no K/V);
+    the router puts requests in its `pending`, the cluster calls its `iterate()`."""
 
-    def join(self, index: int, role: str, kv_bytes: int) -> None:
-        self.index, self.role, self.kv_bytes = index, role, kv_bytes
-        self.pending = []          # requests the router sent here, not looked at yet
+    def __init__(self, engine, index: int, role: str, kv_bytes: int):
+        self.engine, self.index, self.role, self.kv_bytes = engine, index, role, kv_bytes
         self.limits = ()           # times it must not idle past (the next arrival, the prefill replicas' clocks)
         self.inbox = []            # [Transfer] on the link or arrived, not admitted yet (decode role)
         self.sent = []             # [(seq, K, V, kv_send event)] handed off during the last step (prefill role)
-        self.busy_us, self.shipped, self.received = 0, 0, 0
+        self.shipped, self.received = 0, 0
+        engine.replica = self
 
-    @property
-    def busy(self) -> bool:
-        return bool(self.pending or self.waiting or self.running or self.inbox)
+    # the engine's parts, as a reader of the cluster names them
+    pool = property(lambda self: self.engine.pool)
+    log = property(lambda self: self.engine.log)
+    now = property(lambda self: self.engine.now)
+    busy = property(lambda self: self.engine.busy)
 
     def outstanding(self, prompt_len: dict) -> int:
         """Tokens still to compute here: prompt left + tokens still to generate (up to max_new), of every request."""
-        seqs = self.pending + self.waiting + self.running + [t.seq for t in self.inbox]
+        e = self.engine
+        seqs = e.pending + e.waiting + e.running + [t.seq for t in self.inbox]
         return sum((s.num_prefill_left if s.prefill_ids else prompt_len.get(s.id, 0)) + s.max_new - len(s.out)
                    for s in seqs)
 
-    def iterate(self) -> None:
-        """One pass of Engine.run's loop: arrivals, arrived KV, the scheduler, then one step (or idle time)."""
-        self.pool.current_step = self.log.count + 1
-        self.take_arrivals()
-        self.take_transfers()
-        _, room, check = self.schedule()
-        if not self.running:
-            self.skip_idle_time()
-            return
-        self.log.boundary(self, room, check)
-        start = self.now
-        self.run_step()
-        self.busy_us += self.now - start
-
-    def skip_idle_time(self) -> None:
-        """Engine.skip_idle_time, with the arriving KV, and never past a limit the cluster set."""
-        cancels = [w.cancel_at for w in self.waiting if w.cancel_at is not None]
-        upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] + cancels
-                    + [t.arrive for t in self.inbox] if t > self.now]
-        if upcoming:
-            self.now = min(upcoming + [t for t in self.limits if t is not None and t > self.now])
+    def arriving(self) -> list[int]:
+        """When the KV on the link arrives (the engine does not idle past it: Engine.skip_idle_time)."""
+        return [t.arrive for t in self.inbox]
 
     # ── disaggregation ─────────────────────────────────────────────────────
-    def take_token(self, seq, token: int, t: int) -> None:
-        super().take_token(seq, token, t)
-        if self.role == "prefill" and seq.reason is None:
+    def took_token(self, seq) -> None:
+        """A token that did not end `seq` (Engine.take_token): on a prefill replica, the first one: hand off."""
+        if self.role == "prefill":
             self.hand_off(seq)
 
     def hand_off(self, seq) -> None:
         """The prompt is done and the first token sampled: gather the KV, give the blocks back, leave."""
-        K, V = (None, None) if self.replaying else self.pool.gather(seq)
-        if self.check:
-            self.check_against_recompute(seq)
+        e = self.engine
+        K, V = (None, None) if e.replaying else e.pool.gather(seq)
+        if e.check:
+            e.check_against_recompute(seq)
         nbytes = seq.cached * self.kv_bytes
-        self.log.event("kv_send", id=seq.id, blocks=list(seq.block_table), positions=seq.cached, bytes=nbytes)
+        e.log.event("kv_send", id=seq.id, blocks=list(seq.block_table), positions=seq.cached, bytes=nbytes)
         self.shipped += nbytes
-        self.pool.release(seq)
-        self.running.remove(seq)
-        self.sent.append((seq, K, V, self.log.new[-1]))
+        e.pool.release(seq)
+        e.running.remove(seq)
+        self.sent.append((seq, K, V, e.log.new[-1]))
 
     def take_transfers(self) -> None:
         """Admit arrived KV (oldest first) while a slot and blocks for all its positions are free."""
-        bs = self.cfg.BLOCK_SIZE
-        for tr in sorted((t for t in self.inbox if t.arrive <= self.now), key=lambda t: (t.arrive, t.seq.arrival)):
-            if len(self.running) >= self.cfg.SLOTS or len(self.pool.free) < -(-tr.positions // bs):
+        e, bs = self.engine, self.engine.cfg.BLOCK_SIZE
+        for tr in sorted((t for t in self.inbox if t.arrive <= e.now), key=lambda t: (t.arrive, t.seq.arrival)):
+            if len(e.running) >= e.cfg.SLOTS or len(e.pool.free) < -(-tr.positions // bs):
                 break
             seq = tr.seq
             self.inbox.remove(tr)
             seq.cached, seq.block_table = 0, []
-            if self.replaying:
-                self.pool.reserve(seq, tr.positions)
+            if e.replaying:
+                e.pool.reserve(seq, tr.positions)
             else:
-                self.pool.write(seq, tr.K, tr.V)
-            self.running.append(seq)
-            tr.admitted, self.received = self.now, self.received + tr.bytes
-            self.log.event("kv_recv", id=seq.id, blocks=list(seq.block_table), positions=tr.positions, bytes=tr.bytes,
-                           source=tr.source, sent=tr.start, arrived=tr.arrive, waited=self.now - tr.arrive)
-
-
-
-
-class Replica(Role, Engine):
-    replaying = False
-
-    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None,
-                 spec=None):
-        Engine.__init__(self, lab, policy, budget_cap, check, prefix_cache, spec)
-        self.join(index, role, kv_bytes)
-
-
-class ReplayReplica(Role, ReplayEngine):
-    replaying = True
-
-    def __init__(self, lab, policy, budget_cap, check, prefix_cache, index: int, role: str, kv_bytes: int, tokens=None,
-                 spec=None):
-        ReplayEngine.__init__(self, lab, policy, budget_cap, tokens, prefix_cache)
-        self.join(index, role, kv_bytes)
+                e.pool.write(seq, tr.K, tr.V)
+            e.running.append(seq)
+            tr.admitted, self.received = e.now, self.received + tr.bytes
+            e.log.event("kv_recv", id=seq.id, blocks=list(seq.block_table), positions=tr.positions, bytes=tr.bytes,
+                        source=tr.source, sent=tr.start, arrived=tr.arrive, waited=e.now - tr.arrive)
 
 
 @dataclass(slots=True)
@@ -192,17 +160,15 @@ class ClusterResult(EngineResult):
 
 
 class Cluster:
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
-                 tokens: dict | None = None, spec: str | None = None):
+    def __init__(self, lab, options: RunOptions):
         cfg = self.cfg = lab.cfg
         self.lab = lab
         n = cfg.REPLICAS
         p = cfg.PREFILL_REPLICAS if cfg.DISAGG == "on" else 0
         roles = ["prefill"] * p + ["decode"] * (n - p) if p else ["both"] * n
         kv = kv_bytes_per_position(cfg, lab.tokenizer.vocab_size)
-        kind = Replica if tokens is None else ReplayReplica         # replay: one token dict shared by the replicas
-        self.replicas = [kind(lab, policy, budget_cap, check, prefix_cache, i, role, kv, tokens, spec)
-                         for i, role in enumerate(roles)]
+        kind = Engine if options.tokens is None else ReplayEngine   # replay: one token dict shared by the replicas
+        self.replicas = [Replica(kind(lab, options, requests=[]), i, role, kv) for i, role in enumerate(roles)]
         front = [r.index for r in self.replicas if r.role != "decode"]
         back = [r.index for r in self.replicas if r.role == "decode"]
         self.router = Router(cfg.ROUTER, len(front), cfg.BLOCK_SIZE, front)
@@ -227,7 +193,7 @@ class Cluster:
         self.routes.append(dict(d, arrival=seq.arrival))
         key = "prefill_replica" if self.decode_router else "replica"
         self.served_by[seq.id] = {key: d["replica"]}
-        self.replicas[d["replica"]].pending.append(seq)
+        self.replicas[d["replica"]].engine.pending.append(seq)
 
     def ship(self, replica: Replica) -> None:
         """The KV handed off during the replica's last step goes on the link to a decode replica."""
@@ -248,8 +214,8 @@ class Cluster:
         tell = getattr(self.lab, "progress", None)
         if tell is not None:
             reps = self.replicas
-            tell(sum(r.log.count for r in reps), sum(len(r.done) + len(r.rejected) + len(r.aborted) for r in reps),
-                 len(self.cfg.REQUESTS))
+            tell(sum(r.log.count for r in reps), sum(len(r.engine.done) + len(r.engine.rejected) + len(r.engine.aborted)
+                                                     for r in reps), len(self.cfg.REQUESTS))
 
     def run(self) -> ClusterResult:
         for _ in range(MAX_ITERATIONS * len(self.replicas)):
@@ -263,7 +229,7 @@ class Cluster:
             r = min(busy, key=lambda x: (x.now, x.index))
             feeders = [x.now for x in busy if x.role == "prefill"] if r.role == "decode" else []
             r.limits = (nxt, *feeders)
-            r.iterate()
+            r.engine.iterate()
             if r.sent:
                 self.ship(r)
             self.tell_progress()
@@ -275,32 +241,18 @@ class Cluster:
 
     def result(self) -> ClusterResult:
         reps = self.replicas
-        order = sorted(((it["start"], r.index, k) for r in reps for k, it in enumerate(r.log.items)))
-        number = {(ri, k): n for n, (_, ri, k) in enumerate(order)}         # (replica, local step) -> global index
-        log = RunLog(self.cfg)
-        log.items = [dict(reps[ri].log.items[k], replica=ri) for _, ri, k in order]
-        log.after = [dict(e, replica=r.index) for r in reps for e in r.log.after]
+        log = RunLog.merged(self.cfg, [r.log for r in reps])
         follow = self.served_by.get(self.cfg.FOLLOW, {})
         shown = reps[follow.get("decode_replica", follow.get("replica", follow.get("prefill_replica", 0)))]
-        renumber_pool(shown.pool, shown.index, shown.log.count, number, len(order))
-        all_of = lambda name: [x for r in reps for x in getattr(r, name)]      # noqa: E731
+        all_of = lambda name: [x for r in reps for x in getattr(r.engine, name)]      # noqa: E731
         by_arrival = {s.id: i for i, s in enumerate(sorted(all_of("done") + all_of("aborted")
                                                           + [s for s, _ in all_of("rejected")], key=lambda s: s.arrival))}
         return ClusterResult(sorted(all_of("done"), key=lambda s: s.id),
                              sorted(all_of("rejected"), key=lambda x: by_arrival[x[0].id]),
                              sorted(all_of("decisions"), key=lambda d: by_arrival[d.request]),
-                             merged_trace([r.trace for r in reps]), shown.pool, max(r.now for r in reps), log,
-                             sorted(all_of("aborted"), key=lambda s: s.id), reps, self.routes, self.transfers,
-                             self.served_by)
-
-
-def renumber_pool(pool, index: int, count: int, number: dict, total: int) -> None:
-    """The pool's 1-based local step numbers as the merged log's step numbers."""
-    glob = lambda s: s if s is None else (number[(index, s - 1)] + 1 if s - 1 < count else total + 1)  # noqa: E731
-    pool.peak["step"] = glob(pool.peak["step"])
-    pool.hits = [(glob(st), *rest) for st, *rest in pool.hits]
-    pool.evictions = [(glob(st), *rest) for st, *rest in pool.evictions]
-    pool.problems = [(glob(st), code) for st, code in pool.problems]
+                             merged_trace([r.engine.trace for r in reps]), shown.pool, max(r.now for r in reps), log,
+                             sorted(all_of("aborted"), key=lambda s: s.id), shown.index, reps, self.routes,
+                             self.transfers, self.served_by)
 
 
 def merged_trace(traces: list[dict]) -> dict:
@@ -316,9 +268,9 @@ def merged_trace(traces: list[dict]) -> dict:
     return out
 
 
-def run_cluster(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None,
-                tokens: dict | None = None, spec: str | None = None) -> ClusterResult:
-    """One run of the trace on the cluster (REPLICAS, ROUTER, DISAGG); the EngineResult of all replicas together.
-    With `tokens` (replay.recorded(main run)) every replica is a clock-only ReplayEngine taking its tokens from them;
-    `spec` overrides SPEC_METHOD as in engine.run_engine."""
-    return Cluster(lab, policy, budget_cap, check, prefix_cache, None if tokens is None else dict(tokens), spec).run()
+def run_cluster(lab, options: RunOptions) -> ClusterResult:
+    """One run of the trace on the cluster (REPLICAS, ROUTER, DISAGG) as `options` say (engine.RunOptions); the
+    EngineResult of all replicas together. With `options.tokens` (replay.recorded(main run)) every replica is a
+    clock-only ReplayEngine taking its tokens from them."""
+    tokens = options.tokens
+    return Cluster(lab, options if tokens is None else replace(options, tokens=dict(tokens))).run()

@@ -50,8 +50,13 @@ Prefix Caching" (docs/design/prefix_caching.md, the v1 KVCacheManager / BlockPoo
 
 `audit()` checks the pool's invariants (reference counts never negative and equal to the
 number of tables holding the block, every block either free or owned and never both) and
-keeps any violation in `problems` as (step, code), no words (text_vi.py / text_en.py word them
-in the run's language); the engine calls it after every step of a checked run.
+returns the codes of any violation, no words (text_vi.py / text_en.py word them in the run's
+language); the engine calls it after every step of a checked run.
+
+The pool keeps no history: it tells its run log (run_log.RunLog) what happens as it happens, `event` for
+what the record shows ("evict") and `note` for the pool's facts ("hold" a block taken, "release" a
+sequence's blocks returned, "peak" a new high of blocks in use, "problem" an audit violation); blocks
+[6] and [10] read them there (run_log.RunLog.noted), stamped with the step they belong to.
 
 Leaves out: copy-on-write (only full blocks are shared and a sequence writes only into its
 own last block), swapping to CPU, cache salts and LoRA/multimodal extra hashes, the
@@ -87,10 +92,17 @@ def _hash_block(parent: str | None, tokens: tuple) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _ignore(kind, *values, **fields) -> None:
+    """A pool without a run log (the doctests, a bare pool in a test): nothing is told."""
+
+
 class BlockManager:
-    def __init__(self, num_blocks: int, block_size: int, enable_caching: bool = False, event=None):
+    """The pool and the tables, and nothing of their history: what happened to them is told to the run log."""
+
+    def __init__(self, num_blocks: int, block_size: int, enable_caching: bool = False, event=None, note=None):
         self.num_blocks, self.block_size, self.enable_caching = num_blocks, block_size, enable_caching
-        self.event = event or (lambda kind, **fields: None)   # the run log's event() (engine.py): "evict"
+        self.event = event or _ignore            # the run log's event(): "evict" (run_log.EVENT_ORDER)
+        self.note = note or _ignore              # the run log's note(): "hold", "release", "peak", "problem"
         self.K = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))     # (blocks, heads, slots, d_head)
         self.V = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))
         self.free = list(range(num_blocks))      # sorted (no caching) or the LRU free queue, head first
@@ -98,20 +110,12 @@ class BlockManager:
         self.block_hash = [None] * num_blocks    # set when a block becomes full (caching only)
         self.cached = {}                         # hash -> {physical block: None}, first cached first
                                                  # (vLLM's cached_block_hash_to_block)
-        self.released = []                       # (request, blocks returned) in finishing order
-        self.owners = {}                         # physical block -> requests that used it, in order
         self.active = {}                         # request id -> sequence holding blocks
-        self.hits = []                           # (step, request, blocks taken from the cache, recompute?)
-        self.evictions = []                      # (step, block, hash) cached blocks reused for new data
-        self.max_shared = 0                      # largest ref_cnt seen
-        self.shared_blocks = set()               # blocks that were ever held by two tables at once
-        self.problems = []                       # invariant violations found by audit()
+        self.peak_used = 0                       # the most blocks in use at once so far (a new high is noted)
         self.changes = 0                         # mutations of the tables, counts, free queue or hashes so far
-        self.audited = (-1, [])                  # (changes, broken codes) of the last audit that looked
         self.hash_changes = 0                    # mutations of the hashes (block_hash, cached) so far
-        self.hash_audited = (-1, False)          # (hash_changes, stale?) of the last hash check
-        self.peak = dict(used=0, tables={}, tokens=0, step=None)
-        self.current_step = None                 # set by the engine: the 1-based step being executed
+        self.verdicts = dict(pool=(-1, []), hash=(-1, False))   # the last audit's (changes, codes) and hash
+                                                 # check's (hash_changes, stale?): looked at again only after a change
 
     @property
     def num_used(self) -> int:
@@ -128,11 +132,8 @@ class BlockManager:
     def _hold(self, seq, block: int) -> None:
         self.changes += 1
         self.ref_cnt[block] += 1
-        if self.ref_cnt[block] > 1:
-            self.shared_blocks.add(block)
-            self.max_shared = max(self.max_shared, self.ref_cnt[block])
         seq.block_table.append(block)
-        self.owners.setdefault(block, []).append(seq.id)
+        self.note("hold", seq.id, block, self.ref_cnt[block])
         self.active[seq.id] = seq
 
     def _allocate(self, seq) -> None:
@@ -150,7 +151,6 @@ class BlockManager:
         if not copies:
             self.cached.pop(h, None)
         self.block_hash[block] = None
-        self.evictions.append((self.current_step, block, h))
         self.event("evict", id=seq.id, block=block, hash=h)
 
     def write(self, seq, k_new, v_new, hash_now: bool = True) -> None:
@@ -234,8 +234,7 @@ class BlockManager:
                 self.free.remove(b)              # "touch": out of the free queue, so it cannot be evicted
             self._hold(seq, b)
         seq.cached = len(blocks) * self.block_size
-        if blocks:
-            self.hits.append((self.current_step, seq.id, list(blocks), recompute))
+        if blocks:                               # the engine tells the hit (event "cache_hit")
             self._track_peak()
         return seq.cached
 
@@ -250,9 +249,10 @@ class BlockManager:
         return sum(fill.values())
 
     def _track_peak(self) -> None:
-        if self.num_used > self.peak["used"]:     # remember the moment with the most blocks in use
-            self.peak = dict(used=self.num_used, tables={k: list(v.block_table) for k, v in self.active.items()},
-                             tokens=self._stored_tokens(), step=self.current_step)
+        if self.num_used > self.peak_used:        # tell the moment with the most blocks in use
+            self.peak_used = self.num_used
+            self.note("peak", self.num_used, {k: list(v.block_table) for k, v in self.active.items()},
+                      self._stored_tokens())
 
     def owner_map(self) -> dict:
         """{physical block: request id} for every block in use now (a shared block: its first holder)."""
@@ -300,8 +300,8 @@ class BlockManager:
         return blocks
 
     def release(self, seq) -> None:
-        """The sequence finished (or was aborted): return its blocks."""
-        self.released.append((seq.id, list(seq.block_table)))
+        """The sequence finished (or was aborted, or left for a decode replica): return its blocks."""
+        self.note("release", seq.id, list(seq.block_table))
         self._free(seq)
 
     def evict(self, seq) -> list[int]:
@@ -309,8 +309,8 @@ class BlockManager:
         seq.cached = 0
         return self._free(seq)
 
-    def audit(self) -> None:
-        """Check the pool's invariants now; a violation is kept in `problems` as (step, code).
+    def audit(self) -> list[str]:
+        """Check the pool's invariants now; returns the codes of the violations and notes each ("problem").
 
         The codes (the "pool.*" sentences of text_vi.py / text_en.py word them): "negative_ref_cnt",
         "ref_cnt_mismatch" (a count differs from the tables holding the block), "not_conserved" (a block
@@ -322,9 +322,12 @@ class BlockManager:
         writes the tables, counts, free queue or hashes) keeps the last verdict, so a 1,000-request run does not
         re-read an unchanged 512-block pool at every one of its thousands of steps.
         """
-        if self.audited[0] != self.changes:
-            self.audited = (self.changes, self._broken())
-        self.problems += [(self.current_step, code) for code in self.audited[1]]
+        if self.verdicts["pool"][0] != self.changes:
+            self.verdicts["pool"] = (self.changes, self._broken())
+        codes = self.verdicts["pool"][1]
+        for code in codes:
+            self.note("problem", code)
+        return list(codes)
 
     def _broken(self) -> list[str]:
         """The codes of the invariants broken now (audit), each read in one C-level pass over the pool."""
@@ -346,9 +349,9 @@ class BlockManager:
         are not exactly the blocks carrying a hash with their hashes (an entry naming a block that carries
         another hash or none, a block listed twice, a hashed block missing from the map). Looked at again only
         when a hash came or went since the last look (`hash_changes`)."""
-        if self.hash_audited[0] != self.hash_changes:
-            self.hash_audited = (self.hash_changes, self._hashes_disagree())
-        return self.hash_audited[1]
+        if self.verdicts["hash"][0] != self.hash_changes:
+            self.verdicts["hash"] = (self.hash_changes, self._hashes_disagree())
+        return self.verdicts["hash"][1]
 
     def _hashes_disagree(self) -> bool:
         """As many map entries as blocks carrying a hash, and every entry's block carries its hash: then the entries

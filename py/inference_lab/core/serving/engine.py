@@ -1,6 +1,6 @@
 """The simulated serving engine: gateway → input preparation → step loop (prefill / decode).
 
-`run_engine(lab, policy, budget_cap, check)` plays the whole request trace once on the
+`run_engine(lab, RunOptions(policy, budget_cap, check=...))` plays the whole request trace once on the
 simulated clock and returns an `EngineResult` with everything the 13 blocks print:
 gateway decisions ([1], [2]), every step and its tasks ([3], [11]), the followed
 request's prefill / decode / sampling snapshots ([4], [5], [7], [8]), the block pool
@@ -25,7 +25,8 @@ roofline of the step's tasks on the named GPU (roofline.py) under CLOCK = roofli
 roofline `cost` either way.
 
 Every run keeps a `run_log.RunLog` (`Engine.log`): the engine tells it every decision as it makes
-it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions) and hands it the state at every step
+it (arrive, abort, admit, overtake, cache_hit, preempt, finish; the block pool tells it its evictions and its
+history: blocks held and returned, the peak, audit problems) and hands it the state at every step
 boundary and after every step; the blocks, `--steps`, the trace and the page read that log, so the
 page scrubs the run without running it again.
 
@@ -45,8 +46,13 @@ Three behaviours of vLLM, each off (or unused) by default so the seed's output i
   and the preemption victim is the running sequence with the largest (priority, arrival)
   instead of the most recently admitted one.
 
-Speculative decoding (SPEC_METHOD != off) is the `Speculation` mix-in of speculative.py: it plans the
-proposals' budget, verifies them in one pass and rolls the KV cache back.
+The engine is composed, not inherited: it holds its block pool (block_manager.py), its run log (run_log.py), its
+KV-room decisions (`kv_room`, kv_room.KVRoom), its speculative decoder (`spec`, speculative.Speculation: it plans
+the proposals' budget, verifies them in one pass and rolls the KV cache back; SPEC_METHOD = off proposes nothing)
+and, in a cluster, its replica (`replica`, cluster.Replica: a role, an inbox of KV transfers, hand-offs). One
+`iterate()` is one pass of the loop (gateway → scheduler → one step, or idle time); `run()` repeats it, a cluster
+calls it replica by replica, and a replay (replay.ReplayEngine: blocks and time, no model) inherits it. The scratch
+of one step (newcomers, who ran, preempted, sent back, emitted) is one object passed where needed (step.py).
 Leaves out: swapping to CPU, routing, more than one engine, preempting a running request
 only because a higher-priority one waits (vLLM v1 preempts only when KV blocks run out).
 """
@@ -66,6 +72,7 @@ from ..clock.roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
 from .speculative import Speculation
+from .step import StepScratch
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
 FULL_RECOMPUTE = 64           # the cache check recomputes longer histories at the checked rows only (logits_at)
@@ -98,6 +105,12 @@ class EngineResult:
     end: int
     log: RunLog                # every step and event (run_log.py)
     aborted: list = field(default_factory=list)      # aborted Sequences, by id
+    shown: int | None = None   # a cluster: the replica whose `pool` this is (its notes in `log`); None: one engine
+
+    @property
+    def problems(self) -> list[tuple]:
+        """The pool's audit violations as (step, code) (BlockManager.audit, noted in the run log)."""
+        return self.log.noted("problem", self.shown)
 
     @property
     def preemptions(self) -> list[dict]:
@@ -105,31 +118,50 @@ class EngineResult:
 
     @property
     def kv_waits(self) -> list[dict]:
-        """Newcomers sent back to the waiting queue for lack of KV blocks (Engine.send_back)."""
+        """Newcomers sent back to the waiting queue for lack of KV blocks (kv_room.KVRoom.send_back)."""
         return self.log.happenings("wait_kv")
 
 
-class Engine(KVRoom, Speculation):
-    def __init__(self, lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache: bool | None = None, spec=None,
-                 detail: bool | None = None):
-        self.lab, self.cfg, self.policy, self.budget_cap, self.check = lab, lab.cfg, policy, budget_cap, check
-        self.log = RunLog(self.cfg, check if detail is None else detail)     # an unchecked what-if run: a tally
-        caching = self.cfg.PREFIX_CACHE == "on" if prefix_cache is None else prefix_cache
-        self.pool = BlockManager(self.cfg.POOL_BLOCKS, self.cfg.BLOCK_SIZE, enable_caching=caching, event=self.log.event)
-        self.sched_policy = self.cfg.SCHED_POLICY
-        self.clock, self.work = Clock(self.cfg, lab.tokenizer.vocab_size), {}
-        reqs = [Sequence.from_request(r) for r in self.cfg.REQUESTS]
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How one run plays the trace: `run_engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))`.
+
+    The same object drives a single engine (run_engine), a cluster (cluster.run_cluster) and a clock-only replay
+    (replay.replay_engine, cluster.run_cluster with `tokens`)."""
+    policy: str = "continuous"         # "continuous" or "static" (scheduler.admission_check)
+    budget_cap: int | None = None      # the step's token budget (TOKEN_BUDGET; None: unlimited)
+    check: bool = True                 # check every finished sequence against one full forward (blocks [5], [6])
+    prefix_cache: bool | None = None   # None: as PREFIX_CACHE says
+    spec: str | None = None            # SPEC_METHOD override (None: as configured)
+    detail: bool | None = None         # the log's detail (None: a full log when checked, a tally otherwise)
+    tokens: dict | None = None         # replay.recorded(a finished run): a clock-only replay takes its tokens here
+
+
+class Engine:
+    """One serving engine: its parts are the block pool, the run log, the KV-room decisions (kv_room.KVRoom), the
+    speculative decoder (speculative.Speculation) and, in a cluster, its replica (cluster.Replica)."""
+    replaying = False                  # replay.ReplayEngine: blocks and time, no model
+
+    def __init__(self, lab, options: RunOptions, requests: list | None = None):
+        cfg = self.cfg = lab.cfg
+        self.lab, self.policy, self.budget_cap = lab, options.policy, options.budget_cap
+        self.check = options.check
+        self.log = RunLog(cfg, self.check if options.detail is None else options.detail)   # unchecked: a tally
+        caching = cfg.PREFIX_CACHE == "on" if options.prefix_cache is None else options.prefix_cache
+        self.pool = BlockManager(cfg.POOL_BLOCKS, cfg.BLOCK_SIZE, enable_caching=caching, event=self.log.event,
+                                 note=self.log.note)
+        self.sched_policy = cfg.SCHED_POLICY
+        self.clock = Clock(cfg, lab.tokenizer.vocab_size)
+        reqs = [Sequence.from_request(r) for r in (cfg.REQUESTS if requests is None else requests)]
         self.pending = sorted(reqs, key=lambda r: r.arrival)
         self.waiting, self.running, self.done, self.rejected = [], [], [], []
         self.decisions, self.aborted = [], []
-        self.preempted = []        # ids preempted in the step being executed (their tasks do not run)
-        self.waited = []           # newcomers sent back to waiting in the step being executed (no KV blocks)
-        self.newcomers, self.queue_before, self.before_admit, self.ran_now = [], [], {}, set()
         self.trace = dict(first_sample={}, last_prefill={}, first_decode={}, parity=0.0, gather=0.0,
                           positions_cached=0, positions_naive=0)
         self.now = 0
-        self.emitted = []          # (sequence, index in token_times) emitted during the current step
-        self.setup_speculation(spec or self.cfg.SPEC_METHOD)      # speculative.py; "off" = the seed's decode
+        self.kv_room = KVRoom(self.pool, self.log, self.waiting, self.running, self.sched_policy, self.trace)
+        self.spec = Speculation(lab, options.spec or cfg.SPEC_METHOD, self.pool, self.log, self.trace, self.clock)
+        self.replica = None        # cluster.Replica when this engine is one replica of a cluster
 
     # ── [1] gateway and [2] input preparation ──────────────────────────────
     def decide(self, seq, stage, code, reason, **facts) -> None:
@@ -196,30 +228,32 @@ class Engine(KVRoom, Speculation):
         K, V = self.pool.gather(seq)
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
 
-    def emit(self, seq: Sequence, logits_row, t: int) -> None:
+    def emit(self, step: StepScratch, seq: Sequence, logits_row) -> None:
         token, info = sample(logits_row, seq.sampling, seq.rng, len(logits_row))   # the LM head's tokens (model.make_weights)
         if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
-        self.take_token(seq, token, t)
+        self.take_token(step, seq, token)
 
-    def take_token(self, seq: Sequence, token: int, t: int) -> None:
-        """Append a generated token at time t, then the stop check: eos (unless IGNORE_EOS = on) or max_new
+    def take_token(self, step: StepScratch, seq: Sequence, token: int) -> None:
+        """Append a generated token at the step's end, then the stop check: eos (unless IGNORE_EOS = on) or max_new
         finishes the sequence."""
         seq.out.append(token)
-        seq.token_times.append(t)
-        self.emitted.append((seq, len(seq.token_times) - 1))
+        seq.token_times.append(step.end)
+        step.emitted.append((seq, len(seq.token_times) - 1))
         if token == EOS and self.cfg.IGNORE_EOS != "on":
             seq.reason = "eos"
         elif len(seq.out) >= seq.max_new:
             seq.reason = "max_new_tokens"
         if seq.reason:
             self.log.event("finish", id=seq.id, reason=seq.reason, n=len(seq.out), blocks=list(seq.block_table))
-            self.finish(seq, t)
+            self.finish(seq, step.end)
         else:
             seq.pending_token = token
+            if self.replica is not None:
+                self.replica.took_token(seq)           # a prefill replica hands the request off (cluster.py)
 
     # ── [4] prefill and [7] decode ─────────────────────────────────────────
-    def decode(self, seq: Sequence, end: int) -> None:
+    def decode(self, step: StepScratch, seq: Sequence) -> None:
         tok = seq.pending_token
         seq.history.append(tok)
         K, V = self.pool.gather(seq)
@@ -231,9 +265,9 @@ class Engine(KVRoom, Speculation):
         self.pool.write(seq, kn, vn)
         self.trace["positions_cached"] += 1
         self.trace["positions_naive"] += len(seq.history)
-        self.emit(seq, logits[0], end)
+        self.emit(step, seq, logits[0])
 
-    def prefill(self, seq: Sequence, n: int, end: int) -> None:
+    def prefill(self, step: StepScratch, seq: Sequence, n: int) -> None:
         if seq.start is None:
             seq.start = self.now
         lo = len(seq.prefill_ids) - seq.num_prefill_left
@@ -249,7 +283,12 @@ class Engine(KVRoom, Speculation):
             seq.checked_rows.append((lo + n - 1, logits[-1]))
             self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1,
                                                                prob=np.array(prob[:, -1, :])))   # a copy: not the chunk's matrix
-            self.emit(seq, logits[-1], end)
+            self.emit(step, seq, logits[-1])
+
+    def verify(self, step: StepScratch, seq: Sequence) -> None:
+        """Speculative decoding's decode: the proposals verified in one pass (speculative.Speculation.verify)."""
+        for token in self.spec.verify(step, seq):
+            self.take_token(step, seq, token)
 
     # ── the step loop ([3]) ────────────────────────────────────────────────
     def take_arrivals(self) -> None:
@@ -265,8 +304,8 @@ class Engine(KVRoom, Speculation):
             self.log.arrive(seq, self.decisions[seen:])
         self.abort_due(self.now)
 
-    def schedule(self) -> tuple[list, int, str]:
-        """Move ready requests into free slots; returns (admitted, room, the check that decided room)."""
+    def schedule(self) -> StepScratch:
+        """Move ready requests into free slots; the step's scratch opens with them (its newcomers)."""
         ready = [w for w in self.waiting if w.ready <= self.now]
         room, check = admission_check(self.policy, self.cfg.SLOTS, self.running, self.waiting, ready, self.pending)
         chosen = admission_order(ready, self.sched_policy)[:room]
@@ -274,13 +313,13 @@ class Engine(KVRoom, Speculation):
             self.log.event("admit", id=seq.id, why=check, room=room)
         if self.sched_policy == "priority":
             self.note_overtakes(chosen, ready)
-        self.newcomers, self.queue_before, self.before_admit = list(chosen), list(self.waiting), {}
+        step = StepScratch(room, check, newcomers=list(chosen), queue_before=list(self.waiting))
         for seq in chosen:
             self.waiting.remove(seq)
             self.running.append(seq)
             cached_before = seq.num_cached_tokens
-            self.before_admit[seq.id] = (cached_before, self.take_cached_prefix(seq))
-        return chosen, room, check
+            step.before_admit[seq.id] = (cached_before, self.take_cached_prefix(seq))
+        return step
 
     def note_overtakes(self, chosen: list, ready: list) -> None:
         """Record who was admitted ahead of earlier ready requests that keep waiting (priority only)."""
@@ -329,85 +368,101 @@ class Engine(KVRoom, Speculation):
         self.log.event("abort", id=seq.id, time=self.now, cancel_at=seq.cancel_at, stage=stage, blocks=blocks,
                        generated=len(seq.out))
 
+    @property
+    def busy(self) -> bool:
+        """Requests still to arrive, wait, run (or, on a replica, KV still to come in)."""
+        return bool(self.pending or self.waiting or self.running or (self.replica and self.replica.inbox))
+
     def skip_idle_time(self) -> None:
+        """Nothing runs: the clock jumps to the next arrival, readiness or cancellation (a replica's arriving KV
+        too), never past a limit its cluster set."""
         cancels = [w.cancel_at for w in self.waiting if w.cancel_at is not None]
-        upcoming = [t for t in [r.arrival for r in self.pending] + [w.ready for w in self.waiting] + cancels
-                    if t > self.now]
+        coming = [r.arrival for r in self.pending] + [w.ready for w in self.waiting] + cancels
+        limits = ()
+        if self.replica is not None:
+            coming, limits = coming + self.replica.arriving(), self.replica.limits
+        upcoming = [t for t in coming if t > self.now]
         if upcoming:              # none left: every remaining request was just refused
-            self.now = min(upcoming)
+            self.now = min(upcoming + [t for t in limits if t is not None and t > self.now])
 
-    def run_step(self) -> None:
-        """Run the planned tasks; a step where none ran (all preempted or sent back) is recorded too (kv_room.py)."""
-        tasks = self.plan(self.budget_cap)             # scheduler.plan_tasks after the proposals' share (speculative.py)
-        self.work = self.spec_work(work_of(tasks))
-        end = self.now + self.step_time(tasks)
-        self.pool.current_step = self.log.count + 1
-        self.emitted, self.preempted, self.waited, self.ran_now = [], [], [], set()
-        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(phase, seq, n, end)]
-        for seq in [s for s in self.newcomers if self.preempted and s.id not in self.ran_now]:
-            self.send_back(seq, "preempted", seq, 0)              # a step that preempted keeps no newcomer
-        if self.preempted or self.waited:
-            end = self.retime(ran)
-        if not ran:                       # every task's sequence was preempted or sent back: no work, no time,
-            end = self.now                # but a step of its own (vLLM: an empty SchedulerOutput)
-        if self.check:
-            self.pool.audit()
-        self.log.fact(cost=self.clock.report(self.cost_of(ran)), **({"spec": self.spec_step} if self.spec_step else {}))
-        self.log.step_done(self, self.now, end, tasks, ran)
-        self.now = end
-
-    def run_task(self, phase: str, seq: Sequence, n: int, end: int) -> bool:
-        if seq.id in self.preempted or seq.id in self.waited:
+    def iterate(self) -> bool:
+        """One pass of the loop: arrivals (and a replica's arrived KV), the scheduler, then one step (True) or
+        idle time (False)."""
+        self.take_arrivals()
+        if self.replica is not None:
+            self.replica.take_transfers()
+        step = self.schedule()
+        if not self.running:
+            self.skip_idle_time()
             return False
-        if self.preempted and seq in self.newcomers:              # vLLM: no waiting request after a preemption
-            self.send_back(seq, "preempted", seq, n)
-            return False
-        if not self.make_room(seq, n + self.proposed(seq)):
-            return False
-        self.ran_now.add(seq.id)
-        if phase == "decode":
-            self.verify(seq, end) if self.proposed(seq) else self.decode(seq, end)
-        else:
-            self.prefill(seq, n, end)
+        self.log.boundary(self.now, self.waiting, self.running, step.room, step.check)
+        self.run_step(step)
         return True
 
-    def retime(self, ran: list) -> int:
-        """After a preemption only the tasks that ran take time: move this step's token times."""
-        end = self.now + self.step_time(ran)
-        for seq, i in self.emitted:
-            seq.token_times[i] = end
+    def run_step(self, step: StepScratch) -> None:
+        """Run the planned tasks; a step where none ran (all preempted or sent back) is recorded too (kv_room.py)."""
+        tasks = self.spec.plan(step, self.running, self.budget_cap)   # plan_tasks after the proposals' share
+        step.work = self.spec.spec_work(step, work_of(tasks))
+        step.end = self.now + self.step_time(step, tasks)
+        ran = [(phase, seq, n) for phase, seq, n in tasks if self.run_task(step, phase, seq, n)]
+        for seq in [s for s in step.newcomers if step.preempted and s.id not in step.ran]:
+            self.kv_room.send_back(step, seq, "preempted", seq, 0)   # a step that preempted keeps no newcomer
+        if step.preempted or step.waited:
+            self.retime(step, ran)
+        if not ran:                       # every task's sequence was preempted or sent back: no work, no time,
+            step.end = self.now           # but a step of its own (vLLM: an empty SchedulerOutput)
+        if self.check:
+            self.pool.audit()
+        self.log.fact(cost=self.clock.report(self.cost_of(step, ran)), **({"spec": step.spec} if step.spec else {}))
+        firsts = [(seq.id, seq.token_times[0]) for seq, i in step.emitted if i == 0]
+        self.log.step_done(self.now, step.end, tasks, ran, self.budget_cap, self.pool, self.waiting, self.running,
+                           firsts)
+        self.now = step.end
+
+    def run_task(self, step: StepScratch, phase: str, seq: Sequence, n: int) -> bool:
+        if seq.id in step.preempted or seq.id in step.waited:
+            return False
+        if step.preempted and seq in step.newcomers:              # vLLM: no waiting request after a preemption
+            self.kv_room.send_back(step, seq, "preempted", seq, n)
+            return False
+        if not self.kv_room.make_room(step, seq, n + self.spec.proposed(step, seq)):
+            return False
+        step.ran.add(seq.id)
+        if phase == "decode":
+            self.verify(step, seq) if self.spec.proposed(step, seq) else self.decode(step, seq)
+        else:
+            self.prefill(step, seq, n)
+        return True
+
+    def retime(self, step: StepScratch, ran: list) -> None:
+        """After a preemption only the tasks that ran take time: move this step's end and token times."""
+        step.end = self.now + self.step_time(step, ran)
+        for seq, i in step.emitted:
+            seq.token_times[i] = step.end
             if seq.finish is not None and i == len(seq.token_times) - 1:
-                seq.finish = end
-        return end
+                seq.finish = step.end
 
     def tell_progress(self) -> None:
         """(steps, requests settled, requests) to `lab.progress`, if any (the page shows it: entrypoints/web.py)."""
         if getattr(self.lab, "progress", None) is not None:
             self.lab.progress(self.log.count, len(self.done) + len(self.rejected) + len(self.aborted), len(self.cfg.REQUESTS))
 
-    def cost_of(self, tasks):
+    def cost_of(self, step: StepScratch, tasks):
         """The roofline cost (roofline.step_cost) of these tasks of the step being executed."""
-        return self.clock.cost([self.work[seq.id] for _, seq, _ in tasks])
+        return self.clock.cost([step.work[seq.id] for _, seq, _ in tasks])
 
-    def step_time(self, tasks) -> int:
+    def step_time(self, step: StepScratch, tasks) -> int:
         """µs of a step with these tasks: the seed's COST_* model (scheduler.step_duration) or the roofline."""
         if self.cfg.CLOCK == "roofline":
-            return self.clock.micros(self.cost_of(tasks)) + self.spec_micros(tasks)
-        return step_duration(self.cfg, tasks) + self.spec_micros(tasks)
+            return self.clock.micros(self.cost_of(step, tasks)) + self.spec.spec_micros(step, tasks)
+        return step_duration(self.cfg, tasks) + self.spec.spec_micros(step, tasks)
 
     def run(self) -> EngineResult:
         for _ in range(MAX_ITERATIONS):
-            if not (self.pending or self.waiting or self.running):
+            if not self.busy:
                 break
-            self.pool.current_step = self.log.count + 1     # the step this boundary opens
-            self.take_arrivals()
-            _, room, check = self.schedule()
-            if not self.running:
-                self.skip_idle_time()
-                continue
-            self.log.boundary(self, room, check)
-            self.run_step()
-            self.tell_progress()
+            if self.iterate():
+                self.tell_progress()
         else:
             raise RuntimeError("engine did not finish within MAX_ITERATIONS")
         self.log.close()
@@ -415,8 +470,6 @@ class Engine(KVRoom, Speculation):
                             self.now, self.log, sorted(self.aborted, key=lambda r: r.id))
 
 
-def run_engine(lab, policy: str, budget_cap: int | None, check: bool = True, prefix_cache=None, spec=None,
-               detail: bool | None = None) -> EngineResult:
-    """One run of the trace; `prefix_cache` overrides PREFIX_CACHE, `spec` SPEC_METHOD (None = as configured),
-    `detail` the log's detail (None: a full log when checked, a tally otherwise)."""
-    return Engine(lab, policy, budget_cap, check, prefix_cache, spec, detail).run()
+def run_engine(lab, options: RunOptions) -> EngineResult:
+    """One run of the trace as `options` say (policy, token budget, check, prefix cache, SPEC_METHOD, log detail)."""
+    return Engine(lab, options).run()

@@ -1,7 +1,8 @@
 """[6] Making KV room inside a step: newcomers give blocks back, running requests preempt (vLLM's v1 rule).
 
-`Engine` (engine.py) is a `KVRoom`: when a task of the step needs KV positions that the pool cannot
-store, `make_room` decides who gives blocks back, exactly once per shortage.
+`Engine` (engine.py) holds a `KVRoom` (`engine.kv_room`), built on the engine's pool, queues and run log: when a
+task of the step needs KV positions that the pool cannot store, `make_room` decides who gives blocks back, exactly
+once per shortage; the step's scratch (step.StepScratch: its newcomers, who ran, who was preempted) is passed in.
 
 KV admission as vLLM's v1 scheduler (vllm/v1/core/sched/scheduler.py, `Scheduler.schedule`):
 RUNNING requests are scheduled first and only they preempt; WAITING ones are taken only if the
@@ -39,12 +40,17 @@ from __future__ import annotations
 
 from .scheduler import preemption_victim
 from .sequence import Sequence
+from .step import StepScratch
 
 
 class KVRoom:
-    """The engine's KV decisions; needs the engine's pool, running, waiting, newcomers, log and step lists."""
+    """The engine's KV decisions over its pool, queues (the engine's own lists), run log and trace."""
 
-    def make_room(self, seq: Sequence, n: int) -> bool:
+    def __init__(self, pool, log, waiting: list, running: list, sched_policy: str, trace: dict):
+        self.pool, self.log, self.waiting, self.running = pool, log, waiting, running
+        self.sched_policy, self.trace = sched_policy, trace
+
+    def make_room(self, step: StepScratch, seq: Sequence, n: int) -> bool:
         """Free KV blocks until `seq` can store n positions; False when `seq` did not get them.
 
         As vLLM's schedule(): the newcomers admitted after `seq` (all of them when `seq` was already
@@ -53,28 +59,30 @@ class KVRoom:
         a waiting request never preempts, and vLLM's waiting loop stops at the first one it cannot take); a
         running request then preempts victims (scheduler.preemption_victim) among the requests that
         ran before this boundary."""
+        newcomers = step.newcomers
         while not self.pool.can_append(seq, n):
-            later = self.newcomers[self.newcomers.index(seq) + 1:] if seq in self.newcomers else self.newcomers
-            later = [s for s in later if s.id not in self.ran_now]
+            later = newcomers[newcomers.index(seq) + 1:] if seq in newcomers else newcomers
+            later = [s for s in later if s.id not in step.ran]
             holders = [s for s in later if s.block_table]
             if holders:
                 giver = holders[-1]
-                self.send_back(giver, "gives_way", seq, n)
+                self.send_back(step, giver, "gives_way", seq, n)
                 for s in later[later.index(giver) + 1:]:  # no blocks, but after `giver` in the queue's order
-                    self.send_back(s, "behind", seq, n, by=giver)
-            elif seq in self.newcomers:
-                self.send_back(seq, "short", seq, n)
+                    self.send_back(step, s, "behind", seq, n, by=giver)
+            elif seq in newcomers:
+                self.send_back(step, seq, "short", seq, n)
                 for s in later:                   # vLLM's waiting loop stops at the first request short of blocks
-                    self.send_back(s, "behind", seq, n)
+                    self.send_back(step, s, "behind", seq, n)
                 return False
             else:
-                victim = preemption_victim([s for s in self.running if s not in self.newcomers], self.sched_policy, seq)
-                self.preempt(victim, seq, n)
+                victim = preemption_victim([s for s in self.running if s not in newcomers], self.sched_policy, seq)
+                self.preempt(step, victim, seq, n)
                 if victim is seq:
                     return False
         return True
 
-    def send_back(self, seq: Sequence, why: str, needy: Sequence, n: int, by: Sequence | None = None) -> None:
+    def send_back(self, step: StepScratch, seq: Sequence, why: str, needy: Sequence, n: int,
+                  by: Sequence | None = None) -> None:
         """A newcomer waits again at its old place in `waiting`, giving back the cached blocks it took (vLLM:
         allocate_slots failed, it never left the waiting queue). why: "short" (its own chunk), "gives_way"
         (its blocks go to `needy`), "behind" (admitted after `by`, default `needy`, which was short or gave way),
@@ -82,17 +90,17 @@ class KVRoom:
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         by = by or needy
         blocks = self.pool.evict(seq)
-        cached_before, skipped = self.before_admit.pop(seq.id)
+        cached_before, skipped = step.before_admit.pop(seq.id)
         seq.history, seq.num_prefill_left, seq.num_cached_tokens = [], len(seq.prefill_ids), cached_before
         self.trace["positions_naive"] -= skipped
         self.running.remove(seq)
-        self.newcomers.remove(seq)
-        later = set(self.queue_before[self.queue_before.index(seq) + 1:])
+        step.newcomers.remove(seq)
+        later = set(step.queue_before[step.queue_before.index(seq) + 1:])
         self.waiting.insert(next((i for i, w in enumerate(self.waiting) if w in later), len(self.waiting)), seq)
         self.log.event("wait_kv", id=seq.id, why=why, by=by.id, need=need, free=free, blocks=list(blocks))
-        self.waited.append(seq.id)
+        step.waited.append(seq.id)
 
-    def preempt(self, seq: Sequence, needy: Sequence, n: int) -> None:
+    def preempt(self, step: StepScratch, seq: Sequence, needy: Sequence, n: int) -> None:
         """Preempt `seq` because `needy` must store n more positions and no block is free."""
         need, free = self.pool.num_new_blocks(needy, n), len(self.pool.free)
         blocks = self.pool.evict(seq)
@@ -101,4 +109,4 @@ class KVRoom:
         seq.reset_for_recompute()
         self.running.remove(seq)
         self.waiting.insert(0, seq)
-        self.preempted.append(seq.id)
+        step.preempted.append(seq.id)

@@ -24,12 +24,15 @@ explicit REQUESTS trace's other policies run the model in full, engine.run_engin
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..model.tokenizer import EOS
-from .engine import Engine, EngineResult
+from .engine import Engine, EngineResult, RunOptions
 from ..model.sampler import sample
 from .sequence import Sequence
+from .step import StepScratch
 
 
 def recorded(result) -> dict:
@@ -54,13 +57,12 @@ def solo(lab, req: dict) -> list[int]:
 
 
 class ReplayEngine(Engine):
-    """Engine whose tasks take blocks and time but no model: each new token comes from `tokens`."""
+    """Engine whose tasks take blocks and time but no model: each new token comes from `options.tokens`."""
+    replaying = True
 
-    def __init__(self, lab, policy: str, budget_cap: int | None, tokens: dict, prefix_cache: bool | None = None,
-                 detail: bool = False):
-        super().__init__(lab, policy, budget_cap, check=False, prefix_cache=prefix_cache, spec="off",   # no model: no proposals
-                         detail=detail)
-        self.tokens = tokens
+    def __init__(self, lab, options: RunOptions, requests: list | None = None):
+        super().__init__(lab, replace(options, check=False, spec="off"), requests)   # no model: no check, no proposals
+        self.tokens = options.tokens
         self.requests = {r["id"]: r for r in self.cfg.REQUESTS}
 
     def next_token(self, seq: Sequence) -> int:
@@ -68,12 +70,12 @@ class ReplayEngine(Engine):
             self.tokens[seq.id] = solo(self.lab, self.requests[seq.id])
         return self.tokens[seq.id][len(seq.out)]
 
-    def decode(self, seq: Sequence, end: int) -> None:
+    def decode(self, step: StepScratch, seq: Sequence) -> None:
         seq.history.append(seq.pending_token)
         self.pool.reserve(seq, 1)
-        self.take_token(seq, self.next_token(seq), end)
+        self.take_token(step, seq, self.next_token(seq))
 
-    def prefill(self, seq: Sequence, n: int, end: int) -> None:
+    def prefill(self, step: StepScratch, seq: Sequence, n: int) -> None:
         if seq.start is None:
             seq.start = self.now
         lo = len(seq.prefill_ids) - seq.num_prefill_left
@@ -81,11 +83,10 @@ class ReplayEngine(Engine):
         self.pool.reserve(seq, n)
         seq.num_prefill_left -= n
         if seq.num_prefill_left == 0:
-            self.take_token(seq, self.next_token(seq), end)
+            self.take_token(step, seq, self.next_token(seq))
 
 
-def replay_engine(lab, policy: str, budget_cap: int | None, tokens: dict,
-                  prefix_cache: bool | None = None, detail: bool = False) -> EngineResult:
-    """One clock-only run of the trace under `policy`, with the tokens of `tokens` (recorded(main_run));
-    its log is a tally (run_log.RunLog(detail=False)) unless `detail`."""
-    return ReplayEngine(lab, policy, budget_cap, dict(tokens), prefix_cache, detail).run()
+def replay_engine(lab, options: RunOptions) -> EngineResult:
+    """One clock-only run of the trace as `options` say, with the tokens of `options.tokens` (recorded(main_run));
+    its log is a tally (run_log.RunLog(detail=False)) unless `options.detail`."""
+    return ReplayEngine(lab, replace(options, tokens=dict(options.tokens))).run()

@@ -1,9 +1,12 @@
 """[3] The run log: one record per executed step and the typed events of the run, in one schema.
 
 Every engine run keeps a `RunLog` (engine.Engine.log). The engine tells it what happens when it
-happens — `event(kind, **fields)` for a decision, `fact(**fields)` for a per-step number — and calls
-`boundary()` once the gateway and the scheduler have run (the queue and the slots as the step
-starts) and `step_done()` once the step's tasks ran. Everything that reads a run reads this log:
+happens — `event(kind, **fields)` for a decision, `fact(**fields)` for a per-step number — and hands it
+what it needs, never itself: `boundary()` gets the queue and the slots once the gateway and the scheduler
+have run, `step_done()` the step's tasks, first tokens and the pool as the step leaves it. The block pool
+tells it its history as it happens (`event("evict")` and `note()`: blocks held and returned, the peak,
+audit problems), so the log is the run's only history; a cluster's replicas' logs become one (`merged`).
+Everything that reads a run reads this log:
 the blocks' data (entrypoints/blocks_data.py), the narration (words/text_steps.py, `--steps`), the
 Chrome trace (entrypoints/trace.py), the page's step view and charts (report.steps in `--json`).
 
@@ -14,8 +17,11 @@ top-level `steps`: new facts are new keys, no key changes):
     waiting         [[id, why, preemptions]] in queue order; why = the check that keeps it waiting:
                     "preparing" (input preparation not done), "no_slot" (every slot runs),
                     "group_running" / "group_incomplete" (static batching; not in the main run),
-                    "room_rule" (an edited scheduler.admission_room said 0 although a slot is free)
-    running         [[id, phase, done, total, generated, preemptions]] as the step starts: phase
+                    "room_rule" (an edited scheduler.admission_room said 0 although a slot is free),
+                    "no_kv" (admitted at this boundary, sent back during the step for lack of KV blocks: event
+                    "wait_kv"; vLLM: it never left the waiting queue), at its place in the queue
+    running         [[id, phase, done, total, generated, preemptions]] as the step starts (a newcomer sent back
+                    for KV blocks is not among them: its "wait_kv" event keeps its row, `at_boundary`): phase
                     "prefill" | "decode", prompt tokens done / total (prompt + generated when
                     recomputing after a preemption)
     tasks           [[id, phase, n]] the tasks that ran (the seed's order: decodes first, then prompt chunks); [] in a
@@ -60,6 +66,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .speculative import verify_tokens
+
 # Every event kind, in the order a step lists them; a new kind is one line here plus its `event()` call.
 EVENT_ORDER = (
     "arrive",      # {id, arrival, decisions: [{stage, code, reason, facts}], code, ready?} gateway + input
@@ -73,9 +81,10 @@ EVENT_ORDER = (
                    # request's KV arrived from prefill replica `source` and was written into these blocks (cluster.py)
     "budget",      # {id, got, left, cap} a prompt got fewer tokens than it has left
     "chunk",       # {id, n, done, total, first, recompute} a prompt chunk ran
-    "wait_kv",     # {id, why, by, need, free, blocks} admitted at this boundary, back to waiting: no KV blocks
+    "wait_kv",     # {id, why, by, need, free, blocks, row} admitted at this boundary, back to waiting: no KV blocks
                    # for its chunk ("short"), its blocks went to `by` ("gives_way"), it was admitted after `by`
-                   # which was short or gave way ("behind"), or the step preempted ("preempted"); engine.send_back
+                   # which was short or gave way ("behind"), or the step preempted ("preempted"); kv_room.send_back;
+                   # `row` = its running row at the boundary (a full log only; it waits in the record: "no_kv")
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
     "rollback",    # {id, rejected, blocks} speculative decoding: the verified positions after the kept ones left the
                    # cache (rejected proposals, or tokens after a stop); `blocks` = the blocks left empty, back to the pool
@@ -159,6 +168,7 @@ class RunLog:
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
         self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
+        self.notes = []            # the pool's facts (kind, step, replica, *values), `note`; not in to_dict
 
     @property
     def count(self) -> int:
@@ -174,6 +184,12 @@ class RunLog:
             self.from_cache.pop(fields["id"], None)
         self.new.append(dict(kind=kind, **fields))
 
+    def note(self, kind: str, *values) -> None:
+        """A fact of the block pool (block_manager.BlockManager tells it) at the step being executed (count + 1):
+        "hold" (id, block, ref_cnt after), "release" (id, blocks), "peak" (used, {id: table}, tokens stored),
+        "problem" (audit code). Blocks [6] and [10] read them (`noted`); the record (`to_dict`) leaves them out."""
+        self.notes.append((kind, self.count + 1, None, *values))
+
     def fact(self, **fields) -> None:
         """A per-step fact of the step being executed (one key of its record), e.g. fact(cost=…)."""
         self.facts.update(fields)
@@ -184,29 +200,30 @@ class RunLog:
         extra = dict(ready=seq.ready) if rows[-1]["code"] == "OK" else {}
         self.event("arrive", id=seq.id, arrival=seq.arrival, decisions=rows, code=rows[-1]["code"], **extra)
 
-    def boundary(self, engine, room: int, check: str) -> None:
-        """The step about to run: the queue (and why each one waits) and the slots as it starts;
+    def boundary(self, now: int, waiting: list, running: list, room: int, check: str) -> None:
+        """The step about to run at `now`: the queue (and why each one waits) and the slots as it starts;
         `room` and `check` as scheduler.admission_check said."""
         self.take_boundary_events()
         if not self.detail:
             return
         after_room = "no_slot" if room else check
         self.start = dict(
-            waiting=[[s.id, "preparing" if s.ready > engine.now else after_room, s.num_preemptions]
-                     for s in engine.waiting],
+            waiting=[[s.id, "preparing" if s.ready > now else after_room, s.num_preemptions] for s in waiting],
             running=[[s.id, "prefill" if s.num_prefill_left else "decode", len(s.prefill_ids) - s.num_prefill_left,
-                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in engine.running],
-            seqs=list(engine.running))
+                      len(s.prefill_ids), len(s.out), s.num_preemptions] for s in running])
 
     def take_boundary_events(self) -> None:
         self.ahead += in_order([e for e in self.new if e["kind"] in AT_BOUNDARY])
         self.new = [e for e in self.new if e["kind"] not in AT_BOUNDARY]
 
-    def step_done(self, engine, start: int, end: int, planned: list, ran: list) -> None:
-        """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran."""
+    def step_done(self, start: int, end: int, planned: list, ran: list, cap: int | None, pool, waiting: list,
+                  running: list, firsts: list) -> None:
+        """The step ran: `planned` = scheduler.plan_tasks' [(phase, seq, n)], `ran` = those whose task ran, `cap` the
+        token budget; `pool` (block_manager.BlockManager), `waiting` and `running` as the step leaves them;
+        `firsts` = [(id, time)] of the first tokens it sampled."""
         if not self.detail:
-            return self.tally(start, end, ran, planned, engine.budget_cap)
-        snap, cap = self.start, engine.budget_cap
+            return self.tally(start, end, ran, planned, cap)
+        snap = self.start
         before = {r[0]: r for r in snap["running"]}
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
         redo = {r[0] for r in snap["running"] if r[5]}
@@ -216,23 +233,37 @@ class RunLog:
                  first=before[rid][2] == self.from_cache.get(rid, 0), recompute=rid in redo)
             for rid, phase, n in tasks if phase == "prefill"]
         self.mark_dropped(planned, ran_ids)
-        during += [dict(kind="first", id=s.id, time=s.token_times[0]) for s in snap["seqs"]
-                   if before[s.id][4] == 0 and s.out]
+        order = {r[0]: i for i, r in enumerate(snap["running"])}
+        during += [dict(kind="first", id=rid, time=t) for rid, t in sorted(firsts, key=lambda f: order[f[0]])]
         events = self.ahead + in_order(self.new + during)
-        item = dict(start=start, end=end, waiting=snap["waiting"], running=snap["running"], tasks=tasks,
-                    budget=[sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens(), cap], events=events,
-                    **self.kv_state(engine.pool, engine.running, events))
+        queue, slots = self.sent_back(snap, events, waiting)
+        item = dict(start=start, end=end, waiting=queue, running=slots, tasks=tasks,
+                    budget=[self.budget_used(tasks), cap], events=events, **self.kv_state(pool, running, events))
         item["decodes_first"] = decodes_first(item)
         self.items.append(dict(item, **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
+
+    @staticmethod
+    def sent_back(snap: dict, events: list, waiting: list) -> tuple[list, list]:
+        """The record's (waiting, running): a newcomer sent back for KV blocks during the step (event "wait_kv") is
+        a waiting request (why "no_kv"; vLLM: it never left the waiting queue), at its place in `waiting` (the
+        queue the step leaves); its event keeps the slot row it had at the boundary (`row`, read by `at_boundary`)."""
+        back = {e["id"]: e for e in events if e["kind"] == "wait_kv"}
+        if not back:
+            return snap["waiting"], snap["running"]
+        rows = {r[0]: r for r in snap["waiting"]}
+        for r in snap["running"]:
+            if r[0] in back:
+                back[r[0]]["row"] = r
+                rows[r[0]] = [r[0], "no_kv", r[5]]
+        return [rows[s.id] for s in waiting if s.id in rows], [r for r in snap["running"] if r[0] not in back]
 
     def tally(self, start: int, end: int, ran: list, planned: list, cap) -> None:
         """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
         self.mark_dropped(planned, {t[0] for t in tasks})
-        used = sum(1 if p == "decode" else n for _, p, n in tasks) + self.spec_tokens()
-        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[used, cap], events=self.ahead
-                               + in_order(self.new), **self.facts))
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[self.budget_used(tasks), cap],
+                               events=self.ahead + in_order(self.new), **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
 
     def mark_dropped(self, planned: list, ran_ids: set) -> None:
@@ -241,9 +272,12 @@ class RunLog:
             if e["kind"] == "preempt":
                 e["dropped"] = next((n for _, s, n in planned if s.id == e["id"] and s.id not in ran_ids), 0)
 
-    def spec_tokens(self) -> int:
-        """Budget tokens the step's verified proposals took (speculative decoding: k + 1 per verifying sequence)."""
-        return sum(len(v["proposed"]) for v in self.facts.get("spec", {}).values())
+    def budget_used(self, tasks: list) -> int:
+        """Budget tokens of the tasks that ran: a chunk's n, a decode's speculative.verify_tokens(k) (k = 0 when it
+        verified no proposal)."""
+        spec = self.facts.get("spec", {})
+        return sum(verify_tokens(len(spec.get(rid, {}).get("proposed", ()))) if phase == "decode" else n
+                   for rid, phase, n in tasks)
 
     def close(self) -> None:
         """The run ended: what happened after the last step goes to `after`."""
@@ -301,14 +335,33 @@ class RunLog:
         return old if old == table else list(table)
 
     # ── reading the log ────────────────────────────────────────────────────
-    def happenings(self, kind: str) -> list[dict]:
+    def happenings(self, kind: str, replica: int | None = None) -> list[dict]:
         """Every event of `kind` as {step, time, request, ...its fields}: step = the 1-based step it belongs to
-        (count + 1 after the last one), time = its own "time" or its step's start (None after the last step)."""
+        (count + 1 after the last one), time = its own "time" or its step's start (None after the last step).
+        `replica`: of that replica only (a cluster's merged log, `merged`)."""
         out = []
-        for n, events, start in [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)] + \
-                [(self.count + 1, self.after, None)]:
+        for n, events, start in [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)
+                                 if replica is None or it.get("replica") == replica] + \
+                [(self.count + 1, [e for e in self.after if replica is None or e.get("replica") == replica], None)]:
             out += [dict({k: v for k, v in e.items() if k not in ("kind", "id")}, step=n, time=e.get("time", start),
                          request=e["id"]) for e in events if e["kind"] == kind]
+        return out
+
+    def noted(self, kind: str, replica: int | None = None) -> list[tuple]:
+        """The pool's notes of `kind` as (step, *values) (`note`), of one replica in a cluster's merged log."""
+        return [(step, *values) for k, step, rep, *values in self.notes if k == kind and rep == replica]
+
+    @classmethod
+    def merged(cls, cfg, logs: list) -> RunLog:
+        """The replicas' logs (by index) as one: every step by start time (ties: the lower index) with its
+        `replica`, the events after the last steps, and the pool's notes with their steps numbered anew."""
+        order = sorted((it["start"], ri, k) for ri, log in enumerate(logs) for k, it in enumerate(log.items))
+        number = {(ri, k): n + 1 for n, (_, ri, k) in enumerate(order)}         # (replica, local index) -> step
+        out = cls(cfg)
+        out.items = [dict(logs[ri].items[k], replica=ri) for _, ri, k in order]
+        out.after = [dict(e, replica=ri) for ri, log in enumerate(logs) for e in log.after]
+        out.notes = [(kind, number.get((ri, step - 1), len(order) + 1), ri, *values)
+                     for ri, log in enumerate(logs) for kind, step, _, *values in log.notes]
         return out
 
     def to_dict(self) -> dict:
@@ -331,15 +384,33 @@ def page_keys(items: list[dict], cfg) -> list[dict]:
     return items
 
 
+def at_boundary(it) -> tuple[list, list]:
+    """A step's (waiting, running) rows as the boundary left them, before the step ran: the newcomers it sent back
+    for KV blocks (their "wait_kv" event's `row`) still hold their slots there, after the other running requests,
+    in admission order. The step narration (words/text_steps.py) tells the step this way: admitted, then sent back.
+
+    >>> it = dict(waiting=[["D", "no_slot", 0], ["C", "no_kv", 1]], running=[["A", "decode", 6, 6, 4, 0]],
+    ...           events=[dict(kind="admit", id="C"), dict(kind="wait_kv", id="C", row=["C", "prefill", 0, 9, 0, 1])])
+    >>> at_boundary(it)
+    ([['D', 'no_slot', 0]], [['A', 'decode', 6, 6, 4, 0], ['C', 'prefill', 0, 9, 0, 1]])
+    """
+    rows = {e["id"]: e["row"] for e in it["events"] if e["kind"] == "wait_kv" and "row" in e}
+    if not rows:
+        return it["waiting"], it["running"]
+    admitted = [e["id"] for e in it["events"] if e["kind"] == "admit"]
+    held = {r[0]: r for r in it["running"]} | rows
+    running = [r for r in it["running"] if r[0] not in admitted] + [held[i] for i in admitted if i in held]
+    return [x for x in it["waiting"] if x[0] not in rows], running
+
+
 def step_rows(record: dict) -> list[dict]:
-    """Blocks [3] and [11]'s one line per step, from the record: counts as the step
-    starts (a newcomer sent back for KV blocks counts as waiting), the work done, the KV blocks in use after it
-    and who was preempted; under speculative decoding also `proposed` {id: proposals verified this step}."""
-    back = [sum(1 for e in it["events"] if e["kind"] == "wait_kv") for it in record["items"]]
-    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]) + b, running=len(it["running"]) - b,
+    """Blocks [3] and [11]'s one line per step, from the record: counts as the step starts (a newcomer sent back
+    for KV blocks is a waiting request), the work done, the KV blocks in use after it and who was preempted; under
+    speculative decoding also `proposed` {id: proposals verified this step}."""
+    return [dict(start=it["start"], end=it["end"], waiting=len(it["waiting"]), running=len(it["running"]),
                  tasks=it["tasks"], decode=sum(1 for t in it["tasks"] if t[1] == "decode"),
                  prefill=sum(t[2] for t in it["tasks"] if t[1] == "prefill"),
                  kv_used=it["kv_used"],
                  preempted=[e["id"] for e in it["events"] if e["kind"] == "preempt"],
                  **({"proposed": {rid: len(v["proposed"]) for rid, v in it["spec"].items()}} if it.get("spec") else {}))
-            for it, b in zip(record["items"], back)]
+            for it in record["items"]]

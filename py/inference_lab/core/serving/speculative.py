@@ -14,7 +14,7 @@ SPEC_METHOD chooses the proposer (vLLM's vllm/v1/spec_decode/: `NgramProposer`, 
   is near 1, at 4 or 2 bits the draft is weaker). Its K/V live in plain arrays, not in the paged pool (vLLM
   gives a draft model its own KV cache; the lab does not draw it).
 
-The engine (engine.py, this module's `Speculation` mix-in) then, for every decoding sequence with proposals,
+The engine (engine.py, through its `Speculation` part) then, for every decoding sequence with proposals,
 feeds the pending token and the k proposals through the target model in ONE forward pass over the paged KV
 cache (the decode path with k + 1 new tokens: they write k + 1 KV slots), hands the k + 1 logits rows to
 rejection_sampler.verify, emits the accepted tokens and the recovered or bonus token, and rolls the cache back
@@ -26,9 +26,9 @@ preempted inside the step drops its proposals with its task.
 
 How many: K = SPEC_TOKENS, cut (`spec_limit`) so a request never proposes past its limits: its emitted tokens
 (at most k + 1) stay within max_new and MAX_CONTEXT. Budget (`split_budget`), as vLLM's scheduler: a verifying
-sequence costs k + 1 tokens of the step's TOKEN_BUDGET; decodes come first, each takes 1 token, then the
-proposals take what is left in running order and the prompt chunks get the rest. When the budget has less room,
-a sequence gets fewer proposals this step (maybe none: a plain decode).
+sequence costs 1 + k tokens (`verify_tokens`) of the step's TOKEN_BUDGET; decodes come first, each takes 1 token,
+then the proposals take what is left in running order and the prompt chunks get the rest. When the budget has less
+room, a sequence gets fewer proposals this step (maybe none: a plain decode).
 
 What a step costs:
 - CLOCK = roofline: the verify pass is the step's forward pass with k + 1 new tokens for the sequence (more FLOPs,
@@ -116,30 +116,39 @@ class DraftModel:
         return tokens, qs
 
 
-class Speculation:
-    """The engine's speculative decoding (a mix-in of engine.Engine): plan, propose, verify, roll back, charge."""
+def verify_tokens(k: int) -> int:
+    """Tokens a decoding sequence with k proposals puts through the target model and takes of the step's budget:
+    the pending token and its k proposals, verified in one pass (k = 0: a plain decode).
 
-    def setup_speculation(self, method: str) -> None:
-        cfg = self.cfg
+    >>> verify_tokens(0), verify_tokens(3)
+    (1, 4)
+    """
+    return 1 + k
+
+
+class Speculation:
+    """The engine's speculative decoding (a part of engine.Engine, `engine.spec`): plan, propose, verify, roll
+    back, charge. The step's proposals and its `spec` fact live in the step's scratch (step.StepScratch)."""
+
+    def __init__(self, lab, method: str, pool, log, trace: dict, clock):
+        cfg = self.cfg = lab.cfg
+        self.lab, self.pool, self.log, self.trace, self.clock = lab, pool, log, trace, clock
         self.spec_method, self.spec_k = method, cfg.SPEC_TOKENS
-        self.proposals = {}                                # seq id -> (tokens, qs) of the step being executed
-        self.spec_step = {}                                # seq id -> {"proposed", "accepted", "token"} (the step's fact)
-        self.draft = (DraftModel(self.lab.W, cfg.QUANT_BITS, self.lab.W["U"].shape[1])
+        self.draft = (DraftModel(lab.W, cfg.QUANT_BITS, lab.W["U"].shape[1])
                       if method == "draft" else None)
 
-    def plan(self, budget_cap: int | None) -> list:
+    def plan(self, step, running: list, budget_cap: int | None) -> list:
         """scheduler.plan_tasks, after the decoding sequences' proposals took their share of the budget."""
-        self.proposals, self.spec_step = {}, {}
         if self.spec_method == "off":
-            return plan_tasks(self.running, budget_cap)
-        decoding = [s for s in self.running if s.num_prefill_left == 0 and s.pending_token is not None]
+            return plan_tasks(running, budget_cap)
+        decoding = [s for s in running if s.num_prefill_left == 0 and s.pending_token is not None]
         wants = [(s, spec_limit(s, self.spec_k, self.cfg.MAX_CONTEXT)) for s in decoding]
         ks = split_budget(wants, len(decoding), budget_cap)
         for seq in decoding:
             if ks[seq.id]:
-                self.proposals[seq.id] = self.propose(seq, ks[seq.id])
-        used = sum(len(t) for t, _ in self.proposals.values())
-        return plan_tasks(self.running, None if budget_cap is None else budget_cap - used)
+                step.proposals[seq.id] = self.propose(seq, ks[seq.id])
+        used = sum(len(t) for t, _ in step.proposals.values())
+        return plan_tasks(running, None if budget_cap is None else budget_cap - used)
 
     def propose(self, seq, k: int) -> tuple[list, list]:
         context = list(seq.ids) + list(seq.out)
@@ -150,17 +159,20 @@ class Speculation:
         tokens = tokens[:next((i for i, x in enumerate(tokens) if x >= n_out), len(tokens))]
         return tokens, [None] * len(tokens)
 
-    def proposed(self, seq) -> int:
-        return len(self.proposals.get(seq.id, ((), ()))[0])
+    @staticmethod
+    def proposed(step, seq) -> int:
+        return len(step.proposals.get(seq.id, ((), ()))[0])
 
-    def spec_work(self, work: dict) -> dict:
-        """work_of's {id: (new tokens, cached, sampled)} with the verify passes' k + 1 tokens, all k + 1 sampled."""
-        return {rid: (n + len(self.proposals[rid][0]), p, s + len(self.proposals[rid][0])) if rid in self.proposals
-                else (n, p, s) for rid, (n, p, s) in work.items()}
+    @staticmethod
+    def spec_work(step, work: dict) -> dict:
+        """work_of's {id: (new tokens, cached, sampled)} with the verify passes' 1 + k tokens, all of them sampled."""
+        return {rid: (verify_tokens(len(step.proposals[rid][0])), p, s + len(step.proposals[rid][0]))
+                if rid in step.proposals else (n, p, s) for rid, (n, p, s) in work.items()}
 
     # ── verify in one pass, accept, roll back ──────────────────────────────
-    def verify(self, seq, end: int) -> None:
-        tokens, qs = self.proposals.pop(seq.id)
+    def verify(self, step, seq) -> list:
+        """Verify `seq`'s proposals in one target pass and roll the cache back; returns the tokens it emits."""
+        tokens, qs = step.proposals.pop(seq.id)
         c, fed = seq.cached, [seq.pending_token] + tokens
         seq.history += fed
         K, V = self.pool.gather(seq)
@@ -180,10 +192,8 @@ class Speculation:
             self.log.event("rollback", id=seq.id, rejected=len(fed) - kept, blocks=freed)
         seq.checked_rows += [(c + i, logits[i]) for i in range(kept)]
         accepted = min(n, kept)
-        self.spec_step[seq.id] = dict(proposed=list(tokens), accepted=accepted,
-                                      token=token if kept > n else None)
-        for t in out:
-            self.take_token(seq, t, end)
+        step.spec[seq.id] = dict(proposed=list(tokens), accepted=accepted, token=token if kept > n else None)
+        return out
 
     def until_stop(self, seq, tokens: list) -> list:
         """The tokens the stop check lets out: up to and with the first eos (unless IGNORE_EOS = on), at most
@@ -197,33 +207,34 @@ class Speculation:
         return out
 
     # ── what the proposals cost ────────────────────────────────────────────
-    def spec_micros(self, tasks) -> int:
+    def spec_micros(self, step, tasks) -> int:
         """µs the proposals add to a step with these tasks (module docstring, "What a step costs")."""
-        if not (self.proposals or self.spec_step):         # no proposal this step (SPEC_METHOD = off): nothing
+        if not (step.proposals or step.spec):               # no proposal this step (SPEC_METHOD = off): nothing
             return 0
-        ks = [len(self.proposals_of(seq)) for phase, seq, _ in tasks if phase == "decode"]
+        ks = [len(self.proposals_of(step, seq)) for phase, seq, _ in tasks if phase == "decode"]
         if not any(ks):
             return 0
         cfg = self.cfg
         drafting = self.spec_method == "draft"
         if cfg.CLOCK == "roofline":
-            return self.draft_roofline(tasks) if drafting else 0
-        extra = cfg.COST_DECODE_PER_SEQ * sum(ks)
+            return self.draft_roofline(step, tasks) if drafting else 0
+        extra = cfg.COST_DECODE_PER_SEQ * sum(verify_tokens(k) - 1 for k in ks)     # past the decode's own 1
         if drafting:
             passes = [sum(k >= j for k in ks) for j in range(1, max(ks) + 1)]    # sequences in each draft pass
             extra += math.ceil(sum(cfg.COST_DECODE_FIXED + cfg.COST_DECODE_PER_SEQ * b for b in passes)
                                * cfg.QUANT_BITS / LAB_WEIGHT_BITS)
         return extra
 
-    def proposals_of(self, seq) -> list:
-        """The step's proposals of `seq`, before or after its verify ran (spec_step keeps them)."""
-        if seq.id in self.proposals:
-            return self.proposals[seq.id][0]
-        return self.spec_step.get(seq.id, {}).get("proposed", [])
+    @staticmethod
+    def proposals_of(step, seq) -> list:
+        """The step's proposals of `seq`, before or after its verify ran (the step's `spec` keeps them)."""
+        if seq.id in step.proposals:
+            return step.proposals[seq.id][0]
+        return step.spec.get(seq.id, {}).get("proposed", [])
 
-    def draft_roofline(self, tasks) -> int:
+    def draft_roofline(self, step, tasks) -> int:
         cfg, clock = self.cfg, self.clock
-        rows = [(len(self.proposals_of(seq)), self.work[seq.id][1]) for p, seq, _ in tasks if p == "decode"]
+        rows = [(len(self.proposals_of(step, seq)), step.work[seq.id][1]) for p, seq, _ in tasks if p == "decode"]
         seconds = 0.0
         for j in range(1, max(k for k, _ in rows) + 1):
             work = [(1, cached + j - 1) for k, cached in rows if k >= j]
