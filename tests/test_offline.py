@@ -39,7 +39,9 @@ class SiteServer:
     def __init__(self, root: Path, port: int = 0, csp: str | None = None, isolated: bool = False):
         self.root, self.csp, self.isolated = root, csp, isolated
         self.paths: list[str] = []
-        self.hits: list[tuple[float, str, str]] = []  # (time.time(), method, path) of every request
+        # (time.time(), method, path) of every request; a conditional GET (the browser revalidating a copy it holds,
+        # Cache-Control: no-cache) is "GET?": its body is not sent again when the file is unchanged (304)
+        self.hits: list[tuple[float, str, str]] = []
         self.missing: set[str] = set()
         self._start(port)
 
@@ -50,7 +52,8 @@ class SiteServer:
             def send_head(self):
                 path = self.path.split("?", 1)[0]
                 paths.append(path)
-                hits.append((time.time(), self.command, path))
+                conditional = self.headers.get("If-None-Match") or self.headers.get("If-Modified-Since")
+                hits.append((time.time(), self.command + ("?" if conditional else ""), path))
                 if path in missing:
                     self.send_error(404, "gone for this test")
                     return None

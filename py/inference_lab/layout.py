@@ -42,7 +42,7 @@ LAYOUT = {
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
-              "text_schema", "schema_vi", "schema_en", "blocks"),
+              "text_schema", "schema_vi", "schema_en", "limits", "own_vi", "own_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace",
                     "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data"),
 }
