@@ -4,8 +4,9 @@ run, its run log and the comparison runs; words/text.py words them.
 Each `blockN_data(lab, main, ...)` reads the main run (`engine.EngineResult`: finished and refused sequences,
 the block pool, the snapshots of `trace`, the run log `main.log`). The steps themselves are not repeated
 here: report.steps (the run log, run_log.py) holds them, and blocks [3] and [11] word their step lines
-from it. Nor are the run's constants (SLOTS, POOL_BLOCKS, TTFT_SLO, ...): report.config is their one place. Where the seed program crashes, this module does better: a followed request that was refused
-(429/400) or aborted is reported as such, and the checks use a served stand-in (`follow_info`, `stand_in`).
+from it. Nor are the run's constants (SLOTS, POOL_BLOCKS, TTFT_SLO, ...): report.config is their one place.
+Where the seed program crashes, this module does better: a followed request that was refused (429/400)
+or aborted is reported as such, and the checks use a served stand-in (`follow_info`, `stand_in`).
 
 Leaves out: running the engine and the invariant checks (lab.py), the cached weights (weights.py), the words.
 """
@@ -71,7 +72,7 @@ def block1_data(lab, main) -> dict:
     cfg = lab.cfg
     arrival = {r["id"]: r["arrival"] for r in reversed(cfg.REQUESTS)}
     gate = [dict(decision_dict(d), arrival=arrival[d.request]) for d in main.decisions if d.stage == "gateway"]
-    if getattr(main, "replicas", None):         # a cluster merges its replicas' decisions: put them in arrival order again
+    if getattr(main, "replicas", None):   # a cluster merges its replicas' decisions: put them in arrival order again
         order = {r["id"]: i for i, r in enumerate(cfg.REQUESTS)}
         gate.sort(key=lambda x: (x["arrival"], order[x["request"]]))
     codes = [c for _, c in main.rejected]
@@ -244,7 +245,8 @@ def block8_data(lab, main, info) -> dict:
     stops = [dict(id=r.id, reason=r.reason, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out)) for r in main.done]
     aborted = [dict(id=r.id, n=len(r.out), max_new=r.max_new, text=tok.decode(r.out), time=r.finish,
                     cancel_at=r.cancel_at) for r in main.aborted]
-    d = dict(vocab=lab.W["U"].shape[1], tokens=list(tok.id_to_token), stops=stops, aborted=aborted)   # the LM head's tokens
+    # the LM head's tokens
+    d = dict(vocab=lab.W["U"].shape[1], tokens=list(tok.id_to_token), stops=stops, aborted=aborted)
     if not info["served"]:
         return d
     f = {r.id: r for r in main.done}[info["id"]]
@@ -266,13 +268,14 @@ def block9_data(lab, main, info, qinfo) -> dict:
     n_sc = sum(i["scales"] for i in qinfo.values())
     fp32_bytes, int_bytes = 4 * n_el, n_el * cfg.QUANT_BITS / 8 + 4 * n_sc
     probe = probe_prompt(lab, main, info)
-    d = dict(bits=cfg.QUANT_BITS, n_linear=len(LINEAR), elements=n_el, scales=n_sc, levels=2 ** (cfg.QUANT_BITS - 1) - 1,
-             fp32_bytes=fp32_bytes, int_bytes=int_bytes,
+    d = dict(bits=cfg.QUANT_BITS, n_linear=len(LINEAR), elements=n_el, scales=n_sc,
+             levels=2 ** (cfg.QUANT_BITS - 1) - 1, fp32_bytes=fp32_bytes, int_bytes=int_bytes,
              max_err=max(i["max_err"] for i in qinfo.values()), half_scale=max(i["half_scale"] for i in qinfo.values()),
              within_half_scale=all(i["within_half_scale"] for i in qinfo.values()),
              matrices={k: dict(v) for k, v in qinfo.items()}, probe=probe[0] if probe else None)
     if probe:
-        d["logit_err"] = quantized_logit_err(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(probe[1]), lab.tokenizer.byte_fallback)
+        d["logit_err"] = quantized_logit_err(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(probe[1]),
+                                             lab.tokenizer.byte_fallback)
     return d
 
 
@@ -380,11 +383,13 @@ def block12_data(lab, main, runs, S) -> dict:
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
                      served=len(res.done), steps=res.log.count,
-                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items), **step_mix(res.log.items))
+                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items),
+                     **step_mix(res.log.items))
                 for name, res in runs.items()]
-    replayed = {"replayed": True} if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off" else {}   # lab.other_run
+    replayed = {"replayed": True} if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off" else {}  # lab.other_run
     return dict(per=per, same=same, policies=policies,
-                weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params * lab.cfg.WEIGHT_BITS / 8,
+                weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params
+                * lab.cfg.WEIGHT_BITS / 8,
                 **scope, **replayed)
 
 
@@ -434,9 +439,10 @@ def quant_sweep(lab, probe, current: dict) -> list[dict]:
         out.append(dict(bits=bits, current=bits == cfg.QUANT_BITS, levels=2 ** (bits - 1) - 1,
                         fp32_bytes=4 * n_el, int_bytes=n_el * bits / 8 + 4 * n_sc,
                         max_err=max(i["max_err"] for i in qinfo.values()),
-                        logit_err=quantized_logit_err(cfg.SEED, cfg.N_MERGES, bits, tuple(probe[1]), lab.tokenizer.byte_fallback) if probe else None,
-                        agreement=gate["agreement"], kept=gate["decisions"] - gate["flips"], decisions=gate["decisions"],
-                        passed=gate["passed"]))
+                        logit_err=quantized_logit_err(cfg.SEED, cfg.N_MERGES, bits, tuple(probe[1]),
+                                                      lab.tokenizer.byte_fallback) if probe else None,
+                        agreement=gate["agreement"], kept=gate["decisions"] - gate["flips"],
+                        decisions=gate["decisions"], passed=gate["passed"]))
     return out
 
 

@@ -98,7 +98,8 @@ def waited_for(main, cfg, t) -> str | None:
 
 
 def largest_gap(done: list) -> dict | None:
-    """The largest gap between two consecutive tokens of one request (the largest ITL): who, after which token, how long."""
+    """The largest gap between two consecutive tokens of one request (the largest ITL): who, after which token,
+    how long."""
     best = None
     for r in done:
         for i, (a, b) in enumerate(zip(r.token_times, r.token_times[1:])):

@@ -240,8 +240,8 @@ def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]
-    return Report(config=report.config, header=text.header_lines(report.header_data, report.config, seed), blocks=blocks,
-                  summary=summary, checks=checks, follow=report.follow,
+    return Report(config=report.config, header=text.header_lines(report.header_data, report.config, seed),
+                  blocks=blocks, summary=summary, checks=checks, follow=report.follow,
                   steps=narrated(record, step_text, report.config) if narrate else record,
                   header_data=report.header_data, lang=lang, notes=text.notes(parts, ctx, record),
                   cluster=report.cluster)

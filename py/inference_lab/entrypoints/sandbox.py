@@ -20,7 +20,8 @@ starting Python again (static/core/stop.js). None (CPython, tests): nobody is to
     >>> import json
     >>> from inference_lab.entrypoints import web
     >>> fresh = web.run("{}")
-    >>> evil = "def plan_tasks(running, budget_cap):\\n    import numpy\\n    numpy.argmax = lambda *a, **k: 0\\n    return []\\n"
+    >>> evil = ("def plan_tasks(running, budget_cap):\\n    import numpy\\n"
+    ...         "    numpy.argmax = lambda *a, **k: 0\\n    return []\\n")
     >>> json.loads(web.run("{}", {"scheduler": evil}))["ok"]
     False
     >>> web.run("{}") == fresh
@@ -57,7 +58,8 @@ def package_modules() -> list:
         for name in names:
             if name not in NOT_IMPORTED:
                 importlib.import_module(dotted(name))
-    return [m for n, m in sorted(sys.modules.items()) if m is not None and (n == PACKAGE or n.startswith(PACKAGE + "."))]
+    return [m for n, m in sorted(sys.modules.items())
+            if m is not None and (n == PACKAGE or n.startswith(PACKAGE + "."))]
 
 
 def namespaces() -> list:

@@ -24,8 +24,8 @@ Strings keep the worker free of Python source and the messages small and typed.
 back whatever else the edited code changed, so the next unedited run is a fresh page's): `patches`
 is JSON (or the same as Python objects) of {module: source} or of a list of
 {module, source, name, first_line, key, function}. The answer then says which functions ran edited
-("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an error with field "patch:<key>"
-and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
+("patched": ["scheduler.plan_tasks"]) and what the student's code printed ("printed"); a mistake in a patch is an
+error with field "patch:<key>" and kind / function / line / col (see patch.Lesson), e.g. a syntax error:
 
     >>> bad = json.loads(run('{}', {"scheduler": "def plan_tasks(running, budget_cap)\\n    return []"}))
     >>> bad["ok"], [(e["field"], e["kind"], e["line"]) for e in bad["errors"]]
@@ -203,7 +203,8 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen
         return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report), "patched": names,
                            "printed": shorten(printed.getvalue(), lang)}, ensure_ascii=False, allow_nan=False)
     except patch.PatchError as exc:
-        out = {"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons], "printed": shorten(printed.getvalue(), lang)}
+        out = {"ok": False, "errors": [lesson.to_dict() for lesson in exc.lessons],
+               "printed": shorten(printed.getvalue(), lang)}
         said = [lesson.message for lesson in exc.lessons if lesson.kind == "stopped"]
         if said:
             empty_caches()

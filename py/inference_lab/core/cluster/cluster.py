@@ -156,7 +156,8 @@ class ClusterResult(EngineResult):
     replicas: list = field(default_factory=list)      # the Replica engines, by index
     routes: list = field(default_factory=list)        # the router's decisions, in arrival order
     transfers: list = field(default_factory=list)     # [Transfer] in the order they started
-    served_by: dict = field(default_factory=dict)     # request id -> {"replica"} or {"prefill_replica", "decode_replica"}
+    served_by: dict = field(default_factory=dict)     # request id -> {"replica"}
+    #                                                   or {"prefill_replica", "decode_replica"}
 
 
 class Cluster:
@@ -245,8 +246,8 @@ class Cluster:
         follow = self.served_by.get(self.cfg.FOLLOW, {})
         shown = reps[follow.get("decode_replica", follow.get("replica", follow.get("prefill_replica", 0)))]
         all_of = lambda name: [x for r in reps for x in getattr(r.engine, name)]      # noqa: E731
-        by_arrival = {s.id: i for i, s in enumerate(sorted(all_of("done") + all_of("aborted")
-                                                          + [s for s, _ in all_of("rejected")], key=lambda s: s.arrival))}
+        by_arrival = {s.id: i for i, s in enumerate(sorted(
+            all_of("done") + all_of("aborted") + [s for s, _ in all_of("rejected")], key=lambda s: s.arrival))}
         return ClusterResult(sorted(all_of("done"), key=lambda s: s.id),
                              sorted(all_of("rejected"), key=lambda x: by_arrival[x[0].id]),
                              sorted(all_of("decisions"), key=lambda d: by_arrival[d.request]),

@@ -143,7 +143,8 @@ class BlockManager:
         self._hold(seq, block)
 
     def _evict_cached(self, block: int, seq) -> None:
-        """Forget this block's hash; other blocks carrying the same hash stay cached (vLLM: del cached_blocks[block_id])."""
+        """Forget this block's hash; other blocks carrying the same hash stay cached
+        (vLLM: del cached_blocks[block_id])."""
         self.changes, self.hash_changes = self.changes + 1, self.hash_changes + 1
         h = self.block_hash[block]
         copies = self.cached.get(h, {})

@@ -229,7 +229,8 @@ class Engine:
         self.trace["gather"] = max(self.trace["gather"], float(np.max(np.abs(K - Kf))), float(np.max(np.abs(V - Vf))))
 
     def emit(self, step: StepScratch, seq: Sequence, logits_row) -> None:
-        token, info = sample(logits_row, seq.sampling, seq.rng, len(logits_row))   # the LM head's tokens (model.make_weights)
+        # the LM head's tokens (model.make_weights)
+        token, info = sample(logits_row, seq.sampling, seq.rng, len(logits_row))
         if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
         self.take_token(step, seq, token)
@@ -281,8 +282,9 @@ class Engine:
         self.trace["positions_naive"] += n
         if seq.num_prefill_left == 0:
             seq.checked_rows.append((lo + n - 1, logits[-1]))
-            self.trace["last_prefill"].setdefault(seq.id, dict(token=chunk[-1], position=lo + n - 1,
-                                                               prob=np.array(prob[:, -1, :])))   # a copy: not the chunk's matrix
+            self.trace["last_prefill"].setdefault(seq.id, dict(
+                token=chunk[-1], position=lo + n - 1,
+                prob=np.array(prob[:, -1, :])))   # a copy: not the chunk's matrix
             self.emit(step, seq, logits[-1])
 
     def verify(self, step: StepScratch, seq: Sequence) -> None:
@@ -445,7 +447,8 @@ class Engine:
     def tell_progress(self) -> None:
         """(steps, requests settled, requests) to `lab.progress`, if any (the page shows it: entrypoints/web.py)."""
         if getattr(self.lab, "progress", None) is not None:
-            self.lab.progress(self.log.count, len(self.done) + len(self.rejected) + len(self.aborted), len(self.cfg.REQUESTS))
+            self.lab.progress(self.log.count, len(self.done) + len(self.rejected) + len(self.aborted),
+                              len(self.cfg.REQUESTS))
 
     def cost_of(self, step: StepScratch, tasks):
         """The roofline cost (roofline.step_cost) of these tasks of the step being executed."""

@@ -28,8 +28,8 @@ and the step's duration counts only the tasks that ran. A step where none ran (e
 preempted or sent back) is still a step of the record, with no tasks and no time (engine.Engine.run_step):
 vLLM's schedule() then returns nothing scheduled (a running request that preempts itself `break`s the
 running loop; a step that preempted takes no waiting request), and the requests it preempted are admitted
-again at the next boundary, in the next step, never "preempted in the step they were admitted". TTFT parts of a preempted
-request: `start` stays the first step that worked on it, so queue = start − ready and
+again at the next boundary, in the next step, never "preempted in the step they were admitted". TTFT parts of a
+preempted request: `start` stays the first step that worked on it, so queue = start − ready and
 prefill = first token − start, which includes any time lost to a preemption before the
 first token (reported separately as `lost`).
 

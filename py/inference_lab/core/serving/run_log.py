@@ -42,8 +42,9 @@ top-level `steps`: new facts are new keys, no key changes):
 
 The record names no constant of the run (SLOTS, POOL_BLOCKS, ...: `--json`'s `config` is their one place);
 under SCHED_POLICY=priority it gives every request's `priority_key` [priority, arrival]
-(scheduler.priority_key); `landmarks` the event kinds that make a step worth stopping at (LANDMARKS); `after` holds the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose table
-holds it; with the prefix cache on, a full block can be in several tables at once (shared).
+(scheduler.priority_key); `landmarks` the event kinds that make a step worth stopping at (LANDMARKS); `after` holds
+the events after the last step (a late request refused 400, a cancel after the end). A block's owner is the id whose
+table holds it; with the prefix cache on, a full block can be in several tables at once (shared).
 
 Compact: a 1,000-step run keeps per step only ids and small ints; a block table that did not change
 is the previous step's list (one object, not a copy), so tables cost memory only when they change; the same
@@ -87,7 +88,8 @@ EVENT_ORDER = (
                    # `row` = its running row at the boundary (a full log only; it waits in the record: "no_kv")
     "preempt",     # {id, blocks, generated, recompute, needed_by, need, free, dropped} no free KV block
     "rollback",    # {id, rejected, blocks} speculative decoding: the verified positions after the kept ones left the
-                   # cache (rejected proposals, or tokens after a stop); `blocks` = the blocks left empty, back to the pool
+                   # cache (rejected proposals, or tokens after a stop); `blocks` = the blocks left empty, back to
+                   # the pool
     "evict",       # {id, block, hash} PREFIX_CACHE=on: a free block still holding `hash` was given to `id` for new
                    # data, so its hash left the cache (block_manager's evictions; not narrated)
     "first",       # {id, time} first token
@@ -99,12 +101,13 @@ EVENT_ORDER = (
 LANDMARKS = ("arrive", "abort", "admit", "overtake", "cache_hit", "wait_kv", "preempt", "first", "finish")
 RANK = dict({kind: i for i, kind in enumerate(EVENT_ORDER)}, abort=0)   # arrive / abort: in the order they happened
 AT_BOUNDARY = set(EVENT_ORDER[:EVENT_ORDER.index("budget")])    # before the step runs; the rest during it
-GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")          # events whose "blocks" went back to the pool
+# the events whose "blocks" went back to the pool
+GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")
 
 
 def free_ranges(free: list[int]) -> list[list[int]]:
     """Sorted block numbers as inclusive [first, last] runs."""
-    if len(free) < 64:                                    # short lists: one pass in plain Python (NumPy's set-up costs more)
+    if len(free) < 64:                 # short lists: one pass in plain Python (NumPy's set-up costs more)
         out = []
         for b in free:
             if out and b == out[-1][1] + 1:
@@ -291,7 +294,8 @@ class RunLog:
         if cap is None:
             return []
         got = {s.id: n for p, s, n in planned if p == "prefill"}
-        prefilling = [r for r in snap["running"] if r[1] == "prefill"]   # [id, phase, done, total, generated, preemptions]
+        # [id, phase, done, total, generated, preemptions]
+        prefilling = [r for r in snap["running"] if r[1] == "prefill"]
         return [dict(kind="budget", id=rid, got=got.get(rid, 0), left=total - done, cap=cap)
                 for rid, _, done, total, *_ in prefilling if got.get(rid, 0) < total - done]
 
@@ -306,7 +310,8 @@ class RunLog:
         reused = {(e["id"], b) for e in events if e["kind"] == "cache_hit" for b in e["blocks"]}
         # a block is allocated when its holder did not hold it after the last step (nor took it from the cache);
         # an unchanged table is the same list as before: nothing of it is new (a step touches few tables)
-        held = [(rid, t) for rid, t in self.tables.items() if t is not before.get(rid)] + [(rid, [b]) for rid, b in returned]
+        held = ([(rid, t) for rid, t in self.tables.items() if t is not before.get(rid)]
+                + [(rid, [b]) for rid, b in returned])
         alloc = sorted({b for rid, t in held for b in set(t) - set(before.get(rid, ())) if (rid, b) not in reused})
         free, cached_free = self.free_lists(pool)
         return dict(tables=self.tables, free=free, cached_free=cached_free, alloc=alloc,
