@@ -53,7 +53,8 @@ def seed_shaped(cfg: dict) -> bool:
     return not (is_cluster(cfg) or cfg.get("WORKLOAD_REQUESTS") or cfg.get("CLOCK", "seed") != "seed"
                 or cfg.get("SPEC_METHOD", "off") != "off" or cfg.get("BYTE_FALLBACK", "off") != "off"
                 or cfg.get("PREFIX_CACHE", "off") != "off" or cfg.get("SCHED_POLICY", "fcfs") != "fcfs"
-                or any(r.get("cancel_at") is not None or r.get("priority") is not None for r in cfg.get("REQUESTS", [])))
+                or any(r.get("cancel_at") is not None or r.get("priority") is not None
+                       for r in cfg.get("REQUESTS", [])))
 
 
 def seed_completes(facts: dict) -> bool:
@@ -89,7 +90,8 @@ def capped(w, lines: list, limit: int, key: str, seed: bool, **fields) -> list:
 
 
 def listed(w, items: list, limit: int, seed: bool, sep: str = ", ", key: str = "lim.more_items") -> str:
-    """Items joined by `sep`; outside a seed-identical run only the first `limit` of them and `key` ("… and 14 more")."""
+    """Items joined by `sep`; outside a seed-identical run only the first `limit` of them and `key`
+    ("… and 14 more")."""
     if seed or len(items) <= limit:
         return sep.join(items)
     return sep.join(items[:limit]) + sep + w(key, n=len(items) - limit)

@@ -37,7 +37,8 @@ def refusal(w, ctx) -> str:
     fl = ctx.follow
     if fl["stage"] == "cancel":
         f = fl["facts"]
-        where = w({"running": "refusal.running", "gateway": "refusal.before_arrival"}.get(f["stage"], "refusal.waiting"))
+        where = w({"running": "refusal.running", "gateway": "refusal.before_arrival"}.get(f["stage"],
+                                                                                          "refusal.waiting"))
         return w("refusal.cancelled", fl=fl, f=f, where=where)
     where = w("refusal.gateway" if fl["stage"] == "gateway" else "refusal.input")
     d = dict(stage=fl["stage"], code=fl["code"], reason=fl["reason"], facts=fl["facts"])

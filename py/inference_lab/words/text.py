@@ -38,7 +38,7 @@ class Context:
     follow: dict
     follow_metrics: dict | None
     cluster: dict | None = None     # report.cluster (cluster_data.py): replicas, router, disagg, goodput
-    seed: bool = True               # limits.seed_identical: the seed's bytes (and notes beside them), else the lab's words
+    seed: bool = True   # limits.seed_identical: the seed's bytes (and notes beside them), else the lab's words
     record: dict | None = None      # the bare run log (lab.bare_record): which steps a request waited in, and for what
 
 
@@ -70,7 +70,8 @@ def workload_lines(w, cfg) -> list[str]:
                 else w("header.workload_at_once"))
     prefixes = w("header.workload_prefixes", cfg=cfg) if cfg["WORKLOAD_PREFIXES"] else ""
     return [w("header.input_workload_to", cfg=cfg, n=len(reqs), dest=destination(w, cfg)),
-            w("header.workload", cfg=cfg, first=reqs[0]["id"], last=reqs[-1]["id"], arrivals=arrivals, prefixes=prefixes)]
+            w("header.workload", cfg=cfg, first=reqs[0]["id"], last=reqs[-1]["id"], arrivals=arrivals,
+              prefixes=prefixes)]
 
 
 def destination(w, cfg) -> str:
@@ -81,7 +82,8 @@ def destination(w, cfg) -> str:
 
 
 def input_line(w, cfg, seed: bool) -> str:
-    """INPUT: the seed's fixed "5 requests … one engine" in a seed-identical run; the run's own count and destination elsewhere."""
+    """INPUT: the seed's fixed "5 requests … one engine" in a seed-identical run; the run's own count and
+    destination elsewhere."""
     if seed:
         return w("header.input", cfg=cfg)
     return w("header.input_to", cfg=cfg, n=len(cfg["REQUESTS"]), dest=destination(w, cfg))
@@ -148,7 +150,8 @@ def stand_in_note(w, ctx, checks) -> list[str]:
 
 def tokens_line(w, ctx) -> str:
     """Summary line 2. "(tokens and logits compared)" is true where block [12] ran the model under all three policies;
-    a generated workload's other policies replay this run's tokens (block [12] says so), so there only the logits were."""
+    a generated workload's other policies replay this run's tokens (block [12] says so), so there only the logits
+    were."""
     spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"      # sampled draws may differ: only greedy tokens are the same
     if ctx.cfg.get("WORKLOAD_REQUESTS") and not spec:
         return w("summary.tokens_replayed")
@@ -175,7 +178,8 @@ def summary_lines(w, ctx, checks) -> list[str]:
 
 
 def notes(w, parts: dict, ctx, record: dict) -> dict:
-    """{part: ["Ghi chú: …"]}: text_notes.notes, each note opened by the language's mark (the page and the CLI show them so)."""
+    """{part: ["Ghi chú: …"]}: text_notes.notes, each note opened by the language's mark (the page and the CLI
+    show them so)."""
     return {k: [w("note.mark") + n for n in v] for k, v in run_notes(w, parts, ctx, record).items()}
 
 

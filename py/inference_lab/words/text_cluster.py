@@ -1,4 +1,5 @@
-"""The cluster's sentences in blocks [1], [11] and [12] (REPLICAS > 1 or DISAGG = on only; one engine prints the seed's lines).
+"""The cluster's sentences in blocks [1], [11] and [12] (REPLICAS > 1 or DISAGG = on only; one engine prints the
+seed's lines).
 
 - block [1]: where each request went and why (the router's decision, router.py), which replica's queue a 429 came
   from, and under DISAGG = on which replicas prefill and which decode;
@@ -60,8 +61,8 @@ def route_lines(w, d, ctx) -> list[str]:
 
 
 def replica_line(w, r, cfg) -> str:
-    return w("c.replica", r=r, role=w("c.role_" + r["role"]), util=f"{100 * r['utilization']:.0f}", pool=cfg["POOL_BLOCKS"],
-             ttft=spread(r["ttft"]), tpot=spread(r["tpot"]))
+    return w("c.replica", r=r, role=w("c.role_" + r["role"]), util=f"{100 * r['utilization']:.0f}",
+             pool=cfg["POOL_BLOCKS"], ttft=spread(r["ttft"]), tpot=spread(r["tpot"]))
 
 
 def measure_lines(w, ctx) -> list[str]:
@@ -75,7 +76,8 @@ def measure_lines(w, ctx) -> list[str]:
     dg = c["disagg"]
     if dg and dg["transfers"]:
         ts = dg["transfers"]
-        lines.append(w("c.transfers", n=len(ts), dg=dg, ok=w("c.equal") if dg["shipped"] == dg["received"] else w("c.differ"),
+        lines.append(w("c.transfers", n=len(ts), dg=dg,
+                       ok=w("c.equal") if dg["shipped"] == dg["received"] else w("c.differ"),
                        longest=max(t["arrive"] - t["start"] for t in ts), wait=wait_part(w, ts)))
     return lines
 

@@ -53,7 +53,8 @@ def block5(w, d, ctx):
         w("b5.head", h=1, a=a1, total=d["sums"][1]),
         w("b5.how_to_read" if ctx.seed else "b5.how_to_read_lab", d=d),
         *common,
-        w("b5.check_all", parity=parity) if ctx.seed else w("b5.check_all_n", n=len(ctx.follow["served_ids"]), parity=parity),
+        w("b5.check_all", parity=parity) if ctx.seed
+        else w("b5.check_all_n", n=len(ctx.follow["served_ids"]), parity=parity),
     ]
 
 
@@ -69,13 +70,15 @@ def block6(w, d, ctx):
                   w("b6.how_to_read"),
                   w("b6.used", pk=pk, cfg=cfg, slots_used=slots_used, unused=slots_used - pk["tokens"]),
                   w("b6.compare", cfg=cfg, contiguous=cfg["SLOTS"] * cfg["MAX_CONTEXT"], slots_used=slots_used),
-                  w("b6.freed", freed=listed(w, [w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]], ITEMS, seed, "; "))]
+                  w("b6.freed", freed=listed(w, [w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]],
+                                             ITEMS, seed, "; "))]
     else:
         lines.append(w("b6.none_served", bs=bs))
     kept = w("b6.kept_cached" if cfg["PREFIX_CACHE"] == "on" else "b6.kept_dropped")
     lines += capped(w, [w("b6.preempt", p=p, kept=kept) if p["blocks"] else w("b6.preempt_no_block", p=p)
                         for p in d["preemptions"]], ROW_LINES // 2, "lim.more_preemptions", seed)
-    reused = listed(w, [w("b6.reuse", b=b, owners=listed(w, o, ITEMS, seed, " → ")) for b, o in d["reused"]], ITEMS // 2, seed, "; ")
+    reused = listed(w, [w("b6.reuse", b=b, owners=listed(w, o, ITEMS, seed, " → ")) for b, o in d["reused"]],
+                    ITEMS // 2, seed, "; ")
     lines += [
         w("b6.reused", reused=reused) if d["reused"] else w("b6.none_reused"),
         w("b6.free_at_end", d=d, cfg=cfg),
@@ -83,7 +86,8 @@ def block6(w, d, ctx):
     ]
     lines += pool_problem_lines(w, d)
     if d.get("kv_waits"):
-        lines.append(w("b6.wait_kv", waits=listed(w, [w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"]], ITEMS, seed, "; ")))
+        lines.append(w("b6.wait_kv", waits=listed(w, [w("b6.wait_kv_" + k["why"], k=k) for k in d["kv_waits"]],
+                                                  ITEMS, seed, "; ")))
     if d["preemptions"]:       # a preempted run is never seed-identical: the note's fact as a sentence
         lines.append(w("b6.recompute"))
     if cfg["PREFIX_CACHE"] == "on":
@@ -98,7 +102,8 @@ def block6(w, d, ctx):
 
 
 def shown_replica(w, ctx) -> list[str]:
-    """Blocks [6] and [10] on a cluster: which replica's pool they show (the followed request's), and where the others are."""
+    """Blocks [6] and [10] on a cluster: which replica's pool they show (the followed request's), and where the
+    others are."""
     c = ctx.cluster
     if not (c and is_cluster(ctx.cfg)) or c.get("shown") is None:
         return []
@@ -157,7 +162,8 @@ def block7(w, d, ctx):
     tail = [w("b7.conclusion_spec")] if "spec" in d else [w("b7.not_time"), w("b7.conclusion")]
     if not ctx.follow["served"]:
         spec = block7_lines(w, d, ctx) if "spec" in d else []
-        return w("b7.title"), not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + positions_note + spec + tail
+        return w("b7.title"), (not_followed(w, ctx) + [w("b7.positions_served", counts=counts)] + positions_note
+                               + spec + tail)
     spec = d.get("spec_rates", {}).get(fid)
     extra = spec["tokens"] - spec["verifies"] if spec else 0          # tokens a verify step gave beyond its first
     recompute = d["n_out"] - 1 - d["n_decode"] - extra

@@ -25,8 +25,9 @@ def block1(w, d, ctx):
         verdict = w("b1.admitted") if x["code"] == "OK" else w("b1.rejected", code=x["code"])
         if x["request"] in where:       # a cluster: the count is the chosen replica's, so name it
             r = where[x["request"]]
-            rows.append(w("b1.decision_replica", x=x, r=r, verdict=verdict, why=w("why.gateway_replica", f=x["facts"], r=r,
-                          state=w("why.at_limit" if x["code"] == "429" else "why.below_limit"))))
+            rows.append(w("b1.decision_replica", x=x, r=r, verdict=verdict,
+                          why=w("why.gateway_replica", f=x["facts"], r=r,
+                                state=w("why.at_limit" if x["code"] == "429" else "why.below_limit"))))
         else:
             rows.append(w("b1.decision", x=x, verdict=verdict, why=why(w, x)))
     lines += capped(w, rows, ROW_LINES, "lim.more_decisions", ctx.seed)
@@ -99,7 +100,8 @@ def block2(w, d, ctx):
         w("b2.bpe", d=d),
         w("b2.merges", d=d),
         *block2_follow(w, d, ctx),
-        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.seed)) if lens else w("b2.no_lengths"),
+        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.seed)) if lens
+        else w("b2.no_lengths"),
         *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
     ]
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
@@ -122,8 +124,8 @@ def byte_lines(w, bc, on) -> list[str]:
         chars = ", ".join(w("b2.byte_char", c=c, pieces=" ".join(p)) for c, p in r["chars"])
         ttft = w("b2.byte_ttft", r=r) if r["ttft"] is not None and r["plain_ttft"] is not None else ""
         lines += [w("b2.byte_chars", r=r, chars=chars),
-                  w("b2.byte_cost", r=r, d=bc, per_word=(r["prompt"] - 1) / r["words"], plain_per_word=(r["plain_prompt"] - 1) / r["words"],   # <bos> left out
-                    ttft=ttft)]
+                  w("b2.byte_cost", r=r, d=bc, per_word=(r["prompt"] - 1) / r["words"],   # <bos> left out
+                    plain_per_word=(r["plain_prompt"] - 1) / r["words"], ttft=ttft)]
     return lines
 
 
@@ -166,7 +168,8 @@ def block3(w, d, ctx):
     lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
     lines += [overtake_line(w, o) for o in d["overtakes"]]
     lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]
-    lines += [w("b3.abort", a=a, left=w("b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting"))
+    lines += [w("b3.abort", a=a,
+                left=w("b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting"))
               for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]
@@ -192,7 +195,8 @@ def observe_line(w, d, ctx) -> str:
     late = [r for r in d["late"] if r["id"] not in first]
     if not late:
         return w("b3.observe_all" + fine, start=start, ids=", ".join(first))
-    return w("b3.observe_some" + fine, start=start, ids=", ".join(first), late=", ".join(w("b3.late" + fine, r=r) for r in late))
+    return w("b3.observe_some" + fine, start=start, ids=", ".join(first),
+             late=", ".join(w("b3.late" + fine, r=r) for r in late))
 
 
 def follow_wait_line(w, d, ctx, f) -> str:

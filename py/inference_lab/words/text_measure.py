@@ -49,13 +49,16 @@ def block10(w, d, ctx):
         *shown_replica(w, ctx),
         w("b10.lab", d=d, cfg=ctx.cfg, bpt=bpt),
         w("b10.per_token", d=d, bpt=bpt),
-        w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt, pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
+        w("b10.peak", d=d, kv=d["peak_used"] * ctx.cfg["BLOCK_SIZE"] * bpt,
+          pct=100 * d["peak_used"] / ctx.cfg["POOL_BLOCKS"]),
         w("b10.formula"),
         *(shadow_lines(w, d["shadow"], ctx.cfg) + trust_lines(w, d["calibration"], ctx.cfg)
           if ctx.cfg.get("CLOCK") == "roofline" else [
             w("b10.example", x=x, real_seq=real_seq, gib=real_seq / GiB),
-            w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB, seqs=(hbm - weights) // real_seq),
-            w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB, seqs=(hbm - weights // 2) // real_seq)]),
+            w("b10.gpu", x=x, hbm=hbm // GiB, weights=weights // GiB, left=(hbm - weights) // GiB,
+              seqs=(hbm - weights) // real_seq),
+            w("b10.half", half=weights // 2 // GiB, left=(hbm - weights // 2) // GiB,
+              seqs=(hbm - weights // 2) // real_seq)]),
         *([] if ctx.seed else [w("b10.vllm_memory")]),
         w("b10.conclusion"),
     ]
@@ -76,7 +79,8 @@ def pool_line(w, cfg) -> str:
     than SLOTS sequences at once)."""
     per_seq, n = -(-cfg["MAX_CONTEXT"] // cfg["BLOCK_SIZE"]), len(cfg["REQUESTS"])
     if is_cluster(cfg):
-        return w("b10.roof_pool_cluster", cfg=cfg, n=n, holders=min(n, cfg["SLOTS"]), cap=min(n, cfg["SLOTS"]) * per_seq)
+        return w("b10.roof_pool_cluster", cfg=cfg, n=n, holders=min(n, cfg["SLOTS"]),
+                 cap=min(n, cfg["SLOTS"]) * per_seq)
     return w("b10.roof_pool", cfg=cfg, n=n, cap=n * per_seq)
 
 
@@ -92,7 +96,8 @@ def trust_lines(w, c, cfg) -> list[str]:
 
 # ── [11] ───────────────────────────────────────────────────────────────────
 def ttft_line(w, m, slo, lost, seed: bool = True) -> str:
-    parts = [("b11.prep", m["prep"]), ("b11.queue" if seed else "b11.queue_lab", m["queue"]), ("b11.prefill", m["prefill"])]
+    parts = [("b11.prep", m["prep"]), ("b11.queue" if seed else "b11.queue_lab", m["queue"]),
+             ("b11.prefill", m["prefill"])]
     biggest = max(parts, key=lambda x: x[1])
     verdict = w("b11.misses" if m["ttft"] > slo else "b11.meets")
     line = w("b11.ttft", m=m, biggest=w(biggest[0]), verdict=verdict, slo=slo)
@@ -109,7 +114,8 @@ def ttft_saved_line(w, rows, seed: bool) -> str:
     changed = [r for r in rows if r["saved"] or r["cached_tokens"]]
     if not changed:
         return w("b11.unchanged")
-    parts = [w("b11.saved_row", r=r, saved=w("b11.saves", t=r["saved"]) if r["saved"] >= 0 else w("b11.slower", t=-r["saved"]))
+    parts = [w("b11.saved_row", r=r,
+               saved=w("b11.saves", t=r["saved"]) if r["saved"] >= 0 else w("b11.slower", t=-r["saved"]))
              for r in changed]
     return w("b11.saved") + listed(w, parts, ITEMS // 2, seed, "; ") + "."
 
@@ -194,8 +200,9 @@ def reading_line(w, policies, cfg) -> str:
     by = {p["policy"]: p for p in policies}
     nochunk, chunked = by["nochunk"], by["chunked"]
     if spec_on(cfg) and nochunk["served"] and chunked["served"] and nochunk["worst_gap"] <= 1.05 * chunked["worst_gap"]:
-        return w("b12.reading_spec", nochunk=nochunk, chunked=chunked)     # the longest gap is a verify step, not a prompt
-    if nochunk["served"] and chunked["served"] and nochunk["mean_ttft"] < chunked["mean_ttft"] and nochunk["worst_gap"] > chunked["worst_gap"]:
+        return w("b12.reading_spec", nochunk=nochunk, chunked=chunked)  # the longest gap is a verify step, not a prompt
+    if (nochunk["served"] and chunked["served"] and nochunk["mean_ttft"] < chunked["mean_ttft"]
+            and nochunk["worst_gap"] > chunked["worst_gap"]):
         return w("b12.reading", nochunk=nochunk, chunked=chunked)
     return w("b12.reading_other")
 
@@ -232,7 +239,8 @@ def roofline_why(w, d, cfg) -> list[str]:
 
 def block12(w, d, ctx):
     lines = [w("b12.definitions"), w("b12.per_request")]
-    lines += capped(w, [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]], ROW_LINES, "lim.more_rows", ctx.seed)
+    lines += capped(w, [w("b12.request", m=m, tpot=opt_ms(m["tpot"])) for m in d["per"]], ROW_LINES, "lim.more_rows",
+                    ctx.seed)
     lines.append(same_line(w, d))
     if d.get("replayed"):
         lines.append(w("b12.replayed", n=ctx.cfg["WORKLOAD_REQUESTS"]))
@@ -287,9 +295,10 @@ def block13(w, d, ctx):
     lines += [w("b13.skipped", s=s, why=unknown_text(w, s["chars"], s["pieces"], code="")) for s in d["skipped"]]
     if d["decisions"]:
         t = d["tight"]
-        lines.append(w("b13.total", d=d, same=d["decisions"] - d["flips"], pct=100 * d["agreement"], gate=100 * d["gate"],
-                       verdict=w("b13.pass" if d["passed"] else "b13.fail")))
-        lines.append(w("b13.closest", t=t, step=t["step"] + 1, kept=w("b13.kept" if t["margin_q"] > 0 else "b13.changed")))
+        lines.append(w("b13.total", d=d, same=d["decisions"] - d["flips"], pct=100 * d["agreement"],
+                       gate=100 * d["gate"], verdict=w("b13.pass" if d["passed"] else "b13.fail")))
+        lines.append(w("b13.closest", t=t, step=t["step"] + 1,
+                       kept=w("b13.kept" if t["margin_q"] > 0 else "b13.changed")))
     else:
         lines.append(w("b13.no_decisions"))
     lines.append(w("b13.reading"))

@@ -95,8 +95,8 @@ def steps_of(w, steps: list[int]) -> str:
 def mixed_step_note(w, cfg, mixed) -> list[str]:
     if not mixed or cfg.get("CLOCK") == "roofline" or not (cfg["COST_PREFILL_FIXED"] and cfg["COST_DECODE_FIXED"]):
         return []
-    return [w("note.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS // 2, False), pre=cfg["COST_PREFILL_FIXED"],
-              dec=cfg["COST_DECODE_FIXED"])]
+    return [w("note.mixed_step", steps=listed(w, list(map(str, mixed)), ITEMS // 2, False),
+              pre=cfg["COST_PREFILL_FIXED"], dec=cfg["COST_DECODE_FIXED"])]
 
 
 def memory_note(w, cfg, shadow) -> str:
@@ -126,7 +126,7 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
         out["3"] = wait_notes(w, record, [fl["id"]])
         out["5"] = [w("note.heads")] + count_notes(w, served)
         out["7"] = count_notes(w, served)
-    out["6"] = [w("note.pool_limits")]          # a seed-identical run has the prefix cache off and never runs out of blocks
+    out["6"] = [w("note.pool_limits")]   # a seed-identical run has the prefix cache off and never runs out of blocks
     if fl["served"] and d[8].get("mode") == "greedy":    # the seed's line says "temperature"
         out["8"] = [w("note.greedy", fid=fl["id"], d=d[8])]
     out["10"] = [memory_note(w, cfg, d[10].get("shadow"))]

@@ -47,12 +47,14 @@ def batch_lines(w, s, cfg) -> list[str]:
     lines = [w("spec.batch", gpu=cfg["GPU"], model=cfg["SHADOW_MODEL"], small=small, large=large, s=s,
                small_speed=speed(small["speedup"]), large_speed=speed(large["speedup"]),
                large_bound=w("spec.bound_" + large["bound"]))]
-    lines.append(w("spec.crossover", b=s["crossover"]) if s["crossover"] else w("spec.no_crossover", last=s["rows"][-1]))
+    lines.append(w("spec.crossover", b=s["crossover"]) if s["crossover"]
+                 else w("spec.no_crossover", last=s["rows"][-1]))
     return lines
 
 
 def block7_lines(w, d, ctx) -> list[str]:
-    """Block [7]'s speculation lines from its data: `spec`, `spec_follow`, `spec_rates`, `spec_compare`, `spec_batch`."""
+    """Block [7]'s speculation lines from its data: `spec`, `spec_follow`, `spec_rates`, `spec_compare`,
+    `spec_batch`."""
     fid, s, follow = ctx.follow["id"], d["spec"], d["spec_follow"]
     lines = [w("spec.head_" + s["method"], s=s)]
     if follow:

@@ -1,9 +1,9 @@
 """The step narration in any language: which sentence each recorded event gets, and in which order.
 
 `narrate(w, record, cfg)` turns the step record (run_log.RunLog.to_dict()) and the run's constants
-(report.config) into one (title, lines) per step; `after_lines(w, record)` tells what happened after the last step. `w` is one language's
-`text.Words` (text_steps_vi.WORDS, text_steps_en.WORDS): the step templates plus the blocks' ones,
-which word the refusal reasons (text.why). The record is read, never changed.
+(report.config) into one (title, lines) per step; `after_lines(w, record)` tells what happened after the last
+step. `w` is one language's `text.Words` (text_steps_vi.WORDS, text_steps_en.WORDS): the step templates plus the
+blocks' ones, which word the refusal reasons (text.why). The record is read, never changed.
 
 Leaves out: the words (text_steps_vi.py, text_steps_en.py), all computation (run_log.py records);
 block [12]'s comparison runs, which are not recorded.
@@ -128,8 +128,8 @@ def waiting_lines(w, it, slots, ready, priority_key=None) -> list[str]:
         if not who:
             continue
         if reason == "preparing":
-            names = listed(w, who, lambda x: w("waiting.ready_at", id=x[0], t=ready[x[0]]) if ready.get(x[0]) is not None
-                           else x[0])
+            names = listed(w, who, lambda x: w("waiting.ready_at", id=x[0], t=ready[x[0]])
+                           if ready.get(x[0]) is not None else x[0])
         else:
             names = listed(w, who)
         busy = w("waiting.busy", n=len(it["running"]), slots=slots) if reason == "no_slot" else ""
@@ -154,7 +154,8 @@ def budget_lines(w, it) -> list[str]:
         return [head + budget_in_order(w, it) + tail]
     decodes = [t for t in it["tasks"] if t[1] == "decode"]
     chunks = [t for t in it["tasks"] if t[1] == "prefill"]
-    parts = [w("budget.decodes", ids=", ".join(decode_share(w, t[0], it) for t in decodes)) if decodes else w("budget.no_decode")]
+    parts = [w("budget.decodes", ids=", ".join(decode_share(w, t[0], it) for t in decodes)) if decodes
+             else w("budget.no_decode")]
     if chunks:
         taken = sum(1 + proposals(it, t[0]) for t in decodes)
         rest = w("budget.left", left=cap - taken) if cap is not None else w("budget.prompts")
@@ -175,7 +176,8 @@ def decode_share(w, rid, it) -> str:
 
 def budget_in_order(w, it) -> str:
     """The tasks of a step an edited plan_tasks ordered otherwise, in that order, and who got no decode."""
-    order = ", ".join(w("budget.task_decode_spec", id=t[0], k=proposals(it, t[0])) if t[1] == "decode" and proposals(it, t[0])
+    order = ", ".join(w("budget.task_decode_spec", id=t[0], k=proposals(it, t[0]))
+                      if t[1] == "decode" and proposals(it, t[0])
                       else w("budget.task_" + t[1], id=t[0], n=1 if t[1] == "decode" else t[2]) for t in it["tasks"])
     skipped = undecoded(it)
     return w("budget.in_order", order=order) + (w("budget.no_decode_for", ids=", ".join(skipped)) if skipped else "")
@@ -285,10 +287,12 @@ def cost_line(w, it, cfg) -> str:
     if cost["bound"] == "memory":
         floor, term = cost["bytes"] / gpu.bandwidth, w("cost.by_bytes", gb=gb, tbs=f"{gpu.bandwidth / 1e12:g}")
     else:
-        floor, term = cost["flops"] / gpu.peak(bits), w("cost.by_flops", gflop=gflop, tflops=f"{gpu.peak(bits) / 1e12:g}")
+        floor, term = (cost["flops"] / gpu.peak(bits),
+                       w("cost.by_flops", gflop=gflop, tflops=f"{gpu.peak(bits) / 1e12:g}"))
     took = it["end"] - it["start"]
     target = math.ceil((max(cost["flops"] / (gpu.peak(bits) * cfg["FLOPS_FRACTION"]),
-                            cost["bytes"] / (gpu.bandwidth * cfg["BANDWIDTH_FRACTION"])) + cfg["STEP_OVERHEAD"] / 1e6) * 1e6)
+                            cost["bytes"] / (gpu.bandwidth * cfg["BANDWIDTH_FRACTION"]))
+                        + cfg["STEP_OVERHEAD"] / 1e6) * 1e6)
     passes = max((proposals(it, rid) for rid in decodes), default=0) if cfg.get("SPEC_METHOD") == "draft" else 0
     fractions = dict(bwf=cfg["BANDWIDTH_FRACTION"], ff=cfg["FLOPS_FRACTION"], overhead=cfg["STEP_OVERHEAD"], took=took)
     tail = (w("cost.took_draft", n=passes, bits=cfg["QUANT_BITS"], target=target, extra=took - target, **fractions)
@@ -307,14 +311,17 @@ def title(w, it) -> str:
     picks += [w("title.cache_hit", e=e) for e in ev if e["kind"] == "cache_hit"]
     picks += [w("title.kv_recv", e=e) for e in ev if e["kind"] == "kv_recv"]
     picks += [w("title.kv_send", e=e) for e in ev if e["kind"] == "kv_send"]
-    picks += [w("title.overtake", e=e, ids=", ".join(x["id"] for x in e["overtaken"])) for e in ev if e["kind"] == "overtake"]
-    picks += [w("title.reprefill" if e["recompute"] else "title.prefill", e=e) for e in ev if e["kind"] == "chunk" and e["first"]]
+    picks += [w("title.overtake", e=e, ids=", ".join(x["id"] for x in e["overtaken"]))
+              for e in ev if e["kind"] == "overtake"]
+    picks += [w("title.reprefill" if e["recompute"] else "title.prefill", e=e)
+              for e in ev if e["kind"] == "chunk" and e["first"]]
     picks += [w("title.finish", e=e) for e in ev if e["kind"] == "finish"]
     picks += [w("title.first", e=e) for e in ev if e["kind"] == "first"]
     picks += [w("title.rejected", e=e) for e in ev if e["kind"] == "arrive" and e["code"] != "OK"]
     if picks:
         return ", ".join(picks[:3])
-    return ", ".join(w("title.decode" if p == "decode" else "title.prefill_task", rid=rid, n=n) for rid, p, n in it["tasks"])
+    return ", ".join(w("title.decode" if p == "decode" else "title.prefill_task", rid=rid, n=n)
+                     for rid, p, n in it["tasks"])
 
 
 def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
