@@ -40,7 +40,8 @@ def assert_kv_consistent(report):
     first STEP_LINES steps outside a seed-identical run)."""
     rec, steps, pool = report.steps, step_rows(report.steps), report.config["POOL_BLOCKS"]
     assert "steps" not in report.block(3).data and "steps" not in report.block(11).data   # the log is the one record
-    seed = seed_identical(report.config, run_facts({b.number: b.data for b in report.blocks}, report.follow, report.checks))
+    seed = seed_identical(report.config,
+                          run_facts({b.number: b.data for b in report.blocks}, report.follow, report.checks))
     shown = len(steps) if seed else min(len(steps), STEP_LINES)      # outside the seed's bytes a long list is cut
     assert rec["count"] == len(rec["items"]) == len(steps) and len(block3_lines(report)) == shown
     for n, (it, st) in enumerate(zip(rec["items"], steps), 1):

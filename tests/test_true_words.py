@@ -74,11 +74,13 @@ CONFIGS = {
     "rr_follow_A": (dict(CLUSTER, FOLLOW="A"), {"cluster"}, None),
     "rr_spec": (dict(CLUSTER, SPEC_METHOD="ngram"), {"cluster", "spec"}, 8),
     "workload": (SMALL_WORKLOAD, {"workload"}, None),
-    "workload_prefixes": (dict(SMALL_WORKLOAD, WORKLOAD_PREFIXES=2, WORKLOAD_SHARED=8, PREFIX_CACHE="on"), {"workload"}, None),
+    "workload_prefixes": (dict(SMALL_WORKLOAD, WORKLOAD_PREFIXES=2, WORKLOAD_SHARED=8, PREFIX_CACHE="on"),
+                          {"workload"}, None),
     "workload_rr": (dict(SMALL_WORKLOAD, REPLICAS=3, ROUTER="round_robin"), {"workload", "cluster"}, None),
     "workload_pa": (dict(SMALL_WORKLOAD, REPLICAS=2, ROUTER="prefix_aware", PREFIX_CACHE="on", WORKLOAD_PREFIXES=2,
                          WORKLOAD_SHARED=8), {"workload", "cluster"}, None),
-    "workload_disagg": (dict(SMALL_WORKLOAD, DISAGG="on", REPLICAS=2, PREFILL_REPLICAS=1), {"workload", "cluster"}, None),
+    "workload_disagg": (dict(SMALL_WORKLOAD, DISAGG="on", REPLICAS=2, PREFILL_REPLICAS=1),
+                        {"workload", "cluster"}, None),
     "workload_roofline": (dict(SMALL_WORKLOAD, CLOCK="roofline"), {"workload"}, None),
 }
 
@@ -134,7 +136,8 @@ def numbers(line: str) -> list[int]:
 def test_counts_match_the_json(reports, name, lang):
     rep = reports(name)[lang]
     cfg, b1 = rep.config, rep.block(1).data
-    counts = next(line for line in rep.block(1).lines if line.startswith(("Counts:", "Số đếm:", "Đếm:")) or "offered=" in line)
+    counts = next(line for line in rep.block(1).lines
+                  if line.startswith(("Counts:", "Số đếm:", "Đếm:")) or "offered=" in line)
     said = [int(x) for x in re.findall(r"=(\d+)", counts)]
     assert said[:4] == [b1["offered"], b1["n_429"], b1["n_400"], b1["served"]], counts
     if not seed_of(rep) or len(cfg["REQUESTS"]) == 5:
@@ -159,8 +162,9 @@ def test_counts_match_the_json(reports, name, lang):
         limit = rep.block(11).lines[-1]
         assert served in numbers(limit) or str(served) in limit, limit
         said = [x for b in (5, 7, 12) for x in rep.block(b).lines
-                if x.startswith(("Numerical check", "Kiểm tra số học", "Positions fed", "Đếm vị trí", "Conclusion", "Kết luận"))]
-        for line in said:              # "all 4 served requests", "over 4 requests": the served count, never the seed's 3
+                if x.startswith(("Numerical check", "Kiểm tra số học", "Positions fed", "Đếm vị trí",
+                                 "Conclusion", "Kết luận"))]
+        for line in said:   # "all 4 served requests", "over 4 requests": the served count, never the seed's 3
             counts = [int(n) for n in re.findall(r"(\d+) (?:served )?requests?\b|(\d+) yêu cầu", line) for n in n if n]
             assert all(n == served for n in counts), line
 
@@ -194,7 +198,8 @@ def test_times_match_the_json(reports, name, lang):
     t = timeline[fid]
     prep = next((x for x in rep.block(2).lines if x.endswith((f"{ms(t['prep'])}.", f"{ms3(t['prep'])}."))), None)
     assert prep is not None, rep.block(2).lines
-    assert re.findall(r"\d+\.\d\d ms", rep.summary[1]) == [ms(t["ttft"]), ms(t["prep"]), ms(t["queue"]), ms(t["prefill"])]
+    assert re.findall(r"\d+\.\d\d ms", rep.summary[1]) == [ms(t["ttft"]), ms(t["prep"]), ms(t["queue"]),
+                                                          ms(t["prefill"])]
 
 
 @pytest.mark.parametrize("name,lang", list(rows()))
@@ -228,9 +233,9 @@ def test_text_stays_readable(reports, name, lang):
 
 def test_thousand_requests_on_eight_replicas_print_under_200_kb():
     """Issue 24's scale run (bench/cluster_bench.py's constants): ≤ 200 kB of text, no note over three lines."""
-    cfg = dict(WORKLOAD_REQUESTS=1000, WORKLOAD_PROMPT=128, WORKLOAD_OUTPUT=32, WORKLOAD_RATE=200.0, WORKLOAD_PREFIXES=8,
-               WORKLOAD_SHARED=64, SLOTS=32, QUEUE_LIMIT=256, BLOCK_SIZE=16, POOL_BLOCKS="auto", PREFIX_CACHE="on",
-               MAX_CONTEXT=256, REPLICAS=8, ROUTER="prefix_aware")
+    cfg = dict(WORKLOAD_REQUESTS=1000, WORKLOAD_PROMPT=128, WORKLOAD_OUTPUT=32, WORKLOAD_RATE=200.0,
+               WORKLOAD_PREFIXES=8, WORKLOAD_SHARED=64, SLOTS=32, QUEUE_LIMIT=256, BLOCK_SIZE=16, POOL_BLOCKS="auto",
+               PREFIX_CACHE="on", MAX_CONTEXT=256, REPLICAS=8, ROUTER="prefix_aware")
     rep = run(cfg, lang="en", narrate=False)
     assert len(rep.to_text().encode()) <= 200_000
     assert all(len(b.lines) <= MAX_BLOCK_LINES for b in rep.blocks)

@@ -83,7 +83,8 @@ def steps_budget(en, vi, data):
         m = re.search(r"Ngân sách (\d+) token: (.*?) -> dùng (\d+)/\1", text)
         if not m:
             continue
-        shares = sum(1 + int(k or 0) for k in re.findall(r"\b[A-Z]\w* 1(?: \+ (\d+) đề xuất)?(?=,|$)", m.group(2).split(";")[0]))
+        shares = sum(1 + int(k or 0)
+                     for k in re.findall(r"\b[A-Z]\w* 1(?: \+ (\d+) đề xuất)?(?=,|$)", m.group(2).split(";")[0]))
         chunks = re.search(r"còn (\d+) cho prompt: (.*)", m.group(2))
         prompt = sum(int(n) for n in re.findall(r"\b\w+ (\d+)", chunks.group(2))) if chunks else 0
         out.append((f"step {it['start']} budget", shares + prompt, int(m.group(3))))
@@ -97,7 +98,8 @@ def draft_cost(en, vi, data):
     out = []
     for it in data["steps"]["items"]:
         text = " ".join(it["text"])
-        m = re.search(r"lượt của mô hình đích tốn ([\d.]+) ms; các lượt của mô hình nháp thêm ([\d.]+) ms .*?bước tốn ([\d.]+) ms", text)
+        m = re.search(r"lượt của mô hình đích tốn ([\d.]+) ms; các lượt của mô hình nháp thêm ([\d.]+) ms"
+                      r" .*?bước tốn ([\d.]+) ms", text)
         if m:
             out.append(("target + draft", round(float(m.group(1)) + float(m.group(2)), 2), round(float(m.group(3)), 2)))
             out.append(("step time", m.group(3), f"{(it['end'] - it['start']) / 1000:.2f}"))
@@ -141,7 +143,8 @@ def prep_times(en, vi, data):
     m = re.search(rf"{follow} is ready after ([\d.]+) ms", block(en, 2))
     out = [("prep", m.group(1) if m else None, f"{b2['prep'] / 1000:.3f}")]
     late = {r["id"]: r["ready"] for r in data["blocks"][2]["data"].get("late", [])}
-    for rid, t in re.findall(r"(\w+) has arrived but is still in input preparation, ready at ([\d.]+) ms", block(en, 3)):
+    for rid, t in re.findall(r"(\w+) has arrived but is still in input preparation, ready at ([\d.]+) ms",
+                             block(en, 3)):
         out.append((f"{rid} ready", t, f"{late[rid] / 1000:.3f}"))
     start = data["steps"]["items"][0]["start"]
     m = re.search(r"step 1 starts at ([\d.]+) ms", block(en, 3))
@@ -164,7 +167,8 @@ CASES = [
     ("spec ngram", ["--spec-method", "ngram"], SPEC_VI + HEADS_VI, SPEC_EN + HEADS_EN + ["0.96x faster"],
      [budget_adds_up, verifies_shown, step_times, spec_compare, steps_budget, stops]),
     ("spec draft roofline", ["--spec-method", "draft", "--quant-bits", "4", "--clock", "roofline"],
-     SPEC_VI + ["như bước chỉ decode"], SPEC_EN + ["as long as a decode-only step", "Chunking trades some TTFT for shorter stalls"],
+     SPEC_VI + ["như bước chỉ decode"],
+     SPEC_EN + ["as long as a decode-only step", "Chunking trades some TTFT for shorter stalls"],
      [budget_adds_up, verifies_shown, spec_compare, steps_budget, draft_cost]),
     ("exercise 30", ["--exercise", "30"], SPEC_VI, SPEC_EN, [budget_adds_up, verifies_shown, spec_compare, stops]),
     ("exercise 31", ["--exercise", "31"], SPEC_VI + ["như bước chỉ decode"],
@@ -178,7 +182,8 @@ CASES = [
      ["future positions are blocked by the causal mask", "what is left is float64 rounding only"], [parity]),
     ("roofline KV_BITS=8", ["--clock", "roofline", "--kv-bits", "8"],
      ["KV cache lượng tử hóa không được chạy", "POOL_BLOCKS của lab đặt thẳng", "sẵn sàng sau 0.21 ms"],
-     ["A quantized KV cache is not simulated", "the lab's POOL_BLOCKS sets that number directly", "ready after 0.21 ms"],
+     ["A quantized KV cache is not simulated", "the lab's POOL_BLOCKS sets that number directly",
+      "ready after 0.21 ms"],
      [prep_times, step_times, budget_adds_up]),
     ("byte fallback", ["--byte-fallback"], ["278 cột", "XÁC SUẤT trên 278 token"],
      ["278 columns", "PROBABILITIES over 278 tokens"], [stops, budget_adds_up]),
@@ -204,8 +209,10 @@ def test_words_true_for_the_run(name, args, forbid_vi, forbid_en, facts):
     said = [s for s in forbid_vi if s in vi] + [s for s in forbid_en if s in en]
     assert not said, f"{name}: sentences this run makes false: {said}"
     checked = {fact.__name__: fact(en, vi, data) for fact in facts}
-    assert all(checked.values()), f"{name}: facts that found nothing to check: {[k for k, v in checked.items() if not v]}"
-    wrong = [(what, stated, expected) for triples in checked.values() for what, stated, expected in triples if stated != expected]
+    assert all(checked.values()), \
+        f"{name}: facts that found nothing to check: {[k for k, v in checked.items() if not v]}"
+    wrong = [(what, stated, expected) for triples in checked.values() for what, stated, expected in triples
+             if stated != expected]
     assert not wrong, f"{name}: stated facts that --json contradicts: {wrong}"
 
 

@@ -34,7 +34,8 @@ def test_abort_while_waiting_and_while_running():
     assert d["first"] is None and d["ttft"] is None
     a_plain = next(s["text"] for s in block(plain, 8).data["stops"] if s["id"] == "A")
     assert a_plain.startswith("lll") and block(r, 8).data["aborted"][0]["text"] == "lll"
-    assert "Xác thực không được mô phỏng; không có router (một engine); hủy yêu cầu được mô phỏng theo cột cancel_at." in text
+    assert ("Xác thực không được mô phỏng; không có router (một engine); "
+            "hủy yêu cầu được mô phỏng theo cột cancel_at.") in text
 
 
 def test_followed_request_aborted_still_prints_every_block():
