@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
@@ -96,6 +97,22 @@ def _ignore(kind, *values, **fields) -> None:
     """A pool without a run log (the doctests, a bare pool in a test): nothing is told."""
 
 
+@dataclass
+class Versions:
+    """How many times the pool changed, and the audit's last verdicts with the counts they were read at.
+
+    The audit's scratch, not history (nothing here is reported): the checks read the whole pool, so
+    BlockManager.audit runs them again only when a count moved since its last verdict."""
+    pool: int = 0                        # mutations of the tables, counts, free queue or hashes so far
+    hashes: int = 0                      # mutations of the hashes (block_hash, cached) so far
+    pool_verdict: tuple = (-1, [])       # (pool, codes) of the last audit
+    hash_verdict: tuple = (-1, False)    # (hashes, stale?) of the last hash check
+
+    def bump(self, hashes: bool = False) -> None:
+        self.pool += 1
+        self.hashes += hashes
+
+
 class BlockManager:
     """The pool and the tables, and nothing of their history: what happened to them is told to the run log."""
 
@@ -112,10 +129,12 @@ class BlockManager:
                                                  # (vLLM's cached_block_hash_to_block)
         self.active = {}                         # request id -> sequence holding blocks
         self.peak_used = 0                       # the most blocks in use at once so far (a new high is noted)
-        self.changes = 0                         # mutations of the tables, counts, free queue or hashes so far
-        self.hash_changes = 0                    # mutations of the hashes (block_hash, cached) so far
-        self.verdicts = dict(pool=(-1, []), hash=(-1, False))   # the last audit's (changes, codes) and hash
-                                                 # check's (hash_changes, stale?): looked at again only after a change
+        self.versions = Versions()               # change counts and the audit's verdicts at them (audit's scratch)
+
+    @property
+    def changes(self) -> int:
+        """Mutations of the tables, counts, free queue or hashes so far (run_log.RunLog.free_state reads it)."""
+        return self.versions.pool
 
     @property
     def num_used(self) -> int:
@@ -130,7 +149,7 @@ class BlockManager:
         return self.num_new_blocks(seq, n) <= len(self.free)
 
     def _hold(self, seq, block: int) -> None:
-        self.changes += 1
+        self.versions.bump()
         self.ref_cnt[block] += 1
         seq.block_table.append(block)
         self.note("hold", seq.id, block, self.ref_cnt[block])
@@ -145,7 +164,7 @@ class BlockManager:
     def _evict_cached(self, block: int, seq) -> None:
         """Forget this block's hash; other blocks carrying the same hash stay cached
         (vLLM: del cached_blocks[block_id])."""
-        self.changes, self.hash_changes = self.changes + 1, self.hash_changes + 1
+        self.versions.bump(hashes=True)
         h = self.block_hash[block]
         copies = self.cached.get(h, {})
         copies.pop(block, None)
@@ -188,7 +207,7 @@ class BlockManager:
         left empty goes back to the pool (it was written in this step, so nobody shares it). Then hash the blocks
         that are full (PREFIX_CACHE=on). Returns the blocks given back."""
         seq.cached = keep
-        self.changes += 1
+        self.versions.bump()
         needed = -(-keep // self.block_size)
         gone = seq.block_table[needed:]
         del seq.block_table[needed:]
@@ -210,7 +229,7 @@ class BlockManager:
                 continue
             parent = self.block_hash[seq.block_table[i - 1]] if i else None
             h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
-            self.changes, self.hash_changes = self.changes + 1, self.hash_changes + 1
+            self.versions.bump(hashes=True)
             self.block_hash[block] = h
             self.cached.setdefault(h, {})[block] = None   # a copy: the first one cached stays the one found
 
@@ -288,7 +307,7 @@ class BlockManager:
         return K, V
 
     def _free(self, seq) -> list[int]:
-        self.changes += 1
+        self.versions.bump()
         blocks = list(seq.block_table)
         for b in blocks:
             self.ref_cnt[b] -= 1
@@ -323,9 +342,10 @@ class BlockManager:
         writes the tables, counts, free queue or hashes) keeps the last verdict, so a 1,000-request run does not
         re-read an unchanged 512-block pool at every one of its thousands of steps.
         """
-        if self.verdicts["pool"][0] != self.changes:
-            self.verdicts["pool"] = (self.changes, self._broken())
-        codes = self.verdicts["pool"][1]
+        v = self.versions
+        if v.pool_verdict[0] != v.pool:
+            v.pool_verdict = (v.pool, self._broken())
+        codes = v.pool_verdict[1]
         for code in codes:
             self.note("problem", code)
         return list(codes)
@@ -349,10 +369,11 @@ class BlockManager:
         """The hash map and the blocks' hashes disagree: read as sorted (block, hash) pairs, the map's entries
         are not exactly the blocks carrying a hash with their hashes (an entry naming a block that carries
         another hash or none, a block listed twice, a hashed block missing from the map). Looked at again only
-        when a hash came or went since the last look (`hash_changes`)."""
-        if self.verdicts["hash"][0] != self.hash_changes:
-            self.verdicts["hash"] = (self.hash_changes, self._hashes_disagree())
-        return self.verdicts["hash"][1]
+        when a hash came or went since the last look (`versions.hashes`)."""
+        v = self.versions
+        if v.hash_verdict[0] != v.hashes:
+            v.hash_verdict = (v.hashes, self._hashes_disagree())
+        return v.hash_verdict[1]
 
     def _hashes_disagree(self) -> bool:
         """As many map entries as blocks carrying a hash, and every entry's block carries its hash: then the entries
