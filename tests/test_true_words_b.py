@@ -188,6 +188,11 @@ CASES = [
     ("byte fallback", ["--byte-fallback"], ["278 cột", "XÁC SUẤT trên 278 token"],
      ["278 columns", "PROBABILITIES over 278 tokens"], [stops, budget_adds_up]),
     ("steps 4 slots", ["--slots", "4", "--queue-limit", "3"], [], [], [admissions, budget_adds_up, step_times]),
+    ("roofline least_loaded 3", ["--replicas", "3", "--router", "least_loaded", "--clock", "roofline"],
+     ["đủ chứa mọi prompt"], ["holds every prompt"], [stops]),
+    ("disagg 2 prefill prefix cache", ["--disagg", "on", "--replicas", "3", "--prefill-replicas", "2",
+                                       "--prefix-cache", "on"],
+     ["-> chờ chỗ chạy ở đó 2.00 ms"], ["waited 2.00 ms for a slot there"], [stops]),
 ]
 
 

@@ -43,6 +43,7 @@ SAY = {
     "b3.observe_replica": "Observation: step 1 runs on replica {st[replica]}, starts at {st[start]:ms} with {lone} only{late}. The scheduler does not wait.",
     "b3.observe_late": "; {late} on the same replica",
     "b3.follow_wait_replica": "{fid} (replica {f[replica]}): ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} for a slot there.",
+    "b3.follow_wait_replica_step": "{fid} (replica {f[replica]}): ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} for the step in progress there to end (a request joins the batch at a step boundary).",
     "lim.more_steps": "… and {n:pl more step}: the step view and `--steps` show each.",
     "lim.more_decisions": "… and {n:pl more decision}: `--json` (blocks[0].data.decisions) has each.",
     "lim.more_aborts": "… and {n:pl more cancellation}: `--json` (blocks[0].data.aborts) has each.",

@@ -41,6 +41,7 @@ SAY = {
     "b3.observe_replica": "Quan sát: bước 1 chạy trên bản sao {st[replica]}, bắt đầu lúc {st[start]:ms} chỉ với {lone}{late}. Bộ lập lịch không đợi.",
     "b3.observe_late": "; {late} trên cùng bản sao",
     "b3.follow_wait_replica": "{fid} (bản sao {f[replica]}): sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ chỗ chạy ở đó {f[queue]:ms}.",
+    "b3.follow_wait_replica_step": "{fid} (bản sao {f[replica]}): sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ {f[queue]:ms} cho bước đang chạy ở đó kết thúc (yêu cầu chỉ vào lô ở ranh giới giữa hai bước).",
     "lim.more_steps": "… và {n} bước nữa: chế độ xem từng bước và `--steps` cho thấy từng bước.",
     "lim.more_decisions": "… và {n} quyết định nữa: `--json` (blocks[0].data.decisions) có từng quyết định.",
     "lim.more_aborts": "… và {n} lần hủy nữa: `--json` (blocks[0].data.aborts) có từng lần.",

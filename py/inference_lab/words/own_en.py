@@ -13,6 +13,7 @@ SAY = {
     "b3.follow_wait_lab": "{fid}: ready at {f[ready]:ms}, but its first step starts at {f[start]:ms} -> waited {f[queue]:ms} to be scheduled{why}.",
     "b3.follow_wait_lab_fine": "{fid}: ready at {f[ready]:ms3}, but its first step starts at {f[start]:ms3} -> waited {f[queue]:ms3} to be scheduled{why}.",
     "b3.why_slot": " (for a free slot)",
+    "b3.why_step_end": " (for the step in progress to end: a request joins the batch at a step boundary)",
     "b3.why_kv": " (sent back to the queue for lack of KV blocks, see below)",
     "b3.why_budget": ": in step(s) {steps} it got no share of the per-step token budget (TOKEN_BUDGET, vLLM's max_num_batched_tokens) although no running slot was missing",
     "b5.how_to_read_lab": "How to read it: the two heads give different distributions because their Q and K projections (W_Q, W_K) differ (under GQA, heads sharing one K/V still differ because their Q differs); head 0 looks most at position {d[argmax][0]}, head 1 looks most at position {d[argmax][1]}.",

@@ -13,6 +13,7 @@ SAY = {
     "b3.follow_wait_lab": "{fid}: sẵn sàng lúc {f[ready]:ms}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms} -> chờ được lập lịch {f[queue]:ms}{why}.",
     "b3.follow_wait_lab_fine": "{fid}: sẵn sàng lúc {f[ready]:ms3}, nhưng bước đầu của nó bắt đầu lúc {f[start]:ms3} -> chờ được lập lịch {f[queue]:ms3}{why}.",
     "b3.why_slot": " (chờ chỗ chạy trống)",
+    "b3.why_step_end": " (chờ bước đang chạy kết thúc: yêu cầu chỉ vào lô ở ranh giới giữa hai bước)",
     "b3.why_kv": " (bị trả về hàng đợi vì thiếu block KV, xem dưới)",
     "b3.why_budget": ": ở bước {steps} nó không được phần nào của ngân sách token mỗi bước (TOKEN_BUDGET, tức max_num_batched_tokens của vLLM) dù không thiếu chỗ chạy",
     "b5.how_to_read_lab": "Cách đọc: hai head cho phân phối khác nhau vì phép chiếu Q và K của chúng (W_Q, W_K) khác nhau (dưới GQA, các head dùng chung một K/V vẫn khác nhau vì Q khác); head 0 nhìn nhiều nhất vị trí {d[argmax][0]}, head 1 nhìn nhiều nhất vị trí {d[argmax][1]}.",

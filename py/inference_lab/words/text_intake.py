@@ -204,8 +204,9 @@ def follow_wait_line(w, d, ctx, f) -> str:
     (a note beside it names the steps where it waited for the token budget instead); elsewhere "waited … to be
     scheduled" and for what: the token budget (the steps), KV blocks, or a free slot."""
     fid = ctx.follow["id"]
+    step_end = f["queue"] > 0 and ctx.record is not None and waited_for_step_end(ctx.record, f)
     if "replica" in f:
-        return w("b3.follow_wait_replica", fid=fid, f=f)
+        return w("b3.follow_wait_replica_step" if step_end else "b3.follow_wait_replica", fid=fid, f=f)
     if ctx.seed:
         return w("b3.follow_wait", fid=fid, f=f)
     steps = budget_waits_of(ctx.record, [fid])[fid] if ctx.record else []
@@ -214,8 +215,15 @@ def follow_wait_line(w, d, ctx, f) -> str:
     elif any(k.get("request", k.get("id")) == fid for k in d.get("kv_waits", [])):
         why = w("b3.why_kv")
     else:
-        why = w("b3.why_slot") if f["queue"] else ""
+        why = w("b3.why_step_end" if step_end else "b3.why_slot") if f["queue"] else ""
     return w("b3.follow_wait_lab" + ("_fine" if fine_times(ctx) else ""), fid=fid, f=f, why=why)
+
+
+def waited_for_step_end(record, f) -> bool:
+    """No step of the request's engine (or replica) started between its `ready` and its first step: it waited only
+    for the step in progress to end (a request joins the batch at a step boundary), not for a free slot."""
+    rep = f.get("replica")
+    return not any(f["ready"] <= it["start"] < f["start"] for it in record["items"] if it.get("replica") == rep)
 
 
 def observe_replica(w, d) -> str:

@@ -207,9 +207,16 @@ def reading_line(w, policies, cfg) -> str:
     return w("b12.reading_other")
 
 
-def roofline_why(w, d, cfg) -> list[str]:
+def prompts_split(record) -> bool:
+    """Some prompt of this run ran in more than one chunk (a chunk that left part of its prompt for a later step)."""
+    return any(e["kind"] == "chunk" and e["done"] < e["total"] and not e["recompute"]
+               for it in record["items"] for e in it["events"])
+
+
+def roofline_why(w, d, cfg, record=None) -> list[str]:
     """CLOCK = roofline: why the fastest policy wins, with the run's numbers (a mixed step reads the weights
-    once; every memory-bound step reads them again)."""
+    once; every memory-bound step reads them again). `record`: the run's (continuous + chunked) run log, to tell
+    whether a tie between the continuous policies came with split prompts."""
     by = {p["policy"]: p for p in d["policies"]}
     if not all(p["served"] for p in by.values()):
         return []
@@ -227,7 +234,8 @@ def roofline_why(w, d, cfg) -> list[str]:
     if static["span"] == best and min(nochunk["span"], chunked["span"]) > best:
         lines.append(w("b12.roofline_best_static", **names))
     elif chunked["span"] == nochunk["span"]:
-        lines.append(w("b12.roofline_best_tie", **names))
+        split = record is None or prompts_split(record)
+        lines.append(w("b12.roofline_best_tie_split" if split else "b12.roofline_best_tie", **names))
     elif chunked["span"] < nochunk["span"]:
         other = min((static, nochunk), key=lambda p: p["span"])
         key = "b12.roofline_best_chunked" if chunked["steps"] < other["steps"] else "b12.roofline_best_chunked_bound"
@@ -254,7 +262,7 @@ def block12(w, d, ctx):
                           for p in d["policies"] if p["served"])
         all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
         lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
-        lines += roofline_why(w, d, ctx.cfg)
+        lines += roofline_why(w, d, ctx.cfg, ctx.record)
     if not ctx.seed:            # the notes' facts, as sentences of the block
         lines += [w("b12.batch_invariance"), *mixed_step_lines(w, ctx, d)]
     lines.append(conclusion_line(w, d, ctx, roofline))
