@@ -193,6 +193,8 @@ CASES = [
     ("disagg 2 prefill prefix cache", ["--disagg", "on", "--replicas", "3", "--prefill-replicas", "2",
                                        "--prefix-cache", "on"],
      ["-> chờ chỗ chạy ở đó 2.00 ms"], ["waited 2.00 ms for a slot there"], [stops]),
+    ("workload 40 ngram", ["--workload-requests", "40", "--spec-method", "ngram"],
+     ["Việc mọi chính sách cho cùng token đúng ở đây"], ["The same tokens under every policy hold here"], [stops]),
 ]
 
 

@@ -264,7 +264,8 @@ def block12(w, d, ctx):
         lines.append(w("b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed", parts=parts))
         lines += roofline_why(w, d, ctx.cfg, ctx.record)
     if not ctx.seed:            # the notes' facts, as sentences of the block
-        lines += [w("b12.batch_invariance"), *mixed_step_lines(w, ctx, d)]
+        greedy = d.get("same_scope") == "greedy"      # speculation: sampled tokens may differ, so greedy ones only
+        lines += [w("b12.batch_invariance_greedy" if greedy else "b12.batch_invariance"), *mixed_step_lines(w, ctx, d)]
     lines.append(conclusion_line(w, d, ctx, roofline))
     lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
