@@ -16,6 +16,10 @@ MAX_CONTEXT (24) would refuse every 128 + 32-token request with 400. Prints the 
 `lab.run` as the command line's text output calls it (narrate=False: it prints no step's words; `--narrate` for
 the page's and `--json`'s run), CPU time being the fairer figure on a shared machine, then the steps, goodput and each
 replica's share.
+
+Issue 39 (halve the CPU time) measured back to back on the shared 2-core machine at load ~7: 26.2 s CPU before,
+25.1 s after its first speed-ups (again: 26.0 against 25.3, 25.2 against 23.4); see README.en.md "Scale" for what
+they are and what is left.
 """
 from __future__ import annotations
 

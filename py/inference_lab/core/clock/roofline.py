@@ -92,11 +92,13 @@ def sampled(task: tuple) -> int:
 
 def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int) -> StepCost:
     """The cost of one step whose tasks are `work` = [(new tokens, positions already cached[, positions sampled])]."""
-    tokens = sum(w[0] for w in work)
-    attended = sum(n * p + n * (n + 1) // 2 for n, p, *_ in work)
-    past = sum(w[1] for w in work)
+    tokens = attended = past = rows = 0                  # one pass over the tasks (integers: the same sums)
+    for w in work:
+        n, p = w[0], w[1]
+        tokens, past, attended = tokens + n, past + p, attended + n * p + n * (n + 1) // 2
+        rows += w[2] if len(w) > 2 else 1                # sampled(w)
     body = shape.matmul_params - shape.head_params
-    flops = (2 * body * tokens + 2 * shape.head_params * sum(sampled(w) for w in work)
+    flops = (2 * body * tokens + 2 * shape.head_params * rows
              + 4 * shape.layers * shape.heads * shape.head_dim * attended)
     kv = shape.kv_bytes_per_token(kv_bits)
     weights = shape.matmul_params * weight_bits / 8 if work else 0

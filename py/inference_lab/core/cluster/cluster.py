@@ -134,6 +134,8 @@ class Replica:
 
     def take_transfers(self) -> None:
         """Admit arrived KV (oldest first) while a slot and blocks for all its positions are free."""
+        if not self.inbox:                       # nothing on the link (every colocated replica, most steps)
+            return
         e, bs = self.engine, self.engine.cfg.BLOCK_SIZE
         for tr in sorted((t for t in self.inbox if t.arrive <= e.now), key=lambda t: (t.arrive, t.seq.arrival)):
             if len(e.running) >= e.cfg.SLOTS or len(e.pool.free) < -(-tr.positions // bs):
@@ -221,13 +223,13 @@ class Cluster:
     def run(self) -> ClusterResult:
         for _ in range(MAX_ITERATIONS * len(self.replicas)):
             nxt = self.unrouted[0].arrival if self.unrouted else None
-            busy = [r for r in self.replicas if r.busy]
-            if nxt is not None and (not busy or nxt <= min(r.now for r in busy)):
+            busy = [r for r in self.replicas if r.engine.busy]
+            r = min(busy, key=lambda x: (x.engine.now, x.index)) if busy else None   # the earliest clock
+            if nxt is not None and (r is None or nxt <= r.engine.now):
                 self.route(self.unrouted.pop(0))
                 continue
-            if not busy:
+            if r is None:
                 break
-            r = min(busy, key=lambda x: (x.now, x.index))
             feeders = [x.now for x in busy if x.role == "prefill"] if r.role == "decode" else []
             r.limits = (nxt, *feeders)
             r.engine.iterate()

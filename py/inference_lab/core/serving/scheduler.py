@@ -106,6 +106,8 @@ def plan_tasks(running: list, budget_cap: int | None) -> list[tuple[str, object,
     tasks = [("decode", r, 1) for r in decode]
     budget = None if budget_cap is None else budget_cap - len(decode)
     for r in running:
+        if budget is not None and budget <= 0:      # the budget is spent: every later chunk would get n <= 0
+            break
         if r.num_prefill_left:
             n = r.num_prefill_left if budget is None else min(r.num_prefill_left, budget)
             if n > 0:
