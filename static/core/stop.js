@@ -6,7 +6,10 @@
 //   FALLBACK_MS and Python has not said that the Stop reached the lab's own code (worker-client.js
 //   stopSeen: a student's bare `except:` swallowed the KeyboardInterrupt), the worker is ended and
 //   started again, as below. Once Python has said so, Stop waits for the answer (on a slow or busy
-//   machine, putting the namespaces back can take longer than FALLBACK_MS), up to ANSWER_MS.
+//   machine, putting the namespaces back can take longer than FALLBACK_MS), up to ANSWER_MS; so it does
+//   while the signal is still untaken (worker-client.js stopPending: on a busy 2-core machine the worker
+//   thread can go more than FALLBACK_MS without running a Python line, and a Stop not yet taken is not a
+//   Stop swallowed; issue 41).
 // - Not isolated (a first visit before the service worker, plain http from another machine): the worker is
 //   ended and Python starts again (seconds); the message says why.
 // Emits 'stopped' {reason: 'user' | 'watchdog', patched, restarted, message} for the tools (code.js).
@@ -41,7 +44,8 @@ export function createStop(page) {
     if (store.get().inflight !== inflight) return; // the run ended meanwhile
     const { stopping } = inflight;
     stopping.waited += FALLBACK_MS;
-    if (worker.stopSeen(inflight.id) && stopping.waited < ANSWER_MS) {
+    const inHand = worker.stopSeen(inflight.id) || worker.stopPending(inflight.id);
+    if (inHand && stopping.waited < ANSWER_MS) {
       stopping.timer = setTimeout(() => fallBack(inflight), FALLBACK_MS);
       return;
     }
