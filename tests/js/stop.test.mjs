@@ -70,7 +70,7 @@ test('an answer that never comes still ends in a restart after ANSWER_MS', () =>
 });
 
 test('a worker thread too busy to take the signal is waited for, not restarted (issue 41)', () => {
-  const lab = pageWithARun(3050, 2950);   // the thread runs its next Python line ~3 s after the Stop
+  const lab = pageWithARun(2960, 2950);   // the thread runs its next Python line ~3 s after the Stop
   lab.stop.stopRun('user');
   lab.tick(FALLBACK_MS * 4);
   assert.equal(lab.restarts.length, 0);
