@@ -11,7 +11,8 @@
 //   thread can go more than FALLBACK_MS without running a Python line, and a Stop not yet taken is not a
 //   Stop swallowed; issue 41).
 // - Not isolated (a first visit before the service worker, plain http from another machine): the worker is
-//   ended and Python starts again (seconds); the message says why.
+//   ended and Python starts again (seconds); the message says why. So on Safari/WebKit even where the page is
+//   isolated: its Python worker (started from a blob: URL) gets no SharedArrayBuffer (issue 41).
 // Emits 'stopped' {reason: 'user' | 'watchdog', patched, restarted, message} for the tools (code.js).
 // Leaves out: the worker protocol (worker-client.js) and the run itself (app.js).
 
@@ -36,7 +37,8 @@ export function createStop(page) {
       page.setNote(t('stop.stopping'));
       return;
     }
-    restart(inflight, reason, 'notIsolated');
+    // An isolated page whose worker still has no interrupt buffer: WebKit does not isolate a blob: worker.
+    restart(inflight, reason, globalThis.crossOriginIsolated ? 'workerNotIsolated' : 'notIsolated');
   }
 
   // FALLBACK_MS after the interrupt, and every FALLBACK_MS after: wait while Python has the Stop in hand.
@@ -52,13 +54,15 @@ export function createStop(page) {
     restart(inflight, stopping.reason, 'ignored');
   }
 
-  // The worker ended and started again; why: 'notIsolated' | 'ignored'.
+  // The worker ended and started again; why: 'notIsolated' | 'workerNotIsolated' | 'ignored' (a stop.* word).
   function restart(inflight, reason, why) {
     if (store.get().inflight !== inflight) return; // the run ended meanwhile
     const first = reason === 'watchdog'
       ? t('app.stoppedRunEditedCode') + page.watchdogMs / 1000 + t('app.secondsPython')
       : t('app.runStoppedPython');
-    const message = first + ' ' + (why === 'ignored' ? t('stop.ignored') : t('stop.notIsolated'));
+    const because = { ignored: t('stop.ignored'), notIsolated: t('stop.notIsolated'),
+      workerNotIsolated: t('stop.workerNotIsolated') }[why];
+    const message = first + ' ' + because;
     page.restartWorker(message);
     store.emit('stopped', { reason, patched: inflight.patched, restarted: true, message });
   }
