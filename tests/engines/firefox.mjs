@@ -7,6 +7,7 @@
 //   {"op": "offline", "on"}           -> {"ok": true}            the browser's network off or on
 // Any failure answers {"ok": false, "error"}. Leaves out: the checks themselves (tests/test_browser_engines.py).
 import { createInterface } from 'node:readline';
+import process from 'node:process';
 import puppeteer from 'puppeteer-core';
 
 const browser = await puppeteer.launch({
