@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from . import bytecode, content, fonts, offline, page, pyodide
+from . import bytecode, content, fonts, offline, page, pyodide, serve
 from .common import MANIFEST, ROOT, BuildError, sha256_file
 from .wheel import build_wheel
 
@@ -103,7 +103,8 @@ def manifest_of(out: Path, pyodide_mode: str, shipped: dict[str, str], index_url
     files = file_hashes(out)
     stdlib = shipped[bytecode.STDLIB_ZIP]
     return {
-        "build": {"version": build_version(files), "caches": CACHE_NAMES},
+        "build": {"version": build_version(files), "caches": CACHE_NAMES,
+                  "coep": serve.embedder_policy(pyodide_mode)},   # sw.js and serve.py send it
         "pyodide": {"version": pyodide.PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
                     "lockFileURL": pyodide.LAB_LOCK, "packages": pyodide.LAB_PACKAGES, "files": list(shipped.values()),
                     # the standard library with its start-up modules compiled (relative to indexURL)

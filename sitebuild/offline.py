@@ -81,7 +81,7 @@ Không mở index.html bằng cách bấm đúp (file://): trình duyệt chặn
 
 Nút Dừng tức thì (https or localhost, with COOP/COEP headers): nút Dừng ngắt ngay một lần chạy (không
 phải khởi động lại Python) chỉ khi trang được "cách ly cross-origin": mở qua https hoặc localhost, với
-hai header Cross-Origin-Opener-Policy: same-origin và Cross-Origin-Embedder-Policy: credentialless.
+hai header Cross-Origin-Opener-Policy: same-origin và Cross-Origin-Embedder-Policy: require-corp.
 Lệnh "python3 -m http.server" không gửi hai header này, nhưng từ lần mở thứ hai trên cùng máy
 (localhost), service worker của bài lab tự thêm chúng. "python3 build.py serve" (trong mã nguồn) gửi
 chúng ngay. Máy khác mở http://<địa-chỉ-IP>:8000/ (không phải https) thì không có service worker, không

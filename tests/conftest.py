@@ -54,6 +54,9 @@ def pytest_collection_modifyitems(items):
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
+        if item.path.name == "test_browser_engines.py":     # its own browsers, one page each: one worker
+            item.add_marker(pytest.mark.xdist_group("browser-b"))
+            continue
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.xdist_group(browser_group(item)))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the lab (engine, golden and differential, exercises, browser),
-# installing first what they need: the Python packages in requirements-dev.txt and
-# Debian's chromium (Playwright drives it; it never downloads a browser of its own).
+# installing first what they need: the Python packages in requirements-dev.txt, the npm packages and
+# Debian's chromium, firefox-esr, webkit2gtk-driver and xvfb (Playwright, puppeteer-core and Selenium drive
+# them; none downloads a browser of its own).
 # The Python linter (ruff, configured in ruff.toml) runs before pytest: a finding fails the run.
 # Then the unit tests of the page's JavaScript modules with Node's own runner
 # (node --test tests/js/, Node 20), then the JavaScript linter (ESLint from npm: `npm ci` first when
@@ -16,9 +17,24 @@ python3 -m pip install -q -r requirements-dev.txt || {
   exit 1
 }
 
-if ! command -v chromium >/dev/null 2>&1; then
+# The browsers, from Debian (never a driver's own download): chromium (Playwright), firefox-esr (puppeteer-core
+# over WebDriver BiDi), webkit2gtk-driver (WebKitWebDriver + MiniBrowser, Selenium) and xvfb (its display).
+need=""
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
+command -v firefox-esr >/dev/null 2>&1 || need="$need firefox-esr"
+command -v WebKitWebDriver >/dev/null 2>&1 || need="$need webkit2gtk-driver"
+command -v Xvfb >/dev/null 2>&1 || need="$need xvfb"
+if [ -n "$need" ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -q && $sudo apt-get install -y -q chromium || echo "warning: chromium not installed; browser tests will fail" >&2
+  # shellcheck disable=SC2086
+  $sudo apt-get update -q && $sudo apt-get install -y -q $need || echo "warning:$need not installed; browser tests will fail" >&2
+fi
+
+# The npm packages (package.json and its lockfile): ESLint, and puppeteer-core, which drives Firefox in
+# tests/test_browser_engines.py (it never downloads a browser; PUPPETEER_SKIP_DOWNLOAD for good measure).
+export PUPPETEER_SKIP_DOWNLOAD=1
+if [ ! -d node_modules/puppeteer-core ] && command -v npm >/dev/null 2>&1; then
+  npm ci --silent --no-audit --no-fund >/dev/null || echo "warning: npm ci failed; the Firefox tests will fail" >&2
 fi
 
 # Offline machines: use a local mirror of the Pyodide files when one sits beside the repo.

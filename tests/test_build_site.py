@@ -134,7 +134,8 @@ def test_module_imports_carry_the_page_version(site):
 # ── one build version and one set of cache names (build.py) for worker.js, pyc-cache.js and sw.js ──
 def test_build_version_and_cache_names_come_from_build_py_only(site):
     manifest = json.loads((site / "build-info.json").read_text())
-    assert manifest["build"] == {"version": sitebuild.build_version(manifest["files"]), "caches": sitebuild.CACHE_NAMES}
+    assert manifest["build"] == {"version": sitebuild.build_version(manifest["files"]), "caches": sitebuild.CACHE_NAMES,
+                                 "coep": "require-corp"}   # a vendored build: sitebuild/serve.py embedder_policy
     assert re.fullmatch(r"[0-9a-f]{16}", manifest["build"]["version"])
     for name in ("static/worker/worker.js", "static/worker/pyc-cache.js", "static/worker/sw.js"):
         source = (ROOT / name).read_text()

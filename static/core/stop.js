@@ -6,9 +6,13 @@
 //   FALLBACK_MS and Python has not said that the Stop reached the lab's own code (worker-client.js
 //   stopSeen: a student's bare `except:` swallowed the KeyboardInterrupt), the worker is ended and
 //   started again, as below. Once Python has said so, Stop waits for the answer (on a slow or busy
-//   machine, putting the namespaces back can take longer than FALLBACK_MS), up to ANSWER_MS.
+//   machine, putting the namespaces back can take longer than FALLBACK_MS), up to ANSWER_MS; so it does
+//   while the signal is still untaken (worker-client.js stopPending: on a busy 2-core machine the worker
+//   thread can go more than FALLBACK_MS without running a Python line, and a Stop not yet taken is not a
+//   Stop swallowed; issue 41).
 // - Not isolated (a first visit before the service worker, plain http from another machine): the worker is
-//   ended and Python starts again (seconds); the message says why.
+//   ended and Python starts again (seconds); the message says why. So on Safari/WebKit even where the page is
+//   isolated: its Python worker (started from a blob: URL) gets no SharedArrayBuffer (issue 41).
 // Emits 'stopped' {reason: 'user' | 'watchdog', patched, restarted, message} for the tools (code.js).
 // Leaves out: the worker protocol (worker-client.js) and the run itself (app.js).
 
@@ -33,7 +37,8 @@ export function createStop(page) {
       page.setNote(t('stop.stopping'));
       return;
     }
-    restart(inflight, reason, 'notIsolated');
+    // An isolated page whose worker still has no interrupt buffer: WebKit does not isolate a blob: worker.
+    restart(inflight, reason, globalThis.crossOriginIsolated ? 'workerNotIsolated' : 'notIsolated');
   }
 
   // FALLBACK_MS after the interrupt, and every FALLBACK_MS after: wait while Python has the Stop in hand.
@@ -41,20 +46,23 @@ export function createStop(page) {
     if (store.get().inflight !== inflight) return; // the run ended meanwhile
     const { stopping } = inflight;
     stopping.waited += FALLBACK_MS;
-    if (worker.stopSeen(inflight.id) && stopping.waited < ANSWER_MS) {
+    const inHand = worker.stopSeen(inflight.id) || worker.stopPending(inflight.id);
+    if (inHand && stopping.waited < ANSWER_MS) {
       stopping.timer = setTimeout(() => fallBack(inflight), FALLBACK_MS);
       return;
     }
     restart(inflight, stopping.reason, 'ignored');
   }
 
-  // The worker ended and started again; why: 'notIsolated' | 'ignored'.
+  // The worker ended and started again; why: 'notIsolated' | 'workerNotIsolated' | 'ignored' (a stop.* word).
   function restart(inflight, reason, why) {
     if (store.get().inflight !== inflight) return; // the run ended meanwhile
     const first = reason === 'watchdog'
       ? t('app.stoppedRunEditedCode') + page.watchdogMs / 1000 + t('app.secondsPython')
       : t('app.runStoppedPython');
-    const message = first + ' ' + (why === 'ignored' ? t('stop.ignored') : t('stop.notIsolated'));
+    const because = { ignored: t('stop.ignored'), notIsolated: t('stop.notIsolated'),
+      workerNotIsolated: t('stop.workerNotIsolated') }[why];
+    const message = first + ' ' + because;
     page.restartWorker(message);
     store.emit('stopped', { reason, patched: inflight.patched, restarted: true, message });
   }

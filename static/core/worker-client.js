@@ -154,5 +154,12 @@ export function createWorkerClient(handlers) {
     return stopView !== null && stopView.length > 3 && Atomics.load(stopView, 3) === id;
   }
 
-  return { start, run, render, stop, interrupt, stopSeen, canInterrupt: () => stopView !== null };
+  // True while the Stop of run `id` is written but Python has not yet taken the signal (it sets [0] back to 0
+  // at its next line): the worker thread has not run a Python line since (a starved thread on a busy
+  // machine), so nothing says yet that the Stop was swallowed.
+  function stopPending(id) {
+    return stopView !== null && Atomics.load(stopView, 1) === id && Atomics.load(stopView, 0) !== 0;
+  }
+
+  return { start, run, render, stop, interrupt, stopSeen, stopPending, canInterrupt: () => stopView !== null };
 }

@@ -21,16 +21,17 @@
 // - fetch: a file of the build (query string ignored, "./" = index.html) comes from the cache, if its
 //   sha256 is still the build's (else it is fetched again); anything else goes to the network untouched.
 // - cross-origin isolation (the coi-serviceworker technique): the page (a navigation) it serves carries
-//   Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: credentialless, and a CDN
+//   Cross-Origin-Opener-Policy: same-origin and the build's Cross-Origin-Embedder-Policy (BUILD.coep), and a CDN
 //   file Cross-Origin-Resource-Policy: cross-origin, so a page it serves is crossOriginIsolated
 //   and Stop interrupts a run instead of restarting Python (static/core/stop.js). GitHub Pages cannot
 //   send these headers itself. Unlike coi-serviceworker, the page is NOT reloaded when this worker
 //   first takes it over: it registers after the first run (its precache must not compete with
 //   Pyodide's download), and a reload then would start Python a second time on the first visit (~4 s)
 //   and drop what the student did meanwhile. So the first visit stops by restarting Python (its message
-//   says why); every later visit is isolated. "credentialless" rather than "require-corp": a
-//   --pyodide cdn build's CDN needs no CORP header (Safari, which lacks it, stays unisolated: Stop
-//   restarts Python there).
+//   says why); every later visit is isolated. BUILD.coep is sitebuild/serve.py embedder_policy():
+//   "require-corp" for a build that serves every file itself (Safari/WebKit honour it, not
+//   "credentialless"), "credentialless" for a --pyodide cdn build (its CDN sends no CORP header; Safari
+//   stays unisolated there: Stop restarts Python).
 'use strict';
 
 const BUILD = null; // @build: replaced by build.py
@@ -143,7 +144,7 @@ async function answer(request, key) {
 function isolated(response, key, headOnly) {
   const headers = new Headers(response.headers);
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-  headers.set('Cross-Origin-Embedder-Policy', 'credentialless');
+  headers.set('Cross-Origin-Embedder-Policy', BUILD.coep || 'credentialless');
   if (new URL(key).origin !== self.location.origin) headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
   return new Response(headOnly ? null : response.body, {
     status: response.status, statusText: response.statusText, headers,

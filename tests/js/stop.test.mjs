@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { createStop, FALLBACK_MS, ANSWER_MS } from '../../static/core/stop.js';
 
 // A page with one run in flight; `seenAfter`: the ms after the interrupt when Python says it has the Stop
-// in hand (worker-client.js stopSeen), null for never (a bare `except:` swallowed it).
-function pageWithARun(seenAfter) {
+// in hand (worker-client.js stopSeen), null for never (a bare `except:` swallowed it); `takenAfter`: the ms
+// when the worker's Python takes the signal at all (worker-client.js stopPending until then: a starved thread).
+function pageWithARun(seenAfter, takenAfter = 0) {
   let now = 0;
   const inflight = { id: 7, patched: true };
   let state = { inflight };
@@ -18,6 +19,7 @@ function pageWithARun(seenAfter) {
   const worker = {
     interrupt: (id) => id === 7,
     stopSeen: (id) => id === 7 && seenAfter !== null && now >= seenAfter,
+    stopPending: (id) => id === 7 && now < takenAfter,
   };
   const page = {
     store, worker, watchdogMs: 8000,
@@ -62,6 +64,25 @@ test('an answer that never comes still ends in a restart after ANSWER_MS', () =>
   const lab = pageWithARun(0);
   lab.stop.stopRun('user');
   lab.tick(ANSWER_MS - FALLBACK_MS);
+  assert.equal(lab.restarts.length, 0);
+  lab.tick(FALLBACK_MS);
+  assert.equal(lab.restarts.length, 1);
+});
+
+test('a worker thread too busy to take the signal is waited for, not restarted (issue 41)', () => {
+  const lab = pageWithARun(2960, 2950);   // the thread runs its next Python line ~3 s after the Stop
+  lab.stop.stopRun('user');
+  lab.tick(FALLBACK_MS * 4);
+  assert.equal(lab.restarts.length, 0);
+  lab.answer();
+  lab.tick(ANSWER_MS);
+  assert.equal(lab.restarts.length, 0);
+});
+
+test('a signal taken and then swallowed still restarts at the next check', () => {
+  const lab = pageWithARun(null, 1500);   // taken at 1.5 s, never in the lab's hands
+  lab.stop.stopRun('user');
+  lab.tick(FALLBACK_MS);
   assert.equal(lab.restarts.length, 0);
   lab.tick(FALLBACK_MS);
   assert.equal(lab.restarts.length, 1);

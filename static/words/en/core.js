@@ -94,5 +94,6 @@ export default {
   'stop.ready': 'Stopped. Python is still ready: press Run to run again.',
   'stop.kept': 'Python did not have to restart: the values, the edited code and the last run’s output are kept.',
   'stop.notIsolated': '(This page is not cross-origin isolated — a first visit, or plain http from another machine — so Stop has to restart Python; from the next visit, over https or localhost, Stop is instant.)',
+  'stop.workerNotIsolated': '(The page is cross-origin isolated, but this browser (Safari/WebKit) gives the worker that runs Python no SharedArrayBuffer, so Stop has to restart Python (seconds). Chrome, Edge and Firefox stop instantly.)',
   'stop.ignored': '(The run did not end within 1 second of the KeyboardInterrupt — perhaps a bare except: in the code swallowed it — so Python was restarted.)',
 };

@@ -94,5 +94,6 @@ export default {
   'stop.ready': 'Đã dừng. Python vẫn sẵn sàng: bấm Chạy để chạy lại.',
   'stop.kept': 'Python không phải khởi động lại: các giá trị, mã đã sửa và kết quả lần chạy trước vẫn giữ nguyên.',
   'stop.notIsolated': '(Trang này không được cách ly cross-origin — lần mở đầu tiên, hoặc http từ máy khác — nên Dừng phải khởi động lại Python; từ lần mở sau, qua https hoặc localhost, Dừng là tức thì.)',
+  'stop.workerNotIsolated': '(Trang đã được cách ly cross-origin, nhưng trình duyệt này (Safari/WebKit) không cho worker chạy Python dùng SharedArrayBuffer, nên Dừng phải khởi động lại Python (vài giây). Chrome, Edge và Firefox dừng tức thì.)',
   'stop.ignored': '(Lần chạy không dừng trong 1 giây sau KeyboardInterrupt — có thể một except: trơn trong mã đã nuốt nó — nên Python được khởi động lại.)',
 };

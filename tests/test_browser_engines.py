@@ -1,0 +1,277 @@
+"""Every browser a student opens (issue 41): one table of checks, run in Chromium (Playwright), Firefox ESR
+(puppeteer-core over WebDriver BiDi) and WebKitGTK, Safari's engine (Selenium + WebKitWebDriver on Xvfb).
+
+Each engine opens the lab once, on its own cross-origin isolated server (COOP same-origin, COEP require-corp:
+sitebuild/serve.py), and the checks of CHECKS run in order on that one page (addresses applied in place, as the
+back button does): the first visit to ready, Run (the panels print what the command line prints), a changed
+constant, an address with constants, the English edition, the roofline and cluster charts drawn with their text
+alternatives, a code view and an edited run (a link's edit, run by its button), the step slider by keyboard, Stop
+on a looping edit (in the same Python where the page is isolated; else a restart whose message says why), a
+reload with the server shut down (the service worker serves the lab, Python runs), and no page error. The seconds
+each check took are printed per engine (`-s`, and in the summary's slowest waits: pytest --durations).
+A missing browser fails the run under LAB_REQUIRE_BROWSER=1 (CI) and skips otherwise, saying why.
+"""
+from __future__ import annotations
+
+import base64
+import inspect
+import json
+import os
+import re
+import time
+
+import pytest
+
+from edits import GREEDY
+from lab_browser import READY_MS, RUN_MS, cli_sections, engine_text
+from lab_engines import Chromium, Firefox, WebKit, missing, wait_for
+from lab_site import RecordingServer
+
+pytestmark = pytest.mark.browser
+
+READY_S, RUN_S = READY_MS / 1000, RUN_MS / 1000
+VIETNAMESE = re.compile(r"[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF]")
+STATUS = "() => document.querySelector('[data-status]')?.dataset.status ?? ''"
+# Each numbered panel's heading and printed lines (WebKit's innerText of a <pre> keeps its last newline: dropped).
+PANELS = """() => [...document.querySelectorAll('[data-block]')].filter((p) => /^\\d+$/.test(p.dataset.block))
+  .map((p) => [p.querySelector(':scope > summary').innerText,
+               ...p.querySelector(':scope > pre').innerText.replace(/\\n$/, '').split('\\n')])"""
+CLICK = "(css) => { document.querySelector(css).click(); return true; }"
+# Apply an address the way back/forward does (static/core/address.js), counting the page's runs before.
+VISIT = """(url) => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate')); return true; }"""
+# Every status the page changes to from now on (window.__labSeen), and the first of `wanted` among them.
+RECORD = """() => {
+  const status = () => document.querySelector('[data-status]')?.dataset.status;
+  window.__labSeen = [];
+  window.__labLast = status();
+  if (!window.__labObserver) {
+    window.__labObserver = new MutationObserver(() => {
+      const now = status();
+      if (now !== window.__labLast) { window.__labLast = now; window.__labSeen.push(now); }
+    });
+    window.__labObserver.observe(document.documentElement,
+      { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  }
+  return true;
+}"""
+SEEN = "(w) => window.__labSeen.find((s) => new RegExp(`^(${w})$`).test(s)) ?? null"
+LOOP = ("def plan_tasks(running, budget_cap):\n    import sys\n    f = sys._getframe()\n"
+        '    while not {"progress", "stop_seen"} <= f.f_locals.keys(): f = f.f_back\n'
+        '    f.f_locals["progress"]("chunked", 4242, 0, 1)\n    while True:\n        pass\n')
+
+LINK_CODE_READY = "() => Boolean(document.querySelector('[data-action=\"run-link-code\"]:not([disabled])'))"
+INSIDE_LOOP = "() => /4242/.test(document.getElementById('status-detail')?.textContent)"   # LOOP said it runs
+
+
+def patch_param(patches: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(patches).encode()).decode().rstrip("=")
+
+
+class Visit:
+    """One engine's open page of the lab, its server and the seconds each check took."""
+
+    def __init__(self, driver, server):
+        self.driver, self.server, self.seconds = driver, server, {}
+
+    def status_is(self, wanted: str, timeout: float) -> str:
+        return wait_for(self.driver, f"(w) => new RegExp(`^(${{w}})$`).test(({STATUS})()) && ({STATUS})()",
+                        wanted, timeout)
+
+    def click(self, css: str):
+        self.driver.js(CLICK, css)
+
+    def after(self, action: str, arg, wanted: str) -> str:
+        """Do `action` (a function's source) in the page, then wait until the status it sets becomes one of
+        `wanted`: every status set after the action is recorded (RECORD), so a "done" left by the last run
+        never answers for this one."""
+        self.driver.js(RECORD)
+        self.driver.js(action, arg)
+        return wait_for(self.driver, SEEN, wanted, RUN_S)
+
+    def visit(self, query: str, runs: bool = True) -> str | None:
+        """Apply home + query in place; the final status of the run it asks for (runs=True), else the status
+        once the address is applied (no run: a bare address shows ready, as a first visit)."""
+        self.status_is("ready|done|error", READY_S)
+        if runs:
+            return self.after(VISIT, self.server.url + query, "done|error")
+        self.driver.js(VISIT, self.server.url + query)
+        return self.status_is("ready|done|error", RUN_S)
+
+    def run(self) -> str:
+        return self.after(CLICK, '[data-action="run"]', "done|error")
+
+    def panels(self) -> dict:
+        return dict(enumerate(self.driver.js(PANELS), start=1))
+
+
+def assert_shows(visit: Visit, config: dict):
+    want = cli_sections(engine_text(config))
+    shown = visit.panels()
+    for n in range(1, 14):
+        assert shown[n] == want[n], f"{visit.driver.name}: panel {n} differs from the command line for {config}"
+
+
+# ── the checks, in the order they run on each engine's one page ─────────────
+def first_visit(v: Visit):
+    v.driver.goto(v.server.url)
+    v.status_is("ready", READY_S)
+
+
+def run_default(v: Visit):
+    assert v.run() == "done"
+    assert_shows(v, {})
+
+
+def changed_constant(v: Visit):
+    v.driver.js("""() => { const el = document.querySelector('[data-constant="SLOTS"]');
+      el.closest('details')?.setAttribute('open', ''); el.value = '3';
+      el.dispatchEvent(new Event('input', { bubbles: true })); el.dispatchEvent(new Event('change', { bubbles: true }));
+      return true; }""")
+    assert v.run() == "done"
+    assert_shows(v, {"SLOTS": 3})
+    assert v.driver.js("() => document.querySelectorAll('[data-block] .changed').length") > 0   # old → new marks
+
+
+def address_with_constants(v: Visit):
+    assert v.visit("?QUEUE_LIMIT=2&SLOTS=3") == "done"
+    assert_shows(v, {"QUEUE_LIMIT": 2, "SLOTS": 3})
+    assert v.driver.js("() => document.querySelector('[data-constant=\"QUEUE_LIMIT\"]').value") == "2"
+
+
+# The panels' text, once the page is in `lang` and shows the words of that language (a switch re-renders the last
+# run in place: the worker is asked to `render`, the status need not change).
+PANELS_IN = """([lang, vietnamese]) => {
+  if (document.documentElement.lang !== lang) return null;
+  const text = [...document.querySelectorAll('[data-block] > pre')].map((p) => p.innerText).join('\\n');
+  return new RegExp(vietnamese, 'u').test(text) === (lang === 'vi') ? text : null;
+}"""
+
+
+def english_edition(v: Visit):
+    v.visit("?lang=en", runs=False)
+    text = wait_for(v.driver, PANELS_IN, ["en", VIETNAMESE.pattern], RUN_S)
+    assert "TTFT" in text and not VIETNAMESE.search(text)
+    v.visit("?lang=vi", runs=False)
+    wait_for(v.driver, PANELS_IN, ["vi", VIETNAMESE.pattern], RUN_S)
+
+
+CHART_DRAWN = """([name, block]) => {
+  const root = document.querySelector(`[data-block="${block}"] [data-chart="${name}"]`);
+  const svg = root && !root.dataset.empty && root.querySelector('svg[role="img"]');
+  if (!svg || !svg.querySelector('[data-mark]')) return null;
+  return { label: svg.getAttribute('aria-label'), alt: root.querySelector('.chart-alt')?.textContent.trim(),
+           caption: root.querySelector('figcaption')?.innerText.trim() };
+}"""
+
+
+def charts(v: Visit):
+    for query, places in (("?CLOCK=roofline", [("roofline", 10)]),
+                          ("?REPLICAS=3&DISAGG=on&PREFILL_REPLICAS=1", [("cluster-view", 3), ("cluster", 11)])):
+        assert v.visit(query) == "done"
+        for name, block in places:
+            v.driver.js(f"() => {{ document.querySelector('[data-block=\"{block}\"]').open = true; }}")
+            drawn = wait_for(v.driver, CHART_DRAWN, [name, block], RUN_S)
+            assert len(drawn["label"] or "") > 20 and drawn["alt"] and drawn["caption"], (name, drawn)
+
+
+def code_view_and_edited_run(v: Visit):
+    from inference_lab.entrypoints import patch
+    from inference_lab.entrypoints.lab import run
+    from inference_lab.words.blocks import SourceRef
+    v.visit("", runs=False)
+    v.driver.js("() => { const d = document.querySelector('[data-code-for=\"3\"]'); d.open = true; }")
+    source = inspect.getsource(SourceRef("scheduler", "plan_tasks").resolve()).rstrip("\n")
+    assert source in v.driver.js("() => document.querySelector('[data-code-for=\"3\"]').textContent")
+    assert v.visit("?PATCH=" + patch_param({"sampler.sample": GREEDY}), runs=False) in ("ready", "done")
+    wait_for(v.driver, LINK_CODE_READY, None, RUN_S)
+    assert v.after(CLICK, '[data-action="run-link-code"]', "done|error") == "done"
+    wait_for(v.driver, "() => document.querySelectorAll('[data-block] > summary [data-edited-code]').length === 13",
+             None, RUN_S)
+    want = cli_sections(patch.run(patch.units_of({"sampler.sample": GREEDY}), run, None)[0].to_text())
+    assert v.panels()[8][1:] == want[8][1:]
+
+
+def step_slider_by_keyboard(v: Visit):
+    v.visit("", runs=False)
+    assert v.run() == "done"
+    slider = "[data-step-slider]"
+    v.driver.js(f"() => document.querySelector('{slider}').scrollIntoView()")
+    v.driver.press(slider, "Home")
+    wait_for(v.driver, f"() => document.querySelector('{slider}').getAttribute('aria-valuenow') === '1'", None, 10)
+    before = v.driver.js("() => document.querySelector('[data-step-view]').textContent")
+    v.driver.press(slider, "ArrowRight")
+    wait_for(v.driver, f"() => document.querySelector('{slider}').getAttribute('aria-valuenow') === '2'", None, 10)
+    assert v.driver.js("() => document.querySelector('[data-step-view]').textContent") != before
+
+
+def stop_looping_edit(v: Visit):
+    isolated = v.driver.js("() => crossOriginIsolated")
+    webkit = v.driver.name == "webkit"     # its blob: worker gets no SharedArrayBuffer even on an isolated page
+    assert v.visit("?PATCH=" + patch_param({"scheduler.plan_tasks": LOOP}), runs=False) in ("ready", "done")
+    wait_for(v.driver, LINK_CODE_READY, None, RUN_S)
+    v.click('[data-action="run-link-code"]')
+    wait_for(v.driver, INSIDE_LOOP, None, RUN_S)
+    assert v.after(CLICK, '[data-action="stop"]', "ready") == "ready"
+    note = v.driver.js("() => document.getElementById('action-note').innerText")
+    if isolated and not webkit:
+        assert "không phải khởi động lại" in note, note          # interrupted in the same Python
+    elif isolated:
+        assert "không cho worker chạy Python dùng SharedArrayBuffer" in note, note   # restarted, says why
+        v.status_is("ready", READY_S)
+    else:
+        assert "không được cách ly cross-origin" in note, note   # restarted, and says why
+    v.visit("", runs=False)
+    assert v.run() == "done"
+    assert v.driver.js("() => document.querySelectorAll('[data-edited-code]').length") == 0
+
+
+SW_ACTIVE = """async () => { const r = await navigator.serviceWorker.getRegistration();
+  return Boolean(r && r.active && r.active.state === 'activated' && navigator.serviceWorker.controller); }"""
+
+
+def offline_reload(v: Visit):
+    wait_for(v.driver, SW_ACTIVE, None, RUN_S * 2)
+    v.server.close()                                 # the network is gone: only the service worker answers
+    v.driver.goto(v.server.url)
+    v.status_is("ready|done", READY_S)
+    assert v.driver.js("() => crossOriginIsolated") is True       # a visit the service worker served
+    assert v.run() == "done"
+    assert_shows(v, {})
+
+
+def no_page_errors(v: Visit):
+    assert v.driver.errors() == []
+
+
+CHECKS = [first_visit, run_default, changed_constant, address_with_constants, english_edition, charts,
+          code_view_and_edited_run, step_slider_by_keyboard, stop_looping_edit, offline_reload, no_page_errors]
+ENGINES = ["chromium", "firefox", "webkit"]
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request, site):
+    name = request.param
+    reason = missing(name)
+    if reason:
+        if os.environ.get("LAB_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"LAB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    server = RecordingServer(site)                   # its own: the offline check shuts it down
+    if name == "chromium":
+        driver = Chromium(request.getfixturevalue("chromium"))
+    else:
+        driver = Firefox() if name == "firefox" else WebKit()
+    visit = Visit(driver, server)
+    yield visit
+    print(f"\n{name} {driver.version}: " + ", ".join(f"{k} {s:.1f} s" for k, s in visit.seconds.items()))
+    driver.close()
+    server.close()
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=[c.__name__ for c in CHECKS])
+def test_in_every_engine(engine, check):
+    if check is not first_visit and "first_visit" not in engine.seconds:
+        pytest.fail("the page never reached ready")
+    start = time.monotonic()
+    check(engine)
+    engine.seconds[check.__name__] = time.monotonic() - start
