@@ -25,7 +25,6 @@ Goals (issue 39): heap ≤ 300 MB, ≤ 30,000 elements, a scrub < 50 ms a step. 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -108,7 +107,7 @@ def scrub(page, steps: int = 20) -> float | None:
     return (time.perf_counter() - start) * 1000 / steps
 
 
-def measure(browser, url: str) -> dict:
+def measure(browser, url: str, shots: Path | None = None) -> dict:
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.add_init_script(PROBE)
     page = context.new_page()
@@ -130,6 +129,12 @@ def measure(browser, url: str) -> dict:
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         out.update(heap=metrics["JSHeapUsedSize"], nodes=int(metrics["Nodes"]), **page.evaluate(DOM))
         out["scrub_ms"] = scrub(page)
+        if shots:  # the charts that grow with the run, to look at
+            shots.mkdir(parents=True, exist_ok=True)
+            for name in ("kv-blocks", "timeline", "cluster-view", "roofline"):
+                chart = page.locator(f'[data-chart="{name}"]').first
+                if chart.count():
+                    chart.screenshot(path=str(shots / f"{name}.png"))
     except Exception as exc:  # a crashed tab or a timeout: say so, with what was measured
         out["failed"] = "tab crashed" if crashed else f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
     context.close()
@@ -156,6 +161,7 @@ def main(argv=None) -> int:
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="a built site (python3 build.py)")
     parser.add_argument("--requests", type=int, action="append", help="WORKLOAD_REQUESTS (repeatable; 1000)")
     parser.add_argument("--replicas", type=int, default=8)
+    parser.add_argument("--shots", type=Path, help="a folder for screenshots of the long charts (per size)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
     server, url = serve(args.dist.resolve())
@@ -164,7 +170,8 @@ def main(argv=None) -> int:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for requests in args.requests or [1000]:
                 cli = cli_seconds(requests, args.replicas)
-                show(requests, args.replicas, cli, measure(browser, url + address(requests, args.replicas)))
+                show(requests, args.replicas, cli, measure(browser, url + address(requests, args.replicas),
+                                                          args.shots / str(requests) if args.shots else None))
             browser.close()
     finally:
         server.shutdown()

@@ -212,6 +212,7 @@ export default {
   'chart.duringInputPreparation': 'during input preparation',
   'chart.followedRequest': 'The followed request {id} was rejected {code} {where}, so there are no {what}.',
   'chart.setFollowServedRequest': ' Set FOLLOW to a served request ({others}) and run again to see them.',
+  'chart.altMoreRows': '… and {more} more rows (the table lists the first {shown}; the step navigator shows each step).',
   'chart.useArrowKeysReadEach': ' Use the arrow keys to read each part, Esc to hide.',
   'chart.chartWiderThanFrame': 'The chart is wider than its frame: scroll sideways to see all of it →',
 

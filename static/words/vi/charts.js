@@ -212,6 +212,7 @@ export default {
   'chart.duringInputPreparation': 'ở bước chuẩn bị đầu vào',
   'chart.followedRequest': 'Yêu cầu theo dõi {id} bị từ chối {code} {where} nên không có {what}.',
   'chart.setFollowServedRequest': ' Chọn FOLLOW là một yêu cầu được phục vụ ({others}) rồi chạy lại để xem.',
+  'chart.altMoreRows': '… và {more} hàng nữa (bảng chỉ ghi {shown} hàng đầu; bộ điều hướng bước cho xem từng bước).',
   'chart.useArrowKeysReadEach': ' Dùng phím mũi tên để đọc từng phần, Esc để ẩn.',
   'chart.chartWiderThanFrame': 'Biểu đồ rộng hơn khung: kéo ngang để xem hết →',
 
