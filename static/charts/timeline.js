@@ -60,6 +60,8 @@ function layout(data, report, chart) {
   };
 }
 
+const STEP_LINES = 400; // steps up to which each step's start is a faint dashed line
+
 // ── legend ───────────────────────────────────────────────────────────────────
 function legendItems(k) {
   const aborted = [...k.served.values()].some((r) => r.status === 'aborted');
@@ -97,7 +99,8 @@ function drawTimeAxis(svg, k) {
   const grid = ticks(0, k.end / 1000, Math.max(2, Math.floor((plotRight - LEFT) / 70)));
   svg.append(xGrid((v) => x(v * 1000), TOP, axisY, grid.values));
   const stepLines = s('g', { class: 'grid', 'aria-hidden': 'true' });
-  for (const st of steps) {
+  // a faint line per step boundary up to STEP_LINES steps; beyond, they would fill the frame (issue 39)
+  for (const st of steps.length <= STEP_LINES ? steps : []) {
     stepLines.append(s('line',
       { x1: round(x(st.start)), x2: round(x(st.start)), y1: TOP, y2: axisY, 'stroke-dasharray': '2 3' }));
   }

@@ -368,6 +368,7 @@ export default {
   'chart.roofline.ridgeLabelShort': 'ridge {ridge}',
   'chart.roofline.peakLabel': 'peak {peak}',
   'chart.roofline.ridgeDetail': 'Ridge point: {peakA} ÷ {bwA} = {ridge} FLOPs per byte (datasheet peak: {ridgeP}). A step with fewer FLOPs per byte is memory-bound: adding tokens to it costs almost no time up to this point.',
+  'chart.roofline.sameSpot': ' (and {others} other steps on this spot)',
   'chart.roofline.pointDetail': 'Step {n}: {what} · {gflop}, {gb} read/written · {intensity} FLOP/byte → {bound} · {ms} ms · {perf}',
   'chart.roofline.decodeN': 'decode ×{n}',
   'chart.roofline.prefillN': 'prefill {n} tok',

@@ -368,6 +368,7 @@ export default {
   'chart.roofline.ridgeLabelShort': 'gãy {ridge}',
   'chart.roofline.peakLabel': 'đỉnh {peak}',
   'chart.roofline.ridgeDetail': 'Điểm gãy: {peakA} ÷ {bwA} = {ridge} FLOP mỗi byte (theo đỉnh datasheet: {ridgeP}). Bước có ít FLOP mỗi byte hơn thì bị giới hạn bởi bộ nhớ: thêm token vào bước gần như không tốn thêm thời gian cho tới điểm này.',
+  'chart.roofline.sameSpot': ' (cùng chỗ với {others} bước khác)',
   'chart.roofline.pointDetail': 'Bước {n}: {what} · {gflop}, {gb} đọc/ghi · {intensity} FLOP/byte → {bound} · {ms} ms · {perf}',
   'chart.roofline.decodeN': 'decode ×{n}',
   'chart.roofline.prefillN': 'prefill {n} token',
