@@ -46,9 +46,10 @@ function layout(data, report, chart) {
   const shortest = Math.max(1, Math.min(...steps.map((st) => st.end - st.start)));
   const minPlot = steps.length ? (end / shortest) * MIN_STEP_PX : 0;
   const width = Math.max(chart.width, Math.min(LEFT + RIGHT + minPlot, 6000));
-  const ids = trace.length ? trace.map((r) => String(r.id)) : [...served.keys(), ...rejected.keys()];
+  const allIds = trace.length ? trace.map((r) => String(r.id)) : [...served.keys(), ...rejected.keys()];
+  const ids = lanesShown(allIds, report.follow && String(report.follow.id));
   return {
-    chart, steps, served, rejected, trace, ids, end, width,
+    chart, steps, served, rejected, trace, ids, allIds, end, width,
     preemptions: Array.isArray(data.preemptions) ? data.preemptions : [],
     follow: report.follow && report.follow.id,
     colourOf: requestColours(report),
@@ -61,6 +62,17 @@ function layout(data, report, chart) {
 }
 
 const STEP_LINES = 400; // steps up to which each step's start is a faint dashed line
+const MAX_LANES = 48;   // request lanes drawn at most
+
+// The requests given a lane: all of them up to MAX_LANES; beyond (a 1,000-request run), the first MAX_LANES in
+// REQUESTS order with the followed request in the last lane if it is not among them (issue 39: the document grows
+// with the screen, not with the run; the note under the caption says so).
+function lanesShown(ids, follow) {
+  if (ids.length <= MAX_LANES) return ids;
+  const shown = ids.slice(0, MAX_LANES);
+  if (follow && !shown.includes(follow) && ids.includes(follow)) shown[MAX_LANES - 1] = follow;
+  return shown;
+}
 
 // ── legend ───────────────────────────────────────────────────────────────────
 function legendItems(k) {
@@ -290,7 +302,7 @@ function textAlternative(k) {
   chart.table(t('chart.timeline.requestsTimeline'), [
     t('chart.timeline.request'), t('chart.timeline.arrives2'), t('chart.timeline.ready2'), t('chart.timeline.starts2'),
     t('chart.timeline.firstToken3'), t('chart.timeline.finished'), t('chart.timeline.outcome'),
-  ], k.ids.map((id) => requestRow(k, id)));
+  ], k.allIds.map((id) => requestRow(k, id)));
   chart.table(t('chart.timeline.schedulerSSteps'),
     [t('chart.timeline.step'), t('chart.timeline.startMs'), t('chart.timeline.endMs'), t('chart.timeline.work')],
     k.steps.map((st, i) => [String(i + 1), ms(st.start), ms(st.end), (st.tasks || []).map(taskWords).join(', ')]));
@@ -321,6 +333,9 @@ export function render(data, report, opts = {}) {
   const chart = new ChartBuilder(NAME, t('chart.timeline.timelineOneLanePer'), opts.width);
   const k = layout(data, report, chart);
   chart.legend(legendItems(k));
+  if (k.ids.length < k.allIds.length) {
+    chart.note(t('chart.timeline.lanesShown', { shown: k.ids.length, total: k.allIds.length }));
+  }
   const svg = chart.svg(k.width, k.height, summary(k));
   drawTimeAxis(svg, k);
   const preemptBy = new Map();

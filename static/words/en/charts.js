@@ -253,6 +253,7 @@ export default {
   'chart.timeline.firstToken2': ', first token {first}',
   'chart.timeline.preemptedTimes': '; preempted {nMyPreempts} times.',
   'chart.timeline.requestsTimeline': 'The requests on the timeline (simulated ms)',
+  'chart.timeline.lanesShown': 'Only {shown} of {total} requests are drawn (in REQUESTS order, the followed one included): a lane per request would run far past the screen; block [11] and the step navigator show the others.',
   'chart.timeline.request': 'Request',
   'chart.timeline.arrives2': 'Arrives',
   'chart.timeline.ready2': 'Ready',

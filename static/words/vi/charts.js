@@ -253,6 +253,7 @@ export default {
   'chart.timeline.firstToken2': ', token đầu {first}',
   'chart.timeline.preemptedTimes': '; bị preempt {nMyPreempts} lần.',
   'chart.timeline.requestsTimeline': 'Các yêu cầu trên dòng thời gian (ms mô phỏng)',
+  'chart.timeline.lanesShown': 'Chỉ vẽ {shown} trong {total} yêu cầu (theo thứ tự REQUESTS, có yêu cầu đang theo dõi): mỗi yêu cầu một làn sẽ dài quá màn hình; khối [11] và trình xem từng bước cho thấy các yêu cầu khác.',
   'chart.timeline.request': 'Yêu cầu',
   'chart.timeline.arrives2': 'Đến',
   'chart.timeline.ready2': 'Sẵn sàng',
