@@ -123,6 +123,11 @@ def measure(browser, url: str, shots: Path | None = None) -> dict:
         out.update(status=page.locator("[data-status]").get_attribute("data-status"),
                    seconds=(probe["result"] - probe["started"]) / 1000, bytes=probe["bytes"],
                    progress=probe["progress"])
+        # the charts draw when idle or when their panel comes into view (static/charts/index.js): bring each into
+        # view, so the figures below count every chart
+        for block in page.locator("[data-block]").all():
+            block.scroll_into_view_if_needed()
+        page.evaluate("() => new Promise((done) => requestIdleCallback(() => done(), { timeout: 10000 }))")
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
         cdp.send("HeapProfiler.collectGarbage")
