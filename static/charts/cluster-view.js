@@ -83,8 +83,15 @@ export function render(data, report, opts = {}) {
   return linkSteps(chart.finish(), opts);
 }
 
+// Up to DENSE_STEPS steps, each step is a mark of its own (hover, keyboard); beyond (a 1,000-request run has ~16,000),
+// each lane's bars are one path per kind and its KV strip one path per shade (KV_SHADES), so the document grows with
+// the screen, not with the run (issue 39); the step columns still select a step on click.
+const DENSE_STEPS = 400;
+const KV_SHADES = 8;
+
 // The steps (bars, each a step column for the step view) and the KV strip under them.
 function drawSteps(chart, svg, items, x, laneY, pool) {
+  if (items.length > DENSE_STEPS) { drawDenseSteps(chart, svg, items, x, laneY, pool); return; }
   const bars = s('g', { class: 'cluster-steps' });
   const strip = s('g', { class: 'cluster-kv', 'aria-hidden': 'true' });
   const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
@@ -103,6 +110,33 @@ function drawSteps(chart, svg, items, x, laneY, pool) {
     bars.append(chart.mark(g, t('cluster.view.step', { n: k + 1, r: it.replica || 0, start: ms(it.start), end: ms(it.end), tasks, used, pool })));
   });
   svg.append(bars, strip, cols);
+}
+
+function drawDenseSteps(chart, svg, items, x, laneY, pool) {
+  const bars = new Map(); // kind -> path data over every lane
+  const shades = new Map(); // shade (0..KV_SHADES-1) -> path data of the KV strip
+  const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
+  const add = (map, key, d) => { map.set(key, (map.get(key) || '') + d); };
+  items.forEach((it, k) => {
+    const y = laneY(it.replica || 0);
+    const x0 = round(x(it.start / 1000));
+    const w = round(Math.max(0.5, x(it.end / 1000) - x0));
+    add(bars, kindOf(it), `M${x0} ${y + 10}h${w}v16h${-w}z`);
+    const shade = Math.min(KV_SHADES - 1, Math.floor((KV_SHADES * (pool - freeCount(it))) / pool));
+    add(shades, shade, `M${x0} ${y + 34}h${w}v7h${-w}z`);
+    cols.append(s('rect', { class: 'step-col', 'data-step': String(k + 1), x: x0, y: y + 8, width: w, height: 34, fill: 'none' }));
+  });
+  const barLayer = s('g', { class: 'cluster-steps is-dense', 'aria-hidden': 'true' });
+  for (const [kind, d] of bars) {
+    const { colour, hatch } = KIND[kind];
+    barLayer.append(s('path', { d, fill: colour, 'data-kind': kind }));
+    if (hatch) barLayer.append(s('path', { d, fill: chart.hatchFor(colour, hatch) }));
+  }
+  const strip = s('g', { class: 'cluster-kv is-dense', 'aria-hidden': 'true' });
+  for (const [shade, d] of shades) {
+    strip.append(s('path', { d, fill: KV_INK, 'fill-opacity': round(0.08 + (0.92 * (shade + 0.5)) / KV_SHADES) }));
+  }
+  svg.append(barLayer, strip, cols);
 }
 
 function why(d) {

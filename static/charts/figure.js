@@ -8,6 +8,8 @@ import { inkOn } from './colours.js';
 import { wireMarks } from './marks.js';
 import { t } from '../words/i18n.js';
 
+export const ALT_ROWS = 200; // rows of a chart's text-alternative table at most (the rest counted in one row)
+
 // ── the figure ────────────────────────────────────────────────────────────
 let uid = 0;
 
@@ -104,7 +106,15 @@ export class ChartBuilder {
     table.append(h('caption', {}, caption));
     const head = h('tr', {}, headers.map((cell) => h('th', { scope: 'col' }, cell)));
     table.append(h('thead', {}, head));
-    table.append(h('tbody', {}, rows.map((row) => h('tr', {}, row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell)))))));
+    // text grows with what a reader can take in, not with the run (issue 39): a 16,000-step run's table lists its
+    // first ALT_ROWS rows and says how many more there are (the step navigator of block [3] shows each step)
+    const shown = rows.length > ALT_ROWS ? rows.slice(0, ALT_ROWS) : rows;
+    const body = h('tbody', {}, shown.map((row) => h('tr', {}, row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell))))));
+    if (shown.length < rows.length) {
+      body.append(h('tr', { class: 'chart-alt-more' }, h('td', { colspan: headers.length },
+        t('chart.altMoreRows', { more: rows.length - shown.length, shown: shown.length }))));
+    }
+    table.append(body);
     this.altEls = (this.altEls || []).concat(h('div', { class: 'visually-hidden' }, table));
     return table;
   }

@@ -25,6 +25,12 @@ const TOP = 34;        // peak label + preemption badges
 const AXIS = 40;
 const MIN_COL = 9;     // px per step before the drawing scrolls sideways
 const FREE = '#eef0f3';
+// Up to DENSE_STEPS steps: one mark per run of a block's owner (hover, keyboard) and a white line between steps.
+// Beyond (a 1,000-request cluster run has ~16,000): the chart fits the frame and the pool is one raster image, one
+// pixel column per screen column of steps (the state at the end of the column's last step), so the document grows
+// with the screen, not with the run (issue 39); the step columns still select a step on click.
+const DENSE_STEPS = 400;
+const CACHED = '#b8c0cc'; // a free block still holding its prefix-cache hash, on the raster
 
 function sameTables(owners, tables) {
   const want = new Map();
@@ -49,14 +55,15 @@ function layout(data, report, chart) {
   const rows = pool && pool <= 48 ? pool : Math.max(1, maxUsed + 1);
   const cols = Math.max(1, steps.length);
   const rowH = rows <= 24 ? 18 : Math.max(5, Math.min(18, Math.floor(480 / rows)));
-  const colW = Math.max(MIN_COL, (chart.width - LEFT - RIGHT) / cols);
+  const dense = cols > DENSE_STEPS;
+  const colW = dense ? (chart.width - LEFT - RIGHT) / cols : Math.max(MIN_COL, (chart.width - LEFT - RIGHT) / cols);
   const gridH = rows * rowH;
   // peak step: the engine records the 1-based step in which the peak happened (block 6 peak.step).
   // The peak can fall inside a step, before a finishing sequence returns its blocks: then that step's
   // end-of-step column differs from the peak tables, and the tooltip says so.
   const peakStep = Number.isInteger(peak.step) ? peak.step - 1 : -1;
   return {
-    data, report, chart, steps, pool, peak, rows, cols, rowH, colW, gridH, peakStep,
+    data, report, chart, steps, pool, peak, rows, cols, rowH, colW, gridH, peakStep, dense,
     peakInside: peakStep >= 0 && !sameTables((steps[peakStep] || {}).owners, peak.tables),
     preemptions: Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []),
     colourOf: requestColours(report),
@@ -77,10 +84,11 @@ function legendItems(k) {
   return [
     ...ids.map((id) => ({ label: t('chart.kvBlocks.block', { id }), draw: swatches.box(colourOf(id).colour) })),
     { label: t('chart.kvBlocks.free'), draw: swatches.box(FREE) },
-    { label: t('chart.kvBlocks.reusedEarlierHeld'), draw: swatches.shape(reusedSwatch) },
+    ...(k.dense ? [] : [{ label: t('chart.kvBlocks.reusedEarlierHeld'), draw: swatches.shape(reusedSwatch) }]),
     { label: t('chart.kvBlocks.peakStep'), draw: swatches.shape(peakSwatch) },
     { label: 'preempt', draw: swatches.shape((x, y) => glyphs.pause(x, y)) },
-    ...(k.caching ? [
+    ...(k.caching && k.dense ? [{ label: t('chart.kvBlocks.freeButStillHashed'), draw: swatches.box(CACHED) }] : []),
+    ...(k.caching && !k.dense ? [
       { label: t('chart.kvBlocks.sharedHeldSeveral'), draw: swatches.shape(sharedSwatch) },
       { label: t('chart.kvBlocks.freeButStillHashed'), draw: cachedSwatch },
     ] : []),
@@ -141,7 +149,7 @@ function drawGrid(svg, k) {
   if (rowH >= 8) {
     for (let b = 1; b < rows; b++) grid.append(s('line', { x1: LEFT, x2: right, y1: ry(b), y2: ry(b), ...white }));
   }
-  if (colW >= 6) {
+  if (colW >= 6 && !k.dense) {
     for (let i = 1; i < cols; i++) {
       grid.append(s('line', { x1: round(cx(i)), x2: round(cx(i)), y1: TOP, y2: TOP + gridH, ...white }));
     }
@@ -233,6 +241,53 @@ function reuseCorner(x0, y0, c, colour) {
     d: `M${round(x0)} ${round(y0)} h${round(c)} l${round(-c)} ${round(c)} z`,
     fill: inkOn(colour) === '#000000' ? '#000000' : '#ffffff', stroke: '#000000', 'stroke-width': 0.6, class: 'reuse',
   });
+}
+
+// ── a long run: the pool as one image, a pixel per (screen column of steps, block) ──
+// [r, g, b] of a CSS colour, normalised by a canvas (cached per colour).
+function rgbOf(ctx, colour, cache) {
+  if (!cache.has(colour)) {
+    ctx.fillStyle = '#000000';
+    ctx.fillStyle = colour;
+    const hex = /^#([0-9a-f]{6})$/i.exec(ctx.fillStyle);
+    const n = hex ? parseInt(hex[1], 16) : 0x7f7f7f;
+    cache.set(colour, [n >> 16, (n >> 8) & 255, n & 255]);
+  }
+  return cache.get(colour);
+}
+
+function drawRaster(svg, k) {
+  const { steps, rows, cols, gridH } = k;
+  const plotW = Math.max(1, Math.round(cols * k.colW));
+  const width = Math.min(cols, plotW); // pixel columns: at most one per step, at most one per screen pixel
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = rows;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  const image = ctx.createImageData(width, rows);
+  const cache = new Map();
+  const free = rgbOf(ctx, FREE, cache);
+  const cached = rgbOf(ctx, CACHED, cache);
+  for (let c = 0; c < width; c++) {
+    const st = steps[Math.min(cols - 1, Math.floor(((c + 1) * cols) / width) - 1)]; // the column's last step
+    const hashed = k.caching ? new Set(st.cachedFree) : null;
+    for (let b = 0; b < rows; b++) {
+      const owner = st.owners[String(b)];
+      const rgb = owner !== undefined ? rgbOf(ctx, k.colourOf(String(owner)).colour, cache)
+        : hashed && hashed.has(b) ? cached : free;
+      const at = (b * width + c) * 4;
+      image.data[at] = rgb[0];
+      image.data[at + 1] = rgb[1];
+      image.data[at + 2] = rgb[2];
+      image.data[at + 3] = 255;
+    }
+  }
+  ctx.putImageData(image, 0, 0);
+  svg.append(s('image', {
+    class: 'kv-raster', href: canvas.toDataURL('image/png'), x: LEFT, y: TOP, width: plotW, height: gridH,
+    preserveAspectRatio: 'none', 'image-rendering': 'pixelated', 'aria-hidden': 'true',
+  }));
 }
 
 // ── prefix cache: free blocks that keep their hash (dots), blocks held by several requests (frame + ×n) ──
@@ -385,10 +440,14 @@ export function render(data, report, opts = {}) {
   drawGrid(svg, k);
   drawAxes(svg, k);
   const labelLayer = s('g', { class: 'labels', 'aria-hidden': 'true' }); // letters above the peak/preemption lines
-  drawRuns(svg, k, labelLayer);
-  if (k.caching) {
-    drawCachedFree(svg, k);
-    drawShared(svg, k);
+  if (k.dense) {
+    drawRaster(svg, k);
+  } else {
+    drawRuns(svg, k, labelLayer);
+    if (k.caching) {
+      drawCachedFree(svg, k);
+      drawShared(svg, k);
+    }
   }
   drawPeak(svg, k);
   drawPreemptions(svg, k);

@@ -24,6 +24,8 @@ const LEFT = 44;       // y tick labels
 const RIGHT = 14;
 const AXIS = 44;       // x tick labels + axis title
 const HIT = 16;        // px: the box a point is clicked in (and the selected step's mark)
+const DENSE_STEPS = 400; // steps beyond which points on the same spot are drawn once (issue 39: DOM size)
+const SPOT_PX = 3;     // px: the spot size of that grouping
 const MIX = {
   decode: { colour: OKABE_ITO.blue, glyph: 'circle' },
   prefill: { colour: OKABE_ITO.orange, glyph: 'square' },
@@ -158,17 +160,24 @@ export function render(data, report, opts = {}) {
   // the steps, in step order (keyboard order); each with an unpainted .step-col box for the selected step's mark
   const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
   const dots = s('g', { class: 'points' });
+  // over DENSE_STEPS steps, one point per spot on the screen (the first step there; its tooltip counts the others)
+  const spots = new Map();
   for (const p of points) {
     const px = x(p.intensity);
     const py = y(p.perf);
     cols.append(s('rect', { class: 'step-col', 'data-step': p.n, x: round(px - HIT / 2), y: round(py - HIT / 2), width: HIT, height: HIT, fill: 'none' }));
+    const spot = points.length > DENSE_STEPS ? `${p.mix}:${Math.round(px / SPOT_PX)}:${Math.round(py / SPOT_PX)}` : p.n;
+    if (spots.has(spot)) { spots.get(spot).others += 1; continue; }
+    spots.set(spot, { p, px, py, others: 0 });
+  }
+  for (const { p, px, py, others } of spots.values()) {
     const g = s('g', { class: 'point', 'data-step': p.n, 'data-mix': p.mix, 'data-bound': p.bound },
       s('rect', { x: round(px - HIT / 2), y: round(py - HIT / 2), width: HIT, height: HIT, fill: 'transparent' }), glyph(p.mix, px, py));
     dots.append(chart.mark(g, t('chart.roofline.pointDetail', {
       n: p.n, what: what(p), gflop: si(p.flops, 'FLOP'), gb: si(p.bytes, 'B'), intensity: p.intensity.toFixed(1),
       bound: boundWord(p),
       ms: (p.seconds * 1e3).toFixed(2), perf: si(p.perf, 'FLOP/s'),
-    })));
+    }) + (others ? t('chart.roofline.sameSpot', { others }) : '')));
   }
   svg.append(cols, dots);
 

@@ -46,9 +46,10 @@ function layout(data, report, chart) {
   const shortest = Math.max(1, Math.min(...steps.map((st) => st.end - st.start)));
   const minPlot = steps.length ? (end / shortest) * MIN_STEP_PX : 0;
   const width = Math.max(chart.width, Math.min(LEFT + RIGHT + minPlot, 6000));
-  const ids = trace.length ? trace.map((r) => String(r.id)) : [...served.keys(), ...rejected.keys()];
+  const allIds = trace.length ? trace.map((r) => String(r.id)) : [...served.keys(), ...rejected.keys()];
+  const ids = lanesShown(allIds, report.follow && String(report.follow.id));
   return {
-    chart, steps, served, rejected, trace, ids, end, width,
+    chart, steps, served, rejected, trace, ids, allIds, end, width,
     preemptions: Array.isArray(data.preemptions) ? data.preemptions : [],
     follow: report.follow && report.follow.id,
     colourOf: requestColours(report),
@@ -58,6 +59,19 @@ function layout(data, report, chart) {
     axisY: TOP + ids.length * LANE + 2,
     stepNo: new Map(steps.map((st, i) => [st, i + 1])),
   };
+}
+
+const STEP_LINES = 400; // steps up to which each step's start is a faint dashed line
+const MAX_LANES = 48;   // request lanes drawn at most
+
+// The requests given a lane: all of them up to MAX_LANES; beyond (a 1,000-request run), the first MAX_LANES in
+// REQUESTS order with the followed request in the last lane if it is not among them (issue 39: the document grows
+// with the screen, not with the run; the note under the caption says so).
+function lanesShown(ids, follow) {
+  if (ids.length <= MAX_LANES) return ids;
+  const shown = ids.slice(0, MAX_LANES);
+  if (follow && !shown.includes(follow) && ids.includes(follow)) shown[MAX_LANES - 1] = follow;
+  return shown;
 }
 
 // ── legend ───────────────────────────────────────────────────────────────────
@@ -97,7 +111,8 @@ function drawTimeAxis(svg, k) {
   const grid = ticks(0, k.end / 1000, Math.max(2, Math.floor((plotRight - LEFT) / 70)));
   svg.append(xGrid((v) => x(v * 1000), TOP, axisY, grid.values));
   const stepLines = s('g', { class: 'grid', 'aria-hidden': 'true' });
-  for (const st of steps) {
+  // a faint line per step boundary up to STEP_LINES steps; beyond, they would fill the frame (issue 39)
+  for (const st of steps.length <= STEP_LINES ? steps : []) {
     stepLines.append(s('line',
       { x1: round(x(st.start)), x2: round(x(st.start)), y1: TOP, y2: axisY, 'stroke-dasharray': '2 3' }));
   }
@@ -287,7 +302,7 @@ function textAlternative(k) {
   chart.table(t('chart.timeline.requestsTimeline'), [
     t('chart.timeline.request'), t('chart.timeline.arrives2'), t('chart.timeline.ready2'), t('chart.timeline.starts2'),
     t('chart.timeline.firstToken3'), t('chart.timeline.finished'), t('chart.timeline.outcome'),
-  ], k.ids.map((id) => requestRow(k, id)));
+  ], k.allIds.map((id) => requestRow(k, id)));
   chart.table(t('chart.timeline.schedulerSSteps'),
     [t('chart.timeline.step'), t('chart.timeline.startMs'), t('chart.timeline.endMs'), t('chart.timeline.work')],
     k.steps.map((st, i) => [String(i + 1), ms(st.start), ms(st.end), (st.tasks || []).map(taskWords).join(', ')]));
@@ -318,6 +333,9 @@ export function render(data, report, opts = {}) {
   const chart = new ChartBuilder(NAME, t('chart.timeline.timelineOneLanePer'), opts.width);
   const k = layout(data, report, chart);
   chart.legend(legendItems(k));
+  if (k.ids.length < k.allIds.length) {
+    chart.note(t('chart.timeline.lanesShown', { shown: k.ids.length, total: k.allIds.length }));
+  }
   const svg = chart.svg(k.width, k.height, summary(k));
   drawTimeAxis(svg, k);
   const preemptBy = new Map();

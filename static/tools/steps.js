@@ -27,6 +27,7 @@ import { t } from '../words/i18n.js';
 const PLAY_MS = 900;
 const PLAY_MS_REDUCED = 1800;
 const ADDRESS_MS = 250;
+const TICKS = 1000;     // places on the slider's track an event tick can take
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export function init(lab) {
@@ -284,9 +285,12 @@ function stop(sn) {
 function resetView(sn) {
   const { record, ui } = sn;
   const count = record.items.length;
-  ui.ticks.replaceChildren(...eventSteps(record.items, record.landmarks).map((n) => {
+  // one tick per event step, at most TICKS over the track (a 16,000-step run has thousands: issue 39, DOM size)
+  const spots = new Set(eventSteps(record.items, record.landmarks)
+    .map((n) => (count > 1 ? Math.round(((n - 1) / (count - 1)) * TICKS) / TICKS : 0)));
+  ui.ticks.replaceChildren(...[...spots].map((pos) => {
     const tick = make('span', { class: 'step-tick' });
-    tick.style.setProperty('--pos', count > 1 ? String((n - 1) / (count - 1)) : '0');
+    tick.style.setProperty('--pos', String(pos));
     return tick;
   }));
   fillReplicas(sn);

@@ -212,6 +212,7 @@ export default {
   'chart.duringInputPreparation': 'during input preparation',
   'chart.followedRequest': 'The followed request {id} was rejected {code} {where}, so there are no {what}.',
   'chart.setFollowServedRequest': ' Set FOLLOW to a served request ({others}) and run again to see them.',
+  'chart.altMoreRows': '… and {more} more rows (the table lists the first {shown}; the step navigator shows each step).',
   'chart.useArrowKeysReadEach': ' Use the arrow keys to read each part, Esc to hide.',
   'chart.chartWiderThanFrame': 'The chart is wider than its frame: scroll sideways to see all of it →',
 
@@ -252,6 +253,7 @@ export default {
   'chart.timeline.firstToken2': ', first token {first}',
   'chart.timeline.preemptedTimes': '; preempted {nMyPreempts} times.',
   'chart.timeline.requestsTimeline': 'The requests on the timeline (simulated ms)',
+  'chart.timeline.lanesShown': 'Only {shown} of {total} requests are drawn (in REQUESTS order, the followed one included): a lane per request would run far past the screen; block [11] and the step navigator show the others.',
   'chart.timeline.request': 'Request',
   'chart.timeline.arrives2': 'Arrives',
   'chart.timeline.ready2': 'Ready',
@@ -367,6 +369,7 @@ export default {
   'chart.roofline.ridgeLabelShort': 'ridge {ridge}',
   'chart.roofline.peakLabel': 'peak {peak}',
   'chart.roofline.ridgeDetail': 'Ridge point: {peakA} ÷ {bwA} = {ridge} FLOPs per byte (datasheet peak: {ridgeP}). A step with fewer FLOPs per byte is memory-bound: adding tokens to it costs almost no time up to this point.',
+  'chart.roofline.sameSpot': ' (and {others} other steps on this spot)',
   'chart.roofline.pointDetail': 'Step {n}: {what} · {gflop}, {gb} read/written · {intensity} FLOP/byte → {bound} · {ms} ms · {perf}',
   'chart.roofline.decodeN': 'decode ×{n}',
   'chart.roofline.prefillN': 'prefill {n} tok',

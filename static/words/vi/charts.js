@@ -212,6 +212,7 @@ export default {
   'chart.duringInputPreparation': 'ở bước chuẩn bị đầu vào',
   'chart.followedRequest': 'Yêu cầu theo dõi {id} bị từ chối {code} {where} nên không có {what}.',
   'chart.setFollowServedRequest': ' Chọn FOLLOW là một yêu cầu được phục vụ ({others}) rồi chạy lại để xem.',
+  'chart.altMoreRows': '… và {more} hàng nữa (bảng chỉ ghi {shown} hàng đầu; bộ điều hướng bước cho xem từng bước).',
   'chart.useArrowKeysReadEach': ' Dùng phím mũi tên để đọc từng phần, Esc để ẩn.',
   'chart.chartWiderThanFrame': 'Biểu đồ rộng hơn khung: kéo ngang để xem hết →',
 
@@ -252,6 +253,7 @@ export default {
   'chart.timeline.firstToken2': ', token đầu {first}',
   'chart.timeline.preemptedTimes': '; bị preempt {nMyPreempts} lần.',
   'chart.timeline.requestsTimeline': 'Các yêu cầu trên dòng thời gian (ms mô phỏng)',
+  'chart.timeline.lanesShown': 'Chỉ vẽ {shown} trong {total} yêu cầu (theo thứ tự REQUESTS, có yêu cầu đang theo dõi): mỗi yêu cầu một làn sẽ dài quá màn hình; khối [11] và trình xem từng bước cho thấy các yêu cầu khác.',
   'chart.timeline.request': 'Yêu cầu',
   'chart.timeline.arrives2': 'Đến',
   'chart.timeline.ready2': 'Sẵn sàng',
@@ -367,6 +369,7 @@ export default {
   'chart.roofline.ridgeLabelShort': 'gãy {ridge}',
   'chart.roofline.peakLabel': 'đỉnh {peak}',
   'chart.roofline.ridgeDetail': 'Điểm gãy: {peakA} ÷ {bwA} = {ridge} FLOP mỗi byte (theo đỉnh datasheet: {ridgeP}). Bước có ít FLOP mỗi byte hơn thì bị giới hạn bởi bộ nhớ: thêm token vào bước gần như không tốn thêm thời gian cho tới điểm này.',
+  'chart.roofline.sameSpot': ' (cùng chỗ với {others} bước khác)',
   'chart.roofline.pointDetail': 'Bước {n}: {what} · {gflop}, {gb} đọc/ghi · {intensity} FLOP/byte → {bound} · {ms} ms · {perf}',
   'chart.roofline.decodeN': 'decode ×{n}',
   'chart.roofline.prefillN': 'prefill {n} token',

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""The big cluster run opened from an address, in Chromium: time, memory, DOM, panel text, step scrub
+(issue 39; a command that prints figures, not a test).
+
+    python3 bench/big_run_page.py --dist dist                     # the issue's run: 1,000 requests, 8 replicas
+    python3 bench/big_run_page.py --dist dist --requests 100 --requests 300
+
+Per size, one headless Chromium (/usr/bin/chromium or $LAB_CHROMIUM, driven by Playwright) opens a fresh page
+at `?WORKLOAD_REQUESTS=N&REPLICAS=8&ROUTER=prefix_aware&...` (bench/cluster_bench.py's ISSUE constants), which
+runs once the engine is ready, and waits for the page's state ([data-status] done or error; a crashed tab is
+reported as such). It prints:
+
+- seconds from the run's start (the worker's 'started' message) to its result, and the command line's
+  lab.run time for the same constants measured here before (the issue's goal: the page ≤ 2.5× the CLI);
+- the result message's size (the JSON the worker posts, measured by re-serialising it in the page);
+- the page's JS heap after a forced garbage collection and its DOM nodes (CDP Performance.getMetrics), the
+  element count (document.querySelectorAll('*')), and the elements under each panel and chart, largest first;
+- the panels' printed text (each [data-block] <pre>), in bytes;
+- the step scrub: milliseconds per ArrowRight on the step slider ([data-step-slider]) until its aria-valuenow
+  moved, over 20 steps from the selected one.
+
+Goals (issue 39): heap ≤ 300 MB, ≤ 30,000 elements, a scrub < 50 ms a step. Leaves out the worker's own heap
+(bench/rerun_memory.py reports the WebAssembly memory) and the first-visit figures (bench/first_visit.py).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(Path(__file__).resolve().parent)]
+from cluster_bench import ISSUE  # noqa: E402  (the issue's constants, one place)
+from render_profile import serve  # noqa: E402  (a quiet sitebuild.SiteHandler server on a free port)
+
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--enable-precise-memory-info"]
+READY_MS = 300_000
+RUN_MS = 1_800_000
+
+# Notes when the worker starts and answers a run, and the answer's size (JSON re-serialised in the page).
+PROBE = """
+(() => {
+  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0 };
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const m = event.data || {};
+        if (m.type === 'started') probe.started = performance.now();
+        if (m.type === 'progress' && m.stage === 'run') probe.progress += 1;
+        if (m.type === 'result') { probe.result = performance.now(); probe.bytes = JSON.stringify(m.result).length; }
+      });
+    }
+  };
+})();
+"""
+
+# Elements per panel and chart, and the panels' printed text.
+DOM = """() => {
+  const count = (el) => el.querySelectorAll('*').length + 1;
+  const parts = [...document.querySelectorAll('[data-block], [data-chart], [data-step-view]')].map((el) => {
+    const name = el.dataset.chart ? 'chart ' + el.dataset.chart : el.dataset.block ? 'block ' + el.dataset.block
+      : 'step view';
+    return [name, count(el)];
+  });
+  const text = [...document.querySelectorAll('[data-block] > pre')].reduce((n, pre) => n + pre.textContent.length, 0);
+  return { elements: document.querySelectorAll('*').length, parts, text };
+}"""
+
+
+def address(requests: int, replicas: int) -> str:
+    values = dict(ISSUE, WORKLOAD_REQUESTS=requests, REPLICAS=replicas, ROUTER="prefix_aware")
+    return "?" + urllib.parse.urlencode({k: v for k, v in values.items()})
+
+
+def cli_seconds(requests: int, replicas: int) -> float:
+    from inference_lab.core.inputs.config import Config
+    from inference_lab.entrypoints.lab import run
+    cfg = Config.from_values(dict(ISSUE, WORKLOAD_REQUESTS=requests, REPLICAS=replicas, ROUTER="prefix_aware"))
+    start = time.perf_counter()
+    run(cfg)
+    return time.perf_counter() - start
+
+
+def scrub(page, steps: int = 20) -> float | None:
+    """Milliseconds per ArrowRight on the step slider, over `steps` steps from the selected one."""
+    slider = page.locator("[data-step-slider]")
+    if not slider.count():
+        return None
+    count = int(slider.get_attribute("aria-valuemax") or 0)
+    if count < 2:
+        return None
+    slider.focus()
+    start = time.perf_counter()
+    for _ in range(steps):
+        before = slider.get_attribute("aria-valuenow")
+        slider.press("ArrowRight")
+        page.wait_for_function("([el, v]) => el.getAttribute('aria-valuenow') !== v",
+                               arg=[slider.element_handle(), before], timeout=30_000)
+    return (time.perf_counter() - start) * 1000 / steps
+
+
+def measure(browser, url: str, shots: Path | None = None) -> dict:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    errors, crashed = [], []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("crash", lambda _: crashed.append(True))
+    out = {"errors": errors}
+    try:
+        page.goto(url)
+        page.wait_for_function("() => ['done', 'error'].includes(document.querySelector('[data-status]')"
+                               "?.dataset.status) && window.__probe.result", timeout=RUN_MS)
+        probe = page.evaluate("window.__probe")
+        out.update(status=page.locator("[data-status]").get_attribute("data-status"),
+                   seconds=(probe["result"] - probe["started"]) / 1000, bytes=probe["bytes"],
+                   progress=probe["progress"])
+        # the charts draw when idle or when their panel comes into view (static/charts/index.js): bring each into
+        # view, so the figures below count every chart
+        for block in page.locator("[data-block]").all():
+            block.scroll_into_view_if_needed()
+        page.evaluate("() => new Promise((done) => requestIdleCallback(() => done(), { timeout: 10000 }))")
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        cdp.send("HeapProfiler.collectGarbage")
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        out.update(heap=metrics["JSHeapUsedSize"], nodes=int(metrics["Nodes"]), **page.evaluate(DOM))
+        out["scrub_ms"] = scrub(page)
+        if shots:  # the charts that grow with the run, to look at
+            shots.mkdir(parents=True, exist_ok=True)
+            for name in ("kv-blocks", "timeline", "cluster-view", "roofline"):
+                chart = page.locator(f'[data-chart="{name}"]').first
+                if chart.count():
+                    chart.screenshot(path=str(shots / f"{name}.png"))
+    except Exception as exc:  # a crashed tab or a timeout: say so, with what was measured
+        out["failed"] = "tab crashed" if crashed else f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+    context.close()
+    return out
+
+
+def show(requests: int, replicas: int, cli: float, m: dict) -> None:
+    print(f"\n{requests} requests, {replicas} replicas: CLI lab.run {cli:.1f} s")
+    if "failed" in m:
+        print(f"  FAILED: {m['failed']}")
+    if "seconds" in m:
+        print(f"  page: status {m['status']}, run {m['seconds']:.1f} s ({m['seconds'] / cli:.2f}x the CLI), "
+              f"result message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages")
+    if "heap" in m:
+        print(f"  JS heap {m['heap'] / 1e6:.1f} MB; DOM {m['elements']} elements ({m['nodes']} nodes); "
+              f"panel text {m['text'] / 1e3:.1f} kB; scrub {m['scrub_ms'] or 0:.1f} ms/step")
+        for name, n in sorted(m["parts"], key=lambda p: -p[1])[:8]:
+            print(f"    {n:>8}  {name}")
+    print(f"  page errors: {len(m['errors'])}" + (f" (first: {m['errors'][0][:200]})" if m["errors"] else ""))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="a built site (python3 build.py)")
+    parser.add_argument("--requests", type=int, action="append", help="WORKLOAD_REQUESTS (repeatable; 1000)")
+    parser.add_argument("--replicas", type=int, default=8)
+    parser.add_argument("--shots", type=Path, help="a folder for screenshots of the long charts (per size)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+    server, url = serve(args.dist.resolve())
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for requests in args.requests or [1000]:
+                cli = cli_seconds(requests, args.replicas)
+                show(requests, args.replicas, cli, measure(browser, url + address(requests, args.replicas),
+                                                          args.shots / str(requests) if args.shots else None))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
