@@ -92,7 +92,8 @@ def trust_lines(w, c, cfg) -> list[str]:
     lines = [w("b10.trust", m=c["summary"], cfg=cfg, tol=c["tolerance"], goal=c["goal"])]
     for r in c["rows"]:
         fmt = (lambda v: f"{v:,.0f}") if float(r["published"]).is_integer() else (lambda v: f"{v:,.2f}")
-        lines.append(w("b10.trust_row", r=r, what=w("b10.kind_" + r["kind"]), pub=fmt(r["published"]),
+        gpus = f"{r['tp']} x {r['gpu']}" if r.get("tp", 1) > 1 else r["gpu"]
+        lines.append(w("b10.trust_row", r=r, gpus=gpus, what=w("b10.kind_" + r["kind"]), pub=fmt(r["published"]),
                        lab=fmt(r["lab"]), ratio=f"{r['ratio']:.2f}"))
     return lines + [w("b10.trust_limits")]
 
