@@ -237,6 +237,31 @@ def test_new_clock_controls_come_from_the_schema_and_the_address(lab):
     expect(block).to_contain_text("gpt-fast · A100-SXM4-80GB · Llama-3.1-8B W16A16")
 
 
+def test_tensor_parallel_from_the_address_shows_communication(lab):
+    """?TENSOR_PARALLEL=2 reaches the run (a control from the schema); the roofline chart's table gets a
+    communication column with each step's all-reduce time (--json cost.communication), the header names the GPUs,
+    and a 70B at TP 1 is refused at SHADOW_MODEL with how many GPUs it needs."""
+    assert lab.visit("?SLOTS=3") == "done"
+    assert lab.control("TENSOR_PARALLEL").input_value() == "1"
+    assert lab.visit("?CLOCK=roofline&SHADOW_MODEL=Llama-3.1-70B&TENSOR_PARALLEL=2") == "done"
+    ran = lab.last_sent("run")["config"]
+    assert ran["TENSOR_PARALLEL"] == 2
+    report = engine_report({"CLOCK": "roofline", "SHADOW_MODEL": "Llama-3.1-70B", "TENSOR_PARALLEL": 2,
+                            "POOL_BLOCKS": "auto", "COST_TOKENIZE_PER_TOKEN": 1})
+    comm = [f"{it['cost']['communication'] * 1e3:.2f}" for it in costed_steps(report)]
+    assert_drawn(lab, "roofline", 10)
+    root = chart(lab, "roofline", 10)
+    expect(root.locator("table th").filter(has_text="giao tiếp (ms)")).to_have_count(1)
+    cells = root.locator("table tbody tr").evaluate_all(
+        "rows => rows.map((r) => r.children[6].textContent.trim())")
+    assert cells == comm
+    expect(lab.page.locator("#run-header pre")).to_contain_text("SONG SONG TENSOR: mỗi bản sao là 2 GPU")
+    lab.set_value("TENSOR_PARALLEL", 1)
+    lab.page.click('[data-action="run"]')
+    expect(lab.page.locator('[data-error-for="SHADOW_MODEL"]')).to_contain_text("cần TENSOR_PARALLEL ≥ 2")
+    lab.page.click('[data-action="reset"]')
+
+
 def test_no_page_errors(lab):
     assert lab.page_errors == []
     assert [e for e in lab.console_errors if "chart" in e or "Refused" in e] == []

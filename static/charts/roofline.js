@@ -68,7 +68,8 @@ function machine(report) {
   };
 }
 
-/** One point per step with a cost: {n, flops, bytes, intensity, seconds, perf, bound, mix, decode, prefill}. */
+/** One point per step with a cost: {n, flops, bytes, intensity, seconds, comm, perf, bound, mix, decode, prefill};
+ * under TENSOR_PARALLEL > 1 flops and bytes are one GPU's and comm the step's all-reduce seconds (parallel.py). */
 export function stepPoints(report) {
   return logItems(report).map((it, i) => {
     const c = it.cost;
@@ -79,6 +80,7 @@ export function stepPoints(report) {
     const seconds = c.seconds;
     return {
       n: i + 1, flops: c.flops, bytes: c.bytes, intensity: c.flops / c.bytes, seconds, perf: c.flops / seconds,
+      comm: Number(c.communication) || 0,
       bound: c.bound, decode, prefill, mix: decode && prefill ? 'mixed' : prefill ? 'prefill' : 'decode',
     };
   }).filter(Boolean);
@@ -177,14 +179,18 @@ export function render(data, report, opts = {}) {
       n: p.n, what: what(p), gflop: si(p.flops, 'FLOP'), gb: si(p.bytes, 'B'), intensity: p.intensity.toFixed(1),
       bound: boundWord(p),
       ms: (p.seconds * 1e3).toFixed(2), perf: si(p.perf, 'FLOP/s'),
-    }) + (others ? t('chart.roofline.sameSpot', { others }) : '')));
+    }) + (p.comm > 0 ? t('chart.roofline.commDetail', { comm: (p.comm * 1e3).toFixed(2) }) : '')
+      + (others ? t('chart.roofline.sameSpot', { others }) : '')));
   }
   svg.append(cols, dots);
 
+  // compute / memory / communication: the all-reduce column only when the run is tensor-parallel
+  const comm = points.some((p) => p.comm > 0);
   chart.table(t('chart.roofline.tableCaption', m), [t('chart.roofline.step'), t('chart.roofline.work'), 'FLOP', 'byte',
-    t('chart.roofline.intensity'), t('chart.roofline.bound'), 'ms', 'FLOP/s'],
+    t('chart.roofline.intensity'), t('chart.roofline.bound'), ...(comm ? [t('chart.roofline.comm')] : []), 'ms',
+    'FLOP/s'],
   points.map((p) => [String(p.n), what(p), si(p.flops), si(p.bytes), p.intensity.toFixed(1),
-    boundWord(p), (p.seconds * 1e3).toFixed(2), si(p.perf)]));
+    boundWord(p), ...(comm ? [(p.comm * 1e3).toFixed(2)] : []), (p.seconds * 1e3).toFixed(2), si(p.perf)]));
   const root = chart.finish();
   root.dataset.stepPick = 'marks'; // a click selects the point under it, never "the column" under it
   return linkSteps(root, opts);

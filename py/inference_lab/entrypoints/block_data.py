@@ -311,11 +311,16 @@ def calibration_data() -> dict:
 def shadow_budget(cfg) -> dict:
     """Block [10] under CLOCK = roofline: the named GPU's HBM, the shadow model's weights and KV per token, and
     the tokens and MAX_CONTEXT sequences of KV that fit (hardware.kv_budget, vLLM's sizing); with the GPU's
-    dense peak FLOP/s at ACT_BITS and its bandwidth (the roofline chart draws them under either clock)."""
+    dense peak FLOP/s at ACT_BITS and its bandwidth (the roofline chart draws them under either clock). Under
+    TENSOR_PARALLEL > 1: each GPU's share (kv_budget's room_gpu, weights_gpu, kv_heads_gpu), the GPUs of the
+    run (REPLICAS × TENSOR_PARALLEL) and the link the all-reduces use."""
     shape = MODELS[cfg.SHADOW_MODEL]
-    b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE, cfg.GPU_MEMORY_UTILIZATION)
+    b = kv_budget(GPUS[cfg.GPU], shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE, cfg.GPU_MEMORY_UTILIZATION,
+                  cfg.TENSOR_PARALLEL)
     gpu = GPUS[cfg.GPU]
     return dict(b, gpu=cfg.GPU, model=shape.name, layers=shape.layers, kv_heads=shape.kv_heads,
+                kv_heads_gpu=shape.kv_heads_per_gpu(cfg.TENSOR_PARALLEL), gpus=cfg.REPLICAS * cfg.TENSOR_PARALLEL,
+                link=gpu.link, link_latency=gpu.link_latency, link_source=gpu.link_source,
                 head_dim=shape.head_dim, kv_bytes=cfg.KV_BITS // 8, seqs=b["tokens"] // cfg.MAX_CONTEXT,
                 mib=round(gpu.hbm / MiB), profile=cfg.ENGINE_PROFILE, act_bits=cfg.ACT_BITS,
                 peak=gpu.peak(cfg.ACT_BITS), bandwidth=gpu.bandwidth,

@@ -76,6 +76,11 @@ FIELDS = {
          'The precision GEMMs and attention compute at: 16 = bf16 (also when WEIGHT_BITS is 8 or 4: weight-only '
          'quantization such as GPTQ/AWQ reads fewer bytes but still multiplies at the 16-bit peak); 8 = W8A8 (FP8), '
          'which uses the 8-bit peak and needs WEIGHT_BITS 8 or 4.'),
+    'TENSOR_PARALLEL': ('Tensor-parallel GPUs (TENSOR_PARALLEL)',
+         "How many GPUs of the chosen kind split one model (1, 2, 4, 8; like vLLM's --tensor-parallel-size): each "
+         'holds 1/TP of the weights and KV heads, and every layer sums its results twice over NVLink/PCIe '
+         '(all-reduce), time added to each step. A replica (REPLICAS) is one TP group: GPUs = REPLICAS × '
+         'TENSOR_PARALLEL.'),
     'GPU_MEMORY_UTILIZATION': ('Share of GPU memory the engine may use (GPU_MEMORY_UTILIZATION)',
          "The share of the GPU's memory the engine may use for weights, the activation workspace and the KV cache, "
          "like vLLM's --gpu-memory-utilization (default 0.9); POOL_BLOCKS = auto gives the rest to KV."),
@@ -191,6 +196,16 @@ PROBLEMS = {
     "weights_do_not_fit": "{model} at {bits} bits needs {need:.1f} GB for its weights, but {gpu} has only {have:.1f} GB "
                           "of HBM ({usable:.1f} GB usable after GPU_MEMORY_UTILIZATION {utilization:g} and the "
                           "activation reserve): change SHADOW_MODEL, GPU, WEIGHT_BITS or GPU_MEMORY_UTILIZATION.",
+    "weights_need_tp": "{model} at {bits} bits needs {need:.1f} GB for its weights, but one {gpu} has {have:.1f} GB of "
+                       "HBM, only {usable:.1f} GB usable (after GPU_MEMORY_UTILIZATION {utilization:g} and the activation reserve): "
+                       "it needs TENSOR_PARALLEL ≥ {tp} (the weights split over {tp} GPUs, {share:.1f} GB each), or "
+                       "change SHADOW_MODEL, GPU or WEIGHT_BITS.",
+    "weights_do_not_fit_tp": "{model} at {bits} bits split over {tp} GPUs still needs {share:.1f} GB of weights per "
+                             "GPU, but each {gpu} can use only {usable:.1f} GB (after GPU_MEMORY_UTILIZATION "
+                             "{utilization:g} and the activation reserve): raise TENSOR_PARALLEL{more}, or change "
+                             "GPU or WEIGHT_BITS.",
+    "tp_heads": "{model} has {heads} attention heads and {kv} KV heads: TENSOR_PARALLEL = {tp} does not split them "
+                "evenly (vLLM needs the heads divisible by the GPUs); choose TENSOR_PARALLEL among {ok}.",
     "act_bits_needs_low_weights": "ACT_BITS = 8 (W8A8, FP8) needs 8- or 4-bit weights: set WEIGHT_BITS = 8 (FP8 W8A8 = "
                                   "WEIGHT_BITS 8 and ACT_BITS 8) or keep ACT_BITS = 16.",
     "shared_exceeds_prompt": "WORKLOAD_SHARED ({shared}) must not exceed WORKLOAD_PROMPT ({prompt}): the shared prefix "

@@ -78,6 +78,10 @@ FIELDS = {
          'Độ chính xác mà GEMM và attention tính: 16 = bf16 (cả khi WEIGHT_BITS = 8 hay 4: lượng tử hóa chỉ trọng '
          'số như GPTQ/AWQ đọc ít byte hơn nhưng vẫn nhân ở đỉnh 16 bit); 8 = W8A8 (FP8), dùng đỉnh 8 bit, cần '
          'WEIGHT_BITS 8 hoặc 4.'),
+    'TENSOR_PARALLEL': ('Số GPU song song tensor (TENSOR_PARALLEL)',
+         'Số GPU cùng loại chia nhau một mô hình (1, 2, 4, 8; như --tensor-parallel-size của vLLM): mỗi GPU giữ '
+         '1/TP trọng số và KV head, và mỗi lớp cộng dồn hai lần qua NVLink/PCIe (all-reduce), thời gian này '
+         'cộng vào mỗi bước. Một bản sao (REPLICAS) là một nhóm TP: số GPU = REPLICAS × TENSOR_PARALLEL.'),
     'GPU_MEMORY_UTILIZATION': ('Tỉ lệ bộ nhớ GPU engine được dùng (GPU_MEMORY_UTILIZATION)',
          'Phần dung lượng GPU mà engine được dùng cho trọng số, vùng activation và KV cache, như '
          '--gpu-memory-utilization của vLLM (mặc định 0.9); POOL_BLOCKS = auto lấy phần còn lại làm KV.'),
@@ -190,6 +194,15 @@ PROBLEMS = {
     "weights_do_not_fit": "{model} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng {gpu} chỉ có {have:.1f} GB HBM "
                           "({usable:.1f} GB dùng được sau GPU_MEMORY_UTILIZATION {utilization:g} và vùng activation): "
                           "đổi SHADOW_MODEL, GPU, WEIGHT_BITS hoặc GPU_MEMORY_UTILIZATION.",
+    "weights_need_tp": "{model} ở {bits} bit cần {need:.1f} GB cho trọng số, nhưng một {gpu} có {have:.1f} GB HBM, "
+                       "chỉ dùng được {usable:.1f} GB (sau GPU_MEMORY_UTILIZATION {utilization:g} và vùng activation): cần "
+                       "TENSOR_PARALLEL ≥ {tp} (trọng số chia cho {tp} GPU, mỗi GPU {share:.1f} GB), hoặc đổi "
+                       "SHADOW_MODEL, GPU hay WEIGHT_BITS.",
+    "weights_do_not_fit_tp": "{model} ở {bits} bit chia cho {tp} GPU vẫn cần {share:.1f} GB trọng số mỗi GPU, nhưng "
+                             "mỗi {gpu} chỉ dùng được {usable:.1f} GB (sau GPU_MEMORY_UTILIZATION {utilization:g} "
+                             "và vùng activation): tăng TENSOR_PARALLEL{more}, hoặc đổi GPU hay WEIGHT_BITS.",
+    "tp_heads": "{model} có {heads} attention head và {kv} KV head: TENSOR_PARALLEL = {tp} không chia đều chúng "
+                "(vLLM đòi số head chia hết cho số GPU); chọn TENSOR_PARALLEL trong {ok}.",
     "act_bits_needs_low_weights": "ACT_BITS = 8 (W8A8, FP8) cần trọng số 8 hoặc 4 bit: đặt WEIGHT_BITS = 8 (FP8 W8A8 = "
                                   "WEIGHT_BITS 8 và ACT_BITS 8) hoặc để ACT_BITS = 16.",
     "shared_exceeds_prompt": "WORKLOAD_SHARED ({shared}) không được lớn hơn WORKLOAD_PROMPT ({prompt}): tiền tố chung "

@@ -65,8 +65,15 @@ def block10(w, d, ctx):
 
 
 def shadow_lines(w, s, cfg) -> list[str]:
-    """CLOCK = roofline: the named GPU and the shadow model instead of the hand-worked example (GB = 10^9 bytes)."""
+    """CLOCK = roofline: the named GPU and the shadow model instead of the hand-worked example (GB = 10^9 bytes);
+    under TENSOR_PARALLEL > 1 each GPU's share of weights and KV heads and the group's room."""
     G = 1e9
+    if s.get("tp", 1) > 1:
+        return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
+                w("b10.roof_weights_tp", s=s, cfg=cfg, weights=s["weights"] / G, share=s["weights_gpu"] / G,
+                  reserve=s["reserve"] / G, left_gpu=s["room_gpu"] / G, left=s["room"] / G),
+                w("b10.roof_kv_tp", s=s, cfg=cfg, full=s["per_token"] * s["kv_heads"] // (s["kv_heads_gpu"] * s["tp"])),
+                pool_line(w, cfg)]
     return [w("b10.roof_gpu", s=s, hbm=s["hbm"] / G, usable=s["usable"] / G),
             w("b10.roof_weights", s=s, cfg=cfg, weights=s["weights"] / G, reserve=s["reserve"] / G, left=s["room"] / G),
             w("b10.roof_kv", s=s, cfg=cfg),
@@ -89,7 +96,8 @@ def trust_lines(w, c, cfg) -> list[str]:
     lines = [w("b10.trust", m=c["summary"], cfg=cfg, tol=c["tolerance"], goal=c["goal"])]
     for r in c["rows"]:
         fmt = (lambda v: f"{v:,.0f}") if float(r["published"]).is_integer() else (lambda v: f"{v:,.2f}")
-        lines.append(w("b10.trust_row", r=r, what=w("b10.kind_" + r["kind"]), pub=fmt(r["published"]),
+        gpus = f"{r['tp']} x {r['gpu']}" if r.get("tp", 1) > 1 else r["gpu"]
+        lines.append(w("b10.trust_row", r=r, gpus=gpus, what=w("b10.kind_" + r["kind"]), pub=fmt(r["published"]),
                        lab=fmt(r["lab"]), ratio=f"{r['ratio']:.2f}"))
     return lines + [w("b10.trust_limits")]
 

@@ -275,7 +275,8 @@ def kv_line(w, it, pool_blocks) -> str:
 def cost_line(w, it, cfg) -> str:
     """CLOCK = roofline: the step's bound in words and numbers, the physical floor at the full peak, then the time
     at the configured efficiencies (roofline.py's formula; the GPU's peak and bandwidth from hardware.py) and,
-    with a draft model, its passes (speculative.py: the step's duration minus the target's pass)."""
+    with a draft model, its passes (speculative.py: the step's duration minus the target's pass). Under
+    TENSOR_PARALLEL > 1 the figures are one GPU's share and the all-reduces are their own term (parallel.py)."""
     gpu, cost, bits = GPUS[cfg["GPU"]], it["cost"], cfg["ACT_BITS"]
     decodes = [t[0] for t in it["tasks"] if t[1] == "decode"]
     verified = sum(proposals(it, rid) for rid in decodes)
@@ -290,13 +291,19 @@ def cost_line(w, it, cfg) -> str:
         floor, term = (cost["flops"] / gpu.peak(bits),
                        w("cost.by_flops", gflop=gflop, tflops=f"{gpu.peak(bits) / 1e12:g}"))
     took = it["end"] - it["start"]
+    comm = cost.get("communication", 0.0)
     target = math.ceil((max(cost["flops"] / (gpu.peak(bits) * cfg["FLOPS_FRACTION"]),
-                            cost["bytes"] / (gpu.bandwidth * cfg["BANDWIDTH_FRACTION"]))
+                            cost["bytes"] / (gpu.bandwidth * cfg["BANDWIDTH_FRACTION"])) + comm
                         + cfg["STEP_OVERHEAD"] / 1e6) * 1e6)
     passes = max((proposals(it, rid) for rid in decodes), default=0) if cfg.get("SPEC_METHOD") == "draft" else 0
     fractions = dict(bwf=cfg["BANDWIDTH_FRACTION"], ff=cfg["FLOPS_FRACTION"], overhead=cfg["STEP_OVERHEAD"], took=took)
     tail = (w("cost.took_draft", n=passes, bits=cfg["QUANT_BITS"], target=target, extra=took - target, **fractions)
             if passes and took > target else w("cost.took", **fractions))
+    tp = cfg.get("TENSOR_PARALLEL", 1)
+    if tp > 1:
+        return w("cost.line_tp", gpu=gpu.name, model=cfg["SHADOW_MODEL"], what=what, gb=gb, gflop=gflop, tp=tp,
+                 bound=w("cost." + cost["bound"]), floor_ms=f"{floor * 1e3:.2f} ms", term=term, tail=tail,
+                 comm_ms=f"{comm * 1e3:.2f} ms", link=f"{gpu.link / 1e9:g}")
     return w("cost.line", gpu=gpu.name, model=cfg["SHADOW_MODEL"], what=what, gb=gb, gflop=gflop,
              bound=w("cost." + cost["bound"]), floor_ms=f"{floor * 1e3:.2f} ms", term=term, tail=tail)
 

@@ -129,6 +129,7 @@ SAY = {
     "cost.decode": "decode {n:pl token}",
     "cost.prefill": "prefill {n:pl token}",
     "cost.line": "Cost on {gpu} ({model}): {what}: {gb} GB read, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} at the full peak; {tail}.",
+    "cost.line_tp": "Cost on each GPU of {tp} x {gpu} ({model}, TENSOR_PARALLEL={tp}): {what}: each GPU reads {gb} GB, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} at the full peak; plus {comm_ms} of communication (2 ring all-reduces per layer over a {link} GB/s-per-direction link); {tail}.",
     "cost.took": "at BANDWIDTH_FRACTION {bwf} and FLOPS_FRACTION {ff} of the peaks, plus STEP_OVERHEAD {overhead} µs, the step takes {took:ms}",
     "cost.took_draft": "at BANDWIDTH_FRACTION {bwf} and FLOPS_FRACTION {ff} of the peaks, plus STEP_OVERHEAD {overhead} µs, the target model's pass takes {target:ms}; the draft model's passes add {extra:ms} (passes: {n}, one per proposed position of the longest proposal; weights of QUANT_BITS {bits} bits): the step takes {took:ms}",
     "cost.decode_spec": "decode {n:pl token} + {k:pl proposal} verified",

@@ -127,6 +127,7 @@ SAY = {
     "cost.decode": "decode {n} token",
     "cost.prefill": "prefill {n} token",
     "cost.line": "Chi phí trên {gpu} ({model}): {what}: đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} ở mức đỉnh; {tail}.",
+    "cost.line_tp": "Chi phí trên mỗi GPU của {tp} x {gpu} ({model}, TENSOR_PARALLEL={tp}): {what}: mỗi GPU đọc {gb} GB, {gflop} GFLOP -> {bound}: {floor_ms} ≈ {term} ở mức đỉnh; cộng {comm_ms} giao tiếp (2 all-reduce vòng mỗi lớp qua liên kết {link} GB/s mỗi chiều); {tail}.",
     "cost.took": "với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, bước tốn {took:ms}",
     "cost.took_draft": "với BANDWIDTH_FRACTION {bwf} và FLOPS_FRACTION {ff} của mức đỉnh, cộng STEP_OVERHEAD {overhead} µs, lượt của mô hình đích tốn {target:ms}; các lượt của mô hình nháp thêm {extra:ms} (số lượt: {n}, mỗi lượt một vị trí đề xuất của đề xuất dài nhất; trọng số QUANT_BITS {bits} bit): bước tốn {took:ms}",
     "cost.decode_spec": "decode {n} token + kiểm tra {k} đề xuất",

@@ -376,6 +376,8 @@ export default {
   'chart.roofline.compute': 'compute-bound',
   'chart.roofline.memory': 'memory-bound',
   'chart.roofline.tableCaption': 'The steps on the roofline of {gpu} ({model})',
+  'chart.roofline.commDetail': ' · of which {comm} ms communication (all-reduces between the TENSOR_PARALLEL GPUs; FLOP and bytes are one GPU\'s)',
+  'chart.roofline.comm': 'communication (ms)',
   'chart.roofline.step': 'Step',
   'chart.roofline.work': 'Work',
   'chart.roofline.intensity': 'FLOP/byte',

@@ -376,6 +376,8 @@ export default {
   'chart.roofline.compute': 'giới hạn bởi tính toán',
   'chart.roofline.memory': 'giới hạn bởi bộ nhớ',
   'chart.roofline.tableCaption': 'Các bước trên roofline của {gpu} ({model})',
+  'chart.roofline.commDetail': ' · trong đó {comm} ms giao tiếp (all-reduce giữa các GPU TENSOR_PARALLEL; FLOP và byte là của một GPU)',
+  'chart.roofline.comm': 'giao tiếp (ms)',
   'chart.roofline.step': 'Bước',
   'chart.roofline.work': 'Việc',
   'chart.roofline.intensity': 'FLOP/byte',

@@ -30,7 +30,10 @@ gpt-fast's Llama-3.1-8B at batch 1 on an A100: each step reads 15.01 GB of weigh
 Points left out, and why: llama.cpp on an A100 SXM in the same llama.cpp table (8B F16 tg512 53.49 tok/s
 is 0.42 of the A100's bandwidth where the RTX 4090 reaches 0.82; its pp512 of 603.76 tok/s is below its own
 pp8192 of 1,323: a broken run), Q4_K_M rows (4.9 bits per weight; WEIGHT_BITS has 16, 8 and 4), multi-GPU
-rows (no tensor parallelism yet), TensorRT-LLM v0.5's LLaMA 7B (no Llama-2-7B shadow model yet).
+rows beyond three of perf-overview's H100 TP2 column for Llama 3.3 70B FP8 (128/128, 2048/128, 1000/1000: a
+tensor-parallel group of 2, `Point.tp`, each step per GPU plus its all-reduces, parallel.py; its other TP rows
+are Llama 4 and Qwen3 MoE models or 405B, shapes the lab lacks), TensorRT-LLM v0.5's LLaMA 7B (no Llama-2-7B
+shadow model yet).
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ import statistics
 from dataclasses import dataclass
 
 from .hardware import GPUS, MODELS, kv_budget
+from .parallel import communication_seconds
 from .profiles import PROFILES
 from .roofline import StepCost, step_cost
 
@@ -53,6 +57,7 @@ LLAMA_CPP = ("https://github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference (RE
              "Llama 3 8B, May 2024)")
 TRT = ("https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/performance/perf-overview.md (v1.0, "
        "trtllm-bench throughput, TP1)")
+TRT_TP = TRT.replace("TP1)", "H100 TP2 column)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,7 @@ class Point:
     engine: str            # the profile of profiles.PROFILES that names the source's engine
     published: float
     note: str = ""
+    tp: int = 1            # GPUs of one tensor-parallel group (parallel.py); the figure is the group's
 
     @property
     def unit(self) -> str:
@@ -97,16 +103,24 @@ POINTS: tuple[Point, ...] = (
           "Llama 3.3 70B FP8 (the same shape as 3.1 70B)"),
     Point(TRT, "H200-SXM-141GB", "Llama-3.1-70B", 8, 8, 8, "throughput", 0, 2048, 128, "tensorrt-llm", 442,
           "Llama 3.3 70B FP8"),
+    # tensor parallel: the same table's H100 TP2 column for Llama 3.3 70B FP8 (a TP group of 2 GPUs)
+    Point(TRT_TP, "H100-SXM5-80GB", "Llama-3.1-70B", 8, 8, 8, "throughput", 0, 128, 128, "tensorrt-llm", 6378,
+          "Llama 3.3 70B FP8, TP2", 2),
+    Point(TRT_TP, "H100-SXM5-80GB", "Llama-3.1-70B", 8, 8, 8, "throughput", 0, 2048, 128, "tensorrt-llm", 762,
+          "Llama 3.3 70B FP8, TP2", 2),
+    Point(TRT_TP, "H100-SXM5-80GB", "Llama-3.1-70B", 8, 8, 8, "throughput", 0, 1000, 1000, "tensorrt-llm", 4205,
+          "Llama 3.3 70B FP8, TP2", 2),
 )
 
 
 def batch_cost(point: Point, task: tuple, count: int) -> StepCost:
     """step_cost of `count` copies of one task, without listing them: FLOPs and KV bytes scale with the count,
     the weights are read once (the same numbers as step_cost(shape, [task] * count, …))."""
-    shape = MODELS[point.model]
-    one = step_cost(shape, [task], point.weight_bits, point.kv_bits)
-    weights = shape.matmul_params * point.weight_bits / 8
-    return StepCost(one.flops * count, weights + (one.bytes - weights) * count, one.tokens * count)
+    shape, gpu = MODELS[point.model], GPUS[point.gpu]
+    one = step_cost(shape, [task], point.weight_bits, point.kv_bits, point.tp, gpu)
+    weights = shape.matmul_params * point.weight_bits / 8 / point.tp
+    return StepCost(one.flops * count, weights + (one.bytes - weights) * count, one.tokens * count,
+                    communication_seconds(shape, one.tokens * count, point.tp, gpu))
 
 
 def seconds(point: Point, task: tuple, count: int = 1) -> float:
@@ -120,7 +134,7 @@ def concurrency(point: Point) -> int:
     """Sequences of ISL + OSL tokens the KV room holds at once (at most MAX_BATCH), or the point's batch."""
     if point.batch:
         return point.batch
-    room = kv_budget(GPUS[point.gpu], MODELS[point.model], point.weight_bits, point.kv_bits)["tokens"]
+    room = kv_budget(GPUS[point.gpu], MODELS[point.model], point.weight_bits, point.kv_bits, tp=point.tp)["tokens"]
     return max(1, min(MAX_BATCH, room // (point.isl + point.osl)))
 
 
@@ -167,7 +181,7 @@ def table() -> list[dict]:
         rows.append(dict(source=p.source, gpu=p.gpu, model=p.model, weight_bits=p.weight_bits, act_bits=p.act_bits,
                          kv_bits=p.kv_bits, kind=p.kind, batch=p.batch or concurrency(p), isl=p.isl, osl=p.osl,
                          engine=p.engine, published=p.published, lab=lab, ratio=ratio(p, lab), unit=p.unit,
-                         note=p.note))
+                         note=p.note, tp=p.tp))
     return rows
 
 

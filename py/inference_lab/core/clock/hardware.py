@@ -19,8 +19,14 @@ decimal GB: an "80 GB" H100 exposes 81,559 MiB = 85.52 GB, an "80 GB" A100 81,92
     >>> GPUS["H100-SXM5-80GB"].hbm / MiB, round(GPUS["H100-SXM5-80GB"].hbm / G, 2)
     (81559.0, 85.52)
 
-Leaves out: clocks, power and thermal limits (a datasheet peak assumes boost clock), NVLink and
-PCIe (one GPU, no tensor parallelism), mixture-of-experts (every model here is dense: active = all
+Each GPU also names the link its tensor-parallel group all-reduces over (`GPU.link`, bytes/s in ONE direction;
+`GPU.link_latency`, seconds per ring step; `GPU.link_source`): parallel.py charges the communication.
+
+    >>> GPUS["H100-SXM5-80GB"].link / G, GPUS["H100-SXM5-80GB"].link_latency * 1e6, GPUS["L4"].link / G
+    (450.0, 1.9, 32.0)
+
+Leaves out: clocks, power and thermal limits (a datasheet peak assumes boost clock), NVSwitch and multi-node
+topologies (one TP group inside one server), mixture-of-experts (every model here is dense: active = all
 parameters), biases and norm weights below 0.01 % of the parameters.
 """
 from __future__ import annotations
@@ -60,6 +66,20 @@ class GPU:
         """The ridge point: FLOP per byte where compute and bandwidth take equal time."""
         return self.peak(act_bits) / self.bandwidth
 
+    @property
+    def link(self) -> float:
+        """Bytes/s one GPU sends to its ring neighbour (one direction) in a tensor-parallel group (LINKS)."""
+        return LINKS[self.name][0]
+
+    @property
+    def link_latency(self) -> float:
+        """Seconds per step of a ring all-reduce on this link (LINKS)."""
+        return LINKS[self.name][1]
+
+    @property
+    def link_source(self) -> str:
+        return LINKS[self.name][2]
+
 
 GPUS: dict[str, GPU] = {g.name: g for g in (
     GPU("A100-SXM4-80GB", 312 * T, 624 * T, 2039 * G, 81920 * MiB,
@@ -81,6 +101,24 @@ GPUS: dict[str, GPU] = {g.name: g for g in (
         "rate), FP8 with FP32 accumulate 330.3 dense; GDDR6X 24 GB, 1,008 GB/s; capacity as nvidia-smi reports it "
         "(\"NVIDIA GeForce RTX 4090\"): 24,564 MiB"),
 )}
+
+
+# ── tensor-parallel links (parallel.py): bytes/s per direction, seconds per ring step, source ──
+# Per-step latency: NCCL's own tuning model (NVIDIA/nccl src/graph/tuning.cc, `hwLat`, Ring/LL128): 1.9 µs over
+# NVLink, 2.5 µs over PCIe; NCCL picks LL/LL128 for the small messages of decode.
+_NCCL = "NCCL src/graph/tuning.cc hwLat (ring, LL128): {} µs per ring step over {}"
+LINKS: dict[str, tuple[float, float, str]] = {
+    "A100-SXM4-80GB": (300 * G, 1.9e-6, "A100 datasheet: NVLink 3, 600 GB/s total = 300 GB/s per direction; "
+                       + _NCCL.format(1.9, "NVLink")),
+    "H100-SXM5-80GB": (450 * G, 1.9e-6, "H100 datasheet: NVLink 4, 900 GB/s total = 450 GB/s per direction; "
+                       + _NCCL.format(1.9, "NVLink")),
+    "H200-SXM-141GB": (450 * G, 1.9e-6, "H200 datasheet: NVLink 4, 900 GB/s total = 450 GB/s per direction; "
+                       + _NCCL.format(1.9, "NVLink")),
+    "L4": (32 * G, 2.5e-6, "L4 datasheet: PCIe Gen4 x16, 64 GB/s total = 32 GB/s per direction (no NVLink); "
+           + _NCCL.format(2.5, "PCIe")),
+    "RTX-4090": (32 * G, 2.5e-6, "RTX 4090: PCIe Gen4 x16, 32 GB/s per direction (no NVLink on Ada GeForce); "
+                 + _NCCL.format(2.5, "PCIe")),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +159,10 @@ class Shape:
     def weight_bytes(self, bits: int) -> float:
         return self.params * bits / 8
 
+    def kv_heads_per_gpu(self, tp: int) -> int:
+        """KV heads each of tp tensor-parallel GPUs stores: split, replicated when tp > kv_heads (parallel.py)."""
+        return max(1, self.kv_heads // tp)
+
     def kv_bytes_per_token(self, bits: int) -> int:
         """K and V of one position in every layer."""
         return 2 * self.layers * self.kv_heads * self.head_dim * bits // 8
@@ -151,7 +193,7 @@ def shadow_model(name: str, lab_vocab: int = 0) -> Shape:
 
 
 def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size: int = 1,
-              utilization: float = GPU_MEMORY_UTILIZATION) -> dict:
+              utilization: float = GPU_MEMORY_UTILIZATION, tp: int = 1) -> dict:
     """The KV room as vLLM sizes it: capacity × gpu_memory_utilization − weights − ACTIVATION_RESERVE, in bytes,
     tokens and blocks of `block_size` tokens (negative room = the model does not fit). vLLM's
     `Worker.determine_available_memory` (vllm/v1/worker/gpu_worker.py) computes
@@ -159,17 +201,29 @@ def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size
     `torch.cuda.mem_get_info()` (the device's capacity) and `peak_memory` the weights plus the profiled
     activation peak plus non-torch allocations; the KV cache gets the rest.
 
+    With tp GPUs (TENSOR_PARALLEL) every GPU does this with its 1/tp of the weights and its KV heads
+    (max(1, kv_heads // tp): parallel.py); a token's K/V is spread over the group, so the tokens are each GPU's
+    room ÷ each GPU's KV bytes per token, and the group's room (`room`) is tp times one GPU's (`room_gpu`).
+    `usable` and `reserve` are one GPU's; `weights` and `per_token` the whole group's.
+
     >>> b = kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-8B"], 16, 16, 16)
     >>> round(b["usable"] / G, 2), round(b["weights"] / G, 2), b["per_token"], b["tokens"], b["blocks"]
     (76.97, 16.06, 131072, 449433, 28089)
     >>> b = kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-70B"], 8, 16)
     >>> round(b["room"] / G, 2), b["tokens"]          # 70B at 8 bits fits one H100, with room for 13,000 tokens
     (4.42, 13473)
+
+    70B at 16 bits does not fit one H100 (141.1 GB of weights); on 2 H100s each holds 70.55 GB and has
+    76.97 − 70.55 − 2 = 4.42 GB left, 4 of the 8 KV heads (163,840 bytes a token), so 26,947 tokens
+    (on 4: 39.70 GB and 81,920 bytes each, 484,519):
+
+    >>> [kv_budget(GPUS["H100-SXM5-80GB"], MODELS["Llama-3.1-70B"], 16, 16, tp=tp)["tokens"] for tp in (1, 2, 4)]
+    [0, 26947, 484519]
     """
     usable, weights = gpu.hbm * utilization, shape.weight_bytes(weight_bits)
-    room = usable - weights - ACTIVATION_RESERVE
-    per_token = shape.kv_bytes_per_token(kv_bits)
-    tokens = int(room // per_token) if room > 0 else 0
+    room_gpu = usable - weights / tp - ACTIVATION_RESERVE
+    per_token_gpu = shape.kv_bytes_per_token(kv_bits) * shape.kv_heads_per_gpu(tp) // shape.kv_heads
+    tokens = int(room_gpu // per_token_gpu) if room_gpu > 0 else 0
     return dict(hbm=gpu.hbm, utilization=utilization, usable=usable, weights=weights, reserve=ACTIVATION_RESERVE,
-                room=room,
-                per_token=per_token, tokens=tokens, blocks=tokens // block_size)
+                room=room_gpu * tp, room_gpu=room_gpu, tp=tp, weights_gpu=weights / tp, per_token_gpu=per_token_gpu,
+                per_token=per_token_gpu * tp, tokens=tokens, blocks=tokens // block_size)

@@ -49,7 +49,10 @@ all 2,048 positions would make it 31.84 (×1.07; ×1.25 for Llama-3.2-1B, whose 
     >>> round(once.flops / 1e12, 2), round(everywhere.flops / 1e12, 2)
     (29.69, 31.84)
 
-Leaves out: communication (one GPU, no tensor or pipeline parallelism), kernel launch detail and
+Under TENSOR_PARALLEL = tp > 1 the FLOPs, weight bytes and KV heads are each GPU's share and the step adds
+its all-reduces (parallel.py): time = max(compute, memory) per GPU + communication + STEP_OVERHEAD.
+
+Leaves out: pipeline parallelism and overlap of communication with compute, kernel launch detail and
 per-layer kernels (one term per step, not per GEMM), activations and their memory traffic, the
 embedding lookup, softmax/norm/RoPE FLOPs, and any overlap of CPU work with the GPU.
 """
@@ -59,14 +62,17 @@ import math
 from dataclasses import dataclass
 
 from .hardware import GPUS, GPU, Shape, shadow_model
+from .parallel import communication_seconds, kv_heads_per_gpu
 
 
 @dataclass(frozen=True, slots=True)
 class StepCost:
-    """FLOPs and HBM bytes of one forward pass."""
+    """FLOPs and HBM bytes of one forward pass ON ONE GPU of the tensor-parallel group (the whole model at
+    tp = 1), and the seconds its all-reduces take (parallel.py; 0 at tp = 1)."""
     flops: float
     bytes: float
     tokens: int
+    comm: float = 0.0          # seconds of communication per step (2 all-reduces per layer)
 
     @property
     def intensity(self) -> float:
@@ -82,7 +88,8 @@ class StepCost:
         return "compute" if compute > memory else "memory"
 
     def seconds(self, gpu: GPU, act_bits: int, flops_fraction: float, bw_fraction: float, overhead_s: float) -> float:
-        return max(self.terms(gpu, act_bits, flops_fraction, bw_fraction)) + overhead_s
+        """max(compute, memory) per GPU + communication + the step overhead (once: one scheduler drives the group)."""
+        return max(self.terms(gpu, act_bits, flops_fraction, bw_fraction)) + self.comm + overhead_s
 
 
 def sampled(task: tuple) -> int:
@@ -90,8 +97,20 @@ def sampled(task: tuple) -> int:
     return task[2] if len(task) > 2 else 1
 
 
-def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int) -> StepCost:
-    """The cost of one step whose tasks are `work` = [(new tokens, positions already cached[, positions sampled])]."""
+def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int, tp: int = 1,
+              gpu: GPU | None = None) -> StepCost:
+    """The cost of one step whose tasks are `work` = [(new tokens, positions already cached[, positions sampled])],
+    per GPU of a tensor-parallel group of `tp` GPUs of kind `gpu` (weights, FLOPs and KV heads split: parallel.py).
+
+    Llama-3.1-8B decoding one token after 100 cached positions on 2 × H100: half the weights (7.507 GB of 15.01)
+    plus 101 positions × 4 of 8 KV heads (65,536 bytes each), and 64 all-reduces of 8,192 bytes (244.4 µs,
+    parallel.py's worked example):
+
+    >>> from inference_lab.core.clock.hardware import GPUS, MODELS
+    >>> c = step_cost(MODELS["Llama-3.1-8B"], [(1, 100)], 16, 16, 2, GPUS["H100-SXM5-80GB"])
+    >>> round(c.bytes / 1e9, 3), round(c.comm * 1e6, 1)
+    (7.512, 244.4)
+    """
     tokens = attended = past = rows = 0                  # one pass over the tasks (integers: the same sums)
     for w in work:
         n, p = w[0], w[1]
@@ -102,7 +121,11 @@ def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int) -
              + 4 * shape.layers * shape.heads * shape.head_dim * attended)
     kv = shape.kv_bytes_per_token(kv_bits)
     weights = shape.matmul_params * weight_bits / 8 if work else 0
-    return StepCost(float(flops), float(weights + kv * past + kv * tokens), tokens)
+    if tp <= 1:
+        return StepCost(float(flops), float(weights + kv * past + kv * tokens), tokens)
+    kv = kv * kv_heads_per_gpu(shape, tp) // shape.kv_heads
+    return StepCost(flops / tp, weights / tp + kv * past + kv * tokens, tokens,
+                    communication_seconds(shape, tokens, tp, gpu))
 
 
 class Clock:
@@ -112,12 +135,12 @@ class Clock:
         self.cfg, self.gpu, self.shape = cfg, GPUS[cfg.GPU], shadow_model(cfg.SHADOW_MODEL, lab_vocab)
 
     def cost(self, work: list[tuple[int, int]]) -> StepCost:
-        return step_cost(self.shape, work, self.cfg.WEIGHT_BITS, self.cfg.KV_BITS)
+        return self.cost_at(work, self.cfg.WEIGHT_BITS)
 
     def cost_at(self, work: list[tuple[int, int]], weight_bits: int) -> StepCost:
         """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft,
         speculative.py)."""
-        return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS)
+        return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS, self.cfg.TENSOR_PARALLEL, self.gpu)
 
     def micros(self, cost: StepCost) -> int:
         """The step's duration in whole µs (rounded up, so it never beats the floor)."""
@@ -126,10 +149,12 @@ class Clock:
         return math.ceil(s * 1e6)
 
     def report(self, cost: StepCost) -> dict:
-        """The step's `cost` in --json: {"flops", "bytes", "bound", "intensity", "seconds"}; seconds: the
-        formula's time on this GPU (run_log.page_keys puts the step's own duration there under CLOCK=roofline)."""
+        """The step's `cost` in --json: {"flops", "bytes", "bound", "intensity", "seconds"[, "communication"]};
+        flops and bytes per GPU; seconds: the formula's time on this GPU (run_log.page_keys puts the step's own
+        duration there under CLOCK=roofline); communication (TENSOR_PARALLEL > 1 only): its all-reduce seconds."""
         cfg = self.cfg
-        return dict(flops=int(cost.flops), bytes=int(cost.bytes),
+        extra = dict(communication=cost.comm) if cfg.TENSOR_PARALLEL > 1 else {}
+        return dict(flops=int(cost.flops), bytes=int(cost.bytes), **extra,
                     bound=cost.bound(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION),
                     intensity=round(cost.intensity, 3),
                     seconds=cost.seconds(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION,

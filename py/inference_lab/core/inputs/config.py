@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 
 # the schema's names, importable from here too (callers name one module: config)
 from ..clock.hardware import GPUS, MODELS, kv_budget
+from ..clock.parallel import TP_CHOICES, heads_split
 from ..clock.profiles import PROFILES
 from .workload import reachable, trace_for
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
@@ -152,21 +153,53 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
 
 def _check_fit(values: dict) -> list[Problem]:
     """Under CLOCK = roofline (or POOL_BLOCKS = auto) the shadow model's weights must fit in the GPU's HBM (with
-    room left for KV: hardware.kv_budget)."""
+    room left for KV: hardware.kv_budget), each GPU holding 1/TENSOR_PARALLEL of them. When they do not, the
+    problem names the smallest TENSOR_PARALLEL that fits (parallel.TP_CHOICES), on TENSOR_PARALLEL when it was
+    raised above 1, else on SHADOW_MODEL.
+
+    >>> [p.key for p in validate({"CLOCK": "roofline", "SHADOW_MODEL": "Llama-3.1-70B"})]
+    ['weights_need_tp']
+    >>> validate({"CLOCK": "roofline", "SHADOW_MODEL": "Llama-3.1-70B"})[0].args["tp"]
+    2
+    >>> validate({"CLOCK": "roofline", "SHADOW_MODEL": "Llama-3.1-70B", "TENSOR_PARALLEL": 2})
+    []
+    """
     get = functools.partial(_value, values)
+    tp = get("TENSOR_PARALLEL")
     if (get("CLOCK") != "roofline" and get("POOL_BLOCKS") != "auto") or get("GPU") not in GPUS \
-            or get("SHADOW_MODEL") not in MODELS or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices:
+            or get("SHADOW_MODEL") not in MODELS or get("WEIGHT_BITS") not in FIELD_BY_NAME["WEIGHT_BITS"].choices \
+            or tp not in TP_CHOICES:
         return []
     utilization = get("GPU_MEMORY_UTILIZATION")
     if not (_is_number(utilization) and 0 < utilization <= 1):
         return []
     gpu, model, bits = GPUS[get("GPU")], MODELS[get("SHADOW_MODEL")], get("WEIGHT_BITS")
-    room = kv_budget(gpu, model, bits, 16, utilization=utilization)
-    if room["tokens"] > 0:
+    if kv_budget(gpu, model, bits, 16, utilization=utilization, tp=tp)["tokens"] > 0:
         return []
+    room = kv_budget(gpu, model, bits, 16, utilization=utilization, tp=tp)
+    fits = [n for n in TP_CHOICES
+            if n > tp and kv_budget(gpu, model, bits, 16, utilization=utilization, tp=n)["tokens"]]
     need, have, usable = room["weights"] / 1e9, gpu.hbm / 1e9, (room["usable"] - room["reserve"]) / 1e9
-    return [Problem("SHADOW_MODEL", "weights_do_not_fit", dict(model=model.name, bits=bits, need=need, gpu=gpu.name,
-                                                               have=have, usable=usable, utilization=utilization))]
+    params = dict(model=model.name, bits=bits, need=need, gpu=gpu.name, have=have, usable=usable,
+                  utilization=utilization)
+    where = "TENSOR_PARALLEL" if tp > 1 else "SHADOW_MODEL"
+    if tp > 1:
+        more = f" (≥ {fits[0]})" if fits else ""
+        return [Problem(where, "weights_do_not_fit_tp", dict(params, tp=tp, share=need / tp, more=more))]
+    if fits:
+        return [Problem(where, "weights_need_tp", dict(params, tp=fits[0], share=need / fits[0]))]
+    return [Problem("SHADOW_MODEL", "weights_do_not_fit", params)]
+
+
+def _check_heads(values: dict) -> list[Problem]:
+    """TENSOR_PARALLEL must split the shadow model's heads evenly (parallel.heads_split, vLLM's rule)."""
+    get = functools.partial(_value, values)
+    tp, name = get("TENSOR_PARALLEL"), get("SHADOW_MODEL")
+    if tp not in TP_CHOICES or name not in MODELS or heads_split(MODELS[name], tp):
+        return []
+    m = MODELS[name]
+    ok = ", ".join(str(n) for n in TP_CHOICES if heads_split(m, n))
+    return [Problem("TENSOR_PARALLEL", "tp_heads", dict(model=name, heads=m.heads, kv=m.kv_heads, tp=tp, ok=ok))]
 
 
 def _check_precision(values: dict) -> list[Problem]:
@@ -234,7 +267,8 @@ def _value_problems(values: dict) -> list[Problem]:
     for f in FIELDS:
         if f.name not in skip:
             problems += _check_field(f, values.get(f.name, f.default), values)
-    return (problems + _check_costs(values) + _check_fit(values) + _check_precision(values) + _check_workload(values)
+    return (problems + _check_costs(values) + _check_fit(values) + _check_heads(values) + _check_precision(values)
+            + _check_workload(values)
             + _check_cluster(values))
 
 
@@ -246,8 +280,9 @@ def validate(values: dict) -> list[Problem]:
 
 def auto_pool_blocks(cfg) -> int:
     """POOL_BLOCKS = auto: vLLM's num_gpu_blocks for the GPU and SHADOW_MODEL (hardware.kv_budget: capacity ×
-    GPU_MEMORY_UTILIZATION −
-    weights − activation reserve, ÷ bytes per block), but no more than the trace can ever hold at once
+    GPU_MEMORY_UTILIZATION − weights − activation reserve, ÷ bytes per block; on TENSOR_PARALLEL GPUs each
+    holds its share of the weights and KV heads, so the blocks count the KV room of all of them), but no more
+    than the trace can ever hold at once
     (requests × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉): a bigger pool runs the same steps, only slower to scan. On a cluster
     (REPLICAS > 1 or DISAGG = on) each replica gets its own pool of this size, and one replica never holds more than
     SLOTS sequences at once, so there the cap is min(requests, SLOTS) × ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ (a thousand
@@ -259,7 +294,7 @@ def auto_pool_blocks(cfg) -> int:
     30
     """
     vllm = kv_budget(GPUS[cfg.GPU], MODELS[cfg.SHADOW_MODEL], cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.BLOCK_SIZE,
-                     cfg.GPU_MEMORY_UTILIZATION)["blocks"]
+                     cfg.GPU_MEMORY_UTILIZATION, cfg.TENSOR_PARALLEL)["blocks"]
     holders = len(cfg.REQUESTS)
     if cfg.REPLICAS > 1 or cfg.DISAGG == "on":
         holders = min(holders, cfg.SLOTS)

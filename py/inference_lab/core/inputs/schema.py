@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from ..clock.hardware import GPU_MEMORY_UTILIZATION, GPUS, MODELS
+from ..clock.parallel import TP_CHOICES
 from ..clock.profiles import PROFILES
 
 MAX_REQUESTS = 12
@@ -124,6 +125,7 @@ FIELDS: tuple[Field, ...] = (
     Field("WEIGHT_BITS", _I, 16, "advanced", 4, 16, choices=(16, 8, 4)),
     Field("KV_BITS", _I, 16, "advanced", 8, 16, choices=(16, 8)),
     Field("ACT_BITS", _I, 16, "advanced", 8, 16, choices=(16, 8)),
+    Field("TENSOR_PARALLEL", _I, 1, "advanced", 1, 8, choices=TP_CHOICES),
     Field("GPU_MEMORY_UTILIZATION", "float", GPU_MEMORY_UTILIZATION, "advanced", 0.1, 1.0, 0.01),
     Field("ENGINE_PROFILE", "choice", "vllm", "advanced", choices=tuple(PROFILES)),
     Field("FLOPS_FRACTION", "float", "auto", "advanced", 0.01, 1.0, 0.01, auto=True),

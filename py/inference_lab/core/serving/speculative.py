@@ -239,5 +239,5 @@ class Speculation:
         for j in range(1, max(k for k, _ in rows) + 1):
             work = [(1, cached + j - 1) for k, cached in rows if k >= j]
             cost = clock.cost_at(work, cfg.QUANT_BITS)
-            seconds += max(cost.terms(clock.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION))
+            seconds += max(cost.terms(clock.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION)) + cost.comm
         return math.ceil(seconds * 1e6)
