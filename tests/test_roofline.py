@@ -74,6 +74,46 @@ def test_model_shapes_match_their_configs():
     assert all(s.source for s in MODELS.values())
 
 
+# ── attention shapes and long context (issue 40): MHA, GQA and each model's own context ──
+def test_mha_and_gqa_shapes_match_their_configs():
+    """Llama-2-7B is MHA (32 KV heads for 32 query heads): KV per token 2·32·32·128·2 B = 524,288 B at 16 bits;
+    Mistral-7B-v0.3 and Llama-3.1-8B share 8 KV heads among 32 (GQA): 2·32·8·128·2 B = 131,072 B, a quarter.
+    Contexts are max_position_embeddings: 4,096 (Llama 2), 32,768 (Mistral v0.3), 131,072 (Llama 3.1)."""
+    l2, mi = MODELS["Llama-2-7B"], MODELS["Mistral-7B-v0.3"]
+    assert (l2.layers, l2.d_model, l2.heads, l2.kv_heads, l2.head_dim, l2.ffn, l2.vocab) == (32, 4096, 32, 32, 128,
+                                                                                         11008, 32000)
+    assert (mi.layers, mi.d_model, mi.heads, mi.kv_heads, mi.head_dim, mi.ffn, mi.vocab) == (32, 4096, 32, 8, 128,
+                                                                                         14336, 32768)
+    assert 6.7e9 < l2.params < 6.8e9 and 7.2e9 < mi.params < 7.3e9           # "7B": 6.74 B and 7.25 B
+    assert l2.kv_bytes_per_token(16) == 2 * 32 * 32 * 128 * 2 == 524288
+    assert mi.kv_bytes_per_token(16) == MODELS[LLAMA8].kv_bytes_per_token(16) == 131072
+    assert l2.kv_bytes_per_token(8) == 262144                                    # an FP8 KV cache halves it
+    assert (l2.context, mi.context, MODELS[LLAMA8].context, MODELS["Llama-3.1-70B"].context) == (4096, 32768,
+                                                                                                 131072, 131072)
+    assert FIELD_BY_NAME["MAX_CONTEXT"].max == 131072
+    assert {"Llama-2-7B", "Mistral-7B-v0.3"} <= set(FIELD_BY_NAME["SHADOW_MODEL"].choices)
+
+
+def test_max_context_beyond_the_shadow_models_is_a_clear_error():
+    proc = run_cli(ROOF[:4] + ["--shadow-model", "Llama-2-7B", "--max-context", "8192"])
+    assert proc.returncode == 2 and "Llama-2-7B" in proc.stderr and "4096" in proc.stderr
+    proc = run_cli(["--lang", "en"] + ROOF[:4] + ["--shadow-model", "Mistral-7B-v0.3", "--max-context", "40000"])
+    assert proc.returncode == 2 and "exceeds Mistral-7B-v0.3's context (32768 tokens" in proc.stderr
+    proc = run_cli(["--max-context", "131073"])
+    assert proc.returncode == 2 and "--max-context" in proc.stderr
+    # the seed clock charges no shadow model: a long MAX_CONTEXT only admits; Llama 3.1 serves 131,072
+    assert run_cli(["--max-context", "131072"]).returncode == 0
+    assert run_cli(ROOF + ["--max-context", "131072"]).returncode == 0
+
+
+def test_mha_decode_reads_four_times_the_kv_of_gqa():
+    """Same layers and widths, 32 vs 8 KV heads: a batch-1 decode over 4,000 tokens of context reads
+    4,000 × (524,288 − 131,072) B = 1.57 GB more KV on Llama-2-7B than on Mistral-7B-v0.3."""
+    mha, gqa = (step_cost(MODELS[m], [(1, 4000)], 16, 16) for m in ("Llama-2-7B", "Mistral-7B-v0.3"))
+    weights = MODELS["Llama-2-7B"].matmul_params * 2 - MODELS["Mistral-7B-v0.3"].matmul_params * 2
+    assert math.isclose(mha.bytes - gqa.bytes - weights, 4000 * (524288 - 131072), rel_tol=0.01)
+
+
 def test_schema_gives_the_flags_and_defaults():
     assert FIELD_BY_NAME["CLOCK"].default == "seed" and FIELD_BY_NAME["CLOCK"].flag == "--clock"
     assert FIELD_BY_NAME["GPU"].default == H100 and FIELD_BY_NAME["SHADOW_MODEL"].default == LLAMA8

@@ -262,7 +262,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   (1, 3, 14, 18, 40),
                   text_en='how the scheduler picks the work of each step'),
     LearningPoint(4, "prefill khác decode ở đâu", (4, 7), (("timeline", 3), ("roofline", 10), ("speculation", 7)),
-                  (3, 15, 19, 20, 30, 31),
+                  (3, 15, 19, 20, 26, 30, 31),
                   text_en='where prefill differs from decode'),
     LearningPoint(5, "trọng số attention khác xác suất từ vựng thế nào", (5, 8), (("attention", 5), ("sampling", 8)),
                   (11,),
@@ -273,10 +273,10 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   (12, 16, 32),
                   text_en='how logits become probabilities, then a token, then a stop decision'),
     LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12),
-                  (("ttft", 11), ("policies", 12), ("cluster", 11)), (1, 3, 22, 41, 42),
+                  (("ttft", 11), ("policies", 12), ("cluster", 11)), (1, 3, 22, 23, 41, 42),
                   text_en='which parts TTFT, TPOT and throughput are made of'),
     LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
-                  (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21),
+                  (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21, 24, 25),
                   text_en='how quantizing weights to INT8 trades memory for error, and how to check it'),
 )
 assert [p.number for p in LEARNING_POINTS] == list(range(1, 10)), "the seed's nine points, in order"

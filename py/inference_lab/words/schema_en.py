@@ -23,7 +23,8 @@ FIELDS = {
     'REQUESTS': ('Requests (REQUESTS)',
          'The request trace: arrival time, text, generation limit, sampling settings, own seed.'),
     'MAX_CONTEXT': ('Max context (MAX_CONTEXT)',
-         'Most tokens in one sequence (prompt + generated); beyond it the request gets 400.'),
+         'Most tokens in one sequence (prompt + generated); beyond it the request gets 400. Under CLOCK = roofline '
+         "at most SHADOW_MODEL's context (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096)."),
     'TTFT_SLO': ('Assumed TTFT target (TTFT_SLO, µs)',
          'An ASSUMED TTFT target to illustrate the warning (simulated µs).'),
     'QUALITY_GATE': ('Quality gate threshold (QUALITY_GATE)',
@@ -206,6 +207,8 @@ PROBLEMS = {
                              "GPU or WEIGHT_BITS.",
     "tp_heads": "{model} has {heads} attention heads and {kv} KV heads: TENSOR_PARALLEL = {tp} does not split them "
                 "evenly (vLLM needs the heads divisible by the GPUs); choose TENSOR_PARALLEL among {ok}.",
+    "context_exceeds_model": "MAX_CONTEXT ({got}) exceeds {model}'s context ({limit} tokens, max_position_embeddings "
+                             "in its config.json): set MAX_CONTEXT <= {limit} or change SHADOW_MODEL.",
     "act_bits_needs_low_weights": "ACT_BITS = 8 (W8A8, FP8) needs 8- or 4-bit weights: set WEIGHT_BITS = 8 (FP8 W8A8 = "
                                   "WEIGHT_BITS 8 and ACT_BITS 8) or keep ACT_BITS = 16.",
     "shared_exceeds_prompt": "WORKLOAD_SHARED ({shared}) must not exceed WORKLOAD_PROMPT ({prompt}): the shared prefix "

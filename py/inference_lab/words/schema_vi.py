@@ -28,7 +28,8 @@ FIELDS = {
     'REQUESTS': ('Các yêu cầu (REQUESTS)',
          'Trace yêu cầu: thời điểm đến, văn bản, giới hạn sinh, cấu hình lấy mẫu, seed riêng.'),
     'MAX_CONTEXT': ('Context tối đa (MAX_CONTEXT)',
-         'Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400.'),
+         'Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400. Dưới CLOCK = roofline không vượt '
+         'context của SHADOW_MODEL (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096).'),
     'TTFT_SLO': ('Ngưỡng TTFT giả định (TTFT_SLO, µs)',
          'Ngưỡng TTFT GIẢ ĐỊNH để minh họa cảnh báo (µs mô phỏng).'),
     'QUALITY_GATE': ('Ngưỡng cổng chất lượng (QUALITY_GATE)',
@@ -203,6 +204,8 @@ PROBLEMS = {
                              "và vùng activation): tăng TENSOR_PARALLEL{more}, hoặc đổi GPU hay WEIGHT_BITS.",
     "tp_heads": "{model} có {heads} attention head và {kv} KV head: TENSOR_PARALLEL = {tp} không chia đều chúng "
                 "(vLLM đòi số head chia hết cho số GPU); chọn TENSOR_PARALLEL trong {ok}.",
+    "context_exceeds_model": "MAX_CONTEXT ({got}) vượt quá context của {model} ({limit} token, max_position_embeddings "
+                             "trong config.json của nó): đặt MAX_CONTEXT <= {limit} hoặc đổi SHADOW_MODEL.",
     "act_bits_needs_low_weights": "ACT_BITS = 8 (W8A8, FP8) cần trọng số 8 hoặc 4 bit: đặt WEIGHT_BITS = 8 (FP8 W8A8 = "
                                   "WEIGHT_BITS 8 và ACT_BITS 8) hoặc để ACT_BITS = 16.",
     "shared_exceeds_prompt": "WORKLOAD_SHARED ({shared}) không được lớn hơn WORKLOAD_PROMPT ({prompt}): tiền tố chung "

@@ -12,6 +12,8 @@ decimal GB: an "80 GB" H100 exposes 81,559 MiB = 85.52 GB, an "80 GB" A100 81,92
 
     >>> round(MODELS["Llama-3.1-8B"].params / 1e9, 2)
     8.03
+    >>> round(MODELS["Llama-2-7B"].params / 1e9, 2), round(MODELS["Mistral-7B-v0.3"].params / 1e9, 2)
+    (6.74, 7.25)
     >>> MODELS["Llama-3.1-8B"].kv_bytes_per_token(16)
     131072
     >>> round(GPUS["H100-SXM5-80GB"].ridge(16))
@@ -134,6 +136,7 @@ class Shape:
     vocab: int
     tied: bool                 # the output projection shares the embedding table
     source: str
+    context: int = 0           # max_position_embeddings: the longest sequence the model serves (MAX_CONTEXT's limit)
 
     @property
     def layer_params(self) -> int:
@@ -164,22 +167,46 @@ class Shape:
         return max(1, self.kv_heads // tp)
 
     def kv_bytes_per_token(self, bits: int) -> int:
-        """K and V of one position in every layer."""
+        """K and V of one position in every layer: 2 (K, V) × layers × kv_heads × head_dim × bits ÷ 8. MHA keeps
+        one KV head per query head (Llama-2-7B: 2·32·32·128·2 B = 512 KiB at 16 bits); GQA shares one KV head
+        among several query heads (Llama-3.1-8B, Mistral-7B: 8 KV heads for 32 query heads, 2·32·8·128·2 B =
+        128 KiB, a quarter); 8-bit KV (vLLM's fp8 KV cache) halves either.
+
+        >>> MODELS["Llama-2-7B"].kv_bytes_per_token(16), MODELS["Mistral-7B-v0.3"].kv_bytes_per_token(16)
+        (524288, 131072)
+        >>> MODELS["Llama-2-7B"].kv_bytes_per_token(8)
+        262144
+        """
         return 2 * self.layers * self.kv_heads * self.head_dim * bits // 8
 
 
 MODELS: dict[str, Shape] = {m.name: m for m in (
+    # the lab's own model: its RoPE table (model.py MAX_POSITION) covers WORKLOAD_PROMPT + WORKLOAD_OUTPUT
     Shape("lab", 1, 8, 2, 2, 4, 16, 0, False, "the lab's model.py: one layer, d_model 8, 2 heads of 4, FFN 16 "
-          "(vocabulary: the run's tokenizer)"),
+          "(vocabulary: the run's tokenizer)", 16384),
     Shape("Llama-3.2-1B", 16, 2048, 32, 8, 64, 8192, 128256, True,
           "meta-llama/Llama-3.2-1B config.json: num_hidden_layers 16, hidden_size 2048, num_attention_heads 32, "
-          "num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size 128256, tie_word_embeddings true"),
+          "num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size 128256, tie_word_embeddings true, "
+          "max_position_embeddings 131072", 131072),
     Shape("Llama-3.1-8B", 32, 4096, 32, 8, 128, 14336, 128256, False,
           "meta-llama/Llama-3.1-8B config.json: num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, "
-          "num_key_value_heads 8, head_dim 128, intermediate_size 14336, vocab_size 128256"),
+          "num_key_value_heads 8, head_dim 128, intermediate_size 14336, vocab_size 128256, "
+          "max_position_embeddings 131072", 131072),
     Shape("Llama-3.1-70B", 80, 8192, 64, 8, 128, 28672, 128256, False,
           "meta-llama/Llama-3.1-70B config.json: num_hidden_layers 80, hidden_size 8192, num_attention_heads 64, "
-          "num_key_value_heads 8, head_dim 128, intermediate_size 28672, vocab_size 128256"),
+          "num_key_value_heads 8, head_dim 128, intermediate_size 28672, vocab_size 128256, "
+          "max_position_embeddings 131072", 131072),
+    # ── attention shapes beyond Llama 3's GQA-8 (issue 40): MHA and a second GQA family ──
+    Shape("Llama-2-7B", 32, 4096, 32, 32, 128, 11008, 32000, False,
+          "meta-llama/Llama-2-7b-hf config.json: num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, "
+          "num_key_value_heads 32 (multi-head attention, no GQA), intermediate_size 11008, vocab_size 32000, "
+          "max_position_embeddings 4096 (Touvron et al. 2023, Llama 2, arXiv:2307.09288: context 4k; GQA only "
+          "for 34B and 70B)", 4096),
+    Shape("Mistral-7B-v0.3", 32, 4096, 32, 8, 128, 14336, 32768, False,
+          "mistralai/Mistral-7B-v0.3 config.json: num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, "
+          "num_key_value_heads 8 (GQA), head_dim 128, intermediate_size 14336, vocab_size 32768, "
+          "max_position_embeddings 32768, sliding_window null (Jiang et al. 2023, Mistral 7B, arXiv:2310.06825)",
+          32768),
 )}
 
 
@@ -189,7 +216,7 @@ def shadow_model(name: str, lab_vocab: int = 0) -> Shape:
     if shape.vocab:
         return shape
     return Shape(shape.name, shape.layers, shape.d_model, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn,
-                 lab_vocab, shape.tied, shape.source)
+                 lab_vocab, shape.tied, shape.source, shape.context)
 
 
 def kv_budget(gpu: GPU, shape: Shape, weight_bits: int, kv_bits: int, block_size: int = 1,

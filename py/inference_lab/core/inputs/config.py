@@ -202,6 +202,23 @@ def _check_heads(values: dict) -> list[Problem]:
     return [Problem("TENSOR_PARALLEL", "tp_heads", dict(model=name, heads=m.heads, kv=m.kv_heads, tp=tp, ok=ok))]
 
 
+def _check_context(values: dict) -> list[Problem]:
+    """Under CLOCK = roofline MAX_CONTEXT is at most SHADOW_MODEL's context (its config.json's
+    max_position_embeddings, hardware.Shape.context), as vLLM refuses a max_model_len beyond the model's:
+    Llama-2-7B serves 4,096 tokens, Mistral-7B-v0.3 32,768, Llama 3.1 131,072.
+
+    >>> [p.key for p in _check_context(dict(CLOCK="roofline", SHADOW_MODEL="Llama-2-7B", MAX_CONTEXT=8192))]
+    ['context_exceeds_model']
+    >>> _check_context(dict(CLOCK="roofline", SHADOW_MODEL="Llama-3.1-8B", MAX_CONTEXT=32768))
+    []
+    """
+    get = functools.partial(_value, values)
+    model, context = MODELS.get(get("SHADOW_MODEL")), get("MAX_CONTEXT")
+    if get("CLOCK") != "roofline" or model is None or not isinstance(context, int) or context <= model.context:
+        return []
+    return [Problem("MAX_CONTEXT", "context_exceeds_model", dict(model=model.name, limit=model.context, got=context))]
+
+
 def _check_precision(values: dict) -> list[Problem]:
     """ACT_BITS = 8 (W8A8) multiplies 8-bit weights by 8-bit activations: it needs WEIGHT_BITS 8 or 4."""
     get = functools.partial(_value, values)
@@ -267,9 +284,8 @@ def _value_problems(values: dict) -> list[Problem]:
     for f in FIELDS:
         if f.name not in skip:
             problems += _check_field(f, values.get(f.name, f.default), values)
-    return (problems + _check_costs(values) + _check_fit(values) + _check_heads(values) + _check_precision(values)
-            + _check_workload(values)
-            + _check_cluster(values))
+    return (problems + _check_costs(values) + _check_fit(values) + _check_heads(values) + _check_context(values)
+            + _check_precision(values) + _check_workload(values) + _check_cluster(values))
 
 
 def validate(values: dict) -> list[Problem]:

@@ -10,7 +10,9 @@ bound is written exactly once.
     ('--token-budget', 6)
 
 Bounds are chosen for runs that stay fast: an explicit REQUESTS trace holds at most 12 requests of 80
-characters, a generated one (WORKLOAD_REQUESTS, workload.py) up to 1,000 of up to MAX_CONTEXT ≤ 8,192 tokens;
+characters, a generated one (WORKLOAD_REQUESTS, workload.py) up to 1,000 of up to 8,192-token prompts; MAX_CONTEXT
+reaches the longest shadow model's context (131,072, Llama 3.1), and under CLOCK = roofline at most SHADOW_MODEL's
+(config.py `_check_context`);
 SLOTS ≤ 256, QUEUE_LIMIT ≤ 1,024, TOKEN_BUDGET ≤ 16,384. The seed's defaults run in well under a second; the
 issue's scale case (64 requests × 2,048-token prompts × 128 tokens) in a few seconds (bench/workload_scale.py).
 
@@ -95,6 +97,7 @@ TOKENIZE_US_ROOFLINE = 1
 # TTFT_SLO); the seed clock's 2,000 µs is twice its decode step (COST_DECODE_FIXED + 10 sequences).
 TPOT_US_ROOFLINE = 50_000
 MAX_REPLICAS = 8
+MAX_MODEL_CONTEXT = max(m.context for m in MODELS.values())     # 131,072 (Llama 3.1's max_position_embeddings)
 FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "headline", 1, 256),
     Field("QUEUE_LIMIT", _I, 1, "headline", 0, 1024),
@@ -104,7 +107,7 @@ FIELDS: tuple[Field, ...] = (
     Field("QUANT_BITS", _I, 8, "headline", 2, 8),
     Field("FOLLOW", "choice", "C", "headline"),
     Field("REQUESTS", "requests", DEFAULT_REQUESTS, "requests"),
-    Field("MAX_CONTEXT", _I, 24, "advanced", 2, 8192),
+    Field("MAX_CONTEXT", _I, 24, "advanced", 2, MAX_MODEL_CONTEXT),
     Field("TTFT_SLO", _I, 8000, "advanced", 0, 100_000_000),
     Field("QUALITY_GATE", "float", 0.95, "advanced", 0.0, 1.0, 0.01),
     Field("SEED", _I, 7, "advanced", 0, 2**31 - 1),

@@ -65,7 +65,10 @@ def rmsnorm(x):
     return x / np.sqrt(ms, out=ms)
 
 
-MAX_POSITION = 8192 + 512                                                   # > MAX_CONTEXT + quality-gate steps
+# > WORKLOAD_PROMPT + WORKLOAD_OUTPUT (8,192 each, schema.py) + quality-gate steps: the lab's model never runs a
+# longer sequence (MAX_CONTEXT may reach 131,072 for the shadow model's admission check; the values of a position's
+# cos/sin do not depend on the table's length)
+MAX_POSITION = 2 * 8192 + 512
 
 
 def _rope_tables(n: int):
