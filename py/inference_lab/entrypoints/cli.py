@@ -87,6 +87,7 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
                            help=f"{text} " + w("switch", default=f.default))
             continue
         metavar = "|".join(map(str, f.choices)) if f.choices else f.type.upper()
+        metavar += "|FILE.csv" if f.name == "WORKLOAD_TRACE" else ""          # trace_workload.py reads the file
         p.add_argument(f.flag, dest=f.name, metavar=metavar,
                        help=f"{text} " + w("default", default=f.default, bounds=bounds))
     p.add_argument("--requests", metavar="FILE.json", help=w("requests"))
