@@ -87,6 +87,7 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
                            help=f"{text} " + w("switch", default=f.default))
             continue
         metavar = "|".join(map(str, f.choices)) if f.choices else f.type.upper()
+        metavar += "|FILE.csv" if f.name == "WORKLOAD_TRACE" else ""          # trace_workload.py reads the file
         p.add_argument(f.flag, dest=f.name, metavar=metavar,
                        help=f"{text} " + w("default", default=f.default, bounds=bounds))
     p.add_argument("--requests", metavar="FILE.json", help=w("requests"))
@@ -97,6 +98,7 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, default="vi", help=w("lang"))
     p.add_argument("--patch", metavar="MODULE=FILE.py", action="append", help=w("patch"))
     p.add_argument("--timeout", metavar=w("seconds"), help=w("timeout"))
+    p.add_argument("--sweep", metavar="NAME=V1,V2,…", help=w("sweep"))
     return p
 
 
@@ -155,7 +157,53 @@ def config_from_args(args) -> Config:
         errors += [f"{flag_of(p.field)}: {problem_text(p, lang)}" for p in exc.problems if flag_of(p.field) not in bad]
     if errors:
         raise UsageError(errors)
+    args.values = values                                      # the typed flags, for --sweep's points
     return config
+
+
+def sweep_from_args(args) -> tuple[str, list] | None:
+    """--sweep NAME=V1,V2,…: the constant and its values, every point's config checked before any runs."""
+    if not args.sweep:
+        return None
+    from .sweep import parse_axis
+    w = WORDS[args.lang]
+    try:
+        name, xs = parse_axis(args.sweep)
+    except ValueError:
+        raise UsageError([w("sweep_syntax", raw=args.sweep)]) from None
+    errors = []
+    for x in xs:
+        try:
+            Config.from_values({**args.values, name: x})
+        except ConfigError as exc:
+            errors += [f"--sweep {name}={x}: {problem_text(p, args.lang)}" for p in exc.problems]
+    if errors:
+        raise UsageError(errors)
+    return name, xs
+
+
+def emit_sweep(args, name: str, xs: list) -> int:
+    """Run the sweep's points, print one row each (or --json), the knee and Little's law."""
+    from ..words.templates import FORMAT
+    from .sweep import sweep
+    w = WORDS[args.lang]
+    result = sweep(args.values, name, xs, progress=lambda i, n: print(w("sweep_progress", i=i, n=n), file=sys.stderr))
+    if args.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
+        return 0
+    print(w("sweep_head", name=name))
+    for i, r in enumerate(result["points"]):
+        if not r["served"]:
+            print(w("sweep_none", value=r["value"]))
+            continue
+        tpot = "/".join("—" if v is None else FORMAT.format_field(v, "ms") for v in r["tpot"].values())
+        print(w("sweep_row", value=r["value"], tput=r["throughput"], ttft=r["ttft"], tpot=tpot,
+                good=r["goodput"]["per_s"], frac=r["goodput"]["fraction"] * 100,
+                knee=w("sweep_knee_mark") if i == result["knee"] else ""))
+        print(w("sweep_little", **r["little"]))
+    k = result["knee"]
+    print(w("sweep_knee", name=name, value=result["points"][k]["value"]) if k is not None else w("sweep_no_knee"))
+    return 0
 
 
 def units_from_args(args) -> list:
@@ -213,7 +261,8 @@ def main(argv=None) -> int:
         args = build_parser(lang_of(argv)).parse_args(argv)
         config = config_from_args(args)
         units = units_from_args(args)
-        return emit(args, config, units)
+        axis = sweep_from_args(args)
+        return emit_sweep(args, *axis) if axis else emit(args, config, units)
     except UsageError as exc:
         for m in exc.messages:
             print(w("error", message=m), file=sys.stderr)

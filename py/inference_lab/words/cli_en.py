@@ -27,6 +27,17 @@ SAY = {
     "patch": "Run with the functions in FILE.py in place of the functions of the same names in the engine module "
              "MODULE (engine, scheduler, sampler, quantization, model, metrics); repeatable.",
     "seconds": "SECONDS",
+    "sweep": "Run again at each value of one constant (e.g. WORKLOAD_RATE=1,2,4,8,16): each point prints throughput, "
+             "TTFT/TPOT p50/p90/p99 and goodput; then the knee and Little's law L = λ·W checked.",
+    "sweep_syntax": "--sweep: expected NAME=V1,V2,… with NAME a constant (got {raw!r}).",
+    "sweep_progress": "sweep: point {i}/{n} done",
+    "sweep_head": "SWEEP {name}: one run per line (simulated ms).",
+    "sweep_row": "  {value:g}: throughput {tput:.1f} tokens/s; TTFT p50/p90/p99 {ttft[p50]:ms}/{ttft[p90]:ms}/{ttft[p99]:ms}; TPOT p50/p90/p99 {tpot}; goodput {good:g} requests/s ({frac:.0f}% within the SLO){knee}",
+    "sweep_none": "  {value:g}: no request finished.",
+    "sweep_little": "      Little: measured L {L:g} requests in the system; λ·W = {lam:g}/s × {W:g} s = {lam_W:g} (off by {gap:.2%})",
+    "sweep_knee_mark": "  ← knee",
+    "sweep_knee": "KNEE: {name} = {value:g}, the last point where throughput still followed the load (growing by less than half the load's growth means it has bent); beyond it more load only adds waiting.",
+    "sweep_no_knee": "KNEE: not reached, throughput still follows the load at the last point.",
     "timeout": "With --patch: stop the run after this many seconds (edited code may loop forever; Ctrl-C stops it too).",
     # ── a patched run ─────────────────────────────────────────────────────
     "patched": "note: this run used edited code: {names}.",

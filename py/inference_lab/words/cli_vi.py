@@ -30,6 +30,17 @@ SAY = {
     "patch": "Chạy với các hàm trong FILE.py thay cho hàm cùng tên của mô-đun engine MODULE (engine, "
              "scheduler, sampler, quantization, model, metrics); lặp lại được.",
     "seconds": "GIÂY",
+    "sweep": "Chạy lại với từng giá trị của một hằng số (vd. WORKLOAD_RATE=1,2,4,8,16): mỗi điểm in thông lượng, "
+             "TTFT/TPOT p50/p90/p99, goodput, điểm gãy (knee) và kiểm tra định luật Little L = λ·W.",
+    "sweep_syntax": "--sweep: cần dạng TÊN=GIÁ_TRỊ1,GIÁ_TRỊ2,… với TÊN là một hằng số (nhận {raw!r}).",
+    "sweep_progress": "quét: xong điểm {i}/{n}",
+    "sweep_head": "QUÉT {name}: mỗi dòng một lần chạy (ms mô phỏng).",
+    "sweep_row": "  {value:g}: thông lượng {tput:.1f} token/s; TTFT p50/p90/p99 {ttft[p50]:ms}/{ttft[p90]:ms}/{ttft[p99]:ms}; TPOT p50/p90/p99 {tpot}; goodput {good:g} yêu cầu/giây ({frac:.0f}% đạt SLO){knee}",
+    "sweep_none": "  {value:g}: không yêu cầu nào xong.",
+    "sweep_little": "      Little: L đo được {L:g} yêu cầu trong hệ thống; λ·W = {lam:g}/giây × {W:g} giây = {lam_W:g} (lệch {gap:.2%})",
+    "sweep_knee_mark": "  ← điểm gãy",
+    "sweep_knee": "ĐIỂM GÃY: {name} = {value:g}, điểm cuối thông lượng còn tăng theo tải (tăng ít hơn một nửa mức tăng của tải thì là đã gãy); sau đó thêm tải chỉ thêm chờ.",
+    "sweep_no_knee": "ĐIỂM GÃY: chưa thấy, thông lượng vẫn tăng theo tải tới điểm cuối.",
     "timeout": "Với --patch: dừng lần chạy sau chừng này giây (mã sửa có thể lặp mãi; Ctrl-C cũng dừng được).",
     # ── a patched run ─────────────────────────────────────────────────────
     "patched": "lưu ý: lần chạy này dùng mã đã sửa: {names}.",

@@ -123,6 +123,17 @@ FIELDS = {
          'none.'),
     'WORKLOAD_SHARED': ('Tokens per shared prefix (WORKLOAD_SHARED)',
          'Tokens of each shared prefix (<bos> included), counted inside WORKLOAD_PROMPT.'),
+    'WORKLOAD_TRACE': ('Recorded traffic (WORKLOAD_TRACE)',
+         'off = the generated workload; azure-conv / azure-code = a sample of the first 1,000 requests of the Azure '
+         'LLM inference trace 2023 (conversation / code service, CC-BY 4.0): real arrival times, prompt and output '
+         'lengths. The command line also takes a file FILE.csv. Needs WORKLOAD_REQUESTS > 0 (the first N requests '
+         'of the window).'),
+    'WORKLOAD_TRACE_START': ('Trace window start (WORKLOAD_TRACE_START, s)',
+         'The window starts this many seconds after the trace\'s first request.'),
+    'WORKLOAD_TRACE_DURATION': ('Trace window length (WORKLOAD_TRACE_DURATION, s)',
+         'The window\'s length in seconds; 0 = to the end of the trace.'),
+    'WORKLOAD_TIME_SCALE': ('Trace time scale (WORKLOAD_TIME_SCALE)',
+         'Divides every gap between arrivals: 2 = the same requests replayed at twice the rate.'),
     'REPLICAS': ('Engine replicas (REPLICAS)',
          'Engines running side by side behind one router, each with its own SLOTS, QUEUE_LIMIT, POOL_BLOCKS KV pool '
          'and scheduler; 1 = one engine as in the seed.'),
@@ -218,6 +229,14 @@ PROBLEMS = {
     "shared_prompt_unreachable": "With N_MERGES = {merges} no word is one token long, so no prompt of exactly {prompt} "
                                  "tokens (shared prefix {shared}) can be made: change WORKLOAD_PROMPT, WORKLOAD_SHARED "
                                  "or set N_MERGES >= 3.",
+    "trace_needs_requests": "WORKLOAD_TRACE = {trace} needs WORKLOAD_REQUESTS > 0: how many requests to take from the "
+                            "start of the trace's window.",
+    "trace_unreadable": "The trace cannot be read: {why}.",
+    "trace_window_empty": "The window from second {start:g} ({duration:g} s long; 0 = to the end) holds no request "
+                          "of the trace (its last at {length:.1f} s): change WORKLOAD_TRACE_START or "
+                          "WORKLOAD_TRACE_DURATION.",
+    "trace_prompt_unreachable": "With N_MERGES = {merges} no word is one token long, so the trace's prompt of exactly "
+                                "{prompt} tokens cannot be made: set N_MERGES >= 3.",
     "disagg_needs_two": "DISAGG = on needs at least 2 replicas (one prefill, one decode); REPLICAS = {replicas}.",
     "prefill_replicas": "PREFILL_REPLICAS must be in the range 1..{top} (REPLICAS − 1, leaving a decode replica); "
                         "got {got}.",

@@ -124,6 +124,16 @@ FIELDS = {
          'WORKLOAD_PREFIXES; 0 = không có.'),
     'WORKLOAD_SHARED': ('Số token mỗi tiền tố chung (WORKLOAD_SHARED)',
          'Số token của mỗi tiền tố chung (kể cả <bos>), tính trong WORKLOAD_PROMPT.'),
+    'WORKLOAD_TRACE': ('Luồng yêu cầu thật (WORKLOAD_TRACE)',
+         'off = workload sinh tự động; azure-conv / azure-code = mẫu 1.000 yêu cầu đầu của trace Azure LLM 2023 '
+         '(dịch vụ hội thoại / code, CC-BY 4.0): thời điểm đến, độ dài prompt và đầu ra thật. Dòng lệnh nhận cả '
+         'một tệp FILE.csv. Cần WORKLOAD_REQUESTS > 0 (lấy N yêu cầu đầu của cửa sổ).'),
+    'WORKLOAD_TRACE_START': ('Đầu cửa sổ trace (WORKLOAD_TRACE_START, giây)',
+         'Cửa sổ bắt đầu từ giây này sau yêu cầu đầu tiên của trace.'),
+    'WORKLOAD_TRACE_DURATION': ('Độ dài cửa sổ trace (WORKLOAD_TRACE_DURATION, giây)',
+         'Độ dài cửa sổ tính bằng giây; 0 = tới hết trace.'),
+    'WORKLOAD_TIME_SCALE': ('Hệ số tốc độ trace (WORKLOAD_TIME_SCALE)',
+         'Chia mọi khoảng cách giữa hai lần đến: 2 = phát lại cùng các yêu cầu với tốc độ gấp đôi.'),
     'REPLICAS': ('Số bản sao engine (REPLICAS)',
          'Số engine chạy song song sau một router, mỗi engine có SLOTS, QUEUE_LIMIT, bể KV POOL_BLOCKS và bộ lập '
          'lịch riêng; 1 = một engine như seed.'),
@@ -215,6 +225,14 @@ PROBLEMS = {
     "shared_prompt_unreachable": "Với N_MERGES = {merges} không từ nào dài đúng 1 token, nên không tạo được prompt "
                                  "dài đúng {prompt} token (tiền tố chung {shared}): đổi WORKLOAD_PROMPT, "
                                  "WORKLOAD_SHARED hoặc đặt N_MERGES >= 3.",
+    "trace_needs_requests": "WORKLOAD_TRACE = {trace} cần WORKLOAD_REQUESTS > 0: số yêu cầu lấy từ đầu cửa sổ của "
+                            "trace.",
+    "trace_unreadable": "Không đọc được trace: {why}.",
+    "trace_window_empty": "Cửa sổ từ giây {start:g} (dài {duration:g} giây; 0 = tới hết) không có yêu cầu nào của "
+                          "trace (yêu cầu cuối lúc {length:.1f} giây): đổi WORKLOAD_TRACE_START hoặc "
+                          "WORKLOAD_TRACE_DURATION.",
+    "trace_prompt_unreachable": "Với N_MERGES = {merges} không từ nào dài đúng 1 token, nên không tạo được prompt "
+                                "dài đúng {prompt} token của trace: đặt N_MERGES >= 3.",
     "disagg_needs_two": "DISAGG = on cần ít nhất 2 bản sao (một prefill, một decode); REPLICAS = {replicas}.",
     "prefill_replicas": "PREFILL_REPLICAS phải nằm trong khoảng 1..{top} (REPLICAS − 1, để còn bản sao decode); "
                         "nhận {got}.",

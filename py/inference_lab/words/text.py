@@ -66,6 +66,10 @@ def workload_lines(w, cfg) -> list[str]:
     """A generated trace (WORKLOAD_REQUESTS > 0): the real count and one line for all its requests (their
     prompts are too long to print one by one)."""
     reqs = cfg["REQUESTS"]
+    if cfg.get("WORKLOAD_TRACE", "off") != "off":
+        return [w("header.input_trace_to", cfg=cfg, n=len(reqs), dest=destination(w, cfg)),
+                w("header.workload_trace", cfg=cfg, first=reqs[0]["id"], last=reqs[-1]["id"],
+                  last_arrival=reqs[-1]["arrival"])]
     arrivals = (w("header.workload_poisson", cfg=cfg, last_arrival=reqs[-1]["arrival"]) if cfg["WORKLOAD_RATE"] > 0
                 else w("header.workload_at_once"))
     prefixes = w("header.workload_prefixes", cfg=cfg) if cfg["WORKLOAD_PREFIXES"] else ""

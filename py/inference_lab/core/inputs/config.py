@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, fields
 from ..clock.hardware import GPUS, MODELS, kv_budget
 from ..clock.parallel import TP_CHOICES, heads_split
 from ..clock.profiles import PROFILES
+from . import trace_workload
 from .workload import reachable, trace_for
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
@@ -135,6 +136,8 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
     if f.type == "requests":
         return _check_requests(value)
     if f.type == "choice" and f.choices:
+        if f.name == "WORKLOAD_TRACE" and isinstance(value, str) and value.endswith(".csv"):
+            return []                                       # a file (command line): _check_workload reads it
         if value not in f.choices:
             return [Problem(f.name, "not_one_of", dict(name=f.name, allowed=list(f.choices), got=value))]
         return []
@@ -266,13 +269,40 @@ def _check_workload(values: dict) -> list[Problem]:
     """A generated trace's shared prefix fits in its prompt, and the tokenizer's words can make both lengths."""
     get = functools.partial(_value, values)
     prompt, prefixes, shared = get("WORKLOAD_PROMPT"), get("WORKLOAD_PREFIXES"), get("WORKLOAD_SHARED")
+    if get("WORKLOAD_TRACE") != "off" and not generated(values) and _is_int(get("WORKLOAD_REQUESTS")):
+        return [Problem("WORKLOAD_REQUESTS", "trace_needs_requests", dict(trace=get("WORKLOAD_TRACE")))]
     if not generated(values) or not all(_is_int(v) for v in (prompt, prefixes, shared, get("N_MERGES"))):
         return []
+    if get("WORKLOAD_TRACE") != "off":
+        return _check_trace(values)
     if prefixes and shared > prompt:
         return [Problem("WORKLOAD_SHARED", "shared_exceeds_prompt", dict(shared=shared, prompt=prompt))]
     if not reachable(get("N_MERGES"), prompt, prefixes, shared):
         key = "shared_prompt_unreachable" if prefixes else "prompt_unreachable"
         return [Problem("WORKLOAD_PROMPT", key, dict(merges=get("N_MERGES"), prompt=prompt, shared=shared))]
+    return []
+
+
+def _check_trace(values: dict) -> list[Problem]:
+    """A recorded trace (trace_workload.py) can be read and its window holds at least one request."""
+    get = functools.partial(_value, values)
+    name = get("WORKLOAD_TRACE")
+    if not isinstance(name, str) or (name not in FIELD_BY_NAME["WORKLOAD_TRACE"].choices and not name.endswith(".csv")):
+        return []                                           # _check_field names the bad value
+    try:
+        rows = trace_workload.read_rows(get("WORKLOAD_TRACE"))
+    except trace_workload.TraceError as exc:
+        return [Problem("WORKLOAD_TRACE", "trace_unreadable", dict(why=str(exc)))]
+    start, duration = get("WORKLOAD_TRACE_START"), get("WORKLOAD_TRACE_DURATION")
+    if _is_number(start) and _is_number(duration) and not len(trace_workload.window(dict(
+            WORKLOAD_TRACE=name, WORKLOAD_TRACE_START=start, WORKLOAD_TRACE_DURATION=duration,
+            WORKLOAD_TIME_SCALE=1.0, WORKLOAD_REQUESTS=1))):
+        return [Problem("WORKLOAD_TRACE_START", "trace_window_empty",
+                        dict(start=start, duration=duration, length=rows[-1, 0] / 1e6))]
+    sizes = {min(max(int(p), trace_workload.MIN_PROMPT), max(get("MAX_CONTEXT"), 3) - 1) for p in rows[:, 1]}
+    bad = sorted(p for p in sizes if not reachable(get("N_MERGES"), p, 0, 1))
+    if bad:
+        return [Problem("WORKLOAD_TRACE", "trace_prompt_unreachable", dict(merges=get("N_MERGES"), prompt=bad[0]))]
     return []
 
 
@@ -376,7 +406,9 @@ class Config:
     def use_workload(self) -> None:
         """REQUESTS becomes the generated trace R1 … RN (workload.py); FOLLOW falls back to its first request
         when it names none of them (an explicit trace keeps FOLLOW's check: exit 2 on the CLI)."""
-        self.REQUESTS = tuple(dict(r) for r in trace_for(self.to_values()))
+        values = self.to_values()
+        recorded = values["WORKLOAD_TRACE"] != "off"
+        self.REQUESTS = tuple(dict(r) for r in (trace_workload.trace_for(values) if recorded else trace_for(values)))
         if self.FOLLOW not in {r["id"] for r in self.REQUESTS}:
             self.FOLLOW = self.REQUESTS[0]["id"]
 

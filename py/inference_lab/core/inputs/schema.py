@@ -146,6 +146,11 @@ FIELDS: tuple[Field, ...] = (
     Field("WORKLOAD_SEED", _I, 0, "advanced", 0, 2**31 - 1 - MAX_WORKLOAD),
     Field("WORKLOAD_PREFIXES", _I, 0, "advanced", 0, MAX_WORKLOAD),
     Field("WORKLOAD_SHARED", _I, 8, "advanced", 1, 8192),
+    # ── a recorded workload (trace_workload.py): a real trace's arrivals and lengths instead of the generator's ──
+    Field("WORKLOAD_TRACE", "choice", "off", "advanced", choices=("off", "azure-conv", "azure-code")),
+    Field("WORKLOAD_TRACE_START", "float", 0.0, "advanced", 0.0, 100_000.0, 1.0),
+    Field("WORKLOAD_TRACE_DURATION", "float", 0.0, "advanced", 0.0, 100_000.0, 1.0),
+    Field("WORKLOAD_TIME_SCALE", "float", 1.0, "advanced", 0.01, 1000.0, 0.1),
     # ── the cluster: replicas, router, disaggregation and goodput (router.py, cluster.py, goodput.py) ──
     Field("REPLICAS", _I, 1, "advanced", 1, MAX_REPLICAS),
     Field("ROUTER", "choice", "round_robin", "advanced", choices=("round_robin", "least_loaded", "prefix_aware")),
