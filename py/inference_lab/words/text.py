@@ -129,8 +129,8 @@ def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
         *([] if seed else [w("header.vllm_names")]),
         w("header.model", d=d, cfg=cfg),
         w("header.clock_roofline", cfg=cfg) if cfg.get("CLOCK") == "roofline" else w("header.clock"),
-        *([w("header.clock_tp", cfg=cfg, gpus=cfg.get("REPLICAS", 1) * cfg["TENSOR_PARALLEL"])] if cfg.get("CLOCK") == "roofline" and cfg.get("TENSOR_PARALLEL", 1) > 1
-          else []),
+        *([w("header.clock_tp", cfg=cfg, gpus=cfg.get("REPLICAS", 1) * cfg["TENSOR_PARALLEL"])]
+          if cfg.get("CLOCK") == "roofline" and cfg.get("TENSOR_PARALLEL", 1) > 1 else []),
         w("header.how_to_read" if seed else "header.how_to_read_lab"),
         simulated_line(w, cfg, cancels, seed),
         "",
