@@ -51,12 +51,18 @@ def pytest_collection_modifyitems(items):
       - "browser-b": the tests that open their own contexts only (cold starts, the service worker, offline,
         another font set), also those of a module whose other tests use the shared page, and SECOND_PAGE's
         modules on that worker's own shared page; the same worker then takes the engine, golden and build
-        tests (pytest-xdist hands those out one by one to whichever worker is free).
+        tests (pytest-xdist hands those out one by one to whichever worker is free);
+      - "engine-webkit", "engine-firefox", "engine-chromium": test_browser_engines.py, one group per engine (its
+        own browser and page; WebKit's ~2 min is the longest, so it comes first). pytest-xdist gives the two
+        largest groups ("browser", "browser-b") to the two workers first, then each next group, largest first,
+        to the worker that is about to run out: so the engines run beside the rest, on whichever worker ends its
+        own group first, and the single tests fill what is left (one worker had all three engines after
+        "browser-b" before: ~4 min more on that worker than on the other).
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
-        if item.path.name == "test_browser_engines.py":     # its own browsers, one page each: one worker
-            item.add_marker(pytest.mark.xdist_group("browser-b"))
+        if item.path.name == "test_browser_engines.py":     # its own browsers, one page each: a group each
+            item.add_marker(pytest.mark.xdist_group("engine-" + item.callspec.params["engine"]))
             continue
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
