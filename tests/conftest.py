@@ -56,8 +56,8 @@ def pytest_collection_modifyitems(items):
         own browser and page; WebKit's ~2 min is the longest, so it comes first). pytest-xdist gives the two
         largest groups ("browser", "browser-b") to the two workers first, then each next group, largest first,
         to the worker that is about to run out: so the engines run beside the rest, on whichever worker ends its
-        own group first, and the single tests fill what is left (one worker had all three engines after
-        "browser-b" before: ~4 min more on that worker than on the other).
+        own group first, and the single tests fill what is left (before, "browser-b" held all three engines:
+        the module's ~4 min, WebKit's ~2-3 of them, always on that one worker).
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
