@@ -6,9 +6,9 @@ test_offline.py's poll) notes here how long it waited, for what, and in which te
 PYTEST_CURRENT_TEST). conftest.py prints the slowest beside the Pyodide cold boots at the end of a run
 (summed over pytest-xdist's workers), e.g.
 
-    ----------------- state waits: 1712, 1630.4 s in all; the 10 slowest -----------------
-      48.3 s  status ready (READY 180 s)  tests/test_browser.py::test_first_visit_reaches_ready
-      41.0 s  webkit: status ready        tests/test_browser_engines.py::test_in_every_engine[webkit-first_visit]
+    --------------- state waits: 86, 125.9 s in all; the 10 slowest ----------------
+        48.2 s  webkit: status ready|done (timeout 180 s)  tests/test_browser_engines.py::test_in_every_engine[webk…
+        23.7 s  status done|error (timeout 330 s)          tests/test_offline.py::test_a_second_tab_on_a_shared_addr…
 
 so a CI log names what a slow or loaded machine made slow, and how close each wait came to its timeout.
 A wait that timed out is noted too, "(timed out)" after what it waited for.
