@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+import lab_waits
 from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavailable, dejavu_only_fontconfig
 from lab_site import RecordingServer, build_site, build_site_once, cold_boots, count_workers, page_csp, workers_started
 
@@ -50,12 +51,18 @@ def pytest_collection_modifyitems(items):
       - "browser-b": the tests that open their own contexts only (cold starts, the service worker, offline,
         another font set), also those of a module whose other tests use the shared page, and SECOND_PAGE's
         modules on that worker's own shared page; the same worker then takes the engine, golden and build
-        tests (pytest-xdist hands those out one by one to whichever worker is free).
+        tests (pytest-xdist hands those out one by one to whichever worker is free);
+      - "engine-webkit", "engine-firefox", "engine-chromium": test_browser_engines.py, one group per engine (its
+        own browser and page; WebKit's ~2 min is the longest, so it comes first). pytest-xdist gives the two
+        largest groups ("browser", "browser-b") to the two workers first, then each next group, largest first,
+        to the worker that is about to run out: so the engines run beside the rest, on whichever worker ends its
+        own group first, and the single tests fill what is left (before, "browser-b" held all three engines:
+        the module's ~4 min, WebKit's ~2-3 of them, always on that one worker).
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
-        if item.path.name == "test_browser_engines.py":     # its own browsers, one page each: one worker
-            item.add_marker(pytest.mark.xdist_group("browser-b"))
+        if item.path.name == "test_browser_engines.py":     # its own browsers, one page each: a group each
+            item.add_marker(pytest.mark.xdist_group("engine-" + item.callspec.params["engine"]))
             continue
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
@@ -134,6 +141,7 @@ def lab(page_lab):
 
 _from_workers = [0, 0]   # (cold boots, workers started) reported by pytest-xdist's workers
 _boots_by_test: dict[str, int] = {}   # test id -> cold boots it caused (the shared page's go to its first test)
+_waits_of_workers: list[dict] = []    # lab_waits.collected() of each pytest-xdist worker
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -147,6 +155,7 @@ def pytest_runtest_protocol(item):
 def pytest_sessionfinish(session):
     if hasattr(session.config, "workeroutput"):      # an xdist worker: hand the counts to the controller
         session.config.workeroutput["pyodide"] = [cold_boots(), workers_started(), _boots_by_test]
+        session.config.workeroutput["waits"] = lab_waits.collected()
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -155,13 +164,23 @@ def pytest_testnodedown(node, error):
     _from_workers[0] += boots
     _from_workers[1] += workers
     _boots_by_test.update(by_test)
+    waits = getattr(node, "workeroutput", {}).get("waits")
+    if waits:
+        _waits_of_workers.append(waits)
 
 
 def pytest_terminal_summary(terminalreporter):
     """The suite's cost in every CI log: how many times a test server handed out Pyodide (cold boots),
     and how many Pyodide workers the pages started (also those the service worker or the HTTP cache fed,
-    and the restarts after Stop); summed over pytest-xdist's workers; then which tests booted."""
+    and the restarts after Stop); summed over pytest-xdist's workers; then which tests booted; then the run's
+    slowest state waits (lab_waits: seconds, what was awaited with its timeout, which test)."""
     boots, workers = cold_boots() + _from_workers[0], workers_started() + _from_workers[1]
     terminalreporter.write_sep("-", f"Pyodide cold boots: {boots} (Pyodide workers started: {workers})")
     for nodeid, n in sorted(_boots_by_test.items()):
         terminalreporter.write_line(f"  {n} cold boot{'s' if n > 1 else ''}: {nodeid}")
+    waits = lab_waits.merge(lab_waits.collected(), *_waits_of_workers)
+    if waits["count"]:
+        head, lines = lab_waits.summary_lines(waits)
+        terminalreporter.write_sep("-", head)
+        for line in lines:
+            terminalreporter.write_line(line)

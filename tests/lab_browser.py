@@ -29,6 +29,7 @@ try:
 except ImportError:  # the chromium fixture then skips (fails under LAB_REQUIRE_BROWSER=1)
     expect = PlaywrightError = None
 
+import lab_waits
 from lab_site import ROOT
 
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
@@ -97,7 +98,13 @@ def wait_status(page, statuses: str, timeout: float = 5000) -> str:
     """Until the page's status ([data-status]) is one of `statuses` ("done|error"); returns it. The page tells
     the change the moment it happens (STATUS_BECOMES): no polling, and no frame drawn for the wait (polling on
     every frame, as page.wait_for_function does, made the page draw ~60 frames a second while a test waited,
-    2-3 ms each on this page). A wait that a reload cuts short goes on in the new document."""
+    2-3 ms each on this page). A wait that a reload cuts short goes on in the new document. Timed for the
+    summary's slowest waits (lab_waits)."""
+    with lab_waits.timed(f"status {statuses} (timeout {timeout / 1000:.0f} s)"):
+        return _wait_status(page, statuses, timeout)
+
+
+def _wait_status(page, statuses: str, timeout: float) -> str:
     deadline = time.monotonic() + timeout / 1000
     while True:
         try:

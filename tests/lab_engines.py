@@ -24,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+import lab_waits
 from lab_site import ROOT
 
 FIREFOX = os.environ.get("LAB_FIREFOX", "/usr/bin/firefox-esr")
@@ -65,9 +66,15 @@ def missing(name: str) -> str | None:
     return None
 
 
-def wait_for(driver, fn: str, arg=None, timeout: float = 60):
+def wait_for(driver, fn: str, arg=None, timeout: float = 60, what: str = ""):
     """Until fn(arg) in the page is truthy; returns it. Asks every 100 ms (a few ms each), fails after timeout s
-    with the last answer."""
+    with the last answer. Timed for the summary's slowest waits (lab_waits) as `what` (else fn's first line)."""
+    what = what or " ".join(fn.split())[:60]
+    with lab_waits.timed(f"{driver.name}: {what} (timeout {timeout:.0f} s)"):
+        return _wait_for(driver, fn, arg, timeout)
+
+
+def _wait_for(driver, fn: str, arg, timeout: float):
     deadline = time.monotonic() + timeout
     while True:
         got = driver.js(fn, arg)

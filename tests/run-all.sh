@@ -44,7 +44,9 @@ fi
 
 # Two pytest-xdist workers (these machines have 2 cores): most browser tests run in one worker, in order, on
 # that worker's one page; the other worker takes the browser tests that open their own contexts, a few modules
-# on its own page, then the engine/golden/build tests (conftest.py groups them; ~equal seconds each).
+# on its own page, then the engine/golden/build tests; the cross-browser module's three engines are a group each,
+# taken by whichever worker runs out of work first (conftest.py groups them; ~equal seconds each). The summary
+# lists the Pyodide cold boots and the run's slowest state waits (tests/lab_waits.py).
 # The font tarball is fetched into .cache/ once first, so the two workers' builds never race for it.
 python3 -c "import sitebuild; sitebuild.fonts.font_files()" || exit 1
 

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from lab_browser import wait_status
+import lab_waits
+from lab_browser import PANEL_LINES, cli_sections, engine_text, wait_status
 from lab_site import ROOT, CountingHandler, note_boot, sitebuild, build_site, mirror_env, page_csp
 
 READY_MS = 240_000
@@ -113,8 +114,14 @@ def run_default(page):
 LAB_CACHES = "async () => (await caches.keys()).filter((k) => k.startsWith('inference-lab '))"
 
 
-def poll(page, script: str, arg=None, timeout_ms: int = SW_MS):
-    """Evaluate an (async) script every 250 ms until it returns something truthy; return that."""
+def poll(page, script: str, arg=None, timeout_ms: int = SW_MS, what: str = ""):
+    """Evaluate an (async) script every 250 ms until it returns something truthy; return that. Timed for the
+    summary's slowest waits (lab_waits) as `what` (else the script's start)."""
+    with lab_waits.timed(f"{what or script[:60]} (timeout {timeout_ms / 1000:.0f} s)"):
+        return _poll(page, script, arg, timeout_ms)
+
+
+def _poll(page, script: str, arg, timeout_ms: int):
     deadline = time.monotonic() + timeout_ms / 1000
     while True:
         value = page.evaluate(script, arg)
@@ -127,7 +134,8 @@ def poll(page, script: str, arg=None, timeout_ms: int = SW_MS):
 
 def wait_controlled(page):
     """Wait until the service worker is active, controls the page and has filled its cache."""
-    poll(page, "async () => { await navigator.serviceWorker.ready; return !!navigator.serviceWorker.controller; }")
+    poll(page, "async () => { await navigator.serviceWorker.ready; return !!navigator.serviceWorker.controller; }",
+         what="the service worker controls the page")
     return page.evaluate(LAB_CACHES)
 
 
@@ -242,6 +250,34 @@ def test_the_first_visit_fetches_each_file_once_and_the_offline_copy_after_the_f
 
 
 @pytest.mark.browser
+def test_a_second_tab_on_a_shared_address_starts_its_own_python_and_runs_it(first_visit):
+    """Issue 41: a second tab of the same browser opened on a shared address, while the first is open (one
+    service worker, two Python workers). Nothing is shared between the tabs but the service worker's files:
+    the second tab starts its own Pyodide (a cold start, compiled from the cached pyodide.asm.wasm; ~15-50 s
+    on a loaded 2-core machine, twice as long when both tabs start at once) and only then runs the address.
+    So the wait for its run is a start's and a run's (READY_MS + RUN_MS), not a run's: a run's wait is what
+    made "the second tab waited more than 90 s for its run" look like a hang. The first tab keeps its own
+    Python and runs on."""
+    visit = first_visit
+    config = {"SLOTS": 3, "QUEUE_LIMIT": 2}
+    second = visit.context.new_page()
+    errors: list[str] = []
+    second.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        second.goto(visit.server.url + "?QUEUE_LIMIT=2&SLOTS=3")
+        assert second.evaluate("Boolean(navigator.serviceWorker.controller)")   # the one service worker serves it
+        assert wait_status(second, "done|error", READY_MS + RUN_MS) == "done"
+        want = cli_sections(engine_text(config))
+        shown = dict(zip(range(1, 14), second.evaluate(PANEL_LINES, list(range(1, 14)))))
+        assert [n for n in range(1, 14) if shown[n] != want[n]] == [], "the second tab's panels differ from the CLI"
+        assert len(second.workers) == 1 and len(visit.page.workers) == 1     # a worker each
+        run_default(visit.page)                                 # the first tab's Python answers, as before
+        assert errors == [] and visit.errors == []
+    finally:
+        second.close()
+
+
+@pytest.mark.browser
 def test_reload_and_run_with_the_network_off(first_visit):
     visit = first_visit
     visit.online()
@@ -298,7 +334,7 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(fi
     assert "9.9.9" in json.loads((dist / "build-info.json").read_text())["engine"]["version"]
     page.reload()
     poll(page, f"async (old) => {{ const k = await ({LAB_CACHES})(); return k.length === 1 && k[0] !== old; }}",
-         old_cache)
+         old_cache, what="the new build's cache replaced the old")
     [new_cache] = page.evaluate(LAB_CACHES)
     assert new_cache != old_cache
     page.reload()
@@ -319,7 +355,7 @@ def test_a_new_build_replaces_the_cache_and_a_failed_update_keeps_the_old_one(fi
                   "} catch (e) {} }")
     poll(page,
          "async () => { const r = await navigator.serviceWorker.getRegistration(); return !r.installing && "
-         "!r.waiting; }")
+         "!r.waiting; }", what="the broken update was given up")
     assert wheel in server.paths, "the new service worker tried to cache the build"
     assert page.evaluate(LAB_CACHES) == [new_cache]
     server.stop()
