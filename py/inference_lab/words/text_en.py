@@ -143,6 +143,7 @@ SAY = {
     "b2.bpe": "BPE learns {d[n_merges]} merges from {d[n_corpus]} sample sentences; the final vocabulary has {d[vocab]} tokens (including <bos>, <eos>).",
     "b2.merges": "First merges: {d[first_merges]} ... ('</w>' marks the end of a word).",
     "b2.lengths": "Prompt lengths: {lens} tokens (including <bos>).",
+    "b2.lengths_cut": "Prompt lengths in tokens (including <bos>): {lens}.",
     "b2.no_lengths": "Prompt lengths: no request was served.",
     "b2.blocked": "Blocked: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} is ready after {d[prep]:ms}.",

@@ -147,6 +147,7 @@ SAY = {
     "b2.bpe": "BPE học {d[n_merges]} phép gộp từ {d[n_corpus]} câu mẫu; từ vựng cuối có {d[vocab]} token (cộng <bos>, <eos>).",
     "b2.merges": "Các phép gộp đầu: {d[first_merges]} ... ('</w>' đánh dấu hết một từ).",
     "b2.lengths": "Độ dài prompt: {lens} token (kể cả <bos>).",
+    "b2.lengths_cut": "Độ dài prompt tính bằng token (kể cả <bos>): {lens}.",
     "b2.no_lengths": "Độ dài prompt: không có yêu cầu nào được phục vụ.",
     "b2.blocked": "Bị chặn: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} sẵn sàng sau {d[prep]:ms}.",
