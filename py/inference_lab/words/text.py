@@ -182,7 +182,8 @@ def summary_lines(w, ctx, checks) -> list[str]:
         lines.append(w("summary.fail", labels="; ".join(w.checks[c.name] for c in failed)))
     else:
         spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"     # sampled draws may differ: only greedy tokens match
-        lines.append(w("summary.pass_spec" if spec else "summary.pass"))
+        replayed = ctx.cfg.get("WORKLOAD_REQUESTS") and not spec  # block [12] replays this run's tokens: no check
+        lines.append(w("summary.pass_spec" if spec else "summary.pass_replayed" if replayed else "summary.pass"))
     return lines
 
 

@@ -278,7 +278,9 @@ def block12(w, d, ctx):
         lines += roofline_why(w, d, ctx.cfg, ctx.record)
     if not ctx.seed:            # the notes' facts, as sentences of the block
         greedy = d.get("same_scope") == "greedy"      # speculation: sampled tokens may differ, so greedy ones only
-        lines += [w("b12.batch_invariance_greedy" if greedy else "b12.batch_invariance"), *mixed_step_lines(w, ctx, d)]
+        key = ("b12.batch_invariance_greedy" if greedy else
+               "b12.batch_invariance_replayed" if d.get("replayed") else "b12.batch_invariance")
+        lines += [w(key), *mixed_step_lines(w, ctx, d)]
     lines.append(conclusion_line(w, d, ctx, roofline))
     lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
