@@ -10,7 +10,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
-from .limits import ITEMS, ROW_LINES, capped, is_cluster, listed, vector
+from .limits import ITEMS, NUMBERS, ROW_LINES, capped, is_cluster, listed, vector
 from .reasons import not_followed
 from .text_spec import block7_lines
 from .templates import ms
@@ -203,7 +203,7 @@ def block8(w, d, ctx):
     if not ctx.follow["served"]:
         return title, not_followed(w, ctx) + [stop, *stop_lines(w, d, ctx.seed)] + tail
     fid = ctx.follow["id"]
-    stream = ", ".join(f"{ms(t)} '{tok}'" for t, tok in d["stream"])
+    stream = listed(w, [f"{ms(t)} '{tok}'" for t, tok in d["stream"]], NUMBERS, ctx.seed)    # a 400-token answer
     greedy = "_greedy" if d.get("mode") == "greedy" and not ctx.seed else ""    # the seed's runs: a note (text_notes)
     return title, [
         w("b8.sampling", fid=fid, d=d),
