@@ -72,4 +72,5 @@ SAY = {
     "b11.limitation_many": "Limitation: the percentiles rest on {n} served requests of one run of one trace on a simulated clock; a real benchmark warms up, repeats runs and reports how much they vary.",
     "b12.conclusion_n": "Conclusion: these differences follow from an assumed cost model over {n:pl request}, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "summary.tokens_replayed": "2. Storing KV in blocks does not change the logits (the cache matched a recompute, block [5]); block [12] replays the other policies with this run's tokens, so here it compares no tokens across policies; scheduling changes only time and memory.",
+    "b12.reading_disagg": "Reading: with disaggregation the decodes run on their own replica, where no prompt chunk shares their steps, so the last column is not a prompt's stall and chunking trades nothing against it; compare the TTFT columns.",
 }

@@ -207,6 +207,8 @@ def policy_line(w, p, cfg) -> str:
 def reading_line(w, policies, cfg, seed: bool = True) -> str:
     by = {p["policy"]: p for p in policies}
     nochunk, chunked = by["nochunk"], by["chunked"]
+    if cfg.get("DISAGG") == "on":       # no prompt chunk shares a decode replica's step: the gap is a hand-off
+        return w("b12.reading_disagg")
     if spec_on(cfg) and nochunk["served"] and chunked["served"] and nochunk["worst_gap"] <= 1.05 * chunked["worst_gap"]:
         return w("b12.reading_spec", nochunk=nochunk, chunked=chunked)  # the longest gap is a verify step, not a prompt
     shorter = 1.0 if seed else 1.05    # the lab's runs: a stall shorter by 0.01 ms (3.16 vs 3.15) is no trade
