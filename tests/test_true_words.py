@@ -23,6 +23,7 @@ from inference_lab.words.limits import run_facts, seed_identical, seed_shaped
 from inference_lab.words.templates import ms, ms3
 
 MAX_BLOCK_LINES = 60
+MAX_LINE = 1_200                      # characters of one printed line outside the seed's bytes (h45b)
 NOTE_LINE = 120                       # characters of one printed line; a note may take three
 H37B = "h37b: item {}"                # items of part B of the issue, fixed on another branch
 
@@ -65,12 +66,14 @@ CONFIGS = {
     "rr_4": (CLUSTER, {"cluster"}, None),
     "ll_3": (dict(REPLICAS=3, ROUTER="least_loaded"), {"cluster"}, None),
     "prefix_aware_4": (dict(REPLICAS=4, ROUTER="prefix_aware", PREFIX_CACHE="on"), {"cluster"}, None),
-    "disagg_roofline": (dict(DISAGG="on", REPLICAS=2, PREFILL_REPLICAS=1, CLOCK="roofline"), {"cluster"}, None),
-    "disagg_3": (dict(DISAGG="on", REPLICAS=3, PREFILL_REPLICAS=1), {"cluster"}, None),
-    "disagg_2p": (dict(DISAGG="on", REPLICAS=4, PREFILL_REPLICAS=2, ROUTER="least_loaded"), {"cluster"}, None),
+    "disagg_roofline": (dict(DISAGG="on", REPLICAS=2, PREFILL_REPLICAS=1, CLOCK="roofline"),
+                        {"cluster", "roofline_cluster", "disagg"}, None),
+    "disagg_3": (dict(DISAGG="on", REPLICAS=3, PREFILL_REPLICAS=1), {"cluster", "disagg"}, None),
+    "disagg_2p": (dict(DISAGG="on", REPLICAS=4, PREFILL_REPLICAS=2, ROUTER="least_loaded"), {"cluster", "disagg"},
+                  None),
     "rr_queue_0": (dict(REPLICAS=2, ROUTER="round_robin", QUEUE_LIMIT=0, SLOTS=1), {"cluster"}, None),
     "rr_pool_7": (dict(REPLICAS=2, ROUTER="round_robin", POOL_BLOCKS=7), {"cluster"}, None),
-    "rr_roofline_auto": (dict(REPLICAS=2, CLOCK="roofline", POOL_BLOCKS="auto"), {"cluster"}, None),
+    "rr_roofline_auto": (dict(REPLICAS=2, CLOCK="roofline", POOL_BLOCKS="auto"), {"cluster", "roofline_cluster"}, None),
     "rr_follow_A": (dict(CLUSTER, FOLLOW="A"), {"cluster"}, None),
     "rr_spec": (dict(CLUSTER, SPEC_METHOD="ngram"), {"cluster", "spec"}, 8),
     "workload": (SMALL_WORKLOAD, {"workload"}, None),
@@ -80,8 +83,26 @@ CONFIGS = {
     "workload_pa": (dict(SMALL_WORKLOAD, REPLICAS=2, ROUTER="prefix_aware", PREFIX_CACHE="on", WORKLOAD_PREFIXES=2,
                          WORKLOAD_SHARED=8), {"workload", "cluster"}, None),
     "workload_disagg": (dict(SMALL_WORKLOAD, DISAGG="on", REPLICAS=2, PREFILL_REPLICAS=1),
-                        {"workload", "cluster"}, None),
+                        {"workload", "cluster", "disagg"}, None),
     "workload_roofline": (dict(SMALL_WORKLOAD, CLOCK="roofline"), {"workload"}, None),
+    # h45b: the features merged after the first review (tensor parallelism, the shadow models, long contexts,
+    # ACT_BITS / ENGINE_PROFILE / GPU_MEMORY_UTILIZATION, recorded traces)
+    "tp4_70b": (dict(CLOCK="roofline", SHADOW_MODEL="Llama-3.1-70B", TENSOR_PARALLEL=4), {"engine", "tp"}, None),
+    "tp2_rr2": (dict(CLOCK="roofline", TENSOR_PARALLEL=2, REPLICAS=2), {"cluster", "tp", "roofline_cluster"}, None),
+    "llama2_4096": (dict(CLOCK="roofline", SHADOW_MODEL="Llama-2-7B", MAX_CONTEXT=4096), {"engine"}, None),
+    "mistral_kv8": (dict(CLOCK="roofline", SHADOW_MODEL="Mistral-7B-v0.3", KV_BITS=8), {"engine"}, None),
+    "w8a8": (dict(CLOCK="roofline", WEIGHT_BITS=8, ACT_BITS=8), {"engine"}, None),
+    "llama_cpp": (dict(CLOCK="roofline", ENGINE_PROFILE="llama.cpp"), {"engine"}, None),
+    "gmu_half": (dict(CLOCK="roofline", GPU_MEMORY_UTILIZATION=0.5), {"engine"}, None),
+    "trace_conv": (dict(WORKLOAD_TRACE="azure-conv", WORKLOAD_REQUESTS=50, CLOCK="roofline"), {"workload"}, None),
+    "trace_code_disagg": (dict(WORKLOAD_TRACE="azure-code", WORKLOAD_REQUESTS=50, CLOCK="roofline", DISAGG="on",
+                               REPLICAS=2, PREFILL_REPLICAS=1), {"workload", "cluster", "roofline_cluster", "disagg"},
+                          None),
+    "trace_window_long": (dict(WORKLOAD_TRACE="azure-conv", WORKLOAD_REQUESTS=12, WORKLOAD_TRACE_START=60.0,
+                               WORKLOAD_TIME_SCALE=4.0, MAX_CONTEXT=2048, TOKEN_BUDGET=512, CLOCK="roofline"),
+                          {"workload"}, None),
+    "long_context": (dict(CLOCK="roofline", MAX_CONTEXT=131072, WORKLOAD_REQUESTS=2, WORKLOAD_PROMPT=2000,
+                          WORKLOAD_OUTPUT=8, TOKEN_BUDGET=2048), {"workload"}, None),
 }
 
 # Sentences each kind of run makes false (both languages).
@@ -90,7 +111,15 @@ FALSE_FOR = {
                 "the system holds at most", "hệ thống chứa tối đa", "in the system, below", "trong hệ thống, dưới",
                 "longest wait for blocks", "Limitation: no prefix caching", "không mô phỏng prefix cache"],
     "workload": ["only 3 requests are served", "chỉ có 3 yêu cầu được phục vụ", "over 3 requests", "trên 3 yêu cầu",
-                 "(tokens and logits compared)", "(đã so token và logits)"],
+                 "(tokens and logits compared)", "(đã so token và logits)",
+                 # block [12] replays this run's tokens (h45b): no float64 reason, no check of content
+                 "The same tokens under every policy hold here", "Việc mọi chính sách cho cùng token đúng ở đây",
+                 "scheduling does not change content", "lập lịch không đổi nội dung"],
+    # h45b: a step of a TP group is not one GPU's; replicas run their steps side by side
+    "tp": ["the time H100-SXM5-80GB needs", "thời gian GPU H100-SXM5-80GB cần"],
+    "disagg": ["Chunking trades some TTFT for shorter stalls", "Chia đoạn đổi một phần TTFT lấy khoảng đứng ngắn hơn"],
+    "roofline_cluster": ["so the run time follows the number of steps:", "nên thời gian chạy đi theo số bước:",
+                         "keeps every step below the ridge point", "giữ mỗi bước dưới điểm gãy"],
     "spec": ["d = decode (1 new token)", "d = decode (1 token mới)"],
     "engine": ["Routing, authentication and request cancellation are not simulated",
                "Router, xác thực và hủy yêu cầu không được mô phỏng", "Tab 01", "each head has its own K/V",
@@ -229,6 +258,71 @@ def test_text_stays_readable(reports, name, lang):
     for part, notes in rep.notes.items():
         for n in notes:
             assert len(n) <= 3 * NOTE_LINE, f"note of {part}: {len(n)} characters"
+
+
+# ── h45b: facts of the features merged after the first review, each (what, stated, expected) ───────────────
+def header_line(rep, *starts) -> str:
+    return next((x for x in rep.header if x.lstrip().startswith(starts)), "")
+
+
+def tp_group(rep):
+    """TENSOR_PARALLEL: the header's GPU count is REPLICAS × TENSOR_PARALLEL, block [12] names the group."""
+    cfg = rep.config
+    line = header_line(rep, "TENSOR PARALLEL:", "SONG SONG TENSOR:")
+    said = re.search(r"(\d+) GPUs? = REPLICAS x TENSOR_PARALLEL", line)
+    group = any(f"TENSOR_PARALLEL={cfg['TENSOR_PARALLEL']}," in x for x in rep.block(12).lines if
+                x.startswith(("Conclusion", "Kết luận")))
+    return [("GPUs", int(said.group(1)) if said else None, cfg["REPLICAS"] * cfg["TENSOR_PARALLEL"]),
+            ("block 12 names the group", group, True)]
+
+
+def trace_clipped(rep):
+    """A recorded trace: the header says how many requests were clipped to MAX_CONTEXT (trace_workload.clipped)."""
+    from inference_lab.core.inputs import trace_workload
+    line = header_line(rep, "R1 …")
+    said = re.search(r"for (\d+) of the (\d+) requests|ở (\d+) trên (\d+) yêu cầu", line)
+    n = [int(x) for x in said.groups() if x] if said else [0, len(rep.config["REQUESTS"])]
+    return [("clipped", n, [trace_workload.clipped(rep.config), len(rep.config["REQUESTS"])])]
+
+
+def activations(rep):
+    """ACT_BITS = 8 is named in the clock line (W8A8 runs at the 8-bit peak), and only then."""
+    line = header_line(rep, "CLOCK:", "ĐỒNG HỒ:")
+    said = "-bit activations" in line or "activation 8 bit" in line
+    return [("activations named", said, rep.config.get("ACT_BITS", 16) != 16)]
+
+
+def roofline_steps(rep):
+    """Block [12] under roofline: each policy's steps, memory-bound steps and run time are the data's."""
+    policies = {p["policy"]: p for p in rep.block(12).data["policies"]}
+    line = next(x for x in rep.block(12).lines if x.startswith(("Under roofline", "Dưới roofline")))
+    said = re.findall(r"(\d+) (?:steps?|bước) \((\d+) (?:memory-bound|bị giới hạn bởi bộ nhớ)\), "
+                      r"(?:run time|chạy) ([\d.]+ ms)", line)
+    return [("steps / memory-bound / run time", said,
+             [(str(p["steps"]), str(p["memory_bound"]), ms(p["span"])) for p in policies.values() if p["served"]])]
+
+
+def readable_lines(rep):
+    """No printed line grows with the run: a long prompt's IDs, weights, chunks and a long answer's stream are cut."""
+    longest = max(len(x) for b in rep.blocks for x in b.lines)
+    return [("longest line ≤ MAX_LINE", longest <= MAX_LINE, True)]
+
+
+ROOF = [roofline_steps, readable_lines]
+FACTS = {
+    "tp4_70b": [tp_group, *ROOF], "tp2_rr2": [tp_group, *ROOF], "llama2_4096": ROOF, "mistral_kv8": ROOF,
+    "w8a8": [activations, *ROOF], "llama_cpp": [activations, *ROOF], "gmu_half": ROOF,
+    "trace_conv": [trace_clipped, *ROOF], "trace_code_disagg": [trace_clipped, *ROOF],
+    "trace_window_long": [trace_clipped, *ROOF], "long_context": ROOF, "rr_roofline_auto": ROOF,
+    "disagg_roofline": ROOF, "roofline": [activations, *ROOF],
+}
+
+
+@pytest.mark.parametrize("name,lang", [p for p in rows() if p.values[0] in FACTS])
+def test_new_features_state_their_facts(reports, name, lang):
+    rep = reports(name)[lang]
+    wrong = [(what, said, want) for fact in FACTS[name] for what, said, want in fact(rep) if said != want]
+    assert not wrong, f"{name}: stated facts the run contradicts: {wrong}"
 
 
 def test_thousand_requests_on_eight_replicas_print_under_200_kb():

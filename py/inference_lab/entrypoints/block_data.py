@@ -17,6 +17,7 @@ from ..core.clock.hardware import GPUS, MiB, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
+from ..core.inputs import trace_workload
 from ..core.inputs.config import FIELD_BY_NAME
 from ..core.serving.engine import Decision
 from ..core.serving.metrics import step_mix, summarize
@@ -60,8 +61,13 @@ def stand_in(main, info, need_decode=False):
 
 # ── the blocks' facts ──────────────────────────────────────────────────────
 def header_data(lab) -> dict:
-    """The model's sizes the header prints; the run's constants it prints are report.config's."""
-    return dict(n_heads=N_HEADS, d_model=D_MODEL, vocab=lab.tokenizer.vocab_size)
+    """The model's sizes the header prints; the run's constants it prints are report.config's. A recorded trace
+    (WORKLOAD_TRACE) adds `clipped`: how many of its requests were cut to fit MAX_CONTEXT (trace_workload.fitted)."""
+    sizes = dict(n_heads=N_HEADS, d_model=D_MODEL, vocab=lab.tokenizer.vocab_size)
+    v = lab.cfg.to_dict()
+    if v.get("WORKLOAD_REQUESTS") and v.get("WORKLOAD_TRACE", "off") != "off":
+        sizes["clipped"] = trace_workload.clipped(v)
+    return sizes
 
 
 def decision_dict(d) -> dict:

@@ -18,7 +18,8 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
       "notes":   {"header" | "1".."13" | "summary": [str]}   # notes beside lines the seed prints that are false or
                                               # incomplete for this run (words/text_notes.py); never in to_text()
-      "header_data": {n_heads, d_model, vocab},   # the model's sizes the header prints (beside config's constants)
+      "header_data": {n_heads, d_model, vocab, clipped?},   # the model's sizes the header prints; clipped: a
+                                                            # recorded trace's requests cut to fit MAX_CONTEXT
       "cluster": replicas, router decisions, KV transfers, goodput and percentiles (cluster_data.py)
       "steps":   the run log (core/serving/run_log.py: the one per-step record, its format frozen: new facts are
                  new keys) {"count", "priority_key", "landmarks", "items": [one dict per step, see run_log.py, plus

@@ -49,6 +49,9 @@ SAY = {
     "lim.more_aborts": "… and {n:pl more cancellation}: `--json` (blocks[0].data.aborts) has each.",
     "lim.more_rows": "… and {n:pl more request}: `--json` has each.",
     "lim.more_items": "… and {n} more",
+    "lim.more_numbers": "… and {n} more",
+    "lim.more_words": "… and {n} more words",
+    "lim.more_prompts": "… and {n:pl more request}",
     "c.no_wait": "no transfer waited on its decode replica",
     "c.wait_slot": "the longest wait on a decode replica {us:ms} ({t[request]} on replica {t[to]}, for a free slot: it was running SLOTS sequences)",
     "c.wait_blocks": "the longest wait on a decode replica {us:ms} ({t[request]} on replica {t[to]}, for free KV blocks for all its positions)",
@@ -69,4 +72,5 @@ SAY = {
     "b11.limitation_many": "Limitation: the percentiles rest on {n} served requests of one run of one trace on a simulated clock; a real benchmark warms up, repeats runs and reports how much they vary.",
     "b12.conclusion_n": "Conclusion: these differences follow from an assumed cost model over {n:pl request}, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "summary.tokens_replayed": "2. Storing KV in blocks does not change the logits (the cache matched a recompute, block [5]); block [12] replays the other policies with this run's tokens, so here it compares no tokens across policies; scheduling changes only time and memory.",
+    "b12.reading_disagg": "Reading: with disaggregation the decodes run on their own replica, where no prompt chunk shares their steps, so the last column is not a prompt's stall and chunking trades nothing against it; compare the TTFT columns.",
 }

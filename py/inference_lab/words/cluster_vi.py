@@ -47,6 +47,9 @@ SAY = {
     "lim.more_aborts": "… và {n} lần hủy nữa: `--json` (blocks[0].data.aborts) có từng lần.",
     "lim.more_rows": "… và {n} yêu cầu nữa: `--json` có từng yêu cầu.",
     "lim.more_items": "… và {n} mục nữa",
+    "lim.more_numbers": "… và {n} mục nữa",
+    "lim.more_words": "… và {n} từ nữa",
+    "lim.more_prompts": "… và {n} yêu cầu nữa",
     "c.no_wait": "không lần chuyển nào phải chờ ở bản sao decode",
     "c.wait_slot": "chờ ở bản sao decode lâu nhất {us:ms} ({t[request]} ở bản sao {t[to]}, chờ chỗ chạy trống: bản sao đang chạy đủ SLOTS chuỗi)",
     "c.wait_blocks": "chờ ở bản sao decode lâu nhất {us:ms} ({t[request]} ở bản sao {t[to]}, chờ đủ block KV trống cho mọi vị trí của nó)",
@@ -67,4 +70,5 @@ SAY = {
     "b11.limitation_many": "Giới hạn: các phân vị dựa trên {n} yêu cầu được phục vụ của một lần chạy, một trace, trên đồng hồ mô phỏng; benchmark thật cần khởi động, chạy lặp lại và báo độ dao động giữa các lần.",
     "b12.conclusion_n": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên {n} yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
     "summary.tokens_replayed": "2. Lưu KV theo block không đổi logits (cache khớp tính lại, khối [5]); khối [12] phát lại các chính sách khác bằng chính token của lần chạy này nên ở đây không so token giữa các chính sách; lập lịch chỉ đổi thời gian và bộ nhớ.",
+    "b12.reading_disagg": "Cách đọc: khi tách prefill/decode, decode chạy trên bản sao riêng, không đoạn prompt nào chung bước với chúng, nên cột cuối không phải khoảng đứng do prompt và chia đoạn không đổi được gì với nó; hãy so các cột TTFT.",
 }

@@ -9,6 +9,8 @@ facts, the notes' facts are sentences of their blocks, and every list a block pr
 
 - `STEP_LINES` step lines in blocks [3] and [11], `ROW_LINES` lines of one row per request (decisions, stop checks,
   TTFT breakdowns, per-request metrics, quality-gate prompts), `ITEMS` items of a list written on one line;
+- `NUMBERS` numbers or tokens of one printed vector (`vector`: a 2,000-token prompt's IDs, pieces, words and
+  attention weights, a block table under a long MAX_CONTEXT), closed by "… and 1,976 more";
 - the line after a cut says how many are left out and where each one is shown (`--json`, `--steps`, the step view).
 
 The seed crashes (README, "Khác gì so với chương trình gốc"; tests/golden_cases.py's CRASHES) where the followed
@@ -30,6 +32,8 @@ the queue), where a text has characters or BPE pieces outside its vocabulary, or
     "a, b, lim.more_items {'n': 2}"
     >>> listed(w, ["a", "b", "c", "d"], 2, True)        # a seed-identical run: every item
     'a, b, c, d'
+    >>> vector(w, [0, 4, 3, 16], False, limit=2), vector(w, ["<bos>", "b"], False, repr)
+    ("[0, 4, lim.more_numbers {'n': 2}]", "['<bos>', 'b']")
 
 Leaves out: the sentences (the "lim." keys of text_vi.py / text_en.py), which block cuts which list (the blocks), and
 the facts' computation (entrypoints/block_data.py; `run_facts` only reads them).
@@ -39,6 +43,7 @@ from __future__ import annotations
 STEP_LINES = 24          # step lines in block [3] or [11] outside the seed's shape (the seed's runs print every step)
 ROW_LINES = 16           # one-line-per-request rows in a block outside the seed's shape
 ITEMS = 12               # items of a list written on one line (block tables, freed blocks, steps in a note)
+NUMBERS = 24             # numbers or tokens of one printed vector (a long prompt's IDs, its attention weights)
 
 
 def is_cluster(cfg: dict) -> bool:
@@ -95,3 +100,15 @@ def listed(w, items: list, limit: int, seed: bool, sep: str = ", ", key: str = "
     if seed or len(items) <= limit:
         return sep.join(items)
     return sep.join(items[:limit]) + sep + w(key, n=len(items) - limit)
+
+
+def vector(w, items, seed: bool, text=str, limit: int = NUMBERS):
+    """`items` printed as a list "[a, b, …]" (each by `text`); outside a seed-identical run at most `limit` of them
+    and "… and N more" (lim.more_numbers) inside the brackets. A seed-identical run gets `items` back untouched
+    (its line prints them as the seed does)."""
+    if seed:
+        return items
+    shown = [text(x) for x in items[:limit]]
+    if len(items) > limit:
+        shown.append(w("lim.more_numbers", n=len(items) - limit))
+    return "[" + ", ".join(shown) + "]"

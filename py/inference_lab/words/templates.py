@@ -50,8 +50,8 @@ class Format(string.Formatter):
             return ms(value)
         if spec == "ms3":
             return ms3(value)
-        if spec in ("vec", "vec2"):
-            return vec(value, 2 if spec == "vec2" else 3)
+        if spec in ("vec", "vec2"):        # a str: a vector limits.vector already cut to what a person reads
+            return value if isinstance(value, str) else vec(value, 2 if spec == "vec2" else 3)
         if spec.startswith("pl "):
             return pl(value, spec[3:])
         return super().format_field(value, spec)

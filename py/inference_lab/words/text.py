@@ -62,14 +62,16 @@ def vllm_line(w, cfg) -> list[str]:
     return [f"VLLM: {'; '.join(parts)}."] if parts else []
 
 
-def workload_lines(w, cfg) -> list[str]:
+def workload_lines(w, cfg, d=None) -> list[str]:
     """A generated trace (WORKLOAD_REQUESTS > 0): the real count and one line for all its requests (their
     prompts are too long to print one by one)."""
     reqs = cfg["REQUESTS"]
     if cfg.get("WORKLOAD_TRACE", "off") != "off":
+        n_cut = (d or {}).get("clipped", 0)
+        cut = w("header.trace_clipped", cfg=cfg, n=n_cut, of=len(reqs), longest=cfg["MAX_CONTEXT"] - 1) if n_cut else ""
         return [w("header.input_trace_to", cfg=cfg, n=len(reqs), dest=destination(w, cfg)),
                 w("header.workload_trace", cfg=cfg, first=reqs[0]["id"], last=reqs[-1]["id"],
-                  last_arrival=reqs[-1]["arrival"])]
+                  last_arrival=reqs[-1]["arrival"]) + cut]
     arrivals = (w("header.workload_poisson", cfg=cfg, last_arrival=reqs[-1]["arrival"]) if cfg["WORKLOAD_RATE"] > 0
                 else w("header.workload_at_once"))
     prefixes = w("header.workload_prefixes", cfg=cfg) if cfg["WORKLOAD_PREFIXES"] else ""
@@ -117,7 +119,7 @@ def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
     """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`); `seed`
     (Context.seed) False: the lab's own lines where the seed's are false, and vLLM's names as a line of the header."""
     cancels = any(r.get("cancel_at") is not None for r in cfg["REQUESTS"])
-    trace = (workload_lines(w, cfg) if cfg.get("WORKLOAD_REQUESTS") else
+    trace = (workload_lines(w, cfg, d) if cfg.get("WORKLOAD_REQUESTS") else
              [input_line(w, cfg, seed), *[request_line(w, r, cfg["FOLLOW"]) for r in cfg["REQUESTS"]]])
     return [
         w("header.title"),
@@ -128,7 +130,8 @@ def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
         *vllm_line(w, cfg),
         *([] if seed else [w("header.vllm_names")]),
         w("header.model", d=d, cfg=cfg),
-        w("header.clock_roofline", cfg=cfg) if cfg.get("CLOCK") == "roofline" else w("header.clock"),
+        w("header.clock_roofline", cfg=cfg, act=w("header.act_bits", cfg=cfg) if cfg.get("ACT_BITS", 16) != 16 else "")
+        if cfg.get("CLOCK") == "roofline" else w("header.clock"),
         *([w("header.clock_tp", cfg=cfg, gpus=cfg.get("REPLICAS", 1) * cfg["TENSOR_PARALLEL"])]
           if cfg.get("CLOCK") == "roofline" and cfg.get("TENSOR_PARALLEL", 1) > 1 else []),
         w("header.how_to_read" if seed else "header.how_to_read_lab"),
@@ -179,7 +182,8 @@ def summary_lines(w, ctx, checks) -> list[str]:
         lines.append(w("summary.fail", labels="; ".join(w.checks[c.name] for c in failed)))
     else:
         spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"     # sampled draws may differ: only greedy tokens match
-        lines.append(w("summary.pass_spec" if spec else "summary.pass"))
+        replayed = ctx.cfg.get("WORKLOAD_REQUESTS") and not spec  # block [12] replays this run's tokens: no check
+        lines.append(w("summary.pass_spec" if spec else "summary.pass_replayed" if replayed else "summary.pass"))
     return lines
 
 

@@ -10,7 +10,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
-from .limits import ITEMS, ROW_LINES, capped, is_cluster, listed
+from .limits import ITEMS, NUMBERS, ROW_LINES, capped, is_cluster, listed, vector
 from .reasons import not_followed
 from .text_spec import block7_lines
 from .templates import ms
@@ -25,8 +25,9 @@ def block4(w, d, ctx):
     row = d["logits"]
     again = w("b4.again", d=d) if d["preempted"] else ""
     n = d.get("cached_tokens", 0)
-    first = (w("b4.prompt_cached", fid=fid, d=d, n=n, rest=d["prompt_len"] - n, again=again) if n
-             else w("b4.prompt", fid=fid, d=d, again=again))
+    shown = d if ctx.seed else dict(d, chunks=vector(w, d["chunks"], False))
+    first = (w("b4.prompt_cached", fid=fid, d=shown, n=n, rest=d["prompt_len"] - n, again=again) if n
+             else w("b4.prompt", fid=fid, d=shown, again=again))
     return title, [
         first,
         w("b4.cache_shape", fid=fid, shape=tuple(d["k_shape"])),
@@ -35,6 +36,11 @@ def block4(w, d, ctx):
         w("b4.first_token", fid=fid, d=d),
         w("b4.conclusion"),
     ]
+
+
+def three(x) -> str:
+    """One attention weight as templates.vec prints it (3 decimals)."""
+    return f"{x:.3f}"
 
 
 # ── [5] ────────────────────────────────────────────────────────────────────
@@ -49,8 +55,8 @@ def block5(w, d, ctx):
     a0, a1 = d["heads"]
     return title, [
         w("b5.last_row", d=d, n=len(a0)),
-        w("b5.head", h=0, a=a0, total=d["sums"][0]),
-        w("b5.head", h=1, a=a1, total=d["sums"][1]),
+        w("b5.head", h=0, a=vector(w, a0, ctx.seed, three), total=d["sums"][0]),
+        w("b5.head", h=1, a=vector(w, a1, ctx.seed, three), total=d["sums"][1]),
         w("b5.how_to_read" if ctx.seed else "b5.how_to_read_lab", d=d),
         *common,
         w("b5.check_all", parity=parity) if ctx.seed
@@ -65,13 +71,13 @@ def block6(w, d, ctx):
     slots_used = pk["used"] * bs
     lines = shown_replica(w, ctx)
     if d["served"]:
-        tables = listed(w, [f"{rid}→{blk}" for rid, blk in pk["tables"].items()], ITEMS, seed, "; ")
+        tables = listed(w, [f"{rid}→{vector(w, blk, seed)}" for rid, blk in pk["tables"].items()], ITEMS, seed, "; ")
         lines += [w("b6.peak", bs=bs, tables=tables),
                   w("b6.how_to_read"),
                   w("b6.used", pk=pk, cfg=cfg, slots_used=slots_used, unused=slots_used - pk["tokens"]),
                   w("b6.compare", cfg=cfg, contiguous=cfg["SLOTS"] * cfg["MAX_CONTEXT"], slots_used=slots_used),
-                  w("b6.freed", freed=listed(w, [w("b6.frees", rid=rid, blk=blk) for rid, blk in d["released"]],
-                                             ITEMS, seed, "; "))]
+                  w("b6.freed", freed=listed(w, [w("b6.frees", rid=rid, blk=vector(w, blk, seed))
+                                                 for rid, blk in d["released"]], ITEMS, seed, "; "))]
     else:
         lines.append(w("b6.none_served", bs=bs))
     kept = w("b6.kept_cached" if cfg["PREFIX_CACHE"] == "on" else "b6.kept_dropped")
@@ -146,11 +152,12 @@ def prefix_cache_lines(w, d, seed: bool) -> list[str]:
 
 
 # ── [7] ────────────────────────────────────────────────────────────────────
-def block7_decode(w, d, fid) -> list[str]:
+def block7_decode(w, d, fid, seed: bool = True) -> list[str]:
     fd = d.get("first_decode")
     if fd is None:
         return [w("b7.no_decode", fid=fid)]
-    return [w("b7.first_decode", fid=fid, fd=fd, n=len(fd["weights"])), w("b7.weights", fd=fd)]
+    shown = fd if seed else dict(fd, weights=vector(w, fd["weights"], False, three))
+    return [w("b7.first_decode", fid=fid, fd=fd, n=len(fd["weights"])), w("b7.weights", fd=shown)]
 
 
 def block7(w, d, ctx):
@@ -171,7 +178,7 @@ def block7(w, d, ctx):
     if d["preempted"]:
         again = w("b7.again", recompute=recompute) if recompute else ""
         lines.append(w("b7.preempted", fid=fid, d=d, again=again))
-    lines += block7_decode(w, d, fid)
+    lines += block7_decode(w, d, fid, ctx.seed)
     lines.append(w("b7.cache_len", fid=fid, d=d))
     lines.append(w("b7.positions_all", counts=counts) if ctx.seed
                  else w("b7.positions_all_n", counts=counts, n=len(ctx.follow["served_ids"])))
@@ -196,7 +203,7 @@ def block8(w, d, ctx):
     if not ctx.follow["served"]:
         return title, not_followed(w, ctx) + [stop, *stop_lines(w, d, ctx.seed)] + tail
     fid = ctx.follow["id"]
-    stream = ", ".join(f"{ms(t)} '{tok}'" for t, tok in d["stream"])
+    stream = listed(w, [f"{ms(t)} '{tok}'" for t, tok in d["stream"]], NUMBERS, ctx.seed)    # a 400-token answer
     greedy = "_greedy" if d.get("mode") == "greedy" and not ctx.seed else ""    # the seed's runs: a note (text_notes)
     return title, [
         w("b8.sampling", fid=fid, d=d),

@@ -98,6 +98,7 @@ SAY = {
     "header.cancel_unused": "request cancellation is simulated (a request with cancel_at), but no request of this trace is cancelled",
     "header.workload": "  {first} … {last}: prompts of exactly {cfg[WORKLOAD_PROMPT]} tokens, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_trace": "  {first} … {last}: arrival times, prompt and output lengths from the trace {cfg[WORKLOAD_TRACE]} (window from second {cfg[WORKLOAD_TRACE_START]:g}, rate ×{cfg[WORKLOAD_TIME_SCALE]:g}), the last at {last_arrival:ms}; greedy, seed {cfg[WORKLOAD_SEED]} + i",
+    "header.trace_clipped": " (lengths clipped to fit MAX_CONTEXT {cfg[MAX_CONTEXT]} for {n} of the {of} requests: prompt at most {longest} tokens, output what is left; vLLM would refuse such a prompt with a 400, the lab keeps it so the arrivals stay the trace's)",
     "header.workload_at_once": "all arrive at 0.00 ms",
     "header.workload_poisson": "Poisson arrivals at {cfg[WORKLOAD_RATE]:g} requests/s, the last at {last_arrival:ms}",
     "header.workload_prefixes": "; {cfg[WORKLOAD_PREFIXES]} shared prefixes of {cfg[WORKLOAD_SHARED]} tokens (request i uses prefix i mod {cfg[WORKLOAD_PREFIXES]})",
@@ -106,9 +107,10 @@ SAY = {
     "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {cfg[SEED]}.",
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
     "header.clock_tp": "TENSOR PARALLEL: each replica is {cfg[TENSOR_PARALLEL]} {cfg[GPU]} GPUs (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}; the whole run {gpus} GPUs = REPLICAS x TENSOR_PARALLEL); each GPU holds 1/{cfg[TENSOR_PARALLEL]} of the weights and KV heads, and a step takes max(compute, memory) on one GPU + communication (2 ring all-reduces per layer) + STEP_OVERHEAD.",
-    "header.clock_roofline": "CLOCK: roofline on {cfg[GPU]} with the shapes of {cfg[SHADOW_MODEL]} ({cfg[WEIGHT_BITS]}-bit weights, {cfg[KV_BITS]}-bit KV; "
+    "header.clock_roofline": "CLOCK: roofline on {cfg[GPU]} with the shapes of {cfg[SHADOW_MODEL]} ({cfg[WEIGHT_BITS]}-bit weights{act}, {cfg[KV_BITS]}-bit KV; "
                              "CLOCK=roofline): every step is one forward pass and takes max(FLOPs ÷ achievable FLOP/s, bytes ÷ achievable bandwidth) + STEP_OVERHEAD. "
                              "Every 'ms' below is still SIMULATED, computed from datasheets, not measured on a GPU; the gateway and tokenizing still cost COST_GATEWAY {cfg[COST_GATEWAY]} µs and COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs per token (1 µs by default under roofline).",
+    "header.act_bits": " and {cfg[ACT_BITS]}-bit activations (W{cfg[WEIGHT_BITS]}A{cfg[ACT_BITS]}: the matmuls run at the GPU's 8-bit tensor-core peak)",
     "header.how_to_read": "HOW TO READ: each block [n · Name] carries the name of its box on the Tab 01 diagram. Read the Observation, look at the numbers, then state the Conclusion yourself.",
     "header.note": "NOTE: the engine runs ONCE; the blocks print back what the engine recorded. ",
     "header.nothing_simulated": "Routing, authentication and request cancellation are not simulated.",
@@ -143,6 +145,7 @@ SAY = {
     "b2.bpe": "BPE learns {d[n_merges]} merges from {d[n_corpus]} sample sentences; the final vocabulary has {d[vocab]} tokens (including <bos>, <eos>).",
     "b2.merges": "First merges: {d[first_merges]} ... ('</w>' marks the end of a word).",
     "b2.lengths": "Prompt lengths: {lens} tokens (including <bos>).",
+    "b2.lengths_cut": "Prompt lengths in tokens (including <bos>): {lens}.",
     "b2.no_lengths": "Prompt lengths: no request was served.",
     "b2.blocked": "Blocked: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} is ready after {d[prep]:ms}.",
@@ -397,6 +400,7 @@ SAY = {
     "b12.legend": "Each line: run time | throughput | mean / max TTFT | mean TPOT | largest gap between two consecutive tokens of one request",
     "b12.roofline_policy": "{name}: {p[steps]:pl step} ({p[memory_bound]} memory-bound), run time {p[span]:ms}",
     "b12.roofline_steps": "Under roofline, a memory-bound step costs about the same however many tokens it holds (the weights are read once per step), so the run time follows the number of steps: {parts}.",
+    "b12.roofline_steps_cluster": "Under roofline, a memory-bound step costs about the same however many tokens it holds (the weights are read once per step); on a cluster the replicas run their steps side by side, so the run time follows the steps of the replica that finishes last, not these totals over all replicas: {parts}.",
     "b12.roofline_steps_mixed": "Under roofline, a memory-bound step costs about the same however many tokens it holds, while a compute-bound step (enough tokens to pass the GPU's ridge point) costs in proportion to its tokens: {parts}.",
     "b12.roofline_mixed": "Why: a mixed step (decodes + a prompt chunk in ONE forward pass) takes {mixed_us:ms}, as long as a decode-only step ({decode_us:ms}): the {gb:.2f} GB of weights are read once for the whole step (Sarathi); static mixes no step ({static[steps]:pl step}), continuous without chunking mixes {nochunk[mixed]}/{nochunk[steps]} steps, continuous + chunked {chunked[mixed]}/{chunked[steps]}. The seed clock charges a mixed step both COST_DECODE_FIXED and COST_PREFILL_FIXED.",
     "b12.roofline_mixed_compute": "Why: a mixed step (decodes + a prompt chunk in ONE forward pass) still reads the {gb:.2f} GB of weights once for the whole step (Sarathi), but here it takes {mixed_us:ms} on average against {decode_us:ms} for a decode-only step: it holds enough prompt tokens to be compute-bound, and the decodes in it wait with it; static mixes no step ({static[steps]:pl step}), continuous without chunking mixes {nochunk[mixed]}/{nochunk[steps]} steps, continuous + chunked {chunked[mixed]}/{chunked[steps]}.",
@@ -406,7 +410,10 @@ SAY = {
     "b12.roofline_best_tie_split": "Fastest: both continuous policies, tied ({chunked[span]:ms}; {chunked[steps]:pl step} with chunking, {nochunk[steps]:pl step} without): chunking split the prompts longer than TOKEN_BUDGET {budget}, yet the run ends at the same time.",
     "b12.roofline_best_nochunk": "Fastest: continuous without chunking ({nochunk[span]:ms}, {nochunk[steps]:pl step}): splitting prompts at TOKEN_BUDGET {budget} adds {extra:pl step}, and every step reads all the weights again. Chunking pays off when prompts are long enough for a whole prefill to be compute-bound and to stall the other decodes (exercise 22).",
     "b12.roofline_best_static": "Fastest: static ({static[span]:ms}, {static[steps]:pl step}): for this trace, waiting for a full batch needs the fewest steps.",
+    "b12.roofline_best_cluster": "Fastest: {name} ({p[span]:ms}). On a cluster the run ends with the last step of the replica that finishes last, so the total of steps over all replicas does not rank the policies.",
     "b12.conclusion_roofline": "Conclusion: under CLOCK=roofline every step takes the time {gpu} needs for {model} (one forward pass, the weights read once), so a mixed decode + prefill step is not charged twice; this is still an estimate from datasheets over {n:pl request}, not a measurement.",
+    "b12.one_gpu": "{cfg[GPU]}",
+    "b12.gpu_group": "a group of {cfg[TENSOR_PARALLEL]} {cfg[GPU]} GPUs (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}, its all-reduces included)",
     "b12.conclusion": "Conclusion: these differences follow from an assumed cost model over 3 requests, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
     "b12.benchmark": "A real benchmark needs: warm-up, many repetitions, p50/p95/p99, the same hardware and the same load pattern. One run is not enough.",
     # ── [13] ───────────────────────────────────────────────────────────────

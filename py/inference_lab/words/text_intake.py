@@ -9,7 +9,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
-from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed
+from .limits import ITEMS, NUMBERS, ROW_LINES, STEP_LINES, capped, listed, vector
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
 from .text_notes import budget_waits_of, steps_of
@@ -78,10 +78,20 @@ def block2_follow(w, d, ctx) -> list[str]:
     f, fl = d["follow"], ctx.follow
     lines = []
     if f["ids"]:
-        lines += [w("b2.request", f=f), w("b2.ids", f=f)]
+        shown = f if ctx.seed else cut_prompt(w, f)
+        lines += [w("b2.request", f=shown), w("b2.ids", f=shown)]
     if fl["served"]:
         return lines + [w("b2.budget", f=f, cfg=ctx.cfg, total=f["prompt_len"] + f["max_new"]), *prefix_line(w, d, ctx)]
     return lines + not_followed(w, ctx)
+
+
+def cut_prompt(w, f) -> dict:
+    """The followed prompt's words, pieces and IDs cut to limits.NUMBERS each (a 2,000-token prompt under a long
+    MAX_CONTEXT would print some 30 kB on two lines); `--json` (blocks[1].data.follow) keeps them whole."""
+    words = f["text"].split(" ")
+    text = f["text"] if len(words) <= NUMBERS else " ".join(words[:NUMBERS]) + " " + w("lim.more_words",
+                                                                                     n=len(words) - NUMBERS)
+    return dict(f, text=text, tokens=vector(w, f["tokens"], False, repr), ids=vector(w, f["ids"], False))
 
 
 def prefix_line(w, d, ctx) -> list[str]:
@@ -100,8 +110,7 @@ def block2(w, d, ctx):
         w("b2.bpe", d=d),
         w("b2.merges", d=d),
         *block2_follow(w, d, ctx),
-        w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, ctx.seed)) if lens
-        else w("b2.no_lengths"),
+        lengths_line(w, lens, ctx.seed) if lens else w("b2.no_lengths"),
         *[w("b2.blocked", x=x, why=why(w, x)) for x in d["blocked"]],
     ]
     if any(x["reason"] == "unknown" for x in d["blocked"]):     # the seed crashes on these: no seed bytes here
@@ -112,6 +121,14 @@ def block2(w, d, ctx):
     lines.append(w("b2.prep_cost" + fine, cfg=ctx.cfg, per_token=ctx.cfg["COST_TOKENIZE_PER_TOKEN"] / 1000, prep=prep))
     lines.append(w("b2.conclusion"))
     return w("b2.title"), lines
+
+
+def lengths_line(w, lens, seed: bool) -> str:
+    """"Prompt lengths: A=6, B=11 tokens"; a cut list names what it leaves out: requests, not tokens."""
+    if seed or len(lens) <= ITEMS:
+        return w("b2.lengths", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, seed))
+    return w("b2.lengths_cut", lens=listed(w, [f"{rid}={n}" for rid, n in lens], ITEMS, seed,
+                                           key="lim.more_prompts"))
 
 
 def byte_lines(w, bc, on) -> list[str]:
@@ -173,7 +190,8 @@ def block3(w, d, ctx):
               for a in d["aborts"]]
     if "follow" in d:
         f = d["follow"]
-        lines.append(w("b3.chunks", fid=fid, f=f, d=d, cfg=ctx.cfg))
+        chunks = d if ctx.seed else dict(d, chunks=vector(w, d["chunks"], False))
+        lines.append(w("b3.chunks", fid=fid, f=f, d=chunks, cfg=ctx.cfg))
         if f["preempted"]:
             lines.append(w("b3.chunks_redo", fid=fid, f=f))
         lines.append(follow_wait_line(w, d, ctx, f))

@@ -102,6 +102,7 @@ SAY = {
     "header.cancel_unused": "hủy yêu cầu thì có mô phỏng (yêu cầu có cancel_at), nhưng trace này không hủy yêu cầu nào",
     "header.workload": "  {first} … {last}: prompt đúng {cfg[WORKLOAD_PROMPT]} token, max_new={cfg[WORKLOAD_OUTPUT]}, greedy, seed {cfg[WORKLOAD_SEED]} + i; {arrivals}{prefixes}",
     "header.workload_trace": "  {first} … {last}: thời điểm đến, độ dài prompt và đầu ra lấy từ trace {cfg[WORKLOAD_TRACE]} (cửa sổ từ giây {cfg[WORKLOAD_TRACE_START]:g}, tốc độ ×{cfg[WORKLOAD_TIME_SCALE]:g}), yêu cầu cuối lúc {last_arrival:ms}; greedy, seed {cfg[WORKLOAD_SEED]} + i",
+    "header.trace_clipped": " (độ dài bị cắt cho vừa MAX_CONTEXT {cfg[MAX_CONTEXT]} ở {n} trên {of} yêu cầu: prompt tối đa {longest} token, đầu ra lấy phần còn lại; vLLM sẽ trả 400 cho prompt như vậy, lab giữ lại để thời điểm đến vẫn là của trace)",
     "header.workload_at_once": "tất cả đến lúc 0.00 ms",
     "header.workload_poisson": "đến theo Poisson {cfg[WORKLOAD_RATE]:g} yêu cầu/giây, yêu cầu cuối lúc {last_arrival:ms}",
     "header.workload_prefixes": "; {cfg[WORKLOAD_PREFIXES]} tiền tố chung {cfg[WORKLOAD_SHARED]} token (yêu cầu i dùng tiền tố i mod {cfg[WORKLOAD_PREFIXES]})",
@@ -110,9 +111,10 @@ SAY = {
     "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {cfg[SEED]}.",
     "header.clock": "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
     "header.clock_tp": "SONG SONG TENSOR: mỗi bản sao là {cfg[TENSOR_PARALLEL]} GPU {cfg[GPU]} (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}; cả lần chạy {gpus} GPU = REPLICAS x TENSOR_PARALLEL); mỗi GPU giữ 1/{cfg[TENSOR_PARALLEL]} trọng số và KV head, và mỗi bước tốn max(tính toán, bộ nhớ) trên một GPU + thời gian giao tiếp (2 all-reduce vòng mỗi lớp) + STEP_OVERHEAD.",
-    "header.clock_roofline": "ĐỒNG HỒ: roofline trên {cfg[GPU]} với kích thước của {cfg[SHADOW_MODEL]} (trọng số {cfg[WEIGHT_BITS]} bit, KV {cfg[KV_BITS]} bit; "
+    "header.clock_roofline": "ĐỒNG HỒ: roofline trên {cfg[GPU]} với kích thước của {cfg[SHADOW_MODEL]} (trọng số {cfg[WEIGHT_BITS]} bit{act}, KV {cfg[KV_BITS]} bit; "
                              "CLOCK=roofline): mỗi bước là một lượt forward, tốn max(FLOP ÷ FLOP/s đạt được, byte ÷ băng thông đạt được) + STEP_OVERHEAD. "
                              "Mọi 'ms' dưới đây vẫn là ms MÔ PHỎNG, tính từ datasheet, không phải đo trên GPU; cổng và tokenize vẫn tính bằng COST_GATEWAY {cfg[COST_GATEWAY]} µs và COST_TOKENIZE_PER_TOKEN {cfg[COST_TOKENIZE_PER_TOKEN]} µs mỗi token (mặc định dưới roofline: 1 µs).",
+    "header.act_bits": " và activation {cfg[ACT_BITS]} bit (W{cfg[WEIGHT_BITS]}A{cfg[ACT_BITS]}: phép nhân ma trận chạy ở đỉnh tensor core 8 bit của GPU)",
     "header.how_to_read": "CÁCH ĐỌC: mỗi khối [n · Tên] mang tên khối trên sơ đồ Tab 01. Đọc Quan sát, nhìn số, rồi tự nói lại Kết luận.",
     "header.note": "LƯU Ý: engine chạy MỘT lần; các khối in lại những gì engine đã ghi nhận. ",
     "header.nothing_simulated": "Router, xác thực và hủy yêu cầu không được mô phỏng.",
@@ -147,6 +149,7 @@ SAY = {
     "b2.bpe": "BPE học {d[n_merges]} phép gộp từ {d[n_corpus]} câu mẫu; từ vựng cuối có {d[vocab]} token (cộng <bos>, <eos>).",
     "b2.merges": "Các phép gộp đầu: {d[first_merges]} ... ('</w>' đánh dấu hết một từ).",
     "b2.lengths": "Độ dài prompt: {lens} token (kể cả <bos>).",
+    "b2.lengths_cut": "Độ dài prompt tính bằng token (kể cả <bos>): {lens}.",
     "b2.no_lengths": "Độ dài prompt: không có yêu cầu nào được phục vụ.",
     "b2.blocked": "Bị chặn: {x[request]} - {why}.",
     "b2.ready": "{d[follow][id]} sẵn sàng sau {d[prep]:ms}.",
@@ -399,6 +402,7 @@ SAY = {
     "b12.legend": "Mỗi dòng: thời gian chạy | throughput | TTFT trung bình / lớn nhất | TPOT trung bình | khoảng cách lớn nhất giữa hai token liền kề của một yêu cầu",
     "b12.roofline_policy": "{name}: {p[steps]} bước ({p[memory_bound]} bị giới hạn bởi bộ nhớ), chạy {p[span]:ms}",
     "b12.roofline_steps": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token (trọng số đọc một lần mỗi bước), nên thời gian chạy đi theo số bước: {parts}.",
+    "b12.roofline_steps_cluster": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token (trọng số đọc một lần mỗi bước); trên một cụm các bản sao chạy bước của mình song song, nên thời gian chạy đi theo số bước của bản sao xong sau cùng, không theo các tổng cộng qua mọi bản sao này: {parts}.",
     "b12.roofline_steps_mixed": "Dưới roofline, bước bị giới hạn bởi bộ nhớ tốn gần như nhau dù chứa bao nhiêu token, còn bước bị giới hạn bởi tính toán (đủ nhiều token, vượt điểm gãy của GPU) tốn theo số token: {parts}.",
     "b12.roofline_mixed": "Vì sao: bước trộn (decode + đoạn prompt trong MỘT lượt forward) tốn {mixed_us:ms}, như bước chỉ decode ({decode_us:ms}): {gb:.2f} GB trọng số đọc một lần cho cả bước (Sarathi); static không trộn bước nào ({static[steps]} bước), continuous không chia prompt trộn {nochunk[mixed]}/{nochunk[steps]} bước, continuous + chunked trộn {chunked[mixed]}/{chunked[steps]} bước. Đồng hồ seed tính bước trộn cả COST_DECODE_FIXED lẫn COST_PREFILL_FIXED.",
     "b12.roofline_mixed_compute": "Vì sao: bước trộn (decode + đoạn prompt trong MỘT lượt forward) vẫn đọc {gb:.2f} GB trọng số một lần cho cả bước (Sarathi), nhưng ở đây trung bình tốn {mixed_us:ms} so với {decode_us:ms} của bước chỉ decode: đủ nhiều token prompt để bước bị giới hạn bởi tính toán, và các decode trong bước phải chờ theo; static không trộn bước nào ({static[steps]} bước), continuous không chia prompt trộn {nochunk[mixed]}/{nochunk[steps]} bước, continuous + chunked trộn {chunked[mixed]}/{chunked[steps]} bước.",
@@ -408,7 +412,10 @@ SAY = {
     "b12.roofline_best_tie_split": "Nhanh nhất: hai chính sách continuous, bằng nhau ({chunked[span]:ms}; chia đoạn {chunked[steps]} bước, không chia {nochunk[steps]} bước): chia đoạn đã cắt các prompt dài hơn TOKEN_BUDGET {budget}, vậy mà lượt chạy vẫn kết thúc cùng lúc.",
     "b12.roofline_best_nochunk": "Nhanh nhất: continuous, không chia prompt ({nochunk[span]:ms}, {nochunk[steps]} bước): chia prompt theo TOKEN_BUDGET {budget} thêm {extra} bước, mà bước nào cũng đọc lại toàn bộ trọng số. Chia đoạn có lợi khi prompt dài tới mức prefill nguyên khối bị giới hạn bởi tính toán và bắt các decode khác đứng chờ (bài 22).",
     "b12.roofline_best_static": "Nhanh nhất: static ({static[span]:ms}, {static[steps]} bước): với trace này, đợi đủ nhóm lại cần ít bước nhất.",
-    "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian GPU {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên {n} yêu cầu, không phải đo thật.",
+    "b12.roofline_best_cluster": "Nhanh nhất: {name} ({p[span]:ms}). Trên một cụm, lần chạy kết thúc ở bước cuối của bản sao xong sau cùng, nên tổng số bước cộng qua mọi bản sao không xếp hạng được các chính sách.",
+    "b12.conclusion_roofline": "Kết luận: dưới CLOCK=roofline mỗi bước tốn thời gian {gpu} cần cho {model} (một lượt forward, trọng số đọc một lần), nên bước trộn decode + prefill không bị tính hai lần; đây vẫn là ước lượng từ datasheet trên {n} yêu cầu, không phải đo thật.",
+    "b12.one_gpu": "GPU {cfg[GPU]}",
+    "b12.gpu_group": "một nhóm {cfg[TENSOR_PARALLEL]} GPU {cfg[GPU]} (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}, kể cả các all-reduce)",
     "b12.conclusion": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên 3 yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
     "b12.benchmark": "Benchmark thật cần: khởi động nóng, lặp lại nhiều lần, báo p50/p95/p99, cùng phần cứng và cùng mẫu tải. Một lần chạy không đủ.",
     # ── [13] ───────────────────────────────────────────────────────────────
