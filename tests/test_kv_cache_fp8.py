@@ -133,3 +133,22 @@ def test_kv8_is_never_the_seeds_configuration():
     rep = run(dict(KV_BITS=16), "vi")
     assert "kv" not in rep.block(9).data and "kv" not in rep.block(13).data
     assert "KV cache lượng tử hóa không được chạy." in rep.block(9).lines[-1]     # the seed's line, its bytes
+
+
+def test_block13_compares_the_served_tokens_with_the_16_bit_kv_run():
+    """SEED 4: two of the three served requests draw other tokens once their cache is FP8; each changed row's
+    16-bit text is what the KV_BITS = 16 run serves, each unchanged request serves the same text in both runs."""
+    rep8, rep16 = run(dict(SEED=4, KV_BITS=8), "en"), run(dict(SEED=4), "en")
+    served = rep8.block(13).data["kv"]["served"]
+    text8 = {s["id"]: s["text"] for s in rep8.block(8).data["stops"]}
+    text16 = {s["id"]: s["text"] for s in rep16.block(8).data["stops"]}
+    changed = {c["id"]: c for c in served["changed"]}
+    assert served["compared"] == len(text8) == 3 and sorted(changed) == ["A", "C"]
+    for rid in text8:
+        if rid in changed:
+            assert (changed[rid]["text"], changed[rid]["text16"]) == (text8[rid], text16[rid]) != (text8[rid],) * 2
+        else:
+            assert text8[rid] == text16[rid]
+    text = "\n".join(rep8.block(13).lines)
+    assert "Served run: 2 of 3 finished requests got other tokens" in text
+    assert f"A: from token {changed['A']['at'] + 1} on: '{text8['A']}'" in text

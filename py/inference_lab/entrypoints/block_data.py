@@ -439,6 +439,24 @@ def gate_result(lab, bits: int, kv: bool = False) -> dict:
                 **(dict(flipped=flipped) if kv else {}))             # the FP8 KV cache's flipped decisions
 
 
+def served_against(lab, main, kv16) -> dict:
+    """KV_BITS = 8: the tokens each finished request was served against those of the same run with the 16-bit KV
+    cache (Lab.with_float_kv_cache: same config, pool and clock): where the first one differs, and both texts."""
+    tok, other = lab.tokenizer, {s.id: s for s in kv16.done}
+    changed, compared = [], 0
+    for seq in sorted(main.done, key=lambda s: s.id):
+        twin = other.get(seq.id)
+        if twin is None:
+            continue
+        compared += 1
+        if seq.out != twin.out:
+            at = next((i for i, (a, b) in enumerate(zip(seq.out, twin.out)) if a != b),
+                      min(len(seq.out), len(twin.out)))                 # the first differing token (or one ends)
+            changed.append(dict(id=seq.id, at=at, n=len(seq.out), n16=len(twin.out),
+                                text=tok.decode(seq.out), text16=tok.decode(twin.out)))
+    return dict(compared=compared, changed=changed)
+
+
 def sweep_bits(bits: int) -> list[int]:
     """QUANT_BITS and its two neighbours, shifted to stay inside the schema's bounds (8 -> 6, 7, 8)."""
     f = FIELD_BY_NAME["QUANT_BITS"]

@@ -116,6 +116,16 @@ class Lab:
     def build(cls, cfg: Config) -> "Lab":
         tok = tokenizer_for(cfg.N_MERGES, cfg.BYTE_FALLBACK == "on")
         W = serving_model_for(cfg, tok.byte_fallback)
+        return cls.serving(cfg, tok, W)
+
+    @classmethod
+    def serving(cls, cfg: Config, tok: BPETokenizer, W: dict) -> "Lab":
         # a generated workload's other runs replay tokens (core/serving/replay.py): caching its forwards would only keep
         # every decode's K/V bytes alive (gigabytes at 64 × 2,048 tokens)
         return cls(cfg, tok, W, functools.partial(forward, W) if cfg.WORKLOAD_REQUESTS else ForwardCache(W))
+
+    def with_float_kv_cache(self) -> "Lab":
+        """The same run with the 16-bit (float) KV cache: the same config, pool and clock, only the K/V values
+        differ (block [13] compares the tokens a KV_BITS = 8 run serves with these)."""
+        return Lab.serving(self.cfg, self.tokenizer, model_for(self.cfg.SEED, self.cfg.N_MERGES,
+                                                               self.tokenizer.byte_fallback))

@@ -314,6 +314,15 @@ def conclusion_line(w, d, ctx, roofline: bool) -> str:
 
 
 # ── [13] ───────────────────────────────────────────────────────────────────
+def kv_served_lines(w, served, ctx) -> list:
+    """KV_BITS = 8: the requests whose served tokens differ from the same run with a 16-bit KV cache."""
+    if not served["changed"]:
+        return [w("b13.kv_served_same", d=served)]
+    rows = [w("b13.kv_served_row", c=c, at=c["at"] + 1) for c in served["changed"]]
+    return [w("b13.kv_served", d=served, n=len(served["changed"])),
+            *capped(w, rows, ROW_LINES, "lim.more_rows", ctx.seed)]
+
+
 def kv_gate_lines(w, kv, ctx) -> list:
     """KV_BITS = 8: the same gate with the FP8 KV cache (float weights): its rows, its total, then each flipped
     decision (or, with none, the closest call)."""
@@ -345,6 +354,8 @@ def block13(w, d, ctx):
         lines.append(w("b13.no_decisions"))
     if d.get("kv") and d["kv"]["decisions"]:
         lines += kv_gate_lines(w, d["kv"], ctx)
+    if d.get("kv") and "served" in d["kv"]:
+        lines += kv_served_lines(w, d["kv"]["served"], ctx)
     lines.append(w("b13.reading"))
     lines += block13_lines(w, d["spec"]) if "spec" in d else []
     lines.append(w("b13.conclusion", d=d))
