@@ -152,3 +152,10 @@ def test_block13_compares_the_served_tokens_with_the_16_bit_kv_run():
     text = "\n".join(rep8.block(13).lines)
     assert "Served run: 2 of 3 finished requests got other tokens" in text
     assert f"A: from token {changed['A']['at'] + 1} on: '{text8['A']}'" in text
+
+
+def test_a_workload_keeps_the_gate_but_not_the_twin_run():
+    rep = run(dict(KV_BITS=8, WORKLOAD_REQUESTS=4, WORKLOAD_PROMPT=8, WORKLOAD_OUTPUT=4), "en")
+    kv = rep.block(13).data["kv"]
+    assert kv["served"] is None and kv["decisions"] == 4 * 8 and "kv" in rep.block(9).data
+    assert any("not compared with a run on a 16-bit KV cache" in line for line in rep.block(13).lines)

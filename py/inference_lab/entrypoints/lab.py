@@ -164,7 +164,7 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
               if cfg.SPEC_METHOD != "off" else None)
     lab.progress = heard("kv16")
     kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
-             if cfg.KV_BITS == 8 else None)
+            if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)     # a workload: the model twice is too dear
     lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)
@@ -180,8 +180,8 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
     if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
         data[7].update(spec_block7(lab, main, nospec, info))
         data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
-    if kv16 is not None:                          # KV_BITS = 8: the served tokens against the 16-bit KV cache's
-        data[13]["kv"]["served"] = served_against(lab, main, kv16)
+    if cfg.KV_BITS == 8:                          # the served tokens against the 16-bit KV cache's (not for a workload)
+        data[13]["kv"]["served"] = served_against(lab, main, kv16) if kv16 is not None else None
     data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)
     if is_cluster(cfg):

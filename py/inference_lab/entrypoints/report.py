@@ -83,7 +83,7 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      false_alarm, probe, chi2, df, critical, distribution_ok, worst, worst_p, worst_seen}; KV_BITS = 8: kv{the
      same gate's keys for the FP8 KV cache against the original model, flipped[{id, step, token, token_q, text,
      text_q, margin, margin_q, err}], served{compared, changed[{id, at, n, n16, text, text16}]}: the finished
-     requests' tokens against the same run with the 16-bit KV cache (Lab.with_float_kv_cache)}
+     requests' tokens against the same run with the 16-bit KV cache (Lab.with_float_kv_cache); null for a workload}
 Times are simulated µs (integers); a value that does not exist is null.
 """
 from __future__ import annotations

@@ -432,6 +432,7 @@ SAY = {
     "b13.kv_served_same": "Served run: the {d[compared]} finished requests got exactly the tokens the same run gives with a 16-bit KV cache (same constants, pool and clock).",
     "b13.kv_served": "Served run: {n} of {d[compared]} finished requests got other tokens than the same run with a 16-bit KV cache (same constants, pool and clock):",
     "b13.kv_served_row": "  {c[id]}: from token {at} on: '{c[text]}' ({c[n]} tokens) instead of '{c[text16]}' ({c[n16]} tokens)",
+    "b13.kv_served_skipped": "Served run: a generated workload's tokens are not compared with a run on a 16-bit KV cache (the model would compute every token twice); the gate's flipped decisions above measure the FP8 cache.",
     "b13.no_decisions": "Total: no prompt could be tokenized, so the quality gate has no decision to compare.",
     "b13.reading": "Reading: a top-1 token only changes when the error swaps the order of two scores; the largest logit error (lines above) is only an upper bound and does not by itself mean a token changed.",
     "b13.conclusion": "Conclusion: this gate is a regression check on a toy model, {d[decisions]:pl decision}. It does NOT measure language quality; a real one needs task-based evals.",

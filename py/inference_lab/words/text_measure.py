@@ -355,7 +355,7 @@ def block13(w, d, ctx):
     if d.get("kv") and d["kv"]["decisions"]:
         lines += kv_gate_lines(w, d["kv"], ctx)
     if d.get("kv") and "served" in d["kv"]:
-        lines += kv_served_lines(w, d["kv"]["served"], ctx)
+        lines += kv_served_lines(w, d["kv"]["served"], ctx) if d["kv"]["served"] else [w("b13.kv_served_skipped")]
     lines.append(w("b13.reading"))
     lines += block13_lines(w, d["spec"]) if "spec" in d else []
     lines.append(w("b13.conclusion", d=d))

@@ -434,6 +434,7 @@ SAY = {
     "b13.kv_served_same": "Lần chạy phục vụ: {d[compared]} yêu cầu đã xong nhận đúng các token mà cùng lần chạy với KV cache 16 bit cho ra (cùng hằng số, pool và đồng hồ).",
     "b13.kv_served": "Lần chạy phục vụ: {n}/{d[compared]} yêu cầu đã xong nhận token khác với cùng lần chạy dùng KV cache 16 bit (cùng hằng số, pool và đồng hồ):",
     "b13.kv_served_row": "  {c[id]}: từ token thứ {at}: '{c[text]}' ({c[n]} token) thay cho '{c[text16]}' ({c[n16]} token)",
+    "b13.kv_served_skipped": "Lần chạy phục vụ: token của workload sinh tự động không được so với một lần chạy dùng KV cache 16 bit (mô hình sẽ phải tính mọi token hai lần); các quyết định bị lật của cổng ở trên là thước đo cho cache FP8.",
     "b13.no_decisions": "Tổng: không có prompt nào tokenize được nên cổng chất lượng không có quyết định nào để so.",
     "b13.reading": "Cách đọc: token top-1 chỉ đổi khi sai số làm hai điểm số đảo thứ tự; sai số logits lớn nhất (các dòng trên) chỉ là chặn trên, không tự nó báo token đổi.",
     "b13.conclusion": "Kết luận: cổng này là kiểm tra hồi quy trên mô hình đồ chơi, {d[decisions]} quyết định. Nó KHÔNG đo chất lượng ngôn ngữ; bản thật cần bộ đánh giá theo nhiệm vụ.",
