@@ -3,7 +3,8 @@
 FP8 E4M3 (OCP 8-bit floating point, "E4M3FN": 1 sign bit, 4 exponent bits with bias 7, 3 mantissa bits, no
 infinities) holds ±0, the subnormals k·2^-9 (k = 1..7) and the normals (1 + m/8)·2^e for e = -6..8, up to 448.
 `round_e4m3(x)` rounds every float to its nearest E4M3 value (ties to an even mantissa, as a hardware cast does)
-and saturates at ±448, as vLLM's FP8 conversion clamps before its cast. A value in [2^e, 2^(e+1)) moves by at most
+and saturates at ±448, as vLLM's cache write does (csrc/quantization/fp8/nvidia/quant_utils.cuh,
+scaled_vec_conversion: __nv_cvt_float_to_fp8(a / scale, __NV_SATFINITE, …)). A value in [2^e, 2^(e+1)) moves by at most
 half a step, 2^(e-4), i.e. by at most 1/16 of itself; below 2^-6 the step is 2^-9 and the error at most 2^-10.
 
     >>> round_e4m3([1.0625, 1.1875, 0.3, 0.001, 500.0, -3.3]).tolist()     # ties to even; 500 saturates
