@@ -184,7 +184,8 @@ function run() {
 // A long run tells how far it is (static/worker/worker.js labProgress, at most every ~100 ms): the status
 // stays 'running' and says which engine run, its step and the requests done, with a progress bar.
 const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.run.static'),
-  nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache'), nospec: () => t('app.run.nospec') };
+  nochunk: () => t('app.run.nochunk'), nocache: () => t('app.run.nocache'), nospec: () => t('app.run.nospec'),
+  kv16: () => t('app.run.kv16') };
 function onRunProgress(msg) {
   const { inflight } = store.get();
   if (!inflight || inflight.id !== msg.id || store.get().status !== 'running') return;

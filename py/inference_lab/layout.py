@@ -5,8 +5,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
 - `core/`: the serving core, mechanics only, no sentence a student reads, in five folders from the ground up:
   `clock/` (the GPUs' and model shapes' figures: hardware; what a step costs: roofline; how close each engine gets
   to the roofs: profiles; tensor parallelism's split and all-reduces: parallel; the clock against published
-  measurements: calibration), `model/` (tokenizer with the seed's BOS, EOS and CORPUS, model, sampler,
-  rejection_sampler: speculation's acceptance rule, quantization),
+  measurements: calibration), `model/` (tokenizer with the seed's BOS, EOS and CORPUS, fp8: the FP8 E4M3 format
+  of KV_BITS = 8, model, sampler, rejection_sampler: speculation's acceptance rule, quantization),
   `serving/` (sequence, block_manager, scheduler, kv_room, engine and its clock-only replay, speculative: proposers
   and the engine's verify, the run log, metrics), `inputs/` (the constants' schema, the validated config, the
   workload generator and the recorded traces' replay: trace_workload) and `cluster/` (router, replicas with disaggregation: cluster, goodput). A folder imports only
@@ -35,7 +35,7 @@ from __future__ import annotations
 PACKAGE = "inference_lab"
 LAYOUT = {
     "core.clock": ("hardware", "roofline", "parallel", "profiles", "calibration"),
-    "core.model": ("tokenizer", "model", "sampler", "rejection_sampler", "quantization"),
+    "core.model": ("tokenizer", "fp8", "model", "sampler", "rejection_sampler", "quantization"),
     "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "engine", "replay", "speculative",
                      "run_log", "metrics"),
     "core.inputs": ("schema", "config", "workload", "trace_workload"),

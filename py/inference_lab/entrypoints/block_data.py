@@ -21,10 +21,11 @@ from ..core.inputs import trace_workload
 from ..core.inputs.config import FIELD_BY_NAME
 from ..core.serving.engine import Decision
 from ..core.serving.metrics import step_mix, summarize
-from ..core.model.model import D_HEAD, D_MODEL, LINEAR, LONG, N_HEADS
+from ..core.model.model import D_HEAD, D_MODEL, KV_SCALE, LINEAR, LONG, N_HEADS
 from ..core.model.tokenizer import CORPUS
 from .spec_data import same_tokens
-from .weights import GATE_PROMPTS, GATE_STEPS, quantized_for, quantized_logit_err, teacher_forced_for
+from .weights import (GATE_PROMPTS, GATE_STEPS, kv_error_for, kv_teacher_forced_for, quantized_for,
+                      quantized_logit_err, teacher_forced_for)
 
 
 def arr(a) -> list:
@@ -282,7 +283,14 @@ def block9_data(lab, main, info, qinfo) -> dict:
     if probe:
         d["logit_err"] = quantized_logit_err(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, tuple(probe[1]),
                                              lab.tokenizer.byte_fallback)
+        if cfg.KV_BITS == 8:                    # the FP8 KV cache's error on the same prompt, weights kept float
+            d["kv"] = kv_error_for(cfg.SEED, cfg.N_MERGES, tuple(probe[1]), lab.tokenizer.byte_fallback)
     return d
+
+
+def weight_bytes(W: dict) -> int:
+    """The lab's float64 weight bytes (KV_BITS = 8's per-head KV scales, 2 × 2 numbers, are not weights here)."""
+    return sum(w.nbytes for name, w in W.items() if name != KV_SCALE)
 
 
 def probe_prompt(lab, main, info):
@@ -298,7 +306,7 @@ def block10_data(lab, main) -> dict:
     pool = main.pool
     layers, ctx, kvh, hd, bpe = 32, 4096, 8, 128, 2
     return dict(bytes_per_token=2 * N_HEADS * D_HEAD * pool.K.itemsize, itemsize=pool.K.itemsize,
-                pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=sum(w.nbytes for w in lab.W.values()),
+                pool_bytes=pool.K.nbytes + pool.V.nbytes, weight_bytes=weight_bytes(lab.W),
                 n_heads=N_HEADS, d_head=D_HEAD,
                 peak_used=pool.peak_used, example=dict(layers=layers, ctx=ctx, kv_heads=kvh, head_dim=hd,
                                                        bytes=bpe, hbm_gib=80, weights_gib=16),
@@ -338,7 +346,7 @@ def memory_budget(lab, pool, peak: dict) -> dict:
     empty slots of partly filled blocks) + free KV blocks; the parts add up to `total`."""
     per_token = 2 * N_HEADS * D_HEAD * pool.K.itemsize                     # K and V of one position
     block_bytes = lab.cfg.BLOCK_SIZE * per_token
-    weights, kv_pool = sum(w.nbytes for w in lab.W.values()), pool.K.nbytes + pool.V.nbytes
+    weights, kv_pool = weight_bytes(lab.W), pool.K.nbytes + pool.V.nbytes
     in_use, stored = peak["used"] * block_bytes, peak["tokens"] * per_token
     return dict(weights=weights, kv_stored=stored, kv_slack=in_use - stored, kv_free=kv_pool - in_use,
                 kv_in_use=in_use, kv_pool=kv_pool, total=weights + kv_pool, block_bytes=block_bytes,
@@ -404,17 +412,20 @@ def block12_data(lab, main, runs, S) -> dict:
                 **scope, **replayed)
 
 
-def gate_result(lab, bits: int) -> dict:
-    """The quality gate at `bits`: every prompt's top-1 decisions, original vs quantized (teacher forcing)."""
+def gate_result(lab, bits: int, kv: bool = False) -> dict:
+    """The quality gate at `bits`: every prompt's top-1 decisions, original vs quantized (teacher forcing); with
+    `kv`, original vs the model whose KV cache is FP8 (KV_BITS = 8, float weights)."""
     cfg, tok = lab.cfg, lab.tokenizer
-    rows, skipped, tight, flips, decisions = [], [], None, 0, 0
+    rows, skipped, tight, flips, decisions, flipped = [], [], None, 0, 0, []
     gated = cfg.REQUESTS[:GATE_PROMPTS] if cfg.WORKLOAD_REQUESTS else sorted(cfg.REQUESTS, key=lambda r: r["id"])
     for r in gated:
         unknown = tok.unknown(r["text"])
         if unknown:
             skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
             continue
-        res = teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, tuple(tok.encode(r["text"])[1]), tok.byte_fallback)
+        ids = tuple(tok.encode(r["text"])[1])
+        res = (kv_teacher_forced_for(cfg.SEED, cfg.N_MERGES, ids, tok.byte_fallback) if kv else
+               teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, ids, tok.byte_fallback))
         agree = sum(x["token"] == x["token_q"] for x in res)
         flips += len(res) - agree
         decisions += len(res)
@@ -422,13 +433,34 @@ def gate_result(lab, bits: int) -> dict:
         if tight is None or low["margin"] < tight["margin"]:
             tight = dict(low, id=r["id"])
         rows.append(dict(id=r["id"], agree=agree, n=len(res), max_err=max(x["err"] for x in res), decisions=list(res)))
+        flipped += [dict(x, id=r["id"], text=tok.token(x["token"]), text_q=tok.token(x["token_q"]))
+                    for x in res if x["token"] != x["token_q"]] if kv else []
     agreement = (decisions - flips) / decisions if decisions else None
     long = any(len(tok.pieces(r["text"])) > LONG for r in gated) if cfg.WORKLOAD_REQUESTS else False
     sample = dict(sample=[len(gated), len(cfg.REQUESTS)]) if len(gated) < len(cfg.REQUESTS) else {}
     return dict(bits=bits, steps=GATE_STEPS, rows=rows, skipped=skipped, decisions=decisions, flips=flips,
                 agreement=agreement, gate=cfg.QUALITY_GATE,
                 passed=agreement is not None and agreement >= cfg.QUALITY_GATE, tight=tight,
-                **(dict(last_row=LONG) if long else {}), **sample)   # quantization.prompt_pass: the last row only
+                **(dict(last_row=LONG) if long else {}), **sample,   # quantization.prompt_pass: the last row only
+                **(dict(flipped=flipped) if kv else {}))             # the FP8 KV cache's flipped decisions
+
+
+def served_against(lab, main, kv16) -> dict:
+    """KV_BITS = 8: the tokens each finished request was served against those of the same run with the 16-bit KV
+    cache (Lab.with_float_kv_cache: same config, pool and clock): where the first one differs, and both texts."""
+    tok, other = lab.tokenizer, {s.id: s for s in kv16.done}
+    changed, compared = [], 0
+    for seq in sorted(main.done, key=lambda s: s.id):
+        twin = other.get(seq.id)
+        if twin is None:
+            continue
+        compared += 1
+        if seq.out != twin.out:
+            at = next((i for i, (a, b) in enumerate(zip(seq.out, twin.out)) if a != b),
+                      min(len(seq.out), len(twin.out)))                 # the first differing token (or one ends)
+            changed.append(dict(id=seq.id, at=at, n=len(seq.out), n16=len(twin.out),
+                                text=tok.decode(seq.out), text16=tok.decode(twin.out)))
+    return dict(compared=compared, changed=changed)
 
 
 def sweep_bits(bits: int) -> list[int]:
@@ -461,4 +493,6 @@ def block13_data(lab, main, info) -> dict:
     d = gate_result(lab, lab.cfg.QUANT_BITS)
     probe = probe_prompt(lab, main, info)
     d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None, probe_ids=probe)
+    if lab.cfg.KV_BITS == 8:                    # the same gate for the FP8 KV cache (block [9]'s "kv")
+        d["kv"] = gate_result(lab, lab.cfg.QUANT_BITS, kv=True)
     return d

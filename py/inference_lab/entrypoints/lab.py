@@ -36,7 +36,7 @@ from ..core.serving.metrics import summarize
 from ..core.serving.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
-                         follow_info, header_data, stand_in)
+                         follow_info, header_data, served_against, stand_in)
 from .byte_cost import byte_cost_data
 from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
 from .spec_data import spec_block7, spec_gate
@@ -131,7 +131,8 @@ def collector_paused():
 def run(config: Config | dict | None = None, lang: str = "vi", progress=None, narrate: bool = True) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
-    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec") and how far.
+    hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec", "kv16")
+    and how far.
     `narrate=False` leaves the steps' words out (report.steps is then the bare run log: what the printed blocks
     need; the command line's text output never prints a step's narration, which costs a fifth of a 1,000-request
     run). The garbage collector pauses meanwhile (collector_paused)."""
@@ -161,6 +162,9 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
     lab.progress = heard("nospec")
     nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
               if cfg.SPEC_METHOD != "off" else None)
+    lab.progress = heard("kv16")
+    kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
+            if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)     # a workload: the model twice is too dear
     lab.progress = None
     S = summarize(main.done)
     info = follow_info(cfg, main)
@@ -176,6 +180,8 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
     if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
         data[7].update(spec_block7(lab, main, nospec, info))
         data[13]["spec"] = spec_gate(lab, main, nospec, data[13]["probe_ids"])
+    if cfg.KV_BITS == 8:                          # the served tokens against the 16-bit KV cache's (not for a workload)
+        data[13]["kv"]["served"] = served_against(lab, main, kv16) if kv16 is not None else None
     data[13].pop("probe_ids", None)
     checks = run_checks(lab, main, info, data, S, nocache)
     if is_cluster(cfg):

@@ -63,7 +63,9 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      steps_off}, spec_batch{rows[{batch, off_us, on_us, speedup, bound}], crossover, context, alpha, expected}
   8  tokens[id -> text], temperature, top_k, top_p, seed, mode, probs, filtered, top5, kept, kept_ids, token,
      token_text, stream, stops, aborted[{id, n, max_new, text, time, cancel_at}]
-  9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices
+  9  bits, elements, scales, fp32_bytes, int_bytes, max_err, half_scale, logit_err, matrices; KV_BITS = 8: kv{k_max,
+     k_mean, v_max, v_mean, within_half_step, k_scale, v_scale, attn_rel, logit_err, tokens} (quantization.
+     kv_cache_error: the FP8 KV cache's error on the probe prompt, weights float)
   10 bytes_per_token, pool_bytes, weight_bytes, peak_used, example{...}, budget{weights, kv_stored, kv_slack,
      kv_free, kv_in_use, kv_pool, total, block_bytes, per_token, peak_blocks, peak_tokens, peak_step} (bytes)
      shadow{gpu, model, hbm, usable, weights, reserve, room, per_token, tokens, blocks, seqs, utilization, peak
@@ -79,7 +81,10 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
   13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,
      probe, sweep[{bits, current, levels, fp32_bytes, int_bytes, max_err, logit_err, agreement, kept, decisions,
      passed}] (QUANT_BITS and its two neighbours); SPEC_METHOD != off: spec{greedy_same, compared, draws,
-     false_alarm, probe, chi2, df, critical, distribution_ok, worst, worst_p, worst_seen}
+     false_alarm, probe, chi2, df, critical, distribution_ok, worst, worst_p, worst_seen}; KV_BITS = 8: kv{the
+     same gate's keys for the FP8 KV cache against the original model, flipped[{id, step, token, token_q, text,
+     text_q, margin, margin_q, err}], served{compared, changed[{id, at, n, n16, text, text16}]}: the finished
+     requests' tokens against the same run with the 16-bit KV cache (Lab.with_float_kv_cache); null for a workload}
 Times are simulated µs (integers); a value that does not exist is null.
 """
 from __future__ import annotations

@@ -24,8 +24,8 @@ the queue), where a text has characters or BPE pieces outside its vocabulary, or
     (True, False)
     >>> seed_identical({}, dict(ok, kv_short=True)), seed_identical({"PREFIX_CACHE": "on"}, ok)
     (False, False)
-    >>> seed_identical({"REQUESTS": [dict(id="A", cancel_at=5)]}, ok)
-    False
+    >>> seed_identical({"REQUESTS": [dict(id="A", cancel_at=5)]}, ok), seed_identical({"KV_BITS": 8}, ok)
+    (False, False)
 
     >>> w = lambda key, **f: f"{key} {f}"
     >>> listed(w, ["a", "b", "c", "d"], 2, False)
@@ -54,8 +54,10 @@ def is_cluster(cfg: dict) -> bool:
 def seed_shaped(cfg: dict) -> bool:
     """The configuration half of `seed_identical`: the seed program could run `cfg` (report.config): one engine,
     CLOCK = seed, no speculation, no generated workload, no byte fallback, no prefix cache, no priority scheduling,
-    no cancel_at or priority column in REQUESTS."""
+    no FP8 KV cache (KV_BITS = 8 changes the model's numbers; the seed has no such constant), no cancel_at or
+    priority column in REQUESTS."""
     return not (is_cluster(cfg) or cfg.get("WORKLOAD_REQUESTS") or cfg.get("CLOCK", "seed") != "seed"
+                or cfg.get("KV_BITS", 16) != 16
                 or cfg.get("SPEC_METHOD", "off") != "off" or cfg.get("BYTE_FALLBACK", "off") != "off"
                 or cfg.get("PREFIX_CACHE", "off") != "off" or cfg.get("SCHED_POLICY", "fcfs") != "fcfs"
                 or any(r.get("cancel_at") is not None or r.get("priority") is not None

@@ -72,7 +72,10 @@ FIELDS = {
          'The weight width the roofline clock charges (16 = bf16, 8 = FP8/INT8, 4); not QUANT_BITS, which is block '
          "9's quantization experiment on the lab's own weights."),
     'KV_BITS': ('KV cache bits (KV_BITS)',
-         'The K/V width in the cache the roofline clock charges (16 = bf16, 8 = FP8).'),
+         'The K/V width in the KV cache: 16 = bf16 (the lab keeps float64); 8 = FP8 E4M3 with per-head scales (as '
+         "vLLM's --kv-cache-dtype fp8): the lab's own cache stores K and V rounded to FP8 under either clock, and "
+         'blocks 9 and 13 report the error and the flipped decisions; the roofline clock also counts 1 byte per '
+         'value. The seed program has no quantized cache, so KV_BITS = 8 always gets the lab\'s own words.'),
     'ACT_BITS': ('Activation bits (ACT_BITS)',
          'The precision GEMMs and attention compute at: 16 = bf16 (also when WEIGHT_BITS is 8 or 4: weight-only '
          'quantization such as GPTQ/AWQ reads fewer bytes but still multiplies at the 16-bit peak); 8 = W8A8 (FP8), '

@@ -74,7 +74,10 @@ FIELDS = {
          'Độ rộng trọng số mà đồng hồ roofline tính (16 = bf16, 8 = FP8/INT8, 4); khác QUANT_BITS, là thí nghiệm '
          'lượng tử hóa trọng số của chính lab ở khối 9.'),
     'KV_BITS': ('Số bit KV cache (KV_BITS)',
-         'Độ rộng K/V trong cache mà đồng hồ roofline tính (16 = bf16, 8 = FP8).'),
+         'Độ rộng K/V trong KV cache: 16 = bf16 (lab giữ float64); 8 = FP8 E4M3 với scale theo từng head (như '
+         '--kv-cache-dtype fp8 của vLLM): cache của chính lab lưu K và V đã làm tròn về FP8 dưới cả hai đồng hồ, và '
+         'khối 9, 13 báo sai số cùng các quyết định bị lật; đồng hồ roofline còn tính 1 byte mỗi giá trị. Chương '
+         'trình gốc không có cache lượng tử hóa, nên KV_BITS = 8 luôn nhận lời của chính lab.'),
     'ACT_BITS': ('Số bit activation khi tính (ACT_BITS)',
          'Độ chính xác mà GEMM và attention tính: 16 = bf16 (cả khi WEIGHT_BITS = 8 hay 4: lượng tử hóa chỉ trọng '
          'số như GPTQ/AWQ đọc ít byte hơn nhưng vẫn nhân ở đỉnh 16 bit); 8 = W8A8 (FP8), dùng đỉnh 8 bit, cần '

@@ -26,15 +26,27 @@ def block9(w, d, ctx):
         lines.append(w("b9.logit_error", fid=fid, d=d))
     elif d["probe"] is not None:
         lines.append(w("b9.logit_error_other", fid=fid, d=d))
+    if "kv" in d:
+        lines += kv_cache_lines(w, d)
     lines += [w("b9.conclusion"), b9_limitation(w, ctx.cfg)]
     return w("b9.title", d=d), lines
 
 
+def kv_cache_lines(w, d) -> list:
+    """KV_BITS = 8: the FP8 KV cache's scales and its error on the probe prompt, next to the weights' (d["kv"],
+    quantization.kv_cache_error)."""
+    kv = d["kv"]
+    scales = {name: "[" + ", ".join(f"{x:.5f}" for x in kv[name]) + "]" for name in ("k_scale", "v_scale")}
+    return [w("b9.kv_cache", k=scales["k_scale"], v=scales["v_scale"]),
+            w("b9.kv_error", d=d, kv=kv, attn=100 * kv["attn_rel"])]
+
+
 def b9_limitation(w, cfg) -> str:
-    """Under the roofline clock with KV_BITS below 16 the capacity sums count quantized KV (block [10], the
-    steps' bytes) while the lab's own cache stays float64: say both, not "not simulated"."""
-    if cfg.get("CLOCK") == "roofline" and cfg.get("KV_BITS", 16) < 16:
-        return w("b9.limitation_kv_bits", cfg=cfg)
+    """KV_BITS = 8 stores the lab's own KV cache as FP8 (kept in float64 like the INT weights) and, under the roofline
+    clock, its bytes count at 1 per value; KV_BITS = 16 keeps the seed's sentence (no quantized cache in that run)."""
+    if cfg.get("KV_BITS", 16) == 8:
+        roofline = cfg.get("CLOCK") == "roofline"
+        return w("b9.limitation_kv8") + (" " + w("b9.kv_roofline") if roofline else "")
     return w("b9.limitation")
 
 
@@ -312,6 +324,28 @@ def conclusion_line(w, d, ctx, roofline: bool) -> str:
 
 
 # ── [13] ───────────────────────────────────────────────────────────────────
+def kv_served_lines(w, served, ctx) -> list:
+    """KV_BITS = 8: the requests whose served tokens differ from the same run with a 16-bit KV cache."""
+    if not served["changed"]:
+        return [w("b13.kv_served_same", d=served)]
+    rows = [w("b13.kv_served_row", c=c, at=c["at"] + 1) for c in served["changed"]]
+    return [w("b13.kv_served", d=served, n=len(served["changed"])),
+            *capped(w, rows, ROW_LINES, "lim.more_rows", ctx.seed)]
+
+
+def kv_gate_lines(w, kv, ctx) -> list:
+    """KV_BITS = 8: the same gate with the FP8 KV cache (float weights): its rows, its total, then each flipped
+    decision (or, with none, the closest call)."""
+    t = kv["tight"]
+    return [w("b13.kv_method"),
+            *capped(w, [w("b13.row", r=r) for r in kv["rows"]], ROW_LINES, "lim.more_rows", ctx.seed),
+            w("b13.kv_total", d=kv, same=kv["decisions"] - kv["flips"], pct=100 * kv["agreement"],
+              gate=100 * kv["gate"], verdict=w("b13.pass" if kv["passed"] else "b13.fail")),
+            *(capped(w, [w("b13.kv_flip", t=f, step=f["step"] + 1) for f in kv["flipped"]], ROW_LINES,
+                     "lim.more_rows", ctx.seed) if kv["flipped"] else
+              [w("b13.closest", t=t, step=t["step"] + 1, kept=w("b13.kept" if t["margin_q"] > 0 else "b13.changed"))])]
+
+
 def block13(w, d, ctx):
     lines = [w("b13.method", d=d)]
     if d.get("last_row"):
@@ -328,6 +362,10 @@ def block13(w, d, ctx):
                        kept=w("b13.kept" if t["margin_q"] > 0 else "b13.changed")))
     else:
         lines.append(w("b13.no_decisions"))
+    if d.get("kv") and d["kv"]["decisions"]:
+        lines += kv_gate_lines(w, d["kv"], ctx)
+    if d.get("kv") and "served" in d["kv"]:
+        lines += kv_served_lines(w, d["kv"]["served"], ctx) if d["kv"]["served"] else [w("b13.kv_served_skipped")]
     lines.append(w("b13.reading"))
     lines += block13_lines(w, d["spec"]) if "spec" in d else []
     lines.append(w("b13.conclusion", d=d))

@@ -63,6 +63,7 @@ export default {
   'app.run.nochunk': 'Block 12, continuous without chunking',
   'app.run.nocache': 'Block 11, without the prefix cache',
   'app.run.nospec': 'Blocks 7 and 13, without speculative decoding',
+  'app.run.kv16': 'Block 13, with a 16-bit KV cache',
   'app.engineReturnedResult': 'The engine returned a result that cannot be read.',
   'app.engineDoesNotRunConfig': 'The engine does not run with this config.',
   'app.noDetails': 'No details.',

@@ -63,6 +63,7 @@ export default {
   'app.run.nochunk': 'Khối 12, continuous không chia đoạn',
   'app.run.nocache': 'Khối 11, không prefix cache',
   'app.run.nospec': 'Khối 7 và 13, không giải mã suy đoán',
+  'app.run.kv16': 'Khối 13, với KV cache 16 bit',
   'app.engineReturnedResult': 'Engine trả về kết quả không đọc được.',
   'app.engineDoesNotRunConfig': 'Engine không chạy với cấu hình này.',
   'app.noDetails': 'Không có chi tiết.',

@@ -12,12 +12,20 @@ recompute from position 0 (used to check that the cache gives the same logits).
 `ForwardCache(W)` is forward() for one lab run that computes each distinct input once. A chunk of more
 than LONG tokens (a generated long prompt) takes `attention_blocked`; `logits_at` recomputes only some rows.
 
+KV_BITS = 8 (quantization.with_fp8_kv_cache): the weights carry per-head scales `W[KV_SCALE]` (2, heads) and every
+K/V this model computes is stored as FP8 E4M3 (fp8.fake_quant) before attention reads it, the chunk's own positions
+included: as vLLM v1's attention backends write the step's K/V into the (FP8) cache first and then attend over the
+cache (vllm/v1/attention/backends/flash_attn.py: reshape_and_cache_flash, then flash_attn_varlen_func on the
+cache). The K_new/V_new returned are those stored values, so a recompute from scratch gives the cached ones exactly.
+
 Leaves out: more than one layer, grouped-query attention, biases, training — the
 weights are random (seed SEED), so generated text is meaningless by design.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from .fp8 import fake_quant
 
 # what np.einsum(..., optimize=False) calls, without its Python wrapper (same C loop, same bits)
 try:
@@ -28,6 +36,7 @@ except ImportError:      # a NumPy without that private name
 D_MODEL, N_HEADS, D_HEAD = 8, 2, 4          # MHA: every head has its own K/V
 FFN_HIDDEN = 16
 LINEAR = ("Wq", "Wk", "Wv", "Wo", "Wg", "Wz", "Wf", "U")
+KV_SCALE = "kv_scale"      # W[KV_SCALE] (2, N_HEADS): FP8 KV cache scales, row 0 K, row 1 V (KV_BITS = 8 only)
 
 
 def make_weights(seed: int, vocab: int, extra: int = 0) -> dict:
@@ -151,6 +160,7 @@ def forward(W, ids, start, K_past=None, V_past=None):
     X = W["E"][ids]                                                        # (T, D_MODEL)
     N = rmsnorm(X)
     Qr, Kr, Vn = split_heads(rope(N @ W["Wq"], start)), split_heads(rope(N @ W["Wk"], start)), split_heads(N @ W["Wv"])
+    Kr, Vn = kv_cache_values(W, Kr, Vn)
     if K_past is None or K_past.shape[1] == 0:
         assert start == 0
         K, V = Kr, Vn
@@ -163,6 +173,15 @@ def forward(W, ids, start, K_past=None, V_past=None):
     gate = M @ W["Wg"]
     F = H + ((gate / (1.0 + np.exp(-gate))) * (M @ W["Wz"])) @ W["Wf"]    # SwiGLU
     return rmsnorm(F) @ W["U"], Kr, Vn, prob
+
+
+def kv_cache_values(W, K, V):
+    """What the KV cache holds of K, V (heads, T, d_head): themselves (KV_BITS = 16), or read back from FP8 with
+    W[KV_SCALE]'s per-head scales (KV_BITS = 8)."""
+    kv = W.get(KV_SCALE)
+    if kv is None:
+        return K, V
+    return fake_quant(K, kv[0]), fake_quant(V, kv[1])
 
 
 def logits_at(W, ids, rows):
@@ -181,8 +200,7 @@ def logits_at(W, ids, rows):
     rows = np.asarray(rows)                                                # (R,)
     X = W["E"][ids]                                                        # (T, D_MODEL)
     N = rmsnorm(X)
-    K = split_heads(rope(N @ W["Wk"], 0))                                  # (H, T, d)
-    V = split_heads(N @ W["Wv"])
+    K, V = kv_cache_values(W, split_heads(rope(N @ W["Wk"], 0)), split_heads(N @ W["Wv"]))   # (H, T, d) each
     Q = N[rows] @ W["Wq"]                                                  # (R, H*d)
     Qr = split_heads(Q * ROPE_COS[rows] + Q[:, HALF_SWAP] * ROPE_SIN[rows])   # rope at the rows' own positions
     scores = np.matmul(Qr, K.transpose(0, 2, 1)) / SCALE                   # (H, R, T)
