@@ -139,7 +139,7 @@ FIELDS: tuple[Field, ...] = (
     Field("SPEC_TOKENS", _I, 3, "advanced", 1, 8),
     # ── a generated workload (workload.py): replaces REQUESTS when WORKLOAD_REQUESTS > 0 ──
     Field("WORKLOAD_REQUESTS", _I, 0, "advanced", 0, MAX_WORKLOAD),
-    Field("WORKLOAD_PROMPT", _I, 16, "advanced", 2, 8192),
+    Field("WORKLOAD_PROMPT", _I, 16, "advanced", 2, 32768),
     Field("WORKLOAD_OUTPUT", _I, 8, "advanced", 1, 8192),
     Field("IGNORE_EOS", "choice", "off", "advanced", choices=("off", "on")),
     Field("WORKLOAD_RATE", "float", 0.0, "advanced", 0.0, 1_000_000.0, 0.1),
