@@ -73,8 +73,9 @@ def rmsnorm(x):
 MAX_POSITION = 2 * 8192 + 512
 
 # A long prompt's stand-in. The serving side (scheduler, block tables, KV accounting, the roofline clock) always sees
-# a prompt's FULL length, as vLLM does up to max_model_len (its chunked prefill splits it over steps of
-# max_num_batched_tokens). The lab's NumPy model computes a prompt of at most LONG_PROMPT tokens whole; of a longer
+# a prompt's FULL length, as vLLM does up to max_model_len (engine argument --max-model-len: prompt + output; its
+# chunked prefill splits a prompt over steps of max_num_batched_tokens: vLLM docs/configuration/optimization.md,
+# "Chunked Prefill"). The lab's NumPy model computes a prompt of at most LONG_PROMPT tokens whole; of a longer
 # one only its last STAND_IN tokens, at the model's own positions 0 .. STAND_IN − 1 (as if the model attended
 # through a window of STAND_IN tokens, like Mistral's sliding-window attention), and the generated tokens after
 # them. Its K/V fill the prompt's last positions in the KV pool; the first `stand_in_skip` positions hold blocks
