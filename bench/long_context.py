@@ -4,6 +4,7 @@
     python3 bench/long_context.py              # the long-context command once: wall, CPU, peak memory, load
     python3 bench/long_context.py --repeat 3   # 3 times (the best wall time is printed)
     python3 bench/long_context.py --requests 8 --output 16    # a smaller version (tests/test_long_context.py's)
+    python3 bench/long_context.py --page dist  # the same run opened from its address in Chromium (a built site)
 
 The command: 64 generated requests × 32,768-token prompts × 128 output tokens (IGNORE_EOS = on), CLOCK = roofline
 on an H100 with Llama-3.1-8B's sizes, TP 1; 64 slots, BLOCK_SIZE 16 (vLLM's default), POOL_BLOCKS auto (vLLM's
@@ -16,7 +17,9 @@ computes each prompt's stand-in, its last 1,024 tokens (model.STAND_IN; block [4
 
 Prints, per run, the wall time and the CPU time of the child (user + system: on a machine shared with other jobs
 the wall time can be several times the CPU time, so the 1-minute load average is printed too) and the child's
-peak resident memory.
+peak resident memory. With --page DIST: one headless Chromium opens the run's address on the built site and prints
+bench/big_run_page.py's figures (seconds from the worker's start to its result, result size, progress messages,
+JS heap, DOM, panel text).
 """
 from __future__ import annotations
 
@@ -29,14 +32,48 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CONSTANTS = dict(CLOCK="roofline", GPU="H100-SXM5-80GB", SHADOW_MODEL="Llama-3.1-8B", TENSOR_PARALLEL=1,
+                 IGNORE_EOS="on", SLOTS=64, QUEUE_LIMIT=64, BLOCK_SIZE=16, POOL_BLOCKS="auto", TOKEN_BUDGET=8192)
+
+
+def constants(requests: int, prompt: int, output: int) -> dict:
+    return dict(CONSTANTS, WORKLOAD_REQUESTS=requests, WORKLOAD_PROMPT=prompt, WORKLOAD_OUTPUT=output,
+                MAX_CONTEXT=prompt + 128)
 
 
 def command(requests: int, prompt: int, output: int) -> list[str]:
-    return ["--clock", "roofline", "--gpu", "H100-SXM5-80GB", "--shadow-model", "Llama-3.1-8B",
-            "--tensor-parallel", "1", "--workload-requests", str(requests), "--workload-prompt", str(prompt),
-            "--workload-output", str(output), "--ignore-eos", "on", "--slots", "64", "--queue-limit", "64",
-            "--block-size", "16", "--pool-blocks", "auto", "--max-context", str(prompt + 128),
-            "--token-budget", "8192"]
+    """The command line's flags for these constants (one flag per constant: --workload-prompt, ...)."""
+    return [x for k, v in constants(requests, prompt, output).items()
+            for x in ("--" + k.lower().replace("_", "-"), str(v))]
+
+
+def page(dist: Path, values: dict) -> None:
+    """The run opened from its address in one headless Chromium (bench/big_run_page.py's measure and show)."""
+    import urllib.parse
+    sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(Path(__file__).resolve().parent)]
+    from big_run_page import CHROMIUM, CHROMIUM_ARGS, measure
+    from render_profile import serve
+    from playwright.sync_api import sync_playwright
+    server, url = serve(dist.resolve())
+    query = "?" + urllib.parse.urlencode(values)
+    print(f"page: {query}")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            load = os.getloadavg()[0]
+            m = measure(browser, url + query)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    if "failed" in m:
+        print(f"  FAILED: {m['failed']}")
+    if "seconds" in m:
+        print(f"  status {m['status']}, run {m['seconds']:.1f} s (load average {load:.1f} at the start), result "
+              f"message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages")
+    if "heap" in m:
+        print(f"  JS heap {m['heap'] / 1e6:.1f} MB; DOM {m['elements']} elements; panel text {m['text'] / 1e3:.1f} kB")
+    print(f"  page errors: {len(m['errors'])}" + (f" (first: {m['errors'][0][:200]})" if m["errors"] else ""))
 
 
 def timed(args: list[str]) -> tuple[float, float, float, bytes]:
@@ -58,7 +95,10 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=64)
     ap.add_argument("--prompt", type=int, default=32768)
     ap.add_argument("--output", type=int, default=128)
+    ap.add_argument("--page", type=Path, help="a built site (python3 build.py): time the run in Chromium instead")
     a = ap.parse_args()
+    if a.page:
+        return page(a.page, constants(a.requests, a.prompt, a.output))
     args = command(a.requests, a.prompt, a.output)
     print(f"python -m inference_lab {' '.join(args)}")
     best = None
