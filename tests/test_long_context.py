@@ -95,14 +95,17 @@ def test_the_model_computed_only_the_stand_in(long_run):
     assert res.trace["positions_cached"] == N * (STAND_IN + OUT - 1)
 
 
-@pytest.mark.parametrize("lang, words", [("vi", ["1024 token CUỐI", "stand-in", "31744 vị trí đầu"]),
-                                         ("en", ["LAST 1024 tokens", "stand-in", "first 31744 positions"])])
-def test_block_4_says_so(lang, words):
+@pytest.mark.parametrize("lang, words, shown", [
+    ("vi", ["1024 token CUỐI", "stand-in", "31744 vị trí đầu"], "chỉ in và vẽ 64 từ đầu"),
+    ("en", ["LAST 1024 tokens", "stand-in", "first 31744 positions"], "only its first 64 words")])
+def test_block_4_says_so_and_block_2_prints_a_screen_of_it(lang, words, shown):
     report = run(dict(LONG, WORKLOAD_REQUESTS=2, WORKLOAD_OUTPUT=4), lang=lang)
     assert report.passed
     text = "\n".join(report.block(4).lines)
     assert all(w in text for w in words), text
     assert "(2, 1024, 4)" in text and "[8192, 8192, 8192, 8192]" in text
+    block2 = "\n".join(report.block(2).lines)
+    assert shown in block2 and "32768" in block2 and len(block2) < 5_000       # not the prompt's 32,768 tokens
 
 
 def test_a_prompt_at_the_old_bound_has_no_stand_in():

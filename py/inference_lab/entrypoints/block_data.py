@@ -86,17 +86,26 @@ def seq_brief(seq) -> dict:
                 max_new=seq.max_new)
 
 
+SHOWN_WORDS = 64     # the words of a long prompt (one with a stand-in) block [2] prints and draws: a screen's worth
+
+
 def block2_data(lab, main, info, S) -> dict:
     cfg, tok = lab.cfg, lab.tokenizer
     follow = next(s for s in main.done + main.aborted + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
+    brief, text, shown = seq_brief(follow), follow.text, {}
+    if follow.stand_in_skip:             # a prompt of more than model.LONG_PROMPT tokens: its first SHOWN_WORDS words
+        text = " ".join(text.split()[:SHOWN_WORDS])
+        n = len(tok.pieces(text))
+        brief.update(text=text + " …", tokens=brief["tokens"][:n], ids=brief["ids"][:n])
+        shown = dict(shown=dict(words=SHOWN_WORDS, tokens=n))
     return dict(cached_tokens=follow.num_cached_tokens or 0,
                 n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
-                first_merges=["".join(m) for m in tok.merges[:5]], follow=seq_brief(follow),
+                first_merges=["".join(m) for m in tok.merges[:5]], follow=brief,
                 prompt_lens=[(r.id, r.prompt_len) for r in main.done],
                 blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
                 prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None,
-                merge_steps=tok.merge_steps(follow.text), follow_ids=piece_ids(tok, follow.text),
-                budget=budget_rows(lab, main))
+                merge_steps=tok.merge_steps(text), follow_ids=piece_ids(tok, text),
+                budget=budget_rows(lab, main), **shown)
 
 
 def piece_ids(tok, text) -> list:

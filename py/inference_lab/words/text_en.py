@@ -135,6 +135,7 @@ SAY = {
     # ── [2] ────────────────────────────────────────────────────────────────
     "b2.title": "Chat template, BPE and the token budget",
     "b2.request": "Request {f[id]}: \"{f[text]}\" -> {f[tokens]}",
+    "b2.shown": "Prompt {f[id]} is {f[prompt_len]} tokens long: this block prints and draws only its first {s[words]} words (its first {s[tokens]} tokens, <bos> included), a screen's worth; the lengths below are the whole prompt's.",
     "b2.ids": "Token IDs: {f[ids]}  (an ID is only a row number in the vocabulary; the meaning lives in the embedding vector the model looks up by ID).",
     "b2.budget": "Budget: prompt {f[prompt_len]:pl token} + max_new {f[max_new]} = {total} <= MAX_CONTEXT {cfg[MAX_CONTEXT]}.",
     "b2.prefix_hit": "Prefix cache: the first {n}/{f[prompt_len]} tokens of prompt {f[id]} were already cached (full blocks of an earlier "

@@ -79,6 +79,8 @@ def block2_follow(w, d, ctx) -> list[str]:
     lines = []
     if f["ids"]:
         lines += [w("b2.request", f=f), w("b2.ids", f=f)]
+        if d.get("shown"):               # a long prompt: block_data.SHOWN_WORDS words of it
+            lines.append(w("b2.shown", f=f, s=d["shown"]))
     if fl["served"]:
         return lines + [w("b2.budget", f=f, cfg=ctx.cfg, total=f["prompt_len"] + f["max_new"]), *prefix_line(w, d, ctx)]
     return lines + not_followed(w, ctx)

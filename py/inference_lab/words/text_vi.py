@@ -139,6 +139,7 @@ SAY = {
     # ── [2] ────────────────────────────────────────────────────────────────
     "b2.title": "Chat template, BPE và ngân sách token",
     "b2.request": "Yêu cầu {f[id]}: \"{f[text]}\" -> {f[tokens]}",
+    "b2.shown": "Prompt {f[id]} dài {f[prompt_len]} token: khối này chỉ in và vẽ {s[words]} từ đầu của nó ({s[tokens]} token đầu, kể cả <bos>), đủ một màn hình; độ dài ở dưới là của cả prompt.",
     "b2.ids": "Token IDs: {f[ids]}  (ID chỉ là số thứ tự trong bảng từ vựng; ý nghĩa nằm ở vector nhúng mà mô hình tra ra từ ID).",
     "b2.budget": "Ngân sách: prompt {f[prompt_len]} token + max_new {f[max_new]} = {total} <= MAX_CONTEXT {cfg[MAX_CONTEXT]}.",
     "b2.prefix_hit": "Prefix cache: {n}/{f[prompt_len]} token đầu của prompt {f[id]} đã có trong cache (block đầy của một yêu cầu "

@@ -188,10 +188,16 @@ class BlockManager:
         head one by one would move the whole list every time)."""
         need = self.num_new_blocks(seq, n)
         taken, self.free[:need] = self.free[:need], []
-        for block in taken:
-            if self.block_hash[block] is not None:   # the LRU head still held a cached block: evict it
+        ref, hashes, note, table = self.ref_cnt, self.block_hash, self.note, seq.block_table
+        for block in taken:                          # _hold, block by block, without a call per block
+            if hashes[block] is not None:            # the LRU head still held a cached block: evict it
                 self._evict_cached(block, seq)
-            self._hold(seq, block)
+            ref[block] += 1
+            table.append(block)
+            note("hold", seq.id, block, ref[block])
+        if taken:
+            self.versions.pool += len(taken)
+            self.active[seq.id] = seq
         if advance:
             self.advance(seq, n)
 
