@@ -111,3 +111,15 @@ def test_block_4_says_so_and_block_2_prints_a_screen_of_it(lang, words, shown):
 def test_a_prompt_at_the_old_bound_has_no_stand_in():
     report = run(dict(LONG, WORKLOAD_REQUESTS=1, WORKLOAD_PROMPT=300, WORKLOAD_OUTPUT=2, MAX_CONTEXT=512))
     assert "stand-in" not in "\n".join(report.block(4).lines)
+
+
+@pytest.mark.parametrize("extra", [
+    dict(REPLICAS=2, DISAGG="on", PREFILL_REPLICAS=1),               # the prefill replica ships the stand-in's K/V
+    dict(SPEC_METHOD="ngram", SPEC_TOKENS=3),                         # verify at the model's positions
+    dict(PREFIX_CACHE="on", WORKLOAD_PREFIXES=1, WORKLOAD_SHARED=4096),   # shared blocks before the stand-in
+    dict(POOL_BLOCKS=2100),                                           # one 2,049-block sequence at a time
+], ids=["disagg", "ngram", "prefix-cache", "small-pool"])
+def test_the_stand_in_with_the_engines_other_paths(extra):
+    report = run(dict(LONG, WORKLOAD_REQUESTS=2, WORKLOAD_OUTPUT=4, **extra))
+    assert report.passed, report.checks
+    assert "stand-in" in "\n".join(report.block(4).lines)
