@@ -86,7 +86,7 @@ def seq_brief(seq) -> dict:
                 max_new=seq.max_new)
 
 
-SHOWN_WORDS = 64     # the words of a long prompt (one with a stand-in) block [2] prints and draws: a screen's worth
+SHOWN_WORDS = 24     # the words of a long prompt (one with a stand-in) block [2] prints and draws: a screen's worth
 
 
 def block2_data(lab, main, info, S) -> dict:
