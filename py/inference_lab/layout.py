@@ -9,16 +9,16 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   of KV_BITS = 8, model, sampler, rejection_sampler: speculation's acceptance rule, quantization),
   `serving/` (sequence, block_manager, scheduler, kv_room, engine and its clock-only replay, speculative: proposers
   and the engine's verify, the run log, metrics), `inputs/` (the constants' schema, the validated config, the
-  workload generator and the recorded traces' replay: trace_workload) and `cluster/` (router, replicas with disaggregation: cluster, goodput). A folder imports only
-  folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
+  workload generator and the recorded traces' replay: trace_workload) and `cluster/` (router, replicas with
+  disaggregation: cluster, goodput). A folder imports only folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
   the mapping table (blocks.py), the command line's and the code editor's messages, the constants' labels and
   the config problems' sentences (text_schema.py with schema_vi / schema_en).
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
-  contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`); lab.py's 13 blocks' facts are built
-  in block_data.py (byte fallback's cost in byte_cost.py), its cached tokenizer and
+  contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`); lab.py's
+  13 blocks' facts are built in block_data.py (byte fallback's cost in byte_cost.py), its cached tokenizer and
   weights kept in weights.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,

@@ -21,7 +21,7 @@ from ..core.inputs import trace_workload
 from ..core.inputs.config import FIELD_BY_NAME
 from ..core.serving.engine import Decision
 from ..core.serving.metrics import step_mix, summarize
-from ..core.model.model import D_HEAD, D_MODEL, KV_SCALE, LINEAR, LONG, N_HEADS
+from ..core.model.model import D_HEAD, D_MODEL, KV_SCALE, LINEAR, LONG, LONG_PROMPT, N_HEADS, stand_in_ids
 from ..core.model.tokenizer import CORPUS
 from .spec_data import same_tokens
 from .weights import (GATE_PROMPTS, GATE_STEPS, kv_error_for, kv_teacher_forced_for, quantized_for,
@@ -93,17 +93,26 @@ def seq_brief(seq) -> dict:
                 max_new=seq.max_new)
 
 
+SHOWN_WORDS = 24     # the words of a long prompt (one with a stand-in) block [2] prints and draws: a screen's worth
+
+
 def block2_data(lab, main, info, S) -> dict:
     cfg, tok = lab.cfg, lab.tokenizer
     follow = next(s for s in main.done + main.aborted + [s for s, _ in main.rejected] if s.id == cfg.FOLLOW)
+    brief, text, shown = seq_brief(follow), follow.text, {}
+    if follow.stand_in_skip:             # a prompt of more than model.LONG_PROMPT tokens: its first SHOWN_WORDS words
+        text = " ".join(text.split()[:SHOWN_WORDS])
+        n = len(tok.pieces(text))
+        brief.update(text=text + " …", tokens=brief["tokens"][:n], ids=brief["ids"][:n])
+        shown = dict(shown=dict(words=SHOWN_WORDS, tokens=n))
     return dict(cached_tokens=follow.num_cached_tokens or 0,
                 n_merges=len(tok.merges), n_corpus=len(CORPUS), vocab=tok.vocab_size,
-                first_merges=["".join(m) for m in tok.merges[:5]], follow=seq_brief(follow),
+                first_merges=["".join(m) for m in tok.merges[:5]], follow=brief,
                 prompt_lens=[(r.id, r.prompt_len) for r in main.done],
                 blocked=[decision_dict(d) for d in main.decisions if d.stage == "input" and d.code == "400"],
                 prep=S["per"][cfg.FOLLOW]["prep"] if info["served"] else None,
-                merge_steps=tok.merge_steps(follow.text), follow_ids=piece_ids(tok, follow.text),
-                budget=budget_rows(lab, main))
+                merge_steps=tok.merge_steps(text), follow_ids=piece_ids(tok, text),
+                budget=budget_rows(lab, main), **shown)
 
 
 def piece_ids(tok, text) -> list:
@@ -168,10 +177,15 @@ def block4_data(lab, main, info, S, chunks) -> dict:
     fs = main.trace["first_sample"][f.id]
     row = fs["logits"]
     top3 = np.argsort(row)[::-1][:3]
-    return dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len,
-                cached_tokens=f.num_cached_tokens or 0, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
-                top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
-                first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
+    d = dict(chunks=chunks, preempted=f.num_preemptions, prompt_len=f.prompt_len,
+             cached_tokens=f.num_cached_tokens or 0, k_shape=[N_HEADS, f.prompt_len, D_HEAD], logits=arr(row),
+             top3=top3.tolist(), top3_tokens=[lab.tokenizer.token(i) for i in top3], top3_scores=arr(row[top3]),
+             first_time=f.token_times[0], arrival=f.arrival, ttft=S["per"][f.id]["ttft"])
+    if f.stand_in_skip:                   # a long prompt: the model computed its stand-in only (model.py)
+        d["stand_in"] = dict(skip=f.stand_in_skip, keep=f.stand_in_len, long=LONG_PROMPT,
+                             blocks=-(-f.prompt_len // lab.cfg.BLOCK_SIZE), block_size=lab.cfg.BLOCK_SIZE)
+        d["k_shape"] = [N_HEADS, f.stand_in_len, D_HEAD]          # the K the model computed and the pool holds
+    return d
 
 
 def block5_data(lab, main, info) -> dict:
@@ -181,7 +195,7 @@ def block5_data(lab, main, info) -> dict:
         a0, a1 = lp["prob"][0], lp["prob"][1]
         f = {r.id: r for r in main.done}[info["id"]]
         d.update(token=int(lp["token"]), token_text=lab.tokenizer.token(lp["token"]), position=lp["position"],
-                 context=[lab.tokenizer.token(i) for i in f.ids[:lp["position"] + 1]],
+                 context=[lab.tokenizer.token(i) for i in stand_in_ids(f.ids)[:lp["position"] + 1]],
                  heads=[arr(a0), arr(a1)], sums=[float(a0.sum()), float(a1.sum())],
                  argmax=[int(np.argmax(a0)), int(np.argmax(a1))])
     return d
@@ -298,7 +312,7 @@ def probe_prompt(lab, main, info):
     by_id = {r.id: r for r in main.done + main.aborted + [s for s, _ in main.rejected]}
     for rid in [info["id"]] + info["served_ids"] + [r["id"] for r in lab.cfg.REQUESTS]:
         if by_id[rid].ids:
-            return rid, by_id[rid].ids
+            return rid, stand_in_ids(by_id[rid].ids)          # a long prompt: what the model computes of it
     return None
 
 
@@ -423,7 +437,7 @@ def gate_result(lab, bits: int, kv: bool = False) -> dict:
         if unknown:
             skipped.append(dict(id=r["id"], pieces=unknown, chars=tok.unknown_chars(r["text"])))
             continue
-        ids = tuple(tok.encode(r["text"])[1])
+        ids = tuple(stand_in_ids(tok.encode(r["text"])[1]))
         res = (kv_teacher_forced_for(cfg.SEED, cfg.N_MERGES, ids, tok.byte_fallback) if kv else
                teacher_forced_for(cfg.SEED, cfg.N_MERGES, bits, ids, tok.byte_fallback))
         agree = sum(x["token"] == x["token_q"] for x in res)

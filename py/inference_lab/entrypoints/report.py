@@ -39,7 +39,8 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      max_new}, prompt_lens, blocked, prep,
      merge_steps[{merge, rank, count, pieces}] (FOLLOW's text, merge by merge), follow_ids[[piece, id|null]],
      budget[{id, prompt, max_new, total, code, stage, reason, tokenized}] (every request vs MAX_CONTEXT),
-     cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback,
+     cached_tokens (FOLLOW's prompt tokens taken from the prefix cache), byte_fallback, shown{words, tokens} (only
+     when FOLLOW's prompt has a stand-in: follow, merge_steps and follow_ids hold its first `words` words),
      byte_cost (BYTE_FALLBACK=on and some text needed byte tokens, else null: byte_cost.py) {rows[{id, text, plain,
      tokens, plain_tokens, prompt, plain_prompt, extra, chars[[char, [byte tokens]]], words, byte_tokens, blocks,
      plain_blocks, extra_time, ttft, plain_ttft}], base_vocab, n_bytes, block_size, cost_prefill, cost_tokenize}
@@ -49,7 +50,8 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      kv_waits[{step, time, request, why ("short"|"gives_way"|"behind"|"preempted"), by, need, free, blocks}]
      (the run log's "wait_kv" events: newcomers sent back to the waiting queue for lack of KV blocks)
   4  chunks, prompt_len, cached_tokens, k_shape, logits, top3, top3_tokens, top3_scores, first_time,
-     arrival, ttft
+     arrival, ttft; stand_in{skip, keep, long, blocks, block_size} (only for a prompt of more than
+     model.LONG_PROMPT tokens: the model computed its last `keep` tokens; k_shape is then theirs)
   5  token, token_text, position, context[token per position], heads[[w...], [w...]], sums, argmax, parity
   6  peak{used, tables, tokens, step (1-based step in which the peak happened)}, released, reused, owners, free,
      gather, preemptions,

@@ -28,6 +28,8 @@ def block4(w, d, ctx):
     shown = d if ctx.seed else dict(d, chunks=vector(w, d["chunks"], False))
     first = (w("b4.prompt_cached", fid=fid, d=shown, n=n, rest=d["prompt_len"] - n, again=again) if n
              else w("b4.prompt", fid=fid, d=shown, again=again))
+    if d.get("stand_in"):                  # a long prompt: the model computed its stand-in (model.stand_in_skip)
+        first = w("b4.stand_in", fid=fid, d=shown, s=d["stand_in"], last=d["stand_in"]["keep"] - 1, again=again)
     return title, [
         first,
         w("b4.cache_shape", fid=fid, shape=tuple(d["k_shape"])),

@@ -137,6 +137,7 @@ SAY = {
     # ── [2] ────────────────────────────────────────────────────────────────
     "b2.title": "Chat template, BPE and the token budget",
     "b2.request": "Request {f[id]}: \"{f[text]}\" -> {f[tokens]}",
+    "b2.shown": "Prompt {f[id]} is {f[prompt_len]} tokens long: this block prints and draws only its first {s[words]} words (its first {s[tokens]} tokens, <bos> included), a screen's worth; the lengths below are the whole prompt's.",
     "b2.ids": "Token IDs: {f[ids]}  (an ID is only a row number in the vocabulary; the meaning lives in the embedding vector the model looks up by ID).",
     "b2.budget": "Budget: prompt {f[prompt_len]:pl token} + max_new {f[max_new]} = {total} <= MAX_CONTEXT {cfg[MAX_CONTEXT]}.",
     "b2.prefix_hit": "Prefix cache: the first {n}/{f[prompt_len]} tokens of prompt {f[id]} were already cached (full blocks of an earlier "
@@ -226,6 +227,7 @@ SAY = {
     "b4.prompt_cached": "Prompt {fid} has {d[prompt_len]:pl token}: the first {n} come from the prefix cache (K/V already there, not recomputed), "
                         "the remaining {rest} -> chunks {d[chunks]}{again} run through the model; every token writes its K and V into the cache.",
     "b4.prompt": "Prompt {fid} has {d[prompt_len]:pl token} -> chunks {d[chunks]}{again} run through the model; every token writes its K and V into the cache.",
+    "b4.stand_in": "Prompt {fid} has {d[prompt_len]} tokens -> chunks {d[chunks]}{again}. A long prompt: more than the {s[long]} tokens the lab's NumPy model computes whole (model.LONG_PROMPT). The scheduler, the block tables and the roofline clock count all {d[prompt_len]} positions (the prefill chunks above, {s[blocks]} blocks of {s[block_size]} tokens, the KV each decode step reads); the model computes only the LAST {s[keep]} tokens as a stand-in prompt, at its own positions 0..{last}, then the tokens generated after them: each stand-in token writes K and V into the cache at the last {s[keep]} positions, the first {s[skip]} positions hold blocks but no numbers. Positions in blocks [5] and [7] are the model's.",
     "b4.cache_shape": "After prefill, the cache of {fid} holds K of shape {shape} = (heads, tokens, head dim); V has the same shape.",
     "b4.last_row": "Only the LAST row of the logits picks the first token: {row:vec2}",
     "b4.how_to_read": "How to read it: {n} columns = {n} tokens in the vocabulary; the three highest scores are at IDs {d[top3]} = {d[top3_tokens]} (scores {d[top3_scores]:vec2}).",

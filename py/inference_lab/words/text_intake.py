@@ -80,6 +80,8 @@ def block2_follow(w, d, ctx) -> list[str]:
     if f["ids"]:
         shown = f if ctx.seed else cut_prompt(w, f)
         lines += [w("b2.request", f=shown), w("b2.ids", f=shown)]
+        if d.get("shown"):               # a long prompt: block_data.SHOWN_WORDS words of it
+            lines.append(w("b2.shown", f=f, s=d["shown"]))
     if fl["served"]:
         return lines + [w("b2.budget", f=f, cfg=ctx.cfg, total=f["prompt_len"] + f["max_new"]), *prefix_line(w, d, ctx)]
     return lines + not_followed(w, ctx)

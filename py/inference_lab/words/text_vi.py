@@ -141,6 +141,7 @@ SAY = {
     # ── [2] ────────────────────────────────────────────────────────────────
     "b2.title": "Chat template, BPE và ngân sách token",
     "b2.request": "Yêu cầu {f[id]}: \"{f[text]}\" -> {f[tokens]}",
+    "b2.shown": "Prompt {f[id]} dài {f[prompt_len]} token: khối này chỉ in và vẽ {s[words]} từ đầu của nó ({s[tokens]} token đầu, kể cả <bos>), đủ một màn hình; độ dài ở dưới là của cả prompt.",
     "b2.ids": "Token IDs: {f[ids]}  (ID chỉ là số thứ tự trong bảng từ vựng; ý nghĩa nằm ở vector nhúng mà mô hình tra ra từ ID).",
     "b2.budget": "Ngân sách: prompt {f[prompt_len]} token + max_new {f[max_new]} = {total} <= MAX_CONTEXT {cfg[MAX_CONTEXT]}.",
     "b2.prefix_hit": "Prefix cache: {n}/{f[prompt_len]} token đầu của prompt {f[id]} đã có trong cache (block đầy của một yêu cầu "
@@ -228,6 +229,7 @@ SAY = {
     "b4.prompt_cached": "Prompt {fid} có {d[prompt_len]} token: {n} token đầu lấy từ prefix cache (K/V đã có, không tính lại), "
                         "{rest} token còn lại -> các đoạn {d[chunks]}{again} chạy qua mô hình; mỗi token ghi K và V vào cache.",
     "b4.prompt": "Prompt {fid} có {d[prompt_len]} token -> các đoạn {d[chunks]}{again} chạy qua mô hình; mỗi token ghi K và V vào cache.",
+    "b4.stand_in": "Prompt {fid} có {d[prompt_len]} token -> các đoạn {d[chunks]}{again}. Prompt dài: quá {s[long]} token mà mô hình NumPy của lab tính trọn (model.LONG_PROMPT). Bộ lập lịch, bảng block và đồng hồ roofline tính đủ {d[prompt_len]} vị trí (các đoạn prefill trên, {s[blocks]} block {s[block_size]} token, KV mà mỗi bước decode đọc); mô hình chỉ tính {s[keep]} token CUỐI làm prompt thay thế (stand-in), ở vị trí riêng 0..{last} của nó, rồi các token sinh ra sau đó: mỗi token của stand-in ghi K và V vào cache ở {s[keep]} vị trí cuối, {s[skip]} vị trí đầu giữ block nhưng không có số. Vị trí ở khối [5] và [7] là vị trí của mô hình.",
     "b4.cache_shape": "Sau prefill, cache của {fid} có K shape {shape} = (số head, số token, chiều mỗi head); V cùng shape.",
     "b4.last_row": "Chỉ hàng CUỐI của logits dùng để chọn token đầu tiên: {row:vec2}",
     "b4.how_to_read": "Cách đọc: {n} cột = {n} token trong từ vựng; ba điểm cao nhất ở ID {d[top3]} = {d[top3_tokens]} (điểm {d[top3_scores]:vec2}).",

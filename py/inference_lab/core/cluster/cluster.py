@@ -146,6 +146,8 @@ class Replica:
             if e.replaying:
                 e.pool.reserve(seq, tr.positions)
             else:
+                if seq.stand_in_skip:            # a long prompt's stand-in: blocks first, then the model's K/V
+                    e.pool.reserve(seq, seq.stand_in_skip)
                 e.pool.write(seq, tr.K, tr.V)
             e.running.append(seq)
             tr.admitted, self.received = e.now, self.received + tr.bytes

@@ -10,7 +10,8 @@ bound is written exactly once.
     ('--token-budget', 6)
 
 Bounds are chosen for runs that stay fast: an explicit REQUESTS trace holds at most 12 requests of 80
-characters, a generated one (WORKLOAD_REQUESTS, workload.py) up to 1,000 of up to 8,192-token prompts; MAX_CONTEXT
+characters, a generated one (WORKLOAD_REQUESTS, workload.py) up to 1,000 of up to 32,768-token prompts (the
+lab's model computes a prompt of more than 8,192 tokens as its stand-in: model.stand_in_skip); MAX_CONTEXT
 reaches the longest shadow model's context (131,072, Llama 3.1), and under CLOCK = roofline at most SHADOW_MODEL's
 (config.py `_check_context`);
 SLOTS ≤ 256, QUEUE_LIMIT ≤ 1,024, TOKEN_BUDGET ≤ 16,384. The seed's defaults run in well under a second; the
@@ -139,7 +140,7 @@ FIELDS: tuple[Field, ...] = (
     Field("SPEC_TOKENS", _I, 3, "advanced", 1, 8),
     # ── a generated workload (workload.py): replaces REQUESTS when WORKLOAD_REQUESTS > 0 ──
     Field("WORKLOAD_REQUESTS", _I, 0, "advanced", 0, MAX_WORKLOAD),
-    Field("WORKLOAD_PROMPT", _I, 16, "advanced", 2, 8192),
+    Field("WORKLOAD_PROMPT", _I, 16, "advanced", 2, 32768),
     Field("WORKLOAD_OUTPUT", _I, 8, "advanced", 1, 8192),
     Field("IGNORE_EOS", "choice", "off", "advanced", choices=("off", "on")),
     Field("WORKLOAD_RATE", "float", 0.0, "advanced", 0.0, 1_000_000.0, 0.1),

@@ -10,7 +10,8 @@ K and new V to store in the cache, and the attention weights:
 The same function serves prefill (T = chunk length), decode (T = 1) and a full
 recompute from position 0 (used to check that the cache gives the same logits).
 `ForwardCache(W)` is forward() for one lab run that computes each distinct input once. A chunk of more
-than LONG tokens (a generated long prompt) takes `attention_blocked`; `logits_at` recomputes only some rows.
+than LONG tokens (a generated long prompt) takes `attention_blocked`; `logits_at` recomputes only some rows. A
+prompt of more than LONG_PROMPT tokens is computed as its stand-in (`stand_in_ids`: its last STAND_IN tokens).
 
 KV_BITS = 8 (quantization.with_fp8_kv_cache): the weights carry per-head scales `W[KV_SCALE]` (2, heads) and every
 K/V this model computes is stored as FP8 E4M3 (fp8.fake_quant) before attention reads it, the chunk's own positions
@@ -74,10 +75,42 @@ def rmsnorm(x):
     return x / np.sqrt(ms, out=ms)
 
 
-# > WORKLOAD_PROMPT + WORKLOAD_OUTPUT (8,192 each, schema.py) + quality-gate steps: the lab's model never runs a
-# longer sequence (MAX_CONTEXT may reach 131,072 for the shadow model's admission check; the values of a position's
-# cos/sin do not depend on the table's length)
+# > LONG_PROMPT + WORKLOAD_OUTPUT (8,192 each, schema.py) + quality-gate steps: the lab's model never runs a
+# longer sequence (MAX_CONTEXT may reach 131,072 for the shadow model's admission check, a prompt 32,768 tokens:
+# the model computes a longer prompt's stand-in, below; the values of a position's cos/sin do not depend on the
+# table's length)
 MAX_POSITION = 2 * 8192 + 512
+
+# A long prompt's stand-in. The serving side (scheduler, block tables, KV accounting, the roofline clock) always sees
+# a prompt's FULL length, as vLLM does up to max_model_len (engine argument --max-model-len: prompt + output; its
+# chunked prefill splits a prompt over steps of max_num_batched_tokens: vLLM docs/configuration/optimization.md,
+# "Chunked Prefill"). The lab's NumPy model computes a prompt of at most LONG_PROMPT tokens whole; of a longer
+# one only its last STAND_IN tokens, at the model's own positions 0 .. STAND_IN − 1 (as if the model attended
+# through a window of STAND_IN tokens, like Mistral's sliding-window attention), and the generated tokens after
+# them. Its K/V fill the prompt's last positions in the KV pool; the first `stand_in_skip` positions hold blocks
+# but no numbers (no one reads them). A 32,768-token prompt's attention is 32,768² / 2 scores per head: 64 such
+# prompts would keep the NumPy model busy for hours; their stand-ins take about a second.
+LONG_PROMPT = 8192     # the longest prompt the lab's model computes whole (WORKLOAD_PROMPT's former bound)
+STAND_IN = 1024        # the tokens a longer prompt's stand-in keeps: its last ones
+
+
+def stand_in_skip(prompt_len: int) -> int:
+    """The prompt positions the lab's model does not compute: 0 for a prompt of at most LONG_PROMPT tokens, else
+    all but the last STAND_IN (the model position of pool position p is p − stand_in_skip).
+
+    >>> stand_in_skip(8192), stand_in_skip(8193), stand_in_skip(32768)
+    (0, 7169, 31744)
+    """
+    return prompt_len - STAND_IN if prompt_len > LONG_PROMPT else 0
+
+
+def stand_in_ids(ids):
+    """The prompt ids the lab's model computes: all of them, or a long prompt's last STAND_IN.
+
+    >>> len(stand_in_ids(list(range(32768)))), stand_in_ids(list(range(32768)))[0], len(stand_in_ids([0, 5, 6]))
+    (1024, 31744, 3)
+    """
+    return ids[stand_in_skip(len(ids)):]
 
 
 def _rope_tables(n: int):

@@ -35,6 +35,7 @@ only the fallback), splitting beyond whitespace, and, with byte fallback off, un
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 BOS, EOS = 0, 1                           # the seed's special tokens, the vocabulary's first two IDs
@@ -145,9 +146,9 @@ class BPETokenizer:
         return self._pieces(text)
 
     def _pieces(self, text: str) -> list[str]:
-        tokens = ["<bos>"]
+        tokens, known = ["<bos>"], self._words
         for word in text.split():
-            pieces = self.bpe_word(word)
+            pieces = known.get(word) or self.bpe_word(word)      # a generated prompt repeats a few dozen words
             if self.byte_fallback:
                 pieces = [q for p in pieces for q in ([p] if p in self.token_to_id else self.spell(p))]
             tokens += pieces
@@ -162,15 +163,17 @@ class BPETokenizer:
             >>> [(s["merge"], s["count"], len(s["pieces"])) for s in steps]
             [(None, 0, 5), ('b</w>', 2, 3), ('ab</w>', 1, 2)]
         """
-        words = [list(w) + [WORD_END] for w in text.split()]
-        steps = [dict(merge=None, rank=None, count=0, pieces=[p for w in words for p in w])]
+        order = text.split()
+        times = Counter(order)                   # each distinct word merged once (a generated prompt: a few dozen)
+        words = {u: list(u) + [WORD_END] for u in times}
+        steps = [dict(merge=None, rank=None, count=0, pieces=[p for w in order for p in words[w]])]
         for rank, pair in enumerate(self.merges):
-            merged = [_merge_word(w, pair) for w in words]
-            count = sum(len(w) - len(m) for w, m in zip(words, merged))
+            merged = {u: _merge_word(w, pair) for u, w in words.items()}
+            count = sum((len(w) - len(merged[u])) * times[u] for u, w in words.items())
             if not count:
                 continue
             words = merged
-            steps.append(dict(merge="".join(pair), rank=rank, count=count, pieces=[p for w in words for p in w]))
+            steps.append(dict(merge="".join(pair), rank=rank, count=count, pieces=[p for w in order for p in words[w]]))
         return steps
 
     def unknown_chars(self, text: str) -> list[str]:

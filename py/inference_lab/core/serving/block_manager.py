@@ -155,12 +155,6 @@ class BlockManager:
         self.note("hold", seq.id, block, self.ref_cnt[block])
         self.active[seq.id] = seq
 
-    def _allocate(self, seq) -> None:
-        block = self.free.pop(0)
-        if self.block_hash[block] is not None:   # the LRU head still held a cached block: evict it
-            self._evict_cached(block, seq)
-        self._hold(seq, block)
-
     def _evict_cached(self, block: int, seq) -> None:
         """Forget this block's hash; other blocks carrying the same hash stay cached
         (vLLM: del cached_blocks[block_id])."""
@@ -189,9 +183,21 @@ class BlockManager:
 
     def reserve(self, seq, n: int, advance: bool = True) -> None:
         """Take the blocks for n more positions (lowest free first, in position order), as write() does but
-        without K/V: the replay of block [12]'s other policies (core/serving/replay.py) counts blocks only."""
-        while len(seq.block_table) * self.block_size < seq.cached + n:
-            self._allocate(seq)
+        without K/V: the replay of block [12]'s other policies (core/serving/replay.py) counts blocks only.
+        The blocks leave the free list in one cut (a 32,768-token prompt takes 2,048 of them: popping the list's
+        head one by one would move the whole list every time)."""
+        need = self.num_new_blocks(seq, n)
+        taken, self.free[:need] = self.free[:need], []
+        ref, hashes, note, table = self.ref_cnt, self.block_hash, self.note, seq.block_table
+        for block in taken:                          # _hold, block by block, without a call per block
+            if hashes[block] is not None:            # the LRU head still held a cached block: evict it
+                self._evict_cached(block, seq)
+            ref[block] += 1
+            table.append(block)
+            note("hold", seq.id, block, ref[block])
+        if taken:
+            self.versions.pool += len(taken)
+            self.active[seq.id] = seq
         if advance:
             self.advance(seq, n)
 
@@ -297,13 +303,20 @@ class BlockManager:
         return [b for b in self.free if bh[b] is not None]
 
     def gather(self, seq):
-        """K, V of the sequence's cached positions, read from its scattered blocks: (heads, cached, d_head)."""
-        if seq.cached == 0:
+        """K, V of the sequence's cached positions, read from its scattered blocks: (heads, cached, d_head).
+
+        A long prompt's stand-in (seq.stand_in_skip = s > 0, model.stand_in_skip): only positions s .. cached − 1
+        hold K/V (the model's positions 0 ..), so only they are read: (heads, cached − s, d_head)."""
+        skip = getattr(seq, "stand_in_skip", 0)
+        if seq.cached <= skip:
             empty = np.zeros((N_HEADS, 0, D_HEAD))
             return empty, empty
-        table, shape = seq.block_table, (N_HEADS, len(seq.block_table) * self.block_size, D_HEAD)
-        K = self.K[table].transpose(1, 0, 2, 3).reshape(shape)[:, :seq.cached]   # (blocks, H, bs, d) -> (H, cached, d)
-        V = self.V[table].transpose(1, 0, 2, 3).reshape(shape)[:, :seq.cached]
+        bs = self.block_size
+        first = skip // bs                                     # the first block holding a computed position
+        table = seq.block_table[first:]
+        shape, lo, hi = (N_HEADS, len(table) * bs, D_HEAD), skip - first * bs, seq.cached - first * bs
+        K = self.K[table].transpose(1, 0, 2, 3).reshape(shape)[:, lo:hi]   # (blocks, H, bs, d) -> (H, cached − s, d)
+        V = self.V[table].transpose(1, 0, 2, 3).reshape(shape)[:, lo:hi]
         return K, V
 
     def _free(self, seq) -> list[int]:

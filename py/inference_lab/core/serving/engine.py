@@ -67,7 +67,7 @@ from .block_manager import BlockManager
 from ..model.sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration  # noqa: F401 (plan_tasks: speculative.plan)
 from .kv_room import KVRoom
-from ..model.model import logits_at
+from ..model.model import logits_at, stand_in_skip
 from ..clock.roofline import Clock, work_of
 from .run_log import RunLog
 from .sequence import Sequence
@@ -188,6 +188,7 @@ class Engine:
             self.decide(seq, "input", "400", "unknown", pieces=unknown, chars=tok.unknown_chars(seq.text))
             return True
         seq.tokens, seq.ids = tok.encode(seq.text)
+        seq.stand_in_skip = stand_in_skip(seq.prompt_len)          # > 0: a long prompt's stand-in (model.py)
         total = seq.prompt_len + seq.max_new
         facts = dict(prompt=seq.prompt_len, max_new=seq.max_new, total=total, max_context=cfg.MAX_CONTEXT)
         if total > cfg.MAX_CONTEXT:
@@ -217,12 +218,13 @@ class Engine:
         preemption): those are left out. A history of more than FULL_RECOMPUTE positions is recomputed at the
         checked rows only (model.logits_at: the same check, O(T) instead of O(T²); a 160-token history costs 0.3 ms
         instead of forward()'s 9 ms, whose (heads, T, T) einsum dominates)."""
-        checked = [(pos, row) for pos, row in seq.checked_rows if pos < len(seq.history)]
-        if len(seq.history) > FULL_RECOMPUTE:
-            logits, Kf, Vf = logits_at(self.lab.W, seq.history, [pos for pos, _ in checked])
+        history = seq.history[seq.stand_in_skip:]                # what the model computed (a stand-in: its part)
+        checked = [(pos, row) for pos, row in seq.checked_rows if pos < len(history)]
+        if len(history) > FULL_RECOMPUTE:
+            logits, Kf, Vf = logits_at(self.lab.W, history, [pos for pos, _ in checked])
             checked = [(i, row) for i, (_, row) in enumerate(checked)]
         else:
-            logits, Kf, Vf, _ = self.lab.forward(seq.history, 0)
+            logits, Kf, Vf, _ = self.lab.forward(history, 0)
         for pos, row in checked:
             self.trace["parity"] = max(self.trace["parity"], float(np.max(np.abs(logits[pos] - row))))
         K, V = self.pool.gather(seq)
@@ -258,14 +260,15 @@ class Engine:
         tok = seq.pending_token
         seq.history.append(tok)
         K, V = self.pool.gather(seq)
-        logits, kn, vn, prob = self.lab.forward([tok], seq.cached, K, V)
+        position = seq.model_position(seq.cached)                  # seq.cached but for a stand-in
+        logits, kn, vn, prob = self.lab.forward([tok], position, K, V)
         if seq.id not in self.trace["first_decode"]:
-            self.trace["first_decode"][seq.id] = dict(request=seq.id, token=tok, position=seq.cached,
+            self.trace["first_decode"][seq.id] = dict(request=seq.id, token=tok, position=position,
                                                       prob=prob, logits=logits[0])
-        seq.checked_rows.append((seq.cached, logits[0]))
+        seq.checked_rows.append((position, logits[0]))
         self.pool.write(seq, kn, vn)
         self.trace["positions_cached"] += 1
-        self.trace["positions_naive"] += len(seq.history)
+        self.trace["positions_naive"] += len(seq.history) - seq.stand_in_skip
         self.emit(step, seq, logits[0])
 
     def prefill(self, step: StepScratch, seq: Sequence, n: int) -> None:
@@ -274,16 +277,20 @@ class Engine:
         lo = len(seq.prefill_ids) - seq.num_prefill_left
         chunk = seq.prefill_ids[lo:lo + n]
         seq.history += chunk
-        K, V = self.pool.gather(seq)
-        logits, kn, vn, prob = self.lab.forward(chunk, lo, K, V)
-        self.pool.write(seq, kn, vn)
+        skip = min(max(seq.stand_in_skip - lo, 0), n)             # positions before a stand-in: blocks, no model
+        if skip:
+            self.pool.reserve(seq, skip)
+        if skip < n:
+            K, V = self.pool.gather(seq)
+            logits, kn, vn, prob = self.lab.forward(chunk[skip:], seq.model_position(lo + skip), K, V)
+            self.pool.write(seq, kn, vn)
         seq.num_prefill_left -= n
-        self.trace["positions_cached"] += n
-        self.trace["positions_naive"] += n
-        if seq.num_prefill_left == 0:
-            seq.checked_rows.append((lo + n - 1, logits[-1]))
+        self.trace["positions_cached"] += n - skip                 # positions through the model
+        self.trace["positions_naive"] += n - skip
+        if seq.num_prefill_left == 0:           # the last chunk ends after the stand-in's start: logits exist
+            seq.checked_rows.append((seq.model_position(lo + n - 1), logits[-1]))
             self.trace["last_prefill"].setdefault(seq.id, dict(
-                token=chunk[-1], position=lo + n - 1,
+                token=chunk[-1], position=seq.model_position(lo + n - 1),
                 prob=np.array(prob[:, -1, :])))   # a copy: not the chunk's matrix
             self.emit(step, seq, logits[-1])
 

@@ -312,10 +312,23 @@ class RunLog:
         # an unchanged table is the same list as before: nothing of it is new (a step touches few tables)
         held = ([(rid, t) for rid, t in self.tables.items() if t is not before.get(rid)]
                 + [(rid, [b]) for rid, b in returned])
-        alloc = sorted({b for rid, t in held for b in set(t) - set(before.get(rid, ())) if (rid, b) not in reused})
+        alloc = sorted(self.taken(held, before, reused))
         free, cached_free = self.free_lists(pool)
         return dict(tables=self.tables, free=free, cached_free=cached_free, alloc=alloc,
                     freed=sorted({b for _, b in returned}), reused=sorted({b for _, b in reused}))
+
+    @staticmethod
+    def taken(held: list, before: dict, reused: set) -> set:
+        """The blocks of `held` [(request id, blocks)] that their holder did not hold after the last step (`before`)
+        nor took from the cache (`reused`). Each holder's old table is made a set once: a finished 32,768-token
+        prompt gives back 2,048 blocks, each a `held` entry of its own."""
+        old, out = {}, set()
+        for rid, blocks in held:
+            had = old.get(rid)
+            if had is None:
+                had = old[rid] = set(before.get(rid, ()))
+            out.update(b for b in blocks if b not in had and (rid, b) not in reused)
+        return out
 
     def free_lists(self, pool) -> tuple:
         """(free, cached_free) ranges after the step; the last step's objects when the pool made no change since

@@ -10,6 +10,12 @@ With the prefix cache on, a newly scheduled sequence may start with `cached` > 0
 blocks of its prompt's prefix were found in the cache, `history` holds their token ids and
 `num_prefill_left` counts only the rest (`skip_cached`).
 
+A prompt of more than model.LONG_PROMPT tokens (a generated 32,768-token one) has a stand-in: `stand_in_skip` > 0
+is how many of its first positions the lab's NumPy model does not compute (model.stand_in_skip). Everything that
+serves it counts the whole prompt (`prompt_len`, `cached`, the block table, the clock's KV reads); the model computes
+positions stand_in_skip.. at its own positions 0.., `model_position(p) = p − stand_in_skip`, and the pool keeps
+K/V only there (block_manager.gather reads those). 0, the default, for every prompt the model computes whole.
+
 Leaves out: beam groups, multimodal inputs, LoRA adapters.
 """
 from __future__ import annotations
@@ -48,6 +54,7 @@ class Sequence:
     num_preemptions: int = 0
     checked_rows: list = field(default_factory=list)  # (position, logits row) seen via the cache
     num_cached_tokens: int | None = None              # prompt tokens taken from the prefix cache, first admission
+    stand_in_skip: int = 0                            # first prompt positions the lab's model does not compute
     rng: object = None
 
     @classmethod
@@ -59,6 +66,15 @@ class Sequence:
     @property
     def prompt_len(self) -> int:
         return len(self.ids)
+
+    @property
+    def stand_in_len(self) -> int:
+        """Prompt tokens the lab's model computes: all of them, or the stand-in's (model.STAND_IN)."""
+        return self.prompt_len - self.stand_in_skip
+
+    def model_position(self, position: int) -> int:
+        """The model's position of pool position `position` (the same without a stand-in)."""
+        return position - self.stand_in_skip
 
     @property
     def sampling(self) -> dict:

@@ -151,7 +151,7 @@ class Speculation:
         return plan_tasks(running, None if budget_cap is None else budget_cap - used)
 
     def propose(self, seq, k: int) -> tuple[list, list]:
-        context = list(seq.ids) + list(seq.out)
+        context = list(seq.ids[seq.stand_in_skip:]) + list(seq.out)     # the model's context (a stand-in's)
         if self.draft is not None:
             return self.draft.propose(seq, context, k)
         tokens = ngram_propose(context, k)
@@ -174,15 +174,16 @@ class Speculation:
         """Verify `seq`'s proposals in one target pass and roll the cache back; returns the tokens it emits."""
         tokens, qs = step.proposals.pop(seq.id)
         c, fed = seq.cached, [seq.pending_token] + tokens
+        m = seq.model_position(c)                                  # c but for a long prompt's stand-in
         seq.history += fed
         K, V = self.pool.gather(seq)
-        logits, kn, vn, prob = self.lab.forward(fed, c, K, V)     # (k+1, vocab), (heads, k+1, d_head) ×2
+        logits, kn, vn, prob = self.lab.forward(fed, m, K, V)     # (k+1, vocab), (heads, k+1, d_head) ×2
         if seq.id not in self.trace["first_decode"]:
-            self.trace["first_decode"][seq.id] = dict(request=seq.id, token=fed[0], position=c,
-                                                      prob=prob[:, :1, :c + 1], logits=logits[0])
+            self.trace["first_decode"][seq.id] = dict(request=seq.id, token=fed[0], position=m,
+                                                      prob=prob[:, :1, :m + 1], logits=logits[0])
         self.pool.write(seq, kn, vn, hash_now=False)
         self.trace["positions_cached"] += len(fed)
-        self.trace["positions_naive"] += len(seq.history)
+        self.trace["positions_naive"] += len(seq.history) - seq.stand_in_skip
         n, token = verify(logits, tokens, qs, seq.sampling, seq.rng)
         out = self.until_stop(seq, tokens[:n] + [token])
         kept = len(out)                                            # positions c .. c + kept − 1 stay cached
@@ -190,7 +191,7 @@ class Speculation:
         freed = self.pool.rollback(seq, c + kept)
         if freed or kept < len(fed):
             self.log.event("rollback", id=seq.id, rejected=len(fed) - kept, blocks=freed)
-        seq.checked_rows += [(c + i, logits[i]) for i in range(kept)]
+        seq.checked_rows += [(m + i, logits[i]) for i in range(kept)]
         accepted = min(n, kept)
         step.spec[seq.id] = dict(proposed=list(tokens), accepted=accepted, token=token if kept > n else None)
         return out
