@@ -38,14 +38,14 @@ LAYOUT = {
     "core.model": ("tokenizer", "model", "sampler", "rejection_sampler", "quantization"),
     "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "engine", "replay", "speculative",
                      "run_log", "metrics"),
-    "core.inputs": ("schema", "config", "workload"),
-    "core.cluster": ("router", "cluster", "goodput"),
+    "core.inputs": ("schema", "config", "workload", "trace_workload"),
+    "core.cluster": ("router", "cluster", "goodput", "economics"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
               "text_schema", "schema_vi", "schema_en", "limits", "own_vi", "own_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace",
-                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data"),
+                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 
