@@ -45,7 +45,7 @@ LAYOUT = {
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
               "text_schema", "schema_vi", "schema_en", "limits", "own_vi", "own_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace",
-                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep"),
+                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep", "search"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 
