@@ -123,15 +123,33 @@ def run_local(jobs: list[tuple], workers: int | None = None) -> list[dict]:
         return list(pool.map(_evaluate_args, jobs))
 
 
-def run_ray(jobs: list[tuple], address: str | None = None) -> list[dict]:
-    """The points as Ray tasks on the cluster at `address` (a local Ray when None), in the grid's order.
-    Needs the optional extra: pip install "inference_lab[ray]"."""
+def start_ray(ray, options: dict, attempts: int = 3) -> None:
+    """ray.init(**options), tried again when a new local node misses Ray's own 30 s start-up wait (its raylet
+    registers late on a loaded machine: "The current node timed out during startup"); a cluster's address is not
+    retried."""
+    for attempt in range(attempts):
+        try:
+            ray.init(**options)
+            return
+        except Exception as exc:                    # Ray raises a bare Exception for this
+            ray.shutdown()
+            if options.get("address") or "timed out during startup" not in str(exc) or attempt == attempts - 1:
+                raise
+
+
+def run_ray(jobs: list[tuple], address: str | None = None, num_cpus: int | None = None) -> list[dict]:
+    """The points as Ray tasks on the cluster at `address` (None: a new local Ray with `num_cpus` CPUs), in the
+    grid's order. The package travels with the job (ray.init's runtime_env `py_modules`), so the cluster's workers
+    need NumPy and Ray only; a Ray the caller already started is used as it is (its runtime_env must provide the
+    package). Needs the optional extra: pip install "inference_lab[ray]"."""
     import ray
+
+    import inference_lab
     started = not ray.is_initialized()
     if started:
-        pkg = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(filter(None, [pkg, os.environ.get("PYTHONPATH")]))}}
-        ray.init(address=address, runtime_env=env, include_dashboard=False, log_to_driver=False)
+        package = os.path.dirname(os.path.abspath(inference_lab.__file__))         # the folder py/inference_lab
+        start_ray(ray, dict(address=address, num_cpus=num_cpus if address is None else None,
+                            include_dashboard=False, log_to_driver=False, runtime_env={"py_modules": [package]}))
     try:
         task = ray.remote(evaluate)
         return ray.get([task.remote(*job) for job in jobs])
@@ -160,9 +178,10 @@ def cheapest(rows: list[dict]) -> int | None:
 
 def search(base: dict, axes: list[tuple[str, list]], target: float = ATTAINMENT, backend: str = "local",
            address: str | None = None, workers: int | None = None) -> dict:
-    """Run the grid; {"axes", "target", "points": rows, "answer": index | None, "pareto": [indices]}."""
+    """Run the grid; {"axes", "target", "points": rows, "answer": index | None, "pareto": [indices], "backend"}.
+    `workers`: local processes, or a new local Ray's CPUs (None: every core)."""
     points = grid(axes)
     jobs = [(base, p, target) for p in points]
-    rows = run_ray(jobs, address) if backend == "ray" else run_local(jobs, workers)
+    rows = run_ray(jobs, address, workers) if backend == "ray" else run_local(jobs, workers)
     return dict(axes=[dict(name=n, values=v) for n, v in axes], target=target, points=rows,
                 answer=cheapest(rows), pareto=pareto(rows), backend=backend)
