@@ -70,7 +70,7 @@ def test_cli_search_text_both_languages():
     assert "#1 GPU=L4 ACT_BITS=16: TTFT chỉ " in vi.stdout
     assert "#2 GPU=L4 ACT_BITS=8: cấu hình không hợp lệ" in vi.stdout
     en = run_cli([*FLAGS, "--lang", "en"])
-    assert "ANSWER: the cheapest point meeting the target is #3 GPU=H100-SXM5-80GB ACT_BITS=16: 1 GPU" in en.stdout
+    assert "ANSWER: the cheapest point meeting the target is #3 GPU=H100-SXM5-80GB ACT_BITS=16: GPUs 1" in en.stdout
     assert "PARETO FRONT" in en.stdout and "#1 GPU=L4 ACT_BITS=16: TTFT met by only " in en.stdout
     assert "× TTFT_SLO 20.00 ms" in en.stdout
 
