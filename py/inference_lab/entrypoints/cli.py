@@ -293,8 +293,11 @@ def emit_search(args, axes: list) -> int:
         print(w("search_answer", i=answer + 1, config=point_text(r["point"]), gpus=r["gpus"], cost=r["cost_per_hour"],
                 both=r["attainment"]["both"],
                 usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}"))
-    print(w("search_pareto", points=", ".join(w("search_pareto_point", i=i + 1, cost=rows[i]["cost_per_hour"],
-                                                      good=rows[i]["goodput"]) for i in result["pareto"]) or none))
+    print(w("search_pareto"))
+    for i in result["pareto"]:
+        r = rows[i]
+        print(w("search_pareto_row", i=i + 1, config=point_text(r["point"]), cost=r["cost_per_hour"], good=r["goodput"],
+                both=r["attainment"]["both"]))
     rejected = [line for i, r in enumerate(rows, 1) if not (r["ok"] and r["meets"])
                 for line in reject_lines(w, i, r, args.lang)]
     if rejected:
