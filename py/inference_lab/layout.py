@@ -10,14 +10,15 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   `serving/` (sequence, block_manager, scheduler, kv_room, engine and its clock-only replay, speculative: proposers
   and the engine's verify, the run log, metrics), `inputs/` (the constants' schema, the validated config, the
   workload generator and the recorded traces' replay: trace_workload) and `cluster/` (router, replicas with
-  disaggregation: cluster, goodput). A folder imports only folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
+  disaggregation: cluster, goodput; cost and energy: economics). A folder imports only folders listed before it
+  (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
   the mapping table (blocks.py), the command line's and the code editor's messages, the constants' labels and
   the config problems' sentences (text_schema.py with schema_vi / schema_en).
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
-  contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`); lab.py's
+  contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`), search.py (`--search`); lab.py's
   13 blocks' facts are built in block_data.py (byte fallback's cost in byte_cost.py), its cached tokenizer and
   weights kept in weights.py.
 
@@ -39,13 +40,13 @@ LAYOUT = {
     "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "engine", "replay", "speculative",
                      "run_log", "metrics"),
     "core.inputs": ("schema", "config", "workload", "trace_workload"),
-    "core.cluster": ("router", "cluster", "goodput"),
+    "core.cluster": ("router", "cluster", "goodput", "economics"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
               "text_schema", "schema_vi", "schema_en", "limits", "own_vi", "own_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "report", "web", "cli", "trace",
-                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep"),
+                    "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep", "search"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 

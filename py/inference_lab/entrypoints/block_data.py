@@ -17,6 +17,7 @@ from ..core.clock.hardware import GPUS, MiB, MODELS, kv_budget, shadow_model
 
 import numpy as np
 
+from ..core.cluster.economics import economics
 from ..core.inputs import trace_workload
 from ..core.inputs.config import FIELD_BY_NAME
 from ..core.serving.engine import Decision
@@ -420,6 +421,9 @@ def block12_data(lab, main, runs, S) -> dict:
                      **step_mix(res.log.items))
                 for name, res in runs.items()]
     replayed = {"replayed": True} if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off" else {}  # lab.other_run
+    money = economics(lab.cfg, main.done, main.log.items)               # CLOCK=roofline only: dollars and joules
+    if money:
+        replayed["economics"] = money
     return dict(per=per, same=same, policies=policies,
                 weights_read=shadow_model(lab.cfg.SHADOW_MODEL, lab.tokenizer.vocab_size).matmul_params
                 * lab.cfg.WEIGHT_BITS / 8,

@@ -26,6 +26,7 @@ import argparse
 import functools
 import contextlib
 import json
+import math
 import re
 import sys
 import signal
@@ -99,6 +100,10 @@ def build_parser(lang: str = "vi") -> argparse.ArgumentParser:
     p.add_argument("--patch", metavar="MODULE=FILE.py", action="append", help=w("patch"))
     p.add_argument("--timeout", metavar=w("seconds"), help=w("timeout"))
     p.add_argument("--sweep", metavar="NAME=V1,V2,…", help=w("sweep"))
+    p.add_argument("--search", metavar="NAME=V1,V2,…", action="append", help=w("search"))
+    p.add_argument("--slo-attainment", metavar="0..1", help=w("slo_attainment"))
+    p.add_argument("--search-backend", choices=("local", "ray"), help=w("search_backend"))
+    p.add_argument("--ray-address", metavar="ADDRESS", help=w("ray_address"))
     return p
 
 
@@ -182,6 +187,125 @@ def sweep_from_args(args) -> tuple[str, list] | None:
     return name, xs
 
 
+def search_from_args(args) -> list[tuple[str, list]] | None:
+    """--search NAME=V1,… (repeatable): the grid's axes, checked (search.AXES, CLOCK=roofline, the flags that go
+    with it); a point whose constants do not fit together is not an error: the search rejects it with its reason."""
+    w = WORDS[args.lang]
+    if not args.search:
+        extra = [f for f, v in (("--slo-attainment", args.slo_attainment), ("--search-backend", args.search_backend),
+                                ("--ray-address", args.ray_address)) if v is not None]
+        if extra:
+            raise UsageError([w("search_alone", flag=f) for f in extra])
+        return None
+    from .search import AXES
+    from .sweep import parse_axis
+    axes, errors = [], []
+    for raw in args.search:
+        try:
+            name, xs = parse_axis(raw)
+        except ValueError:
+            errors.append(w("search_syntax", raw=raw))
+            continue
+        if name not in AXES:
+            errors.append(w("search_axis", name=name, axes=", ".join(AXES)))
+        elif name in dict(axes):
+            errors.append(w("search_twice", name=name))
+        else:
+            axes.append((name, xs))
+    if args.sweep:
+        errors.append(w("search_sweep"))
+    if args.values.get("CLOCK") != "roofline":
+        errors.append(w("search_clock"))
+    if args.slo_attainment is not None:
+        try:
+            if not 0 < float(args.slo_attainment) <= 1:
+                raise ValueError
+        except ValueError:
+            errors.append(w("search_attainment", raw=args.slo_attainment))
+    if args.ray_address is not None and args.search_backend != "ray":
+        errors.append(w("search_alone", flag="--ray-address"))
+    if args.search_backend == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            errors.append(w("search_no_ray"))
+    if errors:
+        raise UsageError(errors)
+    return axes
+
+
+def point_text(point: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in point.items())
+
+
+def reject_lines(w, i: int, row: dict, lang: str) -> list[str]:
+    """A rejected point's reasons (search.reasons, or its config problems) as lines."""
+    from ..core.inputs.config import Problem
+    config = point_text(row["point"])
+    if not row["ok"]:
+        return [w("search_reject_invalid", i=i, config=config, problem=problem_text(Problem(**p), lang))
+                for p in row["problems"]]
+    lines = []
+    for r in row["reasons"]:
+        if r["slo"] == "both":
+            lines.append(w("search_reject_both", i=i, config=config, **r))
+            continue
+        slo = r["slo"].upper()
+        at = (w("search_reject_unserved", n=r["unserved"]) if r["at"] is None else
+              w("search_reject_at", slo=slo, value=r["at"], ratio=r["at"] / r["limit"] if r["limit"] else math.inf,
+                limit=r["limit"]))
+        lines.append(w("search_reject_slo", i=i, config=config, slo=slo, share=r["share"], need=r["need"],
+                       p=round(r["need"] * 100), at=at))
+    return lines
+
+
+def emit_search(args, axes: list) -> int:
+    """Run the grid (search.py), print the table, the answer, the Pareto front and the rejected points (or --json)."""
+    from .search import ATTAINMENT, search
+    w = WORDS[args.lang]
+    target = float(args.slo_attainment) if args.slo_attainment is not None else ATTAINMENT
+    backend = args.search_backend or "local"
+    n = math.prod(len(xs) for _, xs in axes)
+    print(w("search_start", n=n, backend=backend), file=sys.stderr)
+    result = search(args.values, axes, target, backend, args.ray_address)
+    if args.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
+        return 0
+    cfg = Config.from_values(args.values)
+    print(w("search_head", n=n, axes=" × ".join(name for name, _ in axes), requests=len(cfg.REQUESTS),
+            target=target, ttft=cfg.TTFT_SLO, tpot=cfg.TPOT_SLO))
+    print(w("search_columns"))
+    rows, answer = result["points"], result["answer"]
+    none = w("search_none")
+    for i, r in enumerate(rows, 1):
+        if not r["ok"]:
+            print(w("search_row_invalid", i=i, config=point_text(r["point"])))
+            continue
+        a = r["attainment"]
+        print(w("search_row", i=i, config=point_text(r["point"]), gpus=r["gpus"], cost=r["cost_per_hour"],
+                usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}", good=r["goodput"],
+                ttft=a["ttft"], tpot=a["tpot"], both=a["both"],
+                jpt=none if r["joules_per_output_token"] is None else f"{r['joules_per_output_token']:.3f}",
+                mark=w("search_mark_answer") if i - 1 == answer else ""))
+    if answer is None:
+        print(w("search_no_answer"))
+    else:
+        r = rows[answer]
+        print(w("search_answer", i=answer + 1, config=point_text(r["point"]), gpus=r["gpus"], cost=r["cost_per_hour"],
+                both=r["attainment"]["both"],
+                usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}"))
+    print(w("search_pareto"))
+    for i in result["pareto"]:
+        r = rows[i]
+        print(w("search_pareto_row", i=i + 1, config=point_text(r["point"]), cost=r["cost_per_hour"], good=r["goodput"],
+                both=r["attainment"]["both"]))
+    rejected = [line for i, r in enumerate(rows, 1) if not (r["ok"] and r["meets"])
+                for line in reject_lines(w, i, r, args.lang)]
+    if rejected:
+        print(w("search_rejected"))
+        print("\n".join(rejected))
+    return 0
+
+
 def emit_sweep(args, name: str, xs: list) -> int:
     """Run the sweep's points, print one row each (or --json), the knee and Little's law."""
     from ..words.templates import FORMAT
@@ -201,6 +325,8 @@ def emit_sweep(args, name: str, xs: list) -> int:
                 good=r["goodput"]["per_s"], frac=r["goodput"]["fraction"] * 100,
                 knee=w("sweep_knee_mark") if i == result["knee"] else ""))
         print(w("sweep_little", **r["little"]))
+        if r["economics"]:                                           # CLOCK=roofline: economics.py
+            print(w("sweep_money", e=r["economics"]))
     k = result["knee"]
     print(w("sweep_knee", name=name, value=result["points"][k]["value"]) if k is not None else w("sweep_no_knee"))
     return 0
@@ -261,6 +387,9 @@ def main(argv=None) -> int:
         args = build_parser(lang_of(argv)).parse_args(argv)
         config = config_from_args(args)
         units = units_from_args(args)
+        grid = search_from_args(args)
+        if grid:
+            return emit_search(args, grid)
         axis = sweep_from_args(args)
         return emit_sweep(args, *axis) if axis else emit(args, config, units)
     except UsageError as exc:

@@ -63,7 +63,7 @@ TRACKS = (
           "The model track: from text to generated tokens", (10, 11, 12, 16, 6, 32)),
     Track("serving", "Lộ trình phục vụ: cổng, lập lịch, KV cache, dung lượng",
           "The serving track: gateway, scheduling, KV cache, capacity",
-          (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 31, 40, 41, 42)),
+          (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 31, 40, 41, 42, 43, 44)),
 )
 OTHER = Track("other", "Bài khác", "Other exercises", ())
 

@@ -79,7 +79,10 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
   12 per[{id, ttft, tpot, e2e, n}], same (SPEC_METHOD != off: same_scope "greedy", greedy requests only),
      policies[{policy, tokens, span, throughput, mean_ttft, max_ttft,
      mean_tpot, worst_gap, preemptions, served, steps, memory_bound, mixed, decode_only, prefill_only, mixed_us,
-     decode_us}], weights_read (bytes of the shadow model's weights one forward pass reads)
+     decode_us}], weights_read (bytes of the shadow model's weights one forward pass reads); CLOCK=roofline:
+     economics{gpus, price_per_hour, dollars, usd_per_m_output, usd_per_m_tokens, span, output_tokens,
+     input_tokens, joules, tdp, idle_watts, utilisation, busy_utilisation, mean_watts, joules_per_output_token,
+     output_tokens_per_kwh} (the main run's cost and energy, core/cluster/economics.py)
   13 bits, rows[{id, agree, n, max_err, decisions}], skipped, decisions, flips, agreement, gate, passed, tight,
      probe, sweep[{bits, current, levels, fp32_bytes, int_bytes, max_err, logit_err, agreement, kept, decisions,
      passed}] (QUANT_BITS and its two neighbours); SPEC_METHOD != off: spec{greedy_same, compared, draws,

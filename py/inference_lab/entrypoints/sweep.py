@@ -3,7 +3,9 @@
 Each point is one engine run (the main, continuous-batching run only: none of blocks [11]–[12]'s replays), and
 its row holds what a capacity planner reads off a vLLM benchmark's request-rate sweep
 (`benchmarks/benchmark_serving.py --request-rate`): output throughput (tokens/s), TTFT and TPOT p50/p90/p99 (µs),
-goodput (requests per second meeting TTFT_SLO and TPOT_SLO, goodput.py) — and Little's law checked on the run:
+goodput (requests per second meeting TTFT_SLO and TPOT_SLO, goodput.py), under CLOCK = roofline its cost and
+energy (`economics`: US$ per million tokens, joules per output token, economics.py) — and Little's law checked
+on the run:
 
 - L, the mean number of requests in the system, measured by integrating the count of admitted requests between
   arrival and finish over the run's span (the first arrival to the last finish);
@@ -30,6 +32,7 @@ the page's sweep tool and chart, and confidence intervals (one seeded run per po
 """
 from __future__ import annotations
 
+from ..core.cluster.economics import economics
 from ..core.cluster.goodput import goodput, spread
 from ..core.inputs.config import FIELD_BY_NAME, Config
 from ..core.serving.engine import RunOptions, run_engine
@@ -58,10 +61,10 @@ def in_system(done: list) -> float:
     return area / span if span else 0.0
 
 
-def measure(cfg: Config, done: list) -> dict:
-    """One point's row from its finished requests (µs on the simulated clock)."""
+def measure(cfg: Config, done: list, items: list = ()) -> dict:
+    """One point's row from its finished requests and its steps `items` (µs on the simulated clock)."""
     if not done:
-        return dict(served=0, throughput=0.0, ttft=None, tpot=None, goodput=None, little=None)
+        return dict(served=0, throughput=0.0, ttft=None, tpot=None, goodput=None, little=None, economics=None)
     per = [request_metrics(r) for r in done]
     span = max(r.finish for r in done) - min(r.arrival for r in done)
     lam = len(done) / (span / 1e6) if span else 0.0                                    # requests/s
@@ -70,21 +73,26 @@ def measure(cfg: Config, done: list) -> dict:
     return dict(served=len(done), span=span, throughput=round(sum(m["n"] for m in per) / (span / 1e6), 2) if span
                 else 0.0, ttft=spread([m["ttft"] for m in per]),
                 tpot=spread([m["tpot"] for m in per if m["tpot"] is not None]),
-                goodput=goodput(done, cfg.TTFT_SLO, cfg.TPOT_SLO),
+                goodput=goodput(done, cfg.TTFT_SLO, cfg.TPOT_SLO), economics=economics(cfg, done, items),
                 little=dict(L=round(big_l, 4), lam=round(lam, 4), W=round(w, 6), lam_W=round(lam * w, 4),
                             gap=round(abs(big_l - lam * w) / big_l, 6) if big_l else 0.0))
 
 
-def run_point(values: dict) -> dict:
-    """One full engine run for a {NAME: value} mapping (the main run only) and its row."""
+def run_main(values: dict):
+    """(config, result) of one full engine run for a {NAME: value} mapping (the main run only; search.py too)."""
     from ..core.cluster.cluster import run_cluster
     from .cluster_data import is_cluster
     from .weights import Lab
     cfg = Config.from_values(values)
     lab = Lab.build(cfg)
     play = run_cluster if is_cluster(cfg) else run_engine
-    main = play(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
-    return measure(cfg, main.done)
+    return cfg, play(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
+
+
+def run_point(values: dict) -> dict:
+    """One full engine run for a {NAME: value} mapping (the main run only) and its row."""
+    cfg, main = run_main(values)
+    return measure(cfg, main.done, main.log.items)
 
 
 def knee(xs: list, throughputs: list) -> int | None:

@@ -99,6 +99,9 @@ FIELDS = {
     'STEP_OVERHEAD': ('Fixed cost per step (STEP_OVERHEAD, µs)',
          'Fixed time of every step under CLOCK = roofline: CPU scheduling, kernel launches, sampling; auto = from '
          'ENGINE_PROFILE (vllm: 100).'),
+    'GPU_PRICE_PER_HOUR': ('Price per GPU-hour (GPU_PRICE_PER_HOUR, US$)',
+         "What one GPU costs per hour, for the cost lines under CLOCK = roofline (US$ per million tokens); auto = "
+         "the chosen GPU's list price (README: source and date read). GPUs = REPLICAS × TENSOR_PARALLEL."),
     'SPEC_METHOD': ('Speculative decoding (SPEC_METHOD)',
          'off = one token per step (as in the seed); ngram = propose tokens by finding the last n tokens earlier in '
          "the sequence itself (vLLM's prompt lookup); draft = a cheaper draft model (the lab's own model with its "

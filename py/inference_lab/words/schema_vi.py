@@ -100,6 +100,9 @@ FIELDS = {
     'STEP_OVERHEAD': ('Chi phí cố định mỗi bước (STEP_OVERHEAD, µs)',
          'Thời gian cố định của mỗi bước dưới CLOCK = roofline: lập lịch CPU, khởi chạy kernel, lấy mẫu; auto = '
          'theo ENGINE_PROFILE (vllm: 100).'),
+    'GPU_PRICE_PER_HOUR': ('Giá mỗi GPU-giờ (GPU_PRICE_PER_HOUR, US$)',
+         'Giá thuê một GPU trong một giờ, dùng để tính chi phí dưới CLOCK = roofline (US$ cho mỗi triệu token); '
+         'auto = giá niêm yết của GPU đã chọn (README: nguồn và ngày đọc). Số GPU = REPLICAS × TENSOR_PARALLEL.'),
     'SPEC_METHOD': ('Giải mã suy đoán (SPEC_METHOD)',
          'off = mỗi bước một token (như seed); ngram = đề xuất token bằng cách tìm lại n token cuối trong chính '
          'chuỗi (prompt lookup của vLLM); draft = mô hình nháp rẻ hơn (chính mô hình của lab, trọng số lượng tử hóa '

@@ -420,6 +420,8 @@ SAY = {
     "b12.one_gpu": "{cfg[GPU]}",
     "b12.gpu_group": "a group of {cfg[TENSOR_PARALLEL]} {cfg[GPU]} GPUs (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}, its all-reduces included)",
     "b12.conclusion": "Conclusion: these differences follow from an assumed cost model over 3 requests, NOT from real GPU speed; another trace or other COST_* can change the ranking.",
+    "b12.cost": "Cost (main run): {e[gpus]:pl GPU} ({gpu}; REPLICAS × TENSOR_PARALLEL) × {e[price_per_hour]:g} US$/hour (GPU_PRICE_PER_HOUR) × {span:.3f} s from the first arrival to the last finish = {e[dollars]:.6f} US$, i.e. {e[usd_per_m_output]:.2f} US$ per million output tokens ({e[output_tokens]:,} tokens) and {e[usd_per_m_tokens]:.2f} US$ per million tokens in + out ({total:,} tokens).",
+    "b12.energy": "Energy (linear model P = P_idle + (TDP − P_idle) × utilisation; TDP {e[tdp]:.0f} W, idle {e[idle_watts]:.0f} W per GPU): the GPUs run at {busy:.0f}% of their peak during steps, {util:.0f}% over the whole span, {e[mean_watts]:.0f} W per GPU on average → {e[joules]:,.1f} J, {e[joules_per_output_token]:.3f} J per output token, {e[output_tokens_per_kwh]:,} output tokens per kWh.",
     "b12.benchmark": "A real benchmark needs: warm-up, many repetitions, p50/p95/p99, the same hardware and the same load pattern. One run is not enough.",
     # ── [13] ───────────────────────────────────────────────────────────────
     "b13.title": "Quality gate: do the original and the INT{d[bits]} model pick the same tokens?",

@@ -289,7 +289,7 @@ def block12(w, d, ctx):
         all_memory = all(p["memory_bound"] == p["steps"] for p in d["policies"] if p["served"])
         key = "b12.roofline_steps" if all_memory else "b12.roofline_steps_mixed"
         lines.append(w(key + "_cluster" if is_cluster(ctx.cfg) and all_memory else key, parts=parts))
-        lines += roofline_why(w, d, ctx.cfg, ctx.record)
+        lines += roofline_why(w, d, ctx.cfg, ctx.record) + economics_lines(w, d, ctx.cfg)
     if not ctx.seed:            # the notes' facts, as sentences of the block
         greedy = d.get("same_scope") == "greedy"      # speculation: sampled tokens may differ, so greedy ones only
         key = ("b12.batch_invariance_greedy" if greedy else
@@ -299,6 +299,15 @@ def block12(w, d, ctx):
     lines += disagg_lines(w, d, ctx)
     lines.append(w("b12.benchmark"))
     return w("b12.title"), lines
+
+
+def economics_lines(w, d, cfg) -> list[str]:
+    """The main run's cost and energy (economics.py; CLOCK=roofline with a finished request)."""
+    e = d.get("economics")
+    if not e:
+        return []
+    return [w("b12.cost", e=e, gpu=cfg["GPU"], span=e["span"] / 1e6, total=e["output_tokens"] + e["input_tokens"]),
+            w("b12.energy", e=e, busy=e["busy_utilisation"] * 100, util=e["utilisation"] * 100)]
 
 
 def mixed_step_lines(w, ctx, d) -> list[str]:

@@ -422,6 +422,8 @@ SAY = {
     "b12.one_gpu": "GPU {cfg[GPU]}",
     "b12.gpu_group": "một nhóm {cfg[TENSOR_PARALLEL]} GPU {cfg[GPU]} (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}, kể cả các all-reduce)",
     "b12.conclusion": "Kết luận: các chênh lệch này là hệ quả của mô hình chi phí giả định trên 3 yêu cầu, KHÔNG phải tốc độ GPU thật; đổi trace hoặc COST_* có thể đổi thứ hạng.",
+    "b12.cost": "Chi phí (lần chạy chính): {e[gpus]} GPU {gpu} (REPLICAS × TENSOR_PARALLEL) × {e[price_per_hour]:g} US$/giờ (GPU_PRICE_PER_HOUR) × {span:.3f} s từ lúc yêu cầu đầu tiên đến tới lúc yêu cầu cuối xong = {e[dollars]:.6f} US$, tức {e[usd_per_m_output]:.2f} US$ mỗi triệu token sinh ra ({e[output_tokens]:,} token) và {e[usd_per_m_tokens]:.2f} US$ mỗi triệu token vào + ra ({total:,} token).",
+    "b12.energy": "Năng lượng (mô hình tuyến tính P = P_nghỉ + (TDP − P_nghỉ) × mức dùng; TDP {e[tdp]:.0f} W, lúc nghỉ {e[idle_watts]:.0f} W mỗi GPU): GPU dùng {busy:.0f}% đỉnh trong các bước, {util:.0f}% trên cả khoảng chạy, trung bình {e[mean_watts]:.0f} W mỗi GPU → {e[joules]:,.1f} J, {e[joules_per_output_token]:.3f} J mỗi token sinh ra, {e[output_tokens_per_kwh]:,} token sinh ra mỗi kWh.",
     "b12.benchmark": "Benchmark thật cần: khởi động nóng, lặp lại nhiều lần, báo p50/p95/p99, cùng phần cứng và cùng mẫu tải. Một lần chạy không đủ.",
     # ── [13] ───────────────────────────────────────────────────────────────
     "b13.title": "Cổng chất lượng: bản gốc và bản INT{d[bits]} có chọn cùng token không?",

@@ -27,7 +27,14 @@ Each GPU also names the link its tensor-parallel group all-reduces over (`GPU.li
     >>> GPUS["H100-SXM5-80GB"].link / G, GPUS["H100-SXM5-80GB"].link_latency * 1e6, GPUS["L4"].link / G
     (450.0, 1.9, 32.0)
 
-Leaves out: clocks, power and thermal limits (a datasheet peak assumes boost clock), NVSwitch and multi-node
+Each GPU also has a list price per hour (`PRICES`: an always-on cloud rate, with the page and the date it was read)
+and a board power (`POWER`: the datasheet's TDP, and the share of it an idle GPU with a loaded model still draws):
+economics.py turns a run into dollars and joules with them; GPU_PRICE_PER_HOUR overrides the price.
+
+    >>> PRICES["H100-SXM5-80GB"][0], POWER["H100-SXM5-80GB"][0], POWER["L4"][0]
+    (3.348, 700.0, 72.0)
+
+Leaves out: clocks, thermal limits and power capping (a datasheet peak assumes boost clock), NVSwitch and multi-node
 topologies (one TP group inside one server), mixture-of-experts (every model here is dense: active = all
 parameters), biases and norm weights below 0.01 % of the parameters.
 """
@@ -120,6 +127,35 @@ LINKS: dict[str, tuple[float, float, str]] = {
            + _NCCL.format(2.5, "PCIe")),
     "RTX-4090": (32 * G, 2.5e-6, "RTX 4090: PCIe Gen4 x16, 32 GB/s per direction (no NVLink on Ada GeForce); "
                  + _NCCL.format(2.5, "PCIe")),
+}
+
+
+# ── what a GPU costs (economics.py): US$ per GPU-hour, source and date ──
+# One provider's public page for all five kinds, so the prices compare like with like: RunPod's Serverless pricing
+# table (docs.runpod.io/serverless/pricing, read 2026-12-03), "Active" workers (always running, 24/7: the rate of a
+# deployment that is up whether or not requests come), US$ per second × 3,600. Its rows name GPU families ("H100
+# PRO", "A100" 80 GB, "H200 PRO", "L4", "4090 PRO"), not form factors; other providers' on-demand rates differ by
+# ±50 % (spot and reserved capacity far more): GPU_PRICE_PER_HOUR takes the student's own.
+_RUNPOD = "RunPod Serverless pricing, Active worker, read 2026-12-03: {} US$/s × 3,600 = {} US$/h ({})"
+PRICES: dict[str, tuple[float, str]] = {
+    "A100-SXM4-80GB": (2.16, _RUNPOD.format("0.00060", "2.16", "row \"A100, 80 GB\"")),
+    "H100-SXM5-80GB": (3.348, _RUNPOD.format("0.00093", "3.348", "row \"H100 PRO, 80 GB\"")),
+    "H200-SXM-141GB": (4.464, _RUNPOD.format("0.00124", "4.464", "row \"H200 PRO, 141 GB\"")),
+    "L4": (0.468, _RUNPOD.format("0.00013", "0.468", "row \"L4, A5000, 3090, 24 GB\"")),
+    "RTX-4090": (0.756, _RUNPOD.format("0.00021", "0.756", "row \"4090 PRO, 24 GB\"")),
+}
+
+# ── what a GPU draws (economics.py): board power in W, and its source ──
+# TDP: the datasheet's maximum board power. A GPU holding a loaded model draws IDLE_SHARE of it while no step runs
+# (assumed 0.15: a CUDA context keeps an HBM GPU 26-50 W above bare idle, Vadari, "The Model Parking Tax",
+# arXiv:2605.23918, 2026; an H100's idle-with-context draw is of the order of 100 W of 700).
+IDLE_SHARE = 0.15
+POWER: dict[str, tuple[float, str]] = {
+    "A100-SXM4-80GB": (400.0, "A100 datasheet (2021): Max TDP power 400 W (SXM4)"),
+    "H100-SXM5-80GB": (700.0, "H100 datasheet (2023), SXM column: Max thermal design power (TDP) up to 700 W"),
+    "H200-SXM-141GB": (700.0, "H200 datasheet (2024), SXM column: Max TDP up to 700 W"),
+    "L4": (72.0, "L4 datasheet (2023): Max thermal design power (TDP) 72 W"),
+    "RTX-4090": (450.0, "NVIDIA GeForce RTX 4090 specifications: Total Graphics Power 450 W"),
 }
 
 

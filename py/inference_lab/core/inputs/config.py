@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field, fields
 
 # the schema's names, importable from here too (callers name one module: config)
-from ..clock.hardware import GPUS, MODELS, kv_budget
+from ..clock.hardware import GPUS, MODELS, PRICES, kv_budget
 from ..clock.parallel import TP_CHOICES, heads_split
 from ..clock.profiles import PROFILES
 from . import trace_workload
@@ -398,6 +398,8 @@ class Config:
         if problems:
             raise ConfigError(problems)
         resolve_profile(self)
+        if self.GPU_PRICE_PER_HOUR == "auto":                # the GPU's list price (hardware.PRICES)
+            self.GPU_PRICE_PER_HOUR = PRICES[self.GPU][0]
         if generated(self.to_values()):
             self.use_workload()
         if self.POOL_BLOCKS == "auto":

@@ -55,7 +55,8 @@ class Field:
     # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
     choices: tuple | None = None
     # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks; FLOPS_FRACTION,
-    # BANDWIDTH_FRACTION, STEP_OVERHEAD: from ENGINE_PROFILE, config.resolve_profile)
+    # BANDWIDTH_FRACTION, STEP_OVERHEAD: from ENGINE_PROFILE, config.resolve_profile; GPU_PRICE_PER_HOUR: the GPU's
+    # list price, hardware.PRICES)
     auto: bool = False
     roofline_default: object = None   # the default under CLOCK = roofline, when it differs from the seed's
 
@@ -135,6 +136,8 @@ FIELDS: tuple[Field, ...] = (
     Field("FLOPS_FRACTION", "float", "auto", "advanced", 0.01, 1.0, 0.01, auto=True),
     Field("BANDWIDTH_FRACTION", "float", "auto", "advanced", 0.01, 1.0, 0.01, auto=True),
     Field("STEP_OVERHEAD", _I, "auto", "advanced", 0, 1_000_000, auto=True),
+    # US$ per GPU-hour (economics.py): auto = the GPU's list price (hardware.PRICES)
+    Field("GPU_PRICE_PER_HOUR", "float", "auto", "advanced", 0.0, 1000.0, 0.01, auto=True),
     # ── speculative decoding (speculative.py proposes, rejection_sampler.py accepts; off = the seed) ──
     Field("SPEC_METHOD", "choice", "off", "advanced", choices=("off", "ngram", "draft")),
     Field("SPEC_TOKENS", _I, 3, "advanced", 1, 8),
