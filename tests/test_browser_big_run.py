@@ -10,8 +10,10 @@ scrubs, and nothing errs. Waits on the page's state, never on time.
 """
 from __future__ import annotations
 
+import json
 import re
 import urllib.parse
+from pathlib import Path
 
 import pytest
 
@@ -115,4 +117,15 @@ def test_the_step_view_asks_the_worker_for_the_step_it_shows(big: Lab):
     assert view.locator(".step-slot").count() >= 1
     assert view.locator(".step-decisions li").count() >= 2
     assert view.locator(".step-text-wait").count() == 0
+    assert not big.page_errors
+
+
+def test_the_trace_of_the_big_run_comes_from_the_worker_when_downloaded(big: Lab):
+    """A long run's result carries no trace (megabytes); the download button asks the worker (web.trace_json)."""
+    button = big.page.locator('[data-action="download-trace"]')
+    expect(button).to_be_enabled()
+    with big.page.expect_download(timeout=READY_MS) as download:
+        button.click()
+    events = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))["traceEvents"]
+    assert sum(e["ph"] == "X" for e in events) > 1000
     assert not big.page_errors

@@ -12,6 +12,7 @@ import pytest
 
 from inference_lab.entrypoints import report, web
 from inference_lab.entrypoints.lab import run as run_lab
+from inference_lab.entrypoints.trace import trace_events
 
 
 @pytest.fixture()
@@ -26,14 +27,16 @@ def test_a_short_run_is_narrated_as_lab_run_narrates_it():
     assert out["report"]["steps"] == json.loads(json.dumps(run_lab().steps))
     assert "narration" not in out["report"]["steps"]
     assert json.loads(web.step_detail(1)) == {"ok": False, "n": 1}        # nothing kept for a short run
+    assert out["trace"] == json.loads(json.dumps(trace_events(run_lab()))) and web.trace_json() == "null"
 
 
 @pytest.mark.parametrize("lang", ["vi", "en"])
 def test_a_long_run_sends_titles_and_words_each_step_on_request(long_runs, lang):
-    full = run_lab(lang=lang).steps
+    full_run = run_lab(lang=lang)
     out = json.loads(web.run('{"SLOTS": 2}' if lang == "vi" else "{}", lang=lang))
     if lang == "vi":                                       # another run: the kept log follows the last one
-        full = run_lab({"SLOTS": 2}, lang=lang).steps
+        full_run = run_lab({"SLOTS": 2}, lang=lang)
+    full = full_run.steps
     steps = out["report"]["steps"]
     assert steps["narration"] == "on_request"
     assert all("text" not in it and "running" not in it and "waiting" not in it for it in steps["items"])
@@ -43,6 +46,7 @@ def test_a_long_run_sends_titles_and_words_each_step_on_request(long_runs, lang)
     assert steps["after_text"] == full["after_text"] and steps["wait_labels"] == full["wait_labels"]
     for n, it in enumerate(full["items"], 1):
         assert json.loads(web.step_detail(n)) == {"ok": True, "n": n, "item": json.loads(json.dumps(it))}
+    assert out["trace"] is None and json.loads(web.trace_json()) == json.loads(json.dumps(trace_events(full_run)))
     assert json.loads(web.step_detail(len(full["items"]) + 1))["ok"] is False
     assert json.loads(web.step_detail("x"))["ok"] is False
 

@@ -28,7 +28,7 @@ export function createWorkerClient(handlers) {
   let nextId = 1;
   let sentEdits = false; // this worker was sent a run with edited code
   let stopView = null;   // Int32Array over the worker's interrupt buffer (see static/worker/worker.js), or null
-  const stepAsks = new Map(); // id of a 'step' sent -> the resolve of its promise
+  const stepAsks = new Map(); // id of a 'step' or 'trace' sent -> the resolve of its promise
 
   function onMessage(from, msg) {
     if (from !== worker) return; // a stopped worker's late message
@@ -63,6 +63,12 @@ export function createWorkerClient(handlers) {
         const resolve = stepAsks.get(msg.id);
         stepAsks.delete(msg.id);
         if (resolve) resolve(msg.ok ? { n: msg.n, item: msg.item } : null);
+        break;
+      }
+      case 'trace': {
+        const resolve = stepAsks.get(msg.id);
+        stepAsks.delete(msg.id);
+        if (resolve) resolve(msg.ok ? msg.trace : null);
         break;
       }
       case 'refused': if (handlers.refused) handlers.refused(msg.blocked); break;
@@ -126,7 +132,17 @@ export function createWorkerClient(handlers) {
     });
   }
 
-  // The step narrations asked and not yet answered are answered null (another run comes, or the worker ends).
+  // The Chrome trace of the shown long run (web.trace_json) as JSON text: a promise of it, or null.
+  function traceText() {
+    if (!worker || waiting !== null) return Promise.resolve(null);
+    const id = nextId++;
+    return new Promise((resolve) => {
+      stepAsks.set(id, resolve);
+      worker.postMessage({ id, type: 'trace' });
+    });
+  }
+
+  // The steps and traces asked and not yet answered are answered null (another run comes, or the worker ends).
   function dropStepAsks() {
     for (const resolve of stepAsks.values()) resolve(null);
     stepAsks.clear();
@@ -189,6 +205,7 @@ export function createWorkerClient(handlers) {
   }
 
   return {
-    start, run, render, stepDetail, stop, interrupt, stopSeen, stopPending, canInterrupt: () => stopView !== null,
+    start, run, render, stepDetail, traceText, stop, interrupt, stopSeen, stopPending,
+    canInterrupt: () => stopView !== null,
   };
 }

@@ -11,6 +11,8 @@
 //                                             language switch); answered like a run
 //   {id, type: 'step', n}                      step n of the last long run, whole (web.step_detail: a long run's
 //                                             steps come titled and cut, without narration; the step view asks)
+//   {id, type: 'trace'}                        the Chrome trace of the last long run (web.trace_json: a long run's
+//                                             result has trace null; the trace download asks)
 //   {id, type: 'stats'}                        bench/rerun_memory.py: answered on the MessagePort sent with it, if
 //                                             any, so the page's own handler never sees the answer
 // worker -> page (FROM_WORKER)
@@ -30,6 +32,7 @@
 //                                             the page remembers only if this worker never ran edited code
 //   {id, type: 'step', ok, n, item}          the answer to 'step': the run log's item with its title and narration
 //                                             (ok: false, item null when no long run is kept or n is not a step)
+//   {id, type: 'trace', ok, trace}            the answer to 'trace': its JSON text (ok: false, trace null: none kept)
 //   {id, type: 'stats', stats}                the answer to 'stats' (worker.js memoryStats()), on its port
 // The worker runs the student's code (and a shared link's, once the visitor pressed its button), so the page
 // trusts none of it: checkMessage(msg) says what is wrong with a message before any handler sees it.
@@ -53,6 +56,7 @@
     run: { id: isId, config: isObject, patches: maybe(Array.isArray), lang: maybe(isLang) },
     render: { id: isId, report: isObject, lang: maybe(isLang) },
     step: { id: isId, n: isCount },
+    trace: { id: isId },
     stats: { id: maybe(isId) },
   };
   const FROM_WORKER = {
@@ -67,6 +71,7 @@
     refused: { blocked: isTexts },
     pyc: { digest: (v) => isText(v) && /^[0-9a-f]{64}$/.test(v) },
     step: { id: isId, ok: (v) => typeof v === 'boolean', n: maybe(isCount), item: maybe(isStep) },
+    trace: { id: isId, ok: (v) => typeof v === 'boolean', trace: maybe(isText) },
     stats: { id: maybe(isId), stats: maybe(isObject) },
   };
 

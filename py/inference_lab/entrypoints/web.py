@@ -36,7 +36,8 @@ A long run (more than report.COMPACT_STEPS steps: a 1,000-request cluster run ha
 narration, and the page asks for the narration of the step it shows with `step_detail(n)`, worded from the run log
 kept here until the next run (or render) replaces it; a shorter run's steps carry their narration as before.
 The page's copy of a long run's steps also leaves out what only the step view reads (DETAIL_KEYS, the events that
-are no landmark): `step_detail(n)` gives the whole step with its narration.
+are no landmark): `step_detail(n)` gives the whole step with its narration; its answer's "trace" is null and
+`trace_json()` gives the trace when the student downloads it.
 
     >>> out = json.loads(run('{}'))
     >>> "text" in out["report"]["steps"]["items"][0], json.loads(step_detail(1))["ok"]   # short: narrated, none kept
@@ -54,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from dataclasses import replace
 import io
 import json
 import math
@@ -253,10 +255,11 @@ DETAIL_KEYS = ("running", "waiting", "alloc", "freed", "reused")   # a long run'
 class Kept:
     """The last long run's bare step record, its constants and language: what step_detail() words a step from."""
 
-    def __init__(self, record: dict, config: dict, lang: str):
+    def __init__(self, record: dict, config: dict, lang: str, report=None):
         from ..words.text_steps import ready_times
         self.record, self.config, self.lang = record, config, lang
         self.ready = ready_times(record)
+        self.report = report          # the run's Report (bare steps): its trace on request (trace_json)
 
 
 _kept: Kept | None = None   # released by the next run or render (a new run never holds two run logs)
@@ -285,16 +288,25 @@ def _answer(report) -> str:
     from .report import is_long
     from .trace import trace_events
     step_words = TEXTS[report.lang][1]
-    trace = trace_events(report)
-    if is_long(report.steps):
-        _kept = Kept(report.steps, report.config, report.lang)
+    if is_long(report.steps):                 # the trace too on request (trace_json): megabytes nobody may download
+        trace = None
+        _kept = Kept(report.steps, report.config, report.lang, replace(report))
         steps = titled(report.steps, step_words)
         landmarks = set(steps.get("landmarks") or ())
         report.steps = dict(steps, items=[page_item(it, landmarks) for it in steps["items"]], narration="on_request")
     else:
         _kept = None
+        trace = trace_events(report)
         report.steps = narrated(report.steps, step_words, report.config)
     return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace}, ensure_ascii=False)
+
+
+def trace_json() -> str:
+    """The Chrome trace of the last long run (trace.py; a short run's answer carries it as "trace"), as JSON text;
+    "null" when no long run is kept."""
+    from .trace import trace_events
+    kept = _kept
+    return json.dumps(trace_events(kept.report) if kept is not None else None, ensure_ascii=False)
 
 
 def step_detail(n) -> str:
