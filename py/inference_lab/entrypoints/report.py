@@ -81,7 +81,7 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      false_alarm, probe, chi2, df, critical, distribution_ok, worst, worst_p, worst_seen}
 Times are simulated µs (integers); a value that does not exist is null.
 
-A long run (its log has more than COMPACT_STEPS steps: a 1,000-request, 8-replica run has ~16,000) is written
+A long run (its log has more than COMPACT_STEPS steps: a 1,000-request, 8-replica run has ~15,000) is written
 compact (issue 39): `Report.to_compact_dict()` is what `--json` prints for it (one line, no indent) and the
 page's answer holds it in part (entrypoints/web.py). Everything above stays, except:
 
