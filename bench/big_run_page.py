@@ -16,8 +16,9 @@ reported as such). It prints:
 - the page's JS heap after a forced garbage collection and its DOM nodes (CDP Performance.getMetrics), the
   element count (document.querySelectorAll('*')), and the elements under each panel and chart, largest first;
 - the panels' printed text (each [data-block] <pre>), in bytes;
-- the step scrub: milliseconds per ArrowRight on the step slider ([data-step-slider]) until its aria-valuenow
-  moved, over 20 steps from the selected one.
+- the step scrub: milliseconds per ArrowRight keydown on the step slider ([data-step-slider]), measured in the
+  page over 20 steps: the event's handlers (the step view and the charts' marks update synchronously) and the time
+  to the next painted frame.
 
 Goals (issue 39): heap ≤ 300 MB, ≤ 30,000 elements, a scrub < 50 ms a step. Leaves out the worker's own heap
 (bench/rerun_memory.py reports the WebAssembly memory) and the first-visit figures (bench/first_visit.py).
@@ -46,11 +47,12 @@ RUN_MS = 1_800_000
 # Notes when the worker starts and answers a run, and the answer's size (JSON re-serialised in the page).
 PROBE = """
 (() => {
-  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0 };
+  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0, worker: null };
   const Native = window.Worker;
   window.Worker = class extends Native {
     constructor(...args) {
       super(...args);
+      probe.worker = this;
       this.addEventListener('message', (event) => {
         const m = event.data || {};
         if (m.type === 'started') probe.started = performance.now();
@@ -89,25 +91,89 @@ def cli_seconds(requests: int, replicas: int) -> float:
     return time.perf_counter() - start
 
 
-def scrub(page, steps: int = 20) -> float | None:
-    """Milliseconds per ArrowRight on the step slider, over `steps` steps from the selected one."""
+# The step scrub measured in the page: ArrowRight keydown events on the step slider, one at a time; per step the
+# time the event's handlers took (the step view and the charts' marks updated: they update synchronously), the
+# time until the next frame was painted after it (a requestAnimationFrame, then a message: after the paint) and, for
+# a long run, until the step view was drawn whole (its step's item came from the worker: no [aria-busy] part left).
+SCRUB = """async (steps) => {
+  const slider = document.querySelector('[data-step-slider]');
+  const frame = () => new Promise((done) => requestAnimationFrame(() => {
+    const ch = new MessageChannel(); ch.port1.onmessage = () => done(); ch.port2.postMessage(0);
+  }));
+  const busy = () => document.querySelector('[data-step-view] [aria-busy="true"]');
+  slider.focus();
+  await frame();
+  let script = 0, painted = 0, whole = 0, moved = 0;
+  for (let i = 0; i < steps; i++) {
+    while (busy()) await frame();                       // the step before drawn whole
+    const before = slider.getAttribute('aria-valuenow');
+    const t0 = performance.now();
+    slider.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+    const t1 = performance.now();
+    await frame();
+    const t2 = performance.now();
+    while (busy()) await frame();                       // a long run: the step's whole item came from the worker
+    script += t1 - t0;
+    painted += t2 - t0;
+    whole += performance.now() - t0;
+    moved += slider.getAttribute('aria-valuenow') !== before ? 1 : 0;
+  }
+  return { script: script / steps, painted: painted / steps, whole: whole / steps, moved };
+}"""
+
+
+def scrub(page, steps: int = 20) -> dict | None:
+    """Milliseconds per ArrowRight on the step slider over `steps` steps from the third event step: the handlers'
+    time and the time to the next painted frame (SCRUB)."""
     slider = page.locator("[data-step-slider]")
-    if not slider.count():
-        return None
-    count = int(slider.get_attribute("aria-valuemax") or 0)
-    if count < 2:
+    if not slider.count() or int(slider.get_attribute("aria-valuemax") or 0) < steps + 2:
         return None
     slider.focus()
-    start = time.perf_counter()
-    for _ in range(steps):
-        before = slider.get_attribute("aria-valuenow")
-        slider.press("ArrowRight")
-        page.wait_for_function("([el, v]) => el.getAttribute('aria-valuenow') !== v",
-                               arg=[slider.element_handle(), before], timeout=30_000)
-    return (time.perf_counter() - start) * 1000 / steps
+    slider.press("Home")
+    for _ in range(3):                                   # PageDown: the next step with an event, near the start
+        slider.press("PageDown")
+    return page.evaluate(SCRUB, steps)
 
 
-def measure(browser, url: str, shots: Path | None = None) -> dict:
+# The worker's memory (static/worker/worker.js answers {type: 'stats'} on a MessagePort): the WebAssembly memory that
+# holds Pyodide (it grows and never shrinks) and the objects Python's garbage collector tracks.
+WORKER_STATS = """
+() => new Promise((resolve, reject) => {
+  const channel = new MessageChannel();
+  const timer = setTimeout(() => reject(new Error('no stats from the worker')), 120000);
+  channel.port1.onmessage = (event) => { clearTimeout(timer); resolve(event.data.stats); };
+  window.__probe.worker.postMessage({ id: 'bench-stats', type: 'stats' }, [channel.port2]);
+})
+"""
+
+
+def memory(page, cdp) -> dict:
+    """The page's JS heap after a forced collection, its elements, and the worker's memory."""
+    cdp.send("HeapProfiler.collectGarbage")
+    heap = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    stats = page.evaluate(WORKER_STATS)
+    return dict(heap=heap, elements=page.evaluate("() => document.getElementsByTagName('*').length"),
+                wasm=stats.get("wasmBytes"), py_objects=stats.get("pyGcObjects"))
+
+
+def draw_every_chart(page) -> None:
+    """The charts draw when idle or when their panel comes into view (static/charts/index.js): each panel brought
+    into view, then wait until none is still to draw, so the figures count every chart."""
+    page.evaluate("() => { for (const el of document.querySelectorAll('[data-block]')) el.scrollIntoView(); }")
+    page.wait_for_function("() => !document.querySelector('.charts[aria-busy=\"true\"]')", timeout=RUN_MS)
+
+
+def run_again(page) -> float:
+    """Presses Run (the controls hold the address's constants) and waits for its result; its seconds."""
+    page.evaluate("() => { window.__probe.result = null; window.__probe.started = null; }")
+    page.locator('[data-action="run"]').click()
+    page.wait_for_function("() => window.__probe.result && ['done', 'error'].includes("
+                           "document.querySelector('[data-status]')?.dataset.status)", timeout=RUN_MS)
+    probe = page.evaluate("window.__probe")
+    return (probe["result"] - probe["started"]) / 1000
+
+
+def measure(browser, url: str, shots: Path | None = None, twice: bool = False) -> dict:
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.add_init_script(PROBE)
     page = context.new_page()
@@ -123,17 +189,18 @@ def measure(browser, url: str, shots: Path | None = None) -> dict:
         out.update(status=page.locator("[data-status]").get_attribute("data-status"),
                    seconds=(probe["result"] - probe["started"]) / 1000, bytes=probe["bytes"],
                    progress=probe["progress"])
-        # the charts draw when idle or when their panel comes into view (static/charts/index.js): bring each into
-        # view, so the figures below count every chart
-        for block in page.locator("[data-block]").all():
-            block.scroll_into_view_if_needed()
-        page.evaluate("() => new Promise((done) => requestIdleCallback(() => done(), { timeout: 10000 }))")
+        draw_every_chart(page)
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
         cdp.send("HeapProfiler.collectGarbage")
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         out.update(heap=metrics["JSHeapUsedSize"], nodes=int(metrics["Nodes"]), **page.evaluate(DOM))
-        out["scrub_ms"] = scrub(page)
+        out["scrub"] = scrub(page)
+        if twice:   # the same run again: does the tab (page heap, worker memory) grow? (issue 39: it must not)
+            out["first"] = memory(page, cdp)
+            out["again_seconds"] = run_again(page)
+            draw_every_chart(page)
+            out["second"] = memory(page, cdp)
         if shots:  # the charts that grow with the run, to look at
             shots.mkdir(parents=True, exist_ok=True)
             for name in ("kv-blocks", "timeline", "cluster-view", "roofline"):
@@ -155,9 +222,20 @@ def show(requests: int, replicas: int, cli: float, m: dict) -> None:
               f"result message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages")
     if "heap" in m:
         print(f"  JS heap {m['heap'] / 1e6:.1f} MB; DOM {m['elements']} elements ({m['nodes']} nodes); "
-              f"panel text {m['text'] / 1e3:.1f} kB; scrub {m['scrub_ms'] or 0:.1f} ms/step")
+              f"panel text {m['text'] / 1e3:.1f} kB")
+        if m.get("scrub"):
+            sc = m["scrub"]
+            print(f"  step scrub: {sc['script']:.1f} ms/step in the handlers, {sc['painted']:.1f} ms/step "
+                  f"to the next painted frame, {sc['whole']:.1f} ms/step until drawn whole (the step's detail from "
+                  f"the worker; {sc['moved']} steps moved)")
         for name, n in sorted(m["parts"], key=lambda p: -p[1])[:8]:
             print(f"    {n:>8}  {name}")
+    if "second" in m:
+        for name in ("first", "second"):
+            x = m[name]
+            print(f"  after the {name} run: JS heap {x['heap'] / 1e6:.1f} MB, {x['elements']} elements, worker "
+                  f"WebAssembly memory {(x['wasm'] or 0) / 1e6:.0f} MB, {x['py_objects']} Python objects")
+        print(f"  the second run took {m['again_seconds']:.1f} s")
     print(f"  page errors: {len(m['errors'])}" + (f" (first: {m['errors'][0][:200]})" if m["errors"] else ""))
 
 
@@ -167,6 +245,7 @@ def main(argv=None) -> int:
     parser.add_argument("--requests", type=int, action="append", help="WORKLOAD_REQUESTS (repeatable; 1000)")
     parser.add_argument("--replicas", type=int, default=8)
     parser.add_argument("--shots", type=Path, help="a folder for screenshots of the long charts (per size)")
+    parser.add_argument("--twice", action="store_true", help="run it a second time: the memory after each run")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
     server, url = serve(args.dist.resolve())
@@ -176,7 +255,8 @@ def main(argv=None) -> int:
             for requests in args.requests or [1000]:
                 cli = cli_seconds(requests, args.replicas)
                 show(requests, args.replicas, cli, measure(browser, url + address(requests, args.replicas),
-                                                          args.shots / str(requests) if args.shots else None))
+                                                          args.shots / str(requests) if args.shots else None,
+                                                          args.twice))
             browser.close()
     finally:
         server.shutdown()

@@ -396,7 +396,8 @@ function mount() {
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
   labApi = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts,
-    watchdogMs: WATCHDOG_MS, toolbar, form: el.form, actions: el.run.parentElement, address });
+    stepDetail: worker.stepDetail, traceText: worker.traceText, watchdogMs: WATCHDOG_MS, toolbar, form: el.form,
+    actions: el.run.parentElement, address });
   if (typeof Worker === 'undefined') return;
   for (const [name, initTool] of TOOLS) labApi.register(name, initTool);
   address.register('lang', { view: true, runs: false }); // read by static/worker/boot.js before the page is drawn

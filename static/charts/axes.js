@@ -5,6 +5,7 @@
 
 import { round, s, text } from './svg.js';
 import { textWidth } from './text-fit.js';
+import { stepColumnGroup } from './step-link.js';
 
 // ── numbers ───────────────────────────────────────────────────────────────
 /** Simulated µs -> "22.00" (ms, two decimals, like the printed lines). */
@@ -36,14 +37,12 @@ export function linear(d0, d1, r0, r1) {
 }
 
 // ── the selected step (static/tools/steps.js) ───────────────────────────────────
-/** Step columns for the step navigator: one unpainted .step-col rect per step (data-step = the 1-based
- *  step; x, width = its column; it catches no pointer). The navigator reads them to mark the selected
- *  step and to find the step under a click. spans: [[x, width], ...] in step order; append it under
- *  the drawing. */
+/** Step columns for the step navigator (charts/step-link.js stepColumnGroup: a .step-col rect per step up to
+ *  STEP_RECTS steps, boxes kept in JS beyond): step = the 1-based step; x, width = its column; it catches no
+ *  pointer. The navigator reads them to mark the selected step and to find the step under a click.
+ *  spans: [[x, width], ...] in step order; append it under the drawing. */
 export function stepColumns(spans, y, height) {
-  const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
-  spans.forEach(([x, w], i) => cols.append(s('rect', { class: 'step-col', 'data-step': i + 1, x: round(x), y: round(y), width: round(Math.max(1, w)), height: round(height), fill: 'none' })));
-  return cols;
+  return stepColumnGroup(spans.map(([x, w], i) => ({ step: i + 1, x, y, width: Math.max(1, w), height })));
 }
 
 // ── axes ──────────────────────────────────────────────────────────────────

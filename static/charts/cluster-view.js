@@ -11,7 +11,7 @@ import { round, s, swatches, text } from './svg.js';
 import { textWidth } from './text-fit.js';
 import { linear, ms, ticks, xAxis, xGrid } from './axes.js';
 import { OKABE_ITO } from './colours.js';
-import { linkSteps } from './step-link.js';
+import { linkSteps, stepColumnGroup } from './step-link.js';
 import { isCluster, off, roleName } from './cluster.js';
 import { t } from '../words/i18n.js';
 
@@ -94,7 +94,7 @@ function drawSteps(chart, svg, items, x, laneY, pool) {
   if (items.length > DENSE_STEPS) { drawDenseSteps(chart, svg, items, x, laneY, pool); return; }
   const bars = s('g', { class: 'cluster-steps' });
   const strip = s('g', { class: 'cluster-kv', 'aria-hidden': 'true' });
-  const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
+  const cols = [];
   items.forEach((it, k) => {
     const y = laneY(it.replica || 0);
     const x0 = x(it.start / 1000);
@@ -105,17 +105,17 @@ function drawSteps(chart, svg, items, x, laneY, pool) {
     if (kind.hatch) g.append(s('rect', { x: round(x0), y: y + 10, width: round(w), height: 16, fill: chart.hatchFor(kind.colour, kind.hatch) }));
     const used = pool - freeCount(it);
     strip.append(s('rect', { x: round(x0), y: y + 34, width: round(w), height: 7, fill: KV_INK, 'fill-opacity': round(0.08 + 0.92 * used / pool) }));
-    cols.append(s('rect', { class: 'step-col', 'data-step': String(k + 1), x: round(x0), y: y + 8, width: round(w), height: 34, fill: 'none' }));
+    cols.push({ step: k + 1, x: x0, y: y + 8, width: w, height: 34 });
     const tasks = it.tasks.map(([id, phase, n]) => (phase === 'decode' ? `${id} decode` : `${id} prefill ${n}`)).join(', ');
     bars.append(chart.mark(g, t('cluster.view.step', { n: k + 1, r: it.replica || 0, start: ms(it.start), end: ms(it.end), tasks, used, pool })));
   });
-  svg.append(bars, strip, cols);
+  svg.append(bars, strip, stepColumnGroup(cols));
 }
 
 function drawDenseSteps(chart, svg, items, x, laneY, pool) {
   const bars = new Map(); // kind -> path data over every lane
   const shades = new Map(); // shade (0..KV_SHADES-1) -> path data of the KV strip
-  const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
+  const cols = [];
   const add = (map, key, d) => { map.set(key, (map.get(key) || '') + d); };
   items.forEach((it, k) => {
     const y = laneY(it.replica || 0);
@@ -124,7 +124,7 @@ function drawDenseSteps(chart, svg, items, x, laneY, pool) {
     add(bars, kindOf(it), `M${x0} ${y + 10}h${w}v16h${-w}z`);
     const shade = Math.min(KV_SHADES - 1, Math.floor((KV_SHADES * (pool - freeCount(it))) / pool));
     add(shades, shade, `M${x0} ${y + 34}h${w}v7h${-w}z`);
-    cols.append(s('rect', { class: 'step-col', 'data-step': String(k + 1), x: x0, y: y + 8, width: w, height: 34, fill: 'none' }));
+    cols.push({ step: k + 1, x: x0, y: y + 8, width: w, height: 34 });
   });
   const barLayer = s('g', { class: 'cluster-steps is-dense', 'aria-hidden': 'true' });
   for (const [kind, d] of bars) {
@@ -136,7 +136,7 @@ function drawDenseSteps(chart, svg, items, x, laneY, pool) {
   for (const [shade, d] of shades) {
     strip.append(s('path', { d, fill: KV_INK, 'fill-opacity': round(0.08 + (0.92 * (shade + 0.5)) / KV_SHADES) }));
   }
-  svg.append(barLayer, strip, cols);
+  svg.append(barLayer, strip, stepColumnGroup(cols));
 }
 
 function why(d) {

@@ -19,6 +19,7 @@ const HEAD = 22;
 const AXIS = 40;
 const GAP = 20;
 const SIDE_BY_SIDE_MIN = 700;
+const TICK_MARKS = 200;   // requests up to which each latency tick is a shape of its own
 
 /** True when the run has a cluster to show (REPLICAS > 1 or DISAGG = on). */
 export function isCluster(report) {
@@ -145,13 +146,19 @@ function drawLatency(chart, svg, p) {
     const y = y0 + HEAD + i * ROW;
     const mid = y + ROW / 2;
     if (labelW) svg.append(text(x0 + labelW - 8, mid + 4, row.who, { 'text-anchor': 'end', class: i === rows.length - 1 ? 'strong' : '' }));
+    // a tick per request; past TICK_MARKS requests the row's ticks are one path (a 1,000-request run has thousands:
+    // the document grows with the screen, issue 39; overlapping ticks then no longer darken)
     const ticksG = s('g', { class: 'ticks', 'aria-hidden': 'true' });
     let over = 0;
+    let d = '';
     for (const { r, v } of values) {
       if (!row.mine(r)) continue;
       if (p.slo && v > p.slo) over++;
-      ticksG.append(s('rect', { x: round(x(v / 1000) - 0.6), y: round(mid - 6), width: 1.2, height: 12, fill: '#5a6470', 'fill-opacity': 0.6 }));
+      const tx = round(x(v / 1000) - 0.6);
+      if (values.length > TICK_MARKS) d += `M${tx} ${round(mid - 6)}h1.2v12h-1.2z`;
+      else ticksG.append(s('rect', { x: tx, y: round(mid - 6), width: 1.2, height: 12, fill: '#5a6470', 'fill-opacity': 0.6 }));
     }
+    if (d) ticksG.append(s('path', { d, fill: '#5a6470', 'fill-opacity': 0.6 }));
     svg.append(ticksG);
     const sp = row.spread || {};
     const g = s('g', { class: 'spread', 'data-metric': p.key, 'data-row': String(i) });

@@ -9,6 +9,23 @@ import { wireMarks } from './marks.js';
 import { t } from '../words/i18n.js';
 
 export const ALT_ROWS = 200; // rows of a chart's text-alternative table at most (the rest counted in one row)
+export const MAX_ROWS = 48;  // request rows (lanes, bars) a chart draws at most
+
+/** The requests a chart gives a row of its own (issue 39: the document grows with the screen, not with the run):
+ *  all of `list` up to `max`; beyond, the first `max` in order with the followed request (idOf(item) === follow)
+ *  in the last row if it is not among them. The chart says in a note how many it leaves out; its text
+ *  alternative still lists them (up to ALT_ROWS).
+ *
+ *      rowsShown(['A', 'B', 'C'], (id) => id, 'C', 2)  // ['A', 'C']
+ */
+export function rowsShown(list, idOf, follow, max = MAX_ROWS) {
+  if (list.length <= max) return list;
+  const shown = list.slice(0, max);
+  const followed = follow === undefined || follow === null ? null : String(follow);
+  const item = followed === null ? undefined : list.find((x) => String(idOf(x)) === followed);
+  if (item !== undefined && !shown.includes(item)) shown[max - 1] = item;
+  return shown;
+}
 
 // ── the figure ────────────────────────────────────────────────────────────
 let uid = 0;

@@ -8,7 +8,7 @@
 // One draw helper per layer (grid, axes, runs, prefix cache, peak, preemptions, text alternative), in drawing order.
 // Leaves out: the figure, legend and marks' hover (figure.js, marks.js) and the selected step (step-link.js).
 import { ChartBuilder } from './figure.js';
-import { glyphs, round, s, swatches, text } from './svg.js';
+import { glyphs, h, round, s, swatches, text } from './svg.js';
 import { textWidth } from './text-fit.js';
 import { stepColumns } from './axes.js';
 import { inkClass, inkOn, requestColours } from './colours.js';
@@ -31,6 +31,7 @@ const FREE = '#eef0f3';
 // with the screen, not with the run (issue 39); the step columns still select a step on click.
 const DENSE_STEPS = 400;
 const CACHED = '#b8c0cc'; // a free block still holding its prefix-cache hash, on the raster
+const LEGEND_IDS = 12;    // requests with a swatch of their own in the legend at most
 
 function sameTables(owners, tables) {
   const want = new Map();
@@ -78,11 +79,14 @@ function layout(data, report, chart) {
 // ── legend ───────────────────────────────────────────────────────────────────
 function legendItems(k) {
   const { steps, report, colourOf } = k;
-  const ids = [...new Set(steps.flatMap((st) => Object.values(st.owners).map(String)))];
-  const order = ((report.config && report.config.REQUESTS) || []).map((r) => String(r.id));
-  ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const owners = new Set();
+  for (const st of steps) for (const id of Object.values(st.owners)) owners.add(String(id));
+  const order = new Map(((report.config && report.config.REQUESTS) || []).map((r, i) => [String(r.id), i]));
+  const ids = [...owners].sort((a, b) => (order.get(a) ?? -1) - (order.get(b) ?? -1));
+  // a swatch per request up to LEGEND_IDS (a 1,000-request run colours hundreds): the rest counted (legendMore)
+  k.legendMore = Math.max(0, ids.length - LEGEND_IDS);
   return [
-    ...ids.map((id) => ({ label: t('chart.kvBlocks.block', { id }), draw: swatches.box(colourOf(id).colour) })),
+    ...ids.slice(0, LEGEND_IDS).map((id) => ({ label: t('chart.kvBlocks.block', { id }), draw: swatches.box(colourOf(id).colour) })),
     { label: t('chart.kvBlocks.free'), draw: swatches.box(FREE) },
     ...(k.dense ? [] : [{ label: t('chart.kvBlocks.reusedEarlierHeld'), draw: swatches.shape(reusedSwatch) }]),
     { label: t('chart.kvBlocks.peakStep'), draw: swatches.shape(peakSwatch) },
@@ -435,7 +439,8 @@ function stepTables(st) {
 export function render(data, report, opts = {}) {
   const chart = new ChartBuilder(NAME, t('chart.kvBlocks.physicalKvBlocksStep'), opts.width);
   const k = layout(data, report, chart);
-  chart.legend(legendItems(k));
+  const legend = chart.legend(legendItems(k));
+  if (k.legendMore) legend.append(h('li', { class: 'legend-more' }, t('chart.kvBlocks.legendMore', { more: k.legendMore })));
   const svg = chart.svg(k.width, k.height, summary(k));
   drawGrid(svg, k);
   drawAxes(svg, k);

@@ -13,7 +13,7 @@ import { fitText, fittedText, textWidth } from './text-fit.js';
 import { xAxis } from './axes.js';
 import { OKABE_ITO } from './colours.js';
 import { blockData } from './report-data.js';
-import { linkSteps } from './step-link.js';
+import { linkSteps, stepColumnGroup } from './step-link.js';
 import { logItems } from '../core/run-log.js';
 import { t } from '../words/i18n.js';
 
@@ -160,14 +160,14 @@ export function render(data, report, opts = {}) {
   ], LEFT + 4, right, 'peak-label', 'end'));
 
   // the steps, in step order (keyboard order); each with an unpainted .step-col box for the selected step's mark
-  const cols = s('g', { class: 'step-cols', 'aria-hidden': 'true' });
+  const cols = [];
   const dots = s('g', { class: 'points' });
   // over DENSE_STEPS steps, one point per spot on the screen (the first step there; its tooltip counts the others)
   const spots = new Map();
   for (const p of points) {
     const px = x(p.intensity);
     const py = y(p.perf);
-    cols.append(s('rect', { class: 'step-col', 'data-step': p.n, x: round(px - HIT / 2), y: round(py - HIT / 2), width: HIT, height: HIT, fill: 'none' }));
+    cols.push({ step: p.n, x: px - HIT / 2, y: py - HIT / 2, width: HIT, height: HIT });
     const spot = points.length > DENSE_STEPS ? `${p.mix}:${Math.round(px / SPOT_PX)}:${Math.round(py / SPOT_PX)}` : p.n;
     if (spots.has(spot)) { spots.get(spot).others += 1; continue; }
     spots.set(spot, { p, px, py, others: 0 });
@@ -182,7 +182,7 @@ export function render(data, report, opts = {}) {
     }) + (p.comm > 0 ? t('chart.roofline.commDetail', { comm: (p.comm * 1e3).toFixed(2) }) : '')
       + (others ? t('chart.roofline.sameSpot', { others }) : '')));
   }
-  svg.append(cols, dots);
+  svg.append(stepColumnGroup(cols), dots);
 
   // compute / memory / communication: the all-reduce column only when the run is tensor-parallel
   const comm = points.some((p) => p.comm > 0);

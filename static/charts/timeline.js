@@ -4,7 +4,7 @@
 // aborted by its client (cancel_at, status "aborted") ends with ✕ at the abort and has no ◆ without a token.
 // One draw helper per layer (time axis, lanes: waits, step boxes, markers, preemptions; text alternative).
 // Leaves out: the figure, legend and marks' hover (figure.js, marks.js) and the selected step (step-link.js).
-import { ChartBuilder } from './figure.js';
+import { ChartBuilder, rowsShown } from './figure.js';
 import { glyphs, round, s, swatches, text } from './svg.js';
 import { textWidth } from './text-fit.js';
 import { linear, ms, stepColumns, ticks, xAxis, xGrid } from './axes.js';
@@ -47,7 +47,7 @@ function layout(data, report, chart) {
   const minPlot = steps.length ? (end / shortest) * MIN_STEP_PX : 0;
   const width = Math.max(chart.width, Math.min(LEFT + RIGHT + minPlot, 6000));
   const allIds = trace.length ? trace.map((r) => String(r.id)) : [...served.keys(), ...rejected.keys()];
-  const ids = lanesShown(allIds, report.follow && String(report.follow.id));
+  const ids = rowsShown(allIds, (id) => id, report.follow && report.follow.id);
   return {
     chart, steps, served, rejected, trace, ids, allIds, end, width,
     preemptions: Array.isArray(data.preemptions) ? data.preemptions : [],
@@ -61,18 +61,9 @@ function layout(data, report, chart) {
   };
 }
 
-const STEP_LINES = 400; // steps up to which each step's start is a faint dashed line
-const MAX_LANES = 48;   // request lanes drawn at most
-
-// The requests given a lane: all of them up to MAX_LANES; beyond (a 1,000-request run), the first MAX_LANES in
-// REQUESTS order with the followed request in the last lane if it is not among them (issue 39: the document grows
-// with the screen, not with the run; the note under the caption says so).
-function lanesShown(ids, follow) {
-  if (ids.length <= MAX_LANES) return ids;
-  const shown = ids.slice(0, MAX_LANES);
-  if (follow && !shown.includes(follow) && ids.includes(follow)) shown[MAX_LANES - 1] = follow;
-  return shown;
-}
+const STEP_LINES = 400; // steps up to which each step's start is a faint dashed line, and each task a mark
+// The requests given a lane: figure.js rowsShown (all of them up to MAX_ROWS; beyond, the first MAX_ROWS in REQUESTS
+// order with the followed request kept; the note under the caption says so).
 
 // ── legend ───────────────────────────────────────────────────────────────────
 function legendItems(k) {
@@ -164,8 +155,10 @@ function drawRefused(g, k, id, rej, mid) {
 function drawServed(g, k, id, req, y0, myPreempts) {
   const mid = y0 + LANE / 2;
   drawWaits(g, k, req, mid);
+  const dense = k.steps.length > STEP_LINES;
+  if (dense) g.append(taskPaths(k, id, mid, myPreempts));
   const marks = [ // [x, element, detail] sorted by x for keyboard order
-    ...taskMarks(k, id, mid, myPreempts),
+    ...(dense ? [] : taskMarks(k, id, mid, myPreempts)),
     ...pointMarks(k, id, req, mid),
     ...myPreempts.map((p) => preemptMark(k, p, y0)),
   ];
@@ -216,6 +209,30 @@ function taskMarks(k, id, mid, myPreempts) {
     }
   }
   return marks;
+}
+
+// Over STEP_LINES steps: the request's step boxes as one path per look (prefill hatched, decode solid, faint where a
+// later preemption dropped their KV), no mark per task (issue 39: a lane of a 16,000-step run would hold thousands);
+// the lane head's story, the markers and the step columns (a click selects the step under it) stay.
+function taskPaths(k, id, mid, myPreempts) {
+  const { colour } = k.colourOf(id);
+  const paths = new Map(); // `${phase}:${lost}` -> path data
+  for (const st of k.steps) {
+    for (const task of st.tasks || []) {
+      if (String(task[0]) !== id) continue;
+      const bx = round(k.x(st.start) + 0.5);
+      const bw = round(Math.max(1, k.x(st.end) - k.x(st.start) - 1));
+      const key = `${task[1]}:${myPreempts.some((p) => p.time > st.start) ? 1 : 0}`;
+      paths.set(key, (paths.get(key) || '') + `M${bx} ${round(mid - BOX / 2)}h${bw}v${BOX}h${-bw}z`);
+    }
+  }
+  const g = s('g', { class: 'tasks is-dense', 'aria-hidden': 'true' });
+  for (const [key, d] of paths) {
+    const [phase, lost] = key.split(':');
+    g.append(s('path', { d, fill: colour, 'fill-opacity': lost === '1' ? 0.45 : 1, 'data-phase': phase }));
+    if (phase === 'prefill') g.append(s('path', { d, fill: k.chart.hatchFor(colour) }));
+  }
+  return g;
 }
 
 function taskBox(k, id, [, phase, n], bx, bw, mid, lost, stepNo) {

@@ -5,7 +5,7 @@
 // faint, from what the tokenizer would give. Pieces wrap onto more lines on a narrow screen.
 // One draw helper per layer (title, merge rows, token IDs, budget: axis, bars, limit; text alternative).
 // Leaves out: the figure, legend and marks' hover (figure.js, marks.js); the tokenizer itself (py/, block 2's data).
-import { ChartBuilder } from './figure.js';
+import { ChartBuilder, rowsShown } from './figure.js';
 import { round, s, swatches, text } from './svg.js';
 import { fittedText, textWidth } from './text-fit.js';
 import { linear } from './axes.js';
@@ -42,6 +42,21 @@ const SHORT_FATE = byLang(() => ({
 }));
 
 function pieceWidth(p) { return Math.max(14, textWidth(p, 12, true) + 8); }
+
+const UNITS_SHOWN = 48; // characters (an end-of-word mark counts one) whose pieces a row draws at most
+
+/** The first pieces of a row that cover its first UNITS_SHOWN characters (the piece across the edge included):
+ *  each piece covers as many characters as it joined (an end-of-word mark counts one). */
+function firstUnits(pieces, start, pieceOf = (p) => p) {
+  const out = [];
+  let covered = start;
+  for (const p of pieces) {
+    if (covered >= UNITS_SHOWN) break;
+    out.push(p);
+    covered += String(pieceOf(p)).replace(/<\/w>/g, '#').length;
+  }
+  return out;
+}
 
 /** Lay the pieces out left to right from x0, wrapping at `right`: [{x, line}] per piece and the line count. */
 function flow(pieces, x0, right) {
@@ -133,7 +148,7 @@ function layout(k) {
 
 // The drawing's accessible label: the characters, the merges that apply, the IDs, every request's budget.
 function summary(k) {
-  const { steps, ids, follow, f, maxContext } = k;
+  const { allSteps: steps, allIds: ids, follow, f, maxContext } = k;
   const merges = steps.slice(1).map((st) => `“${st.merge}”`).join(', ');
   const nChars = steps.length ? steps[0].pieces.length : 0;
   return t('chart.tokens.charactersEndWordMarks', { id: follow.id || f.id, text: follow.text ?? '', nChars }) +
@@ -196,12 +211,12 @@ function drawMergeRows(svg, k) {
 
 function mergeDetail(k, st, i) {
   const { data, steps } = k;
-  if (i === 0) return t('chart.tokens.startSplitInto', { text: k.follow.text ?? '', nPieces: st.pieces.length });
+  if (i === 0) return t('chart.tokens.startSplitInto', { text: k.follow.text ?? '', nPieces: st.total });
   const skipped = st.rank > 0 && steps[i - 1].rank !== st.rank - 1
     ? t('chart.tokens.mergesFindNoPairText', { first: (steps[i - 1].rank ?? -1) + 2, last: st.rank })
     : '';
   return t('chart.tokens.mergeJoinsIntoPlaces', {
-    rank: st.rank + 1, n_merges: data.n_merges ?? '?', merge: st.merge, count: st.count, nPieces: st.pieces.length,
+    rank: st.rank + 1, n_merges: data.n_merges ?? '?', merge: st.merge, count: st.count, nPieces: st.total,
   }) + skipped;
 }
 
@@ -249,7 +264,7 @@ function drawBudget(svg, k) {
   const limit = maxContextLine(k, x(maxContext));
   svg.append(limit);
   svg.append(captions);
-  const over = budget.filter((r) => r.code === '400').map((r) => r.id);
+  const over = k.allBudget.filter((r) => r.code === '400').map((r) => r.id);
   const blocked = over.length
     ? t('chart.tokens.exceedTheyGet400', { over: over.join(', ') })
     : t('chart.tokens.noRequestBlockedBudget');
@@ -321,7 +336,7 @@ function maxContextLine(k, mx) {
 
 // ── text alternative: the merges, the IDs, the budget ──
 function textAlternative(k) {
-  const { chart, steps, ids, follow, f, maxContext } = k;
+  const { chart, allSteps: steps, allIds: ids, follow, f, maxContext } = k;
   chart.table(t('chart.tokens.bpe', { text: follow.text ?? '', id: follow.id || f.id }),
     [t('chart.tokens.step'), t('chart.tokens.merge2'), t('chart.tokens.pieces')],
     steps.map((st, i) => [
@@ -335,7 +350,7 @@ function textAlternative(k) {
   }
   chart.table(t('chart.tokens.tokenBudgetMaxContext', { maxContext }),
     [t('chart.tokens.request'), 'Prompt', 'max_new', t('chart.tokens.total'), t('chart.tokens.outcome')],
-    k.budget.map((r) => [
+    k.allBudget.map((r) => [
       r.id, r.prompt ?? '—', String(r.max_new), r.total ?? '—', LONG_FATE()[r.code] || r.code,
     ].map(String)));
 }
@@ -356,8 +371,20 @@ export function render(data, report, opts = {}) {
     return chart.finish();
   }
   followNote(chart, f);
-  const ids = Array.isArray(data.follow_ids) ? data.follow_ids : [];
-  const k = layout({ data, chart, f, follow, steps, ids, budget, maxContext });
+  const allIds = Array.isArray(data.follow_ids) ? data.follow_ids : [];
+  // a long prompt: every row draws the pieces of its first UNITS_SHOWN characters only (the note and the table say
+  // the rest); a generated 128-token prompt would draw thousands of pieces over its merge rows
+  const units = steps.length ? steps[0].pieces.length : 0;
+  const shownSteps = steps.map((st) => ({ ...st, pieces: firstUnits(st.pieces, 0), total: st.pieces.length }));
+  const ids = allIds.length ? [allIds[0], ...firstUnits(allIds.slice(1), 0, ([piece]) => piece)] : allIds;
+  if (units > UNITS_SHOWN) chart.note(t('chart.tokens.piecesShown', { shown: UNITS_SHOWN, total: units }));
+  // a budget bar per request up to MAX_ROWS (figure.js rowsShown: the followed one kept); the table lists the rest
+  const shown = rowsShown(budget, (r) => r.id, follow.id || f.id);
+  if (shown.length < budget.length) chart.note(t('chart.tokens.rowsShown', { shown: shown.length, total: budget.length }));
+  const k = layout({
+    data, chart, f, follow, maxContext, steps: shownSteps, allSteps: steps, ids, allIds, budget: shown,
+    allBudget: budget,
+  });
   const svg = chart.svg(k.width, k.height, summary(k));
   drawTitle(svg, k);
   drawMergeRows(svg, k);

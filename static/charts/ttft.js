@@ -1,6 +1,6 @@
 // ttft (block 11): one stacked bar per served request — input preparation, waiting for a slot, prefill
 // (up to the first token) — on a simulated-ms axis, with the assumed TTFT_SLO as a dashed line.
-import { ChartBuilder } from './figure.js';
+import { ChartBuilder, rowsShown } from './figure.js';
 import { round, s, swatches, text } from './svg.js';
 import { fitText, textWidth } from './text-fit.js';
 import { linear, ms, ticks, xAxis, xGrid } from './axes.js';
@@ -36,6 +36,9 @@ export function render(data, report, opts = {}) {
     return chart.finish();
   }
 
+  // a bar per request up to MAX_ROWS (figure.js rowsShown: the followed one kept); the note and the table say the rest
+  const shown = rowsShown(requests, (r) => r.id, follow);
+  if (shown.length < requests.length) chart.note(t('chart.ttft.rowsShown', { shown: shown.length, total: requests.length }));
   const right = 16;
   const width = chart.width;
   const maxV = Math.max(slo || 0, ...requests.map((r) => r.ttft)) / 1000;
@@ -43,8 +46,8 @@ export function render(data, report, opts = {}) {
   const tk = ticks(0, maxV, Math.max(2, Math.floor((plotRight - LEFT) / 60)), true);
   const top = tk.values[tk.values.length - 1];
   const x = linear(0, top, LEFT + 2, plotRight);
-  const height = TOP + requests.length * ROW + AXIS;
-  const axisY = TOP + requests.length * ROW + 2;
+  const height = TOP + shown.length * ROW + AXIS;
+  const axisY = TOP + shown.length * ROW + 2;
   const over = requests.filter((r) => slo && r.ttft > slo).map((r) => r.id);
 
   const summary = t('chart.ttft.ttftSimulatedMs') + requests.map((r) => `${r.id} ${ms(r.ttft)} = ${ms(r.prep)} + ${ms(r.queue)} + ${ms(r.prefill)}`).join('; ') +
@@ -54,7 +57,7 @@ export function render(data, report, opts = {}) {
   svg.append(xAxis(x, axisY, tk.values, (v) => String(v), t('chart.ttft.ttftSimulatedMs2'), (LEFT + plotRight) / 2));
 
   const labels = s('g', { class: 'labels', 'aria-hidden': 'true' }); // drawn last, above the SLO line
-  requests.forEach((r, i) => {
+  shown.forEach((r, i) => {
     const y = TOP + i * ROW + 4;
     const g = s('g', { class: 'request', 'data-request': r.id });
     svg.append(g);

@@ -35,8 +35,8 @@
 
 import { clampStep, logItems } from './run-log.js';
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts, watchdogMs,
-//        toolbar, form, actions, address}
+// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts, stepDetail, traceText,
+//        watchdogMs, toolbar, form, actions, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
   const tools = new Map(); // name -> what its init returned
@@ -65,6 +65,11 @@ export function createLabApi(page) {
       const count = logItems(last && last.result && last.result.report).length;
       if (count) store.selectStep(clampStep(n, count), how);
     },
+    // (n): a promise of {n, item} — step n of the shown run whole, with its narration, when its steps came cut
+    // (a long run: py/inference_lab/entrypoints/web.py step_detail) — or null
+    stepDetail: page.stepDetail,
+    // (): a promise of the shown long run's Chrome trace as JSON text (its result's trace is null), or null
+    traceText: page.traceText,
     // ── the controls ──
     controlFor: controls.controlFor,            // the control of a constant, or null
     setFieldError: controls.setFieldError,      // (name, message|null) beside its control or cell

@@ -28,6 +28,7 @@ export function createWorkerClient(handlers) {
   let nextId = 1;
   let sentEdits = false; // this worker was sent a run with edited code
   let stopView = null;   // Int32Array over the worker's interrupt buffer (see static/worker/worker.js), or null
+  const stepAsks = new Map(); // id of a 'step' or 'trace' sent -> the resolve of its promise
 
   function onMessage(from, msg) {
     if (from !== worker) return; // a stopped worker's late message
@@ -58,6 +59,18 @@ export function createWorkerClient(handlers) {
         }
         break;
       case 'fatal': handlers.fatal(msg.title || t('client.couldNotLoadPython'), msg.message, msg.details); break;
+      case 'step': {
+        const resolve = stepAsks.get(msg.id);
+        stepAsks.delete(msg.id);
+        if (resolve) resolve(msg.ok ? { n: msg.n, item: msg.item } : null);
+        break;
+      }
+      case 'trace': {
+        const resolve = stepAsks.get(msg.id);
+        stepAsks.delete(msg.id);
+        if (resolve) resolve(msg.ok ? msg.trace : null);
+        break;
+      }
       case 'refused': if (handlers.refused) handlers.refused(msg.blocked); break;
       case 'pyc': if (!sentEdits) rememberPyc(msg.digest); break; // else the worker's code may have made it
       case 'log': console.log('[engine ' + (msg.stream || 'log') + ']', msg.text); break;
@@ -108,8 +121,36 @@ export function createWorkerClient(handlers) {
     return true;
   }
 
+  // Step n of the shown long run, whole (web.step_detail): a promise of {n, item} or null (no such step, or a run
+  // or render was sent since: its answer would be of another run).
+  function stepDetail(n) {
+    if (!worker || waiting !== null) return Promise.resolve(null);
+    const id = nextId++;
+    return new Promise((resolve) => {
+      stepAsks.set(id, resolve);
+      worker.postMessage({ id, type: 'step', n });
+    });
+  }
+
+  // The Chrome trace of the shown long run (web.trace_json) as JSON text: a promise of it, or null.
+  function traceText() {
+    if (!worker || waiting !== null) return Promise.resolve(null);
+    const id = nextId++;
+    return new Promise((resolve) => {
+      stepAsks.set(id, resolve);
+      worker.postMessage({ id, type: 'trace' });
+    });
+  }
+
+  // The steps and traces asked and not yet answered are answered null (another run comes, or the worker ends).
+  function dropStepAsks() {
+    for (const resolve of stepAsks.values()) resolve(null);
+    stepAsks.clear();
+  }
+
   // Sends a run (patches: the edited functions, static/tools/code.js; null for none); returns its id.
   function run(config, patches) {
+    dropStepAsks();
     const id = nextId++;
     waiting = id;
     if (patches && patches.length) sentEdits = true;
@@ -120,6 +161,7 @@ export function createWorkerClient(handlers) {
   // Words an earlier run's report (its JSON from a 'result') in the page's language without running
   // the engine (the language switch); answered like a run. Returns its id.
   function render(report) {
+    dropStepAsks();
     const id = nextId++;
     waiting = id;
     worker.postMessage({ id, type: 'render', report, lang });
@@ -132,6 +174,7 @@ export function createWorkerClient(handlers) {
 
   // Ends the worker (a run in it is abandoned); start() makes a new one.
   function stop() {
+    dropStepAsks();
     if (worker) worker.terminate();
     worker = null;
     waiting = null;
@@ -161,5 +204,8 @@ export function createWorkerClient(handlers) {
     return stopView !== null && Atomics.load(stopView, 1) === id && Atomics.load(stopView, 0) !== 0;
   }
 
-  return { start, run, render, stop, interrupt, stopSeen, stopPending, canInterrupt: () => stopView !== null };
+  return {
+    start, run, render, stepDetail, traceText, stop, interrupt, stopSeen, stopPending,
+    canInterrupt: () => stopView !== null,
+  };
 }

@@ -33,7 +33,10 @@ export function init(api) {
 
 function onResult(sh, result) {
   sh.lastTrace = result && result.trace ? result.trace : null;
-  sh.ui.download.disabled = !sh.lastTrace;
+  // a long run's result has no trace: the worker words it when asked (py/inference_lab/entrypoints/web.py trace_json)
+  const steps = result && result.report && result.report.steps;
+  sh.traceOnRequest = !sh.lastTrace && Boolean(steps && steps.narration === 'on_request');
+  sh.ui.download.disabled = !sh.lastTrace && !sh.traceOnRequest;
   sh.ui.addressNote.hidden = true;
 }
 
@@ -215,7 +218,8 @@ async function copyText(text, field) {
 }
 
 // ── trace download ─────────────────────────────────────────────────────────
-function downloadTrace(sh) {
+async function downloadTrace(sh) {
+  if (!sh.lastTrace && sh.traceOnRequest && sh.api.traceText) sh.lastTrace = await sh.api.traceText();
   const { lastTrace } = sh;
   if (!lastTrace) return;
   const text = typeof lastTrace === 'string' ? lastTrace : JSON.stringify(lastTrace);

@@ -97,8 +97,10 @@ function legend(v, dense) {
   return box;
 }
 
+/** Draws step `step` of `count` from its whole run-log item (with its narration, item.text). */
 export function drawView(v, item, step, count) {
   const p = v.parts;
+  for (const part of [p.slots, p.queue, p.decisions]) part.removeAttribute('aria-busy');
   p.head.textContent = item.text && item.text.length ? item.text[0] : valueText(item, step, count);
   drawSlots(v, item);
   drawBudget(v, item);
@@ -107,6 +109,16 @@ export function drawView(v, item, step, count) {
   const lines = (item.text || []).slice(1).map((line) => make('li', {}, line));
   const cost = v.config.CLOCK === 'roofline' ? null : seedCostLine(v, item); // under roofline the engine says it
   p.decisions.replaceChildren(...lines, ...(cost ? [make('li', { class: 'step-cost-seed' }, cost)] : []));
+}
+
+/** A long run's step before its whole item comes from the worker (static/tools/steps.js asks for it): its head from
+ *  the title the page has, the rest of the view marked busy (it still shows the step drawn before) and a line saying
+ *  what is coming; drawView() draws the step when it comes. */
+export function drawPending(v, item, step, count) {
+  const p = v.parts;
+  p.head.textContent = valueText(item, step, count);
+  for (const part of [p.slots, p.queue, p.decisions]) part.setAttribute('aria-busy', 'true');
+  p.decisions.replaceChildren(make('li', { class: 'step-text-wait' }, t('steps.narrationComing')));
 }
 
 // CLOCK = seed: the step's cost on the chosen GPU and SHADOW_MODEL (the run log's `cost`, computed under either

@@ -21,7 +21,7 @@
 import { make } from '../core/dom.js';
 import { versioned } from '../core/versioned.js';
 import { clampStep, eventSteps, stepFromSearch, targetStep } from '../core/run-log.js';
-import { drawView, makeView, valueText } from './step-view.js';
+import { drawPending, drawView, makeView, valueText } from './step-view.js';
 import { t } from '../words/i18n.js';
 
 const PLAY_MS = 900;
@@ -41,6 +41,8 @@ export function init(lab) {
     timer: null,                        // Play's interval
     pendingStep: null,                  // ?step=N of the opened address, until the run it names is shown
     stepView: null,                     // the drawn run's view (static/tools/step-view.js makeView)
+    details: new Map(),                 // step -> its whole item fetched from the worker (a long run; the last few)
+    asked: new Set(),                   // steps asked for and not yet answered
     ui: null,
   };
   sn.ui = buildUi(sn);
@@ -84,6 +86,8 @@ async function onResult(sn, result) {
     sn.colours = charts.requestColours(report);
   }
   sn.record = report && report.steps && Array.isArray(report.steps.items) ? report.steps : null;
+  sn.details = new Map();
+  sn.asked = new Set();
   sn.config = (report && report.config) || {};
   const b8 = ((report && report.blocks) || []).find((b) => Number(b.number) === 8);
   sn.tokens = (b8 && b8.data && b8.data.tokens) || [];   // token id -> its text (the step view's speculation)
@@ -207,9 +211,32 @@ function show(sn, step, opts) {
   ui.count.textContent = t('steps.step', { step, count });
   ui.back.disabled = neighbour(sn, step, -1) === step;
   ui.next.disabled = neighbour(sn, step, 1) === step;
-  drawView(sn.stepView, item, step, count);
+  const whole = wholeStep(sn, step, item);
+  if (whole) drawView(sn.stepView, whole, step, count);
+  else drawPending(sn.stepView, item, step, count);
   if (opts.address !== false) setAddressStep(sn, step);
   ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
+}
+
+// A long run's steps come titled, without their narration and what only this view reads
+// (py/inference_lab/entrypoints/web.py page_item): the whole step shown is asked from the worker (step_detail) and
+// drawn when it comes, if it is still the one shown. Returns the whole item when it is here (a short run's always).
+const DETAILS_KEPT = 256;
+function wholeStep(sn, step, item) {
+  if (Array.isArray(item.text)) return item;
+  if (sn.details.has(step)) return sn.details.get(step);
+  if (sn.record.narration !== 'on_request' || !sn.lab.stepDetail || sn.asked.has(step)) return null;
+  const record = sn.record;
+  sn.asked.add(step);
+  sn.lab.stepDetail(step).then((answer) => {
+    if (sn.record !== record) return;               // another run is shown meanwhile
+    sn.asked.delete(step);
+    if (!answer || answer.n !== step) return;
+    if (sn.details.size >= DETAILS_KEPT) sn.details.delete(sn.details.keys().next().value);
+    sn.details.set(step, answer.item);
+    if (now(sn) === step) drawView(sn.stepView, answer.item, step, record.items.length);
+  });
+  return null;
 }
 
 function onKey(sn, ev) {

@@ -9,6 +9,10 @@
 //                                             web.run(config_json, patches_json, lang)
 //   {id, type: 'render', report, lang}         an earlier run's report worded again in lang, no engine run (the
 //                                             language switch); answered like a run
+//   {id, type: 'step', n}                      step n of the last long run, whole (web.step_detail: a long run's
+//                                             steps come titled and cut, without narration; the step view asks)
+//   {id, type: 'trace'}                        the Chrome trace of the last long run (web.trace_json: a long run's
+//                                             result has trace null; the trace download asks)
 //   {id, type: 'stats'}                        bench/rerun_memory.py: answered on the MessagePort sent with it, if
 //                                             any, so the page's own handler never sees the answer
 // worker -> page (FROM_WORKER)
@@ -26,6 +30,9 @@
 //   {type: 'refused', blocked}                addresses the page's CSP refused: edited code tried the network
 //   {type: 'pyc', digest}                     compiled Python stored (static/worker/pyc-cache.js): its sha256, which
 //                                             the page remembers only if this worker never ran edited code
+//   {id, type: 'step', ok, n, item}          the answer to 'step': the run log's item with its title and narration
+//                                             (ok: false, item null when no long run is kept or n is not a step)
+//   {id, type: 'trace', ok, trace}            the answer to 'trace': its JSON text (ok: false, trace null: none kept)
 //   {id, type: 'stats', stats}                the answer to 'stats' (worker.js memoryStats()), on its port
 // The worker runs the student's code (and a shared link's, once the visitor pressed its button), so the page
 // trusts none of it: checkMessage(msg) says what is wrong with a message before any handler sees it.
@@ -39,6 +46,8 @@
   const maybe = (check) => (v) => v === undefined || v === null || check(v);
   const isTexts = (v) => Array.isArray(v) && v.length <= 100 && v.every(isText);
   const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
+  // a run-log item (py/inference_lab/core/serving/run_log.py) with its narration lines
+  const isStep = (v) => isObject(v) && Array.isArray(v.text) && v.text.every(isText) && Array.isArray(v.running);
   const isShared = (v) => typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer && v.byteLength >= 12;
   const isLang = (v) => v === 'vi' || v === 'en';
 
@@ -46,6 +55,8 @@
   const TO_WORKER = {
     run: { id: isId, config: isObject, patches: maybe(Array.isArray), lang: maybe(isLang) },
     render: { id: isId, report: isObject, lang: maybe(isLang) },
+    step: { id: isId, n: isCount },
+    trace: { id: isId },
     stats: { id: maybe(isId) },
   };
   const FROM_WORKER = {
@@ -59,6 +70,8 @@
     log: { stream: maybe(isText), text: maybe(isText) },
     refused: { blocked: isTexts },
     pyc: { digest: (v) => isText(v) && /^[0-9a-f]{64}$/.test(v) },
+    step: { id: isId, ok: (v) => typeof v === 'boolean', n: maybe(isCount), item: maybe(isStep) },
+    trace: { id: isId, ok: (v) => typeof v === 'boolean', trace: maybe(isText) },
     stats: { id: maybe(isId), stats: maybe(isObject) },
   };
 

@@ -388,9 +388,35 @@ function loadLater() {
   return later;
 }
 
-// A run (or render) to answer after those accepted before it; one with edited code loads micropip first.
+// One step of the last long run, whole (web.step_detail; protocol.js 'step').
+function answerStep(msg) {
+  let answer = { ok: false };
+  try {
+    answer = JSON.parse(web.step_detail(msg.n));
+  } catch (err) {
+    post({ type: 'log', stream: 'stderr', text: String(err && err.message || err) });
+  }
+  post({ id: msg.id, type: 'step', ok: answer.ok === true, n: msg.n, item: answer.ok === true ? answer.item : null });
+}
+
+// The Chrome trace of the last long run (web.trace_json; protocol.js 'trace').
+function answerTrace(msg) {
+  let trace = null;
+  try {
+    const text = web.trace_json();
+    trace = text === 'null' ? null : text;
+  } catch (err) {
+    post({ type: 'log', stream: 'stderr', text: String(err && err.message || err) });
+  }
+  post({ id: msg.id, type: 'trace', ok: trace !== null, trace });
+}
+
+// A run (or render, or a step, or a trace) to answer after those accepted before it; one with edited code loads
+// micropip first.
 function accept(msg) {
   served = served.then(async () => {
+    if (msg.type === 'step') { answerStep(msg); return; }
+    if (msg.type === 'trace') { answerTrace(msg); return; }
     if (Array.isArray(msg.patches) && msg.patches.length) await loadLater();
     handleRun(msg);
   }).catch((err) => post({ type: 'log', stream: 'stderr', text: String(err && err.stack || err) }));

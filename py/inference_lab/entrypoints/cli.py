@@ -454,17 +454,30 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
 
 def emit(args, config: Config, units=()) -> int:
     from .lab import run
-    narrate = bool(args.json or args.steps)                  # the text output never prints a step's words
+    narrate = bool(args.steps)      # the text output never prints a step's words; --json words a short run after it
     report = (run_patched(units, args.timeout, config, args.lang, narrate) if units
               else run(config, lang=args.lang, narrate=narrate))
     if args.trace:
         from .trace import write_trace
         write_trace(report, args.trace)
-    if args.json or args.steps:
-        sys.stdout.write(report.to_json(indent=1) + "\n" if args.json else report.steps_text())
+    if args.json:
+        sys.stdout.write(json_text(report) + "\n")
+    elif args.steps:
+        sys.stdout.write(report.steps_text())
     else:
         write_with_notes(report)
     return 0 if report.passed else EXIT_FAIL
+
+
+def json_text(report) -> str:
+    """`--json`: a long run (report.is_long) in the compact form on one line (Report.to_compact_dict: steps as
+    columns, no narration); any other run as before, every step narrated (lab.narrated of the bare record)."""
+    from .lab import TEXTS, narrated
+    from .report import is_long
+    if is_long(report.steps):
+        return json.dumps(report.to_compact_dict(), ensure_ascii=False, separators=(",", ":"))
+    report.steps = narrated(report.steps, TEXTS[report.lang][1], report.config)
+    return report.to_json(indent=1)
 
 
 def write_with_notes(report) -> None:

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..words import text_en, text_steps_en, text_steps_vi, text_vi
+from ..words import text_en, text_steps, text_steps_en, text_steps_vi, text_vi
 from ..words.limits import run_facts, seed_identical
 from ..core.inputs.config import Config
 from ..core.cluster.cluster import run_cluster
@@ -199,7 +199,7 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
 def bare_record(steps) -> dict:
     """The run log without any words (what RunLog.to_dict() gave), from a narrated one."""
     items = [{k: v for k, v in it.items() if k not in ("title", "text")} for it in steps["items"]]
-    return {**{k: v for k, v in steps.items() if k not in ("after_text", "wait_labels")}, "items": items}
+    return {**{k: v for k, v in steps.items() if k not in ("after_text", "wait_labels", "narration")}, "items": items}
 
 
 def narrated(record, step_text, cfg) -> dict:
@@ -207,6 +207,21 @@ def narrated(record, step_text, cfg) -> dict:
     items = [dict(it, title=title, text=lines) for it, (title, lines) in zip(record["items"],
                                                                              step_text.narrate(record, cfg))]
     return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
+
+
+def titled(record, step_text) -> dict:
+    """The step record with each step's title only (a few words: the step slider's spoken value): the compact form
+    the page gets for a long run, whose narration is worded step by step on request (narration())."""
+    w = step_text.WORDS
+    items = [dict(it, title=text_steps.title(w, it)) for it in record["items"]]
+    return dict(record, items=items, after_text=step_text.after_lines(record), wait_labels=dict(step_text.WAIT_WHY))
+
+
+def narration(record, lang: str, cfg, n: int, ready: dict | None = None) -> tuple[str, list[str]]:
+    """(title, lines) of step n (1-based) of a bare `record` in `lang`, exactly as narrated() words that step.
+    `ready` (text_steps.ready_times(record)) may be given once for many calls."""
+    w = TEXTS[lang][1].WORDS
+    return text_steps.narrate_step(w, record, cfg, n, text_steps.ready_times(record) if ready is None else ready)
 
 
 def worded_data(block, rows: list[dict], mixed: list[int] = ()) -> dict:

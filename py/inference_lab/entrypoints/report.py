@@ -91,11 +91,69 @@ POOL_BLOCKS, BLOCK_SIZE, MAX_CONTEXT, TOKEN_BUDGET, TTFT_SLO, ...: readers take 
      text_q, margin, margin_q, err}], served{compared, changed[{id, at, n, n16, text, text16}]}: the finished
      requests' tokens against the same run with the 16-bit KV cache (Lab.with_float_kv_cache); null for a workload}
 Times are simulated µs (integers); a value that does not exist is null.
+
+A long run (its log has more than COMPACT_STEPS steps: a 1,000-request, 8-replica run has ~15,000) is written
+compact (issue 39): `Report.to_compact_dict()` is what `--json` prints for it (one line, no indent) and the
+page's answer holds it in part (entrypoints/web.py). Everything above stays, except:
+
+    "form":  "compact"                        # (absent from the full form)
+    "steps": {"count", "priority_key", "landmarks", "after", "after_text", "wait_labels",
+              "form": "columns",
+              "columns": {key: [its value at step 1, 2, …]}   # each run_log.py item key but "events", "title" and
+                                              # "text"; a key a step lacks is null; a key whose values are all
+                                              # objects with the same keys (cost) is {subkey: [value per step]}
+              "events": {kind: {"step": [1-based step], field: [value per event]}}   # each kind's events as a table
+             }                                # no narration: `--steps` prints it, the page asks web.step_detail(n)
+    block [6] data: no "kv_waits" (block [3]'s, the same list)
+
+    >>> steps = {"count": 2, "items": [{"start": 0, "events": [{"kind": "admit", "id": "A"}], "cost": {"s": 1}},
+    ...                                {"start": 5, "events": [], "cost": {"s": 2}, "replica": 1}]}
+    >>> compact_steps(steps) == {"count": 2, "form": "columns", "columns": {"start": [0, 5], "cost": {"s": [1, 2]},
+    ...     "replica": [None, 1]}, "events": {"admit": {"step": [1], "id": ["A"]}}}
+    True
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+
+
+COMPACT_STEPS = 400   # steps beyond which a run is written compact (--json) and sent titled, not narrated (web.py)
+
+_NOT_COLUMNS = ("events", "title", "text")
+
+
+def is_long(steps: dict) -> bool:
+    """A run log of more than COMPACT_STEPS steps."""
+    return len(steps.get("items", ())) > COMPACT_STEPS
+
+
+def compact_steps(steps: dict) -> dict:
+    """The run log as columns (see the module's docstring): every key of `steps` but "items", plus "form",
+    "columns" and "events"."""
+    items = steps["items"]
+    keys = list(dict.fromkeys(k for it in items for k in it if k not in _NOT_COLUMNS))
+    columns = {}
+    for key in keys:
+        values = [it.get(key) for it in items]
+        inner = {tuple(v) for v in values if isinstance(v, dict)}
+        if len(inner) == 1 and all(isinstance(v, dict) for v in values):   # every step's value: the same keys
+            columns[key] = {sub: [v[sub] for v in values] for sub in next(iter(inner))}
+        else:
+            columns[key] = values
+    events: dict = {}
+    for n, it in enumerate(items, 1):
+        for e in it.get("events", ()):
+            table = events.setdefault(e["kind"], {"step": []})
+            for name in e:
+                if name != "kind" and name not in table:
+                    table[name] = [None] * len(table["step"])
+            table["step"].append(n)
+            for name, column in table.items():
+                if name != "step":
+                    column.append(e.get(name))
+    rest = {k: v for k, v in steps.items() if k != "items"}
+    return {**rest, "form": "columns", "columns": columns, "events": events}
 
 
 @dataclass(slots=True)
@@ -163,6 +221,22 @@ class Report:
                     summary=list(self.summary), checks=[c.to_dict() for c in self.checks], passed=self.passed,
                     follow=self.follow, steps=self.steps, lang=self.lang, header_data=self.header_data,
                     notes=self.notes, cluster=self.cluster)
+
+    def to_compact_dict(self) -> dict:
+        """to_dict() in the compact form of a long run (the module's docstring): the steps as columns, without
+        narration; block [6] without block [3]'s kv_waits."""
+        d = self.to_dict()
+        d["form"] = "compact"
+        bare = {k: v for k, v in self.steps.items() if k != "narration"}
+        d["steps"] = compact_steps(dict(bare, items=[{k: v for k, v in it.items() if k not in ("title", "text")}
+                                                     for it in bare["items"]]))
+        blocks = []
+        for b in d["blocks"]:
+            if b["number"] == 6 and "kv_waits" in b["data"]:
+                b = dict(b, data={k: v for k, v in b["data"].items() if k != "kv_waits"})
+            blocks.append(b)
+        d["blocks"] = blocks
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Report":

@@ -31,6 +31,18 @@ error with field "patch:<key>" and kind / function / line / col (see patch.Lesso
     >>> bad["ok"], [(e["field"], e["kind"], e["line"]) for e in bad["errors"]]
     (False, [('patch:scheduler.py', 'syntax', 1)])
 
+A long run (more than report.COMPACT_STEPS steps: a 1,000-request cluster run has ~16,000) goes to the page compact
+(issue 39: the worker sends what the page shows): each step of report.steps carries its title but not its
+narration, and the page asks for the narration of the step it shows with `step_detail(n)`, worded from the run log
+kept here until the next run (or render) replaces it; a shorter run's steps carry their narration as before.
+The page's copy of a long run's steps also leaves out what only the step view reads (DETAIL_KEYS, the events that
+are no landmark): `step_detail(n)` gives the whole step with its narration; its answer's "trace" is null and
+`trace_json()` gives the trace when the student downloads it.
+
+    >>> out = json.loads(run('{}'))
+    >>> "text" in out["report"]["steps"]["items"][0], json.loads(step_detail(1))["ok"]   # short: narrated, none kept
+    (True, False)
+
 A run stopped by a KeyboardInterrupt (the page's Stop raises one through Pyodide's interrupt buffer,
 static/worker/worker.js) answers {"ok": false, "stopped": <the sentence naming the line it was on>, "errors":
 [the lesson beside the edited function, if any]}; `stopped` (a string, or a function giving one) says who
@@ -43,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from dataclasses import replace
 import io
 import json
 import math
@@ -175,6 +188,7 @@ def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", prog
 
 
 def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen=None) -> str:
+    release()
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
@@ -188,7 +202,7 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen
     lang = lang if lang in ("vi", "en") else "vi"
     run_lab = functools.partial(run_lab, progress=throttled(progress) if progress is not None else None)
     if not patches:
-        return _answer(run_lab(cfg, lang=lang))
+        return _answer(run_lab(cfg, lang=lang, narrate=False))
     from . import patch, sandbox
     try:
         with patch.language(lang):
@@ -235,13 +249,93 @@ def empty_caches() -> None:
                     value.cache_clear()
 
 
+DETAIL_KEYS = ("running", "waiting", "alloc", "freed", "reused")   # a long run's step keys sent on request only
+
+
+class Kept:
+    """The last long run's bare step record, its constants and language: what step_detail() words a step from."""
+
+    def __init__(self, record: dict, config: dict, lang: str, report=None):
+        from ..words.text_steps import ready_times
+        self.record, self.config, self.lang = record, config, lang
+        self.ready = ready_times(record)
+        self.report = report          # the run's Report (bare steps): its trace on request (trace_json)
+
+
+_kept: Kept | None = None   # released by the next run or render (a new run never holds two run logs)
+
+
+def release() -> None:
+    """Forgets the kept run log (the next run's starts from nothing; the page's copy has all it draws)."""
+    global _kept
+    _kept = None
+
+
+def page_item(item: dict, landmarks) -> dict:
+    """A long run's step as the page gets it: its title, times, tasks, budget, block tables, cost and the like
+    (what the charts draw), without DETAIL_KEYS and with only its landmark events (the slider's ticks and
+    PageUp/PageDown): the step view asks for the rest of the step it shows (step_detail)."""
+    out = {k: v for k, v in item.items() if k not in DETAIL_KEYS}
+    out["events"] = [e for e in item["events"] if e["kind"] in landmarks]
+    return out
+
+
 def _answer(report) -> str:
+    """The page's answer to a run: `report` has the bare step record (lab.run(narrate=False)); a short run's steps
+    are narrated (lab.narrated), a long one's titled and cut to page_item, its record kept for step_detail()."""
+    global _kept
+    from .lab import TEXTS, narrated, titled
+    from .report import is_long
     from .trace import trace_events
-    return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace_events(report)}, ensure_ascii=False)
+    step_words = TEXTS[report.lang][1]
+    if is_long(report.steps):                 # the trace too on request (trace_json): megabytes nobody may download
+        trace = None
+        _kept = Kept(report.steps, report.config, report.lang, replace(report))
+        steps = titled(report.steps, step_words)
+        landmarks = set(steps.get("landmarks") or ())
+        report.steps = dict(steps, items=[page_item(it, landmarks) for it in steps["items"]], narration="on_request")
+    else:
+        _kept = None
+        trace = trace_events(report)
+        report.steps = narrated(report.steps, step_words, report.config)
+    return json.dumps({"ok": True, "report": report.to_dict(), "trace": trace}, ensure_ascii=False)
+
+
+def trace_json() -> str:
+    """The Chrome trace of the last long run (trace.py; a short run's answer carries it as "trace"), as JSON text;
+    "null" when no long run is kept."""
+    from .trace import trace_events
+    kept = _kept
+    return json.dumps(trace_events(kept.report) if kept is not None else None, ensure_ascii=False)
+
+
+def step_detail(n) -> str:
+    """Step n (1-based) of the last long run, whole, with its narration in the run's language: {"ok": true, "n",
+    "item": the run log's item with "title" and "text" — what its step would carry in a short run}; {"ok": false,
+    "n"} when no long run is kept or n is not one of its steps."""
+    kept = _kept
+    try:
+        n = int(n)
+    except (TypeError, ValueError):
+        return json.dumps({"ok": False, "n": None})
+    if kept is None or not 1 <= n <= len(kept.record["items"]):
+        return json.dumps({"ok": False, "n": n})
+    from .lab import narration
+    title, lines = narration(kept.record, kept.lang, kept.config, n, kept.ready)
+    item = dict(kept.record["items"][n - 1], title=title, text=lines)
+    return json.dumps({"ok": True, "n": n, "item": item}, ensure_ascii=False)
 
 
 def render(report_json: str, lang: str) -> str:
     """The same run in `lang`: every line worded again from the report's data (no engine run)."""
     from .lab import render as render_lab
     from .report import Report
-    return _answer(render_lab(Report.from_dict(json.loads(report_json)), lang if lang in ("vi", "en") else "vi"))
+    lang = lang if lang in ("vi", "en") else "vi"
+    report = Report.from_dict(json.loads(report_json))
+    if report.steps.get("narration") == "on_request":   # a long run's page copy: the whole log is the kept one
+        kept = _kept
+        if kept is None or kept.config != report.config:    # (a restarted worker): the same run again, same facts
+            return run(json.dumps(report.config, ensure_ascii=False), lang=lang)
+        report.steps = kept.record
+    release()
+    return _answer(render_lab(report, lang, narrate=False))

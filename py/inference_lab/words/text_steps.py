@@ -365,12 +365,24 @@ def step_lines(w, it, n, m, record, cfg, ready, name: str) -> list[str]:
     return lines
 
 
+def ready_times(record) -> dict:
+    """{request: when its input was ready} from the record's arrive events (the narration's queue sentences)."""
+    return {e["id"]: e.get("ready") for it in record["items"] for e in it["events"] if e["kind"] == "arrive"}
+
+
 def narrate(w, record, cfg) -> list[tuple[str, list[str]]]:
     """(title, lines) for every recorded step; `cfg` is report.config (SLOTS, POOL_BLOCKS)."""
     m = record["count"]
-    ready = {e["id"]: e.get("ready") for it in record["items"] for e in it["events"] if e["kind"] == "arrive"}
+    ready = ready_times(record)
     return [(name, step_lines(w, it, i + 1, m, record, cfg, ready, name))
             for i, it in enumerate(record["items"]) for name in [title(w, it)]]
+
+
+def narrate_step(w, record, cfg, n: int, ready: dict) -> tuple[str, list[str]]:
+    """(title, lines) of step n (1-based) alone, as narrate() words it; `ready` = ready_times(record)."""
+    it = record["items"][n - 1]
+    name = title(w, it)
+    return name, step_lines(w, it, n, record["count"], record, cfg, ready, name)
 
 
 def wait_labels(say: dict) -> dict:

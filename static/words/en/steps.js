@@ -1,6 +1,7 @@
 // English words of static/tools/steps.js and step-state.js: key -> text, the same keys and {placeholders} as
 // vi/steps.js (tests/js/words.test.mjs checks it).
 export default {
+  'steps.narrationComing': 'Fetching this step\'s narration from Python…',
   'steps.stepThroughScheduler': 'Step through the scheduler',
   'steps.back': '◀ Back',
   'steps.next': 'Next ▶',
