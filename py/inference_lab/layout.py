@@ -18,9 +18,9 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   the config problems' sentences (text_schema.py with schema_vi / schema_en).
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py, web.py (the page's
   worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with lessons.py and
-  contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`), search.py (`--search`); lab.py's
-  13 blocks' facts are built in block_data.py (byte fallback's cost in byte_cost.py), its cached tokenizer and
-  weights kept in weights.py.
+  contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`), search.py
+  (`--search`); lab.py's 13 blocks' facts are built in block_data.py (byte fallback's cost in byte_cost.py), its
+  cached tokenizer and weights kept in weights.py.
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
