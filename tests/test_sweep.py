@@ -67,3 +67,17 @@ def test_cli_sweep_bad_input_names_the_point():
     assert out.returncode == 2 and "--sweep SLOTS=0" in out.stderr
     out = run_cli(["--sweep", "NOPE=1", "--lang", "en"])
     assert out.returncode == 2 and "NAME=V1,V2" in out.stderr
+
+
+def test_a_sweep_over_a_recorded_trace_says_how_many_requests_were_clipped():
+    """The conversation trace's prompts (~1,000 tokens) do not fit the default MAX_CONTEXT: each point says so."""
+    base = ["--clock", "roofline", "--workload-trace", "azure-conv", "--workload-requests", "6",
+            "--sweep", "WORKLOAD_TIME_SCALE=1,2"]
+    out = run_cli([*base, "--json"])
+    assert out.returncode == 0, out.stderr
+    assert [p["clipped"] for p in json.loads(out.stdout)["points"]] == [dict(n=6, of=6, max_context=24)] * 2
+    for lang, said in (("vi", "ở 6 trên 6 yêu cầu của trace"), ("en", "for 6 of the trace's 6 requests")):
+        out = run_cli([*base, "--lang", lang])
+        assert out.returncode == 0 and out.stdout.count(said) == 2, out.stderr
+    out = run_cli([*base, "--max-context", "8192", "--json"])
+    assert {p["clipped"]["n"] for p in json.loads(out.stdout)["points"]} == {0}

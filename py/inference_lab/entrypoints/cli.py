@@ -325,6 +325,8 @@ def emit_sweep(args, name: str, xs: list) -> int:
                 good=r["goodput"]["per_s"], frac=r["goodput"]["fraction"] * 100,
                 knee=w("sweep_knee_mark") if i == result["knee"] else ""))
         print(w("sweep_little", **r["little"]))
+        if r.get("clipped", {}).get("n"):                           # a recorded trace cut to fit MAX_CONTEXT
+            print(w("sweep_clipped", **r["clipped"]))
         if r["economics"]:                                           # CLOCK=roofline: economics.py
             print(w("sweep_money", e=r["economics"]))
     k = result["knee"]

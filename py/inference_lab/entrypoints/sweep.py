@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from ..core.cluster.economics import economics
 from ..core.cluster.goodput import goodput, spread
+from ..core.inputs import trace_workload
 from ..core.inputs.config import FIELD_BY_NAME, Config
 from ..core.serving.engine import RunOptions, run_engine
 from ..core.serving.metrics import request_metrics
@@ -92,7 +93,11 @@ def run_main(values: dict):
 def run_point(values: dict) -> dict:
     """One full engine run for a {NAME: value} mapping (the main run only) and its row."""
     cfg, main = run_main(values)
-    return measure(cfg, main.done, main.log.items)
+    row = measure(cfg, main.done, main.log.items)
+    v = cfg.to_dict()
+    if v.get("WORKLOAD_REQUESTS") and v.get("WORKLOAD_TRACE", "off") != "off":   # a recorded trace: say what
+        row["clipped"] = dict(n=trace_workload.clipped(v), of=v["WORKLOAD_REQUESTS"], max_context=v["MAX_CONTEXT"])
+    return row
 
 
 def knee(xs: list, throughputs: list) -> int | None:
