@@ -348,9 +348,13 @@ function runWith(constants, afterReset) {
   if (unknown.length) return unknown;
   reset();
   if (afterReset) afterReset();
-  for (const [name, value] of Object.entries(constants)) {
+  // CLOCK first, as the address does (static/tools/share.js): the fields with a roofline default follow it
+  // (POOL_BLOCKS=auto, COST_TOKENIZE_PER_TOKEN…) as they do on the command line, unless the exercise sets them
+  const names = Object.keys(constants).sort((a, b) => (b === 'CLOCK') - (a === 'CLOCK'));
+  for (const name of names) {
     const control = controls.controlFor(name);
-    control.value = formatValue(value);
+    control.value = formatValue(constants[name]);
+    if (name === 'CLOCK') control.dispatchEvent(new Event('change'));
     controls.openAdvanced(control);
   }
   run();

@@ -158,3 +158,17 @@ def test_no_page_errors_and_nothing_left_the_server(lab):
     assert csp_errors(lab) == []
     assert [r for r in lab.bad_responses if "exercise" in r] == []
     assert lab.foreign == []
+
+
+def test_an_exercise_on_the_roofline_clock_takes_the_roofline_defaults(lab, exercises):
+    """An exercise that sets CLOCK = roofline and leaves COST_TOKENIZE_PER_TOKEN alone runs with its roofline
+    default (schema.py roofline_default: 1 µs a token), as `--exercise N` does on the command line."""
+    ex = next(e for e in exercises if e["constants"].get("CLOCK") == "roofline"
+              and "COST_TOKENIZE_PER_TOKEN" not in e["constants"])
+    card(lab, ex["number"]).locator('[data-exercise-action="run"]').click()
+    lab.wait_status("done", RUN_MS)
+    sent = lab.last_sent("run")["config"]
+    assert sent["COST_TOKENIZE_PER_TOKEN"] == 1
+    assert sent["POOL_BLOCKS"] == ex["constants"].get("POOL_BLOCKS", "auto")
+    lab.page.click('[data-action="reset"]')
+    expect(lab.control("COST_TOKENIZE_PER_TOKEN")).to_have_value("50")
