@@ -6,6 +6,7 @@ from __future__ import annotations
 
 SAY = {
     "b11.legend_spec": " Under speculative decoding decode=n+k: n decoding sequences and the k proposals they verified in the same pass (n + k tokens of the budget).",
+    "b3.legend_spec_run": "Each line: step (start -> end), number of waiting/running requests, then [request:phase:tokens] with p = prefill (a prompt chunk), d = decode with nothing proposed (the pending token alone, 1 token of the budget, 1 token out).",
     "b3.legend_spec": " v = verify under speculative decoding (1+k: the pending token and k proposals go through the model in one pass and count 1 + k tokens of the budget; the step emits the accepted proposals plus one token, 1 to k+1 tokens).",
     "b7.generates_spec": "{fid} generates {d[n_out]:pl token}: 1 token from prefill + {d[n_decode]:pl decode step}, where the verify steps gave {extra:pl more token} thanks to accepted proposals.",
     "header.spec": "speculative decoding SPEC_METHOD={cfg[SPEC_METHOD]}, K = {cfg[SPEC_TOKENS]} (after {docs[spec]})",

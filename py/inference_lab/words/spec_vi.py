@@ -7,6 +7,7 @@ from __future__ import annotations
 
 SAY = {
     "b11.legend_spec": " Khi giải mã suy đoán, decode=n+k: n chuỗi decode và k đề xuất chúng kiểm tra trong cùng lượt (n + k token của ngân sách).",
+    "b3.legend_spec_run": "Mỗi dòng: bước (bắt đầu -> kết thúc), số yêu cầu chờ/chạy, rồi [yêu cầu:pha:số token] với p = prefill (đoạn prompt), d = decode không có đề xuất nào (chỉ token chờ, 1 token của ngân sách, sinh 1 token).",
     "b3.legend_spec": " v = kiểm tra khi giải mã suy đoán (1+k: token chờ và k đề xuất đi qua mô hình trong một lượt và tính 1 + k token của ngân sách; bước sinh ra các đề xuất được nhận cộng một token, từ 1 đến k+1 token).",
     "b7.generates_spec": "{fid} sinh {d[n_out]} token: 1 token từ prefill + {d[n_decode]} bước decode, trong đó các bước kiểm tra cho thêm {extra} token nhờ đề xuất được nhận.",
     "header.spec": "giải mã suy đoán SPEC_METHOD={cfg[SPEC_METHOD]}, K = {cfg[SPEC_TOKENS]} (theo {docs[spec]})",

@@ -167,7 +167,7 @@ def block3(w, d, ctx):
     fid = ctx.follow["id"]
     cluster = is_cluster(ctx.cfg)
     spec_on = ctx.cfg.get("SPEC_METHOD", "off") != "off"
-    lines = [w("b3.legend") + (w("b3.legend_spec") if spec_on else "")]
+    lines = [w("b3.legend_spec_run") + w("b3.legend_spec") if spec_on else w("b3.legend")]
     if cluster:
         lines.append(w("b3.legend_replica"))
     rows = []
