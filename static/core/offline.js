@@ -8,6 +8,16 @@
 // A student who never presses Run gets the offline copy on the second visit.
 // On http(s) only. A page open while a new build takes over is told to reload (setNote). Not
 // versioned: the service worker's URL must stay the same from build to build.
+// A new build is looked for by the page itself: a page that a service worker already serves calls
+// registration.update() once it is ready, instead of relying on the browser's own check after a
+// navigation (Chromium runs that "soft update" only once the page has stopped fetching for a while, and
+// folds it into an update job already under way: one that failed, e.g. sw.js asked for while the site was
+// being redeployed, left the page on the old build until the next navigation). A new build whose
+// install fails (one file not fetched: a server still being deployed to, a connection dropped on a
+// busy machine) and a check that failed are asked for again RETRY_MS later, twice; then the previous
+// build keeps serving until the next visit. What the page knows of the check is on <html
+// data-offline-update>: "current" (no new build), "installing", "installed" (it takes over), "retrying",
+// "failed" (given up for this visit).
 // Leaves out: what the service worker caches and serves (static/worker/sw.js).
 
 import { t } from '../words/i18n.js';
@@ -18,6 +28,58 @@ const SEEN_KEY = 'inference-lab:ready-once'; // a visit of this browser has reac
 function whenIdle(fn) {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout: 5000 });
   else setTimeout(fn, 0);
+}
+
+// The waits before asking again for a new build whose check or install failed (then give up for this visit).
+export const RETRY_MS = [1000, 4000];
+
+// <html data-offline-update="...">: what the last check for a new build came to (see the top).
+function mark(state) {
+  document.documentElement.dataset.offlineUpdate = state;
+}
+
+// Follows every check for a new build on `registration` (the page's own and the browser's): a failed
+// one (update() rejected, or the new worker turned redundant before it was installed) is asked for
+// again, retryMs apart. Returns check(): ask the server for sw.js now. show(state): see mark().
+export function watchUpdates(registration, show = mark, retryMs = RETRY_MS) {
+  let failures = 0;
+  let found = 0; // updatefound events so far
+
+  function failed() {
+    failures += 1;
+    // (a first install that failed leaves no registration to update: the next visit registers again)
+    if (failures > retryMs.length || !registration.active) { show('failed'); return; }
+    show('retrying');
+    setTimeout(check, retryMs[failures - 1]);
+  }
+
+  function check() {
+    const before = found;
+    return registration.update().then(() => {
+      if (found === before && !registration.installing) show('current'); // sw.js is the running build's
+    }, (err) => {
+      console.warn('no new build found:', err);
+      failed();
+    });
+  }
+
+  registration.addEventListener('updatefound', () => {
+    found += 1;
+    const worker = registration.installing;
+    if (!worker) return;
+    show('installing');
+    let installed = false;
+    worker.addEventListener('statechange', () => {
+      if (worker.state === 'redundant' && !installed) {
+        failed();
+      } else if (!installed && worker.state !== 'redundant') {
+        installed = true;            // installed, activating or activated: the new build takes over
+        failures = 0;
+        show('installed');
+      }
+    });
+  });
+  return check;
 }
 
 function seenBefore() {
@@ -41,7 +103,10 @@ export function createOffline(store, setNote, swURL) {
     navigator.serviceWorker.addEventListener('controllerchange', () => {
       if (hadController) setNote(t('app.newVersionLabAvailable'));
     });
-    navigator.serviceWorker.register(swURL).catch((err) => console.warn('service worker not registered:', err));
+    navigator.serviceWorker.register(swURL).then((registration) => {
+      const check = watchUpdates(registration);
+      if (hadController) check(); // a page the service worker served: is there a newer build?
+    }, (err) => console.warn('service worker not registered:', err));
   }
 
   function ready() {
