@@ -9,13 +9,14 @@
 // On http(s) only. A page open while a new build takes over is told to reload (setNote). Not
 // versioned: the service worker's URL must stay the same from build to build.
 // A new build is looked for by the page itself: a page that a service worker already serves calls
-// registration.update() once it is ready, instead of relying on the browser's own check after a
-// navigation (Chromium runs that "soft update" only once the page has stopped fetching for a while, and
-// folds it into an update job already under way: one that failed, e.g. sw.js asked for while the site was
-// being redeployed, left the page on the old build until the next navigation). A new build whose
-// install fails (one file not fetched: a server still being deployed to, a connection dropped on a
-// busy machine) and a check that failed are asked for again RETRY_MS later, twice; then the previous
-// build keeps serving until the next visit. What the page knows of the check is on <html
+// registration.update() once it is ready, beside the browser's own check after a navigation (Chromium's
+// runs once the page's network has been quiet for a while, then after a delay: blink IdlenessDetector
+// "network almost idle" -> HintToUpdateServiceWorker -> ServiceWorkerVersion::ScheduleUpdate). Neither
+// the browser nor the spec tries again when the new build's install fails: one file not fetched left the
+// page on the old build until the next navigation (issue 41: a CI run waited 120 s). So a new build whose
+// install fails (a server still being deployed to, a request dropped on a busy machine) and a check
+// that failed are asked for again RETRY_MS later, twice; then the previous build keeps serving until
+// the next visit. What the page knows of the check is on <html
 // data-offline-update>: "current" (no new build), "installing", "installed" (it takes over), "retrying",
 // "failed" (given up for this visit).
 // Leaves out: what the service worker caches and serves (static/worker/sw.js).
