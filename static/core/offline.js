@@ -64,10 +64,8 @@ export function watchUpdates(registration, show = mark, retryMs = RETRY_MS) {
     });
   }
 
-  registration.addEventListener('updatefound', () => {
-    found += 1;
-    const worker = registration.installing;
-    if (!worker) return;
+  // A new worker being installed: followed until it is installed (the new build takes over) or redundant.
+  function follow(worker) {
     show('installing');
     let installed = false;
     worker.addEventListener('statechange', () => {
@@ -79,7 +77,14 @@ export function watchUpdates(registration, show = mark, retryMs = RETRY_MS) {
         show('installed');
       }
     });
+  }
+
+  registration.addEventListener('updatefound', () => {
+    found += 1;
+    if (registration.installing) follow(registration.installing);
   });
+  // an install the browser started before the page was ready (its check after the navigation)
+  if (registration.installing && registration.active) follow(registration.installing);
   return check;
 }
 

@@ -120,3 +120,12 @@ test('a first install that failed is not asked for again (no worker to update: t
   assert.deepEqual(states, ['installing', 'failed']);
   assert.equal(reg.updates, 1);
 });
+
+test('an install already under way when the page starts watching is followed, and retried when it fails', async () => {
+  const reg = registration(['broken', 'good']);
+  reg.update(); // the browser's check after the navigation, before the page was ready
+  const states = [];
+  watchUpdates(reg, (s) => states.push(s));
+  await settle(total);
+  assert.deepEqual(states, ['installing', 'retrying', 'installing', 'installed']);
+});
