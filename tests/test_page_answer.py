@@ -40,10 +40,17 @@ def test_a_long_run_sends_titles_and_words_each_step_on_request(long_runs, lang)
     full = full_run.steps
     steps = out["report"]["steps"]
     assert steps["narration"] == "on_request"
-    assert all("text" not in it and "running" not in it and "waiting" not in it for it in steps["items"])
+    assert all(not set(it) & {"text", *web.DETAIL_KEYS} for it in steps["items"])
     assert [it["title"] for it in steps["items"]] == [it["title"] for it in full["items"]]
-    assert [[e for e in it["events"] if e["kind"] in full["landmarks"]] for it in full["items"]] == [
-        it["events"] for it in steps["items"]]
+    assert [[{k: v for k, v in e.items() if k != "blocks"} for e in it["events"] if e["kind"] in full["landmarks"]]
+            for it in full["items"]] == [it["events"] for it in steps["items"]]
+    strip = steps["kv_strip"]                              # the KV chart's pools: every step of a short run's length
+    assert strip["steps"] == list(range(1, len(full["items"]) + 1))
+    for n, tables in zip(strip["steps"], strip["tables"]):
+        want = {rid: sorted(t) for rid, t in full["items"][n - 1]["tables"].items() if t}
+        assert list(want) == [t[0] for t in tables]
+        assert {t[0]: [b for lo, hi in zip(t[1::2], t[2::2]) for b in range(lo, hi + 1)] for t in tables} == want
+    assert strip["max_block"] == max(b for it in full["items"] for t in it["tables"].values() for b in t)
     assert steps["after_text"] == full["after_text"] and steps["wait_labels"] == full["wait_labels"]
     for n, it in enumerate(full["items"], 1):
         assert json.loads(web.step_detail(n)) == {"ok": True, "n": n, "item": json.loads(json.dumps(it))}
