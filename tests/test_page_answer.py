@@ -141,3 +141,19 @@ def test_the_changes_name_only_what_changed():
     assert report.CHANGES["waiting"][0](b, c) == {"rows": [], "ids": {"drop": ["C"], "add": []}}
     for k in report.CHANGE_KEYS:
         assert report.CHANGES[k][1](b, report.CHANGES[k][0](b, c)) == c[k]
+
+
+def test_a_long_context_run_is_sent_without_a_block_table_per_step(long_runs):
+    """Issue 40's long context: 8 × 32,768-token prompts hold ~2,048 blocks each, so a block table per step was most
+    of the page's message (the full 64-request run: ~113 of its ~124 MB). The page gets no table in its steps: the
+    KV chart's pools as runs of blocks (a table of 2,048 blocks is a few numbers), the step view's on request."""
+    from test_long_context import LONG
+    out = web.run(json.dumps(LONG))
+    steps = json.loads(out)["report"]["steps"]
+    assert not any({"tables", "free", "cached_free"} & set(it) for it in steps["items"])
+    strip = steps["kv_strip"]
+    assert strip["steps"] == list(range(1, steps["count"] + 1)) and strip["max_block"] >= 2048
+    assert max(len(t) for tables in strip["tables"] for t in tables) <= 1 + 2 * 8      # [id, first, last, ...]
+    assert len(json.dumps(steps)) <= 100_000 and len(out.encode()) <= 2_000_000
+    whole = json.loads(web.step_detail(steps["count"] // 2))["item"]                  # the step view's, whole
+    assert max(len(t) for t in whole["tables"].values()) >= 2048

@@ -273,8 +273,9 @@ def kv_strip(items: list, also=()) -> dict:
     table is a few numbers); the chart gives a block shared by several tables to the first, as for a short run.
 
     >>> it = {"tables": {"A": [3, 4, 5], "B": [9]}, "cached_free": [[0, 1]]}
-    >>> kv_strip([it, dict(it, tables={})])
-    {'steps': [1, 2], 'tables': [[['A', 3, 5], ['B', 9, 9]], []], 'cached_free': [[[0, 1]], [[0, 1]]], 'holders': ['A', 'B'], 'max_block': 9}
+    >>> strip = kv_strip([it, dict(it, tables={})])
+    >>> strip["steps"], strip["tables"], strip["holders"], strip["max_block"]
+    ([1, 2], [[['A', 3, 5], ['B', 9, 9]], []], ['A', 'B'], 9)
     """
     from ..core.serving.run_log import free_ranges
     runs: dict = {}                          # id(table list) -> (table, its sorted runs, flat): unchanged tables
