@@ -50,7 +50,7 @@ def command(requests: int, prompt: int, output: int) -> list[str]:
             for x in ("--" + k.lower().replace("_", "-"), str(v))]
 
 
-def page(dist: Path, values: dict) -> None:
+def page(dist: Path, values: dict, shots: Path | None = None) -> None:
     """The run opened from its address in one headless Chromium (bench/big_run_page.py's measure and show)."""
     import urllib.parse
     sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(Path(__file__).resolve().parent)]
@@ -64,7 +64,7 @@ def page(dist: Path, values: dict) -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             load = os.getloadavg()[0]
-            m = measure(browser, url + query)
+            m = measure(browser, url + query, shots)
             browser.close()
     finally:
         server.shutdown()
@@ -103,9 +103,10 @@ def main() -> None:
     ap.add_argument("--prompt", type=int, default=32768)
     ap.add_argument("--output", type=int, default=128)
     ap.add_argument("--page", type=Path, help="a built site (python3 build.py): time the run in Chromium instead")
+    ap.add_argument("--shots", type=Path, help="with --page: a folder for screenshots of the long charts")
     a = ap.parse_args()
     if a.page:
-        return page(a.page, constants(a.requests, a.prompt, a.output))
+        return page(a.page, constants(a.requests, a.prompt, a.output), a.shots)
     args = command(a.requests, a.prompt, a.output)
     print(f"python -m inference_lab {' '.join(args)}")
     best = None
