@@ -1,8 +1,11 @@
 """What the worker sends for a long run (issue 39; entrypoints/web.py): the steps titled, not narrated, without what
 only the step view reads (web.DETAIL_KEYS, events that are no landmark), with the run log kept in Python until the
 next run, and each step whole on request (web.step_detail): the very item, title and lines the step would carry in
-a short run, in the run's language; a short run's answer is unchanged (narrated as lab.run narrates it); `--json`
-of a long run is compact (report.to_compact_dict) and holds the whole log, of a short one what it was.
+a short run, in the run's language; the KV chart's pools come as web.kv_strip (no block table per step: a long-context
+run's tables were most of its message); a short run's answer is unchanged (narrated as lab.run narrates it); `--json`
+of a long run is compact (report.to_compact_dict: the steps' state as changes, report.expand_steps gives the record back
+on runs with preemption, cancels, the prefix cache, speculation, priorities, replicas and disaggregation), of a short
+one what it was.
 report.COMPACT_STEPS is lowered here so that the default run (a few dozen steps) counts as long."""
 from __future__ import annotations
 
