@@ -39,7 +39,7 @@ The page's copy of a long run's steps also leaves out what only the step view re
 slots, the block tables and free lists; the events that are no landmark, and the landmarks' block lists):
 `step_detail(n)` gives the whole step with its narration, and the KV chart draws the pool from `kv_strip` (at most
 STRIP_COLUMNS steps, each table as runs of blocks). The 1,000-request, 8-replica run's answer: 21.6 → 9.2 MB; the
-long-context run's (64 × 32,768-token prompts: 113 MB of block tables): 129 → 17 MB. Its "trace" is null and
+long-context run's (64 × 32,768-token prompts: 113 MB of block tables): 129 → 15 MB. Its "trace" is null and
 `trace_json()` gives the trace when the student downloads it.
 
     >>> out = json.loads(run('{}'))
