@@ -44,10 +44,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 READY_MS = 300_000
 RUN_MS = 1_800_000
 
-# Notes when the worker starts and answers a run, and the answer's size (JSON re-serialised in the page).
+# Notes when the worker starts and answers a run, the answer's size (JSON re-serialised in the page) and the main
+# thread's long tasks (PerformanceObserver 'longtask': [start, duration] in ms, each over 50 ms).
 PROBE = """
 (() => {
-  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0, worker: null };
+  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0, worker: null, tasks: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) probe.tasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { probe.tasks = null; }
   const Native = window.Worker;
   window.Worker = class extends Native {
     constructor(...args) {
@@ -190,6 +196,10 @@ def measure(browser, url: str, shots: Path | None = None, twice: bool = False) -
                    seconds=(probe["result"] - probe["started"]) / 1000, bytes=probe["bytes"],
                    progress=probe["progress"])
         draw_every_chart(page)
+        # the longest main-thread task from the result's arrival (its message is taken in by one) to the charts drawn
+        tasks = page.evaluate("window.__probe.tasks")
+        out["longest"] = None if tasks is None else max(
+            [d for start, d in tasks if start + d >= probe["result"]], default=0.0)
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
         cdp.send("HeapProfiler.collectGarbage")
@@ -220,6 +230,8 @@ def show(requests: int, replicas: int, cli: float, m: dict) -> None:
     if "seconds" in m:
         print(f"  page: status {m['status']}, run {m['seconds']:.1f} s ({m['seconds'] / cli:.2f}x the CLI), "
               f"result message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages")
+    if m.get("longest") is not None:
+        print(f"  longest main-thread task from the result to every chart drawn: {m['longest']:.0f} ms")
     if "heap" in m:
         print(f"  JS heap {m['heap'] / 1e6:.1f} MB; DOM {m['elements']} elements ({m['nodes']} nodes); "
               f"panel text {m['text'] / 1e3:.1f} kB")

@@ -8,6 +8,7 @@ whole lab run (13 blocks, the main run on the NumPy model, block 12's other poli
     python3 bench/cluster_bench.py --token-budget 128       # whole 128-token prompts in one step (fewer steps)
     python3 bench/cluster_bench.py --narrate                # with every step's words (what --json, --steps,
                                                             # the page get)
+    python3 bench/cluster_bench.py --json-size              # also `--json`'s size (issue 39: at most 10 MB)
 
 The constants are the issue's command (`--workload-requests 1000 --workload-prompt 128 --workload-output 32
 --workload-rate 200 --workload-prefixes 8 --workload-shared 64 --slots 32 --queue-limit 256 --block-size 16
@@ -46,6 +47,7 @@ def main() -> None:
     ap.add_argument("--disagg", default="off")
     ap.add_argument("--prefill-replicas", type=int, default=1)
     ap.add_argument("--clock", default="seed")
+    ap.add_argument("--json-size", action="store_true", help="print the size of --json's text (cli.json_text)")
     ap.add_argument("--token-budget", type=int, default=None, help="TOKEN_BUDGET (default: the lab's 6)")
     ap.add_argument("--narrate", action="store_true", help="word every step too (--json, --steps, the page)")
     a = ap.parse_args()
@@ -65,6 +67,13 @@ def main() -> None:
     for r in c["replicas"]:
         print(f"  replica {r['id']} ({r['role']}): served {r['served']}, busy {r['utilization']:.0%}, "
               f"KV peak {r['kv_peak']} blocks, prefix hits {r['prefix_hits']} tokens, {r['steps']} steps")
+    if a.json_size:
+        from inference_lab.entrypoints.cli import json_text
+        from inference_lab.entrypoints.report import is_long
+        wall = time.perf_counter()
+        size = len(json_text(report).encode())
+        print(f"--json: {size / 1e6:.1f} MB ({'compact' if is_long(report.steps) else 'full'} form), written in "
+              f"{time.perf_counter() - wall:.1f} s")
 
 
 if __name__ == "__main__":

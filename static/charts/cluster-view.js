@@ -33,7 +33,10 @@ function kindOf(item) {
   return phases.size > 1 ? 'mixed' : (phases.has('decode') ? 'decode' : 'prefill');
 }
 
-function freeCount(item) { return item.free.reduce((n, [lo, hi]) => n + hi - lo + 1, 0); }
+// the blocks in use after the step: the record's kv_used (a long run's items carry no free list: web.py page_item)
+function usedCount(item, pool) {
+  return item.kv_used !== undefined ? item.kv_used : pool - item.free.reduce((n, [lo, hi]) => n + hi - lo + 1, 0);
+}
 
 export function render(data, report, opts = {}) {
   if (!isCluster(report) || !report.cluster || !report.steps) return off(NAME, t('cluster.view.titleOff'));
@@ -103,7 +106,7 @@ function drawSteps(chart, svg, items, x, laneY, pool) {
     const g = s('g', { class: 'step', 'data-step': String(k + 1), 'data-replica': String(it.replica || 0) });
     g.append(s('rect', { x: round(x0), y: y + 10, width: round(w), height: 16, fill: kind.colour, stroke: '#1b1f24', 'stroke-width': w > 3 ? 0.4 : 0 }));
     if (kind.hatch) g.append(s('rect', { x: round(x0), y: y + 10, width: round(w), height: 16, fill: chart.hatchFor(kind.colour, kind.hatch) }));
-    const used = pool - freeCount(it);
+    const used = usedCount(it, pool);
     strip.append(s('rect', { x: round(x0), y: y + 34, width: round(w), height: 7, fill: KV_INK, 'fill-opacity': round(0.08 + 0.92 * used / pool) }));
     cols.push({ step: k + 1, x: x0, y: y + 8, width: w, height: 34 });
     const tasks = it.tasks.map(([id, phase, n]) => (phase === 'decode' ? `${id} decode` : `${id} prefill ${n}`)).join(', ');
@@ -122,7 +125,7 @@ function drawDenseSteps(chart, svg, items, x, laneY, pool) {
     const x0 = round(x(it.start / 1000));
     const w = round(Math.max(0.5, x(it.end / 1000) - x0));
     add(bars, kindOf(it), `M${x0} ${y + 10}h${w}v16h${-w}z`);
-    const shade = Math.min(KV_SHADES - 1, Math.floor((KV_SHADES * (pool - freeCount(it))) / pool));
+    const shade = Math.min(KV_SHADES - 1, Math.floor((KV_SHADES * usedCount(it, pool)) / pool));
     add(shades, shade, `M${x0} ${y + 34}h${w}v7h${-w}z`);
     cols.push({ step: k + 1, x: x0, y: y + 8, width: w, height: 34 });
   });

@@ -14,7 +14,7 @@ import { stepColumns } from './axes.js';
 import { inkClass, inkOn, requestColours } from './colours.js';
 import { blockData } from './report-data.js';
 import { linkSteps } from './step-link.js';
-import { stepRows } from '../core/run-log.js';
+import { stepRows, stripOwners, stripRows } from '../core/run-log.js';
 import { t } from '../words/i18n.js';
 
 export const NAME = 'kv-blocks';
@@ -31,6 +31,9 @@ const FREE = '#eef0f3';
 // with the screen, not with the run (issue 39); the step columns still select a step on click.
 const DENSE_STEPS = 400;
 const CACHED = '#b8c0cc'; // a free block still holding its prefix-cache hash, on the raster
+// A long run's pool taller than this (32,768-token prompts: ~28,000 blocks) is drawn this high, several blocks a pixel
+// row (a row takes the colour of the first table holding one of its blocks, else cached, else free).
+const DENSE_HEIGHT = 2560;
 const LEGEND_IDS = 12;    // requests with a swatch of their own in the legend at most
 
 function sameTables(owners, tables) {
@@ -45,27 +48,32 @@ function sameTables(owners, tables) {
 function layout(data, report, chart) {
   const b3 = blockData(report, 3) || {};
   const steps = stepRows(report); // the run log, one row per step: owners, shared, cachedFree, kvUsed
+  // a long run's items carry no tables: its pool at the steps drawn (web.py kv_strip), a row per drawn step
+  const strip = stripRows(report);
   const config = report.config || {}; // the run's constants: their one place in a report
   const pool = Number(config.POOL_BLOCKS) || 0;
   const peak = data.peak || {};
-  let maxUsed = -1;
-  for (const st of steps) for (const b of Object.keys(st.owners)) maxUsed = Math.max(maxUsed, Number(b));
+  let maxUsed = strip ? Number(report.steps.kv_strip.max_block) : -1;
+  if (!strip) for (const st of steps) for (const b of Object.keys(st.owners)) maxUsed = Math.max(maxUsed, Number(b));
   for (const blocks of Object.values(peak.tables || {})) {
     for (const b of blocks) maxUsed = Math.max(maxUsed, Number(b));
   }
   const rows = pool && pool <= 48 ? pool : Math.max(1, maxUsed + 1);
   const cols = Math.max(1, steps.length);
-  const rowH = rows <= 24 ? 18 : Math.max(5, Math.min(18, Math.floor(480 / rows)));
-  const dense = cols > DENSE_STEPS;
+  const dense = cols > DENSE_STEPS || !!strip;
+  let rowH = rows <= 24 ? 18 : Math.max(5, Math.min(18, Math.floor(480 / rows)));
+  if (dense && rows * rowH > DENSE_HEIGHT) rowH = DENSE_HEIGHT / rows;
   const colW = dense ? (chart.width - LEFT - RIGHT) / cols : Math.max(MIN_COL, (chart.width - LEFT - RIGHT) / cols);
   const gridH = rows * rowH;
   // peak step: the engine records the 1-based step in which the peak happened (block 6 peak.step).
   // The peak can fall inside a step, before a finishing sequence returns its blocks: then that step's
   // end-of-step column differs from the peak tables, and the tooltip says so.
   const peakStep = Number.isInteger(peak.step) ? peak.step - 1 : -1;
+  const peakRow = strip ? strip.find((row) => row.step === peakStep + 1) : steps[peakStep];
+  const peakOwners = strip ? (peakRow ? stripOwners(peakRow).owners : {}) : (peakRow || {}).owners;
   return {
-    data, report, chart, steps, pool, peak, rows, cols, rowH, colW, gridH, peakStep, dense,
-    peakInside: peakStep >= 0 && !sameTables((steps[peakStep] || {}).owners, peak.tables),
+    data, report, chart, steps, strip, pool, peak, rows, cols, rowH, colW, gridH, peakStep, dense,
+    peakInside: peakStep >= 0 && !sameTables(peakOwners, peak.tables),
     preemptions: Array.isArray(data.preemptions) ? data.preemptions : (b3.preemptions || []),
     colourOf: requestColours(report),
     caching: config.PREFIX_CACHE === 'on',
@@ -79,8 +87,8 @@ function layout(data, report, chart) {
 // ── legend ───────────────────────────────────────────────────────────────────
 function legendItems(k) {
   const { steps, report, colourOf } = k;
-  const owners = new Set();
-  for (const st of steps) for (const id of Object.values(st.owners)) owners.add(String(id));
+  const owners = new Set(k.strip ? report.steps.kv_strip.holders.map(String) : []);
+  if (!k.strip) for (const st of steps) for (const id of Object.values(st.owners)) owners.add(String(id));
   const order = new Map(((report.config && report.config.REQUESTS) || []).map((r, i) => [String(r.id), i]));
   const ids = [...owners].sort((a, b) => (order.get(a) ?? -1) - (order.get(b) ?? -1));
   // a swatch per request up to LEGEND_IDS (a 1,000-request run colours hundreds): the rest counted (legendMore)
@@ -260,27 +268,69 @@ function rgbOf(ctx, colour, cache) {
   return cache.get(colour);
 }
 
+// The pool a pixel column shows: its last step's tables as runs [[id, first, last, ...]] in table order and its
+// cached-free ranges; a long run's from its strip (the last drawn step up to the column's last step).
+function columnSource(k) {
+  if (k.strip) {
+    let at = 0;
+    return (last) => {   // `last`: the column's last step (0-based), rising from column to column
+      while (at + 1 < k.strip.length && k.strip[at + 1].step <= last + 1) at++;
+      return k.strip[at];
+    };
+  }
+  return (last) => {
+    const st = k.steps[last];
+    return { tables: Object.entries(st.owners).map(([b, id]) => [id, Number(b), Number(b)]),
+      cached: st.cachedFree.map((b) => [b, b]) };
+  };
+}
+
 function drawRaster(svg, k) {
-  const { steps, rows, cols, gridH } = k;
+  const { rows, cols, gridH } = k;
   const plotW = Math.max(1, Math.round(cols * k.colW));
   const width = Math.min(cols, plotW); // pixel columns: at most one per step, at most one per screen pixel
+  const height = Math.max(1, Math.min(rows, Math.round(gridH))); // pixel rows: at most one per block, one per pixel
   const canvas = document.createElement('canvas');
   canvas.width = width;
-  canvas.height = rows;
+  canvas.height = height;
   const ctx = canvas.getContext('2d');
   if (!ctx) return;
-  const image = ctx.createImageData(width, rows);
+  const image = ctx.createImageData(width, height);
   const cache = new Map();
-  const free = rgbOf(ctx, FREE, cache);
-  const cached = rgbOf(ctx, CACHED, cache);
+  const palette = [rgbOf(ctx, FREE, cache), rgbOf(ctx, CACHED, cache)]; // 0 free, 1 cached, 2.. a request's colour
+  const index = new Map();
+  const colourIndex = (id) => {
+    if (!index.has(id)) {
+      index.set(id, palette.length);
+      palette.push(rgbOf(ctx, k.colourOf(String(id)).colour, cache));
+    }
+    return index.get(id);
+  };
+  const pixelRow = (b) => Math.min(height - 1, Math.floor((b * height) / rows));
+  const cell = new Int32Array(height);
+  const source = columnSource(k);
   for (let c = 0; c < width; c++) {
-    const st = steps[Math.min(cols - 1, Math.floor(((c + 1) * cols) / width) - 1)]; // the column's last step
-    const hashed = k.caching ? new Set(st.cachedFree) : null;
-    for (let b = 0; b < rows; b++) {
-      const owner = st.owners[String(b)];
-      const rgb = owner !== undefined ? rgbOf(ctx, k.colourOf(String(owner)).colour, cache)
-        : hashed && hashed.has(b) ? cached : free;
-      const at = (b * width + c) * 4;
+    const src = source(Math.min(cols - 1, Math.floor(((c + 1) * cols) / width) - 1)); // the column's last step
+    cell.fill(0);
+    for (const [id, ...runs] of src.tables) {  // the first table holding a block of the row gives its colour
+      const colour = colourIndex(id);
+      for (let r = 0; r < runs.length; r += 2) {
+        if (runs[r] >= rows) continue;
+        for (let p = pixelRow(runs[r]), end = pixelRow(Math.min(rows - 1, runs[r + 1])); p <= end; p++) {
+          if (cell[p] < 2) cell[p] = colour;
+        }
+      }
+    }
+    if (k.caching) {
+      for (const [lo, hi] of src.cached) {
+        if (lo >= rows) continue;
+        const end = pixelRow(Math.min(rows - 1, hi));
+        for (let p = pixelRow(lo); p <= end; p++) if (cell[p] === 0) cell[p] = 1;
+      }
+    }
+    for (let p = 0; p < height; p++) {
+      const rgb = palette[cell[p]];
+      const at = (p * width + c) * 4;
       image.data[at] = rgb[0];
       image.data[at + 1] = rgb[1];
       image.data[at + 2] = rgb[2];
@@ -411,10 +461,13 @@ function preemptionText(step, p) {
 // ── text alternative: a table of each step's blocks, then reuses and preemptions in words ──
 function textAlternative(k) {
   const { chart, data, pool, peakStep, preemptions } = k;
+  // a long run: its drawn steps (kv_strip), each table as runs of blocks
+  const rows = k.strip ? k.strip.map((row) => [row.step - 1, row.kvUsed, stripTables(row)])
+    : k.steps.map((st, i) => [i, st.kvUsed, stepTables(st)]);
   chart.table(t('chart.kvBlocks.kvBlocksEndEachStep', { pool }),
     [t('chart.kvBlocks.step3'), t('chart.kvBlocks.blocksUsed'), t('chart.kvBlocks.blockTablesRequest')],
-    k.steps.map((st, i) => [
-      String(i + 1) + (i === peakStep ? t('chart.kvBlocks.peak2') : ''), `${st.kvUsed}/${pool}`, stepTables(st),
+    rows.map(([i, used, tables]) => [
+      String(i + 1) + (i === peakStep ? t('chart.kvBlocks.peak2') : ''), `${used}/${pool}`, tables,
     ]));
   const reused = (data.reused || []).map((r) => `block ${r[0]}: ${r[1].join(' → ')}`).join('; ');
   const each = preemptions.map((p) => t('chart.kvBlocks.step4', { step: p.step, request: p.request }));
@@ -434,6 +487,15 @@ function stepTables(st) {
     .map(([b, ids]) => t('chart.kvBlocks.blockShared', { b, ids: ids.join('+') }));
   return [...by].map(([id, bl]) => `${id}: ${bl.sort((a, b) => a - b).join(', ')}`).concat(shared).join('; ') ||
     t('chart.kvBlocks.free');
+}
+
+// A drawn step of a long run's tables in words: "A: 0–2047; B: 2048–2050, 7" (or "free").
+function stripTables(row) {
+  return row.tables.map(([id, ...runs]) => {
+    const parts = [];
+    for (let r = 0; r < runs.length; r += 2) parts.push(runs[r] === runs[r + 1] ? `${runs[r]}` : `${runs[r]}–${runs[r + 1]}`);
+    return `${id}: ${parts.join(', ')}`;
+  }).join('; ') || t('chart.kvBlocks.free');
 }
 
 export function render(data, report, opts = {}) {

@@ -117,3 +117,34 @@ export function stepRows(report) {
       cachedFree: expandRanges(item.cached_free) };
   });
 }
+
+/** A long run's KV pool at the steps its KV chart draws (report.steps.kv_strip: py/inference_lab/entrypoints/web.py
+ *  kv_strip; its items carry no tables): one row per drawn step, {step (1-based), start, end, kvUsed, tables:
+ *  [[id, first, last, first, last, ...]] (each table's blocks as inclusive runs, in table order), cached: [[first,
+ *  last]] (free blocks still holding a prefix-cache hash)}. null for a run whose items carry their tables. */
+export function stripRows(report) {
+  const strip = report && report.steps && report.steps.kv_strip;
+  if (!strip) return null;
+  const items = logItems(report);
+  return strip.steps.map((step, i) => {
+    const item = items[step - 1] || {};
+    return { step, start: item.start, end: item.end, kvUsed: item.kv_used, tables: strip.tables[i],
+      cached: strip.cached_free[i] || [] };
+  });
+}
+
+/** A strip row's owners {block: id} (the first table that holds the block, as blockMap) and the blocks several
+ *  tables hold (shared: {block: [ids]}), as stepRows gives them. */
+export function stripOwners(row) {
+  const owners = {};
+  const shared = {};
+  for (const [id, ...runs] of row.tables) {
+    for (let r = 0; r < runs.length; r += 2) {
+      for (let b = runs[r]; b <= runs[r + 1]; b++) {
+        if (!(b in owners)) owners[b] = id;
+        else (shared[b] = shared[b] || [owners[b]]).push(id);
+      }
+    }
+  }
+  return { owners, shared };
+}

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  blockMap, budgetParts, clampStep, eventSteps, expandRanges, hasEvent, stepFromSearch, stepRows, targetStep,
+  blockMap, budgetParts, clampStep, eventSteps, expandRanges, hasEvent, stepFromSearch, stepRows, stripOwners,
+  stripRows, targetStep,
 } from '../../static/core/run-log.js';
 
 const STEP5 = {
@@ -115,6 +116,18 @@ test('the charts\' rows: owners (a shared block: its first holder), blocks in us
   assert.equal(row.kvUsed, 3);
   assert.deepEqual(row.cachedFree, [5, 6]);
   assert.deepEqual(stepRows({ blocks: [] }), []);
+});
+
+test('a long run\'s KV strip (web.py kv_strip): the drawn steps\' tables as runs, owners as stepRows gives them', () => {
+  const items = [{ start: 0, end: 5, kv_used: 3 }, { start: 5, end: 9, kv_used: 0 }];
+  const kv_strip = { steps: [1, 2], tables: [[['A', 0, 1], ['D', 0, 0, 3, 3]], []], cached_free: [[[5, 6]], []],
+    holders: ['A', 'D'], max_block: 3 };
+  const rows = stripRows({ steps: { items, kv_strip } });
+  assert.deepEqual(rows.map((r) => [r.step, r.end, r.kvUsed, r.cached]), [[1, 5, 3, [[5, 6]]], [2, 9, 0, []]]);
+  const { owners, shared } = stripOwners(rows[0]);
+  assert.deepEqual(owners, stepRows({ steps: { items: [{ tables: { A: [0, 1], D: [0, 3] } }] } })[0].owners);
+  assert.deepEqual(shared, { 0: ['A', 'D'] });
+  assert.equal(stripRows({ steps: { items } }), null);
 });
 
 test('budgetParts: a speculative verify takes 1 + its proposals of the budget (SPEC_METHOD != off)', () => {
