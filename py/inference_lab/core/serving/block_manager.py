@@ -106,6 +106,7 @@ class Versions:
     BlockManager.audit runs them again only when a count moved since its last verdict."""
     pool: int = 0                        # mutations of the tables, counts, free queue or hashes so far
     hashes: int = 0                      # mutations of the hashes (block_hash, cached) so far
+    free: int = 0                        # changes of the free queue, or of a free block's hash, so far
     pool_verdict: tuple = (-1, [])       # (pool, codes) of the last audit
     hash_verdict: tuple = (-1, False)    # (hashes, stale?) of the last hash check
     touched: set = field(default_factory=set)   # blocks whose hash came or went since the last hash check
@@ -140,8 +141,20 @@ class BlockManager:
 
     @property
     def changes(self) -> int:
-        """Mutations of the tables, counts, free queue or hashes so far (run_log.RunLog.free_state reads it)."""
+        """Mutations of the tables, counts, free queue or hashes so far."""
         return self.versions.pool
+
+    @property
+    def free_changes(self) -> int:
+        """Changes of what `sorted_free` reads (the free queue, a free block's hash) so far: the run log computes
+        a step's free lists again only when it moved (run_log.RunLog.free_lists)."""
+        return self.versions.free
+
+    def sorted_free(self) -> tuple[list[int], list[int]]:
+        """(the free blocks, those of them still holding a cached hash), each sorted."""
+        free = sorted(self.free) if self.enable_caching else list(self.free)   # without the cache it stays sorted
+        bh = self.block_hash
+        return free, [b for b in free if bh[b] is not None] if self.enable_caching else []
 
     @property
     def num_used(self) -> int:
@@ -207,6 +220,7 @@ class BlockManager:
             note("hold", seq.id, block, ref[block])
         if taken:
             self.versions.pool += len(taken)
+            self.versions.free += 1
             self.active[seq.id] = seq
         if advance:
             self.advance(seq, n)
@@ -224,6 +238,7 @@ class BlockManager:
         that are full (PREFIX_CACHE=on). Returns the blocks given back."""
         seq.cached = keep
         self.versions.bump()
+        self.versions.free += 1
         needed = -(-keep // self.block_size)
         gone = seq.block_table[needed:]
         del seq.block_table[needed:]
@@ -246,6 +261,8 @@ class BlockManager:
             parent = self.block_hash[seq.block_table[i - 1]] if i else None
             h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
             self.versions.hash_changed(block)
+            if self.ref_cnt[block] == 0 or block in self.free:   # only in a broken pool: a free block gets a hash
+                self.versions.free += 1
             self.block_hash[block] = h
             self.cached.setdefault(h, {})[block] = None   # a copy: the first one cached stays the one found
 
@@ -268,6 +285,7 @@ class BlockManager:
         for b in blocks:
             if self.ref_cnt[b] == 0:
                 self.free.remove(b)              # "touch": out of the free queue, so it cannot be evicted
+                self.versions.free += 1
             self._hold(seq, b)
         seq.cached = len(blocks) * self.block_size
         if blocks:                               # the engine tells the hit (event "cache_hit")
@@ -331,6 +349,7 @@ class BlockManager:
 
     def _free(self, seq) -> list[int]:
         self.versions.bump()
+        self.versions.free += 1
         blocks = list(seq.block_table)
         for b in blocks:
             self.ref_cnt[b] -= 1

@@ -170,7 +170,7 @@ class RunLog:
         self.tables = {}           # id -> its block table after the last executed step
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
-        self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
+        self.pool_seen, self.free_seen = None, None   # the pool's `free_changes` and (free, cached_free)
         self.notes = []            # the pool's facts (kind, step, replica, *values), `note`; not in to_dict
 
     @property
@@ -332,12 +332,11 @@ class RunLog:
 
     def free_lists(self, pool) -> tuple:
         """(free, cached_free) ranges after the step; the last step's objects when the pool made no change since
-        (BlockManager.changes), without sorting its free queue again."""
-        if self.pool_seen != (id(pool), pool.changes):
-            cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
-            free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
+        (BlockManager.free_changes), without sorting its free queue again."""
+        if self.pool_seen != (id(pool), pool.free_changes):
+            free, cached_free = pool.sorted_free()
             self.free_seen = (self.ranges("free", free), self.ranges("cached_free", cached_free))
-            self.pool_seen = (id(pool), pool.changes)
+            self.pool_seen = (id(pool), pool.free_changes)
         return self.free_seen
 
     def ranges(self, name: str, blocks: list) -> list:
