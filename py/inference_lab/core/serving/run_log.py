@@ -243,7 +243,8 @@ class RunLog:
         item = dict(start=start, end=end, waiting=queue, running=slots, tasks=tasks,
                     budget=[self.budget_used(tasks), cap], events=events, **self.kv_state(pool, running, events))
         item["decodes_first"] = decodes_first(item)
-        self.items.append(dict(item, **self.facts))
+        item.update(self.facts)                        # the facts after the record's keys, as dict(item, **facts)
+        self.items.append(item)
         self.new, self.ahead, self.facts = [], [], {}
 
     @staticmethod
