@@ -376,7 +376,10 @@ class RunLog:
         order = sorted((it["start"], ri, k) for ri, log in enumerate(logs) for k, it in enumerate(log.items))
         number = {(ri, k): n + 1 for n, (_, ri, k) in enumerate(order)}         # (replica, local index) -> step
         out = cls(cfg)
-        out.items = [dict(logs[ri].items[k], replica=ri) for _, ri, k in order]
+        for ri, log in enumerate(logs):            # each replica's records get their `replica` in place (no copy):
+            for it in log.items:                   # a replica's log and the merged one share them
+                it["replica"] = ri
+        out.items = [logs[ri].items[k] for _, ri, k in order]
         out.after = [dict(e, replica=ri) for ri, log in enumerate(logs) for e in log.after]
         out.notes = [(kind, number.get((ri, step - 1), len(order) + 1), ri, *values)
                      for ri, log in enumerate(logs) for kind, step, _, *values in log.notes]
