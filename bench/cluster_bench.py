@@ -20,7 +20,8 @@ replica's share.
 
 Issue 39 (halve the CPU time) measured back to back on the shared 2-core machine at load ~7: 26.2 s CPU before,
 25.1 s after its first speed-ups (again: 26.0 against 25.3, 25.2 against 23.4); see README.en.md "Scale" for what
-they are and what is left.
+they are and what is left. bench/cli_speed.py times the command line itself (a fresh process, text output; --base for
+an interleaved A/B against an older checkout).
 """
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import numpy as np
 
 from inference_lab.core.clock.hardware import MODELS
 from inference_lab.core.clock.roofline import StepCost, sampled, step_cost
@@ -76,3 +77,40 @@ def test_hash_map_check_agrees_with_the_pairwise_form(num_blocks, data):
     plain = (sum(map(len, cached.values())) != len(hashes) - hashes.count(None)
              or any(hashes[b] != h for h, copies in cached.items() for b in copies))
     assert pool._hashes_disagree() == plain
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_incremental_hash_check_agrees_with_the_whole_check(data):
+    """BlockManager._stale_hash looks only at the blocks whose hash came or went since a look that found the map
+    agreeing: after every operation (writes, finishes, preemptions, prefix hits, and a few broken ones that move
+    a hash or an entry through the pool's own bookkeeping) it says what the whole check says."""
+    pool = BlockManager(data.draw(st.integers(2, 12)), 2, enable_caching=True)
+    seqs = []
+    for _ in range(data.draw(st.integers(1, 40))):
+        op = data.draw(st.sampled_from(["new", "write", "release", "evict", "break_entry", "break_hash"]))
+        live = [s for s in seqs if s.block_table]
+        if op == "new":
+            ids = data.draw(st.lists(st.integers(0, 2), min_size=1, max_size=7))
+            s = SimpleNamespace(id=len(seqs), cached=0, block_table=[], history=[], prefill_ids=ids)
+            pool.take_cached_prefix(s, ids)
+            s.history = ids[:s.cached]
+            seqs.append(s)
+        elif op == "write" and seqs:
+            s = data.draw(st.sampled_from(seqs))
+            n = data.draw(st.integers(1, 3))
+            if pool.can_append(s, n):
+                s.history += data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+                pool.write(s, np.zeros((2, n, 4)), np.zeros((2, n, 4)))
+        elif op in ("release", "evict") and live:
+            getattr(pool, op)(data.draw(st.sampled_from(live)))
+        elif op == "break_entry" and pool.cached:        # an entry left behind for a block that lost its hash
+            h = data.draw(st.sampled_from(sorted(pool.cached)))
+            b = next(iter(pool.cached[h]))
+            pool.block_hash[b] = None
+            pool.versions.hash_changed(b)
+        elif op == "break_hash":                         # a hash given to a block without its entry
+            b = data.draw(st.integers(0, pool.num_blocks - 1))
+            pool.block_hash[b] = data.draw(st.sampled_from(["x", pool.block_hash[b]]))
+            pool.versions.hash_changed(b)
+        assert pool._stale_hash() == pool._hashes_disagree(), op

@@ -96,6 +96,15 @@ def capped(w, lines: list, limit: int, key: str, seed: bool, **fields) -> list:
     return lines[:limit] + [w(key, n=len(lines) - limit, **fields)]
 
 
+def capped_lines(w, items: list, line, limit: int, key: str, seed: bool, **fields) -> list:
+    """capped(w, [line(i, x) for i, x in enumerate(items)], limit, key, seed, **fields), wording only the lines it
+    keeps: a 15,000-step run's block [3] words its first `limit` steps, not all of them (`line` has no side
+    effect: the same lines)."""
+    if seed or len(items) <= limit:
+        return [line(i, x) for i, x in enumerate(items)]
+    return [line(i, x) for i, x in enumerate(items[:limit])] + [w(key, n=len(items) - limit, **fields)]
+
+
 def listed(w, items: list, limit: int, seed: bool, sep: str = ", ", key: str = "lim.more_items") -> str:
     """Items joined by `sep`; outside a seed-identical run only the first `limit` of them and `key`
     ("… and 14 more")."""

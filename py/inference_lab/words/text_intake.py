@@ -9,7 +9,7 @@ Leaves out: the sentences (text_vi.py, text_en.py), every computation (lab.py) a
 """
 from __future__ import annotations
 
-from .limits import ITEMS, NUMBERS, ROW_LINES, STEP_LINES, capped, listed, vector
+from .limits import ITEMS, NUMBERS, ROW_LINES, STEP_LINES, capped, capped_lines, listed, vector
 from .text_cluster import is_cluster, route_lines
 from .reasons import not_followed, why
 from .text_notes import budget_waits_of, steps_of
@@ -170,11 +170,11 @@ def block3(w, d, ctx):
     lines = [w("b3.legend_spec_run") + w("b3.legend_spec") if spec_on else w("b3.legend")]
     if cluster:
         lines.append(w("b3.legend_replica"))
-    rows = []
-    for i, st in enumerate(d["steps"]):
+
+    def row(i, st):
         work = " ".join(task_word(rid, p, n, st.get("proposed", {})) for rid, p, n in st["tasks"])
-        rows.append(w("b3.step_replica" if "replica" in st else "b3.step", i=i + 1, st=st, work=work))
-    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.seed)
+        return w("b3.step_replica" if "replica" in st else "b3.step", i=i + 1, st=st, work=work)
+    lines += capped_lines(w, d["steps"], row, STEP_LINES, "lim.more_steps", ctx.seed)
     if not d["steps"]:
         lines.append(w("b3.no_steps"))
     elif cluster:

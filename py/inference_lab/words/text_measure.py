@@ -9,7 +9,7 @@ blocks (text_intake.py, text_compute.py).
 """
 from __future__ import annotations
 
-from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, listed
+from .limits import ITEMS, ROW_LINES, STEP_LINES, capped, capped_lines, listed
 from .text_notes import budget_who
 from .text_cluster import disagg_lines, is_cluster, measure_lines
 from .text_compute import shown_replica
@@ -145,15 +145,15 @@ def block11(w, d, ctx):
     cluster = bool(ctx.cluster) and is_cluster(cfg)
     spec = spec_on(cfg)
     lines = [w("b11.legend") + (w("b11.legend_spec") if spec else "")]
-    rows = []
-    for i, st in enumerate(d["steps"]):
+
+    def row(i, st):
         mark = f" | preempt {', '.join(st['preempted'])}" if st["preempted"] else ""
         if spec:          # speculation: the decode column counts the verified proposals too (1 + k each)
             st = dict(st, decode=f"{st['decode']}+{sum(st['proposed'].values())}" if st.get("proposed")
                       else st["decode"])
-        rows.append(w("b11.step_replica" if "replica" in st else "b11.step", i=i + 1, st=st, cfg=cfg,
-                      dur=st["end"] - st["start"], pct=100 * st["kv_used"] / cfg["POOL_BLOCKS"], mark=mark))
-    lines += capped(w, rows, STEP_LINES, "lim.more_steps", ctx.seed)
+        return w("b11.step_replica" if "replica" in st else "b11.step", i=i + 1, st=st, cfg=cfg,
+                 dur=st["end"] - st["start"], pct=100 * st["kv_used"] / cfg["POOL_BLOCKS"], mark=mark)
+    lines += capped_lines(w, d["steps"], row, STEP_LINES, "lim.more_steps", ctx.seed)
     lines.append(w("b11.breakdown_replica" if cluster else "b11.breakdown" if ctx.seed else "b11.breakdown_lab"))
     served = [m for m in d["requests"] if m["status"] == "finished"]
     lines += capped(w, [ttft_line(w, m, cfg["TTFT_SLO"], d["preempted_at"].get(m["id"]), ctx.seed) + replica_mark(w, m)

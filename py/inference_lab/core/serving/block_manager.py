@@ -1,7 +1,8 @@
 """[6] KV state manager: a pool of physical KV blocks, one block table per sequence, optional prefix cache.
 
 The pool holds POOL_BLOCKS blocks of BLOCK_SIZE token slots each (K and V arrays of
-shape (blocks, heads, block_size, d_head)). A sequence's logical block i lives in
+shape (heads, blocks, block_size, d_head): heads first, so a sequence's blocks read in table order are already its
+positions in order, (heads, blocks × block_size, d_head), without a transpose). A sequence's logical block i lives in
 physical block `seq.block_table[i]`; position p sits in slot p % BLOCK_SIZE of logical
 block p // BLOCK_SIZE. Blocks are allocated lazily while K/V are written and returned
 when the sequence finishes, is preempted or is aborted. Every block has a reference
@@ -68,7 +69,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
@@ -105,12 +106,19 @@ class Versions:
     BlockManager.audit runs them again only when a count moved since its last verdict."""
     pool: int = 0                        # mutations of the tables, counts, free queue or hashes so far
     hashes: int = 0                      # mutations of the hashes (block_hash, cached) so far
+    free: int = 0                        # changes of the free queue, or of a free block's hash, so far
     pool_verdict: tuple = (-1, [])       # (pool, codes) of the last audit
     hash_verdict: tuple = (-1, False)    # (hashes, stale?) of the last hash check
+    touched: set = field(default_factory=set)   # blocks whose hash came or went since the last hash check
 
     def bump(self, hashes: bool = False) -> None:
         self.pool += 1
         self.hashes += hashes
+
+    def hash_changed(self, block: int) -> None:
+        """A hash came to `block` or left it (and its map entry with it)."""
+        self.bump(hashes=True)
+        self.touched.add(block)
 
 
 class BlockManager:
@@ -120,8 +128,8 @@ class BlockManager:
         self.num_blocks, self.block_size, self.enable_caching = num_blocks, block_size, enable_caching
         self.event = event or _ignore            # the run log's event(): "evict" (run_log.EVENT_ORDER)
         self.note = note or _ignore              # the run log's note(): "hold", "release", "peak", "problem"
-        self.K = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))     # (blocks, heads, slots, d_head)
-        self.V = np.zeros((num_blocks, N_HEADS, block_size, D_HEAD))
+        self.K = np.zeros((N_HEADS, num_blocks, block_size, D_HEAD))     # (heads, blocks, slots, d_head)
+        self.V = np.zeros((N_HEADS, num_blocks, block_size, D_HEAD))
         self.free = list(range(num_blocks))      # sorted (no caching) or the LRU free queue, head first
         self.ref_cnt = [0] * num_blocks          # block tables holding each block
         self.block_hash = [None] * num_blocks    # set when a block becomes full (caching only)
@@ -133,8 +141,20 @@ class BlockManager:
 
     @property
     def changes(self) -> int:
-        """Mutations of the tables, counts, free queue or hashes so far (run_log.RunLog.free_state reads it)."""
+        """Mutations of the tables, counts, free queue or hashes so far."""
         return self.versions.pool
+
+    @property
+    def free_changes(self) -> int:
+        """Changes of what `sorted_free` reads (the free queue, a free block's hash) so far: the run log computes
+        a step's free lists again only when it moved (run_log.RunLog.free_lists)."""
+        return self.versions.free
+
+    def sorted_free(self) -> tuple[list[int], list[int]]:
+        """(the free blocks, those of them still holding a cached hash), each sorted."""
+        free = sorted(self.free) if self.enable_caching else list(self.free)   # without the cache it stays sorted
+        bh = self.block_hash
+        return free, [b for b in free if bh[b] is not None] if self.enable_caching else []
 
     @property
     def num_used(self) -> int:
@@ -158,7 +178,7 @@ class BlockManager:
     def _evict_cached(self, block: int, seq) -> None:
         """Forget this block's hash; other blocks carrying the same hash stay cached
         (vLLM: del cached_blocks[block_id])."""
-        self.versions.bump(hashes=True)
+        self.versions.hash_changed(block)
         h = self.block_hash[block]
         copies = self.cached.get(h, {})
         copies.pop(block, None)
@@ -172,13 +192,16 @@ class BlockManager:
 
         hash_now=False (a speculative verify): the full blocks are hashed by `rollback`, after the rejected
         positions are gone, so no rejected token enters a cached block's hash."""
-        n = k_new.shape[1]
-        pos = np.arange(seq.cached, seq.cached + n)                           # (n,) positions written
+        n, bs = k_new.shape[1], self.block_size
         self.reserve(seq, n, advance=False)
-        first = seq.cached // self.block_size
-        blocks = np.asarray(seq.block_table[first:])[pos // self.block_size - first]   # (n,) physical block of each
-        self.K[blocks, :, pos % self.block_size] = k_new.transpose(1, 0, 2)   # (n, heads, d_head)
-        self.V[blocks, :, pos % self.block_size] = v_new.transpose(1, 0, 2)
+        i = 0
+        while i < n:                        # block by block (a chunk touches one or two): slices, no index arrays
+            pos = seq.cached + i
+            block, slot = seq.block_table[pos // bs], pos % bs
+            j = min(n, i + bs - slot)                                         # positions i..j-1 go to this block
+            self.K[:, block, slot:slot + j - i] = k_new[:, i:j]               # (heads, j − i, d_head)
+            self.V[:, block, slot:slot + j - i] = v_new[:, i:j]
+            i = j
         self.advance(seq, n, hash_now)
 
     def reserve(self, seq, n: int, advance: bool = True) -> None:
@@ -197,6 +220,7 @@ class BlockManager:
             note("hold", seq.id, block, ref[block])
         if taken:
             self.versions.pool += len(taken)
+            self.versions.free += 1
             self.active[seq.id] = seq
         if advance:
             self.advance(seq, n)
@@ -214,6 +238,7 @@ class BlockManager:
         that are full (PREFIX_CACHE=on). Returns the blocks given back."""
         seq.cached = keep
         self.versions.bump()
+        self.versions.free += 1
         needed = -(-keep // self.block_size)
         gone = seq.block_table[needed:]
         del seq.block_table[needed:]
@@ -235,7 +260,9 @@ class BlockManager:
                 continue
             parent = self.block_hash[seq.block_table[i - 1]] if i else None
             h = hash_block(parent, seq.history[i * bs:(i + 1) * bs])
-            self.versions.bump(hashes=True)
+            self.versions.hash_changed(block)
+            if self.ref_cnt[block] == 0 or block in self.free:   # only in a broken pool: a free block gets a hash
+                self.versions.free += 1
             self.block_hash[block] = h
             self.cached.setdefault(h, {})[block] = None   # a copy: the first one cached stays the one found
 
@@ -258,6 +285,7 @@ class BlockManager:
         for b in blocks:
             if self.ref_cnt[b] == 0:
                 self.free.remove(b)              # "touch": out of the free queue, so it cannot be evicted
+                self.versions.free += 1
             self._hold(seq, b)
         seq.cached = len(blocks) * self.block_size
         if blocks:                               # the engine tells the hit (event "cache_hit")
@@ -315,12 +343,13 @@ class BlockManager:
         first = skip // bs                                     # the first block holding a computed position
         table = seq.block_table[first:]
         shape, lo, hi = (N_HEADS, len(table) * bs, D_HEAD), skip - first * bs, seq.cached - first * bs
-        K = self.K[table].transpose(1, 0, 2, 3).reshape(shape)[:, lo:hi]   # (blocks, H, bs, d) -> (H, cached − s, d)
-        V = self.V[table].transpose(1, 0, 2, 3).reshape(shape)[:, lo:hi]
+        K = self.K.take(table, axis=1).reshape(shape)[:, lo:hi]   # (H, blocks, bs, d) -> (H, cached − s, d)
+        V = self.V.take(table, axis=1).reshape(shape)[:, lo:hi]
         return K, V
 
     def _free(self, seq) -> list[int]:
         self.versions.bump()
+        self.versions.free += 1
         blocks = list(seq.block_table)
         for b in blocks:
             self.ref_cnt[b] -= 1
@@ -382,11 +411,26 @@ class BlockManager:
         """The hash map and the blocks' hashes disagree: read as sorted (block, hash) pairs, the map's entries
         are not exactly the blocks carrying a hash with their hashes (an entry naming a block that carries
         another hash or none, a block listed twice, a hashed block missing from the map). Looked at again only
-        when a hash came or went since the last look (`versions.hashes`)."""
+        when a hash came or went since the last look (`versions.hashes`), and then, after a look that found them
+        agreeing, at the blocks whose hash came or went since (`_touched_disagree`): the others' entries are as
+        they were."""
         v = self.versions
         if v.hash_verdict[0] != v.hashes:
-            v.hash_verdict = (v.hashes, self._hashes_disagree())
+            touched, v.touched = v.touched, set()
+            agreed = v.hash_verdict[0] >= 0 and not v.hash_verdict[1]
+            v.hash_verdict = (v.hashes, self._touched_disagree(touched) if agreed else self._hashes_disagree())
         return v.hash_verdict[1]
+
+    def _touched_disagree(self, touched: set) -> bool:
+        """_hashes_disagree's verdict when the map agreed with the blocks before `touched` changed: every touched
+        block that carries a hash is listed under it, and the map has as many entries as blocks carrying a hash.
+        Only _evict_cached and _cache_full_blocks change a hash or an entry, and both touch the block, so the
+        untouched blocks still carry hashes with their entries; with the touched ones, every hashed block has
+        its entry, and equal counts leave no room for any other entry (a stale one, a block listed twice)."""
+        bh, cached = self.block_hash, self.cached
+        if sum(map(len, cached.values())) != len(bh) - bh.count(None):
+            return True
+        return any(bh[b] is not None and b not in cached.get(bh[b], ()) for b in touched)
 
     def _hashes_disagree(self) -> bool:
         """As many map entries as blocks carrying a hash, and every entry's block carries its hash: then the entries

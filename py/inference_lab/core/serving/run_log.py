@@ -170,7 +170,7 @@ class RunLog:
         self.tables = {}           # id -> its block table after the last executed step
         self.from_cache = {}       # id -> prompt tokens it took from the prefix cache when last admitted
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
-        self.pool_seen, self.free_seen = None, None   # the pool's `changes` and (free, cached_free) at the last step
+        self.pool_seen, self.free_seen = None, None   # the pool's `free_changes` and (free, cached_free)
         self.notes = []            # the pool's facts (kind, step, replica, *values), `note`; not in to_dict
 
     @property
@@ -243,7 +243,8 @@ class RunLog:
         item = dict(start=start, end=end, waiting=queue, running=slots, tasks=tasks,
                     budget=[self.budget_used(tasks), cap], events=events, **self.kv_state(pool, running, events))
         item["decodes_first"] = decodes_first(item)
-        self.items.append(dict(item, **self.facts))
+        item.update(self.facts)                        # the facts after the record's keys, as dict(item, **facts)
+        self.items.append(item)
         self.new, self.ahead, self.facts = [], [], {}
 
     @staticmethod
@@ -332,12 +333,11 @@ class RunLog:
 
     def free_lists(self, pool) -> tuple:
         """(free, cached_free) ranges after the step; the last step's objects when the pool made no change since
-        (BlockManager.changes), without sorting its free queue again."""
-        if self.pool_seen != (id(pool), pool.changes):
-            cached_free = sorted(pool.cached_free()) if pool.enable_caching else []
-            free = sorted(pool.free) if pool.enable_caching else pool.free      # without the cache it stays sorted
+        (BlockManager.free_changes), without sorting its free queue again."""
+        if self.pool_seen != (id(pool), pool.free_changes):
+            free, cached_free = pool.sorted_free()
             self.free_seen = (self.ranges("free", free), self.ranges("cached_free", cached_free))
-            self.pool_seen = (id(pool), pool.changes)
+            self.pool_seen = (id(pool), pool.free_changes)
         return self.free_seen
 
     def ranges(self, name: str, blocks: list) -> list:
@@ -376,7 +376,10 @@ class RunLog:
         order = sorted((it["start"], ri, k) for ri, log in enumerate(logs) for k, it in enumerate(log.items))
         number = {(ri, k): n + 1 for n, (_, ri, k) in enumerate(order)}         # (replica, local index) -> step
         out = cls(cfg)
-        out.items = [dict(logs[ri].items[k], replica=ri) for _, ri, k in order]
+        for ri, log in enumerate(logs):            # each replica's records get their `replica` in place (no copy):
+            for it in log.items:                   # a replica's log and the merged one share them
+                it["replica"] = ri
+        out.items = [logs[ri].items[k] for _, ri, k in order]
         out.after = [dict(e, replica=ri) for ri, log in enumerate(logs) for e in log.after]
         out.notes = [(kind, number.get((ri, step - 1), len(order) + 1), ri, *values)
                      for ri, log in enumerate(logs) for kind, step, _, *values in log.notes]
