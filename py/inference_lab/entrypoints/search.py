@@ -43,6 +43,7 @@ import os
 from ..core.cluster.goodput import meets, percentile
 from ..core.inputs.config import Config, ConfigError
 from ..core.serving.metrics import request_metrics
+from ..core.serving.replay import timing_only
 
 AXES = ("GPU", "TENSOR_PARALLEL", "REPLICAS", "DISAGG", "PREFILL_REPLICAS", "SLOTS", "TOKEN_BUDGET", "WEIGHT_BITS",
         "ACT_BITS", "KV_BITS")
@@ -106,7 +107,7 @@ def evaluate(base: dict, point: dict, target: float) -> dict:
                 cost_per_hour=round(gpus * cfg.GPU_PRICE_PER_HOUR, 4), usd_per_m_output=money.get("usd_per_m_output"),
                 joules_per_output_token=money.get("joules_per_output_token"),
                 goodput=(row["goodput"] or {}).get("per_s") or 0.0, throughput=row["throughput"],
-                attainment=a, meets=not why, reasons=why, economics=row["economics"])
+                attainment=a, meets=not why, reasons=why, economics=row["economics"], timing_only=timing_only(cfg))
 
 
 def _evaluate_args(args: tuple) -> dict:
