@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -66,9 +67,9 @@ def timed_point(values: dict, timing_only: bool) -> tuple[float, dict, int]:
     lab = Lab.build(cfg)
     options = RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, timing_only=timing_only)
     play = run_cluster if is_cluster(cfg) else replay_engine if timing_only else run_engine
-    t = time.perf_counter()
+    t = time.process_time()
     result = play(lab, options)
-    seconds = time.perf_counter() - t
+    seconds = time.process_time() - t                  # CPU seconds: the fairer figure on a shared machine
     return seconds, measure(cfg, result.done, result.log.items), len(result.log.items)
 
 
@@ -78,25 +79,31 @@ def measure_point(base: dict, n: int) -> float:
     fast_s, fast, steps = timed_point(values, True)
     full_s, full, _ = timed_point(values, False)
     same = json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
-    print(f"one point, {n} requests, one H100: full run {full_s:.1f} s, timing-only {fast_s:.1f} s "
+    print(f"one point, {n} requests, one H100: full run {full_s:.1f} s CPU, timing-only {fast_s:.1f} s CPU "
           f"({full_s / fast_s:.1f}× faster), {steps} steps: {full_s / steps * 1e3:.2f} ms against "
           f"{fast_s / steps * 1e3:.2f} ms per step; figures equal: {same}")
     whole = base["WORKLOAD_REQUESTS"]
-    print(f"extrapolated to the window's {whole} requests: full {full_s * whole / n / 60:.0f} min, timing-only "
-          f"{fast_s * whole / n / 60:.0f} min for this one point")
+    print(f"extrapolated to the window's {whole} requests: full {full_s * whole / n:.0f} s, timing-only "
+          f"{fast_s * whole / n:.0f} s for this one point")
     return fast_s / n
 
 
-def run_search(base: dict, backend: str, workers: int) -> tuple[float, dict]:
-    t = time.perf_counter()
+def run_search(base: dict, backend: str, workers: int) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds of this process and its finished children: the local workers, not Ray's), result."""
+    t, cpu = time.perf_counter(), cpu_seconds()
     result = search(base, AXES, 0.9, backend, workers=workers)
-    return time.perf_counter() - t, result
+    return time.perf_counter() - t, cpu_seconds() - cpu, result
 
 
-def describe(name: str, seconds: float, result: dict) -> None:
+def cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def describe(name: str, seconds: float, cpu: float, result: dict) -> None:
     rows, answer = result["points"], result["answer"]
     point = rows[answer]["point"] if answer is not None else None
-    print(f"{name}: {len(rows)} points in {seconds:.0f} s wall; all timing-only: "
+    print(f"{name}: {len(rows)} points in {seconds:.0f} s wall, {cpu:.0f} s CPU here; all timing-only: "
           f"{all(r.get('timing_only') for r in rows if r['ok'])}; answer #{None if answer is None else answer + 1} "
           f"{point}; Pareto front {[i + 1 for i in result['pareto']]}")
     for i, r in enumerate(rows, 1):
@@ -128,8 +135,8 @@ def main() -> None:
         return
     results = {}
     for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
-        seconds, results[backend] = run_search(base, backend, args.workers)
-        describe(backend, seconds, results[backend])
+        seconds, cpu, results[backend] = run_search(base, backend, args.workers)
+        describe(backend, seconds, cpu, results[backend])
     if len(results) == 2:
         local, ray = results["local"], results["ray"]
         same = json.dumps(local["points"]) == json.dumps(ray["points"])
