@@ -53,10 +53,11 @@ def test_exercises_json_has_every_exercise_with_html_sections(cdn_site):
     assert len(data) >= 6
     # in track order (entrypoints/exercises.py TRACKS): the model track, then the serving track
     assert [e["number"] for e in data] == [10, 11, 12, 16, 6, 32, 2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22,
-                                           23, 24, 25, 26, 30, 31, 40, 41, 42, 43, 44]
+                                           23, 24, 25, 26, 30, 31, 40, 41, 42, 43, 44, 45, 46]
     assert [(e["track"]["id"], e["track"]["place"]) for e in data[5:7]] == [("model", 6), ("serving", 1)]
     for item in data:
-        assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch", "track"}
+        assert set(item) == {"number", "slug", "title", "title_en", "constants", "expect", "sections", "patch", "track",
+                             "sweep", "search"}
         assert item["track"]["title"] and item["track"]["title_en"]
         assert (item["constants"] or item["patch"]) and item["expect"] and item["title"] and item["title_en"]
         assert set(item["sections"]) == {"Câu hỏi", "Dự đoán", "Đáp án", "Question", "Prediction", "Answer"}

@@ -28,7 +28,7 @@ from helpers import printed
 from inference_lab import run
 from inference_lab.entrypoints import patch
 from inference_lab.entrypoints.exercises import load_all, split_front_matter
-from cli_runner import run_cli
+from cli_runner import cli_args, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
@@ -75,6 +75,31 @@ def compare_runs(ex) -> list[dict]:
     assert isinstance(compare, list) and all(isinstance(c, dict) for c in compare), \
         f"{ex.slug}: compare must be an array of tables, e.g. compare = [{{}}, {{ SLOTS = 3 }}]"
     return compare
+
+
+def tool_flags(ex) -> list[str]:
+    """A capacity-planning exercise's tool: its --sweep, or its --search axes ([] for any other exercise)."""
+    if ex.sweep:
+        return ["--sweep", ex.sweep]
+    return [flag for axis in ex.search for flag in ("--search", axis)]
+
+
+@functools.lru_cache(maxsize=None)
+def _tool_output(args: tuple) -> str:
+    proc = run_cli(list(args))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def tool_outputs(ex, lang: str = "vi") -> list[str]:
+    """The tool's output with `--exercise N` (the constants), then with each `compare` table's constants."""
+    flags = tool_flags(ex)
+    if not flags:
+        return []
+    outs = [_tool_output(("--exercise", str(ex.number), *flags, "--lang", lang))]
+    for c in compare_runs(ex):
+        outs.append(_tool_output((*cli_args(c, Path(".")), *flags, "--lang", lang)))
+    return outs
 
 
 # ── numbers in an answer ───────────────────────────────────────────────────
@@ -177,7 +202,7 @@ def test_capacity_plan_by_hand():
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_answer_numbers_are_printed(ex):
     texts = [output(ex.constants, ex.patch), steps_output(ex.constants, ex.patch)]
-    texts += [t for c in compare_runs(ex) for t in (output(c), steps_output(c))]
+    texts += [t for c in compare_runs(ex) for t in (output(c), steps_output(c))] + tool_outputs(ex)
     numbers = quoted_numbers(ex.sections["Đáp án"])
     assert numbers, "the answer quotes no number from the lab"
     unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)} - hand_numbers(ex))
@@ -231,13 +256,32 @@ def test_english_edition(ex):
 def test_english_answer_numbers_are_printed(ex):
     runs = [ex.constants, *compare_runs(ex)]
     texts = [output(ex.constants, ex.patch, "en"), steps_output(ex.constants, ex.patch, "en")]
-    texts += [t for c in runs for t in (output(c, None, "en"), steps_output(c, None, "en"))]
+    texts += [t for c in runs for t in (output(c, None, "en"), steps_output(c, None, "en"))] + tool_outputs(ex, "en")
     numbers = quoted_numbers(re.sub(r"\b[Bb]locks?\s+\[?\d+\]?", " ", ex.sections["Answer"]))
     assert numbers, "the answer quotes no number from the lab"
     unprinted = sorted({n for n in numbers if not any(printed(n, t) for t in texts)} - hand_numbers(ex))
     assert not unprinted, f"numbers in ## Answer that the lab does not print under {runs}: {unprinted}"
     assert sorted(set(numbers)) == sorted(set(quoted_numbers(ex.sections["Đáp án"]))), ("the two answers quote "
                                                                                         "different numbers")
+
+
+# ── (c'') a capacity-planning tool (--sweep / --search) run with the constants ──
+TOOLS = [e for e in ALL if e.sweep or e.search]
+
+
+def test_some_exercises_run_a_sweep_or_a_search():
+    assert any(e.sweep for e in TOOLS) and any(e.search for e in TOOLS)
+
+
+@pytest.mark.parametrize("ex", TOOLS, ids=[f"{e.number:02d}-{e.slug}" for e in TOOLS])
+def test_tool_expect_strings(ex):
+    assert 3 <= len(ex.expect_tool) <= 8 and len(ex.expect_tool_en) == len(ex.expect_tool)
+    for lang, expect in (("vi", ex.expect_tool), ("en", ex.expect_tool_en)):
+        text = "\n".join(tool_outputs(ex, lang))
+        missing = [s for s in expect if s not in text]
+        assert not missing, f"not in --exercise {ex.number} {' '.join(tool_flags(ex))} --lang {lang}: {missing}"
+    assert "--exercise " + str(ex.number) in ex.sections["Câu hỏi"] and "--exercise " + str(ex.number) in \
+        ex.sections["Question"], "the question says how to run the tool"
 
 
 # ── (d) the command line ───────────────────────────────────────────────────

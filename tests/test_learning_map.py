@@ -106,7 +106,8 @@ def test_every_exercise_is_linked_from_the_point_it_teaches(page):
                         25: 9, 26: 4,
                         30: 4, 31: 4, 32: 7,                                               # speculative decoding x3
                         40: 3, 41: 8, 42: 8,                                               # the cluster x3
-                        43: 8, 44: 8}                                                      # cost, energy
+                        43: 8, 44: 8,                                                      # cost, energy
+                        45: 8, 46: 8}                                                      # knee, search
 
 
 def test_unknown_exercise_is_a_build_error():
@@ -127,4 +128,4 @@ def test_the_two_tracks_link_every_exercise_in_order():
     assert sorted(n for t in TRACKS for n in t.numbers) == sorted(numbers), "every exercise is in exactly one track"
     assert [t.numbers for t in TRACKS] == [(10, 11, 12, 16, 6, 32),
                                            (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
-                                            30, 31, 40, 41, 42, 43, 44)]
+                                            30, 31, 40, 41, 42, 43, 44, 45, 46)]

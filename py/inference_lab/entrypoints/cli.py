@@ -258,6 +258,24 @@ def reject_lines(w, i: int, row: dict, lang: str) -> list[str]:
     return lines
 
 
+def check_long_workload(args, config: Config) -> None:
+    """More than schema.MAX_WORKLOAD requests (a trace file, config._upper) only for --sweep/--search with
+    timing-only points: a 13-block run, or full points, of an hour of traffic would take hours."""
+    from ..core.inputs.schema import MAX_WORKLOAD
+    from ..core.serving.replay import timing_only
+    if config.WORKLOAD_REQUESTS > MAX_WORKLOAD and not ((args.sweep or args.search) and timing_only(config)):
+        raise UsageError([WORDS[args.lang]("long_workload", n=config.WORKLOAD_REQUESTS, max=MAX_WORKLOAD)])
+
+
+def points_line(w, cfg: Config) -> str:
+    """How the sweep's or search's points run: timing-only (replay.timing_only), or full and why."""
+    from ..core.serving.replay import tokens_matter
+    why = tokens_matter(cfg)
+    if not why:
+        return w("points_timing_only")
+    return w("points_full", why="; ".join(w(f"why_{k}", spec=cfg.SPEC_METHOD) for k in why))
+
+
 def emit_search(args, axes: list) -> int:
     """Run the grid (search.py), print the table, the answer, the Pareto front and the rejected points (or --json)."""
     from .search import ATTAINMENT, search
@@ -273,6 +291,7 @@ def emit_search(args, axes: list) -> int:
     cfg = Config.from_values(args.values)
     print(w("search_head", n=n, axes=" × ".join(name for name, _ in axes), requests=len(cfg.REQUESTS),
             target=target, ttft=cfg.TTFT_SLO, tpot=cfg.TPOT_SLO))
+    print(points_line(w, cfg))
     print(w("search_columns"))
     rows, answer = result["points"], result["answer"]
     none = w("search_none")
@@ -316,6 +335,7 @@ def emit_sweep(args, name: str, xs: list) -> int:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
         return 0
     print(w("sweep_head", name=name))
+    print(points_line(w, Config.from_values(args.values)))
     for i, r in enumerate(result["points"]):
         if not r["served"]:
             print(w("sweep_none", value=r["value"]))
@@ -390,6 +410,7 @@ def main(argv=None) -> int:
         config = config_from_args(args)
         units = units_from_args(args)
         grid = search_from_args(args)
+        check_long_workload(args, config)
         if grid:
             return emit_search(args, grid)
         axis = sweep_from_args(args)

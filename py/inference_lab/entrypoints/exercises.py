@@ -20,6 +20,11 @@ The English edition sits in the same file: front matter `title_en`, `expect_en` 
 English output, `--lang en`), optional `expect_steps_en`, and the sections `## Question`,
 `## Prediction`, `## Answer` after the Vietnamese ones (all three or none).
 
+An exercise about capacity planning adds a tool to run with its constants: `sweep = "NAME=V1,V2,…"` (`--sweep`)
+or `search = ["NAME=V1,…", …]` (`--search`), and `expect_tool` / `expect_tool_en`, strings of that tool's output
+(`python -m inference_lab --exercise N --sweep …`; the constants' own run, what the page's button shows, is checked
+by `expect` as in every exercise; its `compare` tables run the same tool too).
+
 An exercise that needs the code adds a `[patch]` table at the end of its front matter: one key per
 edited engine function, "module.function", with the function's new source as a TOML string;
 `--exercise N` and the page's exercise button run the lab with it (see patch.py):
@@ -63,7 +68,8 @@ TRACKS = (
           "The model track: from text to generated tokens", (10, 11, 12, 16, 6, 32)),
     Track("serving", "Lộ trình phục vụ: cổng, lập lịch, KV cache, dung lượng",
           "The serving track: gateway, scheduling, KV cache, capacity",
-          (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 31, 40, 41, 42, 43, 44)),
+          (2, 14, 1, 3, 15, 4, 13, 5, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 31, 40, 41, 42, 43, 44, 45,
+           46)),
 )
 OTHER = Track("other", "Bài khác", "Other exercises", ())
 
@@ -95,6 +101,10 @@ class Exercise:
     expect_en: list = field(default_factory=list)     # strings of the English output (`--lang en`)
     expect_steps_en: list = field(default_factory=list)
     patch: dict = field(default_factory=dict)       # "module.function" -> new source (patch.py)
+    sweep: str = ""                                   # a --sweep NAME=V1,… to run with the constants (sweep.py)
+    search: list = field(default_factory=list)        # --search NAME=V1,… axes to run with them (search.py)
+    expect_tool: list = field(default_factory=list)   # strings of that --sweep / --search output (and _en)
+    expect_tool_en: list = field(default_factory=list)
 
     @property
     def has_english(self) -> bool:
@@ -110,6 +120,7 @@ class Exercise:
         track, place = track_of(self.number)
         return dict(number=self.number, slug=self.slug, title=self.title, constants=self.constants,
                     expect=self.expect, sections=self.sections, patch=self.patch, title_en=self.title_en,
+                    sweep=self.sweep, search=self.search,
                     track=dict(id=track.id, title=track.title, title_en=track.title_en, place=place,
                                of=len(track.numbers)))
 
@@ -145,7 +156,9 @@ def parse_text(text: str, filename: str) -> Exercise:
     return Exercise(int(m.group(1)), m.group(2), meta["title"], dict(meta["constants"]), list(meta["expect"]),
                     split_sections(body), expect_steps=list(meta.get("expect_steps", [])),
                     patch=dict(meta.get("patch", {})), title_en=str(meta.get("title_en", "")),
-                    expect_en=list(meta.get("expect_en", [])), expect_steps_en=list(meta.get("expect_steps_en", [])))
+                    expect_en=list(meta.get("expect_en", [])), expect_steps_en=list(meta.get("expect_steps_en", [])),
+                    sweep=str(meta.get("sweep", "")), search=list(meta.get("search", [])),
+                    expect_tool=list(meta.get("expect_tool", [])), expect_tool_en=list(meta.get("expect_tool_en", [])))
 
 
 def default_dir() -> Path:

@@ -2,7 +2,9 @@
 
 Each `--search NAME=v1,v2,…` (the sweep's syntax, sweep.parse_axis) is one axis of a grid, among `AXES`: GPU,
 TENSOR_PARALLEL, REPLICAS, DISAGG with PREFILL_REPLICAS, SLOTS, TOKEN_BUDGET, WEIGHT_BITS, ACT_BITS, KV_BITS. Every
-point of the grid (their product) is one full engine run (sweep.run_point's main run) of the SAME workload: the
+point of the grid (their product) is one engine run (sweep.run_main's main run: timing-only when no figure depends
+on the tokens' values, replay.timing_only, the full run otherwise; the row's `timing_only` says which) of the SAME
+workload: the
 other constants, the trace or generator and its seed, come from the command line. The question is a capacity
 planner's (Vidur's configuration search, Agrawal et al., "Vidur: a large-scale simulation framework for LLM
 inference", MLSys 2024, asks it the same way): which point meets the SLO attainment at the lowest cost?
@@ -43,6 +45,7 @@ import os
 from ..core.cluster.goodput import meets, percentile
 from ..core.inputs.config import Config, ConfigError
 from ..core.serving.metrics import request_metrics
+from ..core.serving.replay import timing_only
 
 AXES = ("GPU", "TENSOR_PARALLEL", "REPLICAS", "DISAGG", "PREFILL_REPLICAS", "SLOTS", "TOKEN_BUDGET", "WEIGHT_BITS",
         "ACT_BITS", "KV_BITS")
@@ -106,7 +109,7 @@ def evaluate(base: dict, point: dict, target: float) -> dict:
                 cost_per_hour=round(gpus * cfg.GPU_PRICE_PER_HOUR, 4), usd_per_m_output=money.get("usd_per_m_output"),
                 joules_per_output_token=money.get("joules_per_output_token"),
                 goodput=(row["goodput"] or {}).get("per_s") or 0.0, throughput=row["throughput"],
-                attainment=a, meets=not why, reasons=why, economics=row["economics"])
+                attainment=a, meets=not why, reasons=why, economics=row["economics"], timing_only=timing_only(cfg))
 
 
 def _evaluate_args(args: tuple) -> dict:

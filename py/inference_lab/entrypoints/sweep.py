@@ -38,6 +38,7 @@ from ..core.inputs import trace_workload
 from ..core.inputs.config import FIELD_BY_NAME, Config
 from ..core.serving.engine import RunOptions, run_engine
 from ..core.serving.metrics import request_metrics
+from ..core.serving.replay import timing_only
 
 
 def parse_axis(text: str) -> tuple[str, list]:
@@ -80,20 +81,25 @@ def measure(cfg: Config, done: list, items: list = ()) -> dict:
 
 
 def run_main(values: dict):
-    """(config, result) of one full engine run for a {NAME: value} mapping (the main run only; search.py too)."""
+    """(config, result) of one engine run for a {NAME: value} mapping (the main run only; search.py too): timing-only
+    (replay.timing_only: placeholder tokens, no model, the same scheduler, blocks and clock) when no figure depends
+    on the tokens' values, the full run otherwise."""
     from ..core.cluster.cluster import run_cluster
+    from ..core.serving.replay import replay_engine
     from .cluster_data import is_cluster
     from .weights import Lab
     cfg = Config.from_values(values)
     lab = Lab.build(cfg)
-    play = run_cluster if is_cluster(cfg) else run_engine
-    return cfg, play(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
+    options = RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, timing_only=timing_only(cfg))
+    play = run_cluster if is_cluster(cfg) else replay_engine if options.timing_only else run_engine
+    return cfg, play(lab, options)
 
 
 def run_point(values: dict) -> dict:
     """One full engine run for a {NAME: value} mapping (the main run only) and its row."""
     cfg, main = run_main(values)
     row = measure(cfg, main.done, main.log.items)
+    row["timing_only"] = timing_only(cfg)
     v = cfg.to_dict()
     if v.get("WORKLOAD_REQUESTS") and v.get("WORKLOAD_TRACE", "off") != "off":   # a recorded trace: say what
         row["clipped"] = dict(n=trace_workload.clipped(v), of=v["WORKLOAD_REQUESTS"], max_context=v["MAX_CONTEXT"])

@@ -273,7 +273,7 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   (12, 16, 32),
                   text_en='how logits become probabilities, then a token, then a stop decision'),
     LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12),
-                  (("ttft", 11), ("policies", 12), ("cluster", 11)), (1, 3, 22, 23, 41, 42, 43, 44),
+                  (("ttft", 11), ("policies", 12), ("cluster", 11)), (1, 3, 22, 23, 41, 42, 43, 44, 45, 46),
                   text_en='which parts TTFT, TPOT and throughput are made of'),
     LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
                   (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21, 24, 25),

@@ -32,6 +32,13 @@ SAY = {
     "sweep_syntax": "--sweep: expected NAME=V1,V2,… with NAME a constant (got {raw!r}).",
     "sweep_progress": "sweep: point {i}/{n} done",
     "sweep_head": "SWEEP {name}: one run per line (simulated ms).",
+    "points_timing_only": "Each point is timing-only: the same scheduler, KV blocks and clock, without the model's forward (the tokens are placeholders), because here no token's value changes a figure: IGNORE_EOS = on (every request makes exactly max_new tokens), no speculation, no prefix cache. Every step's time, every request's TTFT/TPOT and the goodput equal the full run's.",
+    "points_full": "Each point is a full run (the model computes every token), because here the tokens' values can change the result: {why}.",
+    "why_eos": "IGNORE_EOS = off (the EOS token decides when a request stops)",
+    "why_spec": "SPEC_METHOD = {spec} (acceptance reads the tokens)",
+    "why_prefix": "PREFIX_CACHE = on (the cache compares the blocks' contents)",
+    "why_requests": "a hand-written REQUESTS list (not a generated or recorded workload)",
+    "long_workload": "--workload-requests {n}: more than {max} requests run only with --sweep or --search, on a trace file (.csv), when the points are timing-only (--ignore-eos on, no speculation, no prefix cache); a 13-block run or a full point with that many requests would take hours.",
     "sweep_row": "  {value:g}: throughput {tput:.1f} tokens/s; TTFT p50/p90/p99 {ttft[p50]:ms}/{ttft[p90]:ms}/{ttft[p99]:ms}; TPOT p50/p90/p99 {tpot}; goodput {good:g} requests/s ({frac:.0f}% within the SLO){knee}",
     "sweep_none": "  {value:g}: no request finished.",
     "sweep_little": "      Little: measured L {L:g} requests in the system; λ·W = {lam:g}/s × {W:g} s = {lam_W:g} (off by {gap:.2%})",
@@ -42,7 +49,7 @@ SAY = {
     "sweep_no_knee": "KNEE: not reached, throughput still follows the load at the last point.",
     "search": "Find the cheapest configuration within the SLO: each --search NAME=V1,… is one axis of a grid (GPU, "
               "TENSOR_PARALLEL, REPLICAS, DISAGG, PREFILL_REPLICAS, SLOTS, TOKEN_BUDGET, WEIGHT_BITS, ACT_BITS, "
-              "KV_BITS), each point a full run on the same workload; needs --clock roofline; repeatable.",
+              "KV_BITS), each point a run on the same workload; needs --clock roofline; repeatable.",
     "slo_attainment": "With --search: the least share of requests that must meet both TTFT_SLO and TPOT_SLO (default 0.9).",
     "search_backend": "With --search: run the points on this machine's processes (local, the default) or as Ray tasks "
                       "(ray; needs pip install \"inference_lab[ray]\").",
@@ -56,7 +63,7 @@ SAY = {
     "search_alone": "{flag}: only with --search.",
     "search_no_ray": "--search-backend ray: Ray is not installed (pip install \"inference_lab[ray]\").",
     "search_start": "search: {n} points on {backend}",
-    "search_head": "SEARCH: {n} points ({axes}), each a full run on the same {requests} requests; target: at least {target:.0%} of the requests meet both TTFT ≤ {ttft:ms} (TTFT_SLO) and TPOT ≤ {tpot:ms} (TPOT_SLO).",
+    "search_head": "SEARCH: {n} points ({axes}), each a run on the same {requests} requests; target: at least {target:.0%} of the requests meet both TTFT ≤ {ttft:ms} (TTFT_SLO) and TPOT ≤ {tpot:ms} (TPOT_SLO).",
     "search_columns": "   #  configuration | GPUs | US$/hour | US$/million output tokens | goodput (requests/s) | within TTFT / TPOT / both | J/output token",
     "search_row": "  {i:>2}  {config} | {gpus} | {cost:.2f} | {usd} | {good:g} | {ttft:.0%} / {tpot:.0%} / {both:.0%} | {jpt}{mark}",
     "search_row_invalid": "  {i:>2}  {config} | cannot run (see REJECTED)",

@@ -35,6 +35,13 @@ SAY = {
     "sweep_syntax": "--sweep: cần dạng TÊN=GIÁ_TRỊ1,GIÁ_TRỊ2,… với TÊN là một hằng số (nhận {raw!r}).",
     "sweep_progress": "quét: xong điểm {i}/{n}",
     "sweep_head": "QUÉT {name}: mỗi dòng một lần chạy (ms mô phỏng).",
+    "points_timing_only": "Mỗi điểm chỉ chạy phần thời gian (timing-only): cùng bộ lập lịch, cùng các khối KV và cùng đồng hồ, nhưng bỏ lượt forward của mô hình (token chỉ giữ chỗ), vì ở đây giá trị token không đổi con số nào: IGNORE_EOS = on (mỗi yêu cầu sinh đúng max_new token), không suy đoán, không prefix cache. Thời gian từng bước, TTFT/TPOT từng yêu cầu và goodput đúng bằng của lần chạy đủ.",
+    "points_full": "Mỗi điểm là một lần chạy đủ (mô hình tính từng token), vì ở đây giá trị token đổi được kết quả: {why}.",
+    "why_eos": "IGNORE_EOS = off (token EOS quyết định lúc yêu cầu dừng)",
+    "why_spec": "SPEC_METHOD = {spec} (việc chấp nhận đọc các token)",
+    "why_prefix": "PREFIX_CACHE = on (bộ đệm so nội dung các khối)",
+    "why_requests": "danh sách REQUESTS tự viết (không phải tải sinh ra hay trace)",
+    "long_workload": "--workload-requests {n}: hơn {max} yêu cầu chỉ chạy được với --sweep hoặc --search, trên một file trace (.csv), khi các điểm là timing-only (--ignore-eos on, không suy đoán, không prefix cache); một lần chạy 13 khối hay một điểm chạy đủ với chừng ấy yêu cầu sẽ mất hàng giờ.",
     "sweep_row": "  {value:g}: thông lượng {tput:.1f} token/s; TTFT p50/p90/p99 {ttft[p50]:ms}/{ttft[p90]:ms}/{ttft[p99]:ms}; TPOT p50/p90/p99 {tpot}; goodput {good:g} yêu cầu/giây ({frac:.0f}% đạt SLO){knee}",
     "sweep_none": "  {value:g}: không yêu cầu nào xong.",
     "sweep_little": "      Little: L đo được {L:g} yêu cầu trong hệ thống; λ·W = {lam:g}/giây × {W:g} giây = {lam_W:g} (lệch {gap:.2%})",
@@ -45,7 +52,7 @@ SAY = {
     "sweep_no_knee": "ĐIỂM GÃY: chưa thấy, thông lượng vẫn tăng theo tải tới điểm cuối.",
     "search": "Tìm cấu hình rẻ nhất đạt SLO: mỗi --search TÊN=GIÁ_TRỊ1,… là một trục của lưới (GPU, TENSOR_PARALLEL, "
               "REPLICAS, DISAGG, PREFILL_REPLICAS, SLOTS, TOKEN_BUDGET, WEIGHT_BITS, ACT_BITS, KV_BITS), mỗi điểm một "
-              "lần chạy đủ trên cùng tải; cần --clock roofline; lặp lại được.",
+              "lần chạy trên cùng tải; cần --clock roofline; lặp lại được.",
     "slo_attainment": "Với --search: phần yêu cầu tối thiểu phải đạt cả TTFT_SLO và TPOT_SLO (mặc định 0.9).",
     "search_backend": "Với --search: chạy các điểm trên các tiến trình của máy này (local, mặc định) hay thành task "
                       "Ray (ray; cần pip install \"inference_lab[ray]\").",
@@ -59,7 +66,7 @@ SAY = {
     "search_alone": "{flag}: chỉ dùng cùng --search.",
     "search_no_ray": "--search-backend ray: chưa cài Ray (pip install \"inference_lab[ray]\").",
     "search_start": "tìm kiếm: {n} điểm trên {backend}",
-    "search_head": "TÌM KIẾM: {n} điểm ({axes}), mỗi điểm một lần chạy đủ trên cùng {requests} yêu cầu; mục tiêu: ít nhất {target:.0%} yêu cầu đạt cả TTFT ≤ {ttft:ms} (TTFT_SLO) và TPOT ≤ {tpot:ms} (TPOT_SLO).",
+    "search_head": "TÌM KIẾM: {n} điểm ({axes}), mỗi điểm một lần chạy trên cùng {requests} yêu cầu; mục tiêu: ít nhất {target:.0%} yêu cầu đạt cả TTFT ≤ {ttft:ms} (TTFT_SLO) và TPOT ≤ {tpot:ms} (TPOT_SLO).",
     "search_columns": "   #  cấu hình | số GPU | US$/giờ | US$/triệu token ra | goodput (yêu cầu/s) | đạt TTFT / TPOT / cả hai | J/token ra",
     "search_row": "  {i:>2}  {config} | {gpus} | {cost:.2f} | {usd} | {good:g} | {ttft:.0%} / {tpot:.0%} / {both:.0%} | {jpt}{mark}",
     "search_row_invalid": "  {i:>2}  {config} | không chạy được (xem BỊ LOẠI)",

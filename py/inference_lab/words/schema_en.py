@@ -26,7 +26,8 @@ FIELDS = {
          'Most tokens in one sequence (prompt + generated); beyond it the request gets 400. Under CLOCK = roofline '
          "at most SHADOW_MODEL's context (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096)."),
     'TTFT_SLO': ('Assumed TTFT target (TTFT_SLO, µs)',
-         'An ASSUMED TTFT target to illustrate the warning (simulated µs).'),
+         'An ASSUMED TTFT target to illustrate the warning (simulated µs). Under CLOCK = roofline the default '
+         "is 250 ms, DistServe's chatbot SLO (OSDI 2024)."),
     'QUALITY_GATE': ('Quality gate threshold (QUALITY_GATE)',
          'Share of top-1 decisions that must stay the same after quantization (0..1).'),
     'SEED': ('Weight seed (SEED)',

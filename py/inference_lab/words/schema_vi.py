@@ -31,7 +31,8 @@ FIELDS = {
          'Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400. Dưới CLOCK = roofline không vượt '
          'context của SHADOW_MODEL (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096).'),
     'TTFT_SLO': ('Ngưỡng TTFT giả định (TTFT_SLO, µs)',
-         'Ngưỡng TTFT GIẢ ĐỊNH để minh họa cảnh báo (µs mô phỏng).'),
+         'Ngưỡng TTFT GIẢ ĐỊNH để minh họa cảnh báo (µs mô phỏng). Dưới CLOCK = roofline mặc định là 250 ms, '
+         'SLO của DistServe cho chatbot (OSDI 2024).'),
     'QUALITY_GATE': ('Ngưỡng cổng chất lượng (QUALITY_GATE)',
          'Tỉ lệ quyết định top-1 phải giữ nguyên sau lượng tử hóa (0..1).'),
     'SEED': ('Seed trọng số (SEED)',

@@ -35,10 +35,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from ..serving.engine import MAX_ITERATIONS, Engine, EngineResult, RunOptions
+from ..serving.engine import Engine, EngineResult, RunOptions, iteration_limit
 from ..clock.hardware import shadow_model
 from ..model.model import D_HEAD, N_HEADS
-from ..serving.replay import ReplayEngine
+from ..serving.replay import ReplayEngine, clock_only
 from .router import Router
 from ..serving.run_log import RunLog
 from ..serving.sequence import Sequence
@@ -172,7 +172,7 @@ class Cluster:
         p = cfg.PREFILL_REPLICAS if cfg.DISAGG == "on" else 0
         roles = ["prefill"] * p + ["decode"] * (n - p) if p else ["both"] * n
         kv = kv_bytes_per_position(cfg, lab.tokenizer.vocab_size)
-        kind = Engine if options.tokens is None else ReplayEngine   # replay: one token dict shared by the replicas
+        kind = ReplayEngine if clock_only(options) else Engine      # replay: one token dict shared by the replicas
         self.replicas = [Replica(kind(lab, options, requests=[]), i, role, kv) for i, role in enumerate(roles)]
         front = [r.index for r in self.replicas if r.role != "decode"]
         back = [r.index for r in self.replicas if r.role == "decode"]
@@ -223,7 +223,7 @@ class Cluster:
                                                      for r in reps), len(self.cfg.REQUESTS))
 
     def run(self) -> ClusterResult:
-        for _ in range(MAX_ITERATIONS * len(self.replicas)):
+        for _ in range(iteration_limit(self.cfg.REQUESTS) * len(self.replicas)):
             nxt = self.unrouted[0].arrival if self.unrouted else None
             busy = [r for r in self.replicas if r.engine.busy]
             r = min(busy, key=lambda x: (x.engine.now, x.index)) if busy else None   # the earliest clock
@@ -276,6 +276,6 @@ def merged_trace(traces: list[dict]) -> dict:
 def run_cluster(lab, options: RunOptions) -> ClusterResult:
     """One run of the trace on the cluster (REPLICAS, ROUTER, DISAGG) as `options` say (engine.RunOptions); the
     EngineResult of all replicas together. With `options.tokens` (replay.recorded(main run)) every replica is a
-    clock-only ReplayEngine taking its tokens from them."""
+    clock-only ReplayEngine taking its tokens from them; with `options.timing_only`, placeholders."""
     tokens = options.tokens
     return Cluster(lab, options if tokens is None else replace(options, tokens=dict(tokens))).run()

@@ -27,7 +27,7 @@ from ..clock.parallel import TP_CHOICES, heads_split
 from ..clock.profiles import PROFILES
 from . import trace_workload
 from .workload import reachable, trace_for
-from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS,  # noqa: F401
+from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS, MAX_TRACE_REQUESTS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
 
 
@@ -132,6 +132,14 @@ def _request_ids(values: dict) -> list[str]:
     return [r["id"] for r in reqs if isinstance(r, dict) and isinstance(r.get("id"), str)]
 
 
+def _upper(f: Field, values: dict):
+    """The field's upper bound; WORKLOAD_REQUESTS of a trace file (the command line) reaches MAX_TRACE_REQUESTS."""
+    trace = _value(values, "WORKLOAD_TRACE")
+    if f.name == "WORKLOAD_REQUESTS" and isinstance(trace, str) and trace.endswith(".csv"):
+        return MAX_TRACE_REQUESTS
+    return f.max
+
+
 def _check_field(f: Field, value, values: dict) -> list[Problem]:
     if f.type == "requests":
         return _check_requests(value)
@@ -148,7 +156,7 @@ def _check_field(f: Field, value, values: dict) -> list[Problem]:
         return []
     if f.auto and value == "auto":
         return []
-    found = _check_number(f.name, f.type, value, f.min, f.max)
+    found = _check_number(f.name, f.type, value, f.min, _upper(f, values))
     if not found and f.choices and value not in f.choices:
         found = "not_one_of", dict(name=f.name, allowed=list(f.choices), got=value)
     return [Problem(f.name, *found)] if found else []

@@ -74,8 +74,14 @@ from .sequence import Sequence
 from .speculative import Speculation
 from .step import StepScratch
 
-MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it
+MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it (a long trace: iteration_limit)
 FULL_RECOMPUTE = 64           # the cache check recomputes longer histories at the checked rows only (logits_at)
+
+
+def iteration_limit(requests) -> int:
+    """The step loop's guard: MAX_ITERATIONS, plus room for a long trace (an hour of requests on the command line:
+    schema.MAX_TRACE_REQUESTS), two passes per token each request could prefill (a chunk of ≥ 1) or generate."""
+    return MAX_ITERATIONS + 2 * sum(len(r["text"]) + r["max_new"] for r in requests)
 
 
 def gateway_admits(num_in_system: int, slots: int, queue_limit: int) -> bool:
@@ -135,6 +141,7 @@ class RunOptions:
     spec: str | None = None            # SPEC_METHOD override (None: as configured)
     detail: bool | None = None         # the log's detail (None: a full log when checked, a tally otherwise)
     tokens: dict | None = None         # replay.recorded(a finished run): a clock-only replay takes its tokens here
+    timing_only: bool = False          # a clock-only run with placeholder tokens (replay.timing_only says when)
 
 
 class Engine:
@@ -468,7 +475,7 @@ class Engine:
         return step_duration(self.cfg, tasks) + self.spec.spec_micros(step, tasks)
 
     def run(self) -> EngineResult:
-        for _ in range(MAX_ITERATIONS):
+        for _ in range(iteration_limit(self.cfg.REQUESTS)):
             if not self.busy:
                 break
             if self.iterate():

@@ -14,6 +14,13 @@ token budget, KV blocks, preemption, prefix cache, the clock) and takes each req
     >>> recorded(NS(done=done))
     {'R1': [5, 6, 1], 'R2': [7]}
 
+The same engine with placeholder tokens is the timing-only run of `--sweep` and `--search` points
+(RunOptions(timing_only=True), issue 42): when no figure depends on the tokens' values (`tokens_matter` is empty:
+IGNORE_EOS = on, no speculation, no prefix cache, a generated or recorded workload), every step's time, every
+request's TTFT/TPOT and the goodput equal the full run's (tests/test_timing_only.py), at a fraction of its cost
+(a 100-request conversation point: 12.1 s CPU full, 0.8 s timing-only; bench/hour_search.py). `clock_only` is the one
+check of which engine plays a run.
+
 A request the finished run did not serve (refused 429 there, admitted under this policy) gets its tokens from
 `solo`: the model decodes it alone, prefill then one token at a time, as the engine would.
 
@@ -34,6 +41,8 @@ from ..model.model import stand_in_ids
 from ..model.sampler import sample
 from .sequence import Sequence
 from .step import StepScratch
+
+PLACEHOLDER = 2       # a timing-only run's every generated token: the first id after BOS (0) and EOS (1)
 
 
 def recorded(result) -> dict:
@@ -57,16 +66,44 @@ def solo(lab, req: dict) -> list[int]:
         K, V = np.concatenate([K, kn], axis=1), np.concatenate([V, vn], axis=1)   # (heads, positions, d_head)
 
 
+def tokens_matter(cfg) -> list[str]:
+    """Why a figure of the run could depend on the generated tokens' values ([] when none can): "requests" (a
+    hand-written REQUESTS list: sampling, cancellations, the seed's trace), "eos" (IGNORE_EOS = off: an EOS ends a
+    request early), "spec" (speculation's acceptance reads the tokens), "prefix" (PREFIX_CACHE = on: a preempted
+    request's recompute can hit blocks holding its generated tokens).
+
+    >>> from types import SimpleNamespace as NS
+    >>> tokens_matter(NS(WORKLOAD_REQUESTS=8, IGNORE_EOS="on", SPEC_METHOD="off", PREFIX_CACHE="off"))
+    []
+    >>> tokens_matter(NS(WORKLOAD_REQUESTS=0, IGNORE_EOS="off", SPEC_METHOD="ngram", PREFIX_CACHE="on"))
+    ['requests', 'eos', 'spec', 'prefix']
+    """
+    why = [("requests", cfg.WORKLOAD_REQUESTS == 0), ("eos", cfg.IGNORE_EOS != "on"),
+           ("spec", cfg.SPEC_METHOD != "off"), ("prefix", cfg.PREFIX_CACHE == "on")]
+    return [name for name, true in why if true]
+
+
+def timing_only(cfg) -> bool:
+    """True when no figure of the run depends on the generated tokens' values (tokens_matter is empty), so a
+    timing-only run (RunOptions(timing_only=True): placeholder tokens, no model) gives the full run's clock exactly:
+    a generated or recorded workload (greedy, no cancellations) with IGNORE_EOS = on, every request making exactly
+    max_new tokens (a trace's output lengths), no speculation and no prefix cache."""
+    return not tokens_matter(cfg)
+
+
 class ReplayEngine(Engine):
-    """Engine whose tasks take blocks and time but no model: each new token comes from `options.tokens`."""
+    """Engine whose tasks take blocks and time but no model: each new token comes from `options.tokens`, or is
+    PLACEHOLDER in a timing-only run (`options.timing_only`)."""
     replaying = True
 
     def __init__(self, lab, options: RunOptions, requests: list | None = None):
         super().__init__(lab, replace(options, check=False, spec="off"), requests)   # no model: no check, no proposals
-        self.tokens = options.tokens
+        self.tokens = None if options.timing_only else options.tokens
         self.requests = {r["id"]: r for r in self.cfg.REQUESTS}
 
     def next_token(self, seq: Sequence) -> int:
+        if self.tokens is None:
+            return PLACEHOLDER
         if seq.id not in self.tokens:
             self.tokens[seq.id] = solo(self.lab, self.requests[seq.id])
         return self.tokens[seq.id][len(seq.out)]
@@ -87,7 +124,14 @@ class ReplayEngine(Engine):
             self.take_token(step, seq, self.next_token(seq))
 
 
+def clock_only(options: RunOptions) -> bool:
+    """The one check of which engine plays a run: a ReplayEngine (recorded tokens, or timing-only) or the full one."""
+    return options.tokens is not None or options.timing_only
+
+
 def replay_engine(lab, options: RunOptions) -> EngineResult:
-    """One clock-only run of the trace as `options` say, with the tokens of `options.tokens` (recorded(main_run));
-    its log is a tally (run_log.RunLog(detail=False)) unless `options.detail`."""
-    return ReplayEngine(lab, replace(options, tokens=dict(options.tokens))).run()
+    """One clock-only run of the trace as `options` say, with the tokens of `options.tokens` (recorded(main_run))
+    or placeholders (`options.timing_only`); its log is a tally (run_log.RunLog(detail=False)) unless
+    `options.detail`."""
+    tokens = options.tokens
+    return ReplayEngine(lab, replace(options, tokens=None if tokens is None else dict(tokens))).run()

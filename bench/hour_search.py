@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Issue 42's scale target, a command, not a test: a search of 24 points on an hour of the Azure conversation trace
+(19,366 requests, ../shared/traces/), on local processes and on a local Ray, the same answer from both.
+
+    python3 bench/hour_search.py                     # the hour: measure, then the 24 points on local, then on Ray
+    python3 bench/hour_search.py --minutes 1         # the trace's first minute (324 requests) instead
+    python3 bench/hour_search.py --measure-only      # one point, full run against timing-only, extrapolated
+    python3 bench/hour_search.py --backends local    # one backend
+
+First it measures one point (one H100, the grid's base constants) on the first `--measure` requests twice: the full
+run (the NumPy model computes every token: engine.run_engine) and the timing-only run the search uses
+(replay.timing_only: the same scheduler, blocks and clock, placeholder tokens), checks that their figures are equal
+(sweep.measure's row: throughput, TTFT/TPOT percentiles, goodput, Little's law, cost, energy), prints both times,
+the steps and each one's time per step, and extrapolates both to the window (time ∝ requests). Then it runs the
+grid REPLICAS = 1, 2, 4 × GPU = H100, A100 × TENSOR_PARALLEL = 1, 2 × SLOTS = 64, 128 (24 points) with
+search.search on each backend (`--workers` processes, or a new local Ray with that many CPUs: ray.init(num_cpus=2))
+and prints each backend's wall-clock seconds, its answer and Pareto front, and whether the two backends' rows are
+the same (JSON-equal).
+
+The base constants: CLOCK = roofline, Llama-3.1-8B, IGNORE_EOS = on (each request makes the trace's
+GeneratedTokens), BLOCK_SIZE = 16 (vLLM's default on GPUs), POOL_BLOCKS = auto, TOKEN_BUDGET = 8,192 (vLLM's
+max_num_batched_tokens for online serving), QUEUE_LIMIT = 1,024, MAX_CONTEXT = 16,384 (longer requests are clipped,
+trace_workload.fitted), the SLO defaults of the roofline clock.
+
+Measured on the shared 2-core machine (load ~10, other sessions running): see README.en.md "Scale" and the report
+of the session that added it; the step loop's time per step, not the model, bounds a timing-only hour.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "py"))
+from inference_lab.core.cluster.cluster import run_cluster  # noqa: E402
+from inference_lab.core.inputs import trace_workload  # noqa: E402
+from inference_lab.core.inputs.config import Config  # noqa: E402
+from inference_lab.core.serving.engine import RunOptions, run_engine  # noqa: E402
+from inference_lab.core.serving.replay import replay_engine  # noqa: E402
+from inference_lab.entrypoints.cluster_data import is_cluster  # noqa: E402
+from inference_lab.entrypoints.search import search  # noqa: E402
+from inference_lab.entrypoints.sweep import measure  # noqa: E402
+from inference_lab.entrypoints.weights import Lab  # noqa: E402
+
+CONV = ROOT.parent / "shared" / "traces" / "azure-llm-inference-2023" / "AzureLLMInferenceTrace_conv.csv"
+BASE = dict(CLOCK="roofline", SHADOW_MODEL="Llama-3.1-8B", IGNORE_EOS="on", BLOCK_SIZE=16, POOL_BLOCKS="auto",
+            TOKEN_BUDGET=8192, QUEUE_LIMIT=1024, MAX_CONTEXT=16384, SLOTS=64)
+AXES = [("REPLICAS", [1, 2, 4]), ("GPU", ["H100-SXM5-80GB", "A100-SXM4-80GB"]), ("TENSOR_PARALLEL", [1, 2]),
+        ("SLOTS", [64, 128])]
+
+
+def window(trace: str, minutes: float) -> dict:
+    """The base constants for the trace's first `minutes` (every request in them)."""
+    v = dict(WORKLOAD_TRACE=trace, WORKLOAD_TRACE_START=0.0, WORKLOAD_TRACE_DURATION=minutes * 60.0,
+             WORKLOAD_TIME_SCALE=1.0, WORKLOAD_REQUESTS=10**9)
+    n = len(trace_workload.window(v))
+    return dict(BASE, WORKLOAD_TRACE=trace, WORKLOAD_TRACE_DURATION=minutes * 60.0, WORKLOAD_REQUESTS=n)
+
+
+def timed_point(values: dict, timing_only: bool) -> tuple[float, dict, int]:
+    """(seconds, the point's row, steps) of one run, full or timing-only."""
+    cfg = Config.from_values(values)
+    lab = Lab.build(cfg)
+    options = RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, timing_only=timing_only)
+    play = run_cluster if is_cluster(cfg) else replay_engine if timing_only else run_engine
+    t = time.process_time()
+    result = play(lab, options)
+    seconds = time.process_time() - t                  # CPU seconds: the fairer figure on a shared machine
+    return seconds, measure(cfg, result.done, result.log.items), len(result.log.items)
+
+
+def measure_point(base: dict, n: int) -> float:
+    """One point on the first n requests, both ways; returns timing-only seconds per request."""
+    values = dict(base, WORKLOAD_TRACE_DURATION=0.0, WORKLOAD_REQUESTS=n)
+    fast_s, fast, steps = timed_point(values, True)
+    full_s, full, _ = timed_point(values, False)
+    same = json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+    print(f"one point, {n} requests, one H100: full run {full_s:.1f} s CPU, timing-only {fast_s:.1f} s CPU "
+          f"({full_s / fast_s:.1f}× faster), {steps} steps: {full_s / steps * 1e3:.2f} ms against "
+          f"{fast_s / steps * 1e3:.2f} ms per step; figures equal: {same}")
+    whole = base["WORKLOAD_REQUESTS"]
+    print(f"extrapolated to the window's {whole} requests: full {full_s * whole / n:.0f} s, timing-only "
+          f"{fast_s * whole / n:.0f} s for this one point")
+    return fast_s / n
+
+
+def run_search(base: dict, backend: str, workers: int) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds of this process and its finished children: the local workers, not Ray's), result."""
+    t, cpu = time.perf_counter(), cpu_seconds()
+    result = search(base, AXES, 0.9, backend, workers=workers)
+    return time.perf_counter() - t, cpu_seconds() - cpu, result
+
+
+def cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def describe(name: str, seconds: float, cpu: float, result: dict) -> None:
+    rows, answer = result["points"], result["answer"]
+    point = rows[answer]["point"] if answer is not None else None
+    print(f"{name}: {len(rows)} points in {seconds:.0f} s wall, {cpu:.0f} s CPU here; all timing-only: "
+          f"{all(r.get('timing_only') for r in rows if r['ok'])}; answer #{None if answer is None else answer + 1} "
+          f"{point}; Pareto front {[i + 1 for i in result['pareto']]}")
+    for i, r in enumerate(rows, 1):
+        if r["ok"]:
+            print(f"   {i:>2} {r['point']}: {r['cost_per_hour']:.2f} US$/h, goodput {r['goodput']:g}/s, "
+                  f"both SLOs {r['attainment']['both']:.0%}{'  ← answer' if i - 1 == answer else ''}")
+        else:
+            print(f"   {i:>2} {r['point']}: not a valid configuration ({r['problems'][0]['key']})")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--trace", default=str(CONV), help="the conversation trace's CSV (default: ../shared/traces/…)")
+    p.add_argument("--minutes", type=float, default=60.0, help="the window: the trace's first MINUTES (default 60)")
+    p.add_argument("--measure", type=int, default=100, help="requests of the full-against-timing-only point")
+    p.add_argument("--measure-only", action="store_true", help="measure and extrapolate; no search")
+    p.add_argument("--backends", default="local,ray", help="local, ray or both (default local,ray)")
+    p.add_argument("--workers", type=int, default=2, help="local processes, or the local Ray's CPUs (default 2)")
+    args = p.parse_args()
+    base = window(args.trace, args.minutes)
+    n = base["WORKLOAD_REQUESTS"]
+    points = 1
+    for _, values in AXES:
+        points *= len(values)
+    print(f"window: the first {args.minutes:g} min of {Path(args.trace).name}: {n} requests; grid: {points} points "
+          f"({' × '.join(name for name, _ in AXES)})")
+    measure_point(base, min(args.measure, n))
+    if args.measure_only:
+        return
+    results = {}
+    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+        seconds, cpu, results[backend] = run_search(base, backend, args.workers)
+        describe(backend, seconds, cpu, results[backend])
+    if len(results) == 2:
+        local, ray = results["local"], results["ray"]
+        same = json.dumps(local["points"]) == json.dumps(ray["points"])
+        print(f"local and ray: same answer {local['answer'] == ray['answer']}, same Pareto front "
+              f"{local['pareto'] == ray['pareto']}, same rows {same}")
+
+
+if __name__ == "__main__":
+    main()
