@@ -125,3 +125,21 @@ def test_stop_in_the_middle_of_a_sweep_keeps_the_points_done(lab: Lab):
     expect(lab.page.locator("[data-capacity-stopped]")).to_contain_text(f"{kept} trên 5")
     # Python is still there: the next run is an ordinary one
     assert lab.run({}) == "done"
+
+
+def test_block_11_draws_the_trace_against_the_generator_with_a_text_alternative(lab: Lab):
+    from chart_helpers import run_and_wait_for_charts
+    from lab_browser import block_data, engine_report
+    values = {"WORKLOAD_TRACE": "azure-code", "WORKLOAD_REQUESTS": 20, "MAX_CONTEXT": 2048}
+    run_and_wait_for_charts(lab, values, [("distributions", 11)])
+    d = block_data(engine_report(lab.last_sent("run")["config"]), 11)["distributions"]
+    figure = lab.page.locator('[data-block="11"] [data-chart="distributions"]')
+    expect(figure).to_have_attribute("data-cv", f"{d['trace']['gap']['cv']:g}")
+    expect(figure.locator("svg .mark")).to_have_count(3 * 2 * 4)          # 3 distributions × 2 sources × 4 stats
+    rows = figure.locator("table.chart-alt tbody tr")
+    expect(rows).to_have_count(6)
+    expect(rows.nth(4).locator("td").last).to_have_text(f"{d['trace']['gap']['cv']:g}")
+    expect(figure.locator("p.chart-alt")).to_contain_text("p50/p99/max")
+    screenshot(figure, ARTIFACTS / "capacity-distributions.png")
+    run_and_wait_for_charts(lab, {}, [("ttft", 11)])                         # a run without a trace draws none
+    expect(lab.page.locator('[data-block="11"] [data-chart="distributions"]')).to_have_count(0)
