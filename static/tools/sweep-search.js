@@ -7,19 +7,23 @@
 // rejected points' reasons. A search is an explicit action: no address part runs it.
 // Leaves out: the box, the task's life and the errors' places (sweep-panel.js), the sweep (sweep.js).
 import { h, make } from '../core/dom.js';
-import { t } from '../words/i18n.js';
+import { lang, t } from '../words/i18n.js';
 import { chartModule, linesBox, runTool, toolBox, totalOf } from './sweep-panel.js';
 
 export const DEFAULT_AXES = 'REPLICAS=1,2\nGPU=L4,H100-SXM5-80GB';
 
+// What the student typed and the last answer shown (kept across a language switch, as sweep.js keeps its own).
+const kept = { axes: DEFAULT_AXES, attainment: '0.9', answer: null, result: null };
+
 export function init(lab) {
   const axes = make('textarea', { rows: 3, spellcheck: 'false', 'data-search-axes': '' });
-  axes.value = DEFAULT_AXES;
-  const attainment = make('input', { type: 'text', inputmode: 'decimal', value: '0.9', class: 'capacity-input',
-    'data-search-attainment': '' });
-  const help = make('span', {}, t('search.help', { axes: '…' }));
+  axes.value = kept.axes;
+  const attainment = make('input', { type: 'text', inputmode: 'decimal', value: kept.attainment,
+    class: 'capacity-input', 'data-search-attainment': '' });
+  axes.addEventListener('input', () => { kept.axes = axes.value; });
+  attainment.addEventListener('input', () => { kept.attainment = attainment.value; });
   const box = toolBox(lab, { name: 'search', summary: t('search.summary'), button: t('search.button'), inputs: [
-    { field: 'search', label: t('search.label'), help: help.textContent, node: axes },
+    { field: 'search', label: t('search.label'), help: t('search.help', { axes: '…' }), node: axes },
     { field: 'search-attainment', label: t('search.attainment'), node: attainment }] });
   lab.on('ready', (info) => { // the axes Python accepts (web.limits: search.AXES), named in the help
     const names = info && info.limits && info.limits.axes;
@@ -36,12 +40,13 @@ export function init(lab) {
         return t('search.progress', { done: msg.done, total: msg.total,
           config: Object.entries(last).map(([k, v]) => `${k}=${v}`).join(' ') });
       },
-      show: (answer, result) => show(lab, box, answer, result),
+      show: (answer, result) => { Object.assign(kept, { answer, result, lang }); show(lab, box, answer, result); },
       stoppedText: (answer) => t('search.stoppedStatus', { done: answer ? answer.points.length : 0,
         total: answer ? totalOf(answer) : 0 }),
       doneText: (answer, seconds) => t('search.done', { n: answer.points.length, seconds }),
     });
   });
+  if (kept.answer) show(lab, box, kept.answer, kept.lang === lang ? kept.result : null); // lines: Python's words
   return { axes: () => axes, box: () => box };
 }
 

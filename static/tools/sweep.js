@@ -7,14 +7,19 @@
 // A sweep is an explicit action: no address part runs it.
 // Leaves out: the box, the task's life and the errors' places (sweep-panel.js), the search (sweep-search.js).
 import { h, make } from '../core/dom.js';
-import { t } from '../words/i18n.js';
+import { lang, t } from '../words/i18n.js';
 import { chartModule, linesBox, runTool, toolBox, totalOf } from './sweep-panel.js';
 
 export const DEFAULT_AXIS = 'WORKLOAD_RATE=1,2,4,8';
 
+// What the student typed and the last answer shown: this module outlives a language switch (app.js mounts the
+// tools again on a fresh body), so the remounted tool shows them again, worded in the new language.
+const kept = { axis: DEFAULT_AXIS, answer: null, result: null };
+
 export function init(lab) {
   const input = make('input', { type: 'text', spellcheck: 'false', autocomplete: 'off', 'data-sweep-axis': '',
-    value: DEFAULT_AXIS, class: 'capacity-input' });
+    value: kept.axis, class: 'capacity-input' });
+  input.addEventListener('input', () => { kept.axis = input.value; });
   const box = toolBox(lab, { name: 'sweep', summary: t('sweep.summary'), button: t('sweep.button'),
     inputs: [{ field: 'sweep', label: t('sweep.label'), help: t('sweep.help'), node: input }] });
   box.button.addEventListener('click', () => {
@@ -26,7 +31,7 @@ export function init(lab) {
         const last = partial && partial.points.length ? partial.points[partial.points.length - 1].value : '';
         return t('sweep.progress', { done: msg.done, total: msg.total, name, value: last });
       },
-      show: (answer, result) => show(lab, box, answer, result),
+      show: (answer, result) => { Object.assign(kept, { answer, result, lang }); show(lab, box, answer, result); },
       stoppedText: (answer) => t('sweep.stoppedStatus', { done: answer ? answer.points.length : 0,
         total: answer ? totalOf(answer) : 0 }),
       doneText: (answer, seconds) => t('sweep.done', { n: answer.points.length, seconds }),
@@ -35,6 +40,7 @@ export function init(lab) {
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !box.button.disabled) { event.preventDefault(); box.button.click(); }
   });
+  if (kept.answer) show(lab, box, kept.answer, kept.lang === lang ? kept.result : null); // lines: Python's words
   return { input: () => input, box: () => box };
 }
 
