@@ -28,7 +28,7 @@ export function capacitySection(lab) {
 
 /**
  * One tool box. spec: {name ('sweep' | 'search'), summary, inputs: [{field, label, help?, node}], button}.
- * Returns {root, out, button, showError(field, message), clearErrors(), say(text)}.
+ * Returns {root, out, button, showError(field, message), clearErrors(), say(text), onResize(fn)}.
  */
 export function toolBox(lab, spec) {
   const root = h('details', { class: 'capacity-tool', 'data-tool': spec.name, open: true },
@@ -66,7 +66,17 @@ export function toolBox(lab, spec) {
   const clearErrors = () => { for (const field of errors.keys()) showError(field, null); };
   lab.on('clearErrors', clearErrors);
   const say = (text) => { state.textContent = text; };
-  return { root, out, button, showError, clearErrors, say };
+  // fn() when the output's width changes (a phone turned, the window resized): the tool draws its chart again
+  let width = 0;
+  const onResize = (fn) => {
+    if (typeof ResizeObserver !== 'function') return;
+    new ResizeObserver(() => {
+      const now = out.clientWidth;
+      if (width && Math.abs(now - width) > 24) fn();
+      width = now;
+    }).observe(out);
+  };
+  return { root, out, button, showError, clearErrors, say, onResize };
 }
 
 /**

@@ -46,7 +46,10 @@ export function init(lab) {
       doneText: (answer, seconds) => t('search.done', { n: answer.points.length, seconds }),
     });
   });
-  if (kept.answer) show(lab, box, kept.answer, kept.lang === lang ? kept.result : null); // lines: Python's words
+  // the last answer again (after a language switch, or at a new width); its lines (Python's words): same language
+  const again = () => kept.answer && show(lab, box, kept.answer, kept.lang === lang ? kept.result : null);
+  again();
+  box.onResize(again);
   return { axes: () => axes, box: () => box };
 }
 

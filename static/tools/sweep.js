@@ -40,7 +40,10 @@ export function init(lab) {
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !box.button.disabled) { event.preventDefault(); box.button.click(); }
   });
-  if (kept.answer) show(lab, box, kept.answer, kept.lang === lang ? kept.result : null); // lines: Python's words
+  // the last answer again (after a language switch, or at a new width); its lines (Python's words): same language
+  const again = () => kept.answer && show(lab, box, kept.answer, kept.lang === lang ? kept.result : null);
+  again();
+  box.onResize(again);
   return { input: () => input, box: () => box };
 }
 

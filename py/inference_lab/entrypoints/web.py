@@ -49,6 +49,12 @@ static/worker/worker.js) answers {"ok": false, "stopped": <the sentence naming t
 stopped it. The lab's caches are emptied after a stop (one may have been filled half-way), so the next run
 prints what a fresh page prints, byte for byte (tests/test_interrupt.py).
 
+The capacity tools (issue 42): `sweep(config_json, axis, lang)` and `search(config_json, axes, attainment, lang)`
+run a load sweep or a small configuration search (at most PAGE_POINTS full runs, one after another) with the page's
+constants, answering the command line's rows and lines (sweep.py, search.py, cli.sweep_lines / search_lines); each
+point is heard with the answer so far, and a Stop ends them keeping the points done. `limits()` says the page's
+limit and the search axes.
+
 Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
 """
 from __future__ import annotations
