@@ -40,10 +40,16 @@ def sweep(lab: Lab, values: dict, axis: str):
     lab.page.click('[data-action="sweep"]')
 
 
+def drawn(lab: Lab, tool: str, state: str = "done"):
+    """Until the tool's answer is drawn (data-tool-state, set once its chart is in)."""
+    expect(lab.page.locator(f'[data-tool="{tool}"]')).to_have_attribute("data-tool-state", state, timeout=RUN_MS)
+
+
 def test_a_three_point_sweep_draws_the_knee_rows_and_little_as_python_computes_them(lab: Lab):
     from inference_lab.entrypoints import web
     sweep(lab, SMALL, "WORKLOAD_RATE=10,40,160")
     assert lab.wait_status("done|error", RUN_MS * 3) == "done"
+    drawn(lab, "sweep")
     sent = lab.last_sent("sweep")
     expected = json.loads(web.sweep(json.dumps(sent["config"]), "WORKLOAD_RATE=10,40,160", "vi"))["sweep"]
     assert expected["knee"] == 1
@@ -65,7 +71,6 @@ def test_a_three_point_sweep_draws_the_knee_rows_and_little_as_python_computes_t
     lines = lab.page.locator('[data-capacity-lines="sweep"] pre')
     expect(lines).to_contain_text("Little: L đo được")
     expect(lines).to_contain_text("ĐIỂM GÃY: WORKLOAD_RATE = 40")
-    expect(lab.page.locator('[data-tool="sweep"]')).to_have_attribute("data-tool-state", "done")
     screenshot(lab.page.locator('[data-tool="sweep"]'), ARTIFACTS / "capacity-sweep.png")
 
 
@@ -87,6 +92,7 @@ def test_a_two_point_search_finds_the_h100_and_draws_the_front(lab: Lab):
     lab.page.fill("[data-search-attainment]", "0.9")
     lab.page.click('[data-action="search"]')
     assert lab.wait_status("done|error", RUN_MS * 3) == "done"
+    drawn(lab, "search")
     sent = lab.last_sent("search")
     expected = json.loads(web.search(json.dumps(sent["config"]), "GPU=L4,H100-SXM5-80GB", "0.9"))["search"]
     assert expected["points"][expected["answer"]]["point"] == {"GPU": "H100-SXM5-80GB"}
@@ -115,8 +121,7 @@ def test_stop_in_the_middle_of_a_sweep_keeps_the_points_done(lab: Lab):
     expect(figure).to_have_attribute("data-points", "1", timeout=RUN_MS * 2)   # the first point is in
     lab.page.click('[data-action="stop"]')
     lab.wait_status("done|ready|error", RUN_MS * 2)
-    tool = lab.page.locator('[data-tool="sweep"]')
-    expect(tool).to_have_attribute("data-tool-state", "stopped", timeout=RUN_MS)
+    drawn(lab, "sweep", "stopped")
     kept = int(figure.get_attribute("data-points"))
     assert 1 <= kept < 5
     rows = lab.page.locator("[data-sweep-rows] tbody tr th")
@@ -143,3 +148,31 @@ def test_block_11_draws_the_trace_against_the_generator_with_a_text_alternative(
     screenshot(figure, ARTIFACTS / "capacity-distributions.png")
     run_and_wait_for_charts(lab, {}, [("ttft", 11)])                         # a run without a trace draws none
     expect(lab.page.locator('[data-block="11"] [data-chart="distributions"]')).to_have_count(0)
+
+
+def test_the_capacity_section_has_no_axe_violations_and_fits_a_phone(lab: Lab):
+    import lab_axe
+    try:
+        source = lab_axe.axe_source()
+    except lab_axe.AxeUnavailable as why:
+        pytest.skip(str(why))
+    sweep(lab, SMALL, "SLOTS=1,2")
+    assert lab.wait_status("done|error", RUN_MS * 3) == "done"
+    drawn(lab, "sweep")
+    expect(lab.page.locator('[data-chart="sweep"]')).to_have_attribute("data-points", "2")
+    violations = lab_axe.run_axe(lab.page, source, "#capacity")
+    assert violations == [], lab_axe.describe(violations)
+    lab.page.set_viewport_size({"width": 375, "height": 800})
+    try:
+        figure = lab.page.locator('[data-chart="sweep"]')
+        # redrawn for the new width (the tool watches its output's width): the drawing fits the phone's column
+        lab.page.wait_for_function("""() => {
+            const svg = document.querySelector('[data-chart="sweep"] svg.chart-svg');
+            return svg && Number(svg.getAttribute('width')) <= document.documentElement.clientWidth; }""",
+                                   timeout=RUN_MS)
+        expect(figure).to_have_attribute("data-points", "2")
+        wide = lab.page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert wide <= 0, f"the page scrolls sideways by {wide} px at 375 px"
+        screenshot(lab.page.locator('[data-tool="sweep"]'), ARTIFACTS / "capacity-sweep-375.png")
+    finally:
+        lab.page.set_viewport_size({"width": 1440, "height": 900})

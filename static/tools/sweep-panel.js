@@ -81,8 +81,9 @@ export function toolBox(lab, spec) {
 
 /**
  * Runs one task (app.js runTask) and follows it: spec {type, fields, title, errorText, progress(partial, msg),
- * show(answer, result), stoppedText(partial), doneText(answer, seconds)}. The tool box's data-tool-state says
- * where it is: running, done, stopped or error. Returns true when the task started.
+ * show(answer, result) (a promise: drawn), stoppedText(partial), doneText(answer, seconds)}. The tool box's
+ * data-tool-state says where it is: running, then error, or done / stopped once the answer is drawn. Returns true
+ * when the task started.
  */
 export function runTool(lab, box, spec) {
   box.clearErrors();
@@ -93,9 +94,8 @@ export function runTool(lab, box, spec) {
   const offStopped = lab.on('stopped', (info) => {
     if (settled || !info.restarted) return;
     finish();
-    setState('stopped');
-    if (partial) spec.show(partial, null);
     box.say(spec.stoppedText(partial));
+    Promise.resolve(partial && spec.show(partial, null)).finally(() => setState('stopped'));
   });
   const offIdle = lab.on('status', (status) => { // the engine failed (runError): no answer comes
     if (status === 'error' && !settled && box.root.dataset.toolState === 'running') { finish(); setState('error'); }
@@ -119,9 +119,10 @@ export function runTool(lab, box, spec) {
         box.say(t('capacity.failed'));
         return { status: 'error', text: spec.errorText };
       }
-      spec.show(answer, result);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      setState(answer.stopped ? 'stopped' : 'done');
+      // the state once the chart is drawn (the charts' module may still be loading): what a test waits on
+      const drawn = Promise.resolve(spec.show(answer, result));
+      drawn.finally(() => setState(answer.stopped ? 'stopped' : 'done'));
       const text = answer.stopped ? spec.stoppedText(answer) : spec.doneText(answer, seconds);
       box.say(answer.stopped ? t('capacity.stopped', { done: answer.points.length, total: totalOf(answer) }) : text);
       return { status: 'done', text };

@@ -40,7 +40,10 @@ export function init(lab) {
         return t('search.progress', { done: msg.done, total: msg.total,
           config: Object.entries(last).map(([k, v]) => `${k}=${v}`).join(' ') });
       },
-      show: (answer, result) => { Object.assign(kept, { answer, result, lang }); show(lab, box, answer, result); },
+      show: (answer, result) => {
+        Object.assign(kept, { answer, result, lang });
+        return show(lab, box, answer, result);
+      },
       stoppedText: (answer) => t('search.stoppedStatus', { done: answer ? answer.points.length : 0,
         total: answer ? totalOf(answer) : 0 }),
       doneText: (answer, seconds) => t('search.done', { n: answer.points.length, seconds }),

@@ -31,7 +31,10 @@ export function init(lab) {
         const last = partial && partial.points.length ? partial.points[partial.points.length - 1].value : '';
         return t('sweep.progress', { done: msg.done, total: msg.total, name, value: last });
       },
-      show: (answer, result) => { Object.assign(kept, { answer, result, lang }); show(lab, box, answer, result); },
+      show: (answer, result) => {
+        Object.assign(kept, { answer, result, lang });
+        return show(lab, box, answer, result);
+      },
       stoppedText: (answer) => t('sweep.stoppedStatus', { done: answer ? answer.points.length : 0,
         total: answer ? totalOf(answer) : 0 }),
       doneText: (answer, seconds) => t('sweep.done', { n: answer.points.length, seconds }),
