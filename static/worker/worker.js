@@ -255,11 +255,21 @@ async function boot() {
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
-  const limits = JSON.parse(web.limits());
+  const limits = toolLimits();
   const interrupt = stops.give(pyodide);
   mark('ready');
   post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt,
     limits });
+}
+
+// The capacity tools' limits (web.limits: the points a sweep or search runs here, the search axes), or null for an
+// engine without them (the page's tools then say their limit in general words).
+function toolLimits() {
+  try {
+    return typeof web.limits === 'function' ? JSON.parse(web.limits()) : null;
+  } catch (err) {
+    return null;
+  }
 }
 
 // Who stopped the run, in the page's language (web.run words its message with it).
