@@ -6,7 +6,7 @@
 // body's parts: controls.js, panels.js, address.js — the address's one owner, applied once Python is ready
 // and on back/forward, never by reloading), lab-api.js (the tools' one API), stop.js (Stop and the watchdog: interrupt,
 // else restart Python), offline.js (when the service worker is registered), fields.js, dom.js, versioned.js.
-// Tools (each init(lab)): editor, share, compare, code, exercises, steps (static/tools/).
+// Tools (each init(lab)): editor, share, compare, code, exercises, steps, sweep, search (static/tools/).
 // Language: static/words/i18n.js (t(key, values); the header's switch changes language in place: see
 // switchLanguage below).
 // Leaves out the file:// check: module scripts do not load from file://, so static/worker/boot.js (a
@@ -27,11 +27,14 @@ import * as compare from './tools/compare.js';
 import * as exercises from './tools/exercises.js';
 import * as steps from './tools/steps.js';
 import * as code from './tools/code.js';
+import * as sweep from './tools/sweep.js';
+import * as search from './tools/sweep-search.js';
 import { addressIn, applyStatic, inLang, initSwitch, lang, localized, setLang, t, takeHandoff } from './words/i18n.js';
 
 // In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
-  ['exercises', exercises.init], ['steps', steps.init]];
+  ['exercises', exercises.init], ['steps', steps.init], ['sweep', sweep.init],
+  ['search', search.init]];
 const SLOW_RUN_MS = 30000;
 // A run with the student's edited code (static/tools/code.js) that takes longer than this is stopped and
 // Python restarted: an endless loop in the student's function must not hang the page. A normal run
@@ -58,7 +61,7 @@ const store = createStore({
   ready: false,      // Python answers runs
   readyInfo: null,   // {schema, first} of the last 'ready'
   fields: [],        // describe() entries that have a control
-  inflight: null,    // {id, started, config, slowTimer} while a run is in the worker
+  inflight: null,    // {id, started, config, slowTimer, task?} while a run (or a tool's task) is in the worker
   status: 'loading', // the status line's data-status
   lastResult: null,  // {result, config} of the last run shown
   patches: [],       // the student's edited functions every run sends (static/tools/code.js)
@@ -70,6 +73,7 @@ let readyMessage = null; // the worker's last 'ready' (a language switch replays
 const worker = createWorkerClient({
   progress: (msg) => setStatus('loading', t('app.loading', { stage: msg.stage }), msg.detail, msg.fraction),
   runProgress: onRunProgress,
+  taskProgress: onTaskProgress,
   ready: onReady,
   started: onStarted,
   result: onResult,
@@ -134,7 +138,7 @@ function onReady(msg) {
   store.set({ ready: true });
   panels.showVersions(msg.versions || {});
   setStatus('ready', t('app.readyChangeConstantsIf'), '');
-  const readyInfo = { schema, first };
+  const readyInfo = { schema, first, limits: msg.limits || null };
   store.set({ readyInfo });
   store.emit('ready', readyInfo);
   if (first) applyAddress();
@@ -195,6 +199,49 @@ function onRunProgress(msg) {
     t('app.runProgress', { run, step: msg.step, done: msg.done, total: msg.total }), msg.fraction);
 }
 
+// ── a tool's task: a sweep or a search (static/tools/sweep.js, sweep-search.js), several runs in the worker ──
+// task: {type: 'sweep' | 'search', fields: what the message carries besides the constants, title: the status line's
+//        words, progress(msg): the status detail of a point done (msg.partial: the answer so far),
+//        done(result): {status, text, detail} once the answer came}. The page's constants as Run reads them (no
+// edited code: a sweep measures the engine as it is). Stop and its fallback are Run's (core/stop.js). Returns the
+// task's id, or null when it cannot start now (the constants' errors are then beside their fields).
+function runTask(task) {
+  if (!canRun()) return null;
+  controls.clearFieldErrors();
+  panels.clearPageError();
+  setNote('');
+  const { config, errors } = controls.readConfig();
+  if (errors.length) {
+    controls.showFieldErrors(errors);
+    setNote(t('app.notRunFixMarkedFieldS', { nErrors: errors.length }));
+    return null;
+  }
+  const id = worker.task(task.type, { config, ...task.fields });
+  store.set({ inflight: { id, started: performance.now(), config, patched: false, slowTimer: null, task } });
+  setStatus('running', task.title, t('app.youCanPressStopIfTakes'));
+  return id;
+}
+
+function onTaskProgress(msg) {
+  const { inflight } = store.get();
+  if (!inflight || inflight.id !== msg.id || !inflight.task || store.get().status !== 'running') return;
+  el.status.setAttribute('aria-busy', 'true');
+  setStatus('running', inflight.task.title, inflight.task.progress(msg), msg.fraction);
+}
+
+// A task's answer: its constants' errors beside their fields (the tool places its own), then the tool's words.
+function onTaskResult(inflight, result) {
+  if (typeof result.stopped === 'string') setNote(result.stopped); // stopped outside web.sweep's own handling
+  const errors = (Array.isArray(result.errors) ? result.errors : []).map(inLang);
+  const unplaced = errors.length ? controls.showFieldErrors(errors) : []; // the tool's own fields: 'fieldError'
+  if (unplaced.length) {
+    panels.showPageError(t('app.engineDoesNotRunConfig'), unplaced.map((e) => (e.field ? e.field + ': ' : '') + e.message).join('\n'));
+  }
+  const said = inflight.task.done(result, errors);
+  finishRun();
+  setStatus(said.status, said.text, said.detail || '');
+}
+
 // The worker took the run off its queue (it may have been busy warming up): a run with edited code
 // gets WATCHDOG_MS from now.
 function onStarted(id) {
@@ -221,6 +268,7 @@ function onResult(result) {
     onRunError({ message: t('app.engineReturnedResult') });
     return;
   }
+  if (inflight.task) { onTaskResult(inflight, result); return; }
   if (typeof result.stopped === 'string') { stopper.onStopped(result); return; } // Stop, without a restart
   if (!result.ok) {
     const errors = (Array.isArray(result.errors) ? result.errors : []).map(inLang);
@@ -399,7 +447,7 @@ function mount() {
   el.form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   el.reset.addEventListener('click', reset);
   el.stop.addEventListener('click', stop);
-  labApi = createLabApi({ store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts,
+  labApi = createLabApi({ store, controls, panels, run, runTask, stop, runWith, canRun, setNote, setPatches, loadCharts,
     stepDetail: worker.stepDetail, traceText: worker.traceText, watchdogMs: WATCHDOG_MS, toolbar, form: el.form,
     actions: el.run.parentElement, address });
   if (typeof Worker === 'undefined') return;

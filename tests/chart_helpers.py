@@ -18,14 +18,17 @@ def chart(lab: Lab, name: str, block: int):
 
 
 # Every chart of the last run drawn: none left for when the page is idle, none marked stale.
-CHARTS_DRAWN = "() => document.querySelectorAll('.charts[aria-busy], [data-chart][data-stale]').length === 0"
+# (The block panels' charts: the capacity tools' charts under the runner, static/tools/sweep*.js, are a tool's answer,
+# not the run's, and a run does not draw them again.)
+CHARTS_DRAWN = ("() => document.querySelectorAll('.charts[aria-busy], [data-block] [data-chart][data-stale]').length"
+                " === 0")
 
 
 def mark_stale(lab: Lab) -> None:
     """Once the last run's charts are all drawn, mark every chart stale: a chart drawn later comes without
     the mark."""
     lab.page.wait_for_function("() => !document.querySelector('.charts[aria-busy]')", timeout=RUN_MS)
-    lab.page.evaluate("document.querySelectorAll('[data-chart]').forEach(el => el.dataset.stale = '1')")
+    lab.page.evaluate("document.querySelectorAll('[data-block] [data-chart]').forEach(el => el.dataset.stale = '1')")
 
 
 def run_and_wait_for_charts(lab: Lab, values: dict, places) -> None:

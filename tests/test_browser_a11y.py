@@ -22,8 +22,8 @@ from lab_browser import RUN_MS, Lab, expect, open_editor
 
 pytestmark = pytest.mark.browser
 
-# Marks the charts on screen as stale; a chart redrawn for the new width comes without the mark.
-MARK_VISIBLE_CHARTS = """() => document.querySelectorAll('[data-chart]').forEach((el) => {
+# Marks the block panels' charts on screen as stale; a chart redrawn for the new width comes without the mark.
+MARK_VISIBLE_CHARTS = """() => document.querySelectorAll('[data-block] [data-chart]').forEach((el) => {
     if (el.checkVisibility()) el.dataset.stale = '1'; })"""
 OPEN_EVERY_FOLD = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
 

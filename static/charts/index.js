@@ -15,6 +15,7 @@ import * as roofline from './roofline.js';
 import * as speculation from './speculation.js';
 import * as cluster from './cluster.js';
 import * as clusterView from './cluster-view.js';
+import * as distributions from './distributions.js';
 import { markStep } from './step-link.js';
 import { versioned } from '../core/versioned.js';
 import { fontsReady } from './text-fit.js';
@@ -30,7 +31,7 @@ export const CHARTS = {
   8: [sampling],
   9: [quantization],
   10: [memory, roofline],
-  11: [ttft, cluster],
+  11: [ttft, cluster, distributions],
   12: [policies],
   13: [quantization],
 };

@@ -35,7 +35,8 @@
 
 import { clampStep, logItems } from './run-log.js';
 
-// page: {store, controls, panels, run, stop, runWith, canRun, setNote, setPatches, loadCharts, stepDetail, traceText,
+// page: {store, controls, panels, run, runTask, stop, runWith, canRun, setNote, setPatches, loadCharts, stepDetail,
+//        traceText,
 //        watchdogMs, toolbar, form, actions, address}
 export function createLabApi(page) {
   const { store, controls, panels } = page;
@@ -79,6 +80,9 @@ export function createLabApi(page) {
     insertControls: controls.insert,            // (node) into the form, before "Nâng cao"
     // ── running ──
     run: page.run,                              // the Run button
+    // (task): a sweep or a search in the worker with the page's constants (app.js runTask says the task's
+    // shape); the status line, Stop and the constants' errors as Run's. Returns its id, or null (not now).
+    runTask: page.runTask,
     stop: page.stop,                            // the Stop button (interrupts the run, else restarts Python)
     setPatches: page.setPatches,                // ([{module, function, source, key, …}]): every Run sends them
     watchdogSeconds: () => page.watchdogMs / 1000, // a run with edited code is stopped after this
@@ -110,6 +114,8 @@ export function createLabApi(page) {
       bar.insertBefore(node, after || null);
     },
     beforeControls: (node) => page.form.before(node), // (node) above the form (share's address note)
+    // (node) at the end of the runner's section, under the status line (the sweep and search tools)
+    inRunner: (node) => page.form.closest('section').append(node),
     sections: panels.sections,                  // [{key, label, pre, summary}] of the output
     charts: page.loadCharts,                    // () a promise of static/charts/index.js (null: not loaded)
     // ── other tools ──

@@ -20,7 +20,8 @@ import { lang, t } from '../words/i18n.js';
 export const checkMessage = (msg) => globalThis.labProtocol.checkMessage(msg);
 const PYC_KEY = 'inference-lab:pyc'; // sha256 of the compiled-Python cache the page trusts (pyc-cache.js)
 
-// handlers: {progress(msg), runProgress(msg), ready(msg), started(id), result(result), runError(msg),
+// handlers: {progress(msg), runProgress(msg), taskProgress(msg) (a sweep's or search's point), ready(msg),
+//            started(id), result(result), runError(msg),
 //            fatal(title, message, details), refused(addresses), malformed(what, runId)}
 export function createWorkerClient(handlers) {
   let worker = null;
@@ -44,7 +45,9 @@ export function createWorkerClient(handlers) {
   function dispatch(msg) {
     switch (msg.type) {
       case 'progress':
-        if (msg.stage !== 'run') handlers.progress(msg);
+        if (msg.stage === 'sweep' || msg.stage === 'search') {
+          if (waiting !== null && msg.id === waiting && handlers.taskProgress) handlers.taskProgress(msg);
+        } else if (msg.stage !== 'run') handlers.progress(msg);
         else if (waiting !== null && msg.id === waiting && handlers.runProgress) handlers.runProgress(msg);
         break;
       case 'ready': stopView = msg.interrupt ? new Int32Array(msg.interrupt) : null; handlers.ready(msg); break;
@@ -168,6 +171,16 @@ export function createWorkerClient(handlers) {
     return id;
   }
 
+  // Sends a sweep or a search (protocol.js: type 'sweep' {config, axis} or 'search' {config, axes, attainment});
+  // answered like a run. Returns its id.
+  function task(type, fields) {
+    dropStepAsks();
+    const id = nextId++;
+    waiting = id;
+    worker.postMessage({ id, type, ...fields, lang });
+    return id;
+  }
+
   function rememberPyc(digest) {
     try { localStorage.setItem(PYC_KEY, digest); } catch (err) { /* the cache is then not used */ }
   }
@@ -205,7 +218,7 @@ export function createWorkerClient(handlers) {
   }
 
   return {
-    start, run, render, stepDetail, traceText, stop, interrupt, stopSeen, stopPending,
+    start, run, render, task, stepDetail, traceText, stop, interrupt, stopSeen, stopPending,
     canInterrupt: () => stopView !== null,
   };
 }

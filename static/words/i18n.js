@@ -20,11 +20,13 @@ import viCore from './vi/core.js';
 import viSteps from './vi/steps.js';
 import viTools from './vi/tools.js';
 import viCluster from './vi/cluster.js';
+import viCapacity from './vi/capacity.js';
 import enCharts from './en/charts.js';
 import enCore from './en/core.js';
 import enSteps from './en/steps.js';
 import enTools from './en/tools.js';
 import enCluster from './en/cluster.js';
+import enCapacity from './en/capacity.js';
 import './fill.js'; // sets globalThis.labFill (a classic script the worker loads too)
 
 export const LANGS = ['vi', 'en'];
@@ -54,8 +56,8 @@ export function byLang(build) {
 
 /** Every page word, per language: key -> text (a template when it holds {name} placeholders). */
 export const CATALOGUES = {
-  vi: { ...viCore, ...viTools, ...viSteps, ...viCharts, ...viCluster },
-  en: { ...enCore, ...enTools, ...enSteps, ...enCharts, ...enCluster },
+  vi: { ...viCore, ...viTools, ...viSteps, ...viCharts, ...viCluster, ...viCapacity },
+  en: { ...enCore, ...enTools, ...enSteps, ...enCharts, ...enCluster, ...enCapacity },
 };
 
 /** `template` with each {name} replaced by String(values[name]) (static/words/fill.js: the worker's rule too). */

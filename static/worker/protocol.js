@@ -13,17 +13,26 @@
 //                                             steps come titled and cut, without narration; the step view asks)
 //   {id, type: 'trace'}                        the Chrome trace of the last long run (web.trace_json: a long run's
 //                                             result has trace null; the trace download asks)
+//   {id, type: 'sweep', config, axis, lang}    the sweep tool (static/tools/sweep.js): one full run per value of
+//                                             one constant, "NAME=V1,V2,…"; web.sweep(config_json, axis, lang)
+//   {id, type: 'search', config, axes, attainment, lang}  the search tool (static/tools/sweep-search.js): a small
+//                                             grid, one axis per line; web.search(config_json, axes, attainment, lang)
 //   {id, type: 'stats'}                        bench/rerun_memory.py: answered on the MessagePort sent with it, if
 //                                             any, so the page's own handler never sees the answer
 // worker -> page (FROM_WORKER)
 //   {type: 'progress', stage, detail, fraction}                   loading
 //   {type: 'progress', stage: 'run', id, run, step, done, total, fraction}
 //                                             a long run, at most every ~100 ms (web.run's progress)
-//   {type: 'ready', schema, versions, timings, interrupt}         schema: describe(); timings: ms since the worker
+//   {type: 'progress', stage: 'sweep' | 'search', id, done, total, fraction, partial}
+//                                             after each point of a sweep or search: partial, the answer so far
+//                                             (the page keeps it, so a Stop that restarts Python keeps the points)
+//   {type: 'ready', schema, versions, timings, interrupt, limits}  limits: web.limits() (the tools' point limit);
+//                                             schema: describe(); timings: ms since the worker
 //                                             started (bench/); interrupt: Stop's SharedArrayBuffer where the page is
 //                                             cross-origin isolated, else null (static/worker/interrupt.js)
 //   {id, type: 'started'}                     the run left the queue (the page's watchdog counts from here)
-//   {id, type: 'result', result}              web.run's answer ({ok, report, …} or {ok: false, stopped | errors})
+//   {id, type: 'result', result}              web.run's answer ({ok, report, …} or {ok: false, stopped | errors});
+//                                             a sweep's or search's: web.sweep's, web.search's
 //   {id?, type: 'error', message, details, fatal}
 //   {type: 'fatal', title, message, details}  loading failed
 //   {type: 'log', stream, text}
@@ -58,11 +67,15 @@
     step: { id: isId, n: isCount },
     trace: { id: isId },
     stats: { id: maybe(isId) },
+    sweep: { id: isId, config: isObject, axis: isText, lang: maybe(isLang) },
+    search: { id: isId, config: isObject, axes: isText, attainment: maybe(isText), lang: maybe(isLang) },
   };
   const FROM_WORKER = {
     progress: { stage: isText, detail: maybe(isText), fraction: maybe((v) => typeof v === 'number'), id: maybe(isId),
-      run: maybe(isText), step: maybe(isCount), done: maybe(isCount), total: maybe(isCount) },
-    ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject), interrupt: maybe(isShared) },
+      run: maybe(isText), step: maybe(isCount), done: maybe(isCount), total: maybe(isCount),
+      partial: maybe(isObject) },
+    ready: { schema: Array.isArray, versions: isObject, timings: maybe(isObject), interrupt: maybe(isShared),
+      limits: maybe(isObject) },
     started: { id: isId },
     result: { id: isId, result: (v) => isObject(v) && typeof v.ok === 'boolean' },
     error: { id: maybe(isId), message: isText, details: maybe(isText), fatal: maybe((v) => typeof v === 'boolean') },

@@ -255,9 +255,21 @@ async function boot() {
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
+  const limits = toolLimits();
   const interrupt = stops.give(pyodide);
   mark('ready');
-  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt });
+  post({ type: 'ready', schema, versions: { pyodide: pyodide.version, engine: manifest.engine.version }, timings, interrupt,
+    limits });
+}
+
+// The capacity tools' limits (web.limits: the points a sweep or search runs here, the search axes), or null for an
+// engine without them (the page's tools then say their limit in general words).
+function toolLimits() {
+  try {
+    return typeof web.limits === 'function' ? JSON.parse(web.limits()) : null;
+  } catch (err) {
+    return null;
+  }
 }
 
 // Who stopped the run, in the page's language (web.run words its message with it).
@@ -313,6 +325,16 @@ let runningId = null;    // the id of the run Python is working on
 const runProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });
 
+// The sweep and search tools (web.sweep, web.search): full runs one after another, each point's answer so far
+// posted as it comes (protocol.js 'progress' stage 'sweep' | 'search'); Stop as a run's.
+function runTool(msg, config, lang) {
+  const progress = (done, total, partial) => post({ type: 'progress', stage: msg.type, id: msg.id, done, total,
+    fraction: total > 0 ? done / total : null, partial: JSON.parse(partial) });
+  const hooks = { progress, stop_seen: stopSeen };
+  if (msg.type === 'sweep') return web.sweep.callKwargs(config, msg.axis, lang, hooks);
+  return web.search.callKwargs(config, msg.axes, msg.attainment === undefined ? null : msg.attainment, lang, hooks);
+}
+
 function handleRun(msg) {
   warmed = true;
   if (Array.isArray(msg.patches) && msg.patches.length) ranEdited = true;
@@ -332,7 +354,8 @@ function handleRun(msg) {
     const hooks = stops.on ? { progress: runProgress, stop_seen: stopSeen, stopped: stoppedBy }
       : { progress: runProgress, stop_seen: stopSeen };
     const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
-      : web.run.callKwargs(config, patches, lang, hooks));
+      : msg.type === 'sweep' || msg.type === 'search' ? runTool(msg, config, lang)
+        : web.run.callKwargs(config, patches, lang, hooks));
     post({ id: msg.id, type: 'result', result });
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;

@@ -394,6 +394,9 @@ def block11_data(lab, main, S, nocache=None) -> dict:
              preempted_at=lost)
     if nocache is not None:
         d["ttft_saved"] = ttft_saved(main, nocache)
+    v = lab.cfg.to_dict()
+    if v.get("WORKLOAD_REQUESTS") and v.get("WORKLOAD_TRACE", "off") != "off":    # a recorded trace's tails
+        d["distributions"] = trace_workload.distributions(v)
     return d
 
 

@@ -288,70 +288,83 @@ def emit_search(args, axes: list) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
         return 0
-    cfg = Config.from_values(args.values)
-    print(w("search_head", n=n, axes=" × ".join(name for name, _ in axes), requests=len(cfg.REQUESTS),
-            target=target, ttft=cfg.TTFT_SLO, tpot=cfg.TPOT_SLO))
-    print(points_line(w, cfg))
-    print(w("search_columns"))
+    print("\n".join(search_lines(result, Config.from_values(args.values), args.lang)))
+    return 0
+
+
+def search_lines(result: dict, cfg: Config, lang: str) -> list[str]:
+    """A search's answer (search.summary) as the command line prints it (the page shows the same lines)."""
+    w = WORDS[lang]
+    n = math.prod(len(a["values"]) for a in result["axes"])
+    lines = [w("search_head", n=n, axes=" × ".join(a["name"] for a in result["axes"]), requests=len(cfg.REQUESTS),
+               target=result["target"], ttft=cfg.TTFT_SLO, tpot=cfg.TPOT_SLO), points_line(w, cfg),
+             w("search_columns")]
     rows, answer = result["points"], result["answer"]
     none = w("search_none")
     for i, r in enumerate(rows, 1):
         if not r["ok"]:
-            print(w("search_row_invalid", i=i, config=point_text(r["point"])))
+            lines.append(w("search_row_invalid", i=i, config=point_text(r["point"])))
             continue
         a = r["attainment"]
-        print(w("search_row", i=i, config=point_text(r["point"]), gpus=r["gpus"], cost=r["cost_per_hour"],
-                usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}", good=r["goodput"],
-                ttft=a["ttft"], tpot=a["tpot"], both=a["both"],
-                jpt=none if r["joules_per_output_token"] is None else f"{r['joules_per_output_token']:.3f}",
-                mark=w("search_mark_answer") if i - 1 == answer else ""))
+        lines.append(w("search_row", i=i, config=point_text(r["point"]), gpus=r["gpus"], cost=r["cost_per_hour"],
+                       usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}",
+                       good=r["goodput"], ttft=a["ttft"], tpot=a["tpot"], both=a["both"],
+                       jpt=none if r["joules_per_output_token"] is None else f"{r['joules_per_output_token']:.3f}",
+                       mark=w("search_mark_answer") if i - 1 == answer else ""))
     if answer is None:
-        print(w("search_no_answer"))
+        lines.append(w("search_no_answer"))
     else:
         r = rows[answer]
-        print(w("search_answer", i=answer + 1, config=point_text(r["point"]), gpus=r["gpus"], cost=r["cost_per_hour"],
-                both=r["attainment"]["both"],
-                usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}"))
-    print(w("search_pareto"))
+        lines.append(w("search_answer", i=answer + 1, config=point_text(r["point"]), gpus=r["gpus"],
+                       cost=r["cost_per_hour"], both=r["attainment"]["both"],
+                       usd=none if r["usd_per_m_output"] is None else f"{r['usd_per_m_output']:.2f}"))
+    lines.append(w("search_pareto"))
     for i in result["pareto"]:
         r = rows[i]
-        print(w("search_pareto_row", i=i + 1, config=point_text(r["point"]), cost=r["cost_per_hour"], good=r["goodput"],
-                both=r["attainment"]["both"]))
+        lines.append(w("search_pareto_row", i=i + 1, config=point_text(r["point"]), cost=r["cost_per_hour"],
+                       good=r["goodput"], both=r["attainment"]["both"]))
     rejected = [line for i, r in enumerate(rows, 1) if not (r["ok"] and r["meets"])
-                for line in reject_lines(w, i, r, args.lang)]
+                for line in reject_lines(w, i, r, lang)]
     if rejected:
-        print(w("search_rejected"))
-        print("\n".join(rejected))
-    return 0
+        lines += [w("search_rejected"), *rejected]
+    return lines
 
 
 def emit_sweep(args, name: str, xs: list) -> int:
     """Run the sweep's points, print one row each (or --json), the knee and Little's law."""
-    from ..words.templates import FORMAT
     from .sweep import sweep
     w = WORDS[args.lang]
     result = sweep(args.values, name, xs, progress=lambda i, n: print(w("sweep_progress", i=i, n=n), file=sys.stderr))
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
         return 0
-    print(w("sweep_head", name=name))
-    print(points_line(w, Config.from_values(args.values)))
+    print("\n".join(sweep_lines(result, args.lang, Config.from_values(args.values))))
+    return 0
+
+
+def sweep_lines(result: dict, lang: str, cfg: Config) -> list[str]:
+    """A sweep's rows (sweep.result) as the command line prints them (the page shows the same lines)."""
+    from ..words.templates import FORMAT
+    w = WORDS[lang]
+    name = result["name"]
+    lines = [w("sweep_head", name=name), points_line(w, cfg)]
     for i, r in enumerate(result["points"]):
         if not r["served"]:
-            print(w("sweep_none", value=r["value"]))
+            lines.append(w("sweep_none", value=r["value"]))
             continue
         tpot = "/".join("—" if v is None else FORMAT.format_field(v, "ms") for v in r["tpot"].values())
-        print(w("sweep_row", value=r["value"], tput=r["throughput"], ttft=r["ttft"], tpot=tpot,
-                good=r["goodput"]["per_s"], frac=r["goodput"]["fraction"] * 100,
-                knee=w("sweep_knee_mark") if i == result["knee"] else ""))
-        print(w("sweep_little", **r["little"]))
+        lines.append(w("sweep_row", value=r["value"], tput=r["throughput"], ttft=r["ttft"], tpot=tpot,
+                       good=r["goodput"]["per_s"], frac=r["goodput"]["fraction"] * 100,
+                       knee=w("sweep_knee_mark") if i == result["knee"] else ""))
+        lines.append(w("sweep_little", **r["little"]))
         if r.get("clipped", {}).get("n"):                           # a recorded trace cut to fit MAX_CONTEXT
-            print(w("sweep_clipped", **r["clipped"]))
+            lines.append(w("sweep_clipped", **r["clipped"]))
         if r["economics"]:                                           # CLOCK=roofline: economics.py
-            print(w("sweep_money", e=r["economics"]))
+            lines.append(w("sweep_money", e=r["economics"]))
     k = result["knee"]
-    print(w("sweep_knee", name=name, value=result["points"][k]["value"]) if k is not None else w("sweep_no_knee"))
-    return 0
+    lines.append(w("sweep_knee", name=name, value=result["points"][k]["value"]) if k is not None
+                 else w("sweep_no_knee"))
+    return lines
 
 
 def units_from_args(args) -> list:

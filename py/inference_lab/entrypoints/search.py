@@ -33,8 +33,11 @@ Runs on local processes by default (concurrent.futures.ProcessPoolExecutor, one 
 independent); `backend="ray"` runs each point as a Ray task (`ray.remote`) on the cluster at `address` (or a local
 Ray when None): the same function, so both backends give the same rows. No scheduler of our own.
 
+On the page a small grid runs in the worker, one point after another (run_in_order; web.search): the page's
+tool (static/tools/sweep-search.js) says the limit and points to --search for more.
+
 Leaves out: smarter search than the full grid (Vidur and BLIS prune), cost beyond the GPU-hour (economics.py),
-the page's search tool, and confidence intervals (one seeded run per point).
+and confidence intervals (one seeded run per point).
 """
 from __future__ import annotations
 
@@ -186,5 +189,25 @@ def search(base: dict, axes: list[tuple[str, list]], target: float = ATTAINMENT,
     points = grid(axes)
     jobs = [(base, p, target) for p in points]
     rows = run_ray(jobs, address, workers) if backend == "ray" else run_local(jobs, workers)
+    return summary(axes, target, rows, backend)
+
+
+def summary(axes: list[tuple[str, list]], target: float, rows: list[dict], backend: str) -> dict:
+    """The search's answer from its rows (all the grid's, or the first ones of a stopped search: `stopped`)."""
     return dict(axes=[dict(name=n, values=v) for n, v in axes], target=target, points=rows,
-                answer=cheapest(rows), pareto=pareto(rows), backend=backend)
+                answer=cheapest(rows), pareto=pareto(rows), backend=backend,
+                stopped=len(rows) < math.prod(len(v) for _, v in axes))
+
+
+def run_in_order(base: dict, axes: list[tuple[str, list]], target: float, on_point=None) -> dict:
+    """The grid one point after another in this process (the page's worker: backend "page"); `on_point` gets the
+    answer so far after each point; a KeyboardInterrupt (the page's Stop) ends it with the points done."""
+    rows = []
+    for p in grid(axes):
+        try:
+            rows.append(evaluate(base, p, target))
+        except KeyboardInterrupt:
+            break
+        if on_point:
+            on_point(summary(axes, target, rows, "page"))
+    return summary(axes, target, rows, "page")

@@ -28,7 +28,8 @@ By hand: 10 → 19 tokens/s grew 90 % for a 100 % rise of the rate (more than ha
 (follows); 30 → 31 grew 3 % for a 100 % rise: the knee is the point before, index 2 (rate 4).
 
 Leaves out: running points in parallel (each point is independent: a search runs them on processes or Ray),
-the page's sweep tool and chart, and confidence intervals (one seeded run per point).
+the page's sweep tool (web.sweep runs the points in the worker; static/tools/sweep.js and static/charts/sweep.js
+show them), and confidence intervals (one seeded run per point).
 """
 from __future__ import annotations
 
@@ -116,14 +117,29 @@ def knee(xs: list, throughputs: list) -> int | None:
     return None
 
 
-def sweep(values: dict, name: str, xs: list, progress=None, stopped=lambda: False) -> dict:
-    """Run every point (in order; `stopped()` ends the sweep early, `progress(i, n)` hears each point)."""
+def sweep(values: dict, name: str, xs: list, progress=None, stopped=lambda: False, on_point=None,
+          keep_on_interrupt: bool = False) -> dict:
+    """Run every point (in order; `stopped()` ends the sweep early, `progress(i, n)` hears each point, `on_point`
+    gets the result so far after each one). keep_on_interrupt: a KeyboardInterrupt (the page's Stop) ends the sweep
+    with the points already done (stopped True) instead of going up."""
     rows = []
     for i, x in enumerate(xs):
         if stopped():
             break
-        rows.append(dict(value=x, **run_point({**values, name: x})))
+        try:
+            rows.append(dict(value=x, **run_point({**values, name: x})))
+        except KeyboardInterrupt:
+            if not keep_on_interrupt:
+                raise
+            break
         if progress:
             progress(i + 1, len(xs))
+        if on_point:
+            on_point(result(name, xs, rows))
+    return result(name, xs, rows)
+
+
+def result(name: str, xs: list, rows: list) -> dict:
+    """The sweep's answer from the rows done so far: {name, values, points, knee, stopped}."""
     k = knee([r["value"] for r in rows], [r["throughput"] for r in rows])
     return dict(name=name, values=xs, points=rows, knee=k, stopped=len(rows) < len(xs))

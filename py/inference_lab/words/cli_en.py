@@ -78,6 +78,17 @@ SAY = {
     "search_reject_unserved": "was not served ({n} requests refused or unfinished)",
     "search_reject_both": "  #{i} {config}: each SLO alone passes, but only {share:.0%} of the requests meet both (need {need:.0%}).",
     "search_reject_invalid": "  #{i} {config}: not a valid configuration: {problem}",
+    # ── the page's sweep and search tools (web.sweep, web.search): errors beside the tool's input ──
+    "page_empty": "Type one axis as NAME=V1,V2,… (e.g. WORKLOAD_RATE=1,2,4).",
+    "page_syntax": "Expected NAME=V1,V2,… with NAME a constant (got {raw!r}).",
+    "page_numeric": "{name} is not a numeric constant: the sweep tool runs one numeric constant (e.g. WORKLOAD_RATE, SLOTS).",
+    "page_one_axis": "The sweep tool runs one axis (got {n}); several axes are the configuration search's job.",
+    "page_points": "The page runs at most {max} points in its worker (got {n}); for a larger grid use the command line: python -m inference_lab {flag} ….",
+    "page_point": "{name}={value}: {problem}",
+    "page_axis": "{name} is not a search axis; choose among: {axes}.",
+    "page_twice": "The axis {name} is given twice.",
+    "page_clock": "The configuration search needs CLOCK = roofline (only the roofline clock has GPUs, prices and power): set CLOCK and search again.",
+    "page_attainment": "The SLO attainment must be a number in (0, 1] (got {raw!r}).",
     "search_none": "none",
     "timeout": "With --patch: stop the run after this many seconds (edited code may loop forever; Ctrl-C stops it too).",
     # ── a patched run ─────────────────────────────────────────────────────

@@ -81,6 +81,17 @@ SAY = {
     "search_reject_unserved": "không được phục vụ ({n} yêu cầu bị từ chối hay chưa xong)",
     "search_reject_both": "  #{i} {config}: từng SLO riêng đều đạt, nhưng chỉ {share:.0%} yêu cầu đạt cả hai (cần {need:.0%}).",
     "search_reject_invalid": "  #{i} {config}: cấu hình không hợp lệ: {problem}",
+    # ── the page's sweep and search tools (web.sweep, web.search): errors beside the tool's input ──
+    "page_empty": "Hãy nhập một trục dạng TÊN=GIÁ_TRỊ1,GIÁ_TRỊ2,… (vd. WORKLOAD_RATE=1,2,4).",
+    "page_syntax": "Cần dạng TÊN=GIÁ_TRỊ1,GIÁ_TRỊ2,… với TÊN là một hằng số (nhận {raw!r}).",
+    "page_numeric": "{name} không phải hằng số kiểu số: công cụ quét chạy một hằng số số (vd. WORKLOAD_RATE, SLOTS).",
+    "page_one_axis": "Công cụ quét chạy một trục (nhận {n}); nhiều trục là việc của công cụ tìm cấu hình.",
+    "page_points": "Trang chạy tối đa {max} điểm trong worker (nhận {n}); lưới lớn hơn hãy chạy trên dòng lệnh: python -m inference_lab {flag} ….",
+    "page_point": "{name}={value}: {problem}",
+    "page_axis": "{name} không phải một trục tìm kiếm; chọn trong: {axes}.",
+    "page_twice": "Trục {name} được cho hai lần.",
+    "page_clock": "Tìm cấu hình cần CLOCK = roofline (chỉ đồng hồ roofline có GPU, giá và điện năng): đặt CLOCK rồi tìm lại.",
+    "page_attainment": "Tỷ lệ đạt SLO phải là một số trong (0, 1] (nhận {raw!r}).",
     "search_none": "không có",
     "timeout": "Với --patch: dừng lần chạy sau chừng này giây (mã sửa có thể lặp mãi; Ctrl-C cũng dừng được).",
     # ── a patched run ─────────────────────────────────────────────────────

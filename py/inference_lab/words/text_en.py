@@ -384,6 +384,12 @@ SAY = {
                 "| KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",
     "b11.breakdown": "TTFT breakdown (simulated µs): input preparation + waiting for a slot + prefill = TTFT",
     "b11.none_served": "  (no request was served)",
+    "b11.dist_head": "The trace against the generator (the same {d[requests]} requests, the same mean rate {d[rate]:.2f} requests/s and mean lengths; the trace's lengths as played, clipped to fit MAX_CONTEXT): p50 / p90 / p99 / max",
+    "b11.dist_len": "  {what}: trace {t[p50]:g} / {t[p90]:g} / {t[p99]:g} / {t[max]:g} (mean {t[mean]:g}); generator {g[p50]:g} / {g[p90]:g} / {g[p99]:g} / {g[max]:g} (every request the same) → the trace's p99 is {ratio:.1f}× its mean",
+    "b11.dist_prompt": "prompt tokens",
+    "b11.dist_output": "output tokens",
+    "b11.dist_gap": "  Gap between arrivals (ms): trace {t[p50]:g} / {t[p90]:g} / {t[p99]:g} / {t[max]:g}; generator (Poisson) {g[p50]:g} / {g[p90]:g} / {g[p99]:g} / {g[max]:g}; coefficient of variation (standard deviation ÷ mean) {t[cv]:.2f} against {g[cv]:.2f} (Poisson ≈ 1; above 1 arrivals come in bursts); busiest second: {t[peak_1s]} requests against {g[peak_1s]}",
+    "b11.dist_lesson": "Why averages mislead: both have the same means, but planning on the means misses the long tail (a few long prompts hold slots and KV for long) and the bursts (the queue builds up in a busy second), and TTFT p99 comes from them. To compare, run the generator with the same means: WORKLOAD_TRACE=off WORKLOAD_PROMPT={g[prompt][mean]:g} WORKLOAD_OUTPUT={g[output][mean]:g} WORKLOAD_RATE={rate:g}.",
     "b11.conclusion": "Conclusion: don't look at total TTFT alone; find the largest part to know whether the bottleneck is queueing or prefill before fixing anything.",
     "b11.limitation": "Limitation: only 3 requests are served, so there is no trustworthy p95/p99; a real system needs thousands of samples.",
     # ── [12] ───────────────────────────────────────────────────────────────

@@ -168,9 +168,22 @@ def block11(w, d, ctx):
         lines += budget_lines(w, ctx, [m["id"] for m in served]) + [w("b11.vllm_metrics")]
     if cluster:
         lines += measure_lines(w, ctx)
+    if "distributions" in d:      # a recorded trace (WORKLOAD_TRACE): its tails and bursts against the generator's
+        lines += distribution_lines(w, d["distributions"])
     lines.append(w("b11.conclusion"))
     lines.append(w("b11.limitation") if ctx.seed else limitation_line(w, len(served)))
     return w("b11.title"), lines
+
+
+def distribution_lines(w, d) -> list[str]:
+    """A recorded trace's prompt and output lengths and gaps between arrivals against the generator's with the same
+    means (trace_workload.distributions): percentiles, the coefficient of variation, the busiest second."""
+    t, g = d["trace"], d["generator"]
+    lines = [w("b11.dist_head", d=d)]
+    for key, what in (("prompt", "b11.dist_prompt"), ("output", "b11.dist_output")):
+        ratio = t[key]["p99"] / t[key]["mean"] if t[key]["mean"] else 0.0
+        lines.append(w("b11.dist_len", what=w(what), t=t[key], g=g[key], ratio=ratio))
+    return lines + [w("b11.dist_gap", t=t["gap"], g=g["gap"]), w("b11.dist_lesson", g=g, rate=round(d["rate"], 2))]
 
 
 def budget_lines(w, ctx, ids) -> list[str]:

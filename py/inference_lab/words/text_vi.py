@@ -386,6 +386,12 @@ SAY = {
                 "| KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",
     "b11.breakdown": "Phân rã TTFT (µs mô phỏng): chuẩn bị đầu vào + chờ chỗ chạy + prefill = TTFT",
     "b11.none_served": "  (không có yêu cầu nào được phục vụ)",
+    "b11.dist_head": "Trace so với bộ sinh (cùng {d[requests]} yêu cầu, cùng tốc độ trung bình {d[rate]:.2f} yêu cầu/giây, cùng độ dài trung bình; trace: độ dài như đã chạy, sau khi cắt cho vừa MAX_CONTEXT): p50 / p90 / p99 / max",
+    "b11.dist_len": "  {what}: trace {t[p50]:g} / {t[p90]:g} / {t[p99]:g} / {t[max]:g} (trung bình {t[mean]:g}); bộ sinh {g[p50]:g} / {g[p90]:g} / {g[p99]:g} / {g[max]:g} (mọi yêu cầu như nhau) → p99 của trace gấp {ratio:.1f} lần trung bình",
+    "b11.dist_prompt": "token prompt",
+    "b11.dist_output": "token đầu ra",
+    "b11.dist_gap": "  Khoảng cách giữa hai lần đến (ms): trace {t[p50]:g} / {t[p90]:g} / {t[p99]:g} / {t[max]:g}; bộ sinh (Poisson) {g[p50]:g} / {g[p90]:g} / {g[p99]:g} / {g[max]:g}; hệ số biến thiên (độ lệch chuẩn ÷ trung bình) {t[cv]:.2f} so với {g[cv]:.2f} (Poisson ≈ 1; lớn hơn 1 là đến dồn cục); giây đông nhất: {t[peak_1s]} yêu cầu so với {g[peak_1s]}",
+    "b11.dist_lesson": "Vì sao trung bình đánh lừa: hai bên cùng trung bình, nhưng hoạch định theo trung bình thì bỏ sót đuôi dài (vài prompt dài giữ slot và KV lâu) và các cụm đến dồn (hàng đợi dâng lên trong một giây đông), mà TTFT p99 đến từ chính chúng. Để so, chạy bộ sinh cùng trung bình: WORKLOAD_TRACE=off WORKLOAD_PROMPT={g[prompt][mean]:g} WORKLOAD_OUTPUT={g[output][mean]:g} WORKLOAD_RATE={rate:g}.",
     "b11.conclusion": "Kết luận: đừng chỉ nhìn tổng TTFT; xem phần nào lớn nhất để biết nút thắt là hàng đợi hay prefill trước khi sửa.",
     "b11.limitation": "Giới hạn: chỉ có 3 yêu cầu được phục vụ nên không có p95/p99 đáng tin; hệ thống thật cần hàng nghìn mẫu.",
     # ── [12] ───────────────────────────────────────────────────────────────

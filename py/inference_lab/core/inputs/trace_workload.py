@@ -30,6 +30,12 @@ Worked example (the conversation sample's first three requests, N_MERGES = 10):
 By hand: R2 came 4.314579 s after R1 in the trace; at 2× it comes 2.1572895 s after, 2,157,290 µs (rounded to
 the µs, half to even).
 
+`distributions(v)` sets the played requests beside what the generator (workload.py) would play with the same
+number of requests, mean rate and mean lengths (block [11] prints it, the chart "distributions" draws it): the
+generator's prompts and outputs all have the mean length and its gaps are a Poisson process's, so its p99 is its
+mean and its gaps' coefficient of variation (standard deviation ÷ mean) is about 1; a production trace's tails and
+bursts are what averages hide.
+
 Leaves out: the prompts' words (the trace records only lengths; the texts are random words of exactly that many
 tokens, so the lab's model computes on them as on any prompt), multi-turn structure and prefix sharing between
 requests (the trace does not record them), and the rows past the first 1,000 in the page's sample.
@@ -42,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .workload import NAME, fill, tokenizer, words_of
+from .workload import NAME, arrivals, fill, tokenizer, words_of
 
 HERE = Path(__file__).parent / "traces"
 SAMPLES = {"azure-conv": "azure_conv_sample.csv", "azure-code": "azure_code_sample.csv"}
@@ -150,3 +156,39 @@ def stats(lengths) -> dict:
     q = np.percentile(a, [50, 90, 99]) if len(a) else [0.0] * 3
     return dict(mean=round(float(a.mean()), 2) if len(a) else 0.0, p50=round(float(q[0]), 2),
                 p90=round(float(q[1]), 2), p99=round(float(q[2]), 2), max=float(a.max()) if len(a) else 0.0)
+
+
+def burst(at_us: np.ndarray, window_us: int = 1_000_000) -> int:
+    """The most arrivals in any window of `window_us` (1 s) starting at an arrival: how bursty the traffic is.
+
+    >>> burst(np.array([0, 100, 200, 2_000_000]))
+    3
+    """
+    if not len(at_us):
+        return 0
+    ends = np.searchsorted(at_us, at_us + window_us, side="left")       # (N,) first arrival past each window
+    return int((ends - np.arange(len(at_us))).max())
+
+
+def gap_stats(at_us: np.ndarray) -> dict:
+    """The gaps between arrivals in ms: stats() plus cv (standard deviation ÷ mean) and the busiest second."""
+    gaps = np.diff(at_us) / 1000.0                                         # (N - 1,) ms
+    cv = float(gaps.std() / gaps.mean()) if len(gaps) and gaps.mean() > 0 else 0.0
+    return dict(stats(gaps), cv=round(cv, 3), peak_1s=burst(at_us))
+
+
+def distributions(v: dict) -> dict:
+    """The played trace's prompt and output lengths (as played: clipped to MAX_CONTEXT) and gaps between arrivals,
+    beside the generator's with the same count, mean rate ((N − 1) ÷ span) and mean lengths (rounded): {requests,
+    rate, trace: {prompt, output, gap}, generator: {prompt, output, gap}} (stats(); gap in ms with cv, peak_1s).
+    The generator's gaps are workload.arrivals with WORKLOAD_SEED, as a run of the generator would draw them."""
+    rows = window(v)
+    sizes = fitted(rows, v["MAX_CONTEXT"])                                # (N, 2)
+    n = len(rows)
+    span = (rows[-1, 0] - rows[0, 0]) / 1e6 if n else 0.0                 # s
+    rate = (n - 1) / span if span > 0 else 0.0
+    prompt, output = (int(round(float(sizes[:, k].mean()))) if n else 0 for k in (0, 1))
+    generated = arrivals(np.random.default_rng(v["WORKLOAD_SEED"]), n, rate)
+    return dict(requests=n, rate=round(rate, 4),
+                trace=dict(prompt=stats(sizes[:, 0]), output=stats(sizes[:, 1]), gap=gap_stats(rows[:, 0])),
+                generator=dict(prompt=stats([prompt] * n), output=stats([output] * n), gap=gap_stats(generated)))

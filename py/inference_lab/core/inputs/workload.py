@@ -97,6 +97,15 @@ def fill(rng, words: list[str], costs: list[int], n: int) -> list[str]:
     return [words[i] for i in picks[:keep]] + [words[i] for i in _exact_fill(tuple(costs), int(left[keep]))]
 
 
+def arrivals(rng, requests: int, rate: float) -> np.ndarray:
+    """The arrival times (N,) in simulated µs: R1 at 0, then exponential gaps of mean 1/rate s (a Poisson process;
+    all at 0 when rate is 0), drawn from `rng` (trace_workload.distributions draws the same for its comparison)."""
+    gaps = rng.exponential(1.0 / rate, size=requests) if rate > 0 else np.zeros(requests)   # (N,) seconds
+    if requests:
+        gaps[0] = 0.0                                           # the first request leaves at once
+    return np.rint(np.cumsum(gaps) * 1e6).astype(np.int64)
+
+
 def generate(tok, requests: int, prompt: int, output: int, rate: float, seed: int, prefixes: int = 0,
              shared: int = 0) -> tuple[dict, ...]:
     """The trace: `requests` request dicts (REQUESTS' columns) named R1 …, each prompt exactly `prompt` tokens."""
@@ -104,13 +113,11 @@ def generate(tok, requests: int, prompt: int, output: int, rate: float, seed: in
     words, costs = words_of(tok)
     shared = min(shared, prompt) if prefixes else 1            # <bos> is every prompt's first token
     heads = [fill(rng, words, costs, shared - 1) for _ in range(max(prefixes, 1))]
-    gaps = rng.exponential(1.0 / rate, size=requests) if rate > 0 else np.zeros(requests)   # (N,) seconds
-    gaps[0] = 0.0                                               # the first request leaves at once
-    arrivals = np.rint(np.cumsum(gaps) * 1e6).astype(np.int64)  # (N,) simulated µs
+    at = arrivals(rng, requests, rate)                          # (N,) simulated µs
     trace = []
     for i in range(requests):
         text = " ".join(heads[i % len(heads)] + fill(rng, words, costs, prompt - shared))
-        trace.append(dict(id=NAME.format(i + 1), arrival=int(arrivals[i]), text=text, max_new=output,
+        trace.append(dict(id=NAME.format(i + 1), arrival=int(at[i]), text=text, max_new=output,
                           temperature=0.0, top_k=0, top_p=1.0, seed=seed + i))
     check(tok, trace, prompt)
     return tuple(trace)
