@@ -136,6 +136,40 @@ def test_clicking_a_step_on_the_charts_selects_it(lab):
     expect(mark).to_have_attribute("data-step", "9")
 
 
+def test_a_step_change_moves_nothing_below_the_navigator(lab):
+    """The navigator keeps its tallest height (class is-held, contain: strict: static/tools/steps.js holdHeight), so
+    a step change never moves the panels below it (on a big run they would all be laid out and painted again),
+    and the thumb follows the step on its rail (a transform)."""
+    open_block(lab, 3)
+    s = slider(lab)
+    s.focus()
+    s.press("Home")
+    frame = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    lab.page.evaluate(frame)
+    for n in range(2, 13):                     # every step once, each drawn (a frame): the tallest is held
+        s.press("ArrowRight")
+        at_step(lab, n, 12)
+        lab.page.evaluate(frame)
+    nav = lab.page.locator("[data-step-nav]")
+    expect(nav).to_have_class(re.compile(r"\bis-held\b"))
+    below = "() => [document.querySelector('[data-block=\"4\"]').getBoundingClientRect().top + scrollY," \
+        " document.querySelector('[data-step-nav]').offsetHeight]"
+    where = lab.page.evaluate(below)
+    thumb = "() => { const t = document.querySelector('.step-thumb').getBoundingClientRect();" \
+        " const r = document.querySelector('.step-track').getBoundingClientRect();" \
+        " return (t.left + t.width / 2 - r.left) / r.width; }"
+    lab.page.emulate_media(reduced_motion="reduce")   # no transition: the thumb is at its step at once
+    try:
+        s.press("Home")
+        for n in range(1, 13):
+            at_step(lab, n, 12)
+            assert lab.page.evaluate(below) == where
+            assert abs(lab.page.evaluate(thumb) - (n - 1) / 11) < 0.02
+            s.press("ArrowRight")
+    finally:
+        lab.page.emulate_media(reduced_motion="no-preference")
+
+
 def test_blocks_6_and_11_lead_to_the_navigator(lab):
     open_block(lab, 11)
     lab.page.evaluate("document.querySelector('[data-block=\"3\"]').open = false")

@@ -75,11 +75,15 @@ export function markStep(figure, n) {
     frame.append(mark);
   }
   if (mark.dataset.step === String(n) && !mark.hidden) return;
+  // a step change moves the mark by a transform only: its size is written when it changes (a size change lays
+  // out; the mark's contain: strict keeps that to the mark itself)
   mark.style.transform = `translate(${col.x}px, ${col.y}px)`;
-  mark.style.width = `${col.width}px`;
-  mark.style.height = `${col.height}px`;
+  const width = `${col.width}px`;
+  const height = `${col.height}px`;
+  if (mark.style.width !== width) mark.style.width = width;
+  if (mark.style.height !== height) mark.style.height = height;
   mark.dataset.step = String(n);
-  mark.hidden = false;
+  if (mark.hidden) mark.hidden = false;
 }
 
 // The step of a mark with data-step under the pointer, else of the column under it (binary search on x).

@@ -205,27 +205,51 @@ function drawSpec(v, item) {
   v.parts.spec.replaceChildren(...(rows.length ? rows : [make('li', { class: 'spec-row is-empty' }, t('steps.spec.none'))]));
 }
 
+// The running slots and the waiting queue: a row whose words did not change keeps its element (a big cluster
+// run has dozens of slots, mostly empty: rebuilt on every step they would all be laid out and painted again).
 function drawSlots(v, item) {
   const p = v.parts;
   const rows = [];
   for (const [id, phase, done, total, gen, preempted] of item.running) {
     const what = phase === 'decode' ? t('steps.decodeTokensGenerated', { gen }) : `prefill · prompt ${done}/${total}` + (preempted ? t('steps.recompute') : '');
-    const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
-    li.append(...chip(v, id, what));
-    rows.push(li);
+    rows.push({ key: `${id}|${phase}|${what}`, make: () => {
+      const li = make('li', { class: 'step-slot', 'data-request': id, 'data-phase': phase });
+      li.append(...chip(v, id, what));
+      return li;
+    } });
   }
-  for (let i = item.running.length; i < v.config.SLOTS; i++) rows.push(make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')));
-  p.slots.replaceChildren(...rows);
+  for (let i = item.running.length; i < v.config.SLOTS; i++) rows.push({ key: 'free', make: () => make('li', { class: 'step-slot is-empty' }, t('steps.freeSlot')) });
+  keepRows(p.slots, rows);
   const labels = v.record.wait_labels || {};
-  p.queue.replaceChildren(...(item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
-    const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
-    li.append(...chip(v, id, (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '')));
-    return li;
-  }) : [make('li', { class: 'step-wait is-empty' }, t('steps.emptyQueue'))]));
+  keepRows(p.queue, item.waiting.length ? item.waiting.map(([id, why, preempted]) => {
+    const what = (labels[why] || why) + (preempted ? t('steps.preemptedWaiting') : '');
+    return { key: `${id}|${why}|${what}`, make: () => {
+      const li = make('li', { class: 'step-wait', 'data-request': id, 'data-why': why });
+      li.append(...chip(v, id, what));
+      return li;
+    } };
+  }) : [{ key: 'empty', make: () => make('li', { class: 'step-wait is-empty' }, t('steps.emptyQueue')) }]);
+}
+
+// `list`'s children become `rows` ({key, make}) in order: the child at a place whose key is the same stays.
+function keepRows(list, rows) {
+  const old = [...list.children];
+  rows.forEach((row, i) => {
+    const here = old[i];
+    if (here && here.dataset.rowKey === row.key) return;
+    const el = row.make();
+    el.dataset.rowKey = row.key;
+    if (here) here.replaceWith(el);
+    else list.append(el);
+  });
+  for (const el of old.slice(rows.length)) el.remove();
 }
 
 function drawBudget(v, item) {
   const { parts, used, cap, left } = budgetParts(item);
+  const key = JSON.stringify([parts, used, cap, left]);   // the same split as the step before: left as drawn
+  if (v.parts.budget.dataset.rowKey === key) return;
+  v.parts.budget.dataset.rowKey = key;
   const bar = make('div', { class: 'budget-bar', role: 'img' });
   const total = cap || used || 1;
   for (const part of parts) {

@@ -114,10 +114,44 @@ function buildUi(sn) {
     t('steps.keysOneStepPageup'));
   const view = make('div', { class: 'step-view', 'data-step-view': '' });
   const live = make('p', { class: 'visually-hidden', 'aria-live': 'polite' }); // the new step, when not moved by the slider's keys
-  nav.append(title, controls, help, live, view);
-  const ui = { nav, view, live, ...slider, ...buttons };
+  const body = make('div', { class: 'step-nav-body' });
+  body.append(title, controls, help, live, view);
+  nav.append(body);
+  const ui = { nav, body, view, live, held: 0, heldWidth: 0, ...slider, ...buttons };
   wireUi(sn, ui);
+  holdHeight(ui);
   return ui;
+}
+
+// The navigator keeps the tallest height it had so far at this width (a step with more waiting requests or
+// decisions grows it; a shorter step leaves blank space under it): with that height as its size (CSS .is-held:
+// contain: strict), a step change lays out and paints only inside the navigator, never the panels and tables
+// below it, which on a big cluster run would be repainted on every step (bench/big_run_page.py, issue 39).
+// A ResizeObserver on the body reads the height after layout (no forced layout in the key handler).
+function holdHeight(ui) {
+  if (typeof ResizeObserver === 'undefined') return;
+  new ResizeObserver(() => {
+    const box = ui.body.getBoundingClientRect();
+    if (!box.width) return;                            // hidden or in a closed panel
+    const style = getComputedStyle(ui.nav);   // border-box height: the body, the padding and the border
+    const edges = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth']
+      .reduce((sum, key) => sum + (parseFloat(style[key]) || 0), 0);
+    const need = Math.ceil(box.height + edges);
+    const sameWidth = Math.abs(box.width - ui.heldWidth) < 1;
+    if (sameWidth && need <= ui.held) return;
+    ui.held = sameWidth ? Math.max(need, ui.held) : need;
+    ui.heldWidth = box.width;
+    ui.nav.style.setProperty('--held', ui.held + 'px');
+    ui.nav.classList.add('is-held');
+  }).observe(ui.body);
+}
+
+// A new run starts with the navigator's natural height again.
+function releaseHeight(ui) {
+  ui.held = 0;
+  ui.heldWidth = 0;
+  ui.nav.classList.remove('is-held');
+  ui.nav.style.removeProperty('--held');
 }
 
 function buildSlider() {
@@ -127,7 +161,9 @@ function buildSlider() {
   });
   const track = make('div', { class: 'step-track', 'aria-hidden': 'true' });
   const ticks = make('div', { class: 'step-ticks' });
-  const thumb = make('div', { class: 'step-thumb' });
+  // the thumb rides on a rail as wide as the track, moved by a transform (no layout, no repaint of the page)
+  const thumb = make('div', { class: 'step-thumb-rail' });
+  thumb.append(make('div', { class: 'step-thumb' }));
   track.append(ticks, thumb);
   slider.append(track);
   return { slider, ticks, thumb };
@@ -208,7 +244,7 @@ function show(sn, step, opts) {
   s.setAttribute('aria-valuenow', String(step));
   s.setAttribute('aria-valuetext', valueText(item, step, count));
   ui.thumb.style.setProperty('--pos', count > 1 ? String((step - 1) / (count - 1)) : '0');
-  ui.count.textContent = t('steps.step', { step, count });
+  setText(ui.count, t('steps.step', { step, count }));
   ui.back.disabled = neighbour(sn, step, -1) === step;
   ui.next.disabled = neighbour(sn, step, 1) === step;
   const whole = wholeStep(sn, step, item);
@@ -216,6 +252,12 @@ function show(sn, step, opts) {
   else drawPending(sn.stepView, item, step, count);
   if (opts.address !== false) setAddressStep(sn, step);
   ui.live.textContent = opts.say ? s.getAttribute('aria-valuetext') : '';
+}
+
+// Text that stays the same is not written again (a new text node is laid out and painted again); the live
+// region above is always written (an announcement is said again).
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 // A long run's steps come titled, without their narration and what only this view reads
@@ -304,7 +346,7 @@ function stop(sn) {
   if (sn.timer) clearInterval(sn.timer);
   sn.timer = null;
   sn.ui.play.setAttribute('aria-pressed', 'false');
-  sn.ui.play.textContent = t('steps.play');
+  setText(sn.ui.play, t('steps.play'));
 }
 
 // ── the view ─────────────────────────────────────────────────────────────
@@ -321,6 +363,7 @@ function resetView(sn) {
     return tick;
   }));
   fillReplicas(sn);
+  releaseHeight(ui);
   sn.stepView = makeView(record, sn.colours, sn.inkOn, sn.config, sn.gpu, sn.tokens);
   ui.view.replaceChildren(...sn.stepView.nodes);
 }
