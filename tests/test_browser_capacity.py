@@ -146,8 +146,11 @@ def test_block_11_draws_the_trace_against_the_generator_with_a_text_alternative(
     expect(rows.nth(4).locator("td").last).to_have_text(f"{d['trace']['gap']['cv']:g}")
     expect(figure.locator("p.chart-alt")).to_contain_text("p50/p99/max")
     screenshot(figure, ARTIFACTS / "capacity-distributions.png")
-    run_and_wait_for_charts(lab, {}, [("ttft", 11)])                         # a run without a trace draws none
-    expect(lab.page.locator('[data-block="11"] [data-chart="distributions"]')).to_have_count(0)
+    run_and_wait_for_charts(lab, {}, [("ttft", 11)])            # a run without a trace: a note saying how to get one
+    off = lab.page.locator('[data-block="11"] [data-chart="distributions"]')
+    expect(off).to_have_attribute("data-empty", "true")
+    expect(off.locator(".chart-note")).to_contain_text("WORKLOAD_TRACE = off")
+    expect(off.locator("svg .mark")).to_have_count(0)
 
 
 def test_the_capacity_section_has_no_axe_violations_and_fits_a_phone(lab: Lab):

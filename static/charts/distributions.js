@@ -3,7 +3,8 @@
 // mean lengths. One panel per distribution, two lanes (trace, generator): a line from 0 to the maximum with p50,
 // p90, p99 and max marked and the mean as a dashed tick, on one linear scale per panel, so the tail the mean
 // hides is as long as it is. The text alternative: a sentence and a table of every percentile (with the gaps'
-// coefficient of variation). Nothing is drawn for a run without a recorded trace (render returns null).
+// coefficient of variation). A run without a recorded trace gets a note saying how to choose one (the learning
+// guide's point 8 links here).
 // Leaves out: the TTFT these tails cause (the ttft chart beside it) and the block's lines (text_measure.py).
 import { ChartBuilder } from './figure.js';
 import { glyphs, round, s, swatches, text } from './svg.js';
@@ -27,7 +28,12 @@ const fmt = (v) => (Number.isInteger(v) ? String(v) : Number(v).toFixed(2).repla
 
 export function render(data, report, opts = {}) {
   const d = data && data.distributions;
-  if (!d || !d.trace || !d.generator) return null;
+  if (!d || !d.trace || !d.generator) {       // no recorded trace: a note saying how to choose one
+    const off = new ChartBuilder(NAME, t('chart.dist.titleOff'), opts.width);
+    off.root.dataset.empty = 'true';
+    off.note(t('chart.dist.off'));
+    return off.finish();
+  }
   const chart = new ChartBuilder(NAME, t('chart.dist.title'), opts.width);
   const panels = [['prompt', t('chart.dist.prompt')], ['output', t('chart.dist.output')], ['gap', t('chart.dist.gap')]];
   chart.legend([

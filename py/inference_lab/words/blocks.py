@@ -239,6 +239,7 @@ CHART_LABELS: dict[str, str] = {
     "policies": "ba chính sách lập lịch", "quantization": "số bit: byte ↔ sai số ↔ quyết định",
     "memory": "ngân sách bộ nhớ", "roofline": "roofline: mỗi bước một điểm", "speculation": "giải mã suy đoán",
     "cluster-view": "cụm theo thời gian: bản sao, router, chuyển KV", "cluster": "cụm: tải và TTFT/TPOT so với SLO",
+    "distributions": "trace thật so với bộ sinh: đuôi dài và các đợt dồn",
 }
 
 CHART_LABELS_EN: dict[str, str] = {
@@ -247,6 +248,7 @@ CHART_LABELS_EN: dict[str, str] = {
     "policies": "three scheduling policies", "quantization": "bits: bytes ↔ error ↔ decisions",
     "memory": "memory budget", "roofline": "roofline: one point per step", "speculation": "speculative decoding",
     "cluster-view": "the cluster over time: replicas, router, KV transfers", "cluster": "the cluster: load and TTFT/TPOT against the SLOs",
+    "distributions": "a recorded trace against the generator: long tails and bursts",
 }
 assert set(CHART_LABELS_EN) == set(CHART_LABELS)
 
@@ -273,7 +275,8 @@ LEARNING_POINTS: tuple[LearningPoint, ...] = (
                   (12, 16, 32),
                   text_en='how logits become probabilities, then a token, then a stop decision'),
     LearningPoint(8, "TTFT, TPOT và throughput gồm những phần nào", (11, 12),
-                  (("ttft", 11), ("policies", 12), ("cluster", 11)), (1, 3, 22, 23, 41, 42, 43, 44, 45, 46),
+                  (("ttft", 11), ("policies", 12), ("cluster", 11), ("distributions", 11)),
+                  (1, 3, 22, 23, 41, 42, 43, 44, 45, 46),
                   text_en='which parts TTFT, TPOT and throughput are made of'),
     LearningPoint(9, "nén trọng số xuống INT8 đổi bộ nhớ lấy sai số ra sao và cách kiểm tra", (9, 10, 13),
                   (("quantization", 9), ("memory", 10), ("quantization", 13)), (6, 13, 21, 24, 25),

@@ -71,6 +71,8 @@ export default {
   'chart.search.col.both': 'Within both SLOs',
   'chart.search.col.verdict': 'Verdict',
   'chart.search.front.yes': 'on the Pareto front',
+  'chart.dist.titleOff': 'A recorded trace against the generator (WORKLOAD_TRACE)',
+  'chart.dist.off': 'WORKLOAD_TRACE = off: this run replays no recorded trace. Choose azure-conv or azure-code (under Advanced) to compare the prompt lengths, output lengths and gaps between arrivals of real traffic with the generator’s at the same mean rate and lengths: the long tails and bursts an average hides.',
   'chart.dist.title': 'The trace against the generator: lengths and gaps between arrivals',
   'chart.dist.prompt': 'Prompt tokens',
   'chart.dist.output': 'Output tokens',

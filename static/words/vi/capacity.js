@@ -71,6 +71,8 @@ export default {
   'chart.search.col.both': 'Đạt cả hai SLO',
   'chart.search.col.verdict': 'Kết luận',
   'chart.search.front.yes': 'trên biên Pareto',
+  'chart.dist.titleOff': 'Trace thật so với bộ sinh (WORKLOAD_TRACE)',
+  'chart.dist.off': 'WORKLOAD_TRACE = off: lần chạy này không phát lại trace ghi lại nào. Chọn azure-conv hoặc azure-code (mục Nâng cao) để so độ dài prompt, độ dài đầu ra và khoảng cách giữa các lần đến của lưu lượng thật với bộ sinh có cùng tốc độ và độ dài trung bình: đuôi dài và các đợt dồn mà trung bình che đi.',
   'chart.dist.title': 'Trace so với bộ sinh: độ dài và khoảng cách giữa các lần đến',
   'chart.dist.prompt': 'Token prompt',
   'chart.dist.output': 'Token đầu ra',
