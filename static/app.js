@@ -30,7 +30,6 @@ import * as code from './tools/code.js';
 import * as sweep from './tools/sweep.js';
 import * as search from './tools/sweep-search.js';
 import { addressIn, applyStatic, inLang, initSwitch, lang, localized, setLang, t, takeHandoff } from './words/i18n.js';
-import { loadLang } from './words/i18n.js'; // the other language's words, before a switch
 
 // In this order: share uses lab.tool('editor'), exercises lab.tool('code') (share asks 'code' only when used).
 const TOOLS = [['editor', editor.init], ['share', share.init], ['compare', compare.init], ['code', code.init],
@@ -426,8 +425,7 @@ function toolbar() {
 // the constants are the address's, the edits and predictions the tools keep in storage, as on a reload.
 // push: a new history entry (the header's link); false when back/forward already changed the address.
 function switchLanguage(to, push = true) {
-  // the other language's words first (static/words/i18n.js loads only the page's own with the page)
-  loadLang(to).then(() => whenIdle(() => {
+  whenIdle(() => {
     const last = store.get().lastResult;
     if (push) history.pushState(history.state, '', addressIn(location.href, to));
     labApi.dispose();
@@ -439,7 +437,7 @@ function switchLanguage(to, push = true) {
     mount();
     if (store.get().ready && readyMessage) onReady(readyMessage);
     else setStatus(store.get().status, t('app.loadingPythonPyodide'), t('app.firstTimeCanTake1060'), 0);
-  }), (err) => console.error('[lab] the words of ' + to + ' did not load:', err));
+  });
 }
 
 // ── start ────────────────────────────────────────────────────────────────────

@@ -15,6 +15,18 @@
 // page is mounted: it hands the last run to the next page load through sessionStorage.
 // Leaves out: the engine's words (the worker asks Python for them in `lang`: text_vi.py / text_en.py).
 
+import viCharts from './vi/charts.js';
+import viCore from './vi/core.js';
+import viSteps from './vi/steps.js';
+import viTools from './vi/tools.js';
+import viCluster from './vi/cluster.js';
+import viCapacity from './vi/capacity.js';
+import enCharts from './en/charts.js';
+import enCore from './en/core.js';
+import enSteps from './en/steps.js';
+import enTools from './en/tools.js';
+import enCluster from './en/cluster.js';
+import enCapacity from './en/capacity.js';
 import './fill.js'; // sets globalThis.labFill (a classic script the worker loads too)
 
 export const LANGS = ['vi', 'en'];
@@ -24,8 +36,7 @@ export const HANDOFF_KEY = 'inference-lab:rerender';
 export let lang = (typeof document !== 'undefined' && document.documentElement.lang === 'en') ? 'en' : 'vi';
 const TITLE = typeof document !== 'undefined' ? document.title : '';   // the Vietnamese title, as index.html has it
 
-/** Makes `to` the page's language: every later t() answers in it (its words loaded first: loadLang); <html lang>
- *  and the remembered choice follow. */
+/** Makes `to` the page's language: every later t() answers in it; <html lang> and the remembered choice follow. */
 export function setLang(to) {
   lang = to === 'en' ? 'en' : 'vi';
   document.documentElement.lang = lang;
@@ -43,28 +54,11 @@ export function byLang(build) {
   };
 }
 
-/** Every page word, per language: key -> text (a template when it holds {name} placeholders). Only the page's
- *  language is loaded with the page (a first visit in Vietnamese never fetches the English catalogues: issue 39);
- *  the other comes with loadLang() when the switch asks for it. */
-export const CATALOGUES = {};
-const PARTS = {   // each language's catalogues, in the order they are merged (a later part wins a shared key)
-  vi: () => [import('./vi/core.js'), import('./vi/tools.js'), import('./vi/steps.js'), import('./vi/charts.js'),
-    import('./vi/cluster.js'), import('./vi/capacity.js')],
-  en: () => [import('./en/core.js'), import('./en/tools.js'), import('./en/steps.js'), import('./en/charts.js'),
-    import('./en/cluster.js'), import('./en/capacity.js')],
+/** Every page word, per language: key -> text (a template when it holds {name} placeholders). */
+export const CATALOGUES = {
+  vi: { ...viCore, ...viTools, ...viSteps, ...viCharts, ...viCluster, ...viCapacity },
+  en: { ...enCore, ...enTools, ...enSteps, ...enCharts, ...enCluster, ...enCapacity },
 };
-
-/** Loads the words of `to` ('vi' or 'en') once; resolves when t() can answer in it. */
-export async function loadLang(to) {
-  const name = to === 'en' ? 'en' : 'vi';
-  if (!CATALOGUES[name]) {
-    const parts = await Promise.all(PARTS[name]());
-    CATALOGUES[name] = Object.assign({}, ...parts.map((part) => part.default));
-  }
-  return CATALOGUES[name];
-}
-
-await loadLang(lang);
 
 /** `template` with each {name} replaced by String(values[name]) (static/words/fill.js: the worker's rule too). */
 export const fill = globalThis.labFill;
