@@ -123,3 +123,14 @@ def test_the_stand_in_with_the_engines_other_paths(extra):
     report = run(dict(LONG, WORKLOAD_REQUESTS=2, WORKLOAD_OUTPUT=4, **extra))
     assert report.passed, report.checks
     assert "stand-in" in "\n".join(report.block(4).lines)
+
+
+def test_block_3_stays_a_screen_long_when_long_prompts_preempt_each_other():
+    """The long-context command (64 x 32k-token prompts x 128 out, POOL_BLOCKS=auto on an H100) preempts thousands of
+    times: block [3] prints the first 8 preemptions and one line counting the rest (words/limits.py), and no line lists
+    every late request or every freed block (block [3] of this run printed 1.35 MB before)."""
+    report = run(Config.from_values(dict(LONG, WORKLOAD_REQUESTS=64, WORKLOAD_OUTPUT=128)), lang="vi")
+    lines = report.block(3).lines
+    assert len(lines) <= 60 and max(map(len, lines)) <= 1200
+    assert sum(line.startswith("Preemption ở bước") for line in lines) == 8
+    assert any("lần preempt nữa" in line for line in lines)

@@ -62,6 +62,8 @@ SAY = {
     "c.gap_decode": "The largest ITL gap with disaggregation, {g[us]:ms}, is {g[request]}'s after its token {g[after]}, between two decode steps on its decode replica.",
     "b6.replica": "Replica {r} only, the one that holds the followed request {fid}'s KV at the end (each of the {n} replicas has its own pool; block [11] gives every replica's KV peak and prefix hits):",
     "b6.limitation_lab": "Limitation: this run has the prefix cache off (PREFIX_CACHE=off) and never runs out of blocks, so no block is shared and no sequence is preempted; the lab simulates both (PREFIX_CACHE=on, a smaller POOL_BLOCKS).",
+    "lim.more_overtakes": "… and {n:pl more overtake}: `--json` (blocks[2].data.overtakes) and the step view have each.",
+    "lim.more_kv_waits": "… and {n:pl more wait for KV blocks}: `--json` (blocks[2].data.kv_waits) and the step view have each.",
     "lim.more_preemptions": "… and {n:pl more preemption}: `--json` (blocks[5].data.preemptions) and the step view have each.",
     "b10.roof_pool_cluster": "The lab's pool: POOL_BLOCKS = {cfg[POOL_BLOCKS]} blocks on each replica. POOL_BLOCKS=auto takes min(vLLM's blocks above, min({n} requests, SLOTS {cfg[SLOTS]}) x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): one replica never runs more than SLOTS sequences at once, so a bigger pool runs the same.",
     "b11.step_replica": "step {i:>2} [r{st[replica]}]: {dur:>5} µs | waiting={st[waiting]} running={st[running]} decode={st[decode]} prefill={st[prefill]} | KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",

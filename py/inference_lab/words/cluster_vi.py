@@ -60,6 +60,8 @@ SAY = {
     "c.gap_decode": "Khoảng ITL lớn nhất khi tách, {g[us]:ms}, là của {g[request]} sau token thứ {g[after]}, giữa hai bước decode trên bản sao decode của nó.",
     "b6.replica": "Chỉ bản sao {r}, bản sao giữ KV của yêu cầu đang theo dõi {fid} lúc cuối (mỗi bản sao trong {n} bản sao có bể riêng; khối [11] cho KV đỉnh và prefix hit của mọi bản sao):",
     "b6.limitation_lab": "Giới hạn: lần chạy này tắt prefix cache (PREFIX_CACHE=off) và không bao giờ hết block, nên không block nào dùng chung và không chuỗi nào bị preempt; lab mô phỏng cả hai (PREFIX_CACHE=on, POOL_BLOCKS nhỏ hơn).",
+    "lim.more_overtakes": "… và {n} lần vượt lên nữa: `--json` (blocks[2].data.overtakes) và chế độ xem từng bước có từng lần.",
+    "lim.more_kv_waits": "… và {n} lần phải chờ block KV nữa: `--json` (blocks[2].data.kv_waits) và chế độ xem từng bước có từng lần.",
     "lim.more_preemptions": "… và {n} lần preempt nữa: `--json` (blocks[5].data.preemptions) và chế độ xem từng bước có từng lần.",
     "b10.roof_pool_cluster": "Bể của lab: POOL_BLOCKS = {cfg[POOL_BLOCKS]} block ở mỗi bản sao. POOL_BLOCKS=auto lấy min(số block vLLM ở trên, min({n} yêu cầu, SLOTS {cfg[SLOTS]}) x ⌈MAX_CONTEXT ÷ BLOCK_SIZE⌉ = {cap}): một bản sao không bao giờ chạy quá SLOTS chuỗi cùng lúc, nên bể lớn hơn thì chạy y hệt.",
     "b11.step_replica": "bước {i:>2} [r{st[replica]}]: {dur:>5} µs | chờ={st[waiting]} chạy={st[running]} decode={st[decode]} prefill={st[prefill]} | KV {st[kv_used]}/{cfg[POOL_BLOCKS]} ({pct:.0f}%){mark}",

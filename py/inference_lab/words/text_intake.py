@@ -149,8 +149,12 @@ def byte_lines(w, bc, on) -> list[str]:
 
 
 # ── [3] ────────────────────────────────────────────────────────────────────
-def preemption_line(w, p, policy="fcfs") -> str:
+def preemption_line(w, p, policy="fcfs", seed=True) -> str:
+    """One preemption; outside a seed-identical run its freed blocks are a vector of at most NUMBERS ids (a 32k-token
+    prompt holds 2,048 blocks)."""
     at = w("b3.preempt_at", p=p)
+    if not seed and p["blocks"]:
+        p = dict(p, blocks=vector(w, p["blocks"], False))
     who = w("b3.who_fcfs") if policy != "priority" else w("b3.who_priority", p=p)
     if not p["blocks"]:
         return at + w("b3.preempt_no_block", p=p, who=who)
@@ -184,12 +188,16 @@ def block3(w, d, ctx):
     mixed = d["mixed"] if ctx.seed else "[" + listed(w, list(map(str, d["mixed"])), ITEMS, False) + "]"
     mixed_key = "b3.mixed_roofline" if ctx.cfg.get("CLOCK") == "roofline" else "b3.mixed"
     lines.append(w(mixed_key, mixed=mixed) if d["mixed"] else w("b3.not_mixed"))
-    lines += [preemption_line(w, p, ctx.cfg["SCHED_POLICY"]) for p in d["preemptions"]]
-    lines += [overtake_line(w, o) for o in d["overtakes"]]
-    lines += [w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k) for k in d.get("kv_waits", [])]
-    lines += [w("b3.abort", a=a,
-                left=w("b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting"))
-              for a in d["aborts"]]
+    rows = ROW_LINES // 2     # each kind of event: the first 8 outside a seed-identical run, then "… and N more"
+    lines += capped_lines(w, d["preemptions"], lambda _, p: preemption_line(w, p, ctx.cfg["SCHED_POLICY"], ctx.seed),
+                          rows, "lim.more_preemptions", ctx.seed)
+    lines += capped_lines(w, d["overtakes"], lambda _, o: overtake_line(w, o), rows, "lim.more_overtakes", ctx.seed)
+    lines += capped_lines(w, d.get("kv_waits", []),
+                          lambda _, k: w("b3.wait_kv_at", k=k) + w("b3.wait_kv_" + k["why"], k=k),
+                          rows, "lim.more_kv_waits", ctx.seed)
+    lines += capped_lines(w, d["aborts"], lambda _, a: w("b3.abort", a=a, left=w(
+        "b3.left_" + a["stage"] if a["stage"] in ("running", "gateway") else "b3.left_waiting")),
+        rows, "lim.more_aborts", ctx.seed)
     if "follow" in d:
         f = d["follow"]
         chunks = d if ctx.seed else dict(d, chunks=vector(w, d["chunks"], False))
@@ -210,13 +218,13 @@ def observe_line(w, d, ctx) -> str:
     start = d["steps"][0]["start"]
     first = list(dict.fromkeys(t[0] for t in d["steps"][0]["tasks"]))
     if ctx.seed or (len(first) == 1 and d["late"]):
-        late = ", ".join(w("b3.late" + fine, r=r) for r in d["late"])
+        late = listed(w, [w("b3.late" + fine, r=r) for r in d["late"]], ITEMS, ctx.seed)
         return w("b3.observe" + fine, start=start, lone=d["lone"], late=late)
     late = [r for r in d["late"] if r["id"] not in first]
     if not late:
         return w("b3.observe_all" + fine, start=start, ids=", ".join(first))
-    return w("b3.observe_some" + fine, start=start, ids=", ".join(first),
-             late=", ".join(w("b3.late" + fine, r=r) for r in late))
+    return w("b3.observe_some" + fine, start=start, ids=listed(w, first, ITEMS, False),
+             late=listed(w, [w("b3.late" + fine, r=r) for r in late], ITEMS, False))
 
 
 def follow_wait_line(w, d, ctx, f) -> str:
