@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from ..serving.decode_batch import DecodeBatch
 from ..serving.engine import Engine, EngineResult, RunOptions, iteration_limit
 from ..clock.hardware import shadow_model
 from ..model.model import D_HEAD, N_HEADS
@@ -174,6 +175,9 @@ class Cluster:
         kv = kv_bytes_per_position(cfg, lab.tokenizer.vocab_size)
         kind = ReplayEngine if clock_only(options) else Engine      # replay: one token dict shared by the replicas
         self.replicas = [Replica(kind(lab, options, requests=[]), i, role, kv) for i, role in enumerate(roles)]
+        batch = DecodeBatch(lab, [r.engine for r in self.replicas])   # every replica's decodes in one stacked pass
+        for r in self.replicas:
+            r.engine.batch = batch
         front = [r.index for r in self.replicas if r.role != "decode"]
         back = [r.index for r in self.replicas if r.role == "decode"]
         self.router = Router(cfg.ROUTER, len(front), cfg.BLOCK_SIZE, front)

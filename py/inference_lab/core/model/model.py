@@ -208,6 +208,50 @@ def forward(W, ids, start, K_past=None, V_past=None):
     return rmsnorm(F) @ W["U"], Kr, Vn, prob
 
 
+def forward_decodes(W, toks, positions, Ks, Vs) -> list:
+    """forward(W, [tok], position, K, V) of B decodes at once: [(logits (1, VOCAB), K_new (heads, 1, d_head),
+    V_new (heads, 1, d_head), prob (heads, 1, S))] per decode, each the SAME bits as its own forward().
+
+    Every decode is one row of a (B, 1, D_MODEL) stack that goes through the same NumPy operations, in the same
+    order, as forward()'s (1, D_MODEL) row: a stacked matmul `(B, 1, n) @ W` loops over the stack and calls, for
+    each item, the routine the 2-D `(1, n) @ W` calls (NumPy's matmul gufunc, numpy/_core/src/umath/matmul.c.src
+    `@TYPE@_matmul`: the choice of gemv / gemm / the no-BLAS loop depends only on an item's dimensions and strides,
+    then `for (iOuter = 0; iOuter < dOuter; iOuter++ ...)` runs it item by item; without BLAS, as in Pyodide, the
+    naive loop per item); elementwise ufuncs round each element alone; the norms' sums reduce each row's own
+    contiguous D_MODEL values. Attention runs per decode, through attention() itself (each decode's keys have their
+    own length). tests/test_batched_forward.py checks the bits on random weights and contexts (KV_BITS 16 and 8).
+    A (B, n) @ W 2-D product would NOT do: BLAS blocks the rows of one gemm differently from a gemv."""
+    B = len(toks)
+    X = W["E"][np.asarray(toks)].reshape(B, 1, D_MODEL)                  # (B, 1, D_MODEL)
+    N = rmsnorm(X)
+    pos = np.asarray(positions)
+    cos, sin = ROPE_COS[pos].reshape(B, 1, -1), ROPE_SIN[pos].reshape(B, 1, -1)   # (B, 1, H*d)
+    q, k = N @ W["Wq"], N @ W["Wk"]
+    Qr = _split_stack(q * cos + q[..., HALF_SWAP] * sin)                  # (B, H, 1, d): rope, as rope()
+    Kr, Vn = kv_cache_values(W, _split_stack(k * cos + k[..., HALF_SWAP] * sin), _split_stack(N @ W["Wv"]))
+    ctx, probs = np.empty((B, 1, N_HEADS * D_HEAD)), []
+    for i in range(B):
+        K, V = Ks[i], Vs[i]
+        if K is not None and K.shape[1]:
+            assert K.shape[1] == positions[i]
+            K, V = np.concatenate([K, Kr[i]], axis=1), np.concatenate([V, Vn[i]], axis=1)
+        else:
+            assert positions[i] == 0
+            K, V = Kr[i], Vn[i]
+        ctx[i], prob = attention(Qr[i], K, V, positions[i])
+        probs.append(prob)
+    H = X + ctx @ W["Wo"]
+    M = rmsnorm(H)
+    gate = M @ W["Wg"]
+    F = H + ((gate / (1.0 + np.exp(-gate))) * (M @ W["Wz"])) @ W["Wf"]    # SwiGLU
+    logits = rmsnorm(F) @ W["U"]                                          # (B, 1, VOCAB)
+    return [(logits[i], Kr[i], Vn[i], probs[i]) for i in range(B)]
+
+
+def _split_stack(x):
+    return x.reshape(len(x), 1, N_HEADS, D_HEAD).transpose(0, 2, 1, 3)      # (B, 1, H*d) -> (B, H, 1, d)
+
+
 def kv_cache_values(W, K, V):
     """What the KV cache holds of K, V (heads, T, d_head): themselves (KV_BITS = 16), or read back from FP8 with
     W[KV_SCALE]'s per-head scales (KV_BITS = 8)."""

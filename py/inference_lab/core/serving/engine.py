@@ -64,6 +64,7 @@ import numpy as np
 
 from ..model.tokenizer import EOS
 from .block_manager import BlockManager
+from .decode_batch import DecodeBatch
 from ..model.sampler import sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration  # noqa: F401 (plan_tasks: speculative.plan)
 from .kv_room import KVRoom
@@ -169,6 +170,7 @@ class Engine:
         self.kv_room = KVRoom(self.pool, self.log, self.waiting, self.running, self.sched_policy, self.trace)
         self.spec = Speculation(lab, options.spec or cfg.SPEC_METHOD, self.pool, self.log, self.trace, self.clock)
         self.replica = None        # cluster.Replica when this engine is one replica of a cluster
+        self.batch = DecodeBatch(lab, [self])   # the decodes' forwards, computed together (a cluster: all replicas')
 
     # ── [1] gateway and [2] input preparation ──────────────────────────────
     def decide(self, seq, stage, code, reason, **facts) -> None:
@@ -268,7 +270,7 @@ class Engine:
         seq.history.append(tok)
         K, V = self.pool.gather(seq)
         position = seq.model_position(seq.cached)                  # seq.cached but for a stand-in
-        logits, kn, vn, prob = self.lab.forward([tok], position, K, V)
+        logits, kn, vn, prob = self.batch.forward(seq, tok, position, K, V)   # decode_batch.py: bit for bit forward()
         if seq.id not in self.trace["first_decode"]:
             self.trace["first_decode"][seq.id] = dict(request=seq.id, token=tok, position=position,
                                                       prob=prob, logits=logits[0])
