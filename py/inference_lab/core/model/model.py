@@ -146,6 +146,7 @@ SCALE = np.sqrt(D_HEAD)
 LONG = 256             # more queries or keys take attention_blocked (the seed's sizes never come near)
 ROWS = 32              # queries per block of attention_blocked: its (H, 32, S) scores stay in the CPU cache
 CAUSAL = np.triu(np.full((ROWS, ROWS), -np.inf), 1)   # (ROWS, ROWS): -inf above the diagonal (a later key)
+CAUSAL_ALLOW = np.arange(LONG + 1)[None, :] <= np.arange(LONG + 1)[:, None]   # [q, k]: may query position q see k
 
 
 def attention(Qr, K, V, start: int):
@@ -157,7 +158,7 @@ def attention(Qr, K, V, start: int):
         return attention_blocked(Qr, K, V, start)
     scores = c_einsum("htd,hkd->htk", Qr, K) / SCALE                      # (H, T, S)
     if T > 1:                                       # one new token sees every cached position: nothing to mask
-        allow = np.arange(K.shape[1])[None, :] <= np.arange(start, start + T)[:, None]   # causal mask (T, S)
+        allow = CAUSAL_ALLOW[start:start + T, :K.shape[1]]                 # causal mask (T, S)
         scores = np.where(allow[None], scores, -np.inf)
     prob = np.exp(scores - np.maximum.reduce(scores, axis=-1, keepdims=True))   # = scores.max(...), as in rmsnorm
     prob /= np.add.reduce(prob, axis=-1, keepdims=True)
