@@ -8,9 +8,12 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 import numpy as np
+import pytest
 
+from cli_runner import run_cli
 from inference_lab.core.model import model
 from inference_lab.core.model.model import KV_SCALE, N_HEADS, forward, forward_decodes, make_weights
+from inference_lab.core.serving import decode_batch
 from inference_lab.core.serving.decode_batch import DecodeBatch, model_unpatched
 
 
@@ -65,3 +68,26 @@ def test_a_row_is_handed_out_only_while_its_inputs_hold():
 
 def test_the_model_counts_as_unpatched_outside_a_patch():
     assert model_unpatched()
+
+
+SMALL = ["--workload-prompt", "40", "--workload-output", "12", "--workload-rate", "400", "--workload-prefixes", "3",
+         "--workload-shared", "16", "--slots", "6", "--block-size", "4", "--pool-blocks", "auto",
+         "--prefix-cache", "on", "--max-context", "96", "--workload-requests", "30"]
+
+
+@pytest.mark.parametrize("flags", [
+    SMALL + ["--replicas", "3", "--router", "prefix_aware"],
+    SMALL + ["--replicas", "4", "--disagg", "on", "--prefill-replicas", "2", "--kv-bits", "8",
+             "--workload-output", "24"],
+    ["--replicas", "2", "--router", "round_robin"],                 # the seed's five requests on two replicas
+    [],                                                             # the seed's own run (one engine)
+], ids=["workload-3-replicas", "disagg-fp8", "seed-2-replicas", "seed"])
+def test_a_run_prints_the_same_with_decodes_one_by_one(flags, monkeypatch):
+    # the whole output (every block, the main run and its replays) with the decodes computed together and with every
+    # decode computed alone through lab.forward, as a patched model.py runs them; each of these runs stacks 2 to 6
+    # decodes at a time, of one engine or of several replicas (with disaggregation: the decode replicas')
+    together = run_cli(flags)
+    assert together.returncode == 0, together.stderr
+    monkeypatch.setattr(decode_batch, "model_unpatched", lambda: False)
+    alone = run_cli(flags)
+    assert (alone.returncode, alone.stdout, alone.stderr) == (0, together.stdout, together.stderr)
