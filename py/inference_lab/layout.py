@@ -7,11 +7,11 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   to the roofs: profiles; tensor parallelism's split and all-reduces: parallel; the clock against published
   measurements: calibration), `model/` (tokenizer with the seed's BOS, EOS and CORPUS, fp8: the FP8 E4M3 format
   of KV_BITS = 8, model, sampler, rejection_sampler: speculation's acceptance rule, quantization),
-  `serving/` (sequence, block_manager, scheduler, kv_room, engine and its clock-only replay, speculative: proposers
-  and the engine's verify, the run log, metrics), `inputs/` (the constants' schema, the validated config, the
-  workload generator and the recorded traces' replay: trace_workload) and `cluster/` (router, replicas with
-  disaggregation: cluster, goodput; cost and energy: economics). A folder imports only folders listed before it
-  (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
+  `serving/` (sequence, block_manager, scheduler, kv_room, decode_batch: the decodes' forwards in one stack, engine
+  and its clock-only replay, speculative: proposers and the engine's verify, the run log, metrics), `inputs/` (the
+  constants' schema, the validated config, the workload generator and the recorded traces' replay: trace_workload)
+  and `cluster/` (router, replicas with disaggregation: cluster, goodput; cost and energy: economics). A folder
+  imports only folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
   (text.py and its text_intake / text_compute / text_measure fill the vi/en tables), the step narration,
   the mapping table (blocks.py), the command line's and the code editor's messages, the constants' labels and
@@ -37,8 +37,8 @@ PACKAGE = "inference_lab"
 LAYOUT = {
     "core.clock": ("hardware", "roofline", "parallel", "profiles", "calibration"),
     "core.model": ("tokenizer", "fp8", "model", "sampler", "rejection_sampler", "quantization"),
-    "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "engine", "replay", "speculative",
-                     "run_log", "metrics"),
+    "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "decode_batch", "engine", "replay",
+                     "speculative", "run_log", "metrics"),
     "core.inputs": ("schema", "config", "workload", "trace_workload"),
     "core.cluster": ("router", "cluster", "goodput", "economics"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
