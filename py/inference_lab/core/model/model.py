@@ -209,28 +209,30 @@ def forward(W, ids, start, K_past=None, V_past=None):
     return rmsnorm(F) @ W["U"], Kr, Vn, prob
 
 
-def forward_decodes(W, toks, positions, Ks, Vs) -> list:
-    """forward(W, [tok], position, K, V) of B decodes at once: [(logits (1, VOCAB), K_new (heads, 1, d_head),
-    V_new (heads, 1, d_head), prob (heads, 1, S))] per decode, each the SAME bits as its own forward().
+def forward_stack(W, chunks, positions, Ks, Vs) -> list:
+    """forward(W, ids, position, K, V) of B chunks of the same length T at once (T = 1: B decodes):
+    [(logits (T, VOCAB), K_new (heads, T, d_head), V_new (heads, T, d_head), prob (heads, T, S))] per chunk, each
+    the SAME bits as its own forward().
 
-    Every decode is one row of a (B, 1, D_MODEL) stack that goes through the same NumPy operations, in the same
-    order, as forward()'s (1, D_MODEL) row: a stacked matmul `(B, 1, n) @ W` loops over the stack and calls, for
-    each item, the routine the 2-D `(1, n) @ W` calls (NumPy's matmul gufunc, numpy/_core/src/umath/matmul.c.src
-    `@TYPE@_matmul`: the choice of gemv / gemm / the no-BLAS loop depends only on an item's dimensions and strides,
-    then `for (iOuter = 0; iOuter < dOuter; iOuter++ ...)` runs it item by item; without BLAS, as in Pyodide, the
-    naive loop per item); elementwise ufuncs round each element alone; the norms' sums reduce each row's own
-    contiguous D_MODEL values. Attention runs per decode, through attention() itself (each decode's keys have their
-    own length). tests/test_batched_forward.py checks the bits on random weights and contexts (KV_BITS 16 and 8).
-    A (B, n) @ W 2-D product would NOT do: BLAS blocks the rows of one gemm differently from a gemv."""
-    B = len(toks)
-    X = W["E"][np.asarray(toks)].reshape(B, 1, D_MODEL)                  # (B, 1, D_MODEL)
+    Every chunk is one item of a (B, T, D_MODEL) stack that goes through the same NumPy operations, in the same
+    order, as forward()'s (T, D_MODEL) matrix: a stacked matmul `(B, T, n) @ W` loops over the stack and calls, for
+    each item, the routine the 2-D `(T, n) @ W` calls (NumPy's matmul gufunc, numpy/_core/src/umath/matmul.c.src
+    `@TYPE@_matmul`: the choice of gemv / gemm / the loop without BLAS depends only on an item's dimensions and
+    strides, then `for (iOuter = 0; iOuter < dOuter; iOuter++ ...)` runs it item by item; without BLAS, as in
+    Pyodide, the plain loop per item); elementwise ufuncs round each element alone; the norms' sums reduce each
+    row's own contiguous D_MODEL values. Attention runs per chunk, through attention() itself (each has its own
+    keys). tests/test_batched_forward.py checks the bits on random weights and contexts (KV_BITS 16 and 8).
+    Stacking rows of different chunks into one (B·T, n) @ W would NOT do: BLAS's gemm rounds a row differently
+    with other rows around it (and a gemv for one row differently from a gemm)."""
+    B, T = len(chunks), len(chunks[0])
+    X = W["E"][np.asarray(chunks).reshape(-1)].reshape(B, T, D_MODEL)      # (B, T, D_MODEL)
     N = rmsnorm(X)
-    pos = np.asarray(positions)
-    cos, sin = ROPE_COS[pos].reshape(B, 1, -1), ROPE_SIN[pos].reshape(B, 1, -1)   # (B, 1, H*d)
+    at = (np.asarray(positions)[:, None] + np.arange(T)).reshape(-1)        # (B·T,) absolute positions
+    cos, sin = ROPE_COS[at].reshape(B, T, -1), ROPE_SIN[at].reshape(B, T, -1)   # (B, T, H*d)
     q, k = N @ W["Wq"], N @ W["Wk"]
-    Qr = _split_stack(q * cos + q[..., HALF_SWAP] * sin)                  # (B, H, 1, d): rope, as rope()
+    Qr = _split_stack(q * cos + q[..., HALF_SWAP] * sin)                  # (B, H, T, d): rope, as rope()
     Kr, Vn = kv_cache_values(W, _split_stack(k * cos + k[..., HALF_SWAP] * sin), _split_stack(N @ W["Wv"]))
-    ctx, probs = np.empty((B, 1, N_HEADS * D_HEAD)), []
+    ctx, probs = np.empty((B, T, N_HEADS * D_HEAD)), []
     for i in range(B):
         K, V = Ks[i], Vs[i]
         if K is not None and K.shape[1]:
@@ -245,12 +247,12 @@ def forward_decodes(W, toks, positions, Ks, Vs) -> list:
     M = rmsnorm(H)
     gate = M @ W["Wg"]
     F = H + ((gate / (1.0 + np.exp(-gate))) * (M @ W["Wz"])) @ W["Wf"]    # SwiGLU
-    logits = rmsnorm(F) @ W["U"]                                          # (B, 1, VOCAB)
+    logits = rmsnorm(F) @ W["U"]                                          # (B, T, VOCAB)
     return [(logits[i], Kr[i], Vn[i], probs[i]) for i in range(B)]
 
 
 def _split_stack(x):
-    return x.reshape(len(x), 1, N_HEADS, D_HEAD).transpose(0, 2, 1, 3)      # (B, 1, H*d) -> (B, H, 1, d)
+    return x.reshape(*x.shape[:2], N_HEADS, D_HEAD).transpose(0, 2, 1, 3)   # (B, T, H*d) -> (B, H, T, d)
 
 
 def kv_cache_values(W, K, V):

@@ -270,7 +270,7 @@ class Engine:
         seq.history.append(tok)
         K, V = self.pool.gather(seq)
         position = seq.model_position(seq.cached)                  # seq.cached but for a stand-in
-        logits, kn, vn, prob = self.batch.forward(seq, tok, position, K, V)   # decode_batch.py: bit for bit forward()
+        logits, kn, vn, prob = self.batch.forward(seq, [tok], position, K, V)   # decode_batch.py: = lab.forward
         if seq.id not in self.trace["first_decode"]:
             self.trace["first_decode"][seq.id] = dict(request=seq.id, token=tok, position=position,
                                                       prob=prob, logits=logits[0])
@@ -291,7 +291,7 @@ class Engine:
             self.pool.reserve(seq, skip)
         if skip < n:
             K, V = self.pool.gather(seq)
-            logits, kn, vn, prob = self.lab.forward(chunk[skip:], seq.model_position(lo + skip), K, V)
+            logits, kn, vn, prob = self.batch.forward(seq, chunk[skip:], seq.model_position(lo + skip), K, V)
             self.pool.write(seq, kn, vn)
         seq.num_prefill_left -= n
         self.trace["positions_cached"] += n - skip                 # positions through the model
