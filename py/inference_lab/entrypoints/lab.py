@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from .block_data import (block1_data, block2_data, block3_data, block4_data, blo
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
                          follow_info, header_data, served_against, stand_in)
 from .byte_cost import byte_cost_data
+from .forks import Forked, can_fork, slim
 from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
 from .spec_data import spec_block7, spec_gate
 from .report import Block, Check, Report
@@ -128,19 +129,50 @@ def collector_paused():
             gc.enable()
 
 
-def run(config: Config | dict | None = None, lang: str = "vi", progress=None, narrate: bool = True) -> Report:
+def run(config: Config | dict | None = None, lang: str = "vi", progress=None, narrate: bool = True,
+        fork: bool = True) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
     hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec", "kv16")
     and how far.
     `narrate=False` leaves the steps' words out (report.steps is then the bare run log: what the printed blocks
     need; the command line's text output never prints a step's narration, which costs a fifth of a 1,000-request
-    run). The garbage collector pauses meanwhile (collector_paused)."""
+    run). The garbage collector pauses meanwhile (collector_paused).
+    `fork=False` (or LAB_PROCESSES=1, a `progress` callback, Pyodide) plays the replays of blocks [11] and [12] in
+    this process after the main run; otherwise each runs in a forked child beside the parent's other blocks
+    (forks.py). The Report is the same either way."""
     with collector_paused():
-        return run_unpaused(config, lang, progress, narrate)
+        return run_unpaused(config, lang, progress, narrate, fork)
 
 
-def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
+def replays(lab, again, wanted: dict, heard, fork: bool) -> dict:
+    """{name: a job whose result() is that replay's result} for the replays of blocks [11] and [12] (`wanted`:
+    name -> RunOptions, played by `again`, other_run's function). `fork`: each in a forked child, running while
+    the parent gathers the other blocks, its result cut to what the blocks read (forks.py); else one after the
+    other in this process, now, each heard by the progress callback as before."""
+    if fork:
+        return {name: Forked(functools.partial(lambda options: slim(again(options)), options))
+                for name, options in wanted.items()}
+    jobs = {}
+    for name, options in wanted.items():
+        lab.progress = heard(name)
+        jobs[name] = Done(again(options))
+    return jobs
+
+
+@dataclass(slots=True)
+class Done:
+    """A replay run in this process: `result()` is its result (the sequential twin of forks.Forked)."""
+    value: object
+
+    def result(self):
+        return self.value
+
+    def stop(self) -> None:
+        pass
+
+
+def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool = True) -> Report:
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
@@ -151,31 +183,35 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
     engine = run_cluster if cluster else run_engine
     main = engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET))
     again = other_run(lab, main, cluster)
-    runs = {}
-    for name, cap in (("static", None), ("nochunk", None)):
-        lab.progress = heard(name)
-        runs[name] = again(RunOptions("static" if name == "static" else "continuous", cap))
-    runs["chunked"] = main
-    lab.progress = heard("nocache")
-    nocache = (again(RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)) if main.pool.enable_caching
-               else None)
-    lab.progress = heard("nospec")
-    nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
-              if cfg.SPEC_METHOD != "off" else None)
-    lab.progress = heard("kv16")
-    kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
-            if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)     # a workload: the model twice is too dear
-    lab.progress = None
-    S = summarize(main.done)
-    info = follow_info(cfg, main)
-    qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
-    data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
-            3: block3_data(lab, main, info, S)}
-    data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
-                 6: block6_data(lab, main, runs), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
-                 9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
-                 11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
-                 13: block13_data(lab, main, info)})
+    wanted = {"static": RunOptions("static", None), "nochunk": RunOptions("continuous", None)}
+    if main.pool.enable_caching:
+        wanted["nocache"] = RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)
+    pending = replays(lab, again, wanted, heard, fork and can_fork(progress))
+    try:
+        lab.progress = heard("nospec")
+        nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
+                  if cfg.SPEC_METHOD != "off" else None)
+        lab.progress = heard("kv16")
+        kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
+                if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)   # a workload: the model twice is too dear
+        lab.progress = None
+        S = summarize(main.done)
+        info = follow_info(cfg, main)
+        qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
+        data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
+                3: block3_data(lab, main, info, S)}
+        data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
+                     7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
+                     9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
+                     13: block13_data(lab, main, info)})
+        done = {name: job.result() for name, job in pending.items()}      # the replays' results (forks.py)
+    finally:
+        for job in pending.values():
+            job.stop()
+    runs = {"static": done["static"], "nochunk": done["nochunk"], "chunked": main}
+    nocache = done.get("nocache")
+    data.update({6: block6_data(lab, main, runs), 11: block11_data(lab, main, S, nocache),
+                 12: block12_data(lab, main, runs, S)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
     if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
         data[7].update(spec_block7(lab, main, nospec, info))

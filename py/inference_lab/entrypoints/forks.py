@@ -1,0 +1,147 @@
+"""Work beside the main run: the replays of blocks [11] and [12] in forked child processes (the command line).
+
+After the main run, the lab plays the trace again under other policies: "static" and "nochunk" for block [12],
+"nocache" for block [11] (lab.other_run). Each replay reads only what the main run left behind (the lab, the
+options, the main run's recorded tokens), and nothing else reads the replay but blocks [6], [11], [12] and the
+check "prefix_cache_same_text". So on CPython where `os.fork` exists, `run_unpaused` forks one child per replay
+right after the main run; the children play their replays on the machine's other cores while the parent gathers
+the blocks that need the main run only, then the parent takes each child's result (`Forked.result`):
+
+    main run ──────────────► fork ─┬─ parent: blocks 1–5, 7–10, 13 ─┬─ blocks 6, 11, 12, checks, words
+                                   ├─ child: replay "static"    ────┤
+                                   ├─ child: replay "nochunk"   ────┤
+                                   └─ child: replay "nocache"   ────┘
+
+Why the results cannot differ from the sequential path: a forked child starts as an exact copy of the parent at
+that moment (same lab, same main run, same caches, same NumPy state) and runs the very same function the
+sequential path runs (lab.other_run's replay: recorded tokens, no randomness shared with the parent, the
+collector paused); the parent runs nothing between the main run and the fork that a replay reads. What crosses
+back is a pickle of `slim(result)`: the replay's requests and steps cut to the fields blocks [6], [11] and [12]
+read (`Replayed`), with the same values (pickle keeps ints, floats and strings exactly). tests/test_forks.py
+runs both paths on a cluster workload and compares the Reports.
+
+The sequential path stays where forking is impossible or unwanted: Pyodide (no fork: sys.platform ==
+"emscripten"), a `progress` callback (the page hears each replay's steps), a student's patch (its print()s keep
+their order: cli.run_patched), and LAB_PROCESSES=1 in the environment (for debugging: one process, as before).
+
+Leaves out: a process pool (one fork per replay is enough: three replays, two cores), the speculation and
+16-bit-KV reruns (their results are read in depth by blocks [7] and [13]; neither runs for the issue-39 run),
+and starting a replay before the main run ends (a replay needs every request's recorded tokens).
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+from dataclasses import dataclass
+
+ENV = "LAB_PROCESSES"              # LAB_PROCESSES=1: run every replay in this process (the sequential path)
+
+
+def can_fork(progress=None) -> bool:
+    """True when the replays may run in forked children: os.fork exists (CPython on Linux or macOS, never
+    Pyodide), nobody listens to the steps' progress, and LAB_PROCESSES is not 1."""
+    return (progress is None and hasattr(os, "fork") and sys.platform != "emscripten"
+            and os.environ.get(ENV, "").strip() != "1")
+
+
+@dataclass(slots=True)
+class Request:
+    """What blocks [11] and [12] and the checks read of a replayed request (metrics.request_metrics, ttft_saved,
+    same_tokens, same_text)."""
+    id: str
+    arrival: int
+    ready: int | None
+    start: int | None
+    finish: int | None
+    out: list
+    token_times: list
+    temperature: float
+    num_cached_tokens: int | None
+
+
+@dataclass(slots=True)
+class Tally:
+    """A replay's run log as block [12] reads it: the step count and each step's start, end, tasks' phases and
+    cost bound (block_data.step_mix, the memory-bound count)."""
+    count: int
+    items: list
+
+
+@dataclass(slots=True)
+class Replayed:
+    """A replay's result cut to what crosses back from its child (`slim`): the interface of engine.EngineResult
+    that blocks [6], [11], [12] and the checks use."""
+    done: list
+    aborted: list
+    preemptions: list
+    kv_waits: list
+    log: Tally
+
+
+def slim_request(r) -> Request:
+    return Request(r.id, r.arrival, r.ready, r.start, r.finish, list(r.out), list(r.token_times), r.temperature,
+                   r.num_cached_tokens)
+
+
+def slim(res) -> Replayed:
+    """`res` (an EngineResult or ClusterResult) with only what the blocks read of a replay."""
+    items = [dict(start=it["start"], end=it["end"], tasks=[[t[0], t[1]] for t in it["tasks"]],
+                  cost=dict(bound=it["cost"]["bound"])) for it in res.log.items]
+    return Replayed(done=[slim_request(r) for r in res.done], aborted=[slim_request(r) for r in res.aborted],
+                    preemptions=res.preemptions, kv_waits=res.kv_waits, log=Tally(res.log.count, items))
+
+
+class Forked:
+    """`fn()` run in a forked child; `result()` waits for its value (or raises its exception). Where the child
+    dies without an answer (killed, out of memory), `result()` runs `fn()` in this process instead."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                     # the child: answer through the pipe, then leave at once
+            os.close(read)
+            code = 0
+            try:
+                payload = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:                 # the parent raises it
+                try:
+                    payload = pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:                        # an unpicklable error: its text
+                    payload = pickle.dumps((False, RuntimeError(repr(exc))))
+            try:
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(payload)
+            except BaseException:                        # the parent left: nobody to answer
+                code = 1
+            os._exit(code)                               # no atexit handlers, no flush of the parent's buffers
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def result(self):
+        with os.fdopen(self.fd, "rb") as pipe:
+            self.fd = None
+            payload = pipe.read()
+        os.waitpid(self.pid, 0)
+        self.pid = None
+        if not payload:
+            return self.fn()
+        ok, value = pickle.loads(payload)
+        if not ok:
+            raise value
+        return value
+
+    def stop(self) -> None:
+        """Kill and reap the child if it has not answered yet (the parent is leaving early: Ctrl-C, an error)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            self.pid = None
