@@ -38,11 +38,11 @@ def test_the_forked_path_really_forks(monkeypatch):
     real = forks.Forked
 
     class Spy(real):
-        def __init__(self, fn):
-            super().__init__(lambda: (os.getpid(), fn()))
+        def __init__(self, fn, feed=False):
+            super().__init__((lambda f: (os.getpid(), fn(f))) if feed else (lambda: (os.getpid(), fn())), feed)
 
-        def result(self):
-            pid, value = super().result()
+        def result(self, fallback=None):
+            pid, value = super().result(fallback)
             seen.append(pid)
             return value
 
@@ -71,8 +71,7 @@ def test_a_childs_error_reaches_the_parent():
 def test_a_child_that_dies_is_replayed_here():
     """A child killed before it answers (out of memory, a signal): the parent computes the value itself."""
     job = Forked(lambda: os.kill(os.getpid(), 9))
-    job.fn = lambda: "here"                  # what the parent computes in its place
-    assert job.result() == "here"
+    assert job.result(lambda: "here") == "here"          # what the parent computes in its place
 
 
 def test_stop_kills_a_child_that_has_not_answered():

@@ -30,12 +30,19 @@ and starting a replay before the main run ends (a replay needs every request's r
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
 import sys
 from dataclasses import dataclass
 
+try:
+    import fcntl                           # not in Pyodide (nor Windows): the feed pipe keeps its default room
+except ImportError:
+    fcntl = None
+
+PIPE_BYTES = 1 << 20                # a feed pipe's room (Linux: F_SETPIPE_SZ; the default 64 kB elsewhere)
 ENV = "LAB_PROCESSES"              # LAB_PROCESSES=1: run every replay in this process (the sequential path)
 
 
@@ -93,19 +100,108 @@ def slim(res) -> Replayed:
                     preemptions=res.preemptions, kv_waits=res.kv_waits, log=Tally(res.log.count, items))
 
 
-class Forked:
-    """`fn()` run in a forked child; `result()` waits for its value (or raises its exception). Where the child
-    dies without an answer (killed, out of memory), `result()` runs `fn()` in this process instead."""
+class StreamedTokens:
+    """The main run's recorded tokens (replay.recorded) as they come, in a replay's child: the parent sends
+    ("tokens", {id: tokens}) as requests finish, then ("end", recorded(main)). A look-up waits until the request's
+    tokens came or the main run ended (then: the final dict; a request it never served is the replay's own, `solo`).
+    The sequential path's dict in another form: `in`, `[]`, `[] =` and `copy()` answer what that dict would."""
 
-    def __init__(self, fn):
+    def __init__(self, feed):
+        self.feed = feed                     # the reading end of the parent's pipe (a binary file)
+        self.known, self.own, self.final = {}, {}, None
+
+    def _more(self) -> None:
+        kind, value = pickle.load(self.feed)
+        if kind == "end":
+            self.final = value
+        else:
+            self.known.update(value)
+
+    def __contains__(self, rid) -> bool:
+        while rid not in self.own and self.final is None and rid not in self.known:
+            self._more()
+        return rid in self.own or rid in (self.known if self.final is None else self.final)
+
+    def __getitem__(self, rid):
+        if rid not in self:
+            raise KeyError(rid)
+        return self.own[rid] if rid in self.own else (self.known if self.final is None else self.final)[rid]
+
+    def __setitem__(self, rid, tokens) -> None:
+        self.own[rid] = tokens
+
+    def copy(self):
+        return self                          # one replay per child: nobody else reads it
+
+    def ended(self) -> dict:
+        """The final recorded tokens (waiting for the main run's end)."""
+        while self.final is None:
+            self._more()
+        return self.final
+
+    def consistent(self) -> bool:
+        """Every request's tokens sent while the main run ran are its final ones (else the replay runs again on
+        the final dict: the main run's result decides, as on the sequential path)."""
+        final = self.ended()
+        return all(final.get(rid) == tokens for rid, tokens in self.known.items())
+
+
+class Feeder:
+    """The main run's progress hook on the forked path: after each step that settled a request, the newly finished
+    requests' tokens go to every replay child (`Forked.send`)."""
+
+    def __init__(self, jobs: list, engines: list):
+        self.jobs, self.engines = jobs, engines
+        self.sent, self.settled = [0] * len(engines), 0
+
+    def __call__(self, steps: int, settled: int, requests: int) -> None:
+        if settled == self.settled:
+            return
+        self.settled = settled
+        new = {}
+        for i, engine in enumerate(self.engines):
+            done = engine.done
+            for seq in done[self.sent[i]:]:
+                new[seq.id] = list(seq.out)
+            self.sent[i] = len(done)
+        if new:
+            for job in self.jobs:
+                job.send(("tokens", new))
+
+    def end(self, recorded: dict) -> None:
+        for job in self.jobs:
+            job.send(("end", recorded))
+            job.close_feed()
+
+
+LIVE = []                                    # this process's Forked jobs with open pipes (a child closes them)
+
+
+class Forked:
+    """`fn()` run in a forked child (with `feed`: `fn(its reading end)` of a pipe from the parent, `send`);
+    `result()` waits for its value (or raises its exception). Where the child dies without an answer (killed, out
+    of memory), `result(fallback)` runs `fallback()` in this process instead (or `fn()` without a feed)."""
+
+    def __init__(self, fn, feed: bool = False):
         self.fn = fn
         read, write = os.pipe()
+        into = os.pipe() if feed else None
+        if into is not None:
+            with contextlib.suppress(OSError, AttributeError):      # a roomy pipe: the parent rarely waits on it
+                fcntl.fcntl(into[1], fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         pid = os.fork()
         if pid == 0:                                     # the child: answer through the pipe, then leave at once
+            for job in LIVE:
+                job.forget()
             os.close(read)
             code = 0
             try:
-                payload = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
+                if into is not None:
+                    os.close(into[1])
+                    value = fn(os.fdopen(into[0], "rb"))
+                else:
+                    value = fn()
+                payload = pickle.dumps((True, value), protocol=pickle.HIGHEST_PROTOCOL)
             except BaseException as exc:                 # the parent raises it
                 try:
                     payload = pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
@@ -119,15 +215,40 @@ class Forked:
             os._exit(code)                               # no atexit handlers, no flush of the parent's buffers
         os.close(write)
         self.pid, self.fd = pid, read
+        self.feed = None
+        if into is not None:
+            os.close(into[0])
+            self.feed = os.fdopen(into[1], "wb")
+        LIVE.append(self)
 
-    def result(self):
+    def send(self, message) -> None:
+        if self.feed is not None:
+            pickle.dump(message, self.feed, protocol=pickle.HIGHEST_PROTOCOL)
+            self.feed.flush()
+
+    def close_feed(self) -> None:
+        if self.feed is not None:
+            self.feed.close()
+            self.feed = None
+
+    def forget(self) -> None:
+        """In a newer child: close this job's pipe ends (they are the parent's)."""
+        with contextlib.suppress(OSError):
+            if self.fd is not None:
+                os.close(self.fd)
+            if self.feed is not None:
+                os.close(self.feed.fileno())
+
+    def result(self, fallback=None):
+        self.close_feed()
         with os.fdopen(self.fd, "rb") as pipe:
             self.fd = None
             payload = pipe.read()
         os.waitpid(self.pid, 0)
         self.pid = None
+        LIVE.remove(self)
         if not payload:
-            return self.fn()
+            return (fallback or self.fn)()
         ok, value = pickle.loads(payload)
         if not ok:
             raise value
@@ -135,6 +256,8 @@ class Forked:
 
     def stop(self) -> None:
         """Kill and reap the child if it has not answered yet (the parent is leaving early: Ctrl-C, an error)."""
+        with contextlib.suppress(OSError):
+            self.close_feed()
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
@@ -145,3 +268,5 @@ class Forked:
             except (ProcessLookupError, ChildProcessError):
                 pass
             self.pid = None
+        if self in LIVE:
+            LIVE.remove(self)
