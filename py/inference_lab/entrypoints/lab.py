@@ -36,7 +36,7 @@ from ..core.serving.metrics import summarize
 from ..core.serving.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
-                         follow_info, header_data, served_against, stand_in)
+                         follow_info, gates_of, header_data, served_against, stand_in)
 from .byte_cost import byte_cost_data
 from .forks import Feeder, Forked, StreamedTokens, can_fork, slim
 from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
@@ -225,7 +225,9 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
     wanted = {"static": RunOptions("static", None), "nochunk": RunOptions("continuous", None)}
     if cfg.PREFIX_CACHE == "on":                                  # the main run's pool caches (engine.Engine)
         wanted["nocache"] = RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)
-    pending = forked_replays(lab, cluster, wanted) if fork and can_fork(progress) else {}
+    fork = fork and can_fork(progress)
+    pending = forked_replays(lab, cluster, wanted) if fork else {}
+    gates = Forked(functools.partial(gates_of, lab)) if fork else None     # block [13]'s gates: config only
     try:
         main = main_run(lab, cluster, pending)
         if not pending:
@@ -245,12 +247,12 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
         data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
                      7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
                      9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
-                     13: block13_data(lab, main, info)})
+                     13: block13_data(lab, main, info, gates and gates.result(functools.partial(gates_of, lab)))})
         again = other_run(lab, main, cluster)          # a child that died without an answer: its replay here
         done = {name: job.result(functools.partial(lambda o: slim(again(o)), wanted[name]))
                 for name, job in pending.items()}                          # the replays' results (forks.py)
     finally:
-        for job in pending.values():
+        for job in [*pending.values(), *([gates] if gates else [])]:
             job.stop()
     runs = {"static": done["static"], "nochunk": done["nochunk"], "chunked": main}
     nocache = done.get("nocache")
