@@ -81,3 +81,30 @@ def test_stop_kills_a_child_that_has_not_answered():
     job.stop()
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, 0)
+
+
+def streamed(*messages) -> forks.StreamedTokens:
+    """A StreamedTokens reading `messages` as the parent's Feeder would send them (all written up front)."""
+    import pickle
+    read, write = os.pipe()
+    with os.fdopen(write, "wb") as pipe:
+        for m in messages:
+            pickle.dump(m, pipe)
+    return forks.StreamedTokens(os.fdopen(read, "rb"))
+
+
+def test_streamed_tokens_answer_as_the_final_dict():
+    """Sent early or at the end, a request's tokens read the same; one the main run never served is missing (the
+    replay's own, solo), and what the replay writes it reads back."""
+    t = streamed(("tokens", {"R1": [5, 6]}), ("tokens", {"R2": [7]}), ("end", {"R1": [5, 6], "R2": [7], "R3": [8]}))
+    assert "R1" in t and t["R1"] == [5, 6]
+    assert t.final is None                     # R1 came early: the main run's end was not waited for
+    assert "R3" in t and t["R3"] == [8] and t.final is not None
+    assert "R4" not in t
+    t["R4"] = [1]
+    assert t["R4"] == [1] and t.copy() is t and t.consistent()
+
+
+def test_streamed_tokens_that_changed_are_not_consistent():
+    t = streamed(("tokens", {"R1": [5, 6]}), ("end", {"R1": [5, 9]}))
+    assert t["R1"] == [5, 6] and not t.consistent() and t.ended() == {"R1": [5, 9]}

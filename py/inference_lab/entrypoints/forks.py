@@ -1,32 +1,46 @@
-"""Work beside the main run: the replays of blocks [11] and [12] in forked child processes (the command line).
+"""Work beside the main run: the replays of blocks [11] and [12] and block [13]'s quality gates in forked child
+processes (the command line).
 
-After the main run, the lab plays the trace again under other policies: "static" and "nochunk" for block [12],
-"nocache" for block [11] (lab.other_run). Each replay reads only what the main run left behind (the lab, the
-options, the main run's recorded tokens), and nothing else reads the replay but blocks [6], [11], [12] and the
-check "prefix_cache_same_text". So on CPython where `os.fork` exists, `run_unpaused` forks one child per replay
-right after the main run; the children play their replays on the machine's other cores while the parent gathers
-the blocks that need the main run only, then the parent takes each child's result (`Forked.result`):
+Besides the main run, the lab plays the trace again under other policies: "static" and "nochunk" for block [12],
+"nocache" for block [11] (lab.other_run). Each replay reads only the lab, its options and the main run's recorded
+tokens (core/serving/replay.py), and nothing reads the replay but blocks [6], [11], [12] and the check
+"prefix_cache_same_text". Block [13]'s quality gates (teacher forcing at QUANT_BITS and its neighbours:
+block_data.gates_of) read the config alone. So on CPython where `os.fork` exists, `run_unpaused` forks one child
+per replay and one for the gates right after building the lab, before the main run; they run on the machine's
+second core while the main run runs on the first:
 
-    main run ──────────────► fork ─┬─ parent: blocks 1–5, 7–10, 13 ─┬─ blocks 6, 11, 12, checks, words
-                                   ├─ child: replay "static"    ────┤
-                                   ├─ child: replay "nochunk"   ────┤
-                                   └─ child: replay "nocache"   ────┘
+    Lab.build ─ fork ─┬─ parent: main run ─────────────┬─ blocks 1–5, 7–10, 13 ─┬─ blocks 6, 11, 12, checks, words
+                      │     │ each finished request's tokens (Feeder)         │
+                      ├─ child: replay "static"  ◄──────┤ … "end" ─► result ───┤
+                      ├─ child: replay "nochunk" ◄──────┤ … "end" ─► result ───┤
+                      ├─ child: replay "nocache" ◄──────┘ … "end" ─► result ───┤
+                      └─ child: block [13]'s gates ──────────────────► result ─┘
+
+A replay needs a request's tokens only when it samples that request's next token: the parent's progress hook
+(`Feeder`) sends each request's tokens through a pipe as soon as the main run finishes it, and a look-up in the
+child (`StreamedTokens`) waits until they came, or until the main run ended ("end" with recorded(main): a
+request the main run never served is then the replay's own, `replay.solo`, as on the sequential path). The
+replays follow the main run's clock roughly in arrival order, so they are done soon after it is.
 
 Why the results cannot differ from the sequential path: a forked child starts as an exact copy of the parent at
-that moment (same lab, same main run, same caches, same NumPy state) and runs the very same function the
-sequential path runs (lab.other_run's replay: recorded tokens, no randomness shared with the parent, the
-collector paused); the parent runs nothing between the main run and the fork that a replay reads. What crosses
-back is a pickle of `slim(result)`: the replay's requests and steps cut to the fields blocks [6], [11] and [12]
-read (`Replayed`), with the same values (pickle keeps ints, floats and strings exactly). tests/test_forks.py
-runs both paths on a cluster workload and compares the Reports.
+that moment (the lab, its caches, the NumPy state) and runs the very same function the sequential path runs
+(lab.replayer: the replay engine, no randomness shared with the parent); the only thing it takes from the main
+run is the tokens of recorded(main), and every one it reads is the final one: the main run never changes a
+finished request's tokens, and should one sent early differ from recorded(main) all the same
+(`StreamedTokens.consistent`), the child plays its replay again on recorded(main). What crosses back is a pickle
+of `slim(result)`: the replay's requests and steps cut to the fields blocks [6], [11] and [12] read (`Replayed`),
+with the same values (pickle keeps ints, floats and strings exactly), and the gates' plain dicts.
+tests/test_forks.py runs both paths on cluster and single-engine workloads and on the seed's trace and compares
+the Reports; the 1,000-request run's text output is the same bytes (bench/cli_speed.py --base).
 
 The sequential path stays where forking is impossible or unwanted: Pyodide (no fork: sys.platform ==
 "emscripten"), a `progress` callback (the page hears each replay's steps), a student's patch (its print()s keep
 their order: cli.run_patched), and LAB_PROCESSES=1 in the environment (for debugging: one process, as before).
+A child that dies without an answer (killed, out of memory) has its work done by the parent (`Forked.result`).
 
-Leaves out: a process pool (one fork per replay is enough: three replays, two cores), the speculation and
-16-bit-KV reruns (their results are read in depth by blocks [7] and [13]; neither runs for the issue-39 run),
-and starting a replay before the main run ends (a replay needs every request's recorded tokens).
+Leaves out: a process pool (one fork per job is enough on two cores), the speculation and 16-bit-KV reruns
+(their results are read in depth by blocks [7] and [13]; neither runs for a workload without speculation), and
+the block data that reads the main run (in the parent, after it).
 """
 from __future__ import annotations
 
