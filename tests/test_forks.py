@@ -74,6 +74,15 @@ def test_a_child_that_dies_is_replayed_here():
     assert job.result(lambda: "here") == "here"          # what the parent computes in its place
 
 
+def test_a_fed_child_that_dies_breaks_nothing():
+    """The main run goes on feeding a replay child that died (its pipe is broken); its work is done here."""
+    job = Forked(lambda feed: os.kill(os.getpid(), 9), feed=True)
+    assert os.read(job.fd, 1) == b""                       # the child is gone (its end of the answer pipe closed)
+    for _ in range(50):
+        job.send(("tokens", {"R1": list(range(4096))}))     # more than a pipe holds: a broken pipe, not an error
+    assert job.result(lambda: "here") == "here"
+
+
 def test_stop_kills_a_child_that_has_not_answered():
     import time
     job = Forked(lambda: time.sleep(600))

@@ -236,14 +236,20 @@ class Forked:
         LIVE.append(self)
 
     def send(self, message) -> None:
+        """`message` to the child's feed; a child that is gone (its pipe broken) is left alone: result() does
+        its work here."""
         if self.feed is not None:
-            pickle.dump(message, self.feed, protocol=pickle.HIGHEST_PROTOCOL)
-            self.feed.flush()
+            try:
+                pickle.dump(message, self.feed, protocol=pickle.HIGHEST_PROTOCOL)
+                self.feed.flush()
+            except OSError:
+                self.close_feed()
 
     def close_feed(self) -> None:
         if self.feed is not None:
-            self.feed.close()
-            self.feed = None
+            feed, self.feed = self.feed, None
+            with contextlib.suppress(OSError):
+                feed.close()
 
     def forget(self) -> None:
         """In a newer child: close this job's pipe ends (they are the parent's)."""
@@ -270,8 +276,7 @@ class Forked:
 
     def stop(self) -> None:
         """Kill and reap the child if it has not answered yet (the parent is leaving early: Ctrl-C, an error)."""
-        with contextlib.suppress(OSError):
-            self.close_feed()
+        self.close_feed()
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
