@@ -491,15 +491,27 @@ def sweep_bits(bits: int) -> list[int]:
     return [lo, lo + 1, lo + 2]
 
 
-def quant_sweep(lab, probe, current: dict) -> list[dict]:
+def gates_of(lab) -> dict:
+    """Block [13]'s quality gates: {bits: gate_result(lab, bits)} for QUANT_BITS and its sweep neighbours, with
+    "kv" the FP8 KV cache's gate when KV_BITS = 8. They read the config alone (the gated prompts, the weights), never
+    a run, so the command line computes them in a child forked before the main run (lab.py, forks.py)."""
+    cfg = lab.cfg
+    gates = {bits: gate_result(lab, bits) for bits in sweep_bits(cfg.QUANT_BITS)}
+    if cfg.KV_BITS == 8:
+        gates["kv"] = gate_result(lab, cfg.QUANT_BITS, kv=True)
+    return gates
+
+
+def quant_sweep(lab, probe, current: dict, gates: dict | None = None) -> list[dict]:
     """The trade-off of blocks [9] and [13] at QUANT_BITS and its neighbours: weight bytes against the
     largest logit error on block [9]'s probe prompt and the share of top-1 decisions the gate keeps.
-    The neighbours' runs are cached like the current one's (lru caches keyed by seed, merges, bits)."""
+    The neighbours' runs are cached like the current one's (lru caches keyed by seed, merges, bits); `gates`
+    (gates_of) holds them when they were computed already."""
     cfg, out = lab.cfg, []
     for bits in sweep_bits(cfg.QUANT_BITS):
         qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, bits, lab.tokenizer.byte_fallback)[1]
         n_el, n_sc = sum(i["elements"] for i in qinfo.values()), sum(i["scales"] for i in qinfo.values())
-        gate = current if bits == cfg.QUANT_BITS else gate_result(lab, bits)
+        gate = current if bits == cfg.QUANT_BITS else gates[bits] if gates else gate_result(lab, bits)
         out.append(dict(bits=bits, current=bits == cfg.QUANT_BITS, levels=2 ** (bits - 1) - 1,
                         fp32_bytes=4 * n_el, int_bytes=n_el * bits / 8 + 4 * n_sc,
                         max_err=max(i["max_err"] for i in qinfo.values()),
@@ -510,10 +522,11 @@ def quant_sweep(lab, probe, current: dict) -> list[dict]:
     return out
 
 
-def block13_data(lab, main, info) -> dict:
-    d = gate_result(lab, lab.cfg.QUANT_BITS)
+def block13_data(lab, main, info, gates: dict | None = None) -> dict:
+    """Block [13]'s facts; `gates` (gates_of(lab)) when they were computed already (in a forked child)."""
+    d = dict(gates[lab.cfg.QUANT_BITS]) if gates else gate_result(lab, lab.cfg.QUANT_BITS)
     probe = probe_prompt(lab, main, info)
-    d.update(sweep=quant_sweep(lab, probe, d), probe=probe[0] if probe else None, probe_ids=probe)
+    d.update(sweep=quant_sweep(lab, probe, d, gates), probe=probe[0] if probe else None, probe_ids=probe)
     if lab.cfg.KV_BITS == 8:                    # the same gate for the FP8 KV cache (block [9]'s "kv")
-        d["kv"] = gate_result(lab, lab.cfg.QUANT_BITS, kv=True)
+        d["kv"] = gates["kv"] if gates else gate_result(lab, lab.cfg.QUANT_BITS, kv=True)
     return d

@@ -476,7 +476,7 @@ def run_patched(units: list, timeout: str | None, config: Config, lang: str = "v
     try:
         # the student's print()s: stdout stays the report
         with contextlib.redirect_stdout(sys.stderr), patch.language(lang):
-            report, names = patch.run(units, functools.partial(run, lang=lang, narrate=narrate), config,
+            report, names = patch.run(units, functools.partial(run, lang=lang, narrate=narrate, fork=False), config,
                                       stopped=lambda: (f"--timeout {timeout} {WORDS[lang]('seconds_word')}" if fired
                                                        else "Ctrl-C"))
     except patch.PatchError as exc:

@@ -22,22 +22,23 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..words import text_en, text_steps, text_steps_en, text_steps_vi, text_vi
 from ..words.limits import run_facts, seed_identical
 from ..core.inputs.config import Config
-from ..core.cluster.cluster import run_cluster
-from ..core.serving.engine import RunOptions, run_engine
+from ..core.cluster.cluster import Cluster, run_cluster
+from ..core.serving.engine import Engine, RunOptions, run_engine
 from ..core.serving.replay import recorded, replay_engine
 from ..core.serving.metrics import summarize
 from ..core.serving.run_log import step_rows
 from .block_data import (block1_data, block2_data, block3_data, block4_data, block5_data, block6_data, block7_data,
                          block8_data, block9_data, block10_data, block11_data, block12_data, block13_data,
-                         follow_info, header_data, served_against, stand_in)
+                         follow_info, gates_of, header_data, served_against, stand_in)
 from .byte_cost import byte_cost_data
+from .forks import Feeder, Forked, StreamedTokens, can_fork, slim
 from .cluster_data import cluster_checks, cluster_data, colocated, is_cluster, placement
 from .spec_data import spec_block7, spec_gate
 from .report import Block, Check, Report
@@ -107,10 +108,31 @@ def other_run(lab, main, cluster: bool = False):
     """How blocks [11] and [12] play the trace again under another policy: the model in full (the seed's trace),
     or, for a generated workload, the clock-only replay of the main run's tokens (core/serving/replay.py); on the
     cluster (cluster.py) when the run has one."""
-    replay = lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off"     # speculation has its own verify path
-    tokens = recorded(main) if replay else None
+    return replayer(lab, recorded(main) if replaying(lab.cfg) else None, cluster)
+
+
+def replaying(cfg) -> bool:
+    """The other policies' runs replay the main run's tokens (a generated workload; speculation has its own verify
+    path) rather than run the model."""
+    return bool(cfg.WORKLOAD_REQUESTS) and cfg.SPEC_METHOD == "off"
+
+
+def replayer(lab, tokens, cluster: bool):
+    """other_run's function with the main run's `tokens` (a dict, or forks.StreamedTokens as they come)."""
+    replay = replaying(lab.cfg)
     play = run_cluster if cluster else replay_engine if replay else run_engine
-    return lambda options: play(lab, replace(options, check=False, tokens=tokens))
+    return lambda options: play(lab, replace(options, check=False, tokens=tokens if replay else None))
+
+
+def replay_child(lab, cluster: bool, options, feed=None):
+    """One replay in a forked child (forks.py): its tokens streamed from the main run (`feed`), its result slim."""
+    if feed is None:
+        return slim(replayer(lab, None, cluster)(options))
+    tokens = StreamedTokens(feed)
+    res = replayer(lab, tokens, cluster)(options)
+    if not tokens.consistent():              # a request's tokens changed after it was sent: the final ones decide
+        res = replayer(lab, tokens.ended(), cluster)(options)
+    return slim(res)
 
 
 @contextlib.contextmanager
@@ -128,19 +150,70 @@ def collector_paused():
             gc.enable()
 
 
-def run(config: Config | dict | None = None, lang: str = "vi", progress=None, narrate: bool = True) -> Report:
+def run(config: Config | dict | None = None, lang: str = "vi", progress=None, narrate: bool = True,
+        fork: bool = True) -> Report:
     """Run the lab with `config` (a Config, a partial {NAME: value} dict, or None for the seed's defaults),
     worded in `lang` ("vi", the seed's words, or "en"). `progress(run, steps, settled, requests)`, if given,
     hears after every engine step which run it is ("chunked", "static", "nochunk", "nocache", "nospec", "kv16")
     and how far.
     `narrate=False` leaves the steps' words out (report.steps is then the bare run log: what the printed blocks
     need; the command line's text output never prints a step's narration, which costs a fifth of a 1,000-request
-    run). The garbage collector pauses meanwhile (collector_paused)."""
+    run). The garbage collector pauses meanwhile (collector_paused).
+    `fork=False` (or LAB_PROCESSES=1, a `progress` callback, Pyodide) plays the replays of blocks [11] and [12] in
+    this process after the main run; otherwise each runs in a forked child beside the parent's other blocks
+    (forks.py). The Report is the same either way."""
     with collector_paused():
-        return run_unpaused(config, lang, progress, narrate)
+        return run_unpaused(config, lang, progress, narrate, fork)
 
 
-def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
+def forked_replays(lab, cluster: bool, wanted: dict) -> dict:
+    """{name: forks.Forked} for the replays of blocks [11] and [12] (`wanted`: name -> RunOptions), each forked
+    before the main run: a replay of recorded tokens gets them through its feed as the main run's requests finish
+    (forks.Feeder), the seed's trace's full runs need nothing from it."""
+    feed = replaying(lab.cfg)
+    return {name: Forked(functools.partial(replay_child, lab, cluster, options), feed=feed)
+            for name, options in wanted.items()}
+
+
+def replays(lab, again, wanted: dict, heard) -> dict:
+    """{name: Done(result)} of the replays of blocks [11] and [12] played one after the other in this process
+    after the main run (`again`: other_run's function), each heard by the progress callback."""
+    jobs = {}
+    for name, options in wanted.items():
+        lab.progress = heard(name)
+        jobs[name] = Done(again(options))
+    return jobs
+
+
+def main_run(lab, cluster: bool, jobs: dict):
+    """The run every block reads (continuous batching, chunked prefill); with forked replays that replay its
+    tokens, each finished request's tokens go to them as it finishes (forks.Feeder), and the final ones at the end."""
+    options = RunOptions("continuous", lab.cfg.TOKEN_BUDGET)
+    feeding = [job for job in jobs.values() if job.feed is not None]
+    if not feeding:
+        return (run_cluster if cluster else run_engine)(lab, options)
+    runner = Cluster(lab, options) if cluster else Engine(lab, options)
+    feeder = Feeder(feeding, [r.engine for r in runner.replicas] if cluster else [runner])
+    lab.progress = feeder
+    main = runner.run()
+    lab.progress = None
+    feeder.end(recorded(main))
+    return main
+
+
+@dataclass(slots=True)
+class Done:
+    """A replay run in this process: `result()` is its result (the sequential twin of forks.Forked)."""
+    value: object
+
+    def result(self, fallback=None):
+        return self.value
+
+    def stop(self) -> None:
+        pass
+
+
+def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool = True) -> Report:
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
@@ -149,33 +222,42 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True) -> Report:
     lab.progress = heard("chunked")
     cluster = is_cluster(cfg)                                     # REPLICAS > 1 or DISAGG = on: cluster.py
     engine = run_cluster if cluster else run_engine
-    main = engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET))
-    again = other_run(lab, main, cluster)
-    runs = {}
-    for name, cap in (("static", None), ("nochunk", None)):
-        lab.progress = heard(name)
-        runs[name] = again(RunOptions("static" if name == "static" else "continuous", cap))
-    runs["chunked"] = main
-    lab.progress = heard("nocache")
-    nocache = (again(RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)) if main.pool.enable_caching
-               else None)
-    lab.progress = heard("nospec")
-    nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
-              if cfg.SPEC_METHOD != "off" else None)
-    lab.progress = heard("kv16")
-    kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
-            if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)     # a workload: the model twice is too dear
-    lab.progress = None
-    S = summarize(main.done)
-    info = follow_info(cfg, main)
-    qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
-    data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
-            3: block3_data(lab, main, info, S)}
-    data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
-                 6: block6_data(lab, main, runs), 7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
-                 9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
-                 11: block11_data(lab, main, S, nocache), 12: block12_data(lab, main, runs, S),
-                 13: block13_data(lab, main, info)})
+    wanted = {"static": RunOptions("static", None), "nochunk": RunOptions("continuous", None)}
+    if cfg.PREFIX_CACHE == "on":                                  # the main run's pool caches (engine.Engine)
+        wanted["nocache"] = RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)
+    fork = fork and can_fork(progress)
+    pending = forked_replays(lab, cluster, wanted) if fork else {}
+    gates = Forked(functools.partial(gates_of, lab)) if fork else None     # block [13]'s gates: config only
+    try:
+        main = main_run(lab, cluster, pending)
+        if not pending:
+            pending = replays(lab, other_run(lab, main, cluster), wanted, heard)
+        lab.progress = heard("nospec")
+        nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
+                  if cfg.SPEC_METHOD != "off" else None)
+        lab.progress = heard("kv16")
+        kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
+                if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)   # a workload: the model twice is too dear
+        lab.progress = None
+        S = summarize(main.done)
+        info = follow_info(cfg, main)
+        qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
+        data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
+                3: block3_data(lab, main, info, S)}
+        data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
+                     7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
+                     9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
+                     13: block13_data(lab, main, info, gates and gates.result(functools.partial(gates_of, lab)))})
+        again = other_run(lab, main, cluster)          # a child that died without an answer: its replay here
+        done = {name: job.result(functools.partial(lambda o: slim(again(o)), wanted[name]))
+                for name, job in pending.items()}                          # the replays' results (forks.py)
+    finally:
+        for job in [*pending.values(), *([gates] if gates else [])]:
+            job.stop()
+    runs = {"static": done["static"], "nochunk": done["nochunk"], "chunked": main}
+    nocache = done.get("nocache")
+    data.update({6: block6_data(lab, main, runs), 11: block11_data(lab, main, S, nocache),
+                 12: block12_data(lab, main, runs, S)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
     if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
         data[7].update(spec_block7(lab, main, nospec, info))

@@ -282,4 +282,4 @@ def run_cluster(lab, options: RunOptions) -> ClusterResult:
     EngineResult of all replicas together. With `options.tokens` (replay.recorded(main run)) every replica is a
     clock-only ReplayEngine taking its tokens from them; with `options.timing_only`, placeholders."""
     tokens = options.tokens
-    return Cluster(lab, options if tokens is None else replace(options, tokens=dict(tokens))).run()
+    return Cluster(lab, options if tokens is None else replace(options, tokens=tokens.copy())).run()

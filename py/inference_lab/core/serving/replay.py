@@ -134,4 +134,4 @@ def replay_engine(lab, options: RunOptions) -> EngineResult:
     or placeholders (`options.timing_only`); its log is a tally (run_log.RunLog(detail=False)) unless
     `options.detail`."""
     tokens = options.tokens
-    return ReplayEngine(lab, replace(options, tokens=None if tokens is None else dict(tokens))).run()
+    return ReplayEngine(lab, replace(options, tokens=None if tokens is None else tokens.copy())).run()

@@ -172,6 +172,7 @@ class RunLog:
         self.last_ranges = {}      # "free" / "cached_free" -> (block list, its ranges) of the last executed step
         self.pool_seen, self.free_seen = None, None   # the pool's `free_changes` and (free, cached_free)
         self.notes = []            # the pool's facts (kind, step, replica, *values), `note`; not in to_dict
+        self.by_kind = None        # a closed log's events by kind (happenings' index), per replica; None while open
 
     @property
     def count(self) -> int:
@@ -288,6 +289,7 @@ class RunLog:
         self.take_boundary_events()
         self.after, self.ahead = self.ahead + in_order(self.new), []
         self.new = []
+        self.by_kind = {}                              # closed: nothing is appended any more (happenings' index)
 
     @staticmethod
     def budget_events(snap, planned, cap) -> list[dict]:
@@ -357,12 +359,28 @@ class RunLog:
         """Every event of `kind` as {step, time, request, ...its fields}: step = the 1-based step it belongs to
         (count + 1 after the last one), time = its own "time" or its step's start (None after the last step).
         `replica`: of that replica only (a cluster's merged log, `merged`)."""
-        out = []
-        for n, events, start in [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)
-                                 if replica is None or it.get("replica") == replica] + \
-                [(self.count + 1, [e for e in self.after if replica is None or e.get("replica") == replica], None)]:
-            out += [dict({k: v for k, v in e.items() if k not in ("kind", "id")}, step=n, time=e.get("time", start),
-                         request=e["id"]) for e in events if e["kind"] == kind]
+        if self.by_kind is not None:                   # a closed log: one pass over its events for every kind
+            if replica not in self.by_kind:
+                self.by_kind[replica] = self.index(replica)
+            found = self.by_kind[replica].get(kind, ())
+        else:
+            found = [(n, e, start) for n, events, start in self.stepped(replica) for e in events if e["kind"] == kind]
+        return [dict({k: v for k, v in e.items() if k not in ("kind", "id")}, step=n, time=e.get("time", start),
+                     request=e["id"]) for n, e, start in found]
+
+    def stepped(self, replica: int | None) -> list[tuple]:
+        """(step, its events, its start) of every step (of `replica`), then (count + 1, the events after, None)."""
+        return [(i + 1, it["events"], it["start"]) for i, it in enumerate(self.items)
+                if replica is None or it.get("replica") == replica] + \
+            [(self.count + 1, [e for e in self.after if replica is None or e.get("replica") == replica], None)]
+
+    def index(self, replica: int | None) -> dict:
+        """{kind: [(step, event, step start)]} in happenings' order: a closed log's events read once for all the
+        kinds the blocks ask for (block data asks for "preempt", "wait_kv", "abort"… a dozen times)."""
+        out = {}
+        for n, events, start in self.stepped(replica):
+            for e in events:
+                out.setdefault(e["kind"], []).append((n, e, start))
         return out
 
     def noted(self, kind: str, replica: int | None = None) -> list[tuple]:
@@ -383,6 +401,7 @@ class RunLog:
         out.after = [dict(e, replica=ri) for ri, log in enumerate(logs) for e in log.after]
         out.notes = [(kind, number.get((ri, step - 1), len(order) + 1), ri, *values)
                      for ri, log in enumerate(logs) for kind, step, _, *values in log.notes]
+        out.by_kind = {} if all(log.by_kind is not None for log in logs) else None    # closed when they all are
         return out
 
     def to_dict(self) -> dict:
