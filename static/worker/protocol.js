@@ -25,7 +25,9 @@
 //                                             a long run, at most every ~100 ms (web.run's progress)
 //   {type: 'progress', stage: 'sweep' | 'search', id, done, total, fraction, partial}
 //                                             after each point of a sweep or search: partial, the answer so far
-//                                             (the page keeps it, so a Stop that restarts Python keeps the points)
+//                                             (the page keeps it, so a Stop that restarts Python keeps the points);
+//                                             a search's first one comes before its first point (done 0, partial
+//                                             null): total, the grid's size as Python parsed the axes
 //   {type: 'ready', schema, versions, timings, interrupt, limits}  limits: web.limits() (the tools' point limit);
 //                                             schema: describe(); timings: ms since the worker
 //                                             started (bench/); interrupt: Stop's SharedArrayBuffer where the page is

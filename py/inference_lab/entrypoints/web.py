@@ -530,7 +530,8 @@ def search(config_json: str, axes_text: str, attainment=None, lang: str = "vi", 
     (search.AXES), the SLO attainment (None: search.ATTAINMENT), at most PAGE_POINTS points, run one after another
     (search.run_in_order). Answers {"ok": true, "search": search.summary (backend "page"), "lines": the command
     line's lines (cli.search_lines)}, or {"ok": false, "errors": [{field: "search" | "search-attainment" | a
-    constant, message, message_en}]}; `progress(i, n, partial_json)` as sweep's.
+    constant, message, message_en}]}; `progress(i, n, partial_json)` as sweep's, and once before the first point
+    as progress(0, n, "null"): the grid's size as Python parsed it (the page's running title counts from it).
 
         >>> bad = json.loads(search('{"CLOCK": "roofline"}', "SLOTS=1,2\\nSEED=1,2", 2))
         >>> [(e["field"], e["message_en"][:21]) for e in bad["errors"]]
@@ -565,6 +566,8 @@ def search(config_json: str, axes_text: str, attainment=None, lang: str = "vi", 
         errors.append(_said("search", "page_points", max=PAGE_POINTS, n=n, flag="--search"))
     if errors:
         return json.dumps({"ok": False, "errors": errors}, ensure_ascii=False)
+    if progress is not None:                             # the grid's size, before its first point (the title)
+        progress(0, n, "null")
     on_point, kept = _sent(progress)
     try:
         result = searches.run_in_order(base, axes, target, on_point=on_point)
