@@ -217,6 +217,19 @@ async function installEngine(wheelURL, wheelBytes) {
   }
 }
 
+// A bytecode-only engine wheel (sitebuild/wheel.py): its sources (build-info.json engine.sources, a JSON file) are
+// fetched only when a traceback first needs one of its lines (web.source_lines_from), by a synchronous request
+// (a Web Worker may make one), not on the way to 'ready'; the service worker keeps the file for offline use.
+function engineSources(url) {
+  const fetchText = () => {
+    const request = new XMLHttpRequest();
+    request.open('GET', url, false);
+    request.send();
+    return request.status === 200 ? request.responseText : null;
+  };
+  web.source_lines_from(fetchText);
+}
+
 // A pruned standard library (sitebuild/stdlib.py): the rest comes from the official zip when first
 // imported, through the finder the build put into it (sitebuild/lazy_stdlib.py).
 function lazyStdlib(url) {
@@ -252,6 +265,7 @@ async function boot() {
   await loadPackages();
   progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
+  if (manifest.engine.sources) engineSources(new URL(manifest.engine.sources, SITE_ROOT).href);
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
