@@ -2,8 +2,8 @@
 
 The project's name, version and dependencies come from py/pyproject.toml ([project]; the version
 may come from the package's __version__ instead). The bytes are reproducible: files in sorted order,
-one fixed date, one mode. With a CPython 3.12 each x.py is replaced by its bytecode x.pyc (bytecode.py;
-co_filename still names x.py, so tracebacks and the page's messages name the source file) and the sources go
+one fixed date, one mode. With a CPython 3.12 each x.py is replaced by its bytecode x.pyc (bytecode.py; docstrings
+left out; co_filename still names x.py, so tracebacks and the page's messages name the source file) and the sources go
 beside the wheel in <pkg>-<version>-sources.json ({"inference_lab/x.py": text}): the browser downloads the
 bytecode only before it is ready (issue 39: ~330 kB less), and fetches the sources only if a traceback needs a
 line of them (entrypoints/web.py source_lines_from; the code views and the editor read code.json, not these).
@@ -63,9 +63,9 @@ def sources_of(wheel: Path) -> Path:
 def build_wheel(engine_dir: Path, out_dir: Path, python: str | None = None) -> tuple[Path, str]:
     """Write <pkg>-<version>-py3-none-any.whl from engine_dir; returns (path, version). Reproducible bytes.
 
-    With a CPython 3.12 (`python`), each x.py is replaced by its bytecode x.pyc (hash-based, "unchecked":
-    there is no source beside it to check; bytecode.py), so Pyodide imports the engine without compiling it,
-    and the sources are written to sources_of(wheel) (sorted keys: reproducible too).
+    With a CPython 3.12 (`python`), each x.py is replaced by its bytecode x.pyc (hash-based, "stripped":
+    unchecked, as there is no source beside it to check, and without docstrings; bytecode.py), so Pyodide imports
+    the engine without compiling it, and the sources are written to sources_of(wheel) (sorted keys: reproducible too).
     """
     name, version, deps = read_project(engine_dir)
     pkg = package_name(name)
@@ -80,7 +80,7 @@ def build_wheel(engine_dir: Path, out_dir: Path, python: str | None = None) -> t
     sources = [(arc, data) for arc, data in entries if arc.endswith(".py")]
     if python:
         pycs = bytecode.compile_sources(
-            python, [(data, bytecode.SITE_PACKAGES + arc, "unchecked") for arc, data in sources])
+            python, [(data, bytecode.SITE_PACKAGES + arc, "stripped") for arc, data in sources])
         compiled = {arc + "c": pyc for (arc, _), pyc in zip(sources, pycs)}
         entries = sorted([(arc, data) for arc, data in entries if not arc.endswith(".py")] + list(compiled.items()))
     entries += [(f"{dist_info}/METADATA", metadata.encode()), (f"{dist_info}/WHEEL", wheel_meta.encode())]

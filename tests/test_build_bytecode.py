@@ -61,8 +61,8 @@ def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
 
 
 def test_engine_wheel_carries_bytecode_only_and_its_sources_beside_it(site):
-    """The wheel holds x.pyc for every engine x.py (issue 39: the first visit downloads no source); the sources
-    are one JSON file beside it (build-info.json engine.sources, fetched only for a traceback's lines)."""
+    """The wheel holds x.pyc for every engine x.py, without docstrings (issue 39: the first visit downloads no
+    source); the sources are one JSON file beside it (build-info.json engine.sources, fetched only for a traceback's lines)."""
     manifest = _bytecode_site(site)
     sources = json.loads((site / manifest["engine"]["sources"]).read_text(encoding="utf-8"))
     assert (site / manifest["engine"]["sources"]).parent == (site / manifest["engine"]["wheel"]).parent
@@ -84,6 +84,8 @@ def test_engine_wheel_carries_bytecode_only_and_its_sources_beside_it(site):
             "    code = marshal.loads(pyc[16:])\n"
             "    if pyc[8:16] != importlib.util.source_hash(text.encode()) or not code.co_filename.endswith('/' + n):\n"
             "        bad.append(n)\n"
+            "    if '__doc__' in code.co_names:\n"          # "stripped": no module docstring stored
+            "        bad.append('docstring ' + n)\n"
             "print(bad)\n")
     out = subprocess.run([python, "-c", code, str(site / manifest["engine"]["wheel"]),
                           str(site / manifest["engine"]["sources"])], capture_output=True, text=True, check=True)
