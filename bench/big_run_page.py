@@ -63,7 +63,7 @@ PROBE = """
         const m = event.data || {};
         if (m.type === 'started') probe.started = performance.now();
         if (m.type === 'progress' && m.stage === 'run') probe.progress += 1;
-        if (m.type === 'result') { probe.result = performance.now(); probe.bytes = JSON.stringify(m.result).length; }
+        if (m.type === 'result') { probe.result = performance.now(); probe.bytes = m.json ? m.json.byteLength : JSON.stringify(m.result).length; }
       });
     }
   };

@@ -34,6 +34,10 @@
 //                                             cross-origin isolated, else null (static/worker/interrupt.js)
 //   {id, type: 'started'}                     the run left the queue (the page's watchdog counts from here)
 //   {id, type: 'result', result}              web.run's answer ({ok, report, …} or {ok: false, stopped | errors});
+//                                             a run's, render's, sweep's or search's comes as {id, type, json}:
+//                                             its UTF-8 JSON text in a transferred ArrayBuffer (a big run's is
+//                                             megabytes: no structured clone), parsed by the page into `result`
+//                                             before the check (worker-client.js withResult)
 //                                             a sweep's or search's: web.sweep's, web.search's
 //   {id?, type: 'error', message, details, fatal}
 //   {type: 'fatal', title, message, details}  loading failed

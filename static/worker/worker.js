@@ -367,10 +367,13 @@ function handleRun(msg) {
     // stopped (who stopped the run) only when Stop can interrupt
     const hooks = stops.on ? { progress: runProgress, stop_seen: stopSeen, stopped: stoppedBy }
       : { progress: runProgress, stop_seen: stopSeen };
-    const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
+    const text = msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
       : msg.type === 'sweep' || msg.type === 'search' ? runTool(msg, config, lang)
-        : web.run.callKwargs(config, patches, lang, hooks));
-    post({ id: msg.id, type: 'result', result });
+        : web.run.callKwargs(config, patches, lang, hooks);
+    // the answer as UTF-8 JSON text in a transferred ArrayBuffer: no structured clone of a big run's object
+    // graph (megabytes) on the page's main thread, and no parse here (the page parses it: worker-client.js)
+    const json = new TextEncoder().encode(text).buffer;
+    self.postMessage({ id: msg.id, type: 'result', json }, [json]);
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
     const text = String(err && err.message || err);
