@@ -104,6 +104,10 @@ function containerOf(panel) {
 // the charts are drawn at the kept width without reading layout; the ResizeObserver below re-measures
 // when a panel's width changes.
 function measure(list) {
+  // a box still hidden (the empty one build.py puts in each panel before the first run) has no width: shown while
+  // measured, or every chart of a first run would be drawn at FALLBACK_WIDTH and again at its width (issue 39)
+  const hidden = list.filter(({ box }) => box.hidden).map(({ box }) => box);
+  hidden.forEach((box) => { box.hidden = false; });
   const probes = list.map(({ box }) => {
     const probe = document.createElement('figure');
     probe.className = 'chart';
@@ -118,6 +122,7 @@ function measure(list) {
     state.frameWidth = state.width ? probes[i].firstChild.clientWidth : 0;
   });
   probes.forEach((probe) => probe.remove());
+  hidden.forEach((box) => { box.hidden = true; });
 }
 
 function draw(panel) {
@@ -129,7 +134,10 @@ function draw(panel) {
   const focusName = hadFocus ? hadFocus.dataset.chart : null;
   state.pending = false;
   box.removeAttribute('aria-busy');
+  const started = performance.now();
   box.replaceChildren(...chartsFor(state.n, state.report, width));
+  // User Timing for bench/ (one entry per panel, the latest run's: cleared with lab:render in app.js)
+  performance.measure('lab:charts ' + state.n, { start: started, end: performance.now() });
   box.hidden = box.childElementCount === 0;
   if (focusName) {
     const frame = box.querySelector('[data-chart="' + focusName + '"] .chart-frame');
@@ -144,6 +152,7 @@ function draw(panel) {
 // within a screen of the viewport, whichever is first. Until then the box keeps the previous run's
 // charts and says aria-busy="true".
 const IDLE_TIMEOUT_MS = 200;
+const NOW_BUDGET_MS = 50; // drawing in the result's own task stops after this (then one panel per task)
 const nearby = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
   for (const entry of entries) {
     const state = panels.get(entry.target);
@@ -187,6 +196,9 @@ function track(panel, n, report) {
         const w = box ? box.clientWidth : 0;
         if (!w || w === state.width) return;
         state.frameWidth = 0; // measured again at the next drawing
+        // a panel still to draw (its first drawing, or one waiting its turn) is measured when drawn: the observer's
+        // first report of every panel after a run must not draw them all in one frame (issue 39)
+        if (state.pending) return;
         if (Math.abs(w - state.width) < 4) return;
         cancelAnimationFrame(state.frame);
         state.frame = requestAnimationFrame(() => draw(panel));
@@ -202,8 +214,9 @@ function track(panel, n, report) {
 
 /**
  * The charts of every [panel, n] in `items` for this run: once charts.css has loaded (a promise
- * before that), those of panels near the viewport (or not known to be far from it) are drawn now and
- * the others when the page is idle (see above). Widths not known yet are read in one pass first.
+ * before that), those of panels near the viewport (or not known to be far from it) are drawn now, as long
+ * as NOW_BUDGET_MS allows, and the others when the page is idle, one panel per task (see above; their box
+ * says aria-busy="true" until then). Widths not known yet are read in one pass first.
  */
 export function placeAllCharts(items, report) {
   if (!cssLoaded) return cssReady.then(() => placeAllCharts(items, report));
@@ -212,9 +225,18 @@ export function placeAllCharts(items, report) {
   const now = todo.filter(({ state }) => state.near !== false || !state.frameWidth);
   const unknown = now.filter(({ state }) => !state.frameWidth);
   if (unknown.length) measure(unknown);
-  for (const { panel } of now) draw(panel);
+  // in this task: the panels near the screen until NOW_BUDGET_MS have gone (at least one); the others are
+  // drawn one per task right after (drawPendingWhenIdle), so a big run's charts never hold the page in one
+  // long task (issue 39: 1.9 s for the 1,000-request run when every panel's charts were drawn here)
+  const started = performance.now();
+  const drawnNow = new Set();
+  for (const { panel } of now) {
+    if (drawnNow.size && performance.now() - started > NOW_BUDGET_MS) break;
+    draw(panel);
+    drawnNow.add(panel);
+  }
   for (const { panel, state, box } of todo) {
-    if (now.some((item) => item.panel === panel)) continue;
+    if (drawnNow.has(panel)) continue;
     state.pending = true;
     box.setAttribute('aria-busy', 'true');
     if (!pendingPanels.includes(panel)) pendingPanels.push(panel);
