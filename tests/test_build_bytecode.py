@@ -62,7 +62,8 @@ def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
 
 def test_engine_wheel_carries_bytecode_only_and_its_sources_beside_it(site):
     """The wheel holds x.pyc for every engine x.py, without docstrings (issue 39: the first visit downloads no
-    source); the sources are one JSON file beside it (build-info.json engine.sources, fetched only for a traceback's lines)."""
+    source); the sources are one JSON file beside it (build-info.json engine.sources, fetched only for a
+    traceback's lines)."""
     manifest = _bytecode_site(site)
     sources = json.loads((site / manifest["engine"]["sources"]).read_text(encoding="utf-8"))
     assert (site / manifest["engine"]["sources"]).parent == (site / manifest["engine"]["wheel"]).parent
