@@ -63,7 +63,10 @@ PROBE = """
         const m = event.data || {};
         if (m.type === 'started') probe.started = performance.now();
         if (m.type === 'progress' && m.stage === 'run') probe.progress += 1;
-        if (m.type === 'result') { probe.result = performance.now(); probe.bytes = JSON.stringify(m.result).length; }
+        if (m.type === 'result') {
+          probe.result = performance.now();
+          probe.bytes = m.json ? m.json.byteLength : JSON.stringify(m.result).length; // the JSON text (protocol.js)
+        }
       });
     }
   };
@@ -223,12 +226,13 @@ def measure(browser, url: str, shots: Path | None = None, twice: bool = False) -
     return out
 
 
-def show(requests: int, replicas: int, cli: float, m: dict) -> None:
-    print(f"\n{requests} requests, {replicas} replicas: CLI lab.run {cli:.1f} s")
+def show(requests: int, replicas: int, cli: float | None, m: dict) -> None:
+    print(f"\n{requests} requests, {replicas} replicas: CLI lab.run " + (f"{cli:.1f} s" if cli else "not timed"))
     if "failed" in m:
         print(f"  FAILED: {m['failed']}")
     if "seconds" in m:
-        print(f"  page: status {m['status']}, run {m['seconds']:.1f} s ({m['seconds'] / cli:.2f}x the CLI), "
+        ratio = f"{m['seconds'] / cli:.2f}x the CLI" if cli else "CLI not timed"
+        print(f"  page: status {m['status']}, run {m['seconds']:.1f} s ({ratio}), "
               f"result message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages")
     if m.get("longest") is not None:
         print(f"  longest main-thread task from the result to every chart drawn: {m['longest']:.0f} ms")
@@ -258,6 +262,7 @@ def main(argv=None) -> int:
     parser.add_argument("--replicas", type=int, default=8)
     parser.add_argument("--shots", type=Path, help="a folder for screenshots of the long charts (per size)")
     parser.add_argument("--twice", action="store_true", help="run it a second time: the memory after each run")
+    parser.add_argument("--no-cli", dest="cli", action="store_false", help="skip timing the command line's run")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
     server, url = serve(args.dist.resolve())
@@ -265,7 +270,7 @@ def main(argv=None) -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for requests in args.requests or [1000]:
-                cli = cli_seconds(requests, args.replicas)
+                cli = cli_seconds(requests, args.replicas) if args.cli else None
                 show(requests, args.replicas, cli, measure(browser, url + address(requests, args.replicas),
                                                           args.shots / str(requests) if args.shots else None,
                                                           args.twice))

@@ -41,7 +41,7 @@ from .pyodide import (LAB_LOCK, MIRROR_ENV, PYODIDE_CDN, PYODIDE_PINS, PYODIDE_R
                       PYODIDE_VERSION, locate_pyodide_file)
 from .serve import ISOLATION, SiteHandler, make_server, serve as serve_site
 from .assemble import CACHE_NAMES, build, build_version
-from .wheel import build_wheel
+from .wheel import build_wheel, sources_of
 
 __all__ = [
     "BuildError", "CACHE_NAMES", "CODE_JSON", "EXERCISES_JSON", "FONT_CDN", "FONT_DIR", "FONT_FILES_SOURCE",
@@ -52,5 +52,6 @@ __all__ = [
     "VENDOR_PINS", "build", "build_version", "build_wheel", "code_views", "content_security_policy",
     "find_python312", "font_files", "learning_map", "locate_font_tarball", "locate_pyodide_file",
     "ISOLATION", "make_server", "missing_sources", "read_imports", "record_hash", "render_blocks", "render_exercises",
-    "repacked_name", "resolve_path", "serve_site", "sha256_file", "sri", "synced_docs", "write_docs", "write_zip",
+    "repacked_name", "resolve_path", "serve_site", "sha256_file", "sources_of", "sri", "synced_docs", "write_docs",
+    "write_zip",
 ]

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from . import bytecode, content, fonts, offline, page, pyodide, serve
 from .common import MANIFEST, ROOT, BuildError, sha256_file
-from .wheel import build_wheel
+from .wheel import build_wheel, sources_of
 
 SITE_SOURCES = ["index.html", "static"]
 
@@ -86,6 +86,8 @@ def place_wheel(out: Path, engine_dir: Path, python: str | None) -> tuple[Path, 
     wheel, version = build_wheel(engine_dir, out / "engine", python)
     wheel_dir = out / "engine" / sha256_file(wheel)[:12]
     wheel_dir.mkdir()
+    if sources_of(wheel).exists():  # a bytecode-only wheel's sources, beside it (fetched only for a traceback)
+        sources_of(wheel).rename(wheel_dir / sources_of(wheel).name)
     return wheel.rename(wheel_dir / wheel.name), version
 
 
@@ -112,7 +114,10 @@ def manifest_of(out: Path, pyodide_mode: str, shipped: dict[str, str], index_url
                     # the official one, for a standard-library module the pruned one left out (stdlib.py)
                     **({"fullStdLibURL": bytecode.STDLIB_ZIP} if (out / "pyodide" / bytecode.STDLIB_ZIP).exists()
                        and stdlib != bytecode.STDLIB_ZIP else {})},
-        "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix()},
+        "engine": {"version": version, "wheel": wheel.relative_to(out).as_posix(),
+                   # a bytecode-only wheel's sources (sitebuild/wheel.py), for the tracebacks' lines
+                   **({"sources": sources_of(wheel).relative_to(out).as_posix()} if sources_of(wheel).exists()
+                      else {})},
         "bytecode": {"compiler": bytecode.python_version(python), "magic": bytecode.PYC_MAGIC} if python else None,
         "files": files,
     }

@@ -14,15 +14,14 @@ What is compiled (pyodide-imports.txt lists the files; the engine is compiled wh
   official zip goes beside it unchanged, fetched only if a left-out module is imported;
 - the NumPy and micropip wheels -> the same wheels with build tag "1pyc", listed x.py replaced by
   x.pyc, RECORD rewritten (the lab's lock file names them, with their sha256);
-- the engine wheel: __pycache__/x.cpython-312.pyc beside every x.py, which stays (students read it,
-  tracebacks quote it).
-The .pyc files are hash-based (PEP 552): Pyodide's are "unchecked" (used as they are; their source
-is not shipped), the engine's "checked" (compared with the hash of the .py first, so an edited
-source is compiled instead of its stale bytecode). Same inputs give the same bytes, so each .pyc is kept
-in .cache/pyc/ under the sha256 of what it depends on (interpreter, source, co_filename, mode) and a
-rebuild compiles only what changed (a vendored build: ~4.5 -> ~2.5 s). Left out: -O/-OO
-(asserts and docstrings stay: behaviour is unchanged), modules imported only later (they compile
-from source as before), and the CDN build mode (its Pyodide files come from the CDN unchanged).
+- the engine wheel: every x.py replaced by x.pyc without docstrings ("stripped": nothing in the browser reads
+  them; 636 -> 518 kB deflated); its sources go beside the wheel in one JSON file that the browser fetches only
+  when a traceback quotes an engine line (wheel.py; students read the code views' code.json, not these files).
+The .pyc files are hash-based (PEP 552) and "unchecked" (used as they are; their source is not shipped).
+Same inputs give the same bytes, so each .pyc is kept in .cache/pyc/ under the sha256 of what it depends on
+(interpreter, source, co_filename, mode) and a rebuild compiles only what changed (a vendored build: ~4.5 ->
+~2.5 s). Left out: -O/-OO (asserts and docstrings stay: behaviour is unchanged), modules imported only later (they
+compile from source as before), and the CDN build mode (its Pyodide files come from the CDN unchanged).
 """
 from __future__ import annotations
 
@@ -96,8 +95,8 @@ def python_version(python: str) -> str:
 
 # ── compiling, in the 3.12 interpreter ───────────────────────────────────────
 def compile_sources(python: str, items: list[tuple[bytes, str, str]]) -> list[bytes]:
-    """[(source, co_filename, "checked"|"unchecked")] -> the .pyc bytes of each: those PYC_CACHE holds from an
-    earlier build, the others compiled in one run of python (then kept there)."""
+    """[(source, co_filename, "checked"|"unchecked"|"stripped")] -> the .pyc bytes of each: those PYC_CACHE holds
+    from an earlier build, the others compiled in one run of python (then kept there)."""
     keys = [cache_key(python, item) for item in items]
     pycs = [cached_pyc(key) for key in keys]
     missing = [i for i, pyc in enumerate(pycs) if pyc is None]

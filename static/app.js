@@ -302,6 +302,7 @@ function onResult(result) {
   // Only the latest run's are kept, so the browser's timeline does not grow with every run.
   performance.clearMeasures('lab:render');
   performance.clearMeasures('lab:tools');
+  for (let n = 1; n <= 13; n++) performance.clearMeasures('lab:charts ' + n);
   performance.measure('lab:render', { start: t0, end: t1 });
   performance.measure('lab:tools', { start: t1, end: performance.now() });
 }

@@ -60,28 +60,36 @@ def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
                         assert digest == sitebuild.record_hash(zf.read(name)) and int(size) == len(zf.read(name)), name
 
 
-def test_engine_wheel_carries_checked_bytecode_beside_its_sources(site):
+def test_engine_wheel_carries_bytecode_only_and_its_sources_beside_it(site):
+    """The wheel holds x.pyc for every engine x.py, without docstrings (issue 39: the first visit downloads no
+    source); the sources are one JSON file beside it (build-info.json engine.sources, fetched only for a
+    traceback's lines)."""
     manifest = _bytecode_site(site)
+    sources = json.loads((site / manifest["engine"]["sources"]).read_text(encoding="utf-8"))
+    assert (site / manifest["engine"]["sources"]).parent == (site / manifest["engine"]["wheel"]).parent
+    package = sitebuild.ROOT / "py" / "inference_lab"
+    assert set(sources) == {f"inference_lab/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")
+                            if "__pycache__" not in p.parts}
     with zipfile.ZipFile(site / manifest["engine"]["wheel"]) as zf:
         names = zf.namelist()
-        sources = [n for n in names if n.endswith(".py")]
-        assert sources and all(n.startswith("inference_lab/") for n in sources)
-        for source in sources:
-            folder, _, module = source.rpartition("/")
-            pyc = zf.read(f"{folder}/__pycache__/{module[:-3]}.cpython-312.pyc")
-            assert _pyc_header(pyc) == (sitebuild.PYC_MAGIC, 0b11)  # checked against the source's hash
-    # the hashes are CPython 3.12's: check them with the interpreter the build used
+        assert not [n for n in names if n.endswith(".py")]
+        assert sorted(n for n in names if n.endswith(".pyc")) == sorted(n + "c" for n in sources)
+        for name in sources:
+            assert _pyc_header(zf.read(name + "c")) == (sitebuild.PYC_MAGIC, 0b01), name  # hash-based, unchecked
+    # the hashes are CPython 3.12's, of the sources beside the wheel: check them with the build's interpreter
     python, _ = sitebuild.find_python312()
-    code = ("import importlib.util, sys, zipfile\n"
-            "zf = zipfile.ZipFile(sys.argv[1]); bad = []\n"
-            "for n in zf.namelist():\n"
-            "    if n.endswith('.py'):\n"
-            "        d, _, m = n.rpartition('/')\n"
-            "        pyc = zf.read(f'{d}/__pycache__/{m[:-3]}.cpython-312.pyc')\n"
-            "        if pyc[8:16] != importlib.util.source_hash(zf.read(n)): bad.append(n)\n"
+    code = ("import importlib.util, json, marshal, sys, zipfile\n"
+            "zf = zipfile.ZipFile(sys.argv[1]); sources = json.load(open(sys.argv[2], encoding='utf-8')); bad = []\n"
+            "for n, text in sources.items():\n"
+            "    pyc = zf.read(n + 'c')\n"
+            "    code = marshal.loads(pyc[16:])\n"
+            "    if pyc[8:16] != importlib.util.source_hash(text.encode()) or not code.co_filename.endswith('/' + n):\n"
+            "        bad.append(n)\n"
+            "    if '__doc__' in code.co_names:\n"          # "stripped": no module docstring stored
+            "        bad.append('docstring ' + n)\n"
             "print(bad)\n")
-    out = subprocess.run([python, "-c", code, str(site / manifest["engine"]["wheel"])], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run([python, "-c", code, str(site / manifest["engine"]["wheel"]),
+                          str(site / manifest["engine"]["sources"])], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
@@ -94,7 +102,8 @@ def test_bytecode_build_is_reproducible(site, tmp_path, monkeypatch):
     again = build_site(tmp_path / "dist")
     assert len(list((tmp_path / "pyc").rglob("*"))) > 100
     produced = [f"pyodide/{n}" for n in manifest["pyodide"]["files"] if n not in sitebuild.PYODIDE_PINS]
-    produced += [manifest["engine"]["wheel"], sitebuild.LAB_LOCK, "build-info.json", "sw.js"]
+    produced += [manifest["engine"]["wheel"], manifest["engine"]["sources"], sitebuild.LAB_LOCK, "build-info.json",
+                 "sw.js"]
     for path in produced:
         assert (again / path).read_bytes() == (site / path).read_bytes(), path
 
@@ -130,3 +139,4 @@ def test_without_python_3_12_the_build_ships_sources_and_says_so_in_one_line(tmp
         assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
     with zipfile.ZipFile(site / manifest["engine"]["wheel"]) as zf:
         assert not [n for n in zf.namelist() if n.endswith(".pyc")]
+    assert "sources" not in manifest["engine"]   # the wheel holds them

@@ -81,7 +81,7 @@ def test_a_search_answers_the_cheapest_meeting_config_the_front_and_the_command_
     heard = []
     out = json.loads(web.search(json.dumps(GRID), "GPU=L4,H100-SXM5-80GB", "0.9", "en",
                                 progress=lambda i, n, partial: heard.append((i, n))))
-    assert out["ok"] and heard == [(1, 2), (2, 2)]
+    assert out["ok"] and heard == [(0, 2), (1, 2), (2, 2)]   # (0, n): the grid's size first
     result = out["search"]
     assert result["backend"] == "page" and not result["stopped"]
     assert result["points"][result["answer"]]["point"] == {"GPU": "H100-SXM5-80GB"}

@@ -16,6 +16,20 @@
 import '../worker/protocol.js'; // sets globalThis.labProtocol (a classic script the worker loads too)
 import { lang, t } from '../words/i18n.js';
 
+/**
+ * A 'result' whose answer came as JSON text in an ArrayBuffer (protocol.js; `json`) as the protocol's
+ * {id, type: 'result', result}; text that is no JSON leaves `result` out (checkMessage then says so). Other
+ * messages as they are.
+ */
+export function withResult(msg) {
+  if (!msg || msg.type !== 'result' || !(msg.json instanceof ArrayBuffer)) return msg;
+  try {
+    return { id: msg.id, type: 'result', result: JSON.parse(new TextDecoder().decode(msg.json)) };
+  } catch (err) {
+    return { id: msg.id, type: 'result', result: null };
+  }
+}
+
 /** null when `msg` (from the worker) has a known type and its shape, else what is wrong (for the report). */
 export const checkMessage = (msg) => globalThis.labProtocol.checkMessage(msg);
 const PYC_KEY = 'inference-lab:pyc'; // sha256 of the compiled-Python cache the page trusts (pyc-cache.js)
@@ -31,8 +45,9 @@ export function createWorkerClient(handlers) {
   let stopView = null;   // Int32Array over the worker's interrupt buffer (see static/worker/worker.js), or null
   const stepAsks = new Map(); // id of a 'step' or 'trace' sent -> the resolve of its promise
 
-  function onMessage(from, msg) {
+  function onMessage(from, raw) {
     if (from !== worker) return; // a stopped worker's late message
+    const msg = withResult(raw);
     const wrong = checkMessage(msg);
     if (wrong) { report(wrong); return; }
     try {

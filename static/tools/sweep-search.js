@@ -31,11 +31,13 @@ export function init(lab) {
     if (Array.isArray(names) && note) note.textContent = t('search.help', { axes: names.join(', ') });
   });
   box.button.addEventListener('click', () => {
-    const lines = axes.value.split(/[\n;]/).map((l) => l.trim()).filter(Boolean);
-    const n = lines.reduce((k, l) => k * Math.max(1, l.split('=').slice(1).join('=').split(',').filter((v) => v.trim()).length), 1);
+    // the grid's size comes from Python (web.search's first progress, before the first point: done 0), which
+    // parses the axes: the page does not count them itself
     runTool(lab, box, {
-      type: 'search', errorText: t('search.error'), fields: { axes: axes.value, attainment: attainment.value }, title: t('search.running', { n }),
+      type: 'search', errorText: t('search.error'), fields: { axes: axes.value, attainment: attainment.value },
+      title: t('search.starting'),
       progress: (partial, msg) => {
+        if (!msg.done) return t('search.running', { n: msg.total });
         const last = partial && partial.points.length ? partial.points[partial.points.length - 1].point : {};
         return t('search.progress', { done: msg.done, total: msg.total,
           config: Object.entries(last).map(([k, v]) => `${k}=${v}`).join(' ') });

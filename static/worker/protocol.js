@@ -25,13 +25,19 @@
 //                                             a long run, at most every ~100 ms (web.run's progress)
 //   {type: 'progress', stage: 'sweep' | 'search', id, done, total, fraction, partial}
 //                                             after each point of a sweep or search: partial, the answer so far
-//                                             (the page keeps it, so a Stop that restarts Python keeps the points)
+//                                             (the page keeps it, so a Stop that restarts Python keeps the points);
+//                                             a search's first one comes before its first point (done 0, partial
+//                                             null): total, the grid's size as Python parsed the axes
 //   {type: 'ready', schema, versions, timings, interrupt, limits}  limits: web.limits() (the tools' point limit);
 //                                             schema: describe(); timings: ms since the worker
 //                                             started (bench/); interrupt: Stop's SharedArrayBuffer where the page is
 //                                             cross-origin isolated, else null (static/worker/interrupt.js)
 //   {id, type: 'started'}                     the run left the queue (the page's watchdog counts from here)
 //   {id, type: 'result', result}              web.run's answer ({ok, report, …} or {ok: false, stopped | errors});
+//                                             a run's, render's, sweep's or search's comes as {id, type, json}:
+//                                             its UTF-8 JSON text in a transferred ArrayBuffer (a big run's is
+//                                             megabytes: no structured clone), parsed by the page into `result`
+//                                             before the check (worker-client.js withResult)
 //                                             a sweep's or search's: web.sweep's, web.search's
 //   {id?, type: 'error', message, details, fatal}
 //   {type: 'fatal', title, message, details}  loading failed

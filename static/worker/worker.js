@@ -217,6 +217,19 @@ async function installEngine(wheelURL, wheelBytes) {
   }
 }
 
+// A bytecode-only engine wheel (sitebuild/wheel.py): its sources (build-info.json engine.sources, a JSON file) are
+// fetched only when a traceback first needs one of its lines (web.source_lines_from), by a synchronous request
+// (a Web Worker may make one), not on the way to 'ready'; the service worker keeps the file for offline use.
+function engineSources(url) {
+  const fetchText = () => {
+    const request = new XMLHttpRequest();
+    request.open('GET', url, false);
+    request.send();
+    return request.status === 200 ? request.responseText : null;
+  };
+  web.source_lines_from(fetchText);
+}
+
 // A pruned standard library (sitebuild/stdlib.py): the rest comes from the official zip when first
 // imported, through the finder the build put into it (sitebuild/lazy_stdlib.py).
 function lazyStdlib(url) {
@@ -252,6 +265,7 @@ async function boot() {
   await loadPackages();
   progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
+  if (manifest.engine.sources) engineSources(new URL(manifest.engine.sources, SITE_ROOT).href);
   mark('engineImported');
   progress('engine', t('worker.readingConstantsSchema'), 0.95);
   const schema = JSON.parse(web.describe());
@@ -353,10 +367,13 @@ function handleRun(msg) {
     // stopped (who stopped the run) only when Stop can interrupt
     const hooks = stops.on ? { progress: runProgress, stop_seen: stopSeen, stopped: stoppedBy }
       : { progress: runProgress, stop_seen: stopSeen };
-    const result = JSON.parse(msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
+    const text = msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
       : msg.type === 'sweep' || msg.type === 'search' ? runTool(msg, config, lang)
-        : web.run.callKwargs(config, patches, lang, hooks));
-    post({ id: msg.id, type: 'result', result });
+        : web.run.callKwargs(config, patches, lang, hooks);
+    // the answer as UTF-8 JSON text in a transferred ArrayBuffer: no structured clone of a big run's object
+    // graph (megabytes) on the page's main thread, and no parse here (the page parses it: worker-client.js)
+    const json = new TextEncoder().encode(text).buffer;
+    self.postMessage({ id: msg.id, type: 'result', json }, [json]);
   } catch (err) {
     const isPython = err instanceof pyodide.ffi.PythonError;
     const text = String(err && err.message || err);

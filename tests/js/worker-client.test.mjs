@@ -2,7 +2,7 @@
 // message's type and shape before any handler sees it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkMessage } from '../../static/core/worker-client.js';
+import { checkMessage, withResult } from '../../static/core/worker-client.js';
 import { sameEdits } from '../../static/tools/link-code.js';
 
 test('the protocol messages pass', () => {
@@ -50,4 +50,15 @@ test('one protocol both sides load: what the page sends, and the worker\'s stats
   assert.match(check({ id: 1, type: 'run', config: 'x' }, TO_WORKER), /config/);
   assert.match(check({ type: 'ready', schema: [], versions: {} }, TO_WORKER), /unknown type/);
   assert.equal(checkMessage({ id: 4, type: 'stats', stats: { wasmBytes: 1 } }), null);
+});
+
+test('a result sent as JSON text in an ArrayBuffer is checked as the object it holds', () => {
+  const sent = (text) => ({ type: 'result', id: 4, json: new TextEncoder().encode(text).buffer });
+  const ok = withResult(sent('{"ok": true, "report": {"passed": true}}'));
+  assert.deepEqual(ok, { type: 'result', id: 4, result: { ok: true, report: { passed: true } } });
+  assert.equal(checkMessage(ok), null);
+  assert.match(checkMessage(withResult(sent('<b>not json'))), /result/);
+  assert.match(checkMessage(withResult(sent('"a string"'))), /result/);
+  const other = { type: 'log', text: 'x' };
+  assert.equal(withResult(other), other);
 });

@@ -58,7 +58,12 @@ constants, answering the command line's rows and lines (sweep.py, search.py, cli
 point is heard with the answer so far, and a Stop ends them keeping the points done. `limits()` says the page's
 limit and the search axes.
 
-Leaves out: anything about the browser; this module is plain Python and is tested in CPython.
+The page's engine wheel ships bytecode only (sitebuild/wheel.py): `source_lines_from(fetch)` lets the tracebacks
+of an engine failure still quote the engine's lines, fetching the sources (one JSON file) the first time one is
+needed.
+
+Leaves out: anything about the browser (the worker hands in what fetches); this module is plain Python and is
+tested in CPython.
 """
 from __future__ import annotations
 
@@ -321,6 +326,50 @@ class Kept:
 _kept: Kept | None = None   # released by the next run or render (a new run never holds two run logs)
 
 
+def source_lines_from(fetch) -> None:
+    """Tracebacks quote the engine's lines although its files are bytecode only (sitebuild/wheel.py): the first
+    time linecache finds no source for a file of this package, it calls `fetch()` once for the sources as JSON text
+    ({"inference_lab/core/serving/engine.py": text, …}; the worker: a synchronous request for build-info.json's
+    engine.sources, which the service worker keeps for offline use) and keeps them. A failed fetch (an exception, or
+    None) leaves tracebacks without lines, as Python does for any file it cannot read, and is not retried.
+
+        >>> import linecache, os
+        >>> calls = []
+        >>> here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "x_lab_test.py")
+        >>> source_lines_from(lambda: calls.append(1) or json.dumps({"inference_lab/x_lab_test.py": "a = 1"}))
+        >>> linecache.getline(here, 1), linecache.getline(here, 1), len(calls)
+        ('a = 1\\n', 'a = 1\\n', 1)
+        >>> linecache.updatecache = linecache.updatecache.original   # this test's hook removed again
+    """
+    import linecache
+    import os
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # …/site-packages/inference_lab
+    root = os.path.dirname(package) + os.sep
+    original = getattr(linecache.updatecache, "original", linecache.updatecache)
+    sources = []                                                            # [the fetched {name: text}]
+
+    def updatecache(filename, module_globals=None):
+        lines = original(filename, module_globals)
+        if lines or not filename.startswith(package + os.sep):
+            return lines
+        if not sources:
+            try:
+                sources.append(json.loads(fetch() or "{}"))
+            except Exception:                                               # any failure: no lines
+                sources.append({})
+        text = sources[0].get(filename[len(root):].replace(os.sep, "/"))
+        if text is None:
+            return []
+        lines = text.splitlines(keepends=True)
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += "\n"                                                 # as linecache does
+        linecache.cache[filename] = (len(text), None, lines, filename)     # mtime None: checkcache keeps it
+        return lines
+
+    updatecache.original = original
+    linecache.updatecache = updatecache
+
+
 def release() -> None:
     """Forgets the kept run log (the next run's starts from nothing; the page's copy has all it draws)."""
     global _kept
@@ -530,7 +579,8 @@ def search(config_json: str, axes_text: str, attainment=None, lang: str = "vi", 
     (search.AXES), the SLO attainment (None: search.ATTAINMENT), at most PAGE_POINTS points, run one after another
     (search.run_in_order). Answers {"ok": true, "search": search.summary (backend "page"), "lines": the command
     line's lines (cli.search_lines)}, or {"ok": false, "errors": [{field: "search" | "search-attainment" | a
-    constant, message, message_en}]}; `progress(i, n, partial_json)` as sweep's.
+    constant, message, message_en}]}; `progress(i, n, partial_json)` as sweep's, and once before the first point
+    as progress(0, n, "null"): the grid's size as Python parsed it (the page's running title counts from it).
 
         >>> bad = json.loads(search('{"CLOCK": "roofline"}', "SLOTS=1,2\\nSEED=1,2", 2))
         >>> [(e["field"], e["message_en"][:21]) for e in bad["errors"]]
@@ -565,6 +615,8 @@ def search(config_json: str, axes_text: str, attainment=None, lang: str = "vi", 
         errors.append(_said("search", "page_points", max=PAGE_POINTS, n=n, flag="--search"))
     if errors:
         return json.dumps({"ok": False, "errors": errors}, ensure_ascii=False)
+    if progress is not None:                             # the grid's size, before its first point (the title)
+        progress(0, n, "null")
     on_point, kept = _sent(progress)
     try:
         result = searches.run_in_order(base, axes, target, on_point=on_point)

@@ -45,6 +45,7 @@ export default {
   'search.label': 'Axes (one per line)',
   'search.attainment': 'SLO attainment (share of requests within both TTFT_SLO and TPOT_SLO)',
   'search.button': 'Search',
+  'search.starting': 'Searching the grid: one full run per configuration…',
   'search.running': 'Searching {n} configurations: one full run each…',
   'search.progress': 'Point {done} of {total} done ({config}).',
   'search.done': 'Search done: {n} points ({seconds} real seconds).',

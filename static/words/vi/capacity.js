@@ -45,6 +45,7 @@ export default {
   'search.label': 'Các trục (mỗi dòng một trục)',
   'search.attainment': 'Tỷ lệ đạt SLO (phần yêu cầu đạt cả TTFT_SLO và TPOT_SLO)',
   'search.button': 'Tìm',
+  'search.starting': 'Đang tìm trên lưới: mỗi cấu hình một lần chạy đủ…',
   'search.running': 'Đang tìm trong {n} cấu hình: mỗi cấu hình một lần chạy đủ…',
   'search.progress': 'Xong điểm {done} trên {total} ({config}).',
   'search.done': 'Tìm xong: {n} điểm ({seconds} giây thật).',
