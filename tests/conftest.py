@@ -163,8 +163,7 @@ def xdist_group(item) -> str:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item):
     before = cold_boots()
-    group = xdist_group(item)
-    meter = lab_cost.Meter(item.nodeid, group, group != "(no group)" or "browser" in item.keywords)
+    meter = lab_cost.Meter(item.nodeid, xdist_group(item))
     yield
     meter.stop()
     if cold_boots() > before:

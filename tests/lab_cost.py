@@ -2,15 +2,19 @@
 the Node bridge, Xvfb, a build's compiler) and wall seconds, summed per xdist group, and when each pytest-xdist
 worker started and ended its work. conftest.py prints it beside the cold boots and the slowest waits, e.g.
 
-    ---------------- cost per group: CPU s (wall s), tests; the workers ----------------
-      browser        412.3 s CPU (498.1 s wall), 702 tests
-      browser-b      251.0 s CPU (289.5 s wall), 61 tests
-      engine-webkit   88.2 s CPU (140.3 s wall), 11 tests
+    ------------- cost per group: CPU s (wall s), tests; the workers -------------
+      browser         560.2 s CPU (1799.9 s wall), 142 tests
+      browser-b       338.9 s CPU ( 758.6 s wall), 38 tests
+      engine-webkit   110.4 s CPU ( 727.1 s wall), 11 tests
       …
-      (no group)     401.7 s CPU (410.2 s wall), 1550 tests
-      gw0: busy 688.0 s, first test at 3.1 s, last ended at 702.4 s
-      gw1: busy 695.2 s, first test at 3.3 s, last ended at 699.9 s
-      the 10 costliest tests (CPU s): …
+      all             … s CPU, 2339 tests
+      gw0: busy … s, first test at … s, last ended at … s
+      gw1: busy … s, first test at … s, last ended at … s
+      the 10 costliest tests (CPU s, wall s):
+         102.2   409.8  tests/test_browser_exercises.py::test_every_exercise_button_gives_its_expected_output@browser
+      …
+(the figures measured on a 2-core machine that other jobs kept ~8 times over-busy: there a test's wall seconds
+were ~2-7 times its CPU seconds).
 
 CPU is load-independent where wall seconds are not: on a shared 2-core machine it is the figure to compare
 between runs (a test's CPU is its own work, not its neighbours'). The two workers' end times say whether
@@ -18,11 +22,9 @@ between runs (a test's CPU is its own work, not its neighbours'). The two worker
 other left a core idle.
 
 How: Linux's /proc/<pid>/stat of this process and its descendants, each with the CPU of its children already
-reaped (cutime, cstime: a closed renderer or a finished WebKit process still counts); where there is no /proc
-(macOS), os.times() of this process and its reaped children. The walk (~1 ms) is made only around the tests
-that use browsers (browser_test=True); the others count this process's own CPU and its reaped children's
-(os.times(): a build's compiler, `python -m inference_lab`). Leaves out: the time between tests (fixture teardown of a
-session fixture, collection).
+reaped (a closed renderer or a finished WebKit process still counts), walked before and after each test (~0.5 ms a
+walk); where there is no /proc (macOS), os.times() of this process and its reaped children. Leaves out: the time
+between tests (collection), which the next test's first walk then counts.
 """
 from __future__ import annotations
 
@@ -48,11 +50,16 @@ def _stat(pid: int) -> list[str] | None:
     return stat[stat.rindex(")") + 2:].split()
 
 
+_seen: dict[int, tuple[int, int]] = {}   # descendant pid -> (its ticks, its reaped children's) at the last walk
+_ticks = [0]                             # the descendants' ticks counted so far: never goes down
+
+
 def tree_cpu() -> float:
-    """CPU seconds of this process and all its descendants (with their reaped children). A new pid's stat is read
-    once to learn its parent; then only this process's descendants are read (~1 ms, not ~10 for all of /proc)."""
-    if not os.path.isdir("/proc/self"):
-        return own_cpu()
+    """CPU seconds of this process and its descendants so far (a counter: take differences). Each walk adds what
+    each of them used since the last one; a descendant that ended and was reaped by another counts in the reaper's
+    children's ticks, less what was counted of it already; one reaped elsewhere (its parent ended first, as when a
+    driver is killed) keeps what was counted. A new pid's stat is read once to learn its parent; then only the
+    descendants are read (~1 ms, not ~10 for all of /proc on a busy machine)."""
     me, live = os.getpid(), set()
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -64,14 +71,22 @@ def tree_cpu() -> float:
     children: dict[int, list[int]] = {}
     for pid in live:
         children.setdefault(_parent[pid], []).append(pid)
-    ticks, stack = 0, [me]
+    now, stack = {}, [me]
     while stack:
         pid = stack.pop()
         fields = _stat(pid)
         if fields:
-            ticks += sum(int(x) for x in fields[11:15])
+            now[pid] = (int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]))
         stack.extend(children.get(pid, ()))
-    return ticks / _TICK
+    counted_of_gone: dict[int, int] = {}     # parent -> what was counted of its children that are gone
+    for pid in [pid for pid in _seen if pid not in now]:
+        own, reaped = _seen.pop(pid)
+        counted_of_gone[_parent.get(pid, 0)] = counted_of_gone.get(_parent.get(pid, 0), 0) + own + reaped
+    for pid, (own, reaped) in now.items():
+        own0, reaped0 = _seen.get(pid, (0, 0))
+        _ticks[0] += max(0, own - own0) + max(0, reaped - reaped0 - counted_of_gone.get(pid, 0))
+        _seen[pid] = (own, reaped)
+    return _ticks[0] / _TICK
 
 
 def own_cpu() -> float:
@@ -81,10 +96,10 @@ def own_cpu() -> float:
 
 
 class Meter:
-    """Around one test: Meter(test id, group, browser_test) … .stop() notes its CPU and wall seconds."""
+    """Around one test: Meter(test id, group) … .stop() notes its CPU and wall seconds."""
 
-    def __init__(self, test: str, group: str, browser_test: bool):
-        self.test, self.group, self.clock = test, group, tree_cpu if browser_test else own_cpu
+    def __init__(self, test: str, group: str):
+        self.test, self.group, self.clock = test, group, tree_cpu if os.path.isdir("/proc/self") else own_cpu
         self.start, self.cpu = time.time(), self.clock()
 
     def stop(self):
