@@ -56,8 +56,9 @@ _ticks = [0]                             # the descendants' ticks counted so far
 
 def tree_cpu() -> float:
     """CPU seconds of this process and its descendants so far (a counter: take differences). Each walk adds what
-    each of them used since the last one; a descendant that ended and was reaped by another counts in the reaper's
-    children's ticks, less what was counted of it already; one reaped elsewhere (its parent ended first, as when a
+    each of them used since the last one; descendants that ended and were reaped inside the tree count in the
+    nearest live ancestor's reaped children's ticks, less what was counted of them already (a browser closing
+    with its renderers); one reaped elsewhere (its parent ended first, as when a
     driver is killed) keeps what was counted. A new pid's stat is read once to learn its parent; then only the
     descendants are read (~1 ms, not ~10 for all of /proc on a busy machine)."""
     me, live = os.getpid(), set()
@@ -78,10 +79,14 @@ def tree_cpu() -> float:
         if fields:
             now[pid] = (int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]))
         stack.extend(children.get(pid, ()))
-    counted_of_gone: dict[int, int] = {}     # parent -> what was counted of its children that are gone
-    for pid in [pid for pid in _seen if pid not in now]:
+    counted_of_gone: dict[int, int] = {}     # live process -> what was counted of its descendants now gone
+    gone = {pid for pid in _seen if pid not in now}
+    for pid in gone:
         own, reaped = _seen.pop(pid)
-        counted_of_gone[_parent.get(pid, 0)] = counted_of_gone.get(_parent.get(pid, 0), 0) + own + reaped
+        reaper = _parent.get(pid, 0)
+        while reaper in gone:                # a gone subtree lands in its nearest live ancestor's reaped ticks
+            reaper = _parent.get(reaper, 0)
+        counted_of_gone[reaper] = counted_of_gone.get(reaper, 0) + own + reaped
     for pid, (own, reaped) in now.items():
         own0, reaped0 = _seen.get(pid, (0, 0))
         _ticks[0] += max(0, own - own0) + max(0, reaped - reaped0 - counted_of_gone.get(pid, 0))
