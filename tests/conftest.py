@@ -60,6 +60,9 @@ def pytest_collection_modifyitems(items):
         to the worker that is about to run out: so the engines run beside the rest, on whichever worker ends its
         own group first, and the single tests fill what is left (before, "browser-b" held all three engines:
         the module's ~4 min, WebKit's ~2-3 of them, always on that one worker).
+      - "exercise-NN": test_exercises.py's tests of exercise NN, which share its runs (functools.lru_cache, per
+        process): in one worker, each run is made once (handed out one by one, the two workers made the heaviest,
+        exercises 24, 26, 45 and 46, ~2-5 s of CPU each, twice).
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
@@ -69,6 +72,9 @@ def pytest_collection_modifyitems(items):
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.xdist_group(browser_group(item)))
+        elif item.path.name == "test_exercises.py" and "ex" in getattr(getattr(item, "callspec", None), "params", {}):
+            # an exercise's tests share its runs (test_exercises.py caches them per process): one worker each
+            item.add_marker(pytest.mark.xdist_group(f"exercise-{item.callspec.params['ex'].number:02d}"))
 
 
 def browser_group(item) -> str:
