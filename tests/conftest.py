@@ -27,10 +27,12 @@ sync Playwright in the same thread fails ("Sync API inside the asyncio loop").
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
+import lab_cost
 import lab_waits
 from lab_browser import CHROMIUM, CHROMIUM_ARGS, DEJAVU_DIR, Lab, browser_unavailable, dejavu_only_fontconfig
 from lab_site import RecordingServer, build_site, build_site_once, cold_boots, count_workers, page_csp, workers_started
@@ -58,6 +60,9 @@ def pytest_collection_modifyitems(items):
         to the worker that is about to run out: so the engines run beside the rest, on whichever worker ends its
         own group first, and the single tests fill what is left (before, "browser-b" held all three engines:
         the module's ~4 min, WebKit's ~2-3 of them, always on that one worker).
+      - "exercise-NN": test_exercises.py's tests of exercise NN, which share its runs (functools.lru_cache, per
+        process): in one worker, each run is made once (handed out one by one, the two workers made the heaviest,
+        exercises 24, 26, 45 and 46, ~2-5 s of CPU each, twice).
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
@@ -67,6 +72,9 @@ def pytest_collection_modifyitems(items):
         if "playwright_sync" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.xdist_group(browser_group(item)))
+        elif item.path.name == "test_exercises.py" and "ex" in getattr(getattr(item, "callspec", None), "params", {}):
+            # an exercise's tests share its runs (test_exercises.py caches them per process): one worker each
+            item.add_marker(pytest.mark.xdist_group(f"exercise-{item.callspec.params['ex'].number:02d}"))
 
 
 def browser_group(item) -> str:
@@ -142,12 +150,28 @@ def lab(page_lab):
 _from_workers = [0, 0]   # (cold boots, workers started) reported by pytest-xdist's workers
 _boots_by_test: dict[str, int] = {}   # test id -> cold boots it caused (the shared page's go to its first test)
 _waits_of_workers: list[dict] = []    # lab_waits.collected() of each pytest-xdist worker
+_cost_of_workers: dict[str, list] = {}   # lab_cost.collected() of each pytest-xdist worker, by its id (gw0, gw1)
+_started = [time.time()]              # the run's start (the controller's), for the workers' end times
+
+
+def pytest_sessionstart(session):
+    _started[0] = time.time()
+
+
+def xdist_group(item) -> str:
+    """The test's xdist group (pytest_collection_modifyitems), "(no group)" for the tests handed out one by one."""
+    mark = item.get_closest_marker("xdist_group")
+    if mark is None:
+        return "(no group)"
+    return mark.args[0] if mark.args else mark.kwargs.get("name", "(no group)")
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item):
     before = cold_boots()
+    meter = lab_cost.Meter(item.nodeid, xdist_group(item))
     yield
+    meter.stop()
     if cold_boots() > before:
         _boots_by_test[item.nodeid] = cold_boots() - before
 
@@ -156,6 +180,7 @@ def pytest_sessionfinish(session):
     if hasattr(session.config, "workeroutput"):      # an xdist worker: hand the counts to the controller
         session.config.workeroutput["pyodide"] = [cold_boots(), workers_started(), _boots_by_test]
         session.config.workeroutput["waits"] = lab_waits.collected()
+        session.config.workeroutput["cost"] = lab_cost.collected()
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -167,13 +192,18 @@ def pytest_testnodedown(node, error):
     waits = getattr(node, "workeroutput", {}).get("waits")
     if waits:
         _waits_of_workers.append(waits)
+    cost = getattr(node, "workeroutput", {}).get("cost")
+    if cost:
+        _cost_of_workers[node.gateway.id] = cost
 
 
 def pytest_terminal_summary(terminalreporter):
     """The suite's cost in every CI log: how many times a test server handed out Pyodide (cold boots),
     and how many Pyodide workers the pages started (also those the service worker or the HTTP cache fed,
     and the restarts after Stop); summed over pytest-xdist's workers; then which tests booted; then the run's
-    slowest state waits (lab_waits: seconds, what was awaited with its timeout, which test)."""
+    slowest state waits (lab_waits: seconds, what was awaited with its timeout, which test); then what the tests
+    cost (lab_cost: CPU and wall seconds per xdist group, each worker's busy seconds and end, the costliest
+    tests): whether both workers ended together, and where the CPU went."""
     boots, workers = cold_boots() + _from_workers[0], workers_started() + _from_workers[1]
     terminalreporter.write_sep("-", f"Pyodide cold boots: {boots} (Pyodide workers started: {workers})")
     for nodeid, n in sorted(_boots_by_test.items()):
@@ -181,6 +211,14 @@ def pytest_terminal_summary(terminalreporter):
     waits = lab_waits.merge(lab_waits.collected(), *_waits_of_workers)
     if waits["count"]:
         head, lines = lab_waits.summary_lines(waits)
+        terminalreporter.write_sep("-", head)
+        for line in lines:
+            terminalreporter.write_line(line)
+    cost = dict(_cost_of_workers)
+    if lab_cost.collected():
+        cost["main"] = lab_cost.collected()
+    if any(cost.values()):
+        head, lines = lab_cost.summary_lines(cost, _started[0])
         terminalreporter.write_sep("-", head)
         for line in lines:
             terminalreporter.write_line(line)

@@ -46,7 +46,8 @@ fi
 # that worker's one page; the other worker takes the browser tests that open their own contexts, a few modules
 # on its own page, then the engine/golden/build tests; the cross-browser module's three engines are a group each,
 # taken by whichever worker runs out of work first (conftest.py groups them; ~equal seconds each). The summary
-# lists the Pyodide cold boots and the run's slowest state waits (tests/lab_waits.py).
+# lists the Pyodide cold boots, the run's slowest state waits (tests/lab_waits.py) and what the tests cost (CPU and
+# wall seconds per group, each worker's end: tests/lab_cost.py).
 # The font tarball is fetched into .cache/ once first, so the two workers' builds never race for it.
 python3 -c "import sitebuild; sitebuild.fonts.font_files()" || exit 1
 

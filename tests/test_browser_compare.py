@@ -2,7 +2,8 @@
 that changed carries data-changed="OLD" (drawn as OLD → NEW by CSS, so the panel text stays the
 engine's), the checkbox data-action="toggle-changes" removes and restores the marks, and lines are
 only compared when they correspond. Same harness as test_browser.py (conftest.py: the session's build, server and
-Chromium).
+Chromium). The first run of a page marks nothing: checked on each engine's first run in test_browser_engines.py
+(run_default), whose pages run for the first time anyway (a page of this module's own cost a cold start).
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 
 import pytest
 
-from lab_browser import ARTIFACTS, Lab, assert_page_shows, engine_text, expect, screenshot
+from lab_browser import ARTIFACTS, assert_page_shows, engine_text, expect, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -21,19 +22,6 @@ def marks(lab, where="body"):
 
 def count_text(lab):
     return lab.page.locator("[data-changes-count]")
-
-
-def test_first_run_marks_nothing(chromium, server):
-    """The first run of a page has nothing to compare with: a page of its own (the module's shared page
-    has run before)."""
-    lab = Lab(chromium, server.origin).open(server.url)
-    try:
-        assert lab.run() == "done"
-        expect(marks(lab)).to_have_count(0)
-        expect(count_text(lab)).to_contain_text("chạy lại")
-        expect(lab.page.locator('[data-action="toggle-changes"]')).to_be_checked()
-    finally:
-        lab.close()
 
 
 def test_changing_queue_limit_marks_block_1_counts_with_their_old_values(lab):

@@ -3,15 +3,16 @@
 
 Each engine opens the lab once, on its own cross-origin isolated server (COOP same-origin, COEP require-corp:
 sitebuild/serve.py), and the checks of CHECKS run in order on that one page (addresses applied in place, as the
-back button does): the first visit to ready, Run (the panels print what the command line prints), a changed
-constant, an address with constants, the English edition, the roofline and cluster charts drawn with their text
-alternatives, a code view and an edited run (a link's edit, run by its button), the step slider by keyboard (on
-the first run's steps), Stop on a looping edit (in the same Python where the page can interrupt it; else a restart
-whose message says why, the restarted start shown by the next check), a reload with the server shut down (the
-service worker serves the lab, Python starts and runs), and no page error. Each engine starts Python twice: the
-first visit and the offline reload (WebKit, ~40 s a start on a loaded 2-core machine, is most of the module's
-time). The seconds each check took are printed per engine (`-s`); the slowest waits are in the run's summary
-(tests/lab_waits.py) and pytest's --durations.
+back button does): the first visit to ready, Run (the panels print what the command line prints; the first run
+marks no number as changed: test_browser_compare.py's first-run check, here in each engine), a changed constant, an
+address with constants, the English edition, the roofline and cluster charts drawn with their text alternatives, a
+code view and an edited run (a link's edit, run by its button), the step slider by keyboard (on the first run's
+steps), Stop on a looping edit (in the same Python where the page can interrupt it; else a restart whose message
+says why, the restarted start shown by the next check), a reload with the server shut down (the service worker
+serves the lab, Python starts and runs), and no page error. Each engine starts Python twice: the first visit and the
+offline reload (WebKit, ~40 s a start on a loaded 2-core machine, is most of the module's time). The seconds each
+check took are printed per engine (`-s`); the slowest waits are in the run's summary (tests/lab_waits.py) and
+pytest's --durations.
 A missing browser fails the run under LAB_REQUIRE_BROWSER=1 (CI) and skips otherwise, saying why.
 """
 from __future__ import annotations
@@ -132,9 +133,25 @@ def first_visit(v: Visit):
     v.status_is("ready", READY_S)
 
 
+# What "compare with the previous run" (static/tools/compare.js) shows once a page's first run is printed: the
+# count says "0" (data-changes-count) in its first-run words, nothing is marked, the toggle is on. (Checked here, on
+# each engine's first run, rather than on a Chromium page of test_browser_compare.py's own: one cold start less.)
+FIRST_RUN_COMPARE = """() => {
+  const count = document.querySelector('[data-changes-count]');
+  if (!count || count.dataset.changesCount !== '0') return null;
+  return { marks: document.querySelectorAll('[data-changed]').length, text: count.textContent,
+           toggle: document.querySelector('[data-action="toggle-changes"]')?.checked ?? null };
+}"""
+
+
 def run_default(v: Visit):
     assert v.run() == "done"
     assert_shows(v, {})
+    # the first run of a page has nothing to compare with (was test_browser_compare's test_first_run_marks_nothing)
+    first = wait_for(v.driver, FIRST_RUN_COMPARE, None, v.run_s, what="the first run's compare line")
+    assert first["marks"] == 0, f"{v.driver.name}: the first run marks {first['marks']} numbers as changed"
+    assert "chạy lại" in first["text"], f"{v.driver.name}: the first run's compare line says {first['text']!r}"
+    assert first["toggle"] is True, f"{v.driver.name}: the compare toggle is not on after the first run"
 
 
 def changed_constant(v: Visit):
