@@ -116,11 +116,20 @@ def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int, t
         n, p = w[0], w[1]
         tokens, past, attended = tokens + n, past + p, attended + n * p + n * (n + 1) // 2
         rows += w[2] if len(w) > 2 else 1                # sampled(w)
+    return cost_of_sums(shape, (tokens, past, attended, rows) if work else None, weight_bits, kv_bits, tp, gpu)
+
+
+def cost_of_sums(shape: Shape, sums: tuple | None, weight_bits: int, kv_bits: int, tp: int = 1,
+                 gpu: GPU | None = None) -> StepCost:
+    """step_cost from the step's four sums over its tasks (tokens, past, attended, rows) (None: no task): the
+    cost depends on the tasks through these sums only, so a caller that sums them as it goes (a timing-only replay,
+    replay.ReplayEngine) gets the same StepCost without a list of tasks."""
+    tokens, past, attended, rows = sums or (0, 0, 0, 0)
     body = shape.matmul_params - shape.head_params
     flops = (2 * body * tokens + 2 * shape.head_params * rows
              + 4 * shape.layers * shape.heads * shape.head_dim * attended)
     kv = shape.kv_bytes_per_token(kv_bits)
-    weights = shape.matmul_params * weight_bits / 8 if work else 0
+    weights = shape.matmul_params * weight_bits / 8 if sums else 0
     if tp <= 1:
         return StepCost(float(flops), float(weights + kv * past + kv * tokens), tokens)
     kv = kv * kv_heads_per_gpu(shape, tp) // shape.kv_heads
@@ -141,6 +150,11 @@ class Clock:
         """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft,
         speculative.py)."""
         return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS, self.cfg.TENSOR_PARALLEL, self.gpu)
+
+    def cost_of_sums(self, sums: tuple | None) -> StepCost:
+        """`cost` of a step given as its tasks' four sums (roofline.cost_of_sums; None: no task)."""
+        cfg = self.cfg
+        return cost_of_sums(self.shape, sums, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.TENSOR_PARALLEL, self.gpu)
 
     def micros(self, cost: StepCost) -> int:
         """The step's duration in whole µs (rounded up, so it never beats the floor)."""

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..model.tokenizer import EOS
 from .engine import Engine, EngineResult, RunOptions
+from .scheduler import plan_tasks, step_duration
 from ..model.model import stand_in_ids
 from ..model.sampler import sample
 from .sequence import Sequence
@@ -100,6 +101,10 @@ class ReplayEngine(Engine):
         super().__init__(lab, replace(options, check=False, spec="off"), requests)   # no model: no check, no proposals
         self.tokens = None if options.timing_only else options.tokens
         self.requests = {r["id"]: r for r in self.cfg.REQUESTS}
+        self.lean = lean(self, options)
+        if self.lean:                      # nobody reads the pool's notes (holds, releases, peaks) of these runs
+            self.pool.note = _nobody
+        self.cancels = any(r.get("cancel_at") is not None for r in self.cfg.REQUESTS)
 
     def next_token(self, seq: Sequence) -> int:
         if self.tokens is None:
@@ -122,6 +127,82 @@ class ReplayEngine(Engine):
         seq.num_prefill_left -= n
         if seq.num_prefill_left == 0:
             self.take_token(step, seq, self.next_token(seq))
+
+
+    # ── the timing-only step: the same decisions, one pass over the tasks ──
+    def abort_due(self, until: int) -> None:
+        if self.cancels:                   # a trace without cancellations: no scan of running + waiting per step
+            super().abort_due(until)
+
+    def run_step(self, step: StepScratch) -> None:
+        """Engine.run_step, in one pass over the planned tasks when nothing can go differently (`lean` and the
+        step's blocks all free: no preemption, no newcomer sent back, every task runs, no retiming): the same
+        record, times, blocks and tokens, without a call per task into the KV-room check, the pool's block
+        accounting for positions that take no new block, the roofline's list of work (its four sums are taken on
+        the way: roofline.cost_of_sums) and the emitted list nobody retimes. Otherwise, the engine's own step."""
+        tasks = plan_tasks(self.running, self.budget_cap) if self.lean else None
+        if not tasks or blocks_needed(tasks, self.pool.block_size) > len(self.pool.free):
+            return Engine.run_step(self, step)
+        tokens = past = attended = rows = 0
+        for phase, seq, n in tasks:        # roofline.step_cost's sums over work_of(tasks)
+            p = seq.cached
+            tokens, past, attended = tokens + n, past + p, attended + n * p + n * (n + 1) // 2
+            rows += 1 if phase == "decode" or n == seq.num_prefill_left else 0
+        cost = self.clock.cost_of_sums((tokens, past, attended, rows))
+        end = step.end = self.now + (self.clock.micros(cost) if self.cfg.CLOCK == "roofline"
+                                     else step_duration(self.cfg, tasks))
+        pool, bs, replica = self.pool, self.pool.block_size, self.replica
+        for phase, seq, n in tasks:
+            if seq.cached + n > len(seq.block_table) * bs:
+                pool.reserve(seq, n)       # new blocks: the pool takes them (and tracks its peak)
+            else:
+                seq.cached += n            # room in its last block: BlockManager.advance without caching
+            if phase != "decode":
+                if seq.start is None:
+                    seq.start = self.now
+                seq.num_prefill_left -= n
+                if seq.num_prefill_left:
+                    continue
+            out = seq.out                  # Engine.take_token of a placeholder (IGNORE_EOS = on: max_new ends it)
+            out.append(PLACEHOLDER)
+            seq.token_times.append(end)
+            if len(out) >= seq.max_new:
+                self.lean_finish(seq, end)
+            else:
+                seq.pending_token = PLACEHOLDER
+                if replica is not None:
+                    replica.took_token(seq)
+        self.log.fact(cost=self.clock.report(cost))
+        self.log.tally(self.now, end, tasks, tasks, self.budget_cap, tokens)   # no proposal: the budget used = tokens
+        self.now = end
+
+    def lean_finish(self, seq: Sequence, end: int) -> None:
+        seq.reason = "max_new_tokens"
+        self.log.event("finish", id=seq.id, reason=seq.reason, n=len(seq.out), blocks=list(seq.block_table))
+        self.finish(seq, end)
+
+
+def _nobody(*values) -> None:
+    """A pool's `note` in a lean run: the notes are for blocks [6] and [10], which these runs never print."""
+
+
+def lean(engine: ReplayEngine, options: RunOptions) -> bool:
+    """True when the engine may take the timing-only step (ReplayEngine.run_step): placeholder tokens
+    (`timing_only`: no token's value matters, IGNORE_EOS = on), a tally log, no prefix cache, no proposals (a
+    ReplayEngine never speculates)."""
+    return (options.timing_only and not engine.log.detail and not engine.pool.enable_caching
+            and engine.cfg.IGNORE_EOS == "on")
+
+
+def blocks_needed(tasks: list, block_size: int) -> int:
+    """KV blocks the planned tasks take together (BlockManager.num_new_blocks summed): when the free list holds
+    them all, no task preempts, sends a newcomer back or waits (kv_room.KVRoom.make_room never acts)."""
+    need = 0
+    for _, seq, n in tasks:
+        more = -(-(seq.cached + n) // block_size) - len(seq.block_table)
+        if more > 0:
+            need += more
+    return need
 
 
 def clock_only(options: RunOptions) -> bool:

@@ -262,11 +262,13 @@ class RunLog:
                 rows[r[0]] = [r[0], "no_kv", r[5]]
         return [rows[s.id] for s in waiting if s.id in rows], [r for r in snap["running"] if r[0] not in back]
 
-    def tally(self, start: int, end: int, ran: list, planned: list, cap) -> None:
-        """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
+    def tally(self, start: int, end: int, ran: list, planned: list, cap, used: int | None = None) -> None:
+        """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts; `used`: the
+        budget the tasks used when the caller summed it already (budget_used's value)."""
         tasks = [[seq.id, phase, n] for phase, seq, n in ran]
         self.mark_dropped(planned, {t[0] for t in tasks})
-        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[self.budget_used(tasks), cap],
+        used = self.budget_used(tasks) if used is None else used
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[used, cap],
                                events=self.ahead + in_order(self.new), **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
 
