@@ -37,12 +37,13 @@ import numpy as np
 
 from ..model.tokenizer import EOS
 from .engine import Engine, EngineResult, RunOptions
-from .scheduler import plan_tasks, step_duration
+from . import scheduler
 from ..model.model import stand_in_ids
 from ..model.sampler import sample
 from .sequence import Sequence
 from .step import StepScratch
 
+ADMISSION_ROOM = scheduler.admission_room.__code__   # the lab's own rule (the page's editor can rewrite it)
 PLACEHOLDER = 2       # a timing-only run's every generated token: the first id after BOS (0) and EOS (1)
 
 
@@ -104,6 +105,7 @@ class ReplayEngine(Engine):
         self.lean = lean(self, options)
         if self.lean:                      # nobody reads the pool's notes (holds, releases, peaks) of these runs
             self.pool.note = _nobody
+        self.last_tasks, self.last_rows = None, None     # lean_step's last planned tasks and their record's list
         self.cancels = any(r.get("cancel_at") is not None for r in self.cfg.REQUESTS)
 
     def next_token(self, seq: Sequence) -> int:
@@ -135,22 +137,54 @@ class ReplayEngine(Engine):
             super().abort_due(until)
 
     def run_step(self, step: StepScratch) -> None:
-        """Engine.run_step, in one pass over the planned tasks when nothing can go differently (`lean` and the
-        step's blocks all free: no preemption, no newcomer sent back, every task runs, no retiming): the same
-        record, times, blocks and tokens, without a call per task into the KV-room check, the pool's block
-        accounting for positions that take no new block, the roofline's list of work (its four sums are taken on
-        the way: roofline.cost_of_sums) and the emitted list nobody retimes. Otherwise, the engine's own step."""
-        tasks = plan_tasks(self.running, self.budget_cap) if self.lean else None
+        """Engine.run_step, in one pass over the planned tasks when nothing can go differently (`lean_step`);
+        otherwise the engine's own step."""
+        if not self.lean_step():
+            Engine.run_step(self, step)
+
+    def iterate(self) -> bool:
+        """Engine.iterate; after a step of a lean run, the next steps while nothing can happen at their boundaries
+        (`quiet`: no arrival, admission, cancellation nor KV transfer; a replica stops where its cluster routes the
+        next request) run back to back, each with its own record, as the same passes of the loop would run them."""
+        if not Engine.iterate(self):
+            return False
+        while self.lean and self.quiet() and self.lean_step():
+            pass
+        return True
+
+    def quiet(self) -> bool:
+        """True when Engine.iterate's boundary would do nothing but run a step: no request arrives by now, none can
+        be admitted (the waiting queue is empty, or every slot is taken under continuous batching and
+        scheduler.admission_room is the lab's own rule), no cancellation, no KV on a link; a replica (colocated
+        only) has not reached the next arrival its cluster must route first."""
+        if self.cancels or (self.pending and self.pending[0].arrival <= self.now):
+            return False
+        if self.waiting and not (self.policy == "continuous" and len(self.running) >= self.cfg.SLOTS
+                                 and scheduler.admission_room.__code__ is ADMISSION_ROOM):
+            return False
+        r = self.replica
+        if r is None:
+            return True
+        nxt = r.limits[0] if r.limits else None
+        return r.role == "both" and not r.inbox and (nxt is None or self.now < nxt)
+
+    def lean_step(self) -> bool:
+        """One step in one pass over its planned tasks, when `lean` and the step's KV blocks are all free (no
+        preemption, no newcomer sent back, every task runs, no retiming): the same record, times, blocks and
+        tokens as Engine.run_step, without a call per task into the KV-room check, the pool's block accounting for
+        positions that take no new block, the roofline's list of work (its four sums are taken on the way:
+        roofline.cost_of_sums) and the emitted list nobody retimes. False (nothing done) otherwise."""
+        tasks = scheduler.plan_tasks(self.running, self.budget_cap) if self.lean else None
         if not tasks or blocks_needed(tasks, self.pool.block_size) > len(self.pool.free):
-            return Engine.run_step(self, step)
+            return False
         tokens = past = attended = rows = 0
         for phase, seq, n in tasks:        # roofline.step_cost's sums over work_of(tasks)
             p = seq.cached
             tokens, past, attended = tokens + n, past + p, attended + n * p + n * (n + 1) // 2
             rows += 1 if phase == "decode" or n == seq.num_prefill_left else 0
         cost = self.clock.cost_of_sums((tokens, past, attended, rows))
-        end = step.end = self.now + (self.clock.micros(cost) if self.cfg.CLOCK == "roofline"
-                                     else step_duration(self.cfg, tasks))
+        micros, report = self.clock.timed(cost)
+        end = self.now + (micros if self.cfg.CLOCK == "roofline" else scheduler.step_duration(self.cfg, tasks))
         pool, bs, replica = self.pool, self.pool.block_size, self.replica
         for phase, seq, n in tasks:
             if seq.cached + n > len(seq.block_table) * bs:
@@ -172,9 +206,12 @@ class ReplayEngine(Engine):
                 seq.pending_token = PLACEHOLDER
                 if replica is not None:
                     replica.took_token(seq)
-        self.log.fact(cost=self.clock.report(cost))
-        self.log.tally(self.now, end, tasks, tasks, self.budget_cap, tokens)   # no proposal: the budget used = tokens
+        self.log.fact(cost=report)
+        if tasks != self.last_tasks:       # the same tasks as the last lean step (a run of decodes): its record's
+            self.last_tasks, self.last_rows = tasks, [[seq.id, phase, n] for phase, seq, n in tasks]   # list again
+        self.log.tally(self.now, end, tasks, tasks, self.budget_cap, tokens, self.last_rows)   # budget used: tokens
         self.now = end
+        return True
 
     def lean_finish(self, seq: Sequence, end: int) -> None:
         seq.reason = "max_new_tokens"
