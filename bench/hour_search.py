@@ -6,6 +6,7 @@
     python3 bench/hour_search.py --minutes 1         # the trace's first minute (324 requests) instead
     python3 bench/hour_search.py --measure-only      # one point, full run against timing-only, extrapolated
     python3 bench/hour_search.py --backends local    # one backend
+    python3 bench/hour_search.py --together          # both backends at the same time (a thread each)
 
 First it measures one point (one H100, the grid's base constants) on the first `--measure` requests twice: the full
 run (the NumPy model computes every token: engine.run_engine) and the timing-only run the search uses
@@ -31,6 +32,7 @@ import argparse
 import json
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -89,10 +91,24 @@ def measure_point(base: dict, n: int) -> float:
 
 
 def run_search(base: dict, backend: str, workers: int) -> tuple[float, float, dict]:
-    """(wall seconds, CPU seconds of this process and its finished children: the local workers, not Ray's), result."""
+    """(wall seconds, CPU seconds of this process and its finished children: the local workers, not Ray's), result.
+    Each point is printed as it finishes (its number in the grid, the wall-clock seconds so far, its row's figures),
+    so a search stopped before its end still says how far it got and what its points gave."""
     t, cpu = time.perf_counter(), cpu_seconds()
-    result = search(base, AXES, 0.9, backend, workers=workers)
+
+    def on_point(i: int, row: dict) -> None:
+        print(f"{backend}: point {i + 1} done at {time.perf_counter() - t:.0f} s wall: {line(row)}", flush=True)
+
+    result = search(base, AXES, 0.9, backend, workers=workers, on_point=on_point)
     return time.perf_counter() - t, cpu_seconds() - cpu, result
+
+
+def line(r: dict) -> str:
+    """One point's row in a line (its constants, cost per hour, goodput, both SLOTs' attainment)."""
+    if not r["ok"]:
+        return f"{r['point']}: not a valid configuration ({r['problems'][0]['key']})"
+    return (f"{r['point']}: {r['cost_per_hour']:.2f} US$/h, goodput {r['goodput']:g}/s, both SLOs "
+            f"{r['attainment']['both']:.0%}, meets {r['meets']}")
 
 
 def cpu_seconds() -> float:
@@ -107,11 +123,7 @@ def describe(name: str, seconds: float, cpu: float, result: dict) -> None:
           f"{all(r.get('timing_only') for r in rows if r['ok'])}; answer #{None if answer is None else answer + 1} "
           f"{point}; Pareto front {[i + 1 for i in result['pareto']]}")
     for i, r in enumerate(rows, 1):
-        if r["ok"]:
-            print(f"   {i:>2} {r['point']}: {r['cost_per_hour']:.2f} US$/h, goodput {r['goodput']:g}/s, "
-                  f"both SLOs {r['attainment']['both']:.0%}{'  ← answer' if i - 1 == answer else ''}")
-        else:
-            print(f"   {i:>2} {r['point']}: not a valid configuration ({r['problems'][0]['key']})")
+        print(f"   {i:>2} {line(r)}{'  ← answer' if i - 1 == answer else ''}")
 
 
 def main() -> None:
@@ -122,6 +134,7 @@ def main() -> None:
     p.add_argument("--measure-only", action="store_true", help="measure and extrapolate; no search")
     p.add_argument("--backends", default="local,ray", help="local, ray or both (default local,ray)")
     p.add_argument("--workers", type=int, default=2, help="local processes, or the local Ray's CPUs (default 2)")
+    p.add_argument("--together", action="store_true", help="run the backends at the same time (one thread each)")
     args = p.parse_args()
     base = window(args.trace, args.minutes)
     n = base["WORKLOAD_REQUESTS"]
@@ -134,9 +147,21 @@ def main() -> None:
     if args.measure_only:
         return
     results = {}
-    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+
+    def one(backend: str) -> None:
         seconds, cpu, results[backend] = run_search(base, backend, args.workers)
         describe(backend, seconds, cpu, results[backend])
+
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if args.together:                        # CPU seconds "here" then count both backends' local children
+        threads = [threading.Thread(target=one, args=(b,)) for b in backends]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    else:
+        for backend in backends:
+            one(backend)
     if len(results) == 2:
         local, ray = results["local"], results["ray"]
         same = json.dumps(local["points"]) == json.dumps(ray["points"])
