@@ -23,13 +23,28 @@ GeneratedTokens), BLOCK_SIZE = 16 (vLLM's default on GPUs), POOL_BLOCKS = auto, 
 max_num_batched_tokens for online serving), QUEUE_LIMIT = 1,024, MAX_CONTEXT = 16,384 (longer requests are clipped,
 trace_workload.fitted), the SLO defaults of the roofline clock.
 
-Measured on the shared 2-core machine (load ~10, other sessions running): see README.en.md "Scale" and the report
-of the session that added it; the step loop's time per step, not the model, bounds a timing-only hour.
+A local Ray starts its workers at nice 15 (Ray's RAY_worker_niceness): on a loaded shared machine they then get a
+fraction of the CPU the local processes get (here ~2 against ~8 CPU-seconds a minute), so this command sets
+RAY_worker_niceness = 0 for the Ray it starts unless the environment says otherwise.
+
+Measured on the shared 2-core machine (load 15-30, other sessions' browser tests running), 2026-12-03, the hour
+(19,366 requests), after the timing-only short cuts (core/serving/replay.py): the measure point (100 requests, one
+H100) 12.2 s CPU full against 0.3 s timing-only (0.05 ms per step; figures equal), extrapolated 60 s CPU for one
+single-H100 point of the hour. The grid with --together did not finish within the session's hour: local processes
+finished the 8 one-replica points in 2,293 s wall (≈ 95 CPU-seconds a point under that load); their rows: one H100
+3.35 US$/h, goodput 5.514/s, both SLOs 100 % (64 and 128 slots alike); 2 × H100 (TP 2) 6.70 US$/h, 5.529/s, 100 %;
+one A100 2.16 US$/h, 56 % (64 slots) and 59 % (128), rejected; 2 × A100 (TP 2) 4.32 US$/h, 5.266/s, 95 %. Every
+point left costs at least 4.32 US$/h (REPLICAS ≥ 2), so the answer is already fixed: one H100, TP 1, 64 slots
+(3.35 US$/h); the Pareto front needs the rest. The local Ray (its first start timed out under that load: Ray's
+raylet waiting for its dashboard agent, ray-project/ray#62883; RAY_agent_register_timeout_ms = 600000 got it
+started) had finished no point by the deadline, its workers at nice 15; "same rows" is untested at this scale
+(tests/test_timing_only.py checks it on a small search).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import threading
@@ -136,6 +151,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=2, help="local processes, or the local Ray's CPUs (default 2)")
     p.add_argument("--together", action="store_true", help="run the backends at the same time (one thread each)")
     args = p.parse_args()
+    os.environ.setdefault("RAY_worker_niceness", "0")     # a local Ray's workers as the local processes (docstring)
     base = window(args.trace, args.minutes)
     n = base["WORKLOAD_REQUESTS"]
     points = 1
