@@ -31,7 +31,8 @@ Measured on the shared 2-core machine (load 15-30, other sessions' browser tests
 (19,366 requests), after the timing-only short cuts (core/serving/replay.py): the measure point (100 requests, one
 H100) 12.2 s CPU full against 0.3 s timing-only (0.05 ms per step; figures equal), extrapolated 60 s CPU for one
 single-H100 point of the hour. The grid with --together did not finish within the session's hour: local processes
-finished the 8 one-replica points in 2,293 s wall (≈ 95 CPU-seconds a point under that load); their rows: one H100
+finished the 8 one-replica points in 2,293 s wall (≈ 95 CPU-seconds a point under that load) and 10 points in
+2,831 s (2 × H100 at TP 1: 6.70 US$/h, 5.527/s, 100 %); the one-replica rows: one H100
 3.35 US$/h, goodput 5.514/s, both SLOs 100 % (64 and 128 slots alike); 2 × H100 (TP 2) 6.70 US$/h, 5.529/s, 100 %;
 one A100 2.16 US$/h, 56 % (64 slots) and 59 % (128), rejected; 2 × A100 (TP 2) 4.32 US$/h, 5.266/s, 95 %. Every
 point left costs at least 4.32 US$/h (REPLICAS ≥ 2), so the answer is already fixed: one H100, TP 1, 64 slots
