@@ -38,7 +38,9 @@ one A100 2.16 US$/h, 56 % (64 slots) and 59 % (128), rejected; 2 × A100 (TP 2) 
 point left costs at least 4.32 US$/h (REPLICAS ≥ 2), so the answer is already fixed: one H100, TP 1, 64 slots
 (3.35 US$/h); the Pareto front needs the rest. The local Ray (its first start timed out under that load: Ray's
 raylet waiting for its dashboard agent, ray-project/ray#62883; RAY_agent_register_timeout_ms = 600000 got it
-started) had finished no point by the deadline, its workers at nice 15; "same rows" is untested at this scale
+started) had finished no point by 17:00 (its two workers reniced to 0 at 16:40 had used 5.8 CPU-minutes each, still
+in their first point's step loop: slower per CPU-second than the local processes, not explained yet), its workers at
+nice 15 before that; "same rows" is untested at this scale
 (tests/test_timing_only.py checks it on a small search).
 """
 from __future__ import annotations
