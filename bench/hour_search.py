@@ -6,6 +6,7 @@
     python3 bench/hour_search.py --minutes 1         # the trace's first minute (324 requests) instead
     python3 bench/hour_search.py --measure-only      # one point, full run against timing-only, extrapolated
     python3 bench/hour_search.py --backends local    # one backend
+    python3 bench/hour_search.py --together          # both backends at the same time (a thread each)
 
 First it measures one point (one H100, the grid's base constants) on the first `--measure` requests twice: the full
 run (the NumPy model computes every token: engine.run_engine) and the timing-only run the search uses
@@ -22,15 +23,34 @@ GeneratedTokens), BLOCK_SIZE = 16 (vLLM's default on GPUs), POOL_BLOCKS = auto, 
 max_num_batched_tokens for online serving), QUEUE_LIMIT = 1,024, MAX_CONTEXT = 16,384 (longer requests are clipped,
 trace_workload.fitted), the SLO defaults of the roofline clock.
 
-Measured on the shared 2-core machine (load ~10, other sessions running): see README.en.md "Scale" and the report
-of the session that added it; the step loop's time per step, not the model, bounds a timing-only hour.
+A local Ray starts its workers at nice 15 (Ray's RAY_worker_niceness): on a loaded shared machine they then get a
+fraction of the CPU the local processes get (here ~2 against ~8 CPU-seconds a minute), so this command sets
+RAY_worker_niceness = 0 for the Ray it starts unless the environment says otherwise.
+
+Measured on the shared 2-core machine (load 15-30, other sessions' browser tests running), 2026-12-03, the hour
+(19,366 requests), after the timing-only short cuts (core/serving/replay.py): the measure point (100 requests, one
+H100) 12.2 s CPU full against 0.3 s timing-only (0.05 ms per step; figures equal), extrapolated 60 s CPU for one
+single-H100 point of the hour. The grid with --together did not finish within the session's hour: local processes
+finished the 8 one-replica points in 2,293 s wall (≈ 95 CPU-seconds a point under that load) and 10 points in
+2,831 s (2 × H100 at TP 1: 6.70 US$/h, 5.527/s, 100 %); the one-replica rows: one H100
+3.35 US$/h, goodput 5.514/s, both SLOs 100 % (64 and 128 slots alike); 2 × H100 (TP 2) 6.70 US$/h, 5.529/s, 100 %;
+one A100 2.16 US$/h, 56 % (64 slots) and 59 % (128), rejected; 2 × A100 (TP 2) 4.32 US$/h, 5.266/s, 95 %. Every
+point left costs at least 4.32 US$/h (REPLICAS ≥ 2), so the answer is already fixed: one H100, TP 1, 64 slots
+(3.35 US$/h); the Pareto front needs the rest. The local Ray (its first start timed out under that load: Ray's
+raylet waiting for its dashboard agent, ray-project/ray#62883; RAY_agent_register_timeout_ms = 600000 got it
+started) had finished no point by 17:00 (its two workers reniced to 0 at 16:40 had used 5.8 CPU-minutes each, still
+in their first point's step loop: slower per CPU-second than the local processes, not explained yet), its workers at
+nice 15 before that; "same rows" is untested at this scale
+(tests/test_timing_only.py checks it on a small search).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -89,10 +109,24 @@ def measure_point(base: dict, n: int) -> float:
 
 
 def run_search(base: dict, backend: str, workers: int) -> tuple[float, float, dict]:
-    """(wall seconds, CPU seconds of this process and its finished children: the local workers, not Ray's), result."""
+    """(wall seconds, CPU seconds of this process and its finished children: the local workers, not Ray's), result.
+    Each point is printed as it finishes (its number in the grid, the wall-clock seconds so far, its row's figures),
+    so a search stopped before its end still says how far it got and what its points gave."""
     t, cpu = time.perf_counter(), cpu_seconds()
-    result = search(base, AXES, 0.9, backend, workers=workers)
+
+    def on_point(i: int, row: dict) -> None:
+        print(f"{backend}: point {i + 1} done at {time.perf_counter() - t:.0f} s wall: {line(row)}", flush=True)
+
+    result = search(base, AXES, 0.9, backend, workers=workers, on_point=on_point)
     return time.perf_counter() - t, cpu_seconds() - cpu, result
+
+
+def line(r: dict) -> str:
+    """One point's row in a line (its constants, cost per hour, goodput, both SLOTs' attainment)."""
+    if not r["ok"]:
+        return f"{r['point']}: not a valid configuration ({r['problems'][0]['key']})"
+    return (f"{r['point']}: {r['cost_per_hour']:.2f} US$/h, goodput {r['goodput']:g}/s, both SLOs "
+            f"{r['attainment']['both']:.0%}, meets {r['meets']}")
 
 
 def cpu_seconds() -> float:
@@ -107,11 +141,7 @@ def describe(name: str, seconds: float, cpu: float, result: dict) -> None:
           f"{all(r.get('timing_only') for r in rows if r['ok'])}; answer #{None if answer is None else answer + 1} "
           f"{point}; Pareto front {[i + 1 for i in result['pareto']]}")
     for i, r in enumerate(rows, 1):
-        if r["ok"]:
-            print(f"   {i:>2} {r['point']}: {r['cost_per_hour']:.2f} US$/h, goodput {r['goodput']:g}/s, "
-                  f"both SLOs {r['attainment']['both']:.0%}{'  ← answer' if i - 1 == answer else ''}")
-        else:
-            print(f"   {i:>2} {r['point']}: not a valid configuration ({r['problems'][0]['key']})")
+        print(f"   {i:>2} {line(r)}{'  ← answer' if i - 1 == answer else ''}")
 
 
 def main() -> None:
@@ -122,7 +152,9 @@ def main() -> None:
     p.add_argument("--measure-only", action="store_true", help="measure and extrapolate; no search")
     p.add_argument("--backends", default="local,ray", help="local, ray or both (default local,ray)")
     p.add_argument("--workers", type=int, default=2, help="local processes, or the local Ray's CPUs (default 2)")
+    p.add_argument("--together", action="store_true", help="run the backends at the same time (one thread each)")
     args = p.parse_args()
+    os.environ.setdefault("RAY_worker_niceness", "0")     # a local Ray's workers as the local processes (docstring)
     base = window(args.trace, args.minutes)
     n = base["WORKLOAD_REQUESTS"]
     points = 1
@@ -134,9 +166,21 @@ def main() -> None:
     if args.measure_only:
         return
     results = {}
-    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+
+    def one(backend: str) -> None:
         seconds, cpu, results[backend] = run_search(base, backend, args.workers)
         describe(backend, seconds, cpu, results[backend])
+
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if args.together:                        # CPU seconds "here" then count both backends' local children
+        threads = [threading.Thread(target=one, args=(b,)) for b in backends]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    else:
+        for backend in backends:
+            one(backend)
     if len(results) == 2:
         local, ray = results["local"], results["ray"]
         same = json.dumps(local["points"]) == json.dumps(ray["points"])

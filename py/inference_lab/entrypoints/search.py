@@ -119,14 +119,26 @@ def _evaluate_args(args: tuple) -> dict:
     return evaluate(*args)
 
 
-def run_local(jobs: list[tuple], workers: int | None = None) -> list[dict]:
-    """The points on local processes (one per core by default), in the grid's order."""
-    from concurrent.futures import ProcessPoolExecutor
+def run_local(jobs: list[tuple], workers: int | None = None, on_point=None) -> list[dict]:
+    """The points on local processes (one per core by default), in the grid's order; `on_point(index, row)` as each
+    point finishes (in the order they finish)."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     if workers == 1:
-        return [evaluate(*job) for job in jobs]
+        return [told(i, evaluate(*job), on_point) for i, job in enumerate(jobs)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_evaluate_args, jobs))
+        futures = {pool.submit(_evaluate_args, job): i for i, job in enumerate(jobs)}
+        rows = {}
+        for done in as_completed(futures):
+            rows[futures[done]] = told(futures[done], done.result(), on_point)
+        return [rows[i] for i in range(len(jobs))]
+
+
+def told(index: int, row: dict, on_point=None) -> dict:
+    """`row`, after telling `on_point(index, row)` (a long search's progress: bench/hour_search.py)."""
+    if on_point:
+        on_point(index, row)
+    return row
 
 
 def start_ray(ray, options: dict, attempts: int = 3) -> None:
@@ -143,7 +155,7 @@ def start_ray(ray, options: dict, attempts: int = 3) -> None:
                 raise
 
 
-def run_ray(jobs: list[tuple], address: str | None = None, num_cpus: int | None = None) -> list[dict]:
+def run_ray(jobs: list[tuple], address: str | None = None, num_cpus: int | None = None, on_point=None) -> list[dict]:
     """The points as Ray tasks on the cluster at `address` (None: a new local Ray with `num_cpus` CPUs), in the
     grid's order. The package travels with the job (ray.init's runtime_env `py_modules`), so the cluster's workers
     need NumPy and Ray only; a Ray the caller already started is used as it is (its runtime_env must provide the
@@ -158,7 +170,13 @@ def run_ray(jobs: list[tuple], address: str | None = None, num_cpus: int | None 
                             include_dashboard=False, log_to_driver=False, runtime_env={"py_modules": [package]}))
     try:
         task = ray.remote(evaluate)
-        return ray.get([task.remote(*job) for job in jobs])
+        refs = [task.remote(*job) for job in jobs]
+        if on_point:                                   # as each finishes (ray.wait), then in the grid's order
+            index, left = {ref: i for i, ref in enumerate(refs)}, list(refs)
+            while left:
+                ready, left = ray.wait(left, num_returns=1)
+                told(index[ready[0]], ray.get(ready[0]), on_point)
+        return ray.get(refs)
     finally:
         if started:
             ray.shutdown()
@@ -183,12 +201,13 @@ def cheapest(rows: list[dict]) -> int | None:
 
 
 def search(base: dict, axes: list[tuple[str, list]], target: float = ATTAINMENT, backend: str = "local",
-           address: str | None = None, workers: int | None = None) -> dict:
+           address: str | None = None, workers: int | None = None, on_point=None) -> dict:
     """Run the grid; {"axes", "target", "points": rows, "answer": index | None, "pareto": [indices], "backend"}.
-    `workers`: local processes, or a new local Ray's CPUs (None: every core)."""
+    `workers`: local processes, or a new local Ray's CPUs (None: every core); `on_point(index, row)`: told as each
+    point finishes."""
     points = grid(axes)
     jobs = [(base, p, target) for p in points]
-    rows = run_ray(jobs, address, workers) if backend == "ray" else run_local(jobs, workers)
+    rows = (run_ray(jobs, address, workers, on_point) if backend == "ray" else run_local(jobs, workers, on_point))
     return summary(axes, target, rows, backend)
 
 

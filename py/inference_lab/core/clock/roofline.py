@@ -84,12 +84,21 @@ class StepCost:
         return (self.flops / (gpu.peak(act_bits) * flops_fraction), self.bytes / (gpu.bandwidth * bw_fraction))
 
     def bound(self, gpu: GPU, act_bits: int, flops_fraction: float = 1.0, bw_fraction: float = 1.0) -> str:
-        compute, memory = self.terms(gpu, act_bits, flops_fraction, bw_fraction)
-        return "compute" if compute > memory else "memory"
+        return bound_of(self.terms(gpu, act_bits, flops_fraction, bw_fraction))
 
     def seconds(self, gpu: GPU, act_bits: int, flops_fraction: float, bw_fraction: float, overhead_s: float) -> float:
         """max(compute, memory) per GPU + communication + the step overhead (once: one scheduler drives the group)."""
-        return max(self.terms(gpu, act_bits, flops_fraction, bw_fraction)) + self.comm + overhead_s
+        return self.seconds_of(self.terms(gpu, act_bits, flops_fraction, bw_fraction), overhead_s)
+
+    def seconds_of(self, terms: tuple, overhead_s: float) -> float:
+        """`seconds` from its `terms` (compute, memory)."""
+        return max(terms) + self.comm + overhead_s
+
+
+def bound_of(terms: tuple) -> str:
+    """"compute" or "memory": the larger of the roofline's (compute, memory) seconds (a tie: memory)."""
+    compute, memory = terms
+    return "compute" if compute > memory else "memory"
 
 
 def sampled(task: tuple) -> int:
@@ -116,16 +125,36 @@ def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int, t
         n, p = w[0], w[1]
         tokens, past, attended = tokens + n, past + p, attended + n * p + n * (n + 1) // 2
         rows += w[2] if len(w) > 2 else 1                # sampled(w)
-    body = shape.matmul_params - shape.head_params
-    flops = (2 * body * tokens + 2 * shape.head_params * rows
-             + 4 * shape.layers * shape.heads * shape.head_dim * attended)
-    kv = shape.kv_bytes_per_token(kv_bits)
-    weights = shape.matmul_params * weight_bits / 8 if work else 0
+    return cost_of_sums(shape, (tokens, past, attended, rows) if work else None, weight_bits, kv_bits, tp, gpu)
+
+
+def cost_of_sums(shape: Shape, sums: tuple | None, weight_bits: int, kv_bits: int, tp: int = 1,
+                 gpu: GPU | None = None, coef: tuple | None = None) -> StepCost:
+    """step_cost from the step's four sums over its tasks (tokens, past, attended, rows) (None: no task): the
+    cost depends on the tasks through these sums only, so a caller that sums them as it goes (a timing-only replay,
+    replay.ReplayEngine) gets the same StepCost without a list of tasks; `coef`: `coefficients` of these arguments,
+    when the caller kept them (Clock does)."""
+    tokens, past, attended, rows = sums or (0, 0, 0, 0)
+    per_token, per_row, per_pair, weights, kv = coef or coefficients(shape, weight_bits, kv_bits, tp)
+    flops = per_token * tokens + per_row * rows + per_pair * attended
+    weights = weights if sums else 0
     if tp <= 1:
         return StepCost(float(flops), float(weights + kv * past + kv * tokens), tokens)
-    kv = kv * kv_heads_per_gpu(shape, tp) // shape.kv_heads
     return StepCost(flops / tp, weights / tp + kv * past + kv * tokens, tokens,
                     communication_seconds(shape, tokens, tp, gpu))
+
+
+def coefficients(shape: Shape, weight_bits: int, kv_bits: int, tp: int = 1) -> tuple:
+    """(FLOPs per new token through the body, per sampled row through the LM head, per attended (query, key) pair;
+    weight bytes of the whole model; KV bytes per position on one GPU of the group) of step_cost's formula: one new
+    token costs 2 FLOPs per body parameter, a sampled row 2 per LM-head parameter, an attended pair 4 per layer,
+    head and head dimension (QK^T and PV)."""
+    body = shape.matmul_params - shape.head_params
+    kv = shape.kv_bytes_per_token(kv_bits)
+    if tp > 1:
+        kv = kv * kv_heads_per_gpu(shape, tp) // shape.kv_heads
+    return (2 * body, 2 * shape.head_params, 4 * shape.layers * shape.heads * shape.head_dim,
+            shape.matmul_params * weight_bits / 8, kv)
 
 
 class Clock:
@@ -133,6 +162,7 @@ class Clock:
 
     def __init__(self, cfg, lab_vocab: int = 0):
         self.cfg, self.gpu, self.shape = cfg, GPUS[cfg.GPU], shadow_model(cfg.SHADOW_MODEL, lab_vocab)
+        self.coef = None           # coefficients(...) of this run, once cost_of_sums needs them
 
     def cost(self, work: list[tuple[int, int]]) -> StepCost:
         return self.cost_at(work, self.cfg.WEIGHT_BITS)
@@ -141,6 +171,23 @@ class Clock:
         """The cost of a pass of the shadow model with its weights at `weight_bits` (a quantized draft,
         speculative.py)."""
         return step_cost(self.shape, work, weight_bits, self.cfg.KV_BITS, self.cfg.TENSOR_PARALLEL, self.gpu)
+
+    def cost_of_sums(self, sums: tuple | None) -> StepCost:
+        """`cost` of a step given as its tasks' four sums (roofline.cost_of_sums; None: no task)."""
+        cfg = self.cfg
+        if self.coef is None:
+            self.coef = coefficients(self.shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.TENSOR_PARALLEL)
+        return cost_of_sums(self.shape, sums, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.TENSOR_PARALLEL, self.gpu, self.coef)
+
+    def timed(self, cost: StepCost) -> tuple[int, dict]:
+        """(micros(cost), report(cost)) with the roofline's terms taken once (a timing-only step: replay.py)."""
+        cfg = self.cfg
+        terms = cost.terms(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION)
+        seconds = cost.seconds_of(terms, cfg.STEP_OVERHEAD / 1e6)
+        extra = dict(communication=cost.comm) if cfg.TENSOR_PARALLEL > 1 else {}
+        return math.ceil(seconds * 1e6), dict(flops=int(cost.flops), bytes=int(cost.bytes), **extra,
+                                              bound=bound_of(terms), intensity=round(cost.intensity, 3),
+                                              seconds=seconds)
 
     def micros(self, cost: StepCost) -> int:
         """The step's duration in whole µs (rounded up, so it never beats the floor)."""
@@ -152,13 +199,7 @@ class Clock:
         """The step's `cost` in --json: {"flops", "bytes", "bound", "intensity", "seconds"[, "communication"]};
         flops and bytes per GPU; seconds: the formula's time on this GPU (run_log.page_keys puts the step's own
         duration there under CLOCK=roofline); communication (TENSOR_PARALLEL > 1 only): its all-reduce seconds."""
-        cfg = self.cfg
-        extra = dict(communication=cost.comm) if cfg.TENSOR_PARALLEL > 1 else {}
-        return dict(flops=int(cost.flops), bytes=int(cost.bytes), **extra,
-                    bound=cost.bound(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION),
-                    intensity=round(cost.intensity, 3),
-                    seconds=cost.seconds(self.gpu, cfg.ACT_BITS, cfg.FLOPS_FRACTION, cfg.BANDWIDTH_FRACTION,
-                                         cfg.STEP_OVERHEAD / 1e6))
+        return self.timed(cost)[1]
 
 
 def work_of(tasks) -> dict:

@@ -217,6 +217,8 @@ class RunLog:
                       len(s.prefill_ids), len(s.out), s.num_preemptions] for s in running])
 
     def take_boundary_events(self) -> None:
+        if not self.new:           # most boundaries of a long run: nothing happened since the last step
+            return
         self.ahead += in_order([e for e in self.new if e["kind"] in AT_BOUNDARY])
         self.new = [e for e in self.new if e["kind"] not in AT_BOUNDARY]
 
@@ -263,11 +265,16 @@ class RunLog:
                 rows[r[0]] = [r[0], "no_kv", r[5]]
         return [rows[s.id] for s in waiting if s.id in rows], [r for r in snap["running"] if r[0] not in back]
 
-    def tally(self, start: int, end: int, ran: list, planned: list, cap) -> None:
-        """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts."""
-        tasks = [[seq.id, phase, n] for phase, seq, n in ran]
-        self.mark_dropped(planned, {t[0] for t in tasks})
-        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[self.budget_used(tasks), cap],
+    def tally(self, start: int, end: int, ran: list, planned: list, cap, used: int | None = None,
+              tasks: list | None = None) -> None:
+        """step_done of a what-if run: the step's times, tasks, budget, the engine's events and facts; `used` and
+        `tasks`: the budget the tasks used (budget_used's value) and the record's [[id, phase, n]] of `ran`, when
+        the caller has them already (a timing-only replay's run of equal steps shares one list)."""
+        tasks = [[seq.id, phase, n] for phase, seq, n in ran] if tasks is None else tasks
+        if self.new:               # a preemption is an event of the step
+            self.mark_dropped(planned, {t[0] for t in tasks})
+        used = self.budget_used(tasks) if used is None else used
+        self.items.append(dict(start=start, end=end, tasks=tasks, budget=[used, cap],
                                events=self.ahead + in_order(self.new), **self.facts))
         self.new, self.ahead, self.facts = [], [], {}
 
