@@ -70,7 +70,7 @@ def main() -> None:
               f"KV peak {r['kv_peak']} blocks, prefix hits {r['prefix_hits']} tokens, {r['steps']} steps")
     if a.json_size:
         from inference_lab.entrypoints.cli import json_text
-        from inference_lab.entrypoints.report import is_long
+        from inference_lab.entrypoints.compact import is_long
         wall = time.perf_counter()
         size = len(json_text(report).encode())
         print(f"--json: {size / 1e6:.1f} MB ({'compact' if is_long(report.steps) else 'full'} form), written in "

@@ -3,10 +3,10 @@ only the step view reads (web.DETAIL_KEYS, events that are no landmark), with th
 next run, and each step whole on request (web.step_detail): the very item, title and lines the step would carry in
 a short run, in the run's language; the KV chart's pools come as web.kv_strip (no block table per step: a long-context
 run's tables were most of its message); a short run's answer is unchanged (narrated as lab.run narrates it); `--json`
-of a long run is compact (report.to_compact_dict: the steps' state as changes, report.expand_steps gives the record back
-on runs with preemption, cancels, the prefix cache, speculation, priorities, replicas and disaggregation), of a short
-one what it was.
-report.COMPACT_STEPS is lowered here so that the default run (a few dozen steps) counts as long."""
+of a long run is compact (report.to_compact_dict: the steps' state as changes, compact.expand_steps gives the record
+back on runs with preemption, cancels, the prefix cache, speculation, priorities, replicas and disaggregation), of a
+short one what it was.
+compact.COMPACT_STEPS is lowered here so that the default run (a few dozen steps) counts as long."""
 from __future__ import annotations
 
 import json
@@ -14,14 +14,14 @@ import json
 import pytest
 
 from inference_lab.core.inputs.config import DEFAULT_REQUESTS
-from inference_lab.entrypoints import report, web
+from inference_lab.entrypoints import compact, web
 from inference_lab.entrypoints.lab import run as run_lab
 from inference_lab.entrypoints.trace import trace_events
 
 
 @pytest.fixture()
 def long_runs(monkeypatch):
-    monkeypatch.setattr(report, "COMPACT_STEPS", 0)
+    monkeypatch.setattr(compact, "COMPACT_STEPS", 0)
     yield
     web.release()
 
@@ -91,9 +91,9 @@ def test_json_of_a_long_run_is_compact_and_holds_the_whole_log(long_runs):
     d = json.loads(json_text(run_lab(narrate=False)))
     assert d["form"] == "compact" and d["steps"]["form"] == "columns" and "items" not in d["steps"]
     assert "kv_waits" in d["blocks"][2]["data"] and "kv_waits" not in d["blocks"][5]["data"]
-    assert set(d["steps"]["changes"]) == set(report.CHANGE_KEYS) and not set(report.CHANGE_KEYS) & set(
+    assert set(d["steps"]["changes"]) == set(compact.CHANGE_KEYS) and not set(compact.CHANGE_KEYS) & set(
         d["steps"]["columns"])
-    assert report.expand_steps(d["steps"]) == json.loads(json.dumps(
+    assert compact.expand_steps(d["steps"]) == json.loads(json.dumps(
         [{k: v for k, v in it.items() if k not in ("title", "text")} for it in full.steps["items"]]))
     assert {k: v for k, v in d.items() if k not in ("form", "steps", "blocks")} == json.loads(json.dumps(
         {k: v for k, v in full.to_dict().items() if k not in ("steps", "blocks")}))
@@ -117,17 +117,17 @@ ROUND_TRIPS = {
 
 @pytest.mark.parametrize("name", list(ROUND_TRIPS))
 def test_the_compact_steps_expand_to_the_full_record(name):
-    """report.expand_steps(compact_steps(record)), through JSON, is the record step by step: every key, every
+    """compact.expand_steps(compact_steps(record)), through JSON, is the record step by step: every key, every
     event in its place, each replica's state followed from its own step before."""
     record = run_lab(ROUND_TRIPS[name], narrate=False).steps
     items = json.loads(json.dumps(record["items"]))
     kinds = {e["kind"] for it in items for e in it["events"]}
     assert {"preemption": "wait_kv", "cancel": "abort", "prefix_cache": "cache_hit", "spec": "rollback",
             "priority": "preempt", "cluster": "evict", "disagg": "kv_recv"}[name] in kinds
-    compact = json.loads(json.dumps(report.compact_steps(record)))
-    assert report.expand_steps(compact) == items
+    packed = json.loads(json.dumps(compact.compact_steps(record)))
+    assert compact.expand_steps(packed) == items
     whole = len(json.dumps(items))
-    assert len(json.dumps(compact)) < whole
+    assert len(json.dumps(packed)) < whole
 
 
 def test_the_changes_name_only_what_changed():
@@ -136,14 +136,14 @@ def test_the_changes_name_only_what_changed():
          ["A", "prefill", 9]], "waiting": [["C", "no_slot", 0]], "tables": {"A": [0, 1], "B": [2]},
          "free": [[3, 7]], "cached_free": []}
     b = dict(a, running=[["A", "decode", 9, 9, 1, 0], ["B", "decode", 5, 5, 2, 0]], tasks=[])
-    assert [report.CHANGES[k][0](a, b) for k in report.CHANGE_KEYS] == [None] * 5
+    assert [compact.CHANGES[k][0](a, b) for k in compact.CHANGE_KEYS] == [None] * 5
     c = dict(b, waiting=[], running=b["running"] + [["C", "prefill", 0, 4, 0, 0]], tables=dict(b["tables"], C=[3]),
              free=[[4, 7]])
-    assert report.CHANGES["running"][0](b, c) == {"rows": [["C", "prefill", 0, 4, 0, 0]],
+    assert compact.CHANGES["running"][0](b, c) == {"rows": [["C", "prefill", 0, 4, 0, 0]],
                                                    "ids": {"drop": [], "add": [[2, "C"]]}}
-    assert report.CHANGES["waiting"][0](b, c) == {"rows": [], "ids": {"drop": ["C"], "add": []}}
-    for k in report.CHANGE_KEYS:
-        assert report.CHANGES[k][1](b, report.CHANGES[k][0](b, c)) == c[k]
+    assert compact.CHANGES["waiting"][0](b, c) == {"rows": [], "ids": {"drop": ["C"], "add": []}}
+    for k in compact.CHANGE_KEYS:
+        assert compact.CHANGES[k][1](b, compact.CHANGES[k][0](b, c)) == c[k]
 
 
 def test_a_long_context_run_is_sent_without_a_block_table_per_step(long_runs):

@@ -506,10 +506,10 @@ def emit(args, config: Config, units=()) -> int:
 
 
 def json_text(report) -> str:
-    """`--json`: a long run (report.is_long) in the compact form on one line (Report.to_compact_dict: steps as
+    """`--json`: a long run (compact.is_long) in the compact form on one line (Report.to_compact_dict: steps as
     columns, no narration); any other run as before, every step narrated (lab.narrated of the bare record)."""
     from .lab import TEXTS, narrated
-    from .report import is_long
+    from .compact import is_long
     if is_long(report.steps):
         return json.dumps(report.to_compact_dict(), ensure_ascii=False, separators=(",", ":"))
     report.steps = narrated(report.steps, TEXTS[report.lang][1], report.config)

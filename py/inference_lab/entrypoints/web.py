@@ -31,7 +31,7 @@ error with field "patch:<key>" and kind / function / line / col (see patch.Lesso
     >>> bad["ok"], [(e["field"], e["kind"], e["line"]) for e in bad["errors"]]
     (False, [('patch:scheduler.py', 'syntax', 1)])
 
-A long run (more than report.COMPACT_STEPS steps: a 1,000-request cluster run has ~16,000) goes to the page compact
+A long run (more than compact.COMPACT_STEPS steps: a 1,000-request cluster run has ~16,000) goes to the page compact
 (issue 39: the worker sends what the page shows): each step of report.steps carries its title but not its
 narration, and the page asks for the narration of the step it shows with `step_detail(n)`, worded from the run log
 kept here until the next run (or render) replaces it; a shorter run's steps carry their narration as before.
@@ -391,7 +391,7 @@ def _answer(report) -> str:
     are narrated (lab.narrated), a long one's titled and cut to page_item, its record kept for step_detail()."""
     global _kept
     from .lab import TEXTS, narrated, titled
-    from .report import is_long
+    from .compact import is_long
     from .trace import trace_events
     step_words = TEXTS[report.lang][1]
     if is_long(report.steps):                 # the trace too on request (trace_json): megabytes nobody may download
