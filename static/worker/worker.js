@@ -1,10 +1,10 @@
 // The one file that owns Pyodide. Loads Python + NumPy, unpacks the engine wheel into site-packages,
 // then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
-// Everything starts at once: build-info.json (asked for by the blob that starts this worker, while this
-// file downloads: static/worker/boot.js), then loadPyodide (the Pyodide core, the standard library and
-// numpy: its `packages`), and only once loadPyodide's own downloads are on their way, the engine wheel's
-// bytes and a check that every Pyodide file is there (a static host's six connections go to the files
-// Python starts from first).
+// The downloads go out in the order Python needs them: build-info.json (asked for by the blob that starts this
+// worker, while this file downloads: static/worker/boot.js), then loadPyodide's own (the Pyodide core and the
+// standard library; numpy is its `packages`), then a check that every Pyodide file is there (a static host's six
+// connections go to the files Python starts from first); the wheels (numpy's, the engine's) once the WebAssembly
+// runtime is up (self.fetch below).
 // A build puts this file's helper scripts (fill.js and words/worker.js, pyc-cache.js, protocol.js,
 // interrupt.js) in front of it (sitebuild/page.py bundle_worker): one request instead of six, and the
 // page's own copies of fill.js and protocol.js are then the only ones fetched. Unbuilt, this file loads them.
