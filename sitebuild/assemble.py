@@ -133,6 +133,7 @@ def write_site(out: Path, inputs: Inputs, pyodide_mode: str, engine_dir: Path, m
     sw_template = offline.take_service_worker_template(out)
     if minify:
         page.minify_static(out / "static")
+    page.bundle_worker(out / "static")
     asset_version = page.static_version(out)
     page.version_module_imports(out / "static", asset_version)
     content.write_exercises(out, inputs.exercises)

@@ -5,8 +5,9 @@ builds); render_index() writes it into the page's meta tag and puts ?v=<version>
 URLs, and version_module_imports() puts the same on every relative import between the modules, so
 a browser never mixes files of two builds. dist/static/ is static/ minified (rjsmin, rcssmin:
 comments and white space only), except the committed vendor bundles, whose sha256 must match
-VENDOR_PINS (check_vendor). Left out: the page's block tables and guide (content.py) and the
-service worker (offline.py).
+VENDOR_PINS (check_vendor). bundle_worker() puts the classic scripts the Python worker loads in front of
+static/worker/worker.js, so that its start is one request (issue 39). Left out: the page's block tables and guide
+(content.py) and the service worker (offline.py).
 """
 from __future__ import annotations
 
@@ -65,6 +66,20 @@ def minifiers():
     except ModuleNotFoundError as exc:
         raise BuildError(NEED_MINIFIERS) from exc
     return rjsmin.jsmin, rcssmin.cssmin
+
+# The classic scripts static/worker/worker.js loads with importScripts, in its order. Each one was one more round trip
+# before build-info.json, behind the page's own module requests on a static host's six connections, and the page's
+# modules import fill.js and protocol.js too: the same file fetched twice on a first visit (issue 39). worker.js loads
+# one only when the global it sets is missing (an unbuilt static/ folder).
+WORKER_HELPERS = ("words/fill.js", "words/worker.js", "worker/pyc-cache.js", "worker/protocol.js",
+                  "worker/interrupt.js")
+
+
+def bundle_worker(static: Path) -> None:
+    """Put WORKER_HELPERS in front of dist/static/worker/worker.js (each kept in dist/ for the page and the tests)."""
+    worker = static / "worker" / "worker.js"
+    parts = [(static / name).read_text(encoding="utf-8") for name in (*WORKER_HELPERS, "worker/worker.js")]
+    worker.write_text("\n;\n".join(part.rstrip("\n") for part in parts) + "\n", encoding="utf-8")
 
 
 def check_vendor(static: Path) -> None:

@@ -77,12 +77,30 @@ def test_engine_wheel_is_valid_and_prints_the_golden_run(site, tmp_path):
 def test_static_files_are_minified_unless_asked_not_to(site, tmp_path):
     for name in ("app.js", "worker/worker.js", "style.css", "charts/figure.js"):
         source, built = (ROOT / "static" / name).read_text(), (site / "static" / name).read_text()
+        if name == "worker/worker.js":   # with its helpers in front (sitebuild/page.py bundle_worker)
+            source += "".join((ROOT / "static" / helper).read_text() for helper in sitebuild.page.WORKER_HELPERS)
         assert len(built) < 0.9 * len(source), name
         assert "// " not in built.split("\n", 1)[0] or name.endswith(".css"), name
     plain = sitebuild.build(tmp_path / "plain", "cdn", minify=False)
     # the same text but for the build's version on the module imports (sitebuild.version_module_imports)
     unstamped = re.sub(r"\?v=[0-9a-f]{12}(['\"])", r"\1", (plain / "static" / "app.js").read_text())
     assert unstamped == (ROOT / "static" / "app.js").read_text()
+
+
+def test_the_built_worker_starts_with_one_request(site):
+    """Issue 39: dist/'s worker.js carries the classic scripts it loads (page.WORKER_HELPERS) in front of its own
+    code, each setting the global worker.js checks before it would call importScripts: the worker's start is one
+    request, and the page's fill.js and protocol.js are the only copies fetched."""
+    built = (site / "static" / "worker" / "worker.js").read_text()
+    first_import = built.index("importScripts(")
+    sets = {"words/fill.js": "globalThis.labFill=", "words/worker.js": "self.WORKER_WORDS=",
+            "worker/pyc-cache.js": "self.labPyc=", "worker/protocol.js": "globalThis.labProtocol=",
+            "worker/interrupt.js": "self.labInterrupt="}
+    assert set(sets) == set(sitebuild.page.WORKER_HELPERS)
+    for name, assignment in sets.items():
+        helper = (site / "static" / name).read_text().strip()
+        assert assignment in helper.replace(" ", ""), name
+        assert 0 <= built.index(helper) < first_import, name
 
 
 def test_wheel_is_reproducible(tmp_path):

@@ -80,13 +80,17 @@ function workerURL(src) {
 // none), while a blob: worker inherits its creator's, on the very first visit and on plain http
 // (index.html's worker-src allows blob:). The blob only names worker.js (absolute: a blob: URL has
 // no folder to resolve against) and imports it; script-src 'self' allows that import.
-// It also carries the sha256 of the compiled-Python cache the page trusts (static/worker/pyc-cache.js).
+// It also carries the sha256 of the compiled-Python cache the page trusts (static/worker/pyc-cache.js), and asks
+// for build-info.json (worker.js's MANIFEST_URL: the site's root is two folders above worker.js) before it imports
+// worker.js, so the two downloads overlap (worker.js takes the answer as self.labManifest).
 // The one starter: the page's later workers (a restart of Python) come from here too (labBoot.start).
 function blobWorker(scriptURL, lang) {
   let digest = null;
   try { digest = localStorage.getItem('inference-lab:pyc'); } catch (err) { /* none */ }
+  const manifestURL = new URL('../../build-info.json', scriptURL).href;
   const source = 'self.labWorkerURL = ' + JSON.stringify(scriptURL) + ';\nself.labPycDigest = ' + JSON.stringify(digest) +
-    ';\nimportScripts(self.labWorkerURL);\n';
+    ';\nself.labManifest = fetch(' + JSON.stringify(manifestURL) + ", { cache: 'no-store' });" +
+    '\nimportScripts(self.labWorkerURL);\n';
   const blobURL = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   return new Worker(blobURL, { name: lang });
 }

@@ -1,8 +1,14 @@
 // The one file that owns Pyodide. Loads Python + NumPy, unpacks the engine wheel into site-packages,
 // then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
-// Everything starts at once: build-info.json, then in parallel the Pyodide core with numpy
-// (loadPyodide's `packages`), the engine wheel's bytes and a check that every Pyodide file
-// is there. After 'ready', one idle default run warms the engine so the first click is a re-run;
+// The downloads go out in the order Python needs them: build-info.json (asked for by the blob that starts this
+// worker, while this file downloads: static/worker/boot.js), then loadPyodide's own (the Pyodide core and the
+// standard library; numpy is its `packages`), then a check that every Pyodide file is there (a static host's six
+// connections go to the files Python starts from first); the wheels (numpy's, the engine's) once the WebAssembly
+// runtime is up (self.fetch below).
+// A build puts this file's helper scripts (fill.js and words/worker.js, pyc-cache.js, protocol.js,
+// interrupt.js) in front of it (sitebuild/page.py bundle_worker): one request instead of six, and the
+// page's own copies of fill.js and protocol.js are then the only ones fetched. Unbuilt, this file loads them.
+// After 'ready', one idle default run warms the engine so the first click is a re-run;
 // then micropip is loaded for the student's code (a run with edited code that comes sooner loads it first).
 // The interpreter lives as long as the worker: runs never reload it.
 // Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
@@ -58,7 +64,7 @@ const WORDS_URL = new URL('../words/worker.js', WORKER_URL);
 WORDS_URL.search = new URL(WORKER_URL).search;                 // the build's ?v=, as versioned() gives modules
 const FILL_URL = new URL('fill.js', WORDS_URL);               // the one fill of the page's and the worker's words
 FILL_URL.search = WORDS_URL.search;
-importScripts(FILL_URL.href, WORDS_URL.href);
+if (!self.WORKER_WORDS) importScripts(FILL_URL.href, WORDS_URL.href); // unless the build put them in front
 const WORDS = self.WORKER_WORDS[LANG];
 
 // The message `key` in LANG, {name} filled from `values` (static/words/fill.js).
@@ -73,9 +79,11 @@ const MANIFEST_URL = new URL('build-info.json', SITE_ROOT);
 
 async function fetchManifest() {
   const url = MANIFEST_URL;
+  const early = self.labManifest; // the blob's request (static/worker/boot.js), once
+  self.labManifest = null;
   let response;
   try {
-    response = await fetch(url, { cache: 'no-store' });
+    response = await (early || fetch(url, { cache: 'no-store' }));
   } catch (err) {
     throw new LoadError(t('worker.couldNotLoadBuildInfo'), SERVE_HINT, String(err));
   }
@@ -106,8 +114,10 @@ function unlessFails(promise, check) {
   return Promise.race([promise, check.then(() => promise)]);
 }
 
-// A helper script of this folder, with the build's ?v= (as versioned() gives modules).
-function importHelper(name) {
+// A helper script of this folder, with the build's ?v= (as versioned() gives modules), unless the build put it in
+// front of this file (it set `global`).
+function importHelper(name, global) {
+  if (self[global]) return;
   const url = new URL(name, WORKER_URL);
   url.search = new URL(WORKER_URL).search;
   importScripts(url.href);
@@ -115,18 +125,18 @@ function importHelper(name) {
 
 // Compiled Python kept between visits (static/worker/pyc-cache.js); optional: without it Python compiles the sources.
 try {
-  importHelper('pyc-cache.js');
+  importHelper('pyc-cache.js', 'labPyc');
 } catch (err) {
   self.labPyc = null;
 }
 const labPyc = self.labPyc || null;
 
 // The protocol's message types (static/worker/protocol.js, the page loads it too).
-importHelper('protocol.js');
+importHelper('protocol.js', 'labProtocol');
 const TO_WORKER = self.labProtocol.TO_WORKER;
 
 // Stop's interrupt buffer (static/worker/interrupt.js).
-importHelper('interrupt.js');
+importHelper('interrupt.js', 'labInterrupt');
 const stops = self.labInterrupt;
 // web.run's stop_seen (entrypoints/sandbox.py): a Stop reached the lab's code and an answer follows.
 const stopSeen = () => stops.seen();
@@ -135,11 +145,19 @@ const stopSeen = () => stops.seen();
 // stdlib comes from memory when pyc-cache.js has it; anything else from the network (or, once
 // sw.js serves the page, from its cache). Nothing is copied for sw.js: it takes what this worker
 // downloaded from the HTTP cache, after the first run (static/core/offline.js).
+// A wheel's download (numpy's, the engine's) waits until the WebAssembly runtime is up (coreUp: loadPyodide's fsInit
+// hook, which Pyodide calls once pyodide.asm.wasm is compiled and instantiated, before Python starts): on a slow link
+// every download shares the bandwidth, and the 10 MB wasm is what everything else waits for, so it comes first and
+// the wheels arrive while Python sets itself up (issue 39: 17 MB at 20 Mbit/s). Their checks (HEAD) do not wait.
 const nativeFetch = self.fetch.bind(self);
+let coreUp;
+const runtimeUp = new Promise((resolve) => { coreUp = resolve; });
 self.fetch = async function (input, init) {
   const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
-  return local || nativeFetch(input, init);
+  if (local) return local;
+  if (url.pathname.endsWith('.whl') && !(init && init.method === 'HEAD')) await runtimeUp;
+  return nativeFetch(input, init);
 };
 
 // The engine wheel's bytes, fetched while Pyodide loads.
@@ -166,6 +184,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
     indexURL,
     lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
     packages: PACKAGES, // fetched while the interpreter starts, not after it
+    fsInit: () => coreUp(), // the runtime is up: the wheels may come (self.fetch)
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
   };
@@ -247,9 +266,6 @@ async function boot() {
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
   const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
-  const check = checkFiles(indexURL, manifest.pyodide.files || []);
-  const wheel = fetchWheel(wheelURL);
-  wheel.catch(() => {}); // awaited below; a failure is reported there
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     t('worker.pyodideAsmWasmStandard'), 0.1);
   // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
@@ -257,7 +273,13 @@ async function boot() {
   const pycOptions = pyc ? await pyc.open(manifest.build) : {};
   const lockFileURL = new URL(manifest.pyodide.lockFileURL, SITE_ROOT).href;
   const stdLibURL = manifest.pyodide.stdLibURL ? new URL(manifest.pyodide.stdLibURL, indexURL).href : null;
-  pyodide = await unlessFails(loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions), check);
+  const runtime = loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions);
+  runtime.catch(() => {}); // awaited below; a failure is reported there
+  // after loadPyodide asked for the core's files (its requests go out before this timer fires)
+  const [check, wheel] = await new Promise((resolve) => setTimeout(
+    () => resolve([checkFiles(indexURL, manifest.pyodide.files || []), fetchWheel(wheelURL)]), 0));
+  wheel.catch(() => {}); // awaited below; a failure is reported there
+  pyodide = await unlessFails(runtime, check);
   mark('pyodide');
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);

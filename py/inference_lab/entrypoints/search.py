@@ -48,7 +48,6 @@ import os
 from ..core.cluster.goodput import meets, percentile
 from ..core.inputs.config import Config, ConfigError
 from ..core.serving.metrics import request_metrics
-from ..core.serving.replay import timing_only
 
 AXES = ("GPU", "TENSOR_PARALLEL", "REPLICAS", "DISAGG", "PREFILL_REPLICAS", "SLOTS", "TOKEN_BUDGET", "WEIGHT_BITS",
         "ACT_BITS", "KV_BITS")
@@ -97,6 +96,8 @@ def reasons(a: dict, cfg: Config, target: float) -> list[dict]:
 def evaluate(base: dict, point: dict, target: float) -> dict:
     """One grid point: its row (sweep.run_point's figures, its cost and its SLO attainment) or, when its constants
     do not make a valid configuration, the problems (as --sweep checks them, words/text_schema.problem_text)."""
+    # imported here, not at the top: web.limits() reads AXES before the page is ready, without the engine (issue 39)
+    from ..core.serving.replay import timing_only
     from .sweep import measure, run_main
     try:
         cfg, main = run_main({**base, **point})
