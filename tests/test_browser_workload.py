@@ -58,3 +58,17 @@ def test_a_generated_workload_shows_progress_then_its_result(lab):
     assert any("chạy lại trên đồng hồ mà không chạy mô hình" in line for line in lines)
     expect(lab.page.locator('[data-block="13"]')).to_contain_text("R1", timeout=RUN_MS)
     assert not lab.page_errors
+
+
+def test_a_recorded_trace_runs_its_own_lengths_with_max_context_auto(lab):
+    """MAX_CONTEXT's control holds "auto" (its default, core/inputs/context.py): with the conversation trace's first
+    3 requests (374 + 44, 396 + 109, 879 + 55 tokens) and a pool of 300 blocks of 4 (1,201 tokens) the run's
+    MAX_CONTEXT is the longest request, 934, and the header says so; nothing is clipped."""
+    final = lab.visit("?WORKLOAD_TRACE=azure-conv&WORKLOAD_REQUESTS=3&POOL_BLOCKS=300&SLOTS=3&QUEUE_LIMIT=3"
+                      "&TOKEN_BUDGET=512")
+    assert final == "done", (lab.page.locator("#status").inner_text(), lab.page_errors, lab.console_errors)
+    expect(lab.control("MAX_CONTEXT")).to_have_value("auto")
+    header = lab.page.locator("#run-header").inner_text()
+    assert "context tối đa 934 (auto: yêu cầu dài nhất của cửa sổ" in header, header
+    assert "bị cắt" not in header
+    assert not lab.page_errors

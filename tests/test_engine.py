@@ -144,7 +144,8 @@ def test_malformed_trace_is_an_invalid_config(bad):
 
 
 # "auto" defaults take ENGINE_PROFILE's figures (vllm, 16-bit: core/clock/profiles.py) when the config is built
-AUTO_DEFAULTS = {"FLOPS_FRACTION": 0.6, "BANDWIDTH_FRACTION": 0.8, "STEP_OVERHEAD": 100, "GPU_PRICE_PER_HOUR": 3.348}
+AUTO_DEFAULTS = {"MAX_CONTEXT": 24,                       # the seed's, without a recorded trace (context.py)
+                 "FLOPS_FRACTION": 0.6, "BANDWIDTH_FRACTION": 0.8, "STEP_OVERHEAD": 100, "GPU_PRICE_PER_HOUR": 3.348}
 
 
 def test_config_defaults_are_the_schema_defaults():

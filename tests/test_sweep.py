@@ -70,8 +70,9 @@ def test_cli_sweep_bad_input_names_the_point():
 
 
 def test_a_sweep_over_a_recorded_trace_says_how_many_requests_were_clipped():
-    """The conversation trace's prompts (~1,000 tokens) do not fit the default MAX_CONTEXT: each point says so."""
-    base = ["--clock", "roofline", "--workload-trace", "azure-conv", "--workload-requests", "6",
+    """A MAX_CONTEXT below the trace's prompts (~1,000 tokens) clips them: each point says so. (Its default, auto,
+    fits the trace: the next test.)"""
+    base = ["--clock", "roofline", "--workload-trace", "azure-conv", "--workload-requests", "6", "--max-context", "24",
             "--sweep", "WORKLOAD_TIME_SCALE=1,2"]
     out = run_cli([*base, "--json"])
     assert out.returncode == 0, out.stderr
@@ -81,3 +82,18 @@ def test_a_sweep_over_a_recorded_trace_says_how_many_requests_were_clipped():
         assert out.returncode == 0 and out.stdout.count(said) == 2, out.stderr
     out = run_cli([*base, "--max-context", "8192", "--json"])
     assert {p["clipped"]["n"] for p in json.loads(out.stdout)["points"]} == {0}
+
+
+def test_a_sweep_over_a_recorded_trace_with_max_context_auto_plays_its_own_lengths():
+    """MAX_CONTEXT's default, auto (core/inputs/context.py), is the window's longest request: the conversation
+    trace's first 6 requests (418, 505, 934, 107, 107, 465 tokens of prompt + output) run unclipped at 934. Under a
+    model of 4,096 tokens (Llama-2-7B) auto stops there: of the code trace's first 4 (4,818, 3,188, 137, 7,447)
+    two are clipped, and the point says so."""
+    base = ["--clock", "roofline", "--workload-trace", "azure-conv", "--workload-requests", "6", "--slots", "8",
+            "--token-budget", "8192", "--sweep", "WORKLOAD_TIME_SCALE=1,2", "--json"]
+    out = run_cli(base)
+    assert out.returncode == 0, out.stderr
+    assert [p["clipped"] for p in json.loads(out.stdout)["points"]] == [dict(n=0, of=6, max_context=934)] * 2
+    out = run_cli([*base[:3], "azure-code", "--workload-requests", "4", *base[6:], "--shadow-model", "Llama-2-7B"])
+    assert out.returncode == 0, out.stderr
+    assert [p["clipped"] for p in json.loads(out.stdout)["points"]] == [dict(n=2, of=4, max_context=4096)] * 2

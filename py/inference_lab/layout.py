@@ -9,7 +9,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   of KV_BITS = 8, model, sampler, rejection_sampler: speculation's acceptance rule, quantization),
   `serving/` (sequence, block_manager, scheduler, kv_room, decode_batch: the decodes' forwards in one stack, engine
   and its clock-only replay, speculative: proposers and the engine's verify, the run log, metrics), `inputs/` (the
-  constants' schema, the validated config, the workload generator and the recorded traces' replay: trace_workload)
+  constants' schema, the validated config, MAX_CONTEXT = auto: context, the workload generator and the recorded
+  traces' replay: trace_workload)
   and `cluster/` (router, replicas with disaggregation: cluster, goodput; cost and energy: economics). A folder
   imports only folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
@@ -40,7 +41,7 @@ LAYOUT = {
     "core.model": ("tokenizer", "fp8", "model", "sampler", "rejection_sampler", "quantization"),
     "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "decode_batch", "engine", "replay",
                      "speculative", "run_log", "metrics"),
-    "core.inputs": ("schema", "config", "workload", "trace_workload"),
+    "core.inputs": ("schema", "config", "context", "workload", "trace_workload"),
     "core.cluster": ("router", "cluster", "goodput", "economics"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",

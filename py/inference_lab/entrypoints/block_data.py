@@ -64,11 +64,14 @@ def stand_in(main, info, need_decode=False):
 # ── the blocks' facts ──────────────────────────────────────────────────────
 def header_data(lab) -> dict:
     """The model's sizes the header prints; the run's constants it prints are report.config's. A recorded trace
-    (WORKLOAD_TRACE) adds `clipped`: how many of its requests were cut to fit MAX_CONTEXT (trace_workload.fitted)."""
+    (WORKLOAD_TRACE) adds `clipped`: how many of its requests were cut to fit MAX_CONTEXT (trace_workload.fitted),
+    and with MAX_CONTEXT = auto `max_context_auto`: how it was resolved (context.max_context)."""
     sizes = dict(n_heads=N_HEADS, d_model=D_MODEL, vocab=lab.tokenizer.vocab_size)
     v = lab.cfg.to_dict()
     if v.get("WORKLOAD_REQUESTS") and v.get("WORKLOAD_TRACE", "off") != "off":
         sizes["clipped"] = trace_workload.clipped(v)
+    if lab.cfg.max_context_auto:
+        sizes["max_context_auto"] = dict(lab.cfg.max_context_auto)
     return sizes
 
 

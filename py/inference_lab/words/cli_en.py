@@ -43,7 +43,7 @@ SAY = {
     "sweep_none": "  {value:g}: no request finished.",
     "sweep_little": "      Little: measured L {L:g} requests in the system; λ·W = {lam:g}/s × {W:g} s = {lam_W:g} (off by {gap:.2%})",
     "sweep_money": "      Cost: GPUs {e[gpus]} × {e[price_per_hour]:g} US$/hour → {e[usd_per_m_output]:.2f} US$ per million output tokens, {e[usd_per_m_tokens]:.2f} US$ per million tokens in + out; energy {e[joules_per_output_token]:.3f} J per output token, {e[output_tokens_per_kwh]:,} output tokens per kWh",
-    "sweep_clipped": "      Lengths clipped to fit MAX_CONTEXT {max_context} for {n} of the trace's {of} requests (prompt at most MAX_CONTEXT − 1 tokens, output what is left): the figures above are the clipped requests'; raise --max-context to run the trace's own lengths.",
+    "sweep_clipped": "      Lengths clipped to fit MAX_CONTEXT {max_context} for {n} of the trace's {of} requests (prompt at most MAX_CONTEXT − 1 tokens, output what is left): the figures above are the clipped requests'; raise --max-context to run the trace's own lengths (its default, auto, fits them as far as SHADOW_MODEL's context and the KV pool allow).",
     "sweep_knee_mark": "  ← knee",
     "sweep_knee": "KNEE: {name} = {value:g}, the last point where throughput still followed the load (growing by less than half the load's growth means it has bent); beyond it more load only adds waiting.",
     "sweep_no_knee": "KNEE: not reached, throughput still follows the load at the last point.",

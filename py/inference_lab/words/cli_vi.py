@@ -46,7 +46,7 @@ SAY = {
     "sweep_none": "  {value:g}: không yêu cầu nào xong.",
     "sweep_little": "      Little: L đo được {L:g} yêu cầu trong hệ thống; λ·W = {lam:g}/giây × {W:g} giây = {lam_W:g} (lệch {gap:.2%})",
     "sweep_money": "      Chi phí: {e[gpus]} GPU × {e[price_per_hour]:g} US$/giờ → {e[usd_per_m_output]:.2f} US$ mỗi triệu token sinh ra, {e[usd_per_m_tokens]:.2f} US$ mỗi triệu token vào + ra; năng lượng {e[joules_per_output_token]:.3f} J mỗi token sinh ra, {e[output_tokens_per_kwh]:,} token mỗi kWh",
-    "sweep_clipped": "      Độ dài bị cắt cho vừa MAX_CONTEXT {max_context} ở {n} trên {of} yêu cầu của trace (prompt tối đa MAX_CONTEXT − 1 token, đầu ra lấy phần còn lại): các số trên là của những yêu cầu đã cắt; tăng --max-context để chạy đúng độ dài của trace.",
+    "sweep_clipped": "      Độ dài bị cắt cho vừa MAX_CONTEXT {max_context} ở {n} trên {of} yêu cầu của trace (prompt tối đa MAX_CONTEXT − 1 token, đầu ra lấy phần còn lại): các số trên là của những yêu cầu đã cắt; tăng --max-context để chạy đúng độ dài của trace (mặc định auto lấy vừa chúng, trong giới hạn context của SHADOW_MODEL và bể KV).",
     "sweep_knee_mark": "  ← điểm gãy",
     "sweep_knee": "ĐIỂM GÃY: {name} = {value:g}, điểm cuối thông lượng còn tăng theo tải (tăng ít hơn một nửa mức tăng của tải thì là đã gãy); sau đó thêm tải chỉ thêm chờ.",
     "sweep_no_knee": "ĐIỂM GÃY: chưa thấy, thông lượng vẫn tăng theo tải tới điểm cuối.",

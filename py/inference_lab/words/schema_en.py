@@ -24,7 +24,9 @@ FIELDS = {
          'The request trace: arrival time, text, generation limit, sampling settings, own seed.'),
     'MAX_CONTEXT': ('Max context (MAX_CONTEXT)',
          'Most tokens in one sequence (prompt + generated); beyond it the request gets 400. Under CLOCK = roofline '
-         "at most SHADOW_MODEL's context (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096)."),
+         "at most SHADOW_MODEL's context (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096). auto "
+         "(the default): the seed's 24; with WORKLOAD_TRACE the window's longest request, within SHADOW_MODEL's "
+         "context (roofline) and the tokens the KV pool holds."),
     'TTFT_SLO': ('Assumed TTFT target (TTFT_SLO, µs)',
          'An ASSUMED TTFT target to illustrate the warning (simulated µs). Under CLOCK = roofline the default '
          "is 250 ms, DistServe's chatbot SLO (OSDI 2024)."),

@@ -29,7 +29,9 @@ FIELDS = {
          'Trace yêu cầu: thời điểm đến, văn bản, giới hạn sinh, cấu hình lấy mẫu, seed riêng.'),
     'MAX_CONTEXT': ('Context tối đa (MAX_CONTEXT)',
          'Tổng token tối đa của một chuỗi (prompt + sinh ra); vượt thì trả 400. Dưới CLOCK = roofline không vượt '
-         'context của SHADOW_MODEL (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096).'),
+         'context của SHADOW_MODEL (Llama 3.1: 131072, Mistral-7B-v0.3: 32768, Llama-2-7B: 4096). auto (mặc định): '
+         '24 như bản gốc; với WORKLOAD_TRACE là yêu cầu dài nhất của cửa sổ, trong giới hạn context của '
+         'SHADOW_MODEL (roofline) và số token bể KV giữ được.'),
     'TTFT_SLO': ('Ngưỡng TTFT giả định (TTFT_SLO, µs)',
          'Ngưỡng TTFT GIẢ ĐỊNH để minh họa cảnh báo (µs mô phỏng). Dưới CLOCK = roofline mặc định là 250 ms, '
          'SLO của DistServe cho chatbot (OSDI 2024).'),

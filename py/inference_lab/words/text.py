@@ -115,6 +115,13 @@ def simulated_line(w, cfg, cancels: bool, seed: bool) -> str:
     return w("header.note") + w("header.simulated", routing=routing, cancel=cancel)
 
 
+def context_auto(w, d, cfg) -> str:
+    """MAX_CONTEXT = auto with a recorded trace: what set it (header_data's max_context_auto, context.max_context),
+    "" in every other run (the seed's bytes)."""
+    fit = (d or {}).get("max_context_auto")
+    return w(f"header.context_auto.{fit['by']}", cfg=cfg, longest=fit["longest"], blocks=fit["blocks"]) if fit else ""
+
+
 def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
     """The lines before block [1]: the run's constants (`cfg`, report.config) and the model's sizes (`d`); `seed`
     (Context.seed) False: the lab's own lines where the seed's are false, and vLLM's names as a line of the header."""
@@ -125,7 +132,7 @@ def header_lines(w, d, cfg, seed: bool = True) -> list[str]:
         w("header.title"),
         w("header.goal"),
         *trace,
-        w("header.config", cfg=cfg),
+        w("header.config", cfg=cfg, auto=context_auto(w, d, cfg)),
         *cluster_line(w, cfg),
         *vllm_line(w, cfg),
         *([] if seed else [w("header.vllm_names")]),

@@ -103,7 +103,13 @@ SAY = {
     "header.workload_poisson": "Poisson arrivals at {cfg[WORKLOAD_RATE]:g} requests/s, the last at {last_arrival:ms}",
     "header.workload_prefixes": "; {cfg[WORKLOAD_PREFIXES]} shared prefixes of {cfg[WORKLOAD_SHARED]} tokens (request i uses prefix i mod {cfg[WORKLOAD_PREFIXES]})",
     "header.config": "CONFIG: {cfg[SLOTS]:pl running slot} + {cfg[QUEUE_LIMIT]:pl waiting place}; at most {cfg[TOKEN_BUDGET]} tokens per step; "
-                     "KV blocks of {cfg[BLOCK_SIZE]} tokens x {cfg[POOL_BLOCKS]} blocks; max context {cfg[MAX_CONTEXT]}.",
+                     "KV blocks of {cfg[BLOCK_SIZE]} tokens x {cfg[POOL_BLOCKS]} blocks; max context {cfg[MAX_CONTEXT]}{auto}.",
+    # MAX_CONTEXT = auto with a recorded trace (core/inputs/context.py): what set the number, by `by`
+    "header.context_auto.trace": " (auto: the window's longest request, prompt + output = {longest} tokens)",
+    "header.context_auto.model": " (auto: {cfg[SHADOW_MODEL]}'s context; the window's longest request needs {longest} tokens)",
+    "header.context_auto.pool": " (auto: the most the KV pool holds, POOL_BLOCKS {blocks} x BLOCK_SIZE {cfg[BLOCK_SIZE]} + 1, as the last token's KV is never written; the window's longest request needs {longest} tokens: raise POOL_BLOCKS or set POOL_BLOCKS=auto)",
+    "header.context_auto.gpu": " (auto: the most the GPU's KV room holds, vLLM's {blocks} blocks x BLOCK_SIZE {cfg[BLOCK_SIZE]} + 1, as the last token's KV is never written, as vLLM will not start when one max_model_len sequence does not fit its KV cache; the window's longest request needs {longest} tokens)",
+    "header.context_auto.bound": " (auto: the lab's bound; the window's longest request needs {longest} tokens)",
     "header.model": "MODEL: 1 decoder layer (MHA {d[n_heads]} heads, RoPE, SwiGLU), d_model={d[d_model]}, vocabulary of {d[vocab]} tokens, random weights seed {cfg[SEED]}.",
     "header.clock": "CLOCK: simulated with assumed cost formulas (see COST_* at the top of the file). Every 'ms' below is SIMULATED, not measured on a GPU.",
     "header.clock_tp": "TENSOR PARALLEL: each replica is {cfg[TENSOR_PARALLEL]} {cfg[GPU]} GPUs (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}; the whole run {gpus} GPUs = REPLICAS x TENSOR_PARALLEL); each GPU holds 1/{cfg[TENSOR_PARALLEL]} of the weights and KV heads, and a step takes max(compute, memory) on one GPU + communication (2 ring all-reduces per layer) + STEP_OVERHEAD.",

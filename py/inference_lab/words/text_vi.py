@@ -107,7 +107,13 @@ SAY = {
     "header.workload_poisson": "đến theo Poisson {cfg[WORKLOAD_RATE]:g} yêu cầu/giây, yêu cầu cuối lúc {last_arrival:ms}",
     "header.workload_prefixes": "; {cfg[WORKLOAD_PREFIXES]} tiền tố chung {cfg[WORKLOAD_SHARED]} token (yêu cầu i dùng tiền tố i mod {cfg[WORKLOAD_PREFIXES]})",
     "header.config": "CẤU HÌNH: {cfg[SLOTS]} chỗ chạy + {cfg[QUEUE_LIMIT]} chỗ chờ; mỗi bước tối đa {cfg[TOKEN_BUDGET]} token; "
-                     "block KV {cfg[BLOCK_SIZE]} token x {cfg[POOL_BLOCKS]} block; context tối đa {cfg[MAX_CONTEXT]}.",
+                     "block KV {cfg[BLOCK_SIZE]} token x {cfg[POOL_BLOCKS]} block; context tối đa {cfg[MAX_CONTEXT]}{auto}.",
+    # MAX_CONTEXT = auto với một trace đã ghi (core/inputs/context.py): điều gì đặt ra con số, theo `by`
+    "header.context_auto.trace": " (auto: yêu cầu dài nhất của cửa sổ, prompt + đầu ra = {longest} token)",
+    "header.context_auto.model": " (auto: context của {cfg[SHADOW_MODEL]}; yêu cầu dài nhất của cửa sổ cần {longest} token)",
+    "header.context_auto.pool": " (auto: nhiều nhất bể KV giữ được, POOL_BLOCKS {blocks} x BLOCK_SIZE {cfg[BLOCK_SIZE]} + 1, vì token cuối không ghi KV; yêu cầu dài nhất của cửa sổ cần {longest} token: tăng POOL_BLOCKS hoặc đặt POOL_BLOCKS=auto)",
+    "header.context_auto.gpu": " (auto: nhiều nhất chỗ KV của GPU giữ được, {blocks} block của vLLM x BLOCK_SIZE {cfg[BLOCK_SIZE]} + 1, vì token cuối không ghi KV, như vLLM không khởi động khi một chuỗi max_model_len không vừa KV cache; yêu cầu dài nhất của cửa sổ cần {longest} token)",
+    "header.context_auto.bound": " (auto: giới hạn của lab; yêu cầu dài nhất của cửa sổ cần {longest} token)",
     "header.model": "MÔ HÌNH: 1 lớp decoder (MHA {d[n_heads]} head, RoPE, SwiGLU), d_model={d[d_model]}, từ vựng {d[vocab]} token, trọng số ngẫu nhiên seed {cfg[SEED]}.",
     "header.clock": "ĐỒNG HỒ: mô phỏng theo công thức giả định (xem COST_* ở đầu file). Mọi 'ms' dưới đây là ms MÔ PHỎNG, không phải đo trên GPU.",
     "header.clock_tp": "SONG SONG TENSOR: mỗi bản sao là {cfg[TENSOR_PARALLEL]} GPU {cfg[GPU]} (TENSOR_PARALLEL={cfg[TENSOR_PARALLEL]}; cả lần chạy {gpus} GPU = REPLICAS x TENSOR_PARALLEL); mỗi GPU giữ 1/{cfg[TENSOR_PARALLEL]} trọng số và KV head, và mỗi bước tốn max(tính toán, bộ nhớ) trên một GPU + thời gian giao tiếp (2 all-reduce vòng mỗi lớp) + STEP_OVERHEAD.",

@@ -19,13 +19,14 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 # the schema's names, importable from here too (callers name one module: config)
 from ..clock.hardware import GPUS, MODELS, PRICES, kv_budget
 from ..clock.parallel import TP_CHOICES, heads_split
 from ..clock.profiles import PROFILES
 from . import trace_workload
+from .context import max_context
 from .workload import reachable, trace_for
 from .schema import (DEFAULT_REQUESTS, FIELD_BY_NAME, FIELDS, MAX_REQUESTS, MAX_TEXT_CHARS, MAX_TRACE_REQUESTS,  # noqa: F401
                      REQUEST_FIELDS, Field, RequestField, describe)
@@ -307,7 +308,8 @@ def _check_trace(values: dict) -> list[Problem]:
             WORKLOAD_TIME_SCALE=1.0, WORKLOAD_REQUESTS=1))):
         return [Problem("WORKLOAD_TRACE_START", "trace_window_empty",
                         dict(start=start, duration=duration, length=rows[-1, 0] / 1e6))]
-    sizes = {min(max(int(p), trace_workload.MIN_PROMPT), max(get("MAX_CONTEXT"), 3) - 1) for p in rows[:, 1]}
+    context = max_context(values)["value"] if get("MAX_CONTEXT") == "auto" else get("MAX_CONTEXT")
+    sizes = {min(max(int(p), trace_workload.MIN_PROMPT), max(context, 3) - 1) for p in rows[:, 1]}
     bad = sorted(p for p in sizes if not reachable(get("N_MERGES"), p, 0, 1))
     if bad:
         return [Problem("WORKLOAD_TRACE", "trace_prompt_unreachable", dict(merges=get("N_MERGES"), prompt=bad[0]))]
@@ -389,7 +391,8 @@ def _fields_from_schema(cls):
 @_fields_from_schema
 class Config:
     """The seed's constants as one object, one attribute per Field of FIELDS (same name, same default);
-    construction validates everything at once, and only there.
+    construction validates everything at once, and only there. `max_context_auto`: how MAX_CONTEXT = auto was
+    resolved when a recorded trace is played (context.max_context; None otherwise), not a constant.
 
     >>> Config().SLOTS == FIELD_BY_NAME["SLOTS"].default, Config(SLOTS=3).SLOTS
     (True, 3)
@@ -398,6 +401,7 @@ class Config:
     ...
     inference_lab.core.inputs.config.ConfigError: SLOTS: out_of_range (name='SLOTS', lo=1, hi=256, got=0)
     """
+    max_context_auto: dict | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if isinstance(self.REQUESTS, (list, tuple)):
@@ -408,6 +412,9 @@ class Config:
         resolve_profile(self)
         if self.GPU_PRICE_PER_HOUR == "auto":                # the GPU's list price (hardware.PRICES)
             self.GPU_PRICE_PER_HOUR = PRICES[self.GPU][0]
+        if self.MAX_CONTEXT == "auto":                   # before the trace is clipped to it and the pool sized from it
+            fit = max_context(self.to_values())
+            self.MAX_CONTEXT, self.max_context_auto = fit["value"], (None if fit["by"] == "seed" else fit)
         if generated(self.to_values()):
             self.use_workload()
         if self.POOL_BLOCKS == "auto":
@@ -439,7 +446,7 @@ class Config:
         return config
 
     def to_values(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in FIELDS}
 
     def to_dict(self) -> dict:
         d = self.to_values()

@@ -13,7 +13,7 @@ Bounds are chosen for runs that stay fast: an explicit REQUESTS trace holds at m
 characters, a generated one (WORKLOAD_REQUESTS, workload.py) up to 1,000 of up to 32,768-token prompts (the
 lab's model computes a prompt of more than 8,192 tokens as its stand-in: model.stand_in_skip); MAX_CONTEXT
 reaches the longest shadow model's context (131,072, Llama 3.1), and under CLOCK = roofline at most SHADOW_MODEL's
-(config.py `_check_context`);
+(config.py `_check_context`); its default "auto" is the seed's 24, or a recorded trace's longest request (context.py);
 SLOTS ≤ 256, QUEUE_LIMIT ≤ 1,024, TOKEN_BUDGET ≤ 16,384. The seed's defaults run in well under a second; the
 issue's scale case (64 requests × 2,048-token prompts × 128 tokens) in a few seconds (bench/workload_scale.py).
 
@@ -58,7 +58,8 @@ class Field:
     step: float | None = None
     # a "choice" field's fixed values (FOLLOW's come from the trace instead); an int's allowed values
     choices: tuple | None = None
-    # also takes the word "auto" (POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks; FLOPS_FRACTION,
+    # also takes the word "auto" (MAX_CONTEXT: the seed's 24, or a recorded trace's longest request, context.py;
+    # POOL_BLOCKS: sized as vLLM does, config.auto_pool_blocks; FLOPS_FRACTION,
     # BANDWIDTH_FRACTION, STEP_OVERHEAD: from ENGINE_PROFILE, config.resolve_profile; GPU_PRICE_PER_HOUR: the GPU's
     # list price, hardware.PRICES)
     auto: bool = False
@@ -111,6 +112,7 @@ TTFT_US_ROOFLINE = 250_000
 TPOT_US_ROOFLINE = 50_000
 MAX_REPLICAS = 8
 MAX_MODEL_CONTEXT = max(m.context for m in MODELS.values())     # 131,072 (Llama 3.1's max_position_embeddings)
+SEED_MAX_CONTEXT = 24           # the seed's MAX_CONTEXT: MAX_CONTEXT = auto without a recorded trace (context.py)
 FIELDS: tuple[Field, ...] = (
     Field("SLOTS", _I, 2, "headline", 1, 256),
     Field("QUEUE_LIMIT", _I, 1, "headline", 0, 1024),
@@ -120,7 +122,7 @@ FIELDS: tuple[Field, ...] = (
     Field("QUANT_BITS", _I, 8, "headline", 2, 8),
     Field("FOLLOW", "choice", "C", "headline"),
     Field("REQUESTS", "requests", DEFAULT_REQUESTS, "requests"),
-    Field("MAX_CONTEXT", _I, 24, "advanced", 2, MAX_MODEL_CONTEXT),
+    Field("MAX_CONTEXT", _I, "auto", "advanced", 2, MAX_MODEL_CONTEXT, auto=True),
     Field("TTFT_SLO", _I, 8000, "advanced", 0, 100_000_000, roofline_default=TTFT_US_ROOFLINE),
     Field("QUALITY_GATE", "float", 0.95, "advanced", 0.0, 1.0, 0.01),
     Field("SEED", _I, 7, "advanced", 0, 2**31 - 1),
