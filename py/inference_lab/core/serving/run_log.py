@@ -65,7 +65,7 @@ Leaves out: the sentences (words/text_steps*.py), the K/V numbers themselves, th
 """
 from __future__ import annotations
 
-import numpy as np
+from itertools import islice
 
 from .speculative import verify_tokens
 
@@ -106,20 +106,18 @@ GIVES_BACK = ("finish", "preempt", "abort", "wait_kv", "kv_send", "rollback")
 
 
 def free_ranges(free: list[int]) -> list[list[int]]:
-    """Sorted block numbers as inclusive [first, last] runs."""
-    if len(free) < 64:                 # short lists: one pass in plain Python (NumPy's set-up costs more)
-        out = []
-        for b in free:
-            if out and b == out[-1][1] + 1:
-                out[-1][1] = b
-            else:
-                out.append([b, b])
-        return out
-    a = np.fromiter(free, dtype=np.int64, count=len(free))                # (n,)
-    cut = np.flatnonzero(np.diff(a) != 1)                 # last index of every run but the final one
-    firsts = np.concatenate((a[:1], a[cut + 1]))          # (runs,)
-    lasts = np.concatenate((a[cut], a[-1:]))              # (runs,)
-    return np.stack((firsts, lasts), axis=1).tolist()     # (runs, 2) as lists of Python ints
+    """Sorted block numbers as inclusive [first, last] runs: one pass in plain Python (NumPy's diff and tolist cost
+    twice as much for a 512-block pool's free list, and about as much for 8,000 blocks)."""
+    if not free:
+        return []
+    out, lo, prev = [], free[0], free[0]
+    for b in islice(free, 1, None):
+        if b != prev + 1:
+            out.append([lo, prev])
+            lo = b
+        prev = b
+    out.append([lo, prev])
+    return out
 
 
 def expand_ranges(ranges: list) -> list[int]:
