@@ -403,9 +403,10 @@ class BlockManager:
         held = np.bincount(np.fromiter(chain.from_iterable(s.block_table for s in self.active.values()), np.intp),
                            minlength=n).tolist()                     # tables holding each block (intp: bincount's
         in_free = set(free)                                          # index type, 32-bit in Pyodide)
+        mismatch = held != ref                                       # equal: every count is a number of tables
         broken = dict(
-            negative_ref_cnt=min(ref, default=0) < 0,
-            ref_cnt_mismatch=held != ref,
+            negative_ref_cnt=mismatch and min(ref, default=0) < 0,
+            ref_cnt_mismatch=mismatch,
             not_conserved=len(in_free) != len(free) or any(map(held.__getitem__, in_free))
             or len(in_free) + n - held.count(0) != n,
             stale_hash=self.enable_caching and self._stale_hash(),    # without the cache no block ever has a hash

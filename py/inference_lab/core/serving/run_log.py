@@ -310,10 +310,14 @@ class RunLog:
     def kv_state(self, pool, running_seqs, events) -> dict:
         """Block tables (running order), free list, and the blocks taken / given back during the step
         (a block can be both: freed by a victim and taken by the task that needed it)."""
+        active = pool.active
         running = [s.id for s in running_seqs]
         running_set = set(running)
-        order = [rid for rid in running if rid in pool.active] + [rid for rid in pool.active if rid not in running_set]
-        before, self.tables = self.tables, {rid: self.same_or_new(rid, pool.active[rid].block_table) for rid in order}
+        order = [rid for rid in running if rid in active] + [rid for rid in active if rid not in running_set]
+        before, self.tables = self.tables, {}
+        for rid in order:                            # an unchanged table: the previous step's list (stored once)
+            table, old = active[rid].block_table, before.get(rid)
+            self.tables[rid] = old if old == table else list(table)
         returned = [(e["id"], b) for e in events if e["kind"] in GIVES_BACK for b in e["blocks"]]
         reused = {(e["id"], b) for e in events if e["kind"] == "cache_hit" for b in e["blocks"]}
         # a block is allocated when its holder did not hold it after the last step (nor took it from the cache);
@@ -353,11 +357,6 @@ class RunLog:
         if last is None or last[0] != blocks:
             last = self.last_ranges[name] = (list(blocks), free_ranges(blocks))
         return last[1]
-
-    def same_or_new(self, rid, table) -> list:
-        """The previous step's list when the table did not change (stored once), else a copy."""
-        old = self.tables.get(rid)
-        return old if old == table else list(table)
 
     # ── reading the log ────────────────────────────────────────────────────
     def happenings(self, kind: str, replica: int | None = None) -> list[dict]:
