@@ -70,7 +70,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, compress
 
 import numpy as np
 
@@ -154,8 +154,8 @@ class BlockManager:
     def sorted_free(self) -> tuple[list[int], list[int]]:
         """(the free blocks, those of them still holding a cached hash), each sorted."""
         free = sorted(self.free) if self.enable_caching else list(self.free)   # without the cache it stays sorted
-        bh = self.block_hash
-        return free, [b for b in free if bh[b] is not None] if self.enable_caching else []
+        # a hash is 16 hex digits (hash_block) or None: compress keeps the blocks with one, in C
+        return free, list(compress(free, map(self.block_hash.__getitem__, free))) if self.enable_caching else []
 
     @property
     def num_used(self) -> int:
