@@ -1,3 +1,3 @@
 from .entrypoints.cli import main
 
-raise SystemExit(main())
+raise SystemExit(main(exiting=True))

@@ -24,6 +24,7 @@ from ..core.serving.engine import Decision
 from ..core.serving.metrics import step_mix, summarize
 from ..core.model.model import D_HEAD, D_MODEL, KV_SCALE, LINEAR, LONG, LONG_PROMPT, N_HEADS, stand_in_ids
 from ..core.model.tokenizer import CORPUS
+from .forks import Tally
 from .spec_data import same_tokens
 from .weights import (GATE_PROMPTS, GATE_STEPS, kv_error_for, kv_teacher_forced_for, quantized_for,
                       quantized_logit_err, teacher_forced_for)
@@ -36,7 +37,8 @@ def arr(a) -> list:
 # ── who is followed ────────────────────────────────────────────────────────
 def follow_info(cfg, main) -> dict:
     """The followed request's fate; when it was refused or aborted, a served stand-in for the checks."""
-    served = [r.id for r in sorted(main.done, key=lambda r: order_of(cfg, r.id))]
+    order = order_of(cfg)
+    served = [r.id for r in sorted(main.done, key=lambda r: order[r.id])]
     info = dict(id=cfg.FOLLOW, served=cfg.FOLLOW in served, served_ids=served)
     abort = next((a for a in main.log.happenings("abort") if a["request"] == cfg.FOLLOW), None)
     if abort is not None:
@@ -47,8 +49,13 @@ def follow_info(cfg, main) -> dict:
     return info
 
 
-def order_of(cfg, rid) -> int:
-    return next(i for i, r in enumerate(cfg.REQUESTS) if r["id"] == rid)
+def order_of(cfg) -> dict:
+    """{request id: its first place in REQUESTS} (one dict: a lookup per request in the list was 1,000 × 1,000
+    steps for a 1,000-request run)."""
+    out = {}
+    for i, r in enumerate(cfg.REQUESTS):
+        out.setdefault(r["id"], i)
+    return out
 
 
 def stand_in(main, info, need_decode=False):
@@ -418,13 +425,18 @@ def summary_dict(S) -> dict:
     return {k: v for k, v in S.items() if k != "per"}
 
 
+def policy_steps(log) -> dict:
+    """What block [12] reads of a policy's run log: its step count, its memory-bound steps and step_mix (a forked
+    replay's child reads them, forks.slim: its steps do not cross back)."""
+    return dict(steps=log.count, memory_bound=sum(it["cost"]["bound"] == "memory" for it in log.items),
+                **step_mix(log.items))
+
+
 def block12_data(lab, main, runs, S) -> dict:
     same, scope = same_tokens(lab.cfg, main, runs)         # speculation on: the greedy requests (spec_data.py)
     per = [dict(id=rid, ttft=m["ttft"], tpot=m["tpot"], e2e=m["e2e"], n=m["n"]) for rid, m in sorted(S["per"].items())]
     policies = [dict(policy=name, **summary_dict(summarize(res.done)), preemptions=len(res.preemptions),
-                     served=len(res.done), steps=res.log.count,
-                     memory_bound=sum(it["cost"]["bound"] == "memory" for it in res.log.items),
-                     **step_mix(res.log.items))
+                     served=len(res.done), **(res.log.steps if isinstance(res.log, Tally) else policy_steps(res.log)))
                 for name, res in runs.items()]
     replayed = {"replayed": True} if lab.cfg.WORKLOAD_REQUESTS and lab.cfg.SPEC_METHOD == "off" else {}  # lab.other_run
     money = economics(lab.cfg, main.done, main.log.items)               # CLOCK=roofline only: dollars and joules

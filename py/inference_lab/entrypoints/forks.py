@@ -17,7 +17,8 @@ second core while the main run runs on the first:
                       └─ child: block [13]'s gates ──────────────────► result ─┘
 
 A replay needs a request's tokens only when it samples that request's next token: the parent's progress hook
-(`Feeder`) sends each request's tokens through a pipe as soon as the main run finishes it, and a look-up in the
+(`Feeder`) sends each request's tokens through a pipe once the main run finished it (a few dozen requests at a
+time: the pipe's buffer, `Forked.send`), and a look-up in the
 child (`StreamedTokens`) waits until they came, or until the main run ended ("end" with recorded(main): a
 request the main run never served is then the replay's own, `replay.solo`, as on the sequential path). The
 replays follow the main run's clock roughly in arrival order, so they are done soon after it is.
@@ -28,8 +29,9 @@ that moment (the lab, its caches, the NumPy state) and runs the very same functi
 run is the tokens of recorded(main), and every one it reads is the final one: the main run never changes a
 finished request's tokens, and should one sent early differ from recorded(main) all the same
 (`StreamedTokens.consistent`), the child plays its replay again on recorded(main). What crosses back is a pickle
-of `slim(result)`: the replay's requests and steps cut to the fields blocks [6], [11] and [12] read (`Replayed`),
-with the same values (pickle keeps ints, floats and strings exactly), and the gates' plain dicts.
+of `slim(result)`: the replay's requests cut to the fields blocks [6], [11] and [12] read and its steps to the
+figures block [12] reads of them (`Replayed`), with the same values (pickle keeps ints, floats and strings exactly),
+and the gates' plain dicts.
 tests/test_forks.py runs both paths on cluster and single-engine workloads and on the seed's trace and compares
 the Reports; the 1,000-request run's text output is the same bytes (bench/cli_speed.py --base).
 
@@ -84,10 +86,9 @@ class Request:
 
 @dataclass(slots=True)
 class Tally:
-    """A replay's run log as block [12] reads it: the step count and each step's start, end, tasks' phases and
-    cost bound (block_data.step_mix, the memory-bound count)."""
-    count: int
-    items: list
+    """A replay's run log as block [12] reads it, read in the child: block_data.policy_steps (the step count, the
+    memory-bound steps, metrics.step_mix), not its 15,000 steps of a 1,000-request run, to unpickle in the parent."""
+    steps: dict
 
 
 @dataclass(slots=True)
@@ -108,10 +109,9 @@ def slim_request(r) -> Request:
 
 def slim(res) -> Replayed:
     """`res` (an EngineResult or ClusterResult) with only what the blocks read of a replay."""
-    items = [dict(start=it["start"], end=it["end"], tasks=[[t[0], t[1]] for t in it["tasks"]],
-                  cost=dict(bound=it["cost"]["bound"])) for it in res.log.items]
+    from .block_data import policy_steps      # block_data reads Tally: imported when a child needs it
     return Replayed(done=[slim_request(r) for r in res.done], aborted=[slim_request(r) for r in res.aborted],
-                    preemptions=res.preemptions, kv_waits=res.kv_waits, log=Tally(res.log.count, items))
+                    preemptions=res.preemptions, kv_waits=res.kv_waits, log=Tally(policy_steps(res.log)))
 
 
 class StreamedTokens:
@@ -180,7 +180,7 @@ class Feeder:
             self.sent[i] = len(done)
         if new:
             for job in self.jobs:
-                job.send(("tokens", new))
+                job.send(("tokens", new), flush=False)
 
     def end(self, recorded: dict) -> None:
         for job in self.jobs:
@@ -235,13 +235,16 @@ class Forked:
             self.feed = os.fdopen(into[1], "wb")
         LIVE.append(self)
 
-    def send(self, message) -> None:
+    def send(self, message, flush: bool = True) -> None:
         """`message` to the child's feed; a child that is gone (its pipe broken) is left alone: result() does
-        its work here."""
+        its work here. `flush=False`: it may wait in the feed's 8 kB buffer (the main run's tokens go ~50 requests
+        at a time, not one write and one wake-up of the child per finished request: those cost the 1,000-request
+        run's main process ~7% of its time, at load 15), until more fill it or the "end" message flushes it."""
         if self.feed is not None:
             try:
                 pickle.dump(message, self.feed, protocol=pickle.HIGHEST_PROTOCOL)
-                self.feed.flush()
+                if flush:
+                    self.feed.flush()
             except OSError:
                 self.close_feed()
 

@@ -293,7 +293,7 @@ def kv_strip(items: list, also=()) -> dict:
     """
     from ..core.serving.run_log import free_ranges
     runs: dict = {}                          # id(table list) -> (table, its sorted runs, flat): unchanged tables
-    holders: dict = {}                       # are the same list object from step to step (run_log.same_or_new)
+    holders: dict = {}                       # are the same list object from step to step (run_log.RunLog.kv_state)
 
     def flat(table):
         got = runs.get(id(table))

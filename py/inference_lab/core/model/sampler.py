@@ -12,6 +12,9 @@ The draw is inverse-CDF sampling, the same arithmetic as `rng.choice(vocab, p=fi
     >>> tok, info["mode"]
     (2, 'greedy')
 
+`greedy_token(logits)` is sample()'s greedy token alone: the engine takes it for a greedy request's later tokens
+(the lab prints the info of a request's first token only), without the softmax and one-hot sample() returns with it.
+
 Leaves out: repetition penalties, min-p, beam search, logit bias. The stop check
 (eos / max_new) lives in the engine, right after the token is appended.
 """
@@ -55,3 +58,11 @@ def sample(logits, params: dict, rng, vocab: int):
     filtered = top_k_top_p(probs, params["top_k"], params["top_p"])
     token = draw(filtered, rng)
     return token, dict(probs=probs, filtered=filtered, token=token, mode="sampling")
+
+
+
+def greedy_token(logits) -> int:
+    """sample()'s token at temperature 0 (the same masked argmax), without its info."""
+    z = np.array(logits, dtype=float)
+    z[BOS] = -np.inf
+    return int(np.argmax(z))

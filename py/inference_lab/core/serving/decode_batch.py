@@ -65,20 +65,21 @@ class DecodeBatch:
         row = self.rows.pop(seq.id, None)
         if row is not None and row[0] == (ids, position) and _same(row[1], K) and _same(row[2], V):
             return row[3]
-        items = [(seq, ids, position, K, V), *(i for i in self.ahead(seq) if len(i[1]) == len(ids))]
+        items = [(seq, ids, position, K, V), *self.ahead(seq, len(ids))]
         outs = forward_stack(self.lab.W, [i[1] for i in items], [i[2] for i in items], [i[3] for i in items],
                              [i[4] for i in items])
         for (other, chunk, pos, k, v), out in zip(items[1:], outs[1:]):
             self.rows[other.id] = ((chunk, pos), k, v, out)
         return outs[0]
 
-    def ahead(self, seq):
-        """(sequence, ids, position, K, V) of every other sequence's next task, where no row holds it yet."""
+    def ahead(self, seq, length: int):
+        """(sequence, ids, position, K, V) of every other sequence's next task of `length` tokens (a stack holds
+        chunks of one length), where no row holds it yet; a task of another length gathers no K/V here."""
         for e in self.engines:
             if e.replaying or e.spec.spec_method != "off":   # no model / verifies of k + 1 tokens
                 continue
             for phase, s, n in PLAN["plan_tasks"](e.running, e.budget_cap):
-                if s is seq or (phase == "decode" and s.pending_token is None):
+                if s is seq or (phase == "decode" and (s.pending_token is None or length != 1)):
                     continue
                 if phase == "decode":
                     key = ((s.pending_token,), s.model_position(s.cached))
@@ -87,6 +88,8 @@ class DecodeBatch:
                     if lo < s.stand_in_skip:             # a stand-in's first positions: blocks, no model
                         continue
                     key = (tuple(s.prefill_ids[lo:lo + n]), s.model_position(lo))
+                    if len(key[0]) != length:
+                        continue
                 row = self.rows.get(s.id)
                 if row is None or row[0] != key:
                     K, V = e.pool.gather(s)

@@ -58,6 +58,7 @@ only because a higher-priority one waits (vLLM v1 preempts only when KV blocks r
 """
 from __future__ import annotations
 
+import types
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,7 +66,8 @@ import numpy as np
 from ..model.tokenizer import EOS
 from .block_manager import BlockManager
 from .decode_batch import DecodeBatch
-from ..model.sampler import sample
+from ..model import sampler
+from ..model.sampler import greedy_token, sample
 from .scheduler import admission_check, admission_order, plan_tasks, step_duration  # noqa: F401 (plan_tasks: speculative.plan)
 from .kv_room import KVRoom
 from ..model.model import logits_at, stand_in_skip
@@ -74,6 +76,15 @@ from .run_log import RunLog
 from .sequence import Sequence
 from .speculative import Speculation
 from .step import StepScratch
+
+# sampler.py's functions as imported: a patched run (entrypoints/patch.py) rebinds some of them, and then every token
+# goes through its sample()
+SAMPLER_FUNCTIONS = {name: f for name, f in vars(sampler).items() if isinstance(f, types.FunctionType)}
+
+
+def plain_greedy(seq: Sequence) -> bool:
+    """A greedy request, and sampler.py is the lab's own (no function of it patched)."""
+    return seq.sampling["temperature"] == 0 and all(getattr(sampler, n) is f for n, f in SAMPLER_FUNCTIONS.items())
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it (a long trace: iteration_limit)
 FULL_RECOMPUTE = 64           # the cache check recomputes longer histories at the checked rows only (logits_at)
@@ -241,6 +252,8 @@ class Engine:
 
     def emit(self, step: StepScratch, seq: Sequence, logits_row) -> None:
         # the LM head's tokens (model.make_weights)
+        if seq.id in self.trace["first_sample"] and plain_greedy(seq):   # block [8] shows the first token's info
+            return self.take_token(step, seq, greedy_token(logits_row))     # only: sample()'s token without it
         token, info = sample(logits_row, seq.sampling, seq.rng, len(logits_row))
         if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
