@@ -62,6 +62,7 @@ from inference_lab.core.inputs.config import Config  # noqa: E402
 from inference_lab.core.serving.engine import RunOptions, run_engine  # noqa: E402
 from inference_lab.core.serving.replay import replay_engine  # noqa: E402
 from inference_lab.entrypoints.cluster_data import is_cluster  # noqa: E402
+from inference_lab.entrypoints.lab import collector_paused  # noqa: E402
 from inference_lab.entrypoints.search import search  # noqa: E402
 from inference_lab.entrypoints.sweep import measure  # noqa: E402
 from inference_lab.entrypoints.weights import Lab  # noqa: E402
@@ -88,7 +89,8 @@ def timed_point(values: dict, timing_only: bool) -> tuple[float, dict, int]:
     options = RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, timing_only=timing_only)
     play = run_cluster if is_cluster(cfg) else replay_engine if timing_only else run_engine
     t = time.process_time()
-    result = play(lab, options)
+    with collector_paused():                           # as the search's points run (sweep.run_main)
+        result = play(lab, options)
     seconds = time.process_time() - t                  # CPU seconds: the fairer figure on a shared machine
     return seconds, measure(cfg, result.done, result.log.items), len(result.log.items)
 
