@@ -27,21 +27,32 @@ A local Ray starts its workers at nice 15 (Ray's RAY_worker_niceness): on a load
 fraction of the CPU the local processes get (here ~2 against ~8 CPU-seconds a minute), so this command sets
 RAY_worker_niceness = 0 for the Ray it starts unless the environment says otherwise.
 
-Measured on the shared 2-core machine (load 15-30, other sessions' browser tests running), 2026-12-03, the hour
-(19,366 requests), after the timing-only short cuts (core/serving/replay.py): the measure point (100 requests, one
-H100) 12.2 s CPU full against 0.3 s timing-only (0.05 ms per step; figures equal), extrapolated 60 s CPU for one
-single-H100 point of the hour. The grid with --together did not finish within the session's hour: local processes
-finished the 8 one-replica points in 2,293 s wall (≈ 95 CPU-seconds a point under that load) and 10 points in
-2,831 s (2 × H100 at TP 1: 6.70 US$/h, 5.527/s, 100 %); the one-replica rows: one H100
-3.35 US$/h, goodput 5.514/s, both SLOs 100 % (64 and 128 slots alike); 2 × H100 (TP 2) 6.70 US$/h, 5.529/s, 100 %;
-one A100 2.16 US$/h, 56 % (64 slots) and 59 % (128), rejected; 2 × A100 (TP 2) 4.32 US$/h, 5.266/s, 95 %. Every
-point left costs at least 4.32 US$/h (REPLICAS ≥ 2), so the answer is already fixed: one H100, TP 1, 64 slots
-(3.35 US$/h); the Pareto front needs the rest. The local Ray (its first start timed out under that load: Ray's
-raylet waiting for its dashboard agent, ray-project/ray#62883; RAY_agent_register_timeout_ms = 600000 got it
-started) had finished no point by 17:00 (its two workers reniced to 0 at 16:40 had used 5.8 CPU-minutes each, still
-in their first point's step loop: slower per CPU-second than the local processes, not explained yet), its workers at
-nice 15 before that; "same rows" is untested at this scale
-(tests/test_timing_only.py checks it on a small search).
+How long it takes. Session 48 (2026-12-03, the shared 2-core machine at load 15-20, other sessions' tests
+running), after the multi-replica fixes (the garbage collector paused during a point's run, sweep.run_main: a third
+of a four-replica point's CPU went to its passes over millions of step records; the pool's free list merged in place
+instead of sorted(free + blocks) of a TP 2 pool's 64k blocks at every finish; the router's prompt hashes once per
+request; steady decode runs reuse their planned tasks; the all-reduce seconds kept per token count): the first
+10 minutes (2,867 requests), `--minutes 10 --together`: local processes 1,625 s wall, 245 s CPU; the local Ray
+1,647 s wall; "same answer True, same Pareto front True, same rows True"; answer #1 (one H100, TP 1, 64 slots,
+3.35 US$/h, goodput 4.759/s, 100 %), Pareto front [5, 6, 1, 2, 3, 4]. CPU seconds per point on those 10 minutes:
+one H100 4.2 s (4.5 before), 2 × H100 TP 2 10.3 s (16.4), 4 × H100 TP 2 13.2 s (17.5 at a lighter load), 4 × A100
+TP 1 8.8 s. The costly points are the multi-replica ones because each replica steps on its own (four replicas at
+TP 2 take six times the steps of one H100, ~0.02 ms each): no step cost grows with the run (5 and 10 minutes give
+the same time per step). Extrapolated to the hour (× 6.75): ~1,650 CPU-seconds (~28 CPU-minutes) per backend at
+that load: ~14 minutes wall per backend on 2 otherwise idle cores, less if a quiet machine needs fewer
+CPU-seconds (not measured: the hour's grid was not run in session 48). Memory: every step keeps its record
+(~1.4 KB), so a four-replica TP 2 point of the hour (~3.4 million steps) holds ~5 GB until its row is measured, and
+two local workers hold two such points: run the backends one after the other (the default), not `--together`, on
+the hour.
+
+Session 47 (load 15-30), before those fixes: the measure point (100 requests, one H100) 12.2 s CPU full against
+0.3 s timing-only (0.05 ms per step; figures equal); with --together, local processes finished the hour's 8
+one-replica points in 2,293 s wall (≈ 95 CPU-seconds a point) and no multi-replica point in time (one took ~670 s);
+the one-replica rows of the hour: one H100 3.35 US$/h, goodput 5.514/s, both SLOs 100 % (64 and 128 slots alike);
+2 × H100 (TP 2) 6.70 US$/h, 5.529/s, 100 %; one A100 2.16 US$/h, 56 % (64 slots) and 59 % (128), rejected;
+2 × A100 (TP 2) 4.32 US$/h, 5.266/s, 95 %; every other point costs at least 4.32 US$/h, so the hour's answer is one
+H100, TP 1, 64 slots. Its local Ray first timed out starting (Ray's raylet waiting for its dashboard agent,
+ray-project/ray#62883): set RAY_agent_register_timeout_ms = 600000 on a loaded machine.
 """
 from __future__ import annotations
 
@@ -62,6 +73,7 @@ from inference_lab.core.inputs.config import Config  # noqa: E402
 from inference_lab.core.serving.engine import RunOptions, run_engine  # noqa: E402
 from inference_lab.core.serving.replay import replay_engine  # noqa: E402
 from inference_lab.entrypoints.cluster_data import is_cluster  # noqa: E402
+from inference_lab.entrypoints.lab import collector_paused  # noqa: E402
 from inference_lab.entrypoints.search import search  # noqa: E402
 from inference_lab.entrypoints.sweep import measure  # noqa: E402
 from inference_lab.entrypoints.weights import Lab  # noqa: E402
@@ -88,7 +100,8 @@ def timed_point(values: dict, timing_only: bool) -> tuple[float, dict, int]:
     options = RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, timing_only=timing_only)
     play = run_cluster if is_cluster(cfg) else replay_engine if timing_only else run_engine
     t = time.process_time()
-    result = play(lab, options)
+    with collector_paused():                           # as the search's points run (sweep.run_main)
+        result = play(lab, options)
     seconds = time.process_time() - t                  # CPU seconds: the fairer figure on a shared machine
     return seconds, measure(cfg, result.done, result.log.items), len(result.log.items)
 

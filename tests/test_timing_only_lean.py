@@ -25,6 +25,7 @@ CASES = {
     "one engine": {},
     "preemption": dict(POOL_BLOCKS=120, BLOCK_SIZE=16),
     "replicas": dict(REPLICAS=2, ROUTER="least_loaded", POOL_BLOCKS=180, BLOCK_SIZE=16),
+    "four replicas, tensor parallel": dict(REPLICAS=4, TENSOR_PARALLEL=2, WORKLOAD_TIME_SCALE=5.0),
     "slots full, queue waiting": dict(SLOTS=2, WORKLOAD_TIME_SCALE=100.0),
 }
 
@@ -35,8 +36,8 @@ def counted(monkeypatch):
     n = dict(lean=0, engine=0, quiet=0)
     lean_step, engine_step, quiet = replay.ReplayEngine.lean_step, Engine.run_step, replay.ReplayEngine.quiet
 
-    def count_lean(self):
-        done = lean_step(self)
+    def count_lean(self, tasks=None):
+        done = lean_step(self, tasks)
         n["lean"] += done
         return done
 

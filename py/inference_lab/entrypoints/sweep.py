@@ -84,16 +84,19 @@ def measure(cfg: Config, done: list, items: list = ()) -> dict:
 def run_main(values: dict):
     """(config, result) of one engine run for a {NAME: value} mapping (the main run only; search.py too): timing-only
     (replay.timing_only: placeholder tokens, no model, the same scheduler, blocks and clock) when no figure depends
-    on the tokens' values, the full run otherwise."""
+    on the tokens' values, the full run otherwise. The garbage collector pauses meanwhile (lab.collector_paused: a
+    third of a four-replica timing-only point's CPU time went to its passes over the run log's records)."""
     from ..core.cluster.cluster import run_cluster
     from ..core.serving.replay import replay_engine
     from .cluster_data import is_cluster
+    from .lab import collector_paused
     from .weights import Lab
     cfg = Config.from_values(values)
     lab = Lab.build(cfg)
     options = RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, timing_only=timing_only(cfg))
     play = run_cluster if is_cluster(cfg) else replay_engine if options.timing_only else run_engine
-    return cfg, play(lab, options)
+    with collector_paused():
+        return cfg, play(lab, options)
 
 
 def run_point(values: dict) -> dict:

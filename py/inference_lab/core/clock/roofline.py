@@ -129,11 +129,11 @@ def step_cost(shape: Shape, work: list[tuple], weight_bits: int, kv_bits: int, t
 
 
 def cost_of_sums(shape: Shape, sums: tuple | None, weight_bits: int, kv_bits: int, tp: int = 1,
-                 gpu: GPU | None = None, coef: tuple | None = None) -> StepCost:
+                 gpu: GPU | None = None, coef: tuple | None = None, comm: float | None = None) -> StepCost:
     """step_cost from the step's four sums over its tasks (tokens, past, attended, rows) (None: no task): the
     cost depends on the tasks through these sums only, so a caller that sums them as it goes (a timing-only replay,
     replay.ReplayEngine) gets the same StepCost without a list of tasks; `coef`: `coefficients` of these arguments,
-    when the caller kept them (Clock does)."""
+    `comm`: communication_seconds of these tokens, when the caller kept them (Clock does)."""
     tokens, past, attended, rows = sums or (0, 0, 0, 0)
     per_token, per_row, per_pair, weights, kv = coef or coefficients(shape, weight_bits, kv_bits, tp)
     flops = per_token * tokens + per_row * rows + per_pair * attended
@@ -141,7 +141,7 @@ def cost_of_sums(shape: Shape, sums: tuple | None, weight_bits: int, kv_bits: in
     if tp <= 1:
         return StepCost(float(flops), float(weights + kv * past + kv * tokens), tokens)
     return StepCost(flops / tp, weights / tp + kv * past + kv * tokens, tokens,
-                    communication_seconds(shape, tokens, tp, gpu))
+                    communication_seconds(shape, tokens, tp, gpu) if comm is None else comm)
 
 
 def coefficients(shape: Shape, weight_bits: int, kv_bits: int, tp: int = 1) -> tuple:
@@ -163,6 +163,7 @@ class Clock:
     def __init__(self, cfg, lab_vocab: int = 0):
         self.cfg, self.gpu, self.shape = cfg, GPUS[cfg.GPU], shadow_model(cfg.SHADOW_MODEL, lab_vocab)
         self.coef = None           # coefficients(...) of this run, once cost_of_sums needs them
+        self.comm = {}             # {tokens: communication_seconds} of this run's steps (tensor parallel only)
 
     def cost(self, work: list[tuple[int, int]]) -> StepCost:
         return self.cost_at(work, self.cfg.WEIGHT_BITS)
@@ -175,9 +176,15 @@ class Clock:
     def cost_of_sums(self, sums: tuple | None) -> StepCost:
         """`cost` of a step given as its tasks' four sums (roofline.cost_of_sums; None: no task)."""
         cfg = self.cfg
+        tp = cfg.TENSOR_PARALLEL
         if self.coef is None:
-            self.coef = coefficients(self.shape, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.TENSOR_PARALLEL)
-        return cost_of_sums(self.shape, sums, cfg.WEIGHT_BITS, cfg.KV_BITS, cfg.TENSOR_PARALLEL, self.gpu, self.coef)
+            self.coef = coefficients(self.shape, cfg.WEIGHT_BITS, cfg.KV_BITS, tp)
+        comm = None
+        if tp > 1 and sums:        # a step's all-reduces depend on its tokens only: computed once per count
+            comm = self.comm.get(sums[0])
+            if comm is None:
+                comm = self.comm[sums[0]] = communication_seconds(self.shape, sums[0], tp, self.gpu)
+        return cost_of_sums(self.shape, sums, cfg.WEIGHT_BITS, cfg.KV_BITS, tp, self.gpu, self.coef, comm)
 
     def timed(self, cost: StepCost) -> tuple[int, dict]:
         """(micros(cost), report(cost)) with the roofline's terms taken once (a timing-only step: replay.py)."""

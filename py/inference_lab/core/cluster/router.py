@@ -77,8 +77,9 @@ class Router:
         self.turn = 0
         self.index = {r: set() for r in self.ids}       # replica -> hashes of the prompt blocks routed there
 
-    def remember(self, replica: int, ids: list[int]) -> None:
-        self.index[replica].update(block_hashes(ids, self.block_size, servable=False))
+    def remember(self, replica: int, ids: list[int], hashes: list[str] | None = None) -> None:
+        """The prompt's blocks are cached on `replica` once computed (`hashes`: block_hashes(ids, servable=False))."""
+        self.index[replica].update(block_hashes(ids, self.block_size, servable=False) if hashes is None else hashes)
 
     def cached_blocks(self, replica: int, hashes: list[str]) -> int:
         n = 0
@@ -91,7 +92,8 @@ class Router:
     def choose(self, request: str, ids: list[int], loads: list[int]) -> dict:
         """The decision for one request: {request, replica, policy, why facts}; `loads` = outstanding tokens per replica
         (in the order of `ids`). The router then remembers the prompt's blocks on the chosen replica."""
-        hashes = block_hashes(ids, self.block_size)
+        every = block_hashes(ids, self.block_size, servable=False)      # the servable ones are its first
+        hashes = every[:(len(ids) - 1) // self.block_size] if ids else []   # (len − 1) // block_size (chained)
         rel = relative_loads(loads)
         cached = [self.cached_blocks(r, hashes) for r in self.ids]
         if self.policy == "round_robin":
@@ -103,6 +105,6 @@ class Router:
             scores = [W_PREFIX * (c / len(hashes) if hashes else 0.0) - W_LOAD * x for c, x in zip(cached, rel)]
             k = max(range(len(self.ids)), key=lambda i: (scores[i], -i))
         replica = self.ids[k]
-        self.remember(replica, ids)
+        self.remember(replica, ids, every)
         return dict(request=request, replica=replica, policy=self.policy, blocks=len(hashes), cached=cached[k],
                     load=round(rel[k], 2), outstanding=loads[k], loads=list(loads))

