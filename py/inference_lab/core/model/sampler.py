@@ -60,7 +60,6 @@ def sample(logits, params: dict, rng, vocab: int):
     return token, dict(probs=probs, filtered=filtered, token=token, mode="sampling")
 
 
-
 def greedy_token(logits) -> int:
     """sample()'s token at temperature 0 (the same masked argmax), without its info."""
     z = np.array(logits, dtype=float)
