@@ -218,6 +218,8 @@ def pytest_terminal_summary(terminalreporter):
     if lab_cost.collected():
         cost["main"] = lab_cost.collected()
     if any(cost.values()):
+        if os.environ.get("LAB_COST_FILE"):
+            lab_cost.write_rows(cost, os.environ["LAB_COST_FILE"])
         head, lines = lab_cost.summary_lines(cost, _started[0])
         terminalreporter.write_sep("-", head)
         for line in lines:

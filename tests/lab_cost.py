@@ -116,6 +116,17 @@ def collected() -> list:
     return list(_rows)
 
 
+def write_rows(by_worker: dict[str, list], path: str) -> None:
+    """Every test's row (worker, test id, group, CPU s, wall s) as JSON lines into `path` ($LAB_COST_FILE): the whole
+    table behind the summary's ten costliest, for comparing two runs test by test."""
+    import json
+    with open(path, "w", encoding="utf-8") as f:
+        for worker, worker_rows in sorted(by_worker.items()):
+            for test, group, cpu, start, end in worker_rows:
+                f.write(json.dumps(dict(worker=worker, test=test, group=group, cpu=cpu, wall=round(end - start, 2),
+                                        start=round(start, 2))) + "\n")
+
+
 def summary_lines(by_worker: dict[str, list], started: float) -> tuple[str, list[str]]:
     """The heading and lines of the cost summary: per group, per worker (times from `started`, the run's start),
     then the costliest tests."""
