@@ -63,6 +63,8 @@ def pytest_collection_modifyitems(items):
       - "exercise-NN": test_exercises.py's tests of exercise NN, which share its runs (functools.lru_cache, per
         process): in one worker, each run is made once (handed out one by one, the two workers made the heaviest,
         exercises 24, 26, 45 and 46, ~2-5 s of CPU each, twice).
+      - "true-words-NAME": test_true_words.py's tests of row NAME (two languages, five or six checks each), which
+        share its run (the module's `reports` fixture): in one worker, each row is run once, not once per worker.
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
@@ -75,6 +77,9 @@ def pytest_collection_modifyitems(items):
         elif item.path.name == "test_exercises.py" and "ex" in getattr(getattr(item, "callspec", None), "params", {}):
             # an exercise's tests share its runs (test_exercises.py caches them per process): one worker each
             item.add_marker(pytest.mark.xdist_group(f"exercise-{item.callspec.params['ex'].number:02d}"))
+        elif item.path.name == "test_true_words.py" and "reports" in getattr(item, "fixturenames", ()):
+            # a row's tests share its run (the module's `reports` cache, per process): one worker each
+            item.add_marker(pytest.mark.xdist_group(f"true-words-{item.callspec.params['name']}"))
 
 
 def browser_group(item) -> str:
