@@ -80,6 +80,18 @@ def pytest_collection_modifyitems(items):
         elif item.path.name == "test_true_words.py" and "reports" in getattr(item, "fixturenames", ()):
             # a row's tests share its run (the module's `reports` cache, per process): one worker each
             item.add_marker(pytest.mark.xdist_group(f"true-words-{item.callspec.params['name']}"))
+        elif shares_a_module_fixture(item):
+            # the module's tests share what its module-scoped fixture made (a run, a build, a search): one worker
+            item.add_marker(pytest.mark.xdist_group("module-" + item.path.stem))
+
+
+def shares_a_module_fixture(item) -> bool:
+    """Whether the test uses a module-scoped fixture its own module defines (made once per process that runs one of
+    the module's tests: handed out one by one, both workers would make it)."""
+    info = getattr(item, "_fixtureinfo", None)
+    module = item.nodeid.split("::")[0]
+    return info is not None and any(d.scope == "module" and d.baseid == module
+                                    for defs in info.name2fixturedefs.values() for d in defs)
 
 
 def browser_group(item) -> str:
