@@ -65,6 +65,8 @@ def pytest_collection_modifyitems(items):
         exercises 24, 26, 45 and 46, ~2-5 s of CPU each, twice).
       - "true-words-NAME": test_true_words.py's tests of row NAME (two languages, five or six checks each), which
         share its run (the module's `reports` fixture): in one worker, each row is run once, not once per worker.
+      - "module-FILE": the other tests that use a module-scoped fixture of their own module (a run, a build, a
+        search: shares_a_module_fixture), so that it is made in one worker only.
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
