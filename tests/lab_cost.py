@@ -16,6 +16,9 @@ worker started and ended its work. conftest.py prints it beside the cold boots a
 (the figures measured on a 2-core machine that other jobs kept ~8 times over-busy: there a test's wall seconds
 were ~2-7 times its CPU seconds).
 
+With LAB_COST_FILE=path, every test's row is also written there as JSON lines (write_rows), to compare two runs
+test by test.
+
 CPU is load-independent where wall seconds are not: on a shared 2-core machine it is the figure to compare
 between runs (a test's CPU is its own work, not its neighbours'). The two workers' end times say whether
 --dist loadgroup kept both cores busy to the end (tests/run-all.sh): a worker that ends much earlier than the
