@@ -63,6 +63,10 @@ def pytest_collection_modifyitems(items):
       - "exercise-NN": test_exercises.py's tests of exercise NN, which share its runs (functools.lru_cache, per
         process): in one worker, each run is made once (handed out one by one, the two workers made the heaviest,
         exercises 24, 26, 45 and 46, ~2-5 s of CPU each, twice).
+      - "true-words-NAME": test_true_words.py's tests of row NAME (two languages, five or six checks each), which
+        share its run (the module's `reports` fixture): in one worker, each row is run once, not once per worker.
+      - "module-FILE": the other tests that use a module-scoped fixture of their own module (a run, a build, a
+        search: shares_a_module_fixture), so that it is made in one worker only.
     A module's module-scoped fixtures live in the worker of the tests that use them. (Two pages of equal
     test counts were tried: the second worker then had twice the work of the first and the suite was slower.)"""
     for item in items:
@@ -75,6 +79,21 @@ def pytest_collection_modifyitems(items):
         elif item.path.name == "test_exercises.py" and "ex" in getattr(getattr(item, "callspec", None), "params", {}):
             # an exercise's tests share its runs (test_exercises.py caches them per process): one worker each
             item.add_marker(pytest.mark.xdist_group(f"exercise-{item.callspec.params['ex'].number:02d}"))
+        elif item.path.name == "test_true_words.py" and "reports" in getattr(item, "fixturenames", ()):
+            # a row's tests share its run (the module's `reports` cache, per process): one worker each
+            item.add_marker(pytest.mark.xdist_group(f"true-words-{item.callspec.params['name']}"))
+        elif shares_a_module_fixture(item):
+            # the module's tests share what its module-scoped fixture made (a run, a build, a search): one worker
+            item.add_marker(pytest.mark.xdist_group("module-" + item.path.stem))
+
+
+def shares_a_module_fixture(item) -> bool:
+    """Whether the test uses a module-scoped fixture its own module defines (made once per process that runs one of
+    the module's tests: handed out one by one, both workers would make it)."""
+    info = getattr(item, "_fixtureinfo", None)
+    module = item.nodeid.split("::")[0]
+    return info is not None and any(d.scope == "module" and d.baseid == module
+                                    for defs in info.name2fixturedefs.values() for d in defs)
 
 
 def browser_group(item) -> str:
@@ -218,6 +237,8 @@ def pytest_terminal_summary(terminalreporter):
     if lab_cost.collected():
         cost["main"] = lab_cost.collected()
     if any(cost.values()):
+        if os.environ.get("LAB_COST_FILE"):
+            lab_cost.write_rows(cost, os.environ["LAB_COST_FILE"])
         head, lines = lab_cost.summary_lines(cost, _started[0])
         terminalreporter.write_sep("-", head)
         for line in lines:

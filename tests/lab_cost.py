@@ -16,6 +16,9 @@ worker started and ended its work. conftest.py prints it beside the cold boots a
 (the figures measured on a 2-core machine that other jobs kept ~8 times over-busy: there a test's wall seconds
 were ~2-7 times its CPU seconds).
 
+With LAB_COST_FILE=path, every test's row is also written there as JSON lines (write_rows), to compare two runs
+test by test.
+
 CPU is load-independent where wall seconds are not: on a shared 2-core machine it is the figure to compare
 between runs (a test's CPU is its own work, not its neighbours'). The two workers' end times say whether
 --dist loadgroup kept both cores busy to the end (tests/run-all.sh): a worker that ends much earlier than the
@@ -114,6 +117,17 @@ class Meter:
 def collected() -> list:
     """This process's rows (also what a pytest-xdist worker hands its controller)."""
     return list(_rows)
+
+
+def write_rows(by_worker: dict[str, list], path: str) -> None:
+    """Every test's row (worker, test id, group, CPU s, wall s) as JSON lines into `path` ($LAB_COST_FILE): the whole
+    table behind the summary's ten costliest, for comparing two runs test by test."""
+    import json
+    with open(path, "w", encoding="utf-8") as f:
+        for worker, worker_rows in sorted(by_worker.items()):
+            for test, group, cpu, start, end in worker_rows:
+                f.write(json.dumps(dict(worker=worker, test=test, group=group, cpu=cpu, wall=round(end - start, 2),
+                                        start=round(start, 2))) + "\n")
 
 
 def summary_lines(by_worker: dict[str, list], started: float) -> tuple[str, list[str]]:

@@ -4,20 +4,20 @@ For every row: the counts and times the text states are the ones in the report's
 printed), no sentence that this kind of run makes false is printed, a run that is not seed-identical has no notes
 (its blocks say their facts), and the text stays readable (each block at most MAX_BLOCK_LINES lines, each note at
 most three lines of NOTE_LINE characters). limits.seed_identical is checked against the seed program itself on a
-sample of configurations (it completes and prints the same bytes exactly where the predicate says so). The
+sample of configurations (it completes and prints the same bytes exactly where the predicate says so; the seed's
+output and crashes as tests/golden/ records them, which test_golden.py and test_crashes.py check against the seed). The
 1,000-request, 8-replica size check is one slower test.
 
 Runs in process (lab.run once in Vietnamese, lab.render for English: no second engine run).
 """
 from __future__ import annotations
 
+import json
 import re
-import warnings
 
 import pytest
 
-import seed_program
-from golden_cases import BASE_REQUESTS, CONFIGS as SEED_CONFIGS, CRASHES, edit
+from golden_cases import BASE_REQUESTS, CONFIGS as SEED_CONFIGS, CRASHES, GOLDEN_DIR, edit
 from inference_lab.entrypoints.lab import render, run
 from inference_lab.words.limits import run_facts, seed_identical, seed_shaped
 from inference_lab.words.templates import ms, ms3
@@ -337,8 +337,23 @@ def test_thousand_requests_on_eight_replicas_print_under_200_kb():
 
 
 SAMPLE = [*list(SEED_CONFIGS)[::9], "trace_six_requests", "trace_three_requests"]
+GOLDEN_CONFIGS = json.loads((GOLDEN_DIR / "configs.json").read_text(encoding="utf-8"))
+GOLDEN_CRASHES = json.loads((GOLDEN_DIR / "crashes.json").read_text(encoding="utf-8"))
 SAMPLE_CRASHES = ["slots_1", "follow_E", "slots_4", "pool_blocks_4", "max_context_12", "follow_one_token_max_new_1",
                   "all_max_new_1", "unknown_chars_other", "bpe_intermediate_follow"]
+
+
+def seed_result(name: str) -> tuple[str | None, str | None]:
+    """(stdout, error) of the seed program under a golden configuration or a crash case, as recorded in tests/golden/
+    (stdout None for a crash): test_golden.py::test_goldens_reproduce_from_seed and test_crashes.py::
+    test_crash_list_still_crashes_the_seed run the seed on every one of them and fail when a record is stale, so it
+    is not run a second time here (~0.2 s of CPU a run). The overrides must be the recorded ones."""
+    if name in SEED_CONFIGS:
+        assert json.loads(json.dumps(SEED_CONFIGS[name])) == GOLDEN_CONFIGS[name], f"{name}: configs.json is stale"
+        return (GOLDEN_DIR / f"{name}.txt").read_text(encoding="utf-8"), None
+    case = GOLDEN_CRASHES[name]
+    assert json.loads(json.dumps(CRASHES[name]["overrides"])) == case["overrides"], f"{name}: crashes.json is stale"
+    return None, case["error"]
 
 
 @pytest.mark.parametrize("name", SAMPLE + SAMPLE_CRASHES)
@@ -346,9 +361,7 @@ def test_seed_identical_agrees_with_the_seed_program(name):
     """Where limits.seed_identical says True the seed program completes and the lab prints its bytes; where the seed
     crashes (a refused or one-token followed request, KV exhausted, nobody served, unknown text) it says False."""
     overrides = SEED_CONFIGS[name] if name in SEED_CONFIGS else CRASHES[name]["overrides"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out, err = seed_program.run(overrides)
+    out, err = seed_result(name)
     rep = run(overrides)
     assert seed_of(rep) == (err is None), err
     if err is None:
