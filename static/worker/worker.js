@@ -145,19 +145,11 @@ const stopSeen = () => stops.seen();
 // stdlib comes from memory when pyc-cache.js has it; anything else from the network (or, once
 // sw.js serves the page, from its cache). Nothing is copied for sw.js: it takes what this worker
 // downloaded from the HTTP cache, after the first run (static/core/offline.js).
-// A wheel's download (numpy's, the engine's) waits until the WebAssembly runtime is up (coreUp: loadPyodide's fsInit
-// hook, which Pyodide calls once pyodide.asm.wasm is compiled and instantiated, before Python starts): on a slow link
-// every download shares the bandwidth, and the 10 MB wasm is what everything else waits for, so it comes first and
-// the wheels arrive while Python sets itself up (issue 39: 17 MB at 20 Mbit/s). Their checks (HEAD) do not wait.
 const nativeFetch = self.fetch.bind(self);
-let coreUp;
-const runtimeUp = new Promise((resolve) => { coreUp = resolve; });
 self.fetch = async function (input, init) {
   const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
-  if (local) return local;
-  if (url.pathname.endsWith('.whl') && !(init && init.method === 'HEAD')) await runtimeUp;
-  return nativeFetch(input, init);
+  return local || nativeFetch(input, init);
 };
 
 // The engine wheel's bytes, fetched while Pyodide loads.
@@ -184,7 +176,6 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
     indexURL,
     lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
     packages: PACKAGES, // fetched while the interpreter starts, not after it
-    fsInit: () => coreUp(), // the runtime is up: the wheels may come (self.fetch)
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
   };
