@@ -39,8 +39,11 @@ one H100 4.2 s (4.5 before), 2 × H100 TP 2 10.3 s (16.4), 4 × H100 TP 2 13.2 s
 TP 1 8.8 s. The costly points are the multi-replica ones because each replica steps on its own (four replicas at
 TP 2 take six times the steps of one H100, ~0.02 ms each): no step cost grows with the run (5 and 10 minutes give
 the same time per step). Extrapolated to the hour (× 6.75): ~1,650 CPU-seconds (~28 CPU-minutes) per backend at
-that load: ~14 minutes wall per backend on 2 otherwise idle cores, less if a quiet machine needs fewer
-CPU-seconds (not measured: the hour's grid was not run in session 48). Memory: every step keeps its record
+that load. The hour itself, this command as it is, 2026-12-03 19:30–20:14 UTC: local processes 24 points in 1,693 s
+wall (1,795 s CPU; load 2–9, other jobs finishing), then the local Ray 24 points in 817 s wall on the quiet machine;
+"same answer True, same Pareto front True, same rows True"; answer #1 (one H100, TP 1, 64 slots, 3.35 US$/h, goodput
+5.514/s, both SLOs 100 %), Pareto front [6, 1, 2, 3, 4]; the measure point 4.0 s CPU full against 0.1 s
+timing-only. Memory: every step keeps its record
 (~1.4 KB), so a four-replica TP 2 point of the hour (~3.4 million steps) holds ~5 GB until its row is measured, and
 two local workers hold two such points: run the backends one after the other (the default), not `--together`, on
 the hour.
