@@ -14,6 +14,8 @@ What is kept, decided from traces, not by hand:
   the first run, micropip and NumPy included, recorded in Pyodide);
 - STUDENT: what a student's edit of the scheduler or the sampler plausibly imports (heapq, statistics'
   lighter cousins, pprint, …) and the codecs a decode may ask for by name;
+- WORKER: what the worker's own Python imports after 'ready' (static/worker/pyc-cache.js compiles the next
+  visit's bytecode with importlib.util and zipfile): kept, or every first visit would fetch the full zip for it;
 - WHOLE: Pyodide's own packages (_pyodide, pyodide), kept whole (its API is imported piecemeal later).
 
 NumPy (NUMPY_LEFT_OUT): Pyodide already strips its test suites; the repacked wheel (bytecode.py) also
@@ -51,6 +53,8 @@ STUDENT = (
     "encodings.cp1252", "encodings.unicode_escape", "encodings.raw_unicode_escape",
 )
 
+WORKER = ("importlib.util", "io", "sys", "zipfile", "importlib._bootstrap_external")   # pyc-cache.js BUILD_PY
+
 WHOLE = ("_pyodide/", "pyodide/")
 
 NUMPY_LEFT_OUT = ("numpy/f2py/", ".pyi", ".pxd", ".h", ".a", ".lib", ".pc", "/include/", "/lib/npy-pkg-config/")
@@ -69,7 +73,7 @@ def kept_files(names: list[str], imported: list[str]) -> set[str]:
     in pyodide-imports.txt. A kept module's packages (__init__.py up the tree) and directories come too."""
     present = set(names)
     keep = {path for path in imported if path in present}
-    for name in (*TRACED, *STUDENT):
+    for name in (*TRACED, *STUDENT, *WORKER):
         keep |= {path for path in module_files(name) if path in present}
     keep |= {path for path in present if path.startswith(WHOLE)}
     for path in list(keep):

@@ -262,6 +262,12 @@ def test_the_first_visit_fetches_each_file_once_and_the_offline_copy_after_the_f
     gets = [path for method, path in visit.until_ready if method == "GET"]
     assert gets and "/pyodide/pyodide.asm.wasm" in gets
     assert sorted(later & set(gets)) == [], "fetched before ready"
+    # the warm-up, micropip and the compiled-Python cache wait for the page's 'idle' (protocol.js), and import
+    # nothing from the full standard library (stdlib.py WORKER): a visit that runs no student import never fetches it
+    # (the service worker downloads it later, for offline use: the worker's own requests are what counts here)
+    [worker] = visit.page.workers
+    asked = worker.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+    assert "/pyodide/pyodide.asm.wasm" in asked and full_stdlib not in asked
     assert sorted({p for p in gets if gets.count(p) > 1}) == [], "fetched twice before ready"
     assert visit.registered_before_run is False           # the offline copy waits for the first run
     # after the run the service worker cached the whole build, taking what the page had loaded from

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import subprocess
+import sys
 import zipfile
 
 import pytest
@@ -76,7 +77,7 @@ def test_the_pruned_zip_keeps_what_the_lab_imports_and_the_finder(site, full_zip
     with zipfile.ZipFile(site / "pyodide" / sitebuild.STDLIB_PYC_ZIP) as zf:
         names = set(zf.namelist())
         finder = zf.read(stdlib.LAZY_FINDER + "c")                          # compiled, like the start-up modules
-    for name in stdlib.TRACED + stdlib.STUDENT:
+    for name in stdlib.TRACED + stdlib.STUDENT + stdlib.WORKER:
         files = [f + c for f in stdlib.module_files(name) for c in ("", "c")]
         upstream = names_of(full_zip)
         assert any(f in names for f in files) or not any(f in upstream for f in stdlib.module_files(name)), name
@@ -84,6 +85,55 @@ def test_the_pruned_zip_keeps_what_the_lab_imports_and_the_finder(site, full_zip
     assert len(names) < len(names_of(full_zip)) / 2
     assert finder[:4].hex() == sitebuild.PYC_MAGIC
     assert b"fractions" in finder and b"json.tool" in finder and b"LazyStdlib" in finder  # MODULES filled in
+
+
+def test_what_the_workers_own_python_imports_after_ready_is_kept():
+    """static/worker/pyc-cache.js compiles the next visit's bytecode after the warm-up, in the page's Python: an
+    import there missing from the pruned zip would make every first visit download the full one (2.3 MB) just
+    after 'ready' (issue 41: under load that request raced the page's 'ready')."""
+    source = (ROOT / "static" / "worker" / "pyc-cache.js").read_text()
+    build = source[source.index("def _lab_pyc_steps"):source.index("`;", source.index("def _lab_pyc_steps"))]
+    imported = set()
+    for line in build.splitlines():
+        words = line.strip().replace(",", " ").split()
+        if words[:1] == ["import"]:
+            imported |= set(words[1:])
+        elif words[:1] == ["from"] and "import" in words:
+            imported.add(words[1])
+    assert imported and "zipfile" in imported
+    assert sorted(imported - set(stdlib.WORKER)) == []
+
+
+PAGE_RUNS = (  # (config, lang): the default run and runs that reach the clock, the cluster, a trace and a sweep
+    ({}, "vi"), ({"CLOCK": "roofline"}, "en"), ({"REPLICAS": 2, "CLOCK": "roofline", "TENSOR_PARALLEL": 2}, "vi"),
+    ({"WORKLOAD_TRACE": "azure-conv", "WORKLOAD_REQUESTS": 3, "POOL_BLOCKS": 300, "SLOTS": 3, "QUEUE_LIMIT": 3}, "en"),
+)
+IMPORTS_OF_RUNS = """
+import json, sys
+before = set(sys.modules)
+from inference_lab.entrypoints import web
+for config, lang in json.loads(sys.argv[1]):
+    assert json.loads(web.run(json.dumps(config), None, lang))["ok"], config
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_the_pages_runs_import_nothing_the_pruned_zip_left_out(full_zip):
+    """A standard-library import the page's runs make that the pruned zip leaves out costs every visitor a
+    2.3 MB download just after 'ready' (calibration.py's `import statistics` did: fractions and decimal came
+    with it). The same runs here, in a fresh CPython, against the kept list; bench/stdlib_trace.py is the
+    whole trace (every exercise and edit, in CPython 3.12)."""
+    names = names_of(full_zip)
+    imported = [line.split()[1] for line in (ROOT / "pyodide-imports.txt").read_text().splitlines()
+                if line.startswith(sitebuild.STDLIB_ZIP + " ")]
+    kept = stdlib.kept_files(names, imported)
+    modules = set(stdlib.module_names(names))
+    out = subprocess.run([sys.executable, "-c", IMPORTS_OF_RUNS, json.dumps(PAGE_RUNS)], capture_output=True, text=True,
+                         cwd=ROOT / "py", timeout=600)
+    assert out.returncode == 0, out.stderr
+    fetched = [m for m in json.loads(out.stdout) if m in modules
+               and not any(f in kept for f in stdlib.module_files(m))]
+    assert fetched == []
 
 
 def test_the_trace_still_finds_only_kept_modules():
