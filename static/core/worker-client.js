@@ -65,7 +65,11 @@ export function createWorkerClient(handlers) {
         } else if (msg.stage !== 'run') handlers.progress(msg);
         else if (waiting !== null && msg.id === waiting && handlers.runProgress) handlers.runProgress(msg);
         break;
-      case 'ready': stopView = msg.interrupt ? new Int32Array(msg.interrupt) : null; handlers.ready(msg); break;
+      case 'ready':
+        stopView = msg.interrupt ? new Int32Array(msg.interrupt) : null;
+        handlers.ready(msg);
+        worker.postMessage({ type: 'idle' }); // the page shows 'ready': only now the worker's later work
+        break;
       case 'started': if (waiting !== null && msg.id === waiting && handlers.started) handlers.started(msg.id); break;
       case 'result':
         if (waiting !== null && msg.id === waiting) { waiting = null; handlers.result(msg.result); }

@@ -17,6 +17,9 @@
 //                                             one constant, "NAME=V1,V2,…"; web.sweep(config_json, axis, lang)
 //   {id, type: 'search', config, axes, attainment, lang}  the search tool (static/tools/sweep-search.js): a small
 //                                             grid, one axis per line; web.search(config_json, axes, attainment, lang)
+//   {type: 'idle'}                             sent once the page has shown 'ready': the worker may now warm up
+//                                             and load what comes later (micropip, the compiled-Python cache),
+//                                             never on the way to 'ready' (worker.js)
 //   {id, type: 'stats'}                        bench/rerun_memory.py: answered on the MessagePort sent with it, if
 //                                             any, so the page's own handler never sees the answer
 // worker -> page (FROM_WORKER)
@@ -73,6 +76,7 @@
     step: { id: isId, n: isCount },
     trace: { id: isId },
     stats: { id: maybe(isId) },
+    idle: {},
     sweep: { id: isId, config: isObject, axis: isText, lang: maybe(isLang) },
     search: { id: isId, config: isObject, axes: isText, attainment: maybe(isText), lang: maybe(isLang) },
   };

@@ -8,7 +8,8 @@
 // A build puts this file's helper scripts (fill.js and words/worker.js, pyc-cache.js, protocol.js,
 // interrupt.js) in front of it (sitebuild/page.py bundle_worker): one request instead of six, and the
 // page's own copies of fill.js and protocol.js are then the only ones fetched. Unbuilt, this file loads them.
-// After 'ready', one idle default run warms the engine so the first click is a re-run;
+// Once the page has shown 'ready' (its 'idle' message; so no request of the later work can reach the server
+// before the page is ready), one idle default run warms the engine so the first click is a re-run;
 // then micropip is loaded for the student's code (a run with edited code that comes sooner loads it first).
 // The interpreter lives as long as the worker: runs never reload it.
 // Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
@@ -484,13 +485,13 @@ self.onmessage = (event) => {
     return;
   }
   if (!Object.hasOwn(TO_WORKER, msg.type)) return;
+  if (msg.type === 'idle') { if (web) setTimeout(() => { warmUp(); loadLater(); }, 0); return; }
   if (web) accept(msg);
   else queue.push(msg);
 };
 
 boot().then(() => {
   while (queue.length) accept(queue.shift());
-  setTimeout(() => { warmUp(); loadLater(); }, 0);
 }).catch((err) => {
   const known = err instanceof LoadError;
   post({
