@@ -54,7 +54,7 @@ prints what a fresh page prints, byte for byte (tests/test_interrupt.py).
 
 The capacity tools (issue 42): `sweep(config_json, axis, lang)` and `search(config_json, axes, attainment, lang)`
 run a load sweep or a small configuration search (at most PAGE_POINTS full runs, one after another) with the page's
-constants, answering the command line's rows and lines (sweep.py, search.py, cli.sweep_lines / search_lines); each
+constants, answering the command line's rows and lines (sweep.py, search.py, tables.sweep_lines / search_lines); each
 point is heard with the answer so far, and a Stop ends them keeping the points done. `limits()` says the page's
 limit and the search axes.
 
@@ -530,7 +530,7 @@ def sweep(config_json: str, axis: str, lang: str = "vi", progress=None, stop_see
     """The sweep tool's run: the page's constants, one axis "NAME=V1,V2,…" (sweep.parse_axis: the command line's
     --sweep syntax) over a numeric constant, at most PAGE_POINTS values, each point a full main run (sweep.sweep).
     Answers {"ok": true, "sweep": sweep.result (stopped: a Stop ended it, the points done kept), "lines": the
-    command line's lines (cli.sweep_lines)}, or {"ok": false, "errors": [{field: "sweep" | a constant, message,
+    command line's lines (tables.sweep_lines)}, or {"ok": false, "errors": [{field: "sweep" | a constant, message,
     message_en}]}. `progress(i, n, partial_json)` hears each point with the answer so far.
 
         >>> out = json.loads(sweep('{}', "SLOTS=1,2"))
@@ -541,7 +541,7 @@ def sweep(config_json: str, axis: str, lang: str = "vi", progress=None, stop_see
     """
     from ..core.inputs.config import FIELD_BY_NAME
     from . import sweep as sweeps
-    from .cli import sweep_lines
+    from .tables import sweep_lines
     lang = lang if lang in ("vi", "en") else "vi"
     base, bad = _base(config_json)
     if bad:
@@ -578,7 +578,7 @@ def search(config_json: str, axes_text: str, attainment=None, lang: str = "vi", 
     """The search tool's run: the page's constants (CLOCK = roofline), the axes one per line in the --search syntax
     (search.AXES), the SLO attainment (None: search.ATTAINMENT), at most PAGE_POINTS points, run one after another
     (search.run_in_order). Answers {"ok": true, "search": search.summary (backend "page"), "lines": the command
-    line's lines (cli.search_lines)}, or {"ok": false, "errors": [{field: "search" | "search-attainment" | a
+    line's lines (tables.search_lines)}, or {"ok": false, "errors": [{field: "search" | "search-attainment" | a
     constant, message, message_en}]}; `progress(i, n, partial_json)` as sweep's, and once before the first point
     as progress(0, n, "null"): the grid's size as Python parsed it (the page's running title counts from it).
 
@@ -587,7 +587,7 @@ def search(config_json: str, axes_text: str, attainment=None, lang: str = "vi", 
         [('search', 'SEED is not a search '), ('search-attainment', 'The SLO attainment mu')]
     """
     from . import search as searches
-    from .cli import search_lines
+    from .tables import search_lines
     lang = lang if lang in ("vi", "en") else "vi"
     base, bad = _base(config_json)
     if bad:
