@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from helpers import configs
 from inference_lab import Config, ConfigError, run
 from inference_lab.entrypoints import cli, web
-from inference_lab.core.inputs import config
 from inference_lab.words import text_vi
 from inference_lab.words.text_schema import problem_text
 from inference_lab.core.inputs.config import DEFAULT_REQUESTS, FIELDS, validate
@@ -163,10 +162,12 @@ def test_config_defaults_are_the_schema_defaults():
 
 
 def count_validations(monkeypatch) -> list:
-    """Counts every validation of a whole config (Config.__post_init__ and validate() both use _value_problems)."""
+    """Counts every validation of a whole config (Config.__post_init__ and validate() both use
+    problems.value_problems)."""
+    from inference_lab.core.inputs import problems
     calls = []
-    real = config._value_problems
-    monkeypatch.setattr(config, "_value_problems", lambda values: calls.append(1) or real(values))
+    real = problems.value_problems
+    monkeypatch.setattr(problems, "value_problems", lambda values: calls.append(1) or real(values))
     return calls
 
 

@@ -9,8 +9,8 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   of KV_BITS = 8, model, sampler, rejection_sampler: speculation's acceptance rule, quantization),
   `serving/` (sequence, block_manager, scheduler, kv_room, decode_batch: the decodes' forwards in one stack, engine
   and its clock-only replay, speculative: proposers and the engine's verify, the run log, metrics), `inputs/` (the
-  constants' schema, the validated config, MAX_CONTEXT = auto: context, the workload generator and the recorded
-  traces' replay: trace_workload)
+  constants' schema, MAX_CONTEXT = auto: context, the constants' problems, the validated config, the workload
+  generator and the recorded traces' replay: trace_workload)
   and `cluster/` (router, replicas with disaggregation: cluster, goodput; cost and energy: economics). A folder
   imports only folders listed before it (inputs/ reads model/'s tokenizer, cluster/ runs serving/'s engines).
 - `words/`: what a student reads: the sentence tables' mechanism (templates.py), the 13 blocks' sentences
@@ -20,9 +20,9 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py (compact.py: a long run's
   steps), web.py (the page's worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with
   lessons.py and contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`),
-  search.py (`--search`); lab.py's 13 blocks' facts are built in block_data.py (byte fallback's cost in
-  byte_cost.py), its cached tokenizer and weights kept in weights.py, its replays run beside the main run by
-  forks.py (CPython).
+  search.py (`--search`), tables.py (their answers as lines); lab.py's 13 blocks' facts are built in block_data.py
+  (byte fallback's cost in byte_cost.py), its cached tokenizer and weights kept in weights.py, its replays run
+  beside the main run by forks.py (CPython).
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
@@ -41,7 +41,7 @@ LAYOUT = {
     "core.model": ("tokenizer", "fp8", "model", "sampler", "rejection_sampler", "quantization"),
     "core.serving": ("sequence", "block_manager", "scheduler", "step", "kv_room", "decode_batch", "engine", "replay",
                      "speculative", "run_log", "metrics"),
-    "core.inputs": ("schema", "config", "context", "workload", "trace_workload"),
+    "core.inputs": ("schema", "context", "problems", "config", "workload", "trace_workload"),
     "core.cluster": ("router", "cluster", "goodput", "economics"),
     "words": ("templates", "reasons", "text", "text_intake", "text_compute", "text_measure", "text_vi", "text_en",
               "text_notes", "notes_vi", "notes_en", "text_spec", "spec_vi", "spec_en", "text_cluster", "cluster_vi",
@@ -49,7 +49,7 @@ LAYOUT = {
               "text_schema", "schema_vi", "schema_en", "limits", "own_vi", "own_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "forks", "report", "compact", "web",
                     "cli", "trace", "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep",
-                    "search"),
+                    "search", "tables"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 
