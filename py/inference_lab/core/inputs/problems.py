@@ -4,7 +4,7 @@ its facts (`Problem.key`, `Problem.args`), for words/text_schema.py to word in V
     >>> [p.field for p in validate({"SLOTS": 0, "QUANT_BITS": "x"})]
     ['SLOTS', 'QUANT_BITS']
     >>> [(p.field, p.key) for p in validate({"NOPE": 1})]
-    [('NOPE', 'unknown_name')]
+    [('NOPE', 'unknown_constant')]
 
 The checks: each value against its Field (type, bounds, choices; schema.py), the requests of an explicit trace,
 whether the pool and slots fit the trace (a request that could never be admitted), the model's heads against
