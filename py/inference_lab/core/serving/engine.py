@@ -82,9 +82,10 @@ from .step import StepScratch
 SAMPLER_FUNCTIONS = {name: f for name, f in vars(sampler).items() if isinstance(f, types.FunctionType)}
 
 
-def plain_greedy(seq: Sequence) -> bool:
-    """A greedy request, and sampler.py is the lab's own (no function of it patched)."""
-    return seq.sampling["temperature"] == 0 and all(getattr(sampler, n) is f for n, f in SAMPLER_FUNCTIONS.items())
+def own_sampler() -> bool:
+    """sampler.py is the lab's own: no function of it patched (asked once per run, when its Engine is built; a patch
+    is applied before the run and taken out after it: entrypoints/patch.py)."""
+    return all(getattr(sampler, n) is f for n, f in SAMPLER_FUNCTIONS.items())
 
 MAX_ITERATIONS = 200_000      # a guard: the bounds keep real runs far below it (a long trace: iteration_limit)
 FULL_RECOMPUTE = 64           # the cache check recomputes longer histories at the checked rows only (logits_at)
@@ -182,6 +183,7 @@ class Engine:
         self.spec = Speculation(lab, options.spec or cfg.SPEC_METHOD, self.pool, self.log, self.trace, self.clock)
         self.replica = None        # cluster.Replica when this engine is one replica of a cluster
         self.batch = DecodeBatch(lab, [self])   # the decodes' forwards, computed together (a cluster: all replicas')
+        self.own_sampler = own_sampler()        # greedy tokens after the first take greedy_token (emit)
 
     # ── [1] gateway and [2] input preparation ──────────────────────────────
     def decide(self, seq, stage, code, reason, **facts) -> None:
@@ -252,8 +254,9 @@ class Engine:
 
     def emit(self, step: StepScratch, seq: Sequence, logits_row) -> None:
         # the LM head's tokens (model.make_weights)
-        if seq.id in self.trace["first_sample"] and plain_greedy(seq):   # block [8] shows the first token's info
-            return self.take_token(step, seq, greedy_token(logits_row))     # only: sample()'s token without it
+        greedy = seq.sampling["temperature"] == 0 and self.own_sampler
+        if greedy and seq.id in self.trace["first_sample"]:          # block [8] shows the first token's info only:
+            return self.take_token(step, seq, greedy_token(logits_row))     # sample()'s token without it
         token, info = sample(logits_row, seq.sampling, seq.rng, len(logits_row))
         if seq.id not in self.trace["first_sample"]:          # the snapshot block [8] shows: first token only
             self.trace["first_sample"][seq.id] = dict(info, logits=np.array(logits_row), request=seq.id)
