@@ -24,10 +24,15 @@ CHARTS_DRAWN = ("() => document.querySelectorAll('.charts[aria-busy], [data-bloc
                 " === 0")
 
 
+# The last run's charts all drawn: none left for when the page is idle (their box says aria-busy until then, and
+# drawing replaces the box's elements: static/charts/index.js placeAllCharts).
+CHARTS_SETTLED = "() => !document.querySelector('.charts[aria-busy]')"
+
+
 def mark_stale(lab: Lab) -> None:
     """Once the last run's charts are all drawn, mark every chart stale: a chart drawn later comes without
     the mark."""
-    lab.page.wait_for_function("() => !document.querySelector('.charts[aria-busy]')", timeout=RUN_MS)
+    lab.page.wait_for_function(CHARTS_SETTLED, timeout=RUN_MS)
     lab.page.evaluate("document.querySelectorAll('[data-block] [data-chart]').forEach(el => el.dataset.stale = '1')")
 
 
@@ -43,7 +48,9 @@ def run_and_wait_for_charts(lab: Lab, values: dict, places) -> None:
 
 def assert_drawn(lab: Lab, name: str, block: int) -> None:
     """Above the panel's lines, something drawn, an SVG with an accessible label, marks, a text
-    alternative, a caption and axis or panel labels."""
+    alternative, a caption and axis or panel labels. Waits first for the run's charts drawn when the page is idle:
+    on a busy machine a chart read sooner is the last run's, replaced while it is read."""
+    lab.page.wait_for_function(CHARTS_SETTLED, timeout=RUN_MS)
     root = chart(lab, name, block)
     assert root.get_attribute("data-empty") is None, f"{name} in block {block} drew nothing"
     above = root.evaluate("""el => Boolean(el.compareDocumentPosition(
