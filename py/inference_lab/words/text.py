@@ -185,9 +185,12 @@ def summary_lines(w, ctx, checks) -> list[str]:
     lines = [w("summary.title"), first, tokens_line(w, ctx), w("summary.distributions"), w("summary.simulated"),
              *stand_in_note(w, ctx, checks)]
     failed = [c for c in checks if not c.ok]
+    waiting = [c for c in checks if c.waiting]     # a deferred run (lab.run_deferred): its replays not played yet
     if failed:
         lines.append(w("summary.fail", labels="; ".join(w.checks[c.name] for c in failed)))
-    else:
+    if waiting:
+        lines.append(w("later.checks", n=len(waiting), labels="; ".join(w.checks[c.name] for c in waiting)))
+    elif not failed:
         spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"     # sampled draws may differ: only greedy tokens match
         replayed = ctx.cfg.get("WORKLOAD_REQUESTS") and not spec  # block [12] replays this run's tokens: no check
         lines.append(w("summary.pass_spec" if spec else "summary.pass_replayed" if replayed else "summary.pass"))
@@ -200,6 +203,15 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
     return {k: [w("note.mark") + n for n in v] for k, v in run_notes(w, parts, ctx, record).items()}
 
 
+def shown(w, n: int, d: dict, ctx):
+    """Block n's (title, lines); a deferred block (data["deferred"]: its replays not played yet, lab.run_deferred)
+    says only that in one line."""
+    if d.get("deferred"):
+        runs = ["static", "nochunk"] + (["nocache"] if ctx.cfg.get("PREFIX_CACHE") == "on" else [])
+        return w(f"b{n}.title"), [w("later.block", runs=", ".join(runs))]
+    return BLOCKS[n](w, d, ctx)
+
+
 def bind(w: Words) -> tuple[dict, partial, partial]:
     """(BLOCKS, header_lines, summary_lines) worded by `w`: the names lab.render calls on a language module."""
-    return {n: partial(f, w) for n, f in BLOCKS.items()}, partial(header_lines, w), partial(summary_lines, w)
+    return {n: partial(shown, w, n) for n in BLOCKS}, partial(header_lines, w), partial(summary_lines, w)
