@@ -403,7 +403,7 @@ def release() -> None:
 _later = None   # lab.Later of the last run if it was deferred (defers): what replays() plays; the next run replaces it
 
 
-def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None) -> str:
+def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None, stopped="Ctrl-C") -> str:
     """Blocks [6], [11], [12] of the last run, deferred (defers), computed now: their replays played one after the
     other (lab.Later.finish), answered like run() — the same report run() gives without deferral, in `lang`.
     `config_json`: the deferred report's config; when no deferred run of it is kept (a restarted worker), the
@@ -417,13 +417,13 @@ def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None) -
     except json.JSONDecodeError as exc:
         return _errors([Problem("config", "bad_json", dict(detail=exc.msg))])
     if later is None or later.lab.cfg.to_dict() != config:
-        return run(config_json, lang=lang, progress=progress, stop_seen=stop_seen, defer=False)
+        return run(config_json, lang=lang, stopped=stopped, progress=progress, stop_seen=stop_seen, defer=False)
     try:
         report = later.finish(lang, throttled(progress) if progress is not None else None, narrate=False)
     except KeyboardInterrupt as exc:
         from .sandbox import tell
         tell(stop_seen)
-        return _stopped(exc, lang, "Ctrl-C")
+        return _stopped(exc, lang, stopped)
     _later = None
     return _answer(report)
 
