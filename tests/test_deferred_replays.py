@@ -32,6 +32,14 @@ def full():
     return lab.run(BIG, fork=False, narrate=False)
 
 
+def test_without_the_prefix_cache_block_11_waits_for_nothing():
+    report, later = lab.run_deferred(dict(BIG, PREFIX_CACHE="off"), narrate=False)
+    assert [b.number for b in report.blocks if b.data.get("deferred")] == [6, 12]
+    assert [c.name for c in report.checks if c.waiting] == ["same_tokens"]
+    assert later.finish("en", narrate=False).to_dict() == lab.run(dict(BIG, PREFIX_CACHE="off"), "en",
+                                                                  narrate=False).to_dict()
+
+
 def test_the_command_line_never_defers(full):
     assert not any(b.data.get("deferred") for b in full.blocks)
     assert not any(c.waiting for c in full.checks) and full.passed
@@ -40,12 +48,18 @@ def test_the_command_line_never_defers(full):
 
 def test_deferred_report_then_replays_is_the_full_report(full):
     report, later = lab.run_deferred(BIG, narrate=False)
-    assert [b.number for b in report.blocks if b.data.get("deferred")] == list(lab.DEFERRED_BLOCKS)
-    for n in lab.DEFERRED_BLOCKS:                       # one line, saying the comparison comes when asked
-        assert len(report.block(n).lines) == 1 and "Tính so sánh" in report.block(n).lines[0]
+    deferred = lab.deferred_blocks(later.wanted)
+    assert deferred == (6, 11, 12) and [b.number for b in report.blocks if b.data.get("deferred")] == list(deferred)
+    assert len(report.block(12).lines) == 1                  # the comparison only: one line saying it comes when asked
+    assert report.block(6).lines[:-1] == full.block(6).lines          # the main run's lines, then that line
+    saved = [line for line in full.block(11).lines if line not in report.block(11).lines]
+    assert report.block(11).lines[:-1] == [line for line in full.block(11).lines if line not in saved]
+    assert len(saved) == 1 and saved[0].startswith("Prefix cache: ")  # the TTFT saved (the "nocache" replay)
+    assert all("Tính so sánh" in report.block(n).lines[-1] for n in deferred)
+    assert "ttft_saved" not in report.block(11).data and "ttft_saved" in full.block(11).data
     assert sorted(c.name for c in report.checks if c.waiting) == sorted(lab.WAITING_CHECKS)
     assert report.summary[-1].startswith("CHỜ: 2 ")
-    same = [b.number for b in report.blocks if b.number not in lab.DEFERRED_BLOCKS]   # the rest as before
+    same = [b.number for b in report.blocks if b.number not in deferred]   # the rest as before
     assert [report.block(n).lines for n in same] == [full.block(n).lines for n in same]
     assert [report.block(n).data for n in same] == [full.block(n).data for n in same]
     assert later.finish("vi", narrate=False).to_dict() == full.to_dict()

@@ -8,6 +8,10 @@ Vietnamese sentences of `text_vi.py`, the seed program's (or the English ones of
 so the mechanics never hold a sentence. `render(report, lang)` words the same run again in the
 other language from the report's data alone (the page's language switch: no engine run).
 
+`run_deferred(config)` leaves the replays of blocks [11] and [12] for later (the page's big runs, web.defers): blocks
+[6], [11], [12] are marked deferred and the checks that read the replays wait; its `Later.finish()` plays them and gives
+run()'s Report.
+
 Where the seed program crashes, this module does better: a followed request that was
 refused (429/400) is reported as such and the invariant checks use a served request
 instead (and say so); a run where nobody is served still prints all 13 blocks.
@@ -169,14 +173,20 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None, na
 def run_deferred(config: Config | dict | None = None, lang: str = "vi", progress=None,
                  narrate: bool = True) -> tuple[Report, "Later"]:
     """run() without the replays of blocks [11] and [12] (the page's big runs, web.defers): (report, later).
-    Blocks [6], [11], [12] have data["deferred"] = True and say in one line that their comparison is computed when
-    the student asks; the checks that need the replays are waiting (Check.waiting). `later.finish(lang)` plays the
-    replays one after the other and gives the Report run() gives for the same config (the same data and lines)."""
+    Blocks [6], [11] (prefix cache on), [12] (deferred_blocks) have data["deferred"] = True and say in one line what
+    waits for the replays, computed when the student asks; the checks that need them wait (Check.waiting).
+    `later.finish(lang)` plays the replays one after the other and gives the Report run() gives for the same config
+    (the same data and lines)."""
     with collector_paused():
         return run_unpaused(config, lang, progress, narrate, fork=False, defer=True)
 
 
-DEFERRED_BLOCKS = (6, 11, 12)                             # the blocks that read the replays
+def deferred_blocks(wanted: dict) -> tuple[int, ...]:
+    """The blocks that read the replays `wanted`: [6] (did any policy run out of blocks), [11] with the prefix cache
+    on (the TTFT it saves, against "nocache"), [12] (the policies compared)."""
+    return (6, 11, 12) if "nocache" in wanted else (6, 12)
+
+
 WAITING_CHECKS = ("same_tokens", "prefix_cache_same_text")  # the checks that read them
 
 
@@ -318,7 +328,7 @@ class Later:
         checks = run_checks(lab, main, info, data, S, nocache)
         if done is None:
             checks = [replace(c, waiting=True) if c.name in WAITING_CHECKS else c for c in checks]
-            for n in DEFERRED_BLOCKS:
+            for n in deferred_blocks(self.wanted):
                 data[n] = dict(data[n], deferred=True)
         if self.cluster:
             data[11]["requests"] = placement(main, data[11]["requests"])

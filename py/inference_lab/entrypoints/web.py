@@ -46,6 +46,13 @@ long-context run's (64 × 32,768-token prompts: 113 MB of block tables): 129 →
     >>> "text" in out["report"]["steps"]["items"][0], json.loads(step_detail(1))["ok"]   # short: narrated, none kept
     (True, False)
 
+A big run (issue 39: `defers(cfg)`, a generated workload of at least DEFER_REQUESTS requests whose replays replay its
+tokens) comes deferred: blocks [6], [11], [12] say in one line that their comparison is computed when asked
+(data["deferred"]) and the checks that need the replays wait (lab.run_deferred); `replays(config_json, lang)` plays
+them when the student asks (the page's button: the worker's 'replays' message) and answers like run() — the report
+run() gives without deferral — with the same progress and Stop (a Stop keeps the deferred run). The command line
+never defers: it forks the replays (forks.py).
+
 A run stopped by a KeyboardInterrupt (the page's Stop raises one through Pyodide's interrupt buffer,
 static/worker/worker.js) answers {"ok": false, "stopped": <the sentence naming the line it was on>, "errors":
 [the lesson beside the edited function, if any]}; `stopped` (a string, or a function giving one) says who

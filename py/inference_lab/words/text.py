@@ -205,11 +205,12 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
 
 def shown(w, n: int, d: dict, ctx):
     """Block n's (title, lines); a deferred block (data["deferred"]: its replays not played yet, lab.run_deferred)
-    says only that in one line."""
-    if d.get("deferred"):
-        runs = ["static", "nochunk"] + (["nocache"] if ctx.cfg.get("PREFIX_CACHE") == "on" else [])
-        return w(f"b{n}.title"), [w("later.block", runs=", ".join(runs))]
-    return BLOCKS[n](w, d, ctx)
+    says so in one line: block [12] (all comparison) only that, blocks [6] and [11] after their main-run lines."""
+    if not d.get("deferred"):
+        return BLOCKS[n](w, d, ctx)
+    runs = ", ".join(["static", "nochunk"] + (["nocache"] if ctx.cfg.get("PREFIX_CACHE") == "on" else []))
+    title, lines = (w(f"b{n}.title"), []) if n == 12 else BLOCKS[n](w, d, ctx)
+    return title, [*lines, w(f"later.b{n}", runs=runs)]
 
 
 def bind(w: Words) -> tuple[dict, partial, partial]:
