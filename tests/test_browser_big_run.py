@@ -140,12 +140,14 @@ def test_the_deferred_comparison_is_computed_when_asked(big: Lab):
     expect(buttons).to_have_count(3)
     assert [int(b.evaluate("(el) => el.closest('[data-block]').dataset.block")) for b in buttons.all()] == [6, 11, 12]
     expect(page.locator("#checks-list li.waiting")).to_have_count(2)
+    expect(page.locator("#verdict")).to_have_class(re.compile(r"\bwaiting\b"))
     assert page.locator('[data-block="12"] > pre .line').count() == 1
     buttons.nth(2).click()
     assert big.wait_status("done|error", BIG_RUN_MS) == "done"
     expect(page.locator("[data-replays]")).to_have_count(0)
     expect(page.locator("#checks-list li.waiting")).to_have_count(0)
     assert page.locator("#checks-list li.not-ok").count() == 0
+    expect(page.locator("#verdict")).to_have_class("verdict pass")
     assert page.locator('[data-block="12"] > pre .line').count() > 5
     expect(page.locator('[data-chart="policies"] g').first).to_be_attached()
     assert not big.page_errors

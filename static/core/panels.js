@@ -174,12 +174,12 @@ export function createPanels(el, loadCharts) {
       line.classList.toggle('pass', Boolean(verdict) && verdict[1] === 'PASS');
       line.classList.toggle('fail', Boolean(verdict) && verdict[1] === 'FAIL');
     }
-    el.verdict.hidden = false;
-    el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
-    el.verdict.textContent = report.passed
-      ? t('panels.passEveryMechanism')
-      : t('panels.failMechanismCheck');
     const checks = Array.isArray(report.checks) ? report.checks : [];
+    const waiting = checks.some((c) => c.waiting); // a deferred run's checks not run yet (Python's Check.waiting)
+    el.verdict.hidden = false;
+    el.verdict.className = 'verdict ' + (!report.passed ? 'fail' : waiting ? 'pass waiting' : 'pass');
+    el.verdict.textContent = !report.passed ? t('panels.failMechanismCheck')
+      : waiting ? t('panels.passSoFar') : t('panels.passEveryMechanism');
     el.checks.hidden = checks.length === 0;
     el.checksList.replaceChildren(...checks.map((c) => {
       // waiting: a deferred run's check that needs the replays (py/inference_lab/entrypoints/report.py Check)

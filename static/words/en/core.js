@@ -30,6 +30,7 @@ export default {
   'panels.runDoesNotPrintBlock': '(This run does not print block {n}.)',
   'panels.passEveryMechanism': 'PASS — every mechanism check holds (not a speed measurement).',
   'panels.failMechanismCheck': 'FAIL — a mechanism check failed; see the list below.',
+  'panels.passSoFar': 'PASS so far — every check run holds; the waiting ones run when you press “Compute the comparison”.',
   'panels.passed': 'passed',
   'panels.failed': 'FAILED',
   'panels.waiting': 'waiting',

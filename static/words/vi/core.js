@@ -30,6 +30,7 @@ export default {
   'panels.runDoesNotPrintBlock': '(Lần chạy này không in khối {n}.)',
   'panels.passEveryMechanism': 'PASS — các phép kiểm tra cơ chế đều đạt (không phải phép đo tốc độ).',
   'panels.failMechanismCheck': 'FAIL — có phép kiểm tra cơ chế không đạt; xem danh sách bên dưới.',
+  'panels.passSoFar': 'PASS đến giờ — các phép kiểm tra đã chạy đều đạt; những phép còn chờ chạy khi bấm «Tính so sánh».',
   'panels.passed': 'đạt',
   'panels.failed': 'KHÔNG ĐẠT',
   'panels.waiting': 'chờ',
