@@ -185,6 +185,23 @@ function run() {
   panels.setBusy(true);
 }
 
+// A deferred big run's blocks [6], [11], [12] (their data.deferred: Python decides, web.defers) computed now: the
+// worker's 'replays' plays the replays of the run shown and answers like a run (progress, Stop, the same result
+// shape), whose report then replaces the shown one. The button data-replays is core/panels.js's.
+function computeReplays() {
+  const last = store.get().lastResult;
+  if (!canRun() || !last || !last.result.report) return;
+  panels.clearPageError();
+  setNote('');
+  const id = worker.task('replays', { config: last.result.report.config }); // answered like a run
+  store.set({ inflight: { id, started: performance.now(), config: last.config, patched: false, slowTimer: null } });
+  setStatus('running', t('app.runningEngineCurrent'), t('app.youCanPressStopIfTakes'));
+  panels.setBusy(true);
+}
+document.addEventListener('click', (event) => {
+  if (event.target instanceof Element && event.target.closest('[data-replays]')) computeReplays();
+});
+
 // A long run tells how far it is (static/worker/worker.js labProgress, at most every ~100 ms): the status
 // stays 'running' and says which engine run, its step and the requests done, with a progress bar.
 const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.run.static'),

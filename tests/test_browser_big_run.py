@@ -129,3 +129,25 @@ def test_the_trace_of_the_big_run_comes_from_the_worker_when_downloaded(big: Lab
     events = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))["traceEvents"]
     assert sum(e["ph"] == "X" for e in events) > 1000
     assert not big.page_errors
+
+
+def test_the_deferred_comparison_is_computed_when_asked(big: Lab):
+    """Blocks [6], [11], [12] of this big run are deferred (web.defers; their data.deferred): one line each and a
+    button data-replays; the replays' checks wait. The button plays the replays in the worker (web.replays): the
+    three panels get their lines, the buttons go, the checks pass. Last in the module: it changes the shown run."""
+    page = big.page
+    buttons = page.locator("[data-block] [data-replays]")
+    expect(buttons).to_have_count(3)
+    assert [int(b.evaluate("(el) => el.closest('[data-block]').dataset.block")) for b in buttons.all()] == [6, 11, 12]
+    expect(page.locator("#checks-list li.waiting")).to_have_count(2)
+    expect(page.locator("#verdict")).to_have_class(re.compile(r"\bwaiting\b"))
+    assert page.locator('[data-block="12"] > pre .line').count() == 1
+    buttons.nth(2).click()
+    assert big.wait_status("done|error", BIG_RUN_MS) == "done"
+    expect(page.locator("[data-replays]")).to_have_count(0)
+    expect(page.locator("#checks-list li.waiting")).to_have_count(0)
+    assert page.locator("#checks-list li.not-ok").count() == 0
+    expect(page.locator("#verdict")).to_have_class("verdict pass")
+    assert page.locator('[data-block="12"] > pre .line').count() > 5
+    expect(page.locator('[data-chart="policies"] g').first).to_be_attached()
+    assert not big.page_errors

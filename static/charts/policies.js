@@ -29,7 +29,8 @@ const PAD = 12;
 const COL_GAP = 20;
 
 export function render(data, report, opts = {}) {
-  const list = Array.isArray(data.policies) ? data.policies : [];
+  // a deferred big run (data.deferred, py/inference_lab/entrypoints/lab.py run_deferred): no replays yet
+  const list = Array.isArray(data.policies) && !data.deferred ? data.policies : [];
   const chart = new ChartBuilder(NAME, t('chart.policies.threeScheduling'), opts.width);
   chart.legend(list.map((p) => {
     const look = POLICY()[p.policy] || { long: p.policy, colour: OKABE_ITO.green, kind: null };
@@ -37,7 +38,7 @@ export function render(data, report, opts = {}) {
   }));
   if (!list.length) {
     chart.root.dataset.empty = 'true';
-    chart.note(t('chart.policies.runHasNoPolicy'));
+    chart.note(data.deferred ? t('chart.policies.deferred') : t('chart.policies.runHasNoPolicy'));
     return chart.finish();
   }
   const metrics = METRICS().filter((m) => !m.onlyIfAny || list.some((p) => Number(p[m.key]) > 0));

@@ -143,6 +143,7 @@ export function createPanels(el, loadCharts) {
         if (title.textContent !== heading) title.textContent = heading;
         fillLines(panel.querySelector('pre'), asLines(block.lines), '   ');
         fillNotes(panel.querySelector('pre'), notes[String(n)], String(n));
+        replaysButton(panel, Boolean(block.data && block.data.deferred));
       } else {
         fillLines(panel.querySelector('pre'), [t('panels.runDoesNotPrintBlock', { n })]);
       }
@@ -154,6 +155,17 @@ export function createPanels(el, loadCharts) {
     el.jump.hidden = false;
   }
 
+  // A deferred block (its data.deferred: Python decides, lab.run_deferred) gets a button data-replays that asks
+  // for its replays (static/app.js listens: the worker's 'replays'); any other block has none.
+  function replaysButton(panel, deferred) {
+    const old = panel.querySelector('[data-replays]');
+    if (!deferred) { if (old) old.remove(); return; }
+    if (old) return;
+    const button = make('button', { type: 'button', class: 'btn', 'data-replays': '',
+      title: t('panels.computeReplaysHint') }, t('panels.computeReplays'));
+    panel.append(button);
+  }
+
   function renderSummary(report) {
     fillLines(el.summaryLines, asLines(report.summary));
     fillNotes(el.summaryLines, (report.notes || {}).summary, 'summary');
@@ -162,16 +174,19 @@ export function createPanels(el, loadCharts) {
       line.classList.toggle('pass', Boolean(verdict) && verdict[1] === 'PASS');
       line.classList.toggle('fail', Boolean(verdict) && verdict[1] === 'FAIL');
     }
-    el.verdict.hidden = false;
-    el.verdict.className = 'verdict ' + (report.passed ? 'pass' : 'fail');
-    el.verdict.textContent = report.passed
-      ? t('panels.passEveryMechanism')
-      : t('panels.failMechanismCheck');
     const checks = Array.isArray(report.checks) ? report.checks : [];
+    const waiting = checks.some((c) => c.waiting); // a deferred run's checks not run yet (Python's Check.waiting)
+    el.verdict.hidden = false;
+    el.verdict.className = 'verdict ' + (!report.passed ? 'fail' : waiting ? 'pass waiting' : 'pass');
+    el.verdict.textContent = !report.passed ? t('panels.failMechanismCheck')
+      : waiting ? t('panels.passSoFar') : t('panels.passEveryMechanism');
     el.checks.hidden = checks.length === 0;
     el.checksList.replaceChildren(...checks.map((c) => {
-      const item = make('li', { class: c.ok ? 'ok' : 'not-ok' });
-      item.append(make('span', { class: 'mark' }, c.ok ? t('panels.passed') : t('panels.failed')), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
+      // waiting: a deferred run's check that needs the replays (py/inference_lab/entrypoints/report.py Check)
+      const state = c.waiting ? 'waiting' : c.ok ? 'ok' : 'not-ok';
+      const mark = c.waiting ? t('panels.waiting') : c.ok ? t('panels.passed') : t('panels.failed');
+      const item = make('li', { class: state, 'data-check': String(c.name) });
+      item.append(make('span', { class: 'mark' }, mark), ' ', make('code', {}, c.name), ' ', c.detail ? String(c.detail) : '');
       return item;
     }));
   }

@@ -9,6 +9,9 @@
 //                                             web.run(config_json, patches_json, lang)
 //   {id, type: 'render', report, lang}         an earlier run's report worded again in lang, no engine run (the
 //                                             language switch); answered like a run
+//   {id, type: 'replays', config, lang}       blocks [6], [11], [12] of a deferred big run (their data.deferred:
+//                                             web.defers decides) computed now: web.replays(config_json, lang)
+//                                             plays the replays; answered like a run, with its progress and Stop
 //   {id, type: 'step', n}                      step n of the last long run, whole (web.step_detail: a long run's
 //                                             steps come titled and cut, without narration; the step view asks)
 //   {id, type: 'trace'}                        the Chrome trace of the last long run (web.trace_json: a long run's
@@ -37,10 +40,10 @@
 //                                             cross-origin isolated, else null (static/worker/interrupt.js)
 //   {id, type: 'started'}                     the run left the queue (the page's watchdog counts from here)
 //   {id, type: 'result', result}              web.run's answer ({ok, report, …} or {ok: false, stopped | errors});
-//                                             a run's, render's, sweep's or search's comes as {id, type, json}:
-//                                             its UTF-8 JSON text in a transferred ArrayBuffer (a big run's is
-//                                             megabytes: no structured clone), parsed by the page into `result`
-//                                             before the check (worker-client.js withResult)
+//                                             a run's, render's, replays', sweep's or search's comes as
+//                                             {id, type, json}: its UTF-8 JSON text in a transferred
+//                                             ArrayBuffer (a big run's is megabytes: no structured clone), parsed
+//                                             by the page into `result` before the check (worker-client.js)
 //                                             a sweep's or search's: web.sweep's, web.search's
 //   {id?, type: 'error', message, details, fatal}
 //   {type: 'fatal', title, message, details}  loading failed
@@ -73,6 +76,7 @@
   const TO_WORKER = {
     run: { id: isId, config: isObject, patches: maybe(Array.isArray), lang: maybe(isLang) },
     render: { id: isId, report: isObject, lang: maybe(isLang) },
+    replays: { id: isId, config: isObject, lang: maybe(isLang) },
     step: { id: isId, n: isCount },
     trace: { id: isId },
     stats: { id: maybe(isId) },

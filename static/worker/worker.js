@@ -350,8 +350,8 @@ function reportRefused() {
 
 // How far the run in progress is: web.run's progress (entrypoints/web.py calls it after engine steps, at most
 // every ~100 ms): run = "chunked" (the main run), "static", "nochunk" (block 12's other policies), "nocache"
-// (block 11's run without the prefix cache), "nospec" (without speculation), "kv16" (KV_BITS = 8: block 13's run
-// with the 16-bit KV cache).
+// (block 11's run without the prefix cache; these three also in a 'replays' message's web.replays), "nospec"
+// (without speculation), "kv16" (KV_BITS = 8: block 13's run with the 16-bit KV cache).
 let runningId = null;    // the id of the run Python is working on
 const runProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });
@@ -385,6 +385,7 @@ function handleRun(msg) {
     const hooks = stops.on ? { progress: runProgress, stop_seen: stopSeen, stopped: stoppedBy }
       : { progress: runProgress, stop_seen: stopSeen };
     const text = msg.type === 'render' ? web.render(JSON.stringify(msg.report), lang)
+      : msg.type === 'replays' ? web.replays.callKwargs(config, lang, hooks)
       : msg.type === 'sweep' || msg.type === 'search' ? runTool(msg, config, lang)
         : web.run.callKwargs(config, patches, lang, hooks);
     // the answer as UTF-8 JSON text in a transferred ArrayBuffer: no structured clone of a big run's object

@@ -8,6 +8,10 @@ Vietnamese sentences of `text_vi.py`, the seed program's (or the English ones of
 so the mechanics never hold a sentence. `render(report, lang)` words the same run again in the
 other language from the report's data alone (the page's language switch: no engine run).
 
+`run_deferred(config)` leaves the replays of blocks [11] and [12] for later (the page's big runs, web.defers): blocks
+[6], [11], [12] are marked deferred and the checks that read the replays wait; its `Later.finish()` plays them and gives
+run()'s Report.
+
 Where the seed program crashes, this module does better: a followed request that was
 refused (429/400) is reported as such and the invariant checks use a served request
 instead (and say so); a run where nobody is served still prints all 13 blocks.
@@ -163,7 +167,27 @@ def run(config: Config | dict | None = None, lang: str = "vi", progress=None, na
     this process after the main run; otherwise each runs in a forked child beside the parent's other blocks
     (forks.py). The Report is the same either way."""
     with collector_paused():
-        return run_unpaused(config, lang, progress, narrate, fork)
+        return run_unpaused(config, lang, progress, narrate, fork)[0]
+
+
+def run_deferred(config: Config | dict | None = None, lang: str = "vi", progress=None,
+                 narrate: bool = True) -> tuple[Report, "Later"]:
+    """run() without the replays of blocks [11] and [12] (the page's big runs, web.defers): (report, later).
+    Blocks [6], [11] (prefix cache on), [12] (deferred_blocks) have data["deferred"] = True and say in one line what
+    waits for the replays, computed when the student asks; the checks that need them wait (Check.waiting).
+    `later.finish(lang)` plays the replays one after the other and gives the Report run() gives for the same config
+    (the same data and lines)."""
+    with collector_paused():
+        return run_unpaused(config, lang, progress, narrate, fork=False, defer=True)
+
+
+def deferred_blocks(wanted: dict) -> tuple[int, ...]:
+    """The blocks that read the replays `wanted`: [6] (did any policy run out of blocks), [11] with the prefix cache
+    on (the TTFT it saves, against "nocache"), [12] (the policies compared)."""
+    return (6, 11, 12) if "nocache" in wanted else (6, 12)
+
+
+WAITING_CHECKS = ("same_tokens", "prefix_cache_same_text")  # the checks that read them
 
 
 def forked_replays(lab, cluster: bool, wanted: dict) -> dict:
@@ -213,7 +237,9 @@ class Done:
         pass
 
 
-def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool = True) -> Report:
+def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool = True,
+                 defer: bool = False) -> tuple[Report, "Later | None"]:
+    """(report, None), or with `defer` (report of the deferred blocks, Later): run()'s and run_deferred()'s work."""
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     cfg = config if isinstance(config, Config) else Config.from_values(config or {})
@@ -225,12 +251,12 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
     wanted = {"static": RunOptions("static", None), "nochunk": RunOptions("continuous", None)}
     if cfg.PREFIX_CACHE == "on":                                  # the main run's pool caches (engine.Engine)
         wanted["nocache"] = RunOptions("continuous", cfg.TOKEN_BUDGET, prefix_cache=False)
-    fork = fork and can_fork(progress)
+    fork = fork and not defer and can_fork(progress)
     pending = forked_replays(lab, cluster, wanted) if fork else {}
     gates = Forked(functools.partial(gates_of, lab)) if fork else None     # block [13]'s gates: config only
     try:
         main = main_run(lab, cluster, pending)
-        if not pending:
+        if not pending and not defer:
             pending = replays(lab, other_run(lab, main, cluster), wanted, heard)
         lab.progress = heard("nospec")
         nospec = (engine(lab, RunOptions("continuous", cfg.TOKEN_BUDGET, check=False, spec="off"))
@@ -254,10 +280,6 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
     finally:
         for job in [*pending.values(), *([gates] if gates else [])]:
             job.stop()
-    runs = {"static": done["static"], "nochunk": done["nochunk"], "chunked": main}
-    nocache = done.get("nocache")
-    data.update({6: block6_data(lab, main, runs), 11: block11_data(lab, main, S, nocache),
-                 12: block12_data(lab, main, runs, S)})
     data[2].update(byte_fallback=lab.tokenizer.byte_fallback, byte_cost=byte_cost_data(lab, main, S))
     if nospec is not None:                        # speculative decoding: blocks [7] and [13] (spec_data.py)
         data[7].update(spec_block7(lab, main, nospec, info))
@@ -265,17 +287,58 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
     if cfg.KV_BITS == 8:                          # the served tokens against the 16-bit KV cache's (not for a workload)
         data[13]["kv"]["served"] = served_against(lab, main, kv16) if kv16 is not None else None
     data[13].pop("probe_ids", None)
-    checks = run_checks(lab, main, info, data, S, nocache)
-    if is_cluster(cfg):
-        data[11]["requests"] = placement(main, data[11]["requests"])
-        if cfg.DISAGG == "on":
-            data[12]["colocated"] = colocated(lab, main)
-        checks += cluster_checks(main)
-    facts = Report(config=cfg.to_dict(), header=[],
-                   blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
-                   summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0],
-                   cluster=cluster_data(lab, main))
-    return render(facts, lang, narrate)
+    later = Later(lab, main, cluster, wanted, S, info, data, cluster_data(lab, main))
+    if defer:
+        return render(later.facts(None), lang, narrate), later
+    return render(later.facts(done), lang, narrate), None
+
+
+@dataclass(slots=True)
+class Later:
+    """A run's facts but blocks [6], [11], [12] and their checks: the main run's result (`main`: what those blocks
+    and the replays of recorded(main) read), its summary, FOLLOW's info, the other blocks' data."""
+    lab: Lab
+    main: object
+    cluster: bool
+    wanted: dict                  # replay name -> RunOptions ("static", "nochunk", and "nocache" with the cache on)
+    S: dict
+    info: dict
+    data: dict                    # block number -> data, without 6, 11, 12 (0: the header's)
+    cluster_facts: dict | None
+
+    def finish(self, lang: str = "vi", progress=None, narrate: bool = True) -> Report:
+        """The replays played one after the other in this process (`progress` as run()'s), then the whole Report."""
+        with collector_paused():
+            heard = (lambda name: functools.partial(progress, name)) if progress else (lambda name: None)
+            try:
+                done = replays(self.lab, other_run(self.lab, self.main, self.cluster), self.wanted, heard)
+            finally:
+                self.lab.progress = None
+            return render(self.facts({name: job.result() for name, job in done.items()}), lang, narrate)
+
+    def facts(self, done: dict | None) -> Report:
+        """The bare Report (no words) with the replays' results `done` ({name: result}); None: blocks [6], [11],
+        [12] deferred (their data from the main run alone, marked) and WAITING_CHECKS waiting."""
+        lab, main, S, info, cfg = self.lab, self.main, self.S, self.info, self.lab.cfg
+        runs = {"static": done["static"], "nochunk": done["nochunk"], "chunked": main} if done else {"chunked": main}
+        nocache = done.get("nocache") if done else (main if "nocache" in self.wanted else None)
+        data = dict(self.data)
+        data.update({6: block6_data(lab, main, runs), 11: block11_data(lab, main, S, nocache if done else None),
+                     12: block12_data(lab, main, runs, S)})
+        checks = run_checks(lab, main, info, data, S, nocache)
+        if done is None:
+            checks = [replace(c, waiting=True) if c.name in WAITING_CHECKS else c for c in checks]
+            for n in deferred_blocks(self.wanted):
+                data[n] = dict(data[n], deferred=True)
+        if self.cluster:
+            data[11]["requests"] = placement(main, data[11]["requests"])
+            if cfg.DISAGG == "on":
+                data[12]["colocated"] = colocated(lab, main)
+            checks += cluster_checks(main)
+        return Report(config=cfg.to_dict(), header=[],
+                      blocks=[Block(n, text_vi.BLOCK_CODES[n], "", [], data[n]) for n in range(1, 14)],
+                      summary=[], checks=checks, follow=info, steps=main.log.to_dict(), header_data=data[0],
+                      cluster=self.cluster_facts)
 
 
 def bare_record(steps) -> dict:

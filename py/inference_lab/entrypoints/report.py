@@ -12,8 +12,9 @@ the whole text: `Report.from_dict(d).to_text()` prints it again):
       "blocks":  [{"number": 1..13, "code": "1 · Gateway & admission", "title": str,
                    "lines": [str], "data": {...}}],   # printed as "[code] title", "   line", ""
       "summary": [str],                       # TỔNG KẾT lines; the last is "PASS: ..." or "FAIL: ..."
-      "checks":  [{"name": str, "ok": bool, "detail": str, "label": str}],
-      "passed":  bool,
+      "checks":  [{"name": str, "ok": bool, "detail": str, "label": str, "waiting"?: true}],
+                                              # waiting: a deferred run's check not run yet (lab.Later; ok true)
+      "passed":  bool,                        # no check failed (a waiting one has not failed)
       "follow":  {"id", "served", "served_ids", and when refused: "code", "stage", "reason", "facts"},
       "lang":    "vi" | "en",                 # the language of every str above and of the steps' words
       "notes":   {"header" | "1".."13" | "summary": [str]}   # notes beside lines the seed prints that are false or
@@ -130,13 +131,15 @@ class Check:
     ok: bool
     detail: str = ""
     label: str = ""
+    waiting: bool = False     # a deferred run's check that needs blocks [11]/[12]'s replays (lab.Later): not run yet
 
     def to_dict(self) -> dict:
-        return dict(name=self.name, ok=bool(self.ok), detail=self.detail, label=self.label)
+        d = dict(name=self.name, ok=bool(self.ok), detail=self.detail, label=self.label)
+        return dict(d, waiting=True) if self.waiting else d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Check":
-        return cls(d["name"], d["ok"], d["detail"], d["label"])
+        return cls(d["name"], d["ok"], d["detail"], d["label"], bool(d.get("waiting", False)))
 
 
 @dataclass(slots=True)

@@ -46,6 +46,13 @@ long-context run's (64 × 32,768-token prompts: 113 MB of block tables): 129 →
     >>> "text" in out["report"]["steps"]["items"][0], json.loads(step_detail(1))["ok"]   # short: narrated, none kept
     (True, False)
 
+A big run (issue 39: `defers(cfg)`, a generated workload of at least DEFER_REQUESTS requests whose replays replay its
+tokens) comes deferred: blocks [6], [11], [12] say in one line that their comparison is computed when asked
+(data["deferred"]) and the checks that need the replays wait (lab.run_deferred); `replays(config_json, lang)` plays
+them when the student asks (the page's button: the worker's 'replays' message) and answers like run() — the report
+run() gives without deferral — with the same progress and Stop (a Stop keeps the deferred run). The command line
+never defers: it forks the replays (forks.py).
+
 A run stopped by a KeyboardInterrupt (the page's Stop raises one through Pyodide's interrupt buffer,
 static/worker/worker.js) answers {"ok": false, "stopped": <the sentence naming the line it was on>, "errors":
 [the lesson beside the edited function, if any]}; `stopped` (a string, or a function giving one) says who
@@ -189,20 +196,39 @@ def throttled(send, every: float = PROGRESS_EVERY):
     return tick
 
 
-def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", progress=None, stop_seen=None) -> str:
+def run(config_json: str, patches=None, lang: str = "vi", stopped="Ctrl-C", progress=None, stop_seen=None,
+        defer: bool = True) -> str:
     """The worker hands over its own functions (static/worker/worker.js); None: nobody is told (CPython).
     `progress`: send(run, steps, settled, requests), called through `throttled`. `stop_seen()`: a Stop reached
-    the lab's code and an answer follows (entrypoints/sandbox.py)."""
+    the lab's code and an answer follows (entrypoints/sandbox.py). `defer=False`: never deferred (defers)."""
     try:
-        return _run(config_json, patches, lang, stopped, progress, stop_seen)
+        return _run(config_json, patches, lang, stopped, progress, stop_seen, defer)
     except KeyboardInterrupt as exc:          # anywhere in the run, even outside the engine
         from .sandbox import tell
         tell(stop_seen)
         return _stopped(exc, lang, stopped)
 
 
-def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen=None) -> str:
+DEFER_REQUESTS = 200   # a generated workload this big plays blocks [11]/[12]'s replays when asked (defers)
+
+
+def defers(cfg) -> bool:
+    """The page's run of `cfg` leaves blocks [6], [11], [12]'s replays for later (lab.run_deferred; web.replays
+    plays them): a generated workload of at least DEFER_REQUESTS requests whose replays replay its tokens
+    (lab.replaying). The command line never defers; a seed-sized run is as before.
+
+        >>> from ..core.inputs.config import Config
+        >>> [defers(Config.from_values(v)) for v in ({}, {"WORKLOAD_REQUESTS": 199}, {"WORKLOAD_REQUESTS": 200})]
+        [False, False, True]
+    """
+    from .lab import replaying
+    return cfg.WORKLOAD_REQUESTS >= DEFER_REQUESTS and replaying(cfg)
+
+
+def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen=None, defer: bool = True) -> str:
+    global _later
     release()
+    _later = None
     try:
         values = json.loads(config_json)
     except json.JSONDecodeError as exc:
@@ -211,10 +237,15 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen
         cfg = Config.from_values(as_declared(values))      # validates: every problem at once
     except ConfigError as exc:
         return _errors(exc.problems)
-    from .lab import run as run_lab
+    from .lab import run as run_lab, run_deferred
     from .trace import trace_events
     lang = lang if lang in ("vi", "en") else "vi"
-    run_lab = functools.partial(run_lab, progress=throttled(progress) if progress is not None else None)
+    heard = throttled(progress) if progress is not None else None
+    run_lab = functools.partial(run_lab, progress=heard)
+    if not patches and defer and defers(cfg):
+        report, later = run_deferred(cfg, lang=lang, progress=heard, narrate=False)
+        _later = later
+        return _answer(report)
     if not patches:
         return _answer(run_lab(cfg, lang=lang, narrate=False))
     from . import patch, sandbox
@@ -376,6 +407,34 @@ def release() -> None:
     _kept = None
 
 
+_later = None   # lab.Later of the last run if it was deferred (defers): what replays() plays; the next run replaces it
+
+
+def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None, stopped="Ctrl-C") -> str:
+    """Blocks [6], [11], [12] of the last run, deferred (defers), computed now: their replays played one after the
+    other (lab.Later.finish), answered like run() — the same report run() gives without deferral, in `lang`.
+    `config_json`: the deferred report's config; when no deferred run of it is kept (a restarted worker), the
+    same run again, whole. `progress` as run()'s; a Stop answers {"ok": false, "stopped"} and keeps the deferred run
+    (the page still shows its report; the comparison can be asked again)."""
+    global _later
+    lang = lang if lang in ("vi", "en") else "vi"
+    later = _later
+    try:
+        config = json.loads(config_json)
+    except json.JSONDecodeError as exc:
+        return _errors([Problem("config", "bad_json", dict(detail=exc.msg))])
+    if later is None or later.lab.cfg.to_dict() != config:
+        return run(config_json, lang=lang, stopped=stopped, progress=progress, stop_seen=stop_seen, defer=False)
+    try:
+        report = later.finish(lang, throttled(progress) if progress is not None else None, narrate=False)
+    except KeyboardInterrupt as exc:
+        from .sandbox import tell
+        tell(stop_seen)
+        return _stopped(exc, lang, stopped)
+    _later = None
+    return _answer(report)
+
+
 def page_item(item: dict, landmarks) -> dict:
     """A long run's step as the page gets it: its title, times, tasks, budget, cost and the like (what the charts
     draw), without DETAIL_KEYS and with only its landmark events (the slider's ticks and PageUp/PageDown), without
@@ -388,7 +447,15 @@ def page_item(item: dict, landmarks) -> dict:
 
 def _answer(report) -> str:
     """The page's answer to a run: `report` has the bare step record (lab.run(narrate=False)); a short run's steps
-    are narrated (lab.narrated), a long one's titled and cut to page_item, its record kept for step_detail()."""
+    are narrated (lab.narrated), a long one's titled and cut to page_item, its record kept for step_detail().
+    The garbage collector pauses meanwhile (lab.collector_paused: the answer makes millions of small objects and
+    no cycles; the 1,000-request run's answer in CPython 0.49–0.54 s paused, 0.50–0.99 s with a full collection)."""
+    from .lab import collector_paused
+    with collector_paused():
+        return _answer_unpaused(report)
+
+
+def _answer_unpaused(report) -> str:
     global _kept
     from .lab import TEXTS, narrated, titled
     from .compact import is_long

@@ -33,4 +33,8 @@ SAY = {
     "summary.followed_lab": "1. Request {fl[id]} went through the 13 blocks; TTFT {fm[ttft]:ms} = preparation {fm[prep]:ms} + waiting to be scheduled {fm[queue]:ms} + prefill {fm[prefill]:ms}.",
     "summary.tokens_lab": "2. Changing the scheduling or storing KV in blocks does not change the generated tokens here (tokens and logits compared, in NumPy float64; on GPUs batch shapes can change them: batch invariance); they only change time and memory.",
     "summary.pass_replayed": "PASS: the miniature LLM serving pipeline runs correctly (cache matches recompute, all blocks returned; the other policies replayed this run's tokens, block [12]).",
+    "later.b6": "Whether the replays under the other policies ({runs}) ran out of blocks or preempted: the page has not computed it for this big run; press “Compute the comparison” to compute it (the command line always does).",
+    "later.b11": "The TTFT the prefix cache saves (against the replay without it): the page has not computed it for this big run; press “Compute the comparison” to compute it (the command line always does).",
+    "later.b12": "This block compares the main run with its replays under other policies ({runs}); for this big run the page has not computed them yet: press “Compute the comparison” (or open block [11] or [12]) to compute them; the command line always does.",
+    "later.checks": "WAITING: {n:pl check} need the replays of blocks [11]/[12] and have not run ({labels}); press “Compute the comparison” to run them.",
 }

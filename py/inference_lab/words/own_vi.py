@@ -33,4 +33,8 @@ SAY = {
     "summary.followed_lab": "1. Yêu cầu {fl[id]} đi qua 13 khối; TTFT {fm[ttft]:ms} = chuẩn bị {fm[prep]:ms} + chờ được lập lịch {fm[queue]:ms} + prefill {fm[prefill]:ms}.",
     "summary.tokens_lab": "2. Đổi cách lập lịch hay lưu KV theo block không đổi token sinh ra ở đây (đã so token và logits, tính bằng NumPy float64; trên GPU hình dạng batch có thể đổi chúng: batch invariance); chúng chỉ đổi thời gian và bộ nhớ.",
     "summary.pass_replayed": "PASS: đường ống phục vụ LLM thu nhỏ chạy đúng (cache khớp tính lại, block được trả đủ; các chính sách kia chạy lại với token của lần chạy này, khối [12]).",
+    "later.b6": "Các lần chạy lại theo chính sách khác ({runs}) có hết block hay phải preempt không: với lần chạy lớn này trang chưa tính; bấm «Tính so sánh» để tính (dòng lệnh luôn tính ngay).",
+    "later.b11": "TTFT mà prefix cache tiết kiệm (so với lần chạy lại không prefix cache): với lần chạy lớn này trang chưa tính; bấm «Tính so sánh» để tính (dòng lệnh luôn tính ngay).",
+    "later.b12": "Khối này so lần chạy chính với các lần chạy lại của nó theo chính sách khác ({runs}); với lần chạy lớn này trang chưa tính chúng: bấm «Tính so sánh» (hoặc mở khối [11] hay [12]) để tính; dòng lệnh luôn tính ngay.",
+    "later.checks": "CHỜ: {n} kiểm tra cần các lần chạy lại của khối [11]/[12] chưa chạy ({labels}); bấm «Tính so sánh» để chạy chúng.",
 }

@@ -185,9 +185,12 @@ def summary_lines(w, ctx, checks) -> list[str]:
     lines = [w("summary.title"), first, tokens_line(w, ctx), w("summary.distributions"), w("summary.simulated"),
              *stand_in_note(w, ctx, checks)]
     failed = [c for c in checks if not c.ok]
+    waiting = [c for c in checks if c.waiting]     # a deferred run (lab.run_deferred): its replays not played yet
     if failed:
         lines.append(w("summary.fail", labels="; ".join(w.checks[c.name] for c in failed)))
-    else:
+    if waiting:
+        lines.append(w("later.checks", n=len(waiting), labels="; ".join(w.checks[c.name] for c in waiting)))
+    elif not failed:
         spec = ctx.cfg.get("SPEC_METHOD", "off") != "off"     # sampled draws may differ: only greedy tokens match
         replayed = ctx.cfg.get("WORKLOAD_REQUESTS") and not spec  # block [12] replays this run's tokens: no check
         lines.append(w("summary.pass_spec" if spec else "summary.pass_replayed" if replayed else "summary.pass"))
@@ -200,6 +203,16 @@ def notes(w, parts: dict, ctx, record: dict) -> dict:
     return {k: [w("note.mark") + n for n in v] for k, v in run_notes(w, parts, ctx, record).items()}
 
 
+def shown(w, n: int, d: dict, ctx):
+    """Block n's (title, lines); a deferred block (data["deferred"]: its replays not played yet, lab.run_deferred)
+    says so in one line: block [12] (all comparison) only that, blocks [6] and [11] after their main-run lines."""
+    if not d.get("deferred"):
+        return BLOCKS[n](w, d, ctx)
+    runs = ", ".join(["static", "nochunk"] + (["nocache"] if ctx.cfg.get("PREFIX_CACHE") == "on" else []))
+    title, lines = (w(f"b{n}.title"), []) if n == 12 else BLOCKS[n](w, d, ctx)
+    return title, [*lines, w(f"later.b{n}", runs=runs)]
+
+
 def bind(w: Words) -> tuple[dict, partial, partial]:
     """(BLOCKS, header_lines, summary_lines) worded by `w`: the names lab.render calls on a language module."""
-    return {n: partial(f, w) for n, f in BLOCKS.items()}, partial(header_lines, w), partial(summary_lines, w)
+    return {n: partial(shown, w, n) for n in BLOCKS}, partial(header_lines, w), partial(summary_lines, w)

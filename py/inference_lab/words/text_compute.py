@@ -109,7 +109,7 @@ def block6(w, d, ctx):
         lines += prefix_cache_lines(w, d, seed)
     elif seed:                 # the seed's sentence, false for the lab: a note beside it says what is simulated
         lines.append(w("b6.limitation"))
-    elif d["any_preemption"] or d["kv_waits"] or d.get("any_kv_wait"):
+    elif d["any_preemption"] or d["kv_waits"] or d.get("any_kv_wait") or d.get("deferred"):   # deferred: true anyway
         lines.append(w("b6.limitation_preempt"))
     else:
         lines.append(w("b6.limitation_lab"))

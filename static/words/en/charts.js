@@ -42,6 +42,7 @@ export default {
   'chart.policies.times': 'times',
   'chart.policies.threeScheduling': 'Three scheduling policies on the same trace (simulated clock, assumed costs)',
   'chart.policies.runHasNoPolicy': 'This run has no policy comparison.',
+  'chart.policies.deferred': 'The policy comparison is not computed yet: press “Compute the comparison” below this block.',
   'chart.policies.threePoliciesCompared': 'Three policies compared: ',
   'chart.policies.runsMsTokensSMeanTtft': '{label}: runs {span} ms, {throughput} tokens/s, mean TTFT {mean_ttft} ms, max {max_ttft} ms, largest ITL {worst_gap} ms',
   'chart.policies.threeScheduling2': 'Three scheduling policies (simulated ms, simulated tokens/s)',

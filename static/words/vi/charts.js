@@ -42,6 +42,7 @@ export default {
   'chart.policies.times': 'lần',
   'chart.policies.threeScheduling': 'Ba chính sách lập lịch trên cùng trace (đồng hồ mô phỏng, chi phí giả định)',
   'chart.policies.runHasNoPolicy': 'Lần chạy này không có số liệu so sánh chính sách.',
+  'chart.policies.deferred': 'Chưa tính so sánh chính sách: bấm «Tính so sánh» dưới khối này.',
   'chart.policies.threePoliciesCompared': 'So sánh ba chính sách: ',
   'chart.policies.runsMsTokensSMeanTtft': '{label}: chạy {span} ms, {throughput} token/s, TTFT trung bình {mean_ttft} ms, lớn nhất {max_ttft} ms, ITL lớn nhất {worst_gap} ms',
   'chart.policies.threeScheduling2': 'Ba chính sách lập lịch (ms mô phỏng, token/s mô phỏng)',
