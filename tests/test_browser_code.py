@@ -105,7 +105,7 @@ def test_the_edit_survives_a_reload_and_restore_brings_the_seed_back(lab):
     lab.page.reload()
     lab.wait_status("done", READY_MS)  # PATCH= in the address runs
     editor = lab.page.locator('[data-code-editor="scheduler.plan_tasks"]')
-    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=RUN_MS)
     assert editor_text(editor) == PREFILL_FIRST
     assert "TTFT = 19.20 ms - 1.00 ms = 18.20 ms" in "\n".join(lab.panel_lines(4))
     editor = restore(lab, "scheduler.plan_tasks", 3)
@@ -277,7 +277,7 @@ def test_endless_loop_watchdog_interrupts_without_a_reboot_and_keeps_the_edit(la
     editor = set_code(lab, "scheduler.plan_tasks", 3, LOOP)
     editor.locator('[data-action="run-code"]').click()
     expect(lab.status).to_have_attribute("data-status", "running")
-    lab.wait_status("ready", 20000)       # the watchdog fired
+    lab.wait_status("ready", RUN_MS)      # the watchdog fired (8 s of the run; a cap, not a wait)
     assert workers(lab) == started, restart_note(lab)
     assert_lesson_kept_everything(lab, editor, LOOP, before, "quá 8 giây", "vòng lặp")
 
@@ -291,7 +291,7 @@ def test_a_bare_except_that_swallows_the_interrupt_falls_back_to_a_restart(lab):
     editor = set_code(lab, "scheduler.plan_tasks", 3, announced(SWALLOWS))
     run_until_inside(editor, lab)
     editor.locator('[data-action="stop-code"]').click()
-    lab.wait_status("loading", 20000)     # about 1 s later
+    lab.wait_status("loading", RUN_MS)    # about 1 s later (a cap, not a wait)
     lab.wait_status("ready", READY_MS)
     assert workers(lab) == (started + 1, ended + 1)
     expect(lab.page.locator("#action-note")).to_contain_text("except")

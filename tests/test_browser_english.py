@@ -228,7 +228,7 @@ def test_code_editor_and_its_lessons_are_english(en):
         fold.locator(":scope > summary").click()
     page.locator('[data-code-ref="scheduler.plan_tasks"] [data-action="edit-code"]').click()
     editor = page.locator('[data-code-editor="scheduler.plan_tasks"]')
-    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=RUN_MS)
     editor.locator(".cm-content").click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")

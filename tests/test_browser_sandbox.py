@@ -132,7 +132,7 @@ def test_a_patch_link_shows_the_code_and_runs_nothing_until_the_click(link, coun
     expect(notice.locator('[data-action="engine-code"]')).to_have_attribute("href",
                                                                             re.compile(r"^[^?]*(\?(?!.*PATCH=).*)?$"))
     editor = link.page.locator('[data-from-link] [data-code-editor="scheduler.plan_tasks"]')
-    expect(editor).to_have_count(1, timeout=20000)              # shown, marked, in its editor
+    expect(editor).to_have_count(1, timeout=RUN_MS)              # shown, marked, in its editor
     assert link.status.get_attribute("data-status") == "ready"  # a PATCH= alone did not run
     link.page.click('[data-action="run"]')                      # Run runs the engine's own code
     link.wait_status("done", RUN_MS)

@@ -106,7 +106,7 @@ def test_play_stops_by_itself_at_the_end(lab):
     try:
         play.click()
         expect(play).to_have_attribute("aria-pressed", "true")
-        expect(slider(lab)).to_have_attribute("aria-valuenow", "12", timeout=20_000)
+        expect(slider(lab)).to_have_attribute("aria-valuenow", "12", timeout=RUN_MS)
         expect(play).to_have_attribute("aria-pressed", "false")
         expect(play).to_have_text("Phát")
     finally:
@@ -270,7 +270,7 @@ def test_address_with_an_edit_and_a_step_opens_that_step_of_the_edited_run(lab):
     assert "   bước  3: 6.30 ms -> 9.90 ms | chờ=1 chạy=2 | B:p:5 A:d:1" in page_lab.panel_lines(3)
     expect(page_lab.page.locator("[data-block] > summary [data-edited-code]")).to_have_count(13)
     editor = page_lab.page.locator('[data-code-editor="scheduler.plan_tasks"]')
-    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=RUN_MS)
     assert editor_text(editor) == PREFILL_FIRST
     assert "step=3" in page_lab.page.url and "PATCH=" in page_lab.page.url
     assert page_lab.page.locator("#address-note").is_hidden()
