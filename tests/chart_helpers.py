@@ -101,7 +101,7 @@ def redrawn(lab: Lab, name: str, block: int, width: int):
     lab.page.wait_for_function(
         """([sel, w]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
            return s && f && +s.getAttribute('width') <= f.clientWidth + 1 && (w > 400 || f.clientWidth < 400); }""",
-        arg=[sel, width], timeout=5000)
+        arg=[sel, width], timeout=RUN_MS)
     return lab.page.locator(sel)
 
 

@@ -303,7 +303,7 @@ def open_editor(lab, ref: str, block: int):
     editor = page.locator(f'[data-code-editor="{ref}"]')
     if editor.count() == 0:
         page.locator(f'[data-code-ref="{ref}"] [data-action="edit-code"]').click()
-    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=20000)
+    expect(editor.locator('[data-editor="codemirror"]')).to_have_count(1, timeout=RUN_MS)
     return editor
 
 

@@ -205,7 +205,7 @@ def test_charts_are_legible_at_phone_width_and_follow_the_width(lab):
             lab.page.wait_for_function(
                 """([sel]) => { const s = document.querySelector(sel); const f = s && s.closest('.chart-frame');
                    return s && f && +s.getAttribute('width') <= f.clientWidth + 1; }""",
-                arg=[f'[data-chart="{name}"] svg[role=img]'], timeout=5000)
+                arg=[f'[data-chart="{name}"] svg[role=img]'], timeout=RUN_MS)
             sizes = svg.evaluate("""s => [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
                 .map(t => parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width
                           / s.viewBox.baseVal.width)""")
@@ -216,7 +216,7 @@ def test_charts_are_legible_at_phone_width_and_follow_the_width(lab):
         lab.page.set_viewport_size({"width": 1440, "height": 900})
     lab.page.wait_for_function(
         "() => +document.querySelector('[data-chart=timeline] svg[role=img]').getAttribute('width') > 900",
-        timeout=5000)
+        timeout=RUN_MS)
 
 
 DRAWN_FOR_ITS_FRAME = """([sel]) => {
