@@ -16,6 +16,8 @@ reported as such). It prints:
 - the page's JS heap after a forced garbage collection and its DOM nodes (CDP Performance.getMetrics), the
   element count (document.querySelectorAll('*')), and the elements under each panel and chart, largest first;
 - the panels' printed text (each [data-block] <pre>), in bytes;
+- the comparison a deferred run leaves for later (the [data-replays] button: its seconds, progress messages and
+  their longest gap);
 - the step scrub: milliseconds per ArrowRight keydown on the step slider ([data-step-slider]), measured in the
   page over 20 steps: the event's handlers (the step view and the charts' marks update synchronously) and the time
   to the next painted frame.
@@ -48,7 +50,8 @@ RUN_MS = 1_800_000
 # thread's long tasks (PerformanceObserver 'longtask': [start, duration] in ms, each over 50 ms).
 PROBE = """
 (() => {
-  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0, worker: null, tasks: [] };
+  const probe = window.__probe = { started: null, result: null, bytes: null, progress: 0, worker: null, tasks: [],
+                                   times: [] };
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) probe.tasks.push([e.startTime, e.duration]);
@@ -62,7 +65,7 @@ PROBE = """
       this.addEventListener('message', (event) => {
         const m = event.data || {};
         if (m.type === 'started') probe.started = performance.now();
-        if (m.type === 'progress' && m.stage === 'run') probe.progress += 1;
+        if (m.type === 'progress' && m.stage === 'run') { probe.progress += 1; probe.times.push(performance.now()); }
         if (m.type === 'result') {
           probe.result = performance.now();
           probe.bytes = m.json ? m.json.byteLength : JSON.stringify(m.result).length; // the JSON text (protocol.js)
@@ -172,6 +175,25 @@ def draw_every_chart(page) -> None:
     page.wait_for_function("() => !document.querySelector('.charts[aria-busy=\"true\"]')", timeout=RUN_MS)
 
 
+def replays(page) -> dict | None:
+    """A deferred run's comparison (blocks [6], [11], [12]: web.defers): clicks the first [data-replays] button and
+    waits until the report comes back with no button left; {seconds, progress messages, the longest gap between
+    two of them (from the click to the result), status}, or None when nothing was deferred."""
+    if not page.locator("[data-block] [data-replays]").count():
+        return None
+    clicked = page.evaluate("""() => { const p = window.__probe; p.result = null; p.times = [];
+        const t = performance.now(); document.querySelector('[data-block] [data-replays]').click(); return t; }""")
+    page.wait_for_function("() => window.__probe.result && !document.querySelector('[data-replays]') && ['done', "
+                           "'error'].includes(document.querySelector('[data-status]')?.dataset.status)", timeout=RUN_MS)
+    probe = page.evaluate("window.__probe")
+    marks = [clicked, *probe["times"], probe["result"]]
+    return dict(seconds=(probe["result"] - clicked) / 1000, progress=len(probe["times"]),
+                gap=max(b - a for a, b in zip(marks, marks[1:])) / 1000,
+                first=(marks[1] - marks[0]) / 1000, last=(marks[-1] - marks[-2]) / 1000,
+                status=page.locator("[data-status]").get_attribute("data-status"),
+                elements=page.evaluate("document.querySelectorAll('*').length"))
+
+
 def run_again(page) -> float:
     """Presses Run (the controls hold the address's constants) and waits for its result; its seconds."""
     page.evaluate("() => { window.__probe.result = null; window.__probe.started = null; }")
@@ -197,7 +219,8 @@ def measure(browser, url: str, shots: Path | None = None, twice: bool = False) -
         probe = page.evaluate("window.__probe")
         out.update(status=page.locator("[data-status]").get_attribute("data-status"),
                    seconds=(probe["result"] - probe["started"]) / 1000, bytes=probe["bytes"],
-                   progress=probe["progress"])
+                   progress=probe["progress"],
+                   tail=(probe["result"] - probe["times"][-1]) / 1000 if probe["times"] else None)
         draw_every_chart(page)
         # the longest main-thread task from the result's arrival (its message is taken in by one) to the charts drawn
         tasks = page.evaluate("window.__probe.tasks")
@@ -209,6 +232,7 @@ def measure(browser, url: str, shots: Path | None = None, twice: bool = False) -
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         out.update(heap=metrics["JSHeapUsedSize"], nodes=int(metrics["Nodes"]), **page.evaluate(DOM))
         out["scrub"] = scrub(page)
+        out["replays"] = replays(page)
         if twice:   # the same run again: does the tab (page heap, worker memory) grow? (issue 39: it must not)
             out["first"] = memory(page, cdp)
             out["again_seconds"] = run_again(page)
@@ -233,7 +257,8 @@ def show(requests: int, replicas: int, cli: float | None, m: dict) -> None:
     if "seconds" in m:
         ratio = f"{m['seconds'] / cli:.2f}x the CLI" if cli else "CLI not timed"
         print(f"  page: status {m['status']}, run {m['seconds']:.1f} s ({ratio}), "
-              f"result message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages")
+              f"result message {m['bytes'] / 1e6:.2f} MB, {m['progress']} progress messages"
+              + (f" (the last {m['tail']:.2f} s before the result)" if m.get("tail") is not None else ""))
     if m.get("longest") is not None:
         print(f"  longest main-thread task from the result to every chart drawn: {m['longest']:.0f} ms")
     if "heap" in m:
@@ -246,6 +271,13 @@ def show(requests: int, replicas: int, cli: float | None, m: dict) -> None:
                   f"the worker; {sc['moved']} steps moved)")
         for name, n in sorted(m["parts"], key=lambda p: -p[1])[:8]:
             print(f"    {n:>8}  {name}")
+    if m.get("replays"):
+        r = m["replays"]
+        total = f", run + comparison {m['seconds'] + r['seconds']:.1f} s" if "seconds" in m else ""
+        print(f"  the comparison (blocks [6], [11], [12], button data-replays): {r['seconds']:.1f} s, status "
+              f"{r['status']}, {r['progress']} progress messages, longest gap between two {r['gap']:.2f} s (the "
+              f"click to the first {r['first']:.2f} s, the last to the result {r['last']:.2f} s){total}; "
+              f"then {r['elements']} elements")
     if "second" in m:
         for name in ("first", "second"):
             x = m[name]

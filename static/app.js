@@ -210,8 +210,12 @@ const RUN_NAMES = { chunked: () => t('app.run.chunked'), static: () => t('app.ru
 function onRunProgress(msg) {
   const { inflight } = store.get();
   if (!inflight || inflight.id !== msg.id || store.get().status !== 'running') return;
-  const run = (Object.hasOwn(RUN_NAMES, msg.run) ? RUN_NAMES[msg.run] : RUN_NAMES.chunked)();
   el.status.setAttribute('aria-busy', 'true'); // the live region is not read out ten times a second
+  if (msg.run === 'report') { // the runs are over: Python writes the blocks from the run log (lab.writing)
+    setStatus('running', t('app.runningEngineCurrent'), t('app.reportProgress'), 1);
+    return;
+  }
+  const run = (Object.hasOwn(RUN_NAMES, msg.run) ? RUN_NAMES[msg.run] : RUN_NAMES.chunked)();
   setStatus('running', t('app.runningEngineCurrent'),
     t('app.runProgress', { run, step: msg.step, done: msg.done, total: msg.total }), msg.fraction);
 }

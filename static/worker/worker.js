@@ -351,7 +351,8 @@ function reportRefused() {
 // How far the run in progress is: web.run's progress (entrypoints/web.py calls it after engine steps, at most
 // every ~100 ms): run = "chunked" (the main run), "static", "nochunk" (block 12's other policies), "nocache"
 // (block 11's run without the prefix cache; these three also in a 'replays' message's web.replays), "nospec"
-// (without speculation), "kv16" (KV_BITS = 8: block 13's run with the 16-bit KV cache).
+// (without speculation), "kv16" (KV_BITS = 8: block 13's run with the 16-bit KV cache); then "report" while the
+// blocks are written from the run log (lab.writing).
 let runningId = null;    // the id of the run Python is working on
 const runProgress = (run, step, done, total) => post({ type: 'progress', stage: 'run', id: runningId, run, step, done,
   total, fraction: total > 0 ? done / total : null });

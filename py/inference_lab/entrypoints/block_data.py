@@ -506,12 +506,16 @@ def sweep_bits(bits: int) -> list[int]:
     return [lo, lo + 1, lo + 2]
 
 
-def gates_of(lab) -> dict:
+def gates_of(lab, told=None) -> dict:
     """Block [13]'s quality gates: {bits: gate_result(lab, bits)} for QUANT_BITS and its sweep neighbours, with
     "kv" the FP8 KV cache's gate when KV_BITS = 8. They read the config alone (the gated prompts, the weights), never
-    a run, so the command line computes them in a child forked before the main run (lab.py, forks.py)."""
-    cfg = lab.cfg
-    gates = {bits: gate_result(lab, bits) for bits in sweep_bits(cfg.QUANT_BITS)}
+    a run, so the command line computes them in a child forked before the main run (lab.py, forks.py). `told()`, if
+    given, hears each gate done (the page's progress: lab.writing)."""
+    cfg, gates = lab.cfg, {}
+    for bits in sweep_bits(cfg.QUANT_BITS):
+        gates[bits] = gate_result(lab, bits)
+        if told:
+            told()
     if cfg.KV_BITS == 8:
         gates["kv"] = gate_result(lab, cfg.QUANT_BITS, kv=True)
     return gates

@@ -265,15 +265,20 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
         kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
                 if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)   # a workload: the model twice is too dear
         lab.progress = None
+        told = writing(heard)
+        told()
         S = summarize(main.done)
         info = follow_info(cfg, main)
         qinfo = quantized_for(cfg.SEED, cfg.N_MERGES, cfg.QUANT_BITS, lab.tokenizer.byte_fallback)[1]
         data = {0: header_data(lab), 1: block1_data(lab, main), 2: block2_data(lab, main, info, S),
                 3: block3_data(lab, main, info, S)}
+        told()
         data.update({4: block4_data(lab, main, info, S, data[3]["chunks"]), 5: block5_data(lab, main, info),
                      7: block7_data(lab, main, info), 8: block8_data(lab, main, info),
-                     9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main),
-                     13: block13_data(lab, main, info, gates and gates.result(functools.partial(gates_of, lab)))})
+                     9: block9_data(lab, main, info, qinfo), 10: block10_data(lab, main)})
+        told()
+        data[13] = block13_data(lab, main, info, gates.result(functools.partial(gates_of, lab)) if gates
+                                else gates_of(lab, told))
         again = other_run(lab, main, cluster)          # a child that died without an answer: its replay here
         done = {name: job.result(functools.partial(lambda o: slim(again(o)), wanted[name]))
                 for name, job in pending.items()}                          # the replays' results (forks.py)
@@ -288,9 +293,18 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
         data[13]["kv"]["served"] = served_against(lab, main, kv16) if kv16 is not None else None
     data[13].pop("probe_ids", None)
     later = Later(lab, main, cluster, wanted, S, info, data, cluster_data(lab, main))
+    told()
     if defer:
-        return render(later.facts(None), lang, narrate), later
-    return render(later.facts(done), lang, narrate), None
+        return render(later.facts(None), lang, narrate, told), later
+    return render(later.facts(done), lang, narrate, told), None
+
+
+def writing(heard):
+    """What the page hears while the report is written after the engine runs (the blocks' facts, block [13]'s gates,
+    the words): progress("report", 0, 0, 0) at each stage (static/app.js: "writing the blocks"), so that a big
+    run's last seconds move too (issue 39: progress at least once a second). A no-op when nobody listens."""
+    tell = heard("report")
+    return (lambda: tell(0, 0, 0)) if tell else (lambda: None)
 
 
 @dataclass(slots=True)
@@ -314,7 +328,9 @@ class Later:
                 done = replays(self.lab, other_run(self.lab, self.main, self.cluster), self.wanted, heard)
             finally:
                 self.lab.progress = None
-            return render(self.facts({name: job.result() for name, job in done.items()}), lang, narrate)
+            told = writing(heard)
+            told()
+            return render(self.facts({name: job.result() for name, job in done.items()}), lang, narrate, told)
 
     def facts(self, done: dict | None) -> Report:
         """The bare Report (no words) with the replays' results `done` ({name: result}); None: blocks [6], [11],
@@ -383,10 +399,11 @@ def follow_metrics(report) -> dict | None:
                  if m["id"] == report.follow["id"] and m.get("status", "finished") == "finished"), None)
 
 
-def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
+def render(report: Report, lang: str = "vi", narrate: bool = True, told=None) -> Report:
     """`report` worded in `lang`: every line comes from the report's data (blocks' data, header_data, config,
     follow, checks, the step record), so a report from `to_dict()` JSON renders exactly like a new run.
-    `narrate=False`: the steps stay the bare record (no title, text, after_text, wait_labels)."""
+    `narrate=False`: the steps stay the bare record (no title, text, after_text, wait_labels). `told()`, if given,
+    hears each block worded (writing)."""
     if lang not in TEXTS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} (got {lang!r})")
     text, step_text = TEXTS[lang]
@@ -403,6 +420,8 @@ def render(report: Report, lang: str = "vi", narrate: bool = True) -> Report:
     for b in report.blocks:
         title, lines = text.BLOCKS[b.number](worded_data(b, rows, parts[3]["mixed"]), ctx)
         blocks.append(Block(b.number, b.code, title, lines, b.data))
+        if told:
+            told()
     checks = [replace(c, label="") for c in report.checks]
     summary = text.summary_lines(ctx, checks)
     checks = [replace(c, label=text.CHECK_LABELS[c.name]) for c in checks]

@@ -245,9 +245,9 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen
     if not patches and defer and defers(cfg):
         report, later = run_deferred(cfg, lang=lang, progress=heard, narrate=False)
         _later = later
-        return _answer(report)
+        return _answer(report, writing(heard))
     if not patches:
-        return _answer(run_lab(cfg, lang=lang, narrate=False))
+        return _answer(run_lab(cfg, lang=lang, narrate=False), writing(heard))
     from . import patch, sandbox
     try:
         with patch.language(lang):
@@ -425,14 +425,20 @@ def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None, s
         return _errors([Problem("config", "bad_json", dict(detail=exc.msg))])
     if later is None or later.lab.cfg.to_dict() != config:
         return run(config_json, lang=lang, stopped=stopped, progress=progress, stop_seen=stop_seen, defer=False)
+    heard = throttled(progress) if progress is not None else None
     try:
-        report = later.finish(lang, throttled(progress) if progress is not None else None, narrate=False)
+        report = later.finish(lang, heard, narrate=False)
     except KeyboardInterrupt as exc:
         from .sandbox import tell
         tell(stop_seen)
         return _stopped(exc, lang, stopped)
     _later = None
-    return _answer(report)
+    return _answer(report, writing(heard))
+
+
+def writing(heard):
+    """lab.writing's progress for _answer: `heard` is throttled's send(run, steps, settled, requests), or None."""
+    return (lambda: heard("report", 0, 0, 0)) if heard else None
 
 
 def page_item(item: dict, landmarks) -> dict:
@@ -445,17 +451,18 @@ def page_item(item: dict, landmarks) -> dict:
     return out
 
 
-def _answer(report) -> str:
+def _answer(report, told=None) -> str:
     """The page's answer to a run: `report` has the bare step record (lab.run(narrate=False)); a short run's steps
     are narrated (lab.narrated), a long one's titled and cut to page_item, its record kept for step_detail().
     The garbage collector pauses meanwhile (lab.collector_paused: the answer makes millions of small objects and
-    no cycles; the 1,000-request run's answer in CPython 0.49–0.54 s paused, 0.50–0.99 s with a full collection)."""
+    no cycles; the 1,000-request run's answer in CPython 0.49–0.54 s paused, 0.50–0.99 s with a full collection).
+    `told()`, if given, hears each stage (the page's progress while a big answer is written: writing)."""
     from .lab import collector_paused
     with collector_paused():
-        return _answer_unpaused(report)
+        return _answer_unpaused(report, told or (lambda: None))
 
 
-def _answer_unpaused(report) -> str:
+def _answer_unpaused(report, told) -> str:
     global _kept
     from .lab import TEXTS, narrated, titled
     from .compact import is_long
@@ -465,11 +472,14 @@ def _answer_unpaused(report) -> str:
         trace = None
         _kept = Kept(report.steps, report.config, report.lang, replace(report))
         steps = titled(report.steps, step_words)
+        told()
         landmarks = set(steps.get("landmarks") or ())
         peak = report.block(6).data.get("peak") or {}
         strip = kv_strip(steps["items"], [peak["step"]] if isinstance(peak.get("step"), int) else ())
+        told()
         report.steps = dict(steps, items=[page_item(it, landmarks) for it in steps["items"]], narration="on_request",
                             kv_strip=strip)
+        told()
     else:
         _kept = None
         trace = trace_events(report)

@@ -62,6 +62,7 @@ export default {
   'app.runningEngineCurrent': 'Running the engine with the current config…',
   'app.youCanPressStopIfTakes': 'You can press Stop if it takes too long.',
   'app.runProgress': '{run}: step {step}, {done}/{total} requests done. You can press Stop if it takes too long.',
+  'app.reportProgress': 'The runs are done: writing the blocks from the run log. You can press Stop if it takes too long.',
   'app.run.chunked': 'Main run (continuous + chunked)',
   'app.run.static': 'Block 12, static batching',
   'app.run.nochunk': 'Block 12, continuous without chunking',

@@ -62,6 +62,7 @@ export default {
   'app.runningEngineCurrent': 'Đang chạy engine với cấu hình hiện tại…',
   'app.youCanPressStopIfTakes': 'Có thể bấm Dừng nếu chạy quá lâu.',
   'app.runProgress': '{run}: bước {step}, xong {done}/{total} yêu cầu. Có thể bấm Dừng nếu chạy quá lâu.',
+  'app.reportProgress': 'Các lần chạy đã xong: đang viết các khối từ nhật ký lần chạy. Có thể bấm Dừng nếu chạy quá lâu.',
   'app.run.chunked': 'Lần chạy chính (continuous + chunked)',
   'app.run.static': 'Khối 12, static batching',
   'app.run.nochunk': 'Khối 12, continuous không chia đoạn',
