@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from lab_browser import READY_MS, Lab, expect
+from chart_helpers import CHARTS_SETTLED
 
 pytestmark = pytest.mark.browser
 
@@ -149,5 +150,7 @@ def test_the_deferred_comparison_is_computed_when_asked(big: Lab):
     assert page.locator("#checks-list li.not-ok").count() == 0
     expect(page.locator("#verdict")).to_have_class("verdict pass")
     assert page.locator('[data-block="12"] > pre .line').count() > 5
+    # the charts are drawn when the page is idle, block [12]'s among the last: wait for them all (a cap, not a wait)
+    page.wait_for_function(CHARTS_SETTLED, timeout=BIG_RUN_MS)
     expect(page.locator('[data-chart="policies"] g').first).to_be_attached()
     assert not big.page_errors
