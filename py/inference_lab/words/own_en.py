@@ -35,6 +35,6 @@ SAY = {
     "summary.pass_replayed": "PASS: the miniature LLM serving pipeline runs correctly (cache matches recompute, all blocks returned; the other policies replayed this run's tokens, block [12]).",
     "later.b6": "Whether the replays under the other policies ({runs}) ran out of blocks or preempted: the page has not computed it for this big run; press “Compute the comparison” to compute it (the command line always does).",
     "later.b11": "The TTFT the prefix cache saves (against the replay without it): the page has not computed it for this big run; press “Compute the comparison” to compute it (the command line always does).",
-    "later.b12": "This block compares the main run with its replays under other policies ({runs}); for this big run the page has not computed them yet: press “Compute the comparison” (or open block [11] or [12]) to compute them; the command line always does.",
+    "later.b12": "This block compares the main run with its replays under other policies ({runs}); for this big run the page has not computed them yet: press “Compute the comparison” to compute them; the command line always does.",
     "later.checks": "WAITING: {n:pl check} need the replays of blocks [11]/[12] and have not run ({labels}); press “Compute the comparison” to run them.",
 }

@@ -35,6 +35,6 @@ SAY = {
     "summary.pass_replayed": "PASS: đường ống phục vụ LLM thu nhỏ chạy đúng (cache khớp tính lại, block được trả đủ; các chính sách kia chạy lại với token của lần chạy này, khối [12]).",
     "later.b6": "Các lần chạy lại theo chính sách khác ({runs}) có hết block hay phải preempt không: với lần chạy lớn này trang chưa tính; bấm «Tính so sánh» để tính (dòng lệnh luôn tính ngay).",
     "later.b11": "TTFT mà prefix cache tiết kiệm (so với lần chạy lại không prefix cache): với lần chạy lớn này trang chưa tính; bấm «Tính so sánh» để tính (dòng lệnh luôn tính ngay).",
-    "later.b12": "Khối này so lần chạy chính với các lần chạy lại của nó theo chính sách khác ({runs}); với lần chạy lớn này trang chưa tính chúng: bấm «Tính so sánh» (hoặc mở khối [11] hay [12]) để tính; dòng lệnh luôn tính ngay.",
+    "later.b12": "Khối này so lần chạy chính với các lần chạy lại của nó theo chính sách khác ({runs}); với lần chạy lớn này trang chưa tính chúng: bấm «Tính so sánh» để tính; dòng lệnh luôn tính ngay.",
     "later.checks": "CHỜ: {n} kiểm tra cần các lần chạy lại của khối [11]/[12] chưa chạy ({labels}); bấm «Tính so sánh» để chạy chúng.",
 }
