@@ -172,3 +172,26 @@ def test_a_stop_a_students_bare_except_swallows_is_never_reported_seen(page_work
         except:                                 # noqa: E722 (what a student's code may do)
             swallowed += 1
     assert swallowed == 3 and page_worker == []
+
+
+def test_a_stop_leaving_the_students_function_is_told_at_once_and_a_swallowed_one_is_not():
+    """patch.told_on_stop: a KeyboardInterrupt that leaves the student's function tells the page (stop_seen) before
+    the engine's frames unwind and the bindings are put back (issue 41: a starved worker thread then passed for a
+    swallowed Stop); a function that swallows it tells nothing, so the page still restarts Python after 1 s."""
+    from inference_lab.entrypoints import patch
+
+    def stopped():
+        raise KeyboardInterrupt
+
+    def swallowing():
+        try:
+            raise KeyboardInterrupt
+        except BaseException:
+            return None
+
+    told = []
+    with pytest.raises(KeyboardInterrupt):
+        patch.told_on_stop(stopped, lambda: told.append("seen"))()
+    assert told == ["seen"]
+    assert patch.told_on_stop(swallowing, lambda: told.append("again"))() is None and told == ["seen"]
+    assert patch.told_on_stop(stopped, None) is stopped

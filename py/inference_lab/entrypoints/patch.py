@@ -229,6 +229,9 @@ def rebound(replacements: dict, seen=None):
                 undo.append((module, attr, original))
                 setattr(module, attr, replacement)
         yield
+    except KeyboardInterrupt:
+        tell(seen)                                # a Stop raised in the lab's code: told before anything is put back
+        raise
     finally:
         with uninterrupted(seen):                 # a Stop now waits until every original is back
             for module, attr, original in reversed(undo):
@@ -246,6 +249,24 @@ def fresh_caches() -> dict:
     return out
 
 
+def told_on_stop(fn, seen):
+    """fn, telling the page (sandbox.tell) the moment a Stop leaves the student's function: the KeyboardInterrupt
+    was not swallowed, the lab's own code has it and an answer follows. Told here, before the engine's frames unwind
+    and the bindings are put back, a worker thread starved on a busy machine right after taking the signal can no
+    longer pass for a swallowed Stop (static/core/stop.js restarted Python after 1 s: issue 41). None: fn."""
+    if seen is None:
+        return fn
+
+    @functools.wraps(fn)
+    def stop_told(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            tell(seen)
+            raise
+    return stop_told
+
+
 @contextlib.contextmanager
 def patched(units: list[Unit], seen=None):
     """Inside the `with`, the package runs the patched functions (checked by CONTRACTS); PatchError if they cannot.
@@ -254,7 +275,7 @@ def patched(units: list[Unit], seen=None):
     replacements = fresh_caches() if any(unit.module in CACHE_INPUTS for unit in units) else {}
     for (module, name), (fn, unit) in found.items():
         original = getattr(module_of(module), name)
-        wrapper = checked(fn, f"{module}.{name}", unit, original)
+        wrapper = told_on_stop(checked(fn, f"{module}.{name}", unit, original), seen)
         namespaces[module][name] = wrapper             # the student's own calls are checked as well
         replacements[original] = wrapper
     with rebound(replacements, seen):
