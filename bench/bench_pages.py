@@ -207,7 +207,7 @@ def measure_stop(browser, url, times, log, what):
         page.wait_for_timeout(500)  # well inside the loop
         out.append(page.evaluate(STOP_ONCE))
     workers = page.evaluate("() => performance.getEntriesByType('resource').filter((e) => "
-                            "e.name.endsWith('pyodide.asm.wasm')).length")
+                            "/pyodide[.]asm[.]wasm([.]gz)?$/.test(e.name)).length")
     log(f"  stop ({what}, crossOriginIsolated={isolated}): click -> ready p50 {median(out):.0f} ms "
         f"({', '.join(f'{x:.0f}' for x in out)}); pyodide.asm.wasm fetched {workers}x by the page's workers")
     context.close()

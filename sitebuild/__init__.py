@@ -37,8 +37,8 @@ from .fonts import (FONT_CDN, FONT_DIR, FONT_FILES_SOURCE, FONT_MIRROR_ENV, FONT
                     FONT_TARBALL_PIN, FONT_TARBALL_SOURCE, NoFontTarball, font_files, locate_font_tarball)
 from .offline import SERVICE_WORKER, sri, write_zip
 from .page import VENDOR_PINS, content_security_policy
-from .pyodide import (LAB_LOCK, MIRROR_ENV, PYODIDE_CDN, PYODIDE_PINS, PYODIDE_RUNTIME, PYODIDE_SOURCE,
-                      PYODIDE_VERSION, locate_pyodide_file)
+from .pyodide import (LAB_LOCK, MIRROR_ENV, NUMPY_REST, NUMPY_WHEEL, PYODIDE_CDN, PYODIDE_PINS, PYODIDE_RUNTIME,
+                      PYODIDE_SOURCE, PYODIDE_VERSION, locate_pyodide_file)
 from .serve import ISOLATION, SiteHandler, make_server, serve as serve_site
 from .assemble import CACHE_NAMES, build, build_version
 from .wheel import build_wheel, sources_of
@@ -46,7 +46,8 @@ from .wheel import build_wheel, sources_of
 __all__ = [
     "BuildError", "CACHE_NAMES", "CODE_JSON", "EXERCISES_JSON", "FONT_CDN", "FONT_DIR", "FONT_FILES_SOURCE",
     "FONT_MIRROR_ENV", "FONT_PINS", "FONT_TARBALL", "FONT_TARBALL_PIN", "FONT_TARBALL_SOURCE", "LAB_LOCK",
-    "MANIFEST", "MIRROR_ENV", "NoFontTarball", "PYC_MAGIC", "PYODIDE_CDN", "PYODIDE_PINS", "PYODIDE_RUNTIME",
+    "MANIFEST", "MIRROR_ENV", "NUMPY_REST", "NUMPY_WHEEL", "NoFontTarball", "PYC_MAGIC", "PYODIDE_CDN",
+    "PYODIDE_PINS", "PYODIDE_RUNTIME",
     "PYODIDE_SOURCE", "PYODIDE_VERSION", "PYTHON312_ENV", "ROOT", "SERVICE_WORKER", "SITE_PACKAGES",
     "STARTED_IN", "STDLIB_PATH", "STDLIB_PYC_ZIP", "STDLIB_ZIP", "SiteHandler", "Source", "TOKEN_CLASSES",
     "VENDOR_PINS", "build", "build_version", "build_wheel", "code_views", "content_security_policy",

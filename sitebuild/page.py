@@ -72,7 +72,7 @@ def minifiers():
 # modules import fill.js and protocol.js too: the same file fetched twice on a first visit (issue 39). worker.js loads
 # one only when the global it sets is missing (an unbuilt static/ folder).
 WORKER_HELPERS = ("words/fill.js", "words/worker.js", "worker/pyc-cache.js", "worker/protocol.js",
-                  "worker/interrupt.js")
+                  "worker/interrupt.js", "worker/gunzip.js")
 
 
 def bundle_worker(static: Path) -> None:

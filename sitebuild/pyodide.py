@@ -12,6 +12,7 @@ CSP (assemble.py, page.py), and the service worker's list (offline.py).
 """
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -50,6 +51,13 @@ PYODIDE_RUNTIME = [
     "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl", "micropip-0.9.0-py3-none-any.whl",
 ]
 LAB_PACKAGES = ["numpy", "micropip"]
+NUMPY_WHEEL = "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
+NUMPY_REST = "numpy-rest"  # the lab's lock file's name for NumPy's part loaded after "ready" (split_numpy)
+# Shipped gzip'd by a vendored build, as "<name>.gz" (build-info.json pyodide.gzip): pyodide.asm.wasm is
+# 10.1 MB as it is and 3.2 MB gzip'd, and a classroom's plain file server (`python3 -m http.server`) sends files
+# as they are. The worker unpacks it as it arrives (DecompressionStream, which the WebAssembly compiler reads
+# from: static/worker/worker.js); a host that gzips by itself (GitHub Pages) sends the same bytes either way.
+GZIPPED = ["pyodide.asm.wasm"]
 LAB_LOCK = "pyodide-lock.lab.json"  # written by write_lab_lock(), at the site root in both build modes
 
 WHAT_TO_DO = (
@@ -81,7 +89,9 @@ def vendor_pyodide(dest: Path, python: str | None = None) -> dict[str, str]:
     listed = bytecode.read_imports() if python else {}
     shipped = {}
     for name in PYODIDE_RUNTIME:
-        if name not in listed:
+        if name in GZIPPED:
+            shipped[name] = gzip_copy(locate_pyodide_file(name), dest)
+        elif name not in listed:
             shutil.copyfile(locate_pyodide_file(name), dest / name)
             shipped[name] = name
     pycs = compile_listed(python, listed) if listed else {}
@@ -92,7 +102,40 @@ def vendor_pyodide(dest: Path, python: str | None = None) -> dict[str, str]:
         # the official zip beside it, for stdlib.py's lazy finder (not in `shipped`: not loaded at start)
         if name == bytecode.STDLIB_ZIP:
             shutil.copyfile(locate_pyodide_file(name), dest / name)
+    if shipped.get(NUMPY_WHEEL, NUMPY_WHEEL) != NUMPY_WHEEL:  # repacked: a bytecode build
+        shipped[NUMPY_REST] = split_numpy(dest / shipped[NUMPY_WHEEL])
     return shipped
+
+
+def split_numpy(wheel: Path) -> str:
+    """Move the files of the (repacked) NumPy wheel that `import numpy` does not read (stdlib.NUMPY_AFTER_READY)
+    into a zip beside it, the lab lock's package NUMPY_REST, which the worker loads right after "ready" (Pyodide
+    unpacks it into site-packages and compiles its extension modules, as it does a wheel's). Same entries, same
+    bytes, same order; the wheel's RECORD still lists every file: with both parts installed NumPy is whole.
+    Returns the zip's name."""
+    rest = wheel.with_name(NUMPY_REST + "-" + wheel.name.split("-")[1] + "-" + bytecode.BUILD_TAG + ".zip")
+    front = wheel.with_suffix(".part")
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(front, "w") as core, zipfile.ZipFile(rest, "w") as later:
+        for info in src.infolist():
+            (later if stdlib.numpy_after_ready(info.filename) else core).writestr(info, src.read(info))
+    front.replace(wheel)
+    return rest.name
+
+
+def load_phases(shipped: dict[str, str]) -> dict[str, list[str]]:
+    """build-info.json pyodide.load: the lab lock's packages the worker loads before "ready", right after it
+    (before any run: a run imports them) and later (micropip: only the student's code may import it)."""
+    return {"ready": ["numpy"], "run": [NUMPY_REST] if NUMPY_REST in shipped else [], "later": ["micropip"]}
+
+
+def gzip_copy(source: Path, dest: Path) -> str:
+    """dest/<name>.gz: the (verified) file gzip'd, the same bytes on every build (no name, no time in the header).
+    Returns its name."""
+    packed = dest / (source.name + ".gz")
+    with open(source, "rb") as raw, open(packed, "wb") as out, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=9, mtime=0) as gz:
+        shutil.copyfileobj(raw, gz, 1 << 20)
+    return packed.name
 
 
 def pruning(name: str, imported: list[str], python: str) -> dict:
@@ -142,6 +185,9 @@ def lab_lock(full: dict, shipped: dict[str, tuple[str, str]] | None = None) -> d
     packages = {name: dict(full["packages"][name]) for name in LAB_PACKAGES}
     packages["micropip"]["depends"] = []
     for name, (file_name, sha256) in (shipped or {}).items():
+        if name == NUMPY_REST:  # NumPy's part loaded after "ready" (split_numpy): no import of its own
+            packages[name] = {**packages["numpy"], "name": name, "imports": [], "depends": ["numpy"],
+                              "unvendored_tests": False}
         packages[name].update(file_name=file_name, sha256=sha256)
     return {"info": full["info"], "packages": packages}
 
@@ -154,4 +200,6 @@ def write_lab_lock(out: Path, shipped: dict[str, str] | None = None) -> None:
         upstream = full["packages"][name]["file_name"]
         if shipped and shipped.get(upstream, upstream) != upstream:
             repacked[name] = (shipped[upstream], sha256_file(out / "pyodide" / shipped[upstream]))
+    if shipped and NUMPY_REST in shipped:
+        repacked[NUMPY_REST] = (shipped[NUMPY_REST], sha256_file(out / "pyodide" / shipped[NUMPY_REST]))
     (out / LAB_LOCK).write_text(json.dumps(lab_lock(full, repacked), separators=(",", ":")) + "\n", encoding="utf-8")

@@ -22,8 +22,12 @@ NumPy (NUMPY_LEFT_OUT): Pyodide already strips its test suites; the repacked whe
 leaves out what no import reads: type stubs (.pyi), Cython declarations (.pxd), C headers and static
 libraries (numpy/_core/include, lib/npy-pkg-config, *.a), and numpy.f2py (Fortran wrappers: it needs a
 Fortran compiler, which a browser has not). About 370 kB of the 3.3 MB wheel. Every Python module NumPy
-imports, at start or later (linalg, random, fft, polynomial, ma, testing, typing), stays: a lazy path for
-them would cost a second finder over the original wheel for little (they are small or imported at start).
+imports, at start or later (linalg, random, fft, polynomial, ma, testing, typing), stays, in one of two parts
+(NUMPY_AFTER_READY, pyodide.py split_numpy): what `import numpy` reads stays in the wheel, loaded before
+"ready"; the subpackages `import numpy` does not import (numpy.random, fft, polynomial, ma, testing, ...: 0.9 of the
+2.9 MB, 2.9 of the 7.5 MB of compiled extensions) go into a second package that the worker loads right after
+"ready", before the warm-up and before any run (static/worker/worker.js RUN_PACKAGES): the engine imports
+numpy.random only when it runs.
 
 Left out: builds without a CPython 3.12 (no bytecode: they ship the official zip whole) and the CDN build
 (its standard library comes from the CDN unchanged).
@@ -59,6 +63,11 @@ WHOLE = ("_pyodide/", "pyodide/")
 
 NUMPY_LEFT_OUT = ("numpy/f2py/", ".pyi", ".pxd", ".h", ".a", ".lib", ".pc", "/include/", "/lib/npy-pkg-config/")
 
+# NumPy 2.0.2's subpackages that `import numpy` does not import (it loads them on first use): the engine's import,
+# describe() and limits() (the way to "ready") read none of them; a run reads numpy.random.
+NUMPY_AFTER_READY = ("numpy/random/", "numpy/fft/", "numpy/polynomial/", "numpy/ma/", "numpy/testing/",
+                     "numpy/_pyinstaller/", "numpy/doc/", "numpy/compat/")
+
 LAZY_FINDER = "_lab_lazy_stdlib.py"   # lazy_stdlib.py, added to the pruned zip (compiled: .pyc) under this name
 
 
@@ -93,6 +102,11 @@ def module_names(names: list[str]) -> list[str]:
         elif path.endswith(".py"):
             out.add(path[:-3].replace("/", "."))
     return sorted(out)
+
+
+def numpy_after_ready(path: str) -> bool:
+    """Whether the NumPy wheel's file `path` goes into the package loaded after "ready" (NUMPY_AFTER_READY)."""
+    return path.startswith(NUMPY_AFTER_READY)
 
 
 def numpy_kept(names: list[str]) -> set[str]:

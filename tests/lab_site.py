@@ -26,7 +26,7 @@ GOLDEN = SHARED / "golden" / "default.txt"
 DEFAULT_MIRROR = SHARED / f"pyodide-{sitebuild.PYODIDE_VERSION}"
 
 
-BOOT_FILE = "pyodide.asm.wasm"
+BOOT_FILE = "pyodide.asm.wasm.gz"  # the vendored build ships it gzip'd (sitebuild/pyodide.py GZIPPED)
 _boots = [0]
 
 

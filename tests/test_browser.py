@@ -231,7 +231,7 @@ def test_nothing_left_the_local_server_and_no_page_errors(lab, server):
     assert lab.foreign == []
     assert [url for url in lab.requests if not lab._local(url)] == []
     # the worker's downloads came from the local server too
-    assert "/pyodide/pyodide.asm.wasm" in server.paths
+    assert "/pyodide/pyodide.asm.wasm.gz" in server.paths
     assert any(p.startswith("/engine/") and p.endswith(".whl") for p in server.paths)
 
 
@@ -261,12 +261,12 @@ def test_opened_from_file_url_says_how_to_serve(chromium, site):
 
 
 def test_missing_pyodide_file_is_named(chromium, site):
-    srv = RecordingServer(site, overrides={"/pyodide/pyodide.asm.wasm": (404, "text/plain", b"not here")})
+    srv = RecordingServer(site, overrides={"/pyodide/pyodide.asm.wasm.gz": (404, "text/plain", b"not here")})
     lab = Lab(chromium, srv.origin)
     try:
         lab.page.goto(srv.url)
         lab.wait_status("error", READY_MS)
-        expect(lab.page.locator("#page-error")).to_contain_text("pyodide.asm.wasm")
+        expect(lab.page.locator("#page-error")).to_contain_text("pyodide.asm.wasm.gz")
         expect(lab.page.locator("#page-error")).to_contain_text("LAB_PYODIDE_MIRROR")
         expect(lab.page.locator('[data-action="run"]')).to_be_disabled()
         assert lab.page_errors == []

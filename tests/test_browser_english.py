@@ -139,7 +139,7 @@ def test_switching_to_english_keeps_the_constants_and_rewords_the_last_run(lab, 
     # remembered: the bare address opens in English and gets lang=en (so a copied address keeps it).
     # boot.js decides that before Python starts, so this second page of the same profile never gets
     # Python (pyodide.asm.wasm is held unanswered): no cold start for it.
-    lab.context.route("**/pyodide.asm.wasm", lambda route: None)
+    lab.context.route("**/pyodide.asm.wasm*", lambda route: None)
     other = lab.context.new_page()
     try:
         other.goto(server.url)
@@ -148,7 +148,7 @@ def test_switching_to_english_keeps_the_constants_and_rewords_the_last_run(lab, 
         expect(other.locator("#lang-switch")).to_have_text("Tiếng Việt")
     finally:
         other.close()
-        lab.context.unroute("**/pyodide.asm.wasm")
+        lab.context.unroute("**/pyodide.asm.wasm*")
 
 
 def test_english_page_after_a_run_has_no_vietnamese(en):

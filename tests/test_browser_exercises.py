@@ -113,7 +113,7 @@ def test_a_typed_prediction_survives_a_reload(chromium, server):
     unanswered, so the page stays loading (no cold start needed to show what a reload keeps)."""
     typed = "A, B nhận; E, C, D nhận 429 vì <b>đầy</b>\ndòng hai"
     context = chromium.new_context()
-    context.route("**/pyodide.asm.wasm", lambda route: None)
+    context.route("**/pyodide.asm.wasm*", lambda route: None)
     page = context.new_page()
     try:
         page.goto(server.url)

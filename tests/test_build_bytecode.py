@@ -28,6 +28,26 @@ def _bytecode_site(site):
     return manifest
 
 
+class Parts:
+    """Zip files read as one: namelist() and read(name) over all of them (each name in one of them)."""
+
+    def __init__(self, paths):
+        self.zips = [zipfile.ZipFile(p) for p in paths]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for z in self.zips:
+            z.close()
+
+    def namelist(self) -> list[str]:
+        return [name for z in self.zips for name in z.namelist()]
+
+    def read(self, name: str) -> bytes:
+        return next(z for z in self.zips if name in z.NameToInfo).read(name)
+
+
 def _pyc_header(data: bytes) -> tuple[str, int]:
     return data[:4].hex(), int.from_bytes(data[4:8], "little")
 
@@ -36,9 +56,12 @@ def test_pyodide_files_ship_their_start_up_modules_as_bytecode(site):
     manifest = _bytecode_site(site)
     assert manifest["bytecode"]["magic"] == sitebuild.PYC_MAGIC and "3.12" in manifest["bytecode"]["compiler"]
     assert manifest["pyodide"]["stdLibURL"] == sitebuild.STDLIB_PYC_ZIP
+    rest = json.loads((site / sitebuild.LAB_LOCK).read_text())["packages"][sitebuild.NUMPY_REST]["file_name"]
     for upstream, inner in sitebuild.read_imports().items():
         ours = site / "pyodide" / sitebuild.repacked_name(upstream)
-        with zipfile.ZipFile(pyodide_mirror() / upstream) as original, zipfile.ZipFile(ours) as zf:
+        # NumPy ships in two parts (sitebuild/pyodide.py split_numpy): read as one
+        parts = [ours] + ([site / "pyodide" / rest] if upstream == sitebuild.NUMPY_WHEEL else [])
+        with zipfile.ZipFile(pyodide_mirror() / upstream) as original, Parts(parts) as zf:
             names = set(zf.namelist())
             for path in inner:
                 assert path not in names and path + "c" in names, path  # the source replaced by its bytecode
@@ -134,9 +157,12 @@ def test_without_python_3_12_the_build_ships_sources_and_says_so_in_one_line(tmp
     assert len(lines) == 1 and "no CPython 3.12" in lines[0] and "sources" in lines[0]
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["bytecode"] is None and "stdLibURL" not in manifest["pyodide"]
-    assert manifest["pyodide"]["files"] == sitebuild.PYODIDE_RUNTIME
+    gzipped = sitebuild.pyodide.GZIPPED          # shipped gzip'd all the same (test_build_site.py unpacks it)
+    assert manifest["pyodide"]["files"] == [n + ".gz" if n in gzipped else n for n in sitebuild.PYODIDE_RUNTIME]
+    assert manifest["pyodide"]["load"]["run"] == []      # NumPy whole: no part after "ready"
     for name in sitebuild.PYODIDE_RUNTIME:
-        assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
+        if name not in gzipped:
+            assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
     with zipfile.ZipFile(site / manifest["engine"]["wheel"]) as zf:
         assert not [n for n in zf.namelist() if n.endswith(".pyc")]
     assert "sources" not in manifest["engine"]   # the wheel holds them

@@ -39,9 +39,13 @@ def test_vendored_site_has_the_pinned_files_the_lab_loads(site):
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(shipped + full)
     for name in full:
         assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
-    assert len(shipped) == len(sitebuild.PYODIDE_RUNTIME)
+    # + NumPy's part loaded after "ready" in a bytecode build (sitebuild/pyodide.py split_numpy)
+    assert len(shipped) == len(sitebuild.PYODIDE_RUNTIME) + bool(manifest["bytecode"])
+    gzipped = set(manifest["pyodide"].get("gzip", {}).values())  # unpacked and checked: test_build_site.py
     for name in shipped:  # upstream files as pinned; the bytecode build's own files are listed with their hash
-        if name in sitebuild.PYODIDE_PINS:
+        if name in gzipped:
+            assert manifest["files"][f"pyodide/{name}"]["sha256"] == sitebuild.sha256_file(site / "pyodide" / name)
+        elif name in sitebuild.PYODIDE_PINS:
             assert sitebuild.sha256_file(site / "pyodide" / name) == sitebuild.PYODIDE_PINS[name]
         else:
             assert manifest["bytecode"]
@@ -55,7 +59,14 @@ def test_lab_lock_is_the_official_lock_cut_down_to_numpy_and_micropip(site):
     lab = json.loads((site / sitebuild.LAB_LOCK).read_text())
     manifest = json.loads((site / "build-info.json").read_text())
     assert manifest["pyodide"]["lockFileURL"] == sitebuild.LAB_LOCK
-    assert lab["info"] == official["info"] and sorted(lab["packages"]) == ["micropip", "numpy"]
+    rest = [sitebuild.NUMPY_REST] if manifest["bytecode"] else []  # sitebuild/pyodide.py split_numpy
+    assert lab["info"] == official["info"] and sorted(lab["packages"]) == ["micropip", "numpy", *rest]
+    assert manifest["pyodide"]["load"] == {"ready": ["numpy"], "run": rest, "later": ["micropip"]}
+    for name in rest:
+        entry = lab["packages"][name]
+        assert entry == {**official["packages"]["numpy"], "name": name, "imports": [], "depends": ["numpy"],
+                         "unvendored_tests": False, "file_name": entry["file_name"], "sha256": entry["sha256"]}
+        assert entry["sha256"] == sitebuild.sha256_file(site / "pyodide" / entry["file_name"])
     shipped = {}  # a bytecode build's repacked wheels: their own file name and sha256
     for name in ("numpy", "micropip"):
         file_name = lab["packages"][name]["file_name"]
@@ -174,3 +185,28 @@ def test_imports_list_names_files_the_pinned_upstream_files_hold():
     for upstream, inner in listed.items():
         assert inner == sorted(set(inner)) and all(p.endswith(".py") for p in inner)
         assert sitebuild.missing_sources(mirror / upstream, inner) == [], upstream
+
+
+def test_numpy_ships_in_two_parts_the_one_before_ready_holding_what_import_numpy_reads(site):
+    """A bytecode build splits the repacked NumPy wheel (sitebuild/pyodide.py split_numpy): the wheel, loaded before
+    "ready", keeps everything `import numpy` reads; the subpackages it does not import (stdlib.NUMPY_AFTER_READY:
+    numpy.random, fft, polynomial, ma, testing, ...) go into the lock's numpy-rest zip, loaded right after "ready".
+    Together they are the repacked wheel: every entry once, the same bytes."""
+    manifest = json.loads((site / "build-info.json").read_text())
+    if not manifest["bytecode"]:
+        pytest.skip("a build without CPython 3.12 ships NumPy whole")
+    lab = json.loads((site / sitebuild.LAB_LOCK).read_text())
+    with zipfile.ZipFile(site / "pyodide" / lab["packages"]["numpy"]["file_name"]) as core, \
+            zipfile.ZipFile(site / "pyodide" / lab["packages"][sitebuild.NUMPY_REST]["file_name"]) as rest:
+        front, back = core.namelist(), rest.namelist()
+        assert not set(front) & set(back)
+        assert all(sitebuild.stdlib.numpy_after_ready(p) for p in back)
+        assert not any(sitebuild.stdlib.numpy_after_ready(p) for p in front)
+        record = next(p for p in front if p.endswith(".dist-info/RECORD"))
+        listed = {line.split(",")[0] for line in core.read(record).decode().splitlines() if line}
+        assert listed == set(front) | set(back)                 # the wheel's RECORD: NumPy whole
+        so = ".cpython-312-wasm32-emscripten.so"
+        assert {"numpy/__init__.pyc", "numpy/_core/_multiarray_umath" + so, "numpy/linalg/_umath_linalg" + so,
+                "numpy/_core/_multiarray_tests" + so} <= set(front)   # _add_newdocs imports the last one
+        assert {"numpy/random/__init__.pyc", "numpy/random/_generator" + so, "numpy/fft/__init__.py"} <= set(back)
+        assert sum(i.compress_size for i in rest.infolist()) > 0.8e6   # not fetched before "ready"

@@ -4,6 +4,7 @@ worker and service worker. Leaves out: the Pyodide pins and mirror (test_build_p
 (test_build_fonts.py) and the bytecode (test_build_bytecode.py)."""
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
@@ -95,7 +96,7 @@ def test_the_built_worker_starts_with_one_request(site):
     first_import = built.index("importScripts(")
     sets = {"words/fill.js": "globalThis.labFill=", "words/worker.js": "self.WORKER_WORDS=",
             "worker/pyc-cache.js": "self.labPyc=", "worker/protocol.js": "globalThis.labProtocol=",
-            "worker/interrupt.js": "self.labInterrupt="}
+            "worker/interrupt.js": "self.labInterrupt=", "worker/gunzip.js": "self.labGunzip="}
     assert set(sets) == set(sitebuild.page.WORKER_HELPERS)
     for name, assignment in sets.items():
         helper = (site / "static" / name).read_text().strip()
@@ -129,12 +130,32 @@ def test_refuses_to_wipe_a_folder_that_is_not_a_build(tmp_path):
 
 
 def test_server_sends_wasm_with_its_mime_type(site):
+    assert sitebuild.SiteHandler.extensions_map[".wasm"] == "application/wasm"   # a --pyodide cdn build's own files
     srv = RecordingServer(site)
     try:
-        with urllib.request.urlopen(srv.url + "pyodide/pyodide.asm.wasm") as resp:
-            assert resp.headers["Content-Type"] == "application/wasm"
         with urllib.request.urlopen(srv.url) as resp:
             assert "Chạy" in resp.read().decode()
+    finally:
+        srv.close()
+
+
+def test_pyodide_asm_wasm_ships_gzip_d_and_unpacks_to_the_pinned_file(site):
+    """A plain file server sends files as they are: the 10.1 MB wasm goes out as its 3.2 MB gzip (the worker
+    unpacks it as it arrives); what it unpacks to is the official file, byte for byte, and the build's bytes are the
+    same every time (no name or time in the gzip header)."""
+    manifest = json.loads((site / "build-info.json").read_text())
+    assert manifest["pyodide"]["gzip"] == {"pyodide.asm.wasm": "pyodide.asm.wasm.gz"}
+    assert "pyodide.asm.wasm.gz" in manifest["pyodide"]["files"]
+    assert not (site / "pyodide" / "pyodide.asm.wasm").exists()
+    packed = (site / "pyodide" / "pyodide.asm.wasm.gz").read_bytes()
+    assert packed[:2] == b"\x1f\x8b" and packed[4:8] == b"\0\0\0\0"           # gzip, mtime 0
+    assert len(packed) < 0.35 * sitebuild.locate_pyodide_file("pyodide.asm.wasm").stat().st_size
+    assert hashlib.sha256(gzip.decompress(packed)).hexdigest() == sitebuild.PYODIDE_PINS["pyodide.asm.wasm"]
+    assert manifest["files"]["pyodide/pyodide.asm.wasm.gz"]["sha256"] == hashlib.sha256(packed).hexdigest()
+    srv = RecordingServer(site)
+    try:
+        with urllib.request.urlopen(srv.url + "pyodide/pyodide.asm.wasm.gz") as resp:
+            assert resp.read() == packed
     finally:
         srv.close()
 

@@ -259,15 +259,17 @@ def test_the_first_visit_fetches_each_file_once_and_the_offline_copy_after_the_f
     full_stdlib = "/pyodide/" + manifest["pyodide"].get("fullStdLibURL", "python_stdlib.zip")
     later = {full_stdlib, "/static/vendor/codemirror.js", "/exercises.json", "/code.json", "/sw.js"}
     later |= {"/pyodide/" + name for name in manifest["pyodide"]["files"] if name.startswith("micropip-")}
+    # NumPy's part that `import numpy` does not read: loaded right after ready (sitebuild/pyodide.py split_numpy)
+    later |= {"/pyodide/" + name for name in manifest["pyodide"]["files"] if name.startswith("numpy-rest-")}
     gets = [path for method, path in visit.until_ready if method == "GET"]
-    assert gets and "/pyodide/pyodide.asm.wasm" in gets
+    assert gets and "/pyodide/pyodide.asm.wasm.gz" in gets
     assert sorted(later & set(gets)) == [], "fetched before ready"
     # the warm-up, micropip and the compiled-Python cache wait for the page's 'idle' (protocol.js), and import
     # nothing from the full standard library (stdlib.py WORKER): a visit that runs no student import never fetches it
     # (the service worker downloads it later, for offline use: the worker's own requests are what counts here)
     [worker] = visit.page.workers
     asked = worker.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
-    assert "/pyodide/pyodide.asm.wasm" in asked and full_stdlib not in asked
+    assert "/pyodide/pyodide.asm.wasm.gz" in asked and full_stdlib not in asked
     assert sorted({p for p in gets if gets.count(p) > 1}) == [], "fetched twice before ready"
     assert visit.registered_before_run is False           # the offline copy waits for the first run
     # after the run the service worker cached the whole build, taking what the page had loaded from
@@ -275,9 +277,9 @@ def test_the_first_visit_fetches_each_file_once_and_the_offline_copy_after_the_f
     listed = set(manifest["files"]) | {"build-info.json"}
     assert {visit.server.url + path for path in listed} <= set(cached_urls(visit.page, visit.cache))
     downloads = [path for _at, method, path in visit.first_visit if method == "GET" and path != "/build-info.json"]
-    # (a test's browser context keeps its HTTP cache in memory, where Chromium keeps no 10 MB file: the
-    # service worker downloads pyodide.asm.wasm again there; a student's browser keeps it on disk)
-    twice = {p for p in downloads if downloads.count(p) > 1} - {"/pyodide/pyodide.asm.wasm"}
+    # (a test's browser context keeps its HTTP cache in memory, where Chromium keeps no large file: the
+    # service worker downloads pyodide.asm.wasm.gz again there; a student's browser keeps it on disk)
+    twice = {p for p in downloads if downloads.count(p) > 1} - {"/pyodide/pyodide.asm.wasm.gz"}
     assert sorted(twice) == [], "downloaded twice on the first visit"
 
 
@@ -316,7 +318,7 @@ def test_reload_and_run_with_the_network_off(first_visit):
     server, page, site = visit.server, visit.page, visit.dist
     assert visit.isolated_at_first is False                     # the server sends no COOP/COEP
     urls = cached_urls(page, visit.cache)
-    for path in ("index.html", "pyodide/pyodide.asm.wasm", "build-info.json", "static/worker/worker.js",
+    for path in ("index.html", "pyodide/pyodide.asm.wasm.gz", "build-info.json", "static/worker/worker.js",
                  "fonts/jetbrains-mono-vietnamese-wght-normal.woff2",
                  json.loads((site / "build-info.json").read_text())["engine"]["wheel"]):
         assert server.url + path in urls

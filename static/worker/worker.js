@@ -6,11 +6,12 @@
 // connections go to the files Python starts from first); the wheels (numpy's, the engine's) once the WebAssembly
 // runtime is up (self.fetch below).
 // A build puts this file's helper scripts (fill.js and words/worker.js, pyc-cache.js, protocol.js,
-// interrupt.js) in front of it (sitebuild/page.py bundle_worker): one request instead of six, and the
+// interrupt.js, gunzip.js) in front of it (sitebuild/page.py bundle_worker): one request instead of seven, and the
 // page's own copies of fill.js and protocol.js are then the only ones fetched. Unbuilt, this file loads them.
 // Once the page has shown 'ready' (its 'idle' message; so no request of the later work can reach the server
-// before the page is ready), one idle default run warms the engine so the first click is a re-run;
-// then micropip is loaded for the student's code (a run with edited code that comes sooner loads it first).
+// before the page is ready), NumPy's rest is loaded (loadRest: every run waits for it), one idle default run warms
+// the engine so the first click is a re-run; then micropip is loaded for the student's code (a run with edited code
+// that comes sooner loads it first).
 // The interpreter lives as long as the worker: runs never reload it.
 // Stop without a reboot (static/worker/interrupt.js): where the page is cross-origin isolated, Pyodide gets
 // an interrupt buffer sent with 'ready'; the page writes into it, Python raises KeyboardInterrupt in the
@@ -26,10 +27,11 @@
 // which names this script's own URL: every URL here is made absolute from it.
 const WORKER_URL = self.labWorkerURL || self.location.href;
 const SITE_ROOT = new URL('../../', WORKER_URL);
-// sitebuild/pyodide.py LAB_PACKAGES (its lock file holds just these): numpy before 'ready', micropip after
-// it (the engine needs no installer; the student's edited code may import micropip)
-const PACKAGES = ['numpy'];
-const LATER_PACKAGES = ['micropip'];
+// The lab lock's packages (build-info.json pyodide.load: sitebuild/pyodide.py load_phases): "ready" before 'ready'
+// (numpy: loadPyodide fetches it while the interpreter starts), "run" right after it, before the warm-up and any run
+// (NumPy's part that `import numpy` does not read: numpy.random, fft, ...), "later" after the warm-up (micropip: the
+// engine needs no installer; the student's edited code may import it). A build without the split loads numpy whole.
+let LOAD = { ready: ['numpy'], run: [], later: ['micropip'] };
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
@@ -138,20 +140,36 @@ const TO_WORKER = self.labProtocol.TO_WORKER;
 
 // Stop's interrupt buffer (static/worker/interrupt.js).
 importHelper('interrupt.js', 'labInterrupt');
+
+// The files shipped gzip'd, unpacked as they arrive (static/worker/gunzip.js).
+importHelper('gunzip.js', 'labGunzip');
 const stops = self.labInterrupt;
 // web.run's stop_seen (entrypoints/sandbox.py): a Stop reached the lab's code and an answer follows.
 const stopSeen = () => stops.seen();
 
 // The worker's one fetch interceptor (Pyodide fetches its files through self.fetch): the compiled
-// stdlib comes from memory when pyc-cache.js has it; anything else from the network (or, once
-// sw.js serves the page, from its cache). Nothing is copied for sw.js: it takes what this worker
-// downloaded from the HTTP cache, after the first run (static/core/offline.js).
+// stdlib comes from memory when pyc-cache.js has it; a file the build shipped gzip'd (pyodide.asm.wasm:
+// static/worker/gunzip.js) from its .gz, unpacked as it arrives; anything else from the network (or, once sw.js
+// serves the page, from its cache). Nothing is copied for sw.js: it takes what this worker downloaded from the HTTP
+// cache, after the first run (static/core/offline.js).
 const nativeFetch = self.fetch.bind(self);
+const gzipped = new Map(); // absolute URL Pyodide asks for -> the URL of its gzip'd copy (build-info.json pyodide.gzip)
 self.fetch = async function (input, init) {
   const url = new URL(input instanceof Request ? input.url : String(input), WORKER_URL);
   const local = labPyc && labPyc.answer(url.href);
-  return local || nativeFetch(input, init);
+  if (local) return local;
+  const packed = gzipped.get(url.href);
+  return packed ? self.labGunzip.response(await nativeFetch(packed), url.pathname) : nativeFetch(input, init);
 };
+
+// build-info.json's gzip'd files, relative to indexURL; a browser that cannot unpack them is named.
+function takeGzipped(manifest, indexURL) {
+  const names = Object.entries(manifest.pyodide.gzip || {});
+  if (names.length && !self.labGunzip.supported()) {
+    throw new LoadError(t('worker.browserTooOld'), t('worker.browserTooOldHint'), 'DecompressionStream');
+  }
+  for (const [name, packed] of names) gzipped.set(new URL(name, indexURL).href, new URL(packed, indexURL).href);
+}
 
 // The engine wheel's bytes, fetched while Pyodide loads.
 async function fetchWheel(wheelURL) {
@@ -176,7 +194,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   const options = {
     indexURL,
     lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
-    packages: PACKAGES, // fetched while the interpreter starts, not after it
+    packages: LOAD.ready, // fetched while the interpreter starts, not after it
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
   };
@@ -198,10 +216,10 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
 
 async function loadPackages() {
   const failures = [];
-  const missing = PACKAGES.filter((name) => !(name in pyodide.loadedPackages));
+  const missing = LOAD.ready.filter((name) => !(name in pyodide.loadedPackages));
   if (missing.length) {  // loadPyodide({packages}) only logs a failure: try once more, collecting the errors
     await pyodide.loadPackage(missing, { messageCallback: () => {}, errorCallback: (text) => failures.push(text) });
-    missing.splice(0, missing.length, ...PACKAGES.filter((name) => !(name in pyodide.loadedPackages)));
+    missing.splice(0, missing.length, ...LOAD.ready.filter((name) => !(name in pyodide.loadedPackages)));
   }
   if (missing.length) {
     throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: missing.join(', ') }),
@@ -261,6 +279,8 @@ async function boot() {
   mark('manifest');
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
   const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
+  takeGzipped(manifest, indexURL);
+  if (manifest.pyodide.load) LOAD = manifest.pyodide.load;
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     t('worker.pyodideAsmWasmStandard'), 0.1);
   // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
@@ -429,20 +449,38 @@ function memoryStats() {
   return stats;
 }
 
-// After 'ready' (once): the packages the engine does not need (micropip), for the student's code.
+// Right after 'ready' (the page's 'idle'), or first thing for a run that comes sooner (once): the packages every
+// run needs that 'ready' did not (LOAD.run: NumPy's rest). The warm-up and every run wait for it; a package that does
+// not load is a broken build, named as a loading failure is (fatal), not left for a run's ImportError.
+let rest = null;
+function loadRest() {
+  if (!rest) rest = (async () => {
+    if (!LOAD.run.length) return;
+    const failures = [];
+    await pyodide.loadPackage(LOAD.run, { messageCallback: () => {}, errorCallback: (text) => failures.push(text) });
+    mark('runPackages');
+    const missing = LOAD.run.filter((name) => !(name in pyodide.loadedPackages));
+    if (missing.length) {
+      throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: missing.join(', ') }), SERVE_HINT, failures.join('\n'));
+    }
+  })();
+  return rest;
+}
+
+// After the warm-up (once): the packages the engine does not need (micropip), for the student's code.
 // A failure is logged; the lab runs without them.
 function loadLater() {
   if (!later) later = (async () => {
     const failures = [];
     try {
-      await pyodide.loadPackage(LATER_PACKAGES, {
+      await pyodide.loadPackage(LOAD.later, {
         messageCallback: () => {}, errorCallback: (text) => failures.push(text),
       });
     } catch (err) {
       failures.push(String(err));
     }
     mark('laterPackages');
-    if (failures.length) post({ type: 'log', stream: 'stderr', text: 'not loaded: ' + LATER_PACKAGES.join(', ') + '\n' + failures.join('\n') });
+    if (failures.length) post({ type: 'log', stream: 'stderr', text: 'not loaded: ' + LOAD.later.join(', ') + '\n' + failures.join('\n') });
   })();
   return later;
 }
@@ -476,9 +514,11 @@ function accept(msg) {
   served = served.then(async () => {
     if (msg.type === 'step') { answerStep(msg); return; }
     if (msg.type === 'trace') { answerTrace(msg); return; }
+    await loadRest();
     if (Array.isArray(msg.patches) && msg.patches.length) await loadLater();
     handleRun(msg);
-  }).catch((err) => post({ type: 'log', stream: 'stderr', text: String(err && err.stack || err) }));
+  }).catch((err) => (err instanceof LoadError ? reportFatal(err)
+    : post({ type: 'log', stream: 'stderr', text: String(err && err.stack || err) })));
 }
 
 self.onmessage = (event) => {
@@ -490,14 +530,20 @@ self.onmessage = (event) => {
     return;
   }
   if (!Object.hasOwn(TO_WORKER, msg.type)) return;
-  if (msg.type === 'idle') { if (web) setTimeout(() => { warmUp(); loadLater(); }, 0); return; }
+  if (msg.type === 'idle') {
+    if (web) setTimeout(() => loadRest().then(() => { warmUp(); loadLater(); }, reportFatal), 0);
+    return;
+  }
   if (web) accept(msg);
   else queue.push(msg);
 };
 
 boot().then(() => {
   while (queue.length) accept(queue.shift());
-}).catch((err) => {
+}).catch(reportFatal);
+
+// A loading failure, named for the page (protocol.js 'fatal': it offers to start Python again).
+function reportFatal(err) {
   const known = err instanceof LoadError;
   post({
     type: 'fatal',
@@ -505,4 +551,4 @@ boot().then(() => {
     message: known ? err.hint : SERVE_HINT,
     details: known ? err.details : String(err && err.stack || err),
   });
-});
+}
