@@ -163,6 +163,9 @@ function place(panel, els, started) {
   state.parts = null;
   box.removeAttribute('aria-busy');
   box.replaceChildren(...els);
+  // a chart built in an earlier task (drawPart) marks the step selected then: one the student selected since (the
+  // 'step' event reached only the charts in the document) is marked now
+  if (labApi) for (const figure of box.querySelectorAll('.chart.has-steps')) markStep(figure, labApi.step());
   // User Timing for bench/ (one entry per panel, the latest run's: cleared with lab:render in app.js)
   performance.measure('lab:charts ' + state.n, { start: started, end: performance.now() });
   box.hidden = box.childElementCount === 0;
