@@ -109,6 +109,7 @@ def manifest_of(out: Path, pyodide_mode: str, shipped: dict[str, str], index_url
                   "coep": serve.embedder_policy(pyodide_mode)},   # sw.js and serve.py send it
         "pyodide": {"version": pyodide.PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
                     "lockFileURL": pyodide.LAB_LOCK, "packages": pyodide.LAB_PACKAGES, "files": list(shipped.values()),
+                    "unpack": pyodide.unpacked(shipped, out / "pyodide" if pyodide_mode == "vendor" else None),
                     "load": pyodide.load_phases(shipped),
                     # the files shipped gzip'd, for the worker to unpack: {name Pyodide asks for: name in dist/pyodide/}
                     **({"gzip": gzip} if (gzip := {name: shipped[name] for name in pyodide.GZIPPED

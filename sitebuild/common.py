@@ -27,6 +27,11 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def sri(hex_digest: str) -> str:
+    """A Subresource Integrity value ("sha256-<base64>") from a hex sha256."""
+    return "sha256-" + base64.b64encode(bytes.fromhex(hex_digest)).decode()
+
+
 def record_hash(data: bytes) -> str:
     """A wheel RECORD hash: "sha256=" and the urlsafe base64 digest without padding (PEP 376/427)."""
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()

@@ -8,7 +8,6 @@ Left out: the manifest itself (assemble.py) and what the service worker does wit
 """
 from __future__ import annotations
 
-import base64
 import json
 import os
 import re
@@ -16,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from .common import MANIFEST, ROOT, BuildError, sha256_file
+from .common import MANIFEST, ROOT, BuildError, sha256_file, sri
 from .pyodide import PYODIDE_PINS
 
 SERVICE_WORKER = "worker/sw.js"  # under static/; dist/sw.js at the site root
@@ -33,11 +32,6 @@ def take_service_worker_template(dist: Path) -> str:
     if len(SW_BUILD_LINE.findall(text)) != 1:
         raise BuildError(f"static/{SERVICE_WORKER} must contain one line 'const BUILD = null; // @build'.")
     return text
-
-
-def sri(hex_digest: str) -> str:
-    """A Subresource Integrity value ("sha256-<base64>") from a hex sha256."""
-    return "sha256-" + base64.b64encode(bytes.fromhex(hex_digest)).decode()
 
 
 def write_service_worker(dist: Path, manifest: dict, template: str, asset_version: str = "") -> None:

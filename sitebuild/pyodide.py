@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 from . import bytecode, stdlib
-from .common import ROOT, BuildError, sha256_file
+from .common import ROOT, BuildError, sha256_file, sri
 from .fetch import Source, fetch
 
 PYODIDE_VERSION = "0.27.7"
@@ -122,10 +122,24 @@ def split_numpy(wheel: Path) -> str:
     return rest.name
 
 
+def unpacked(shipped: dict[str, str], where: Path | None) -> list[dict]:
+    """build-info.json pyodide.unpack: the package the worker installs itself before "ready" (NumPy's wheel: the part
+    `import numpy` reads): its file (relative to indexURL) and Subresource Integrity, for a fetch that starts beside
+    the Pyodide core's and that the browser checks. Not pyodide.loadPackage: it asks for the wheel only once the
+    interpreter has started (a second download after the first, on a slow link) and ends with
+    importlib.invalidate_caches(), which imports importlib.metadata (~50 ms of the way to "ready" in the browser); the
+    worker unpacks the wheel into site-packages as Pyodide does, and its extension modules are compiled when Python
+    first imports them. `where`: dist/pyodide/ (a vendored build), or None (the CDN's files: the pins)."""
+    file = shipped[NUMPY_WHEEL]
+    digest = sha256_file(where / file) if where else PYODIDE_PINS[file]
+    return [{"name": "numpy", "file": file, "integrity": sri(digest)}]
+
+
 def load_phases(shipped: dict[str, str]) -> dict[str, list[str]]:
-    """build-info.json pyodide.load: the lab lock's packages the worker loads before "ready", right after it
-    (before any run: a run imports them) and later (micropip: only the student's code may import it)."""
-    return {"ready": ["numpy"], "run": [NUMPY_REST] if NUMPY_REST in shipped else [], "later": ["micropip"]}
+    """build-info.json pyodide.load: the lab lock's packages the worker loads with pyodide.loadPackage after "ready":
+    "run" right after it (before the warm-up and any run: a run imports them) and "later" (micropip: only the student's
+    code may import it)."""
+    return {"run": [NUMPY_REST] if NUMPY_REST in shipped else [], "later": ["micropip"]}
 
 
 def gzip_copy(source: Path, dest: Path) -> str:

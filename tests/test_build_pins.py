@@ -61,7 +61,11 @@ def test_lab_lock_is_the_official_lock_cut_down_to_numpy_and_micropip(site):
     assert manifest["pyodide"]["lockFileURL"] == sitebuild.LAB_LOCK
     rest = [sitebuild.NUMPY_REST] if manifest["bytecode"] else []  # sitebuild/pyodide.py split_numpy
     assert lab["info"] == official["info"] and sorted(lab["packages"]) == ["micropip", "numpy", *rest]
-    assert manifest["pyodide"]["load"] == {"ready": ["numpy"], "run": rest, "later": ["micropip"]}
+    assert manifest["pyodide"]["load"] == {"run": rest, "later": ["micropip"]}
+    # NumPy's wheel (the part `import numpy` reads) the worker unpacks itself, fetched with its Subresource Integrity
+    [numpy] = manifest["pyodide"]["unpack"]
+    assert numpy["name"] == "numpy" and numpy["file"] == lab["packages"]["numpy"]["file_name"]
+    assert numpy["integrity"] == sitebuild.sri(sitebuild.sha256_file(site / "pyodide" / numpy["file"]))
     for name in rest:
         entry = lab["packages"][name]
         assert entry == {**official["packages"]["numpy"], "name": name, "imports": [], "depends": ["numpy"],

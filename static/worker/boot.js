@@ -1,5 +1,5 @@
 // Starts the Python worker (static/worker/worker.js, from a blob: URL: see blobWorker) as soon as the page
-// starts loading: this small script is the first thing in <head>, so Pyodide's 17 MB start downloading
+// starts loading: this small script is the first thing in <head>, so Pyodide's ~9 MB start downloading
 // while the browser is still fetching the page's HTML, CSS and the modules (app.js would start it only
 // after all of those). static/core/worker-client.js takes the worker over with labBoot.take() and replays what it
 // already said.

@@ -1,10 +1,10 @@
-// The one file that owns Pyodide. Loads Python + NumPy, unpacks the engine wheel into site-packages,
+// The one file that owns Pyodide. Loads Python, unpacks NumPy's and the engine's wheels into site-packages,
 // then answers the page's messages by calling inference_lab.entrypoints.web.describe() / run(config_json).
 // The downloads go out in the order Python needs them: build-info.json (asked for by the blob that starts this
-// worker, while this file downloads: static/worker/boot.js), then loadPyodide's own (the Pyodide core and the
-// standard library; numpy is its `packages`), then a check that every Pyodide file is there (a static host's six
-// connections go to the files Python starts from first); the wheels (numpy's, the engine's) once the WebAssembly
-// runtime is up (self.fetch below).
+// worker, while this file downloads: static/worker/boot.js), then loadPyodide's own (the Pyodide core, gzip'd
+// pyodide.asm.wasm included, and the standard library), then a check that every Pyodide file is there (a static
+// host's six connections go to the files Python starts from first) and the wheels (NumPy's, the engine's), all while
+// the WebAssembly runtime compiles.
 // A build puts this file's helper scripts (fill.js and words/worker.js, pyc-cache.js, protocol.js,
 // interrupt.js, gunzip.js) in front of it (sitebuild/page.py bundle_worker): one request instead of seven, and the
 // page's own copies of fill.js and protocol.js are then the only ones fetched. Unbuilt, this file loads them.
@@ -27,11 +27,12 @@
 // which names this script's own URL: every URL here is made absolute from it.
 const WORKER_URL = self.labWorkerURL || self.location.href;
 const SITE_ROOT = new URL('../../', WORKER_URL);
-// The lab lock's packages (build-info.json pyodide.load: sitebuild/pyodide.py load_phases): "ready" before 'ready'
-// (numpy: loadPyodide fetches it while the interpreter starts), "run" right after it, before the warm-up and any run
-// (NumPy's part that `import numpy` does not read: numpy.random, fft, ...), "later" after the warm-up (micropip: the
-// engine needs no installer; the student's edited code may import it). A build without the split loads numpy whole.
-let LOAD = { ready: ['numpy'], run: [], later: ['micropip'] };
+// The lab lock's packages loaded with pyodide.loadPackage after 'ready' (build-info.json pyodide.load:
+// sitebuild/pyodide.py load_phases): "run" right after it, before the warm-up and any run (NumPy's part that
+// `import numpy` does not read: numpy.random, fft, ...), "later" after the warm-up (micropip: the engine needs no
+// installer; the student's edited code may import it). What 'ready' needs of NumPy the worker unpacks itself
+// (build-info.json pyodide.unpack: installUnpacked). A build without the split has no "run" package.
+let LOAD = { run: [], later: ['micropip'] };
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
@@ -171,18 +172,55 @@ function takeGzipped(manifest, indexURL) {
   for (const [name, packed] of names) gzipped.set(new URL(name, indexURL).href, new URL(packed, indexURL).href);
 }
 
-// The engine wheel's bytes, fetched while Pyodide loads.
-async function fetchWheel(wheelURL) {
+// A wheel's bytes (the engine's, or NumPy's with its Subresource Integrity: the browser checks its sha256), fetched
+// while Pyodide loads; a failure names the engine's wheel or a Pyodide file (`pyodideFile`).
+async function fetchWheel(wheelURL, integrity = null, pyodideFile = false) {
+  const wheel = wheelURL.split('/').pop();
   let response;
   try {
-    response = await fetch(wheelURL);
+    response = await fetch(wheelURL, integrity ? { integrity } : {});
   } catch (err) {
-    throw new LoadError(t('worker.couldNotLoadEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
+    const title = pyodideFile ? t('worker.couldNotLoadPyodide', { name: wheel }) : t('worker.couldNotLoadEngine', { wheel });
+    throw new LoadError(title, SERVE_HINT, String(err));
   }
   if (!response.ok) {
-    throw new LoadError(t('worker.missingEngineFileHttp', { wheel: wheelURL.split('/').pop(), status: response.status }), SERVE_HINT, wheelURL);
+    const title = pyodideFile ? t('worker.missingPyodideFileHttp', { name: wheel, status: response.status })
+      : t('worker.missingEngineFileHttp', { wheel, status: response.status });
+    throw new LoadError(title, SERVE_HINT, wheelURL);
   }
   return new Uint8Array(await response.arrayBuffer());
+}
+
+// build-info.json pyodide.unpack (sitebuild/pyodide.py unpacked): the packages the worker installs itself before
+// 'ready' (NumPy's wheel), each fetched beside the Pyodide core's files and checked against its sha256.
+function fetchUnpacked(entries, indexURL) {
+  return entries.map((entry) => fetchWheel(new URL(entry.file, indexURL).href, entry.integrity, true));
+}
+
+// A wheel unpacked straight into site-packages (its .dist-info included), as Pyodide installs its own packages;
+// its extension modules (.so) are compiled when Python first imports them. Only site-packages' own finder forgets its
+// listing (importlib.invalidate_caches() would visit every finder and the metadata ones too: ~50 ms of the way to
+// 'ready'); a finder not made yet lists it fresh.
+function unpackWheel(bytes) {
+  const site = pyodide.runPython('import sys; next(p for p in sys.path if p.endswith("site-packages"))');
+  pyodide.unpackArchive(bytes, 'wheel', { extractDir: site });
+  const finder = `__import__('sys').path_importer_cache.get(${JSON.stringify(site)})`;
+  pyodide.runPython(`(lambda f: f and f.invalidate_caches())(${finder})`);
+}
+
+// The unpack entries' wheels installed; pyodide.loadedPackages then names them (as loadPackage would), so a later
+// loadPackage (NumPy's rest depends on numpy) or the student's never installs them again.
+async function installUnpacked(entries, wheels) {
+  for (const [i, entry] of entries.entries()) {
+    const bytes = await wheels[i];
+    try {
+      unpackWheel(bytes);
+    } catch (err) {
+      throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: entry.name }), SERVE_HINT, String(err));
+    }
+    pyodide.loadedPackages[entry.name] = 'default channel';
+  }
+  mark('packagesUnpacked');
 }
 
 async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
@@ -193,8 +231,7 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   }
   const options = {
     indexURL,
-    lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to numpy and micropip
-    packages: LOAD.ready, // fetched while the interpreter starts, not after it
+    lockFileURL, // build.py's pyodide-lock.lab.json: the lock file cut down to the lab's packages
     stdout: (text) => post({ type: 'log', stream: 'stdout', text }),
     stderr: (text) => post({ type: 'log', stream: 'stderr', text }),
   };
@@ -214,29 +251,10 @@ async function loadRuntime(indexURL, lockFileURL, stdLibURL, extra) {
   }
 }
 
-async function loadPackages() {
-  const failures = [];
-  const missing = LOAD.ready.filter((name) => !(name in pyodide.loadedPackages));
-  if (missing.length) {  // loadPyodide({packages}) only logs a failure: try once more, collecting the errors
-    await pyodide.loadPackage(missing, { messageCallback: () => {}, errorCallback: (text) => failures.push(text) });
-    missing.splice(0, missing.length, ...LOAD.ready.filter((name) => !(name in pyodide.loadedPackages)));
-  }
-  if (missing.length) {
-    throw new LoadError(t('worker.couldNotLoadPackageWhl', { missing: missing.join(', ') }),
-      SERVE_HINT, failures.join('\n'));
-  }
-}
-
+// The prefetched engine wheel unpacked (unpackWheel): a pure-Python wheel with no dependencies needs no micropip.
 async function installEngine(wheelURL, wheelBytes) {
-  // The prefetched wheel unpacked straight into site-packages (its .dist-info included), as Pyodide
-  // installs its own packages: a pure-Python wheel with no dependencies needs no micropip.
   try {
-    const site = pyodide.runPython('import sys; next(p for p in sys.path if p.endswith("site-packages"))');
-    pyodide.unpackArchive(wheelBytes, 'wheel', { extractDir: site });
-    // Only site-packages' own finder forgets its listing (importlib.invalidate_caches() would visit every
-    // finder and the metadata ones too: ~50 ms of the way to 'ready'); a finder not made yet lists it fresh.
-    const finder = `__import__('sys').path_importer_cache.get(${JSON.stringify(site)})`;
-    pyodide.runPython(`(lambda f: f and f.invalidate_caches())(${finder})`);
+    unpackWheel(wheelBytes);
     mark('engineUnpacked');
   } catch (err) {
     throw new LoadError(t('worker.couldNotInstallEngine', { wheel: wheelURL.split('/').pop() }), SERVE_HINT, String(err));
@@ -291,15 +309,16 @@ async function boot() {
   const runtime = loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions);
   runtime.catch(() => {}); // awaited below; a failure is reported there
   // after loadPyodide asked for the core's files (its requests go out before this timer fires)
-  const [check, wheel] = await new Promise((resolve) => setTimeout(
-    () => resolve([checkFiles(indexURL, manifest.pyodide.files || []), fetchWheel(wheelURL)]), 0));
-  wheel.catch(() => {}); // awaited below; a failure is reported there
+  const unpack = manifest.pyodide.unpack || [];
+  const [check, wheel, wheels] = await new Promise((resolve) => setTimeout(() => resolve([
+    checkFiles(indexURL, manifest.pyodide.files || []), fetchWheel(wheelURL), fetchUnpacked(unpack, indexURL)]), 0));
+  for (const promise of [wheel, ...wheels]) promise.catch(() => {}); // awaited below; a failure is reported there
   pyodide = await unlessFails(runtime, check);
   mark('pyodide');
   timings.pyc = Boolean(pyc && pyc.applySite(pyodide));
   timings.bytecode = Boolean(manifest.bytecode);
   if (manifest.pyodide.fullStdLibURL) lazyStdlib(new URL(manifest.pyodide.fullStdLibURL, indexURL).href);
-  await loadPackages();
+  await installUnpacked(unpack, wheels);
   progress('engine', t('worker.installingInferenceLab', { version: manifest.engine.version }), 0.85);
   web = await installEngine(wheelURL, await wheel);
   if (manifest.engine.sources) engineSources(new URL(manifest.engine.sources, SITE_ROOT).href);
