@@ -18,11 +18,11 @@ The package is in three sub-packages, like nano-vllm's `engine/`, `layers/`, `mo
   the mapping table (blocks.py), the command line's and the code editor's messages, the constants' labels and
   the config problems' sentences (text_schema.py with schema_vi / schema_en).
 - `entrypoints/`: how the lab is driven: lab.py (one run, its 13 blocks), report.py (compact.py: a long run's
-  steps), web.py (the page's worker), cli.py (`python -m inference_lab`), trace.py, patch.py (students' edits, with
-  lessons.py and contracts.py; sandbox.py puts back what edited code changed), exercises.py, sweep.py (`--sweep`),
-  search.py (`--search`), tables.py (their answers as lines); lab.py's 13 blocks' facts are built in block_data.py
-  (byte fallback's cost in byte_cost.py), its cached tokenizer and weights kept in weights.py, its replays run
-  beside the main run by forks.py (CPython).
+  steps), web.py (the page's worker; page_tools.py its sweep and search tools), cli.py (`python -m inference_lab`),
+  trace.py, patch.py (students' edits, with lessons.py and contracts.py; sandbox.py puts back what edited code
+  changed), exercises.py, sweep.py (`--sweep`), search.py (`--search`), tables.py (their answers as lines); lab.py's
+  13 blocks' facts are built in block_data.py (byte fallback's cost in byte_cost.py), its cached tokenizer and weights
+  kept in weights.py, its replays run beside the main run by forks.py (CPython).
 
 Short names ("engine", "scheduler", …) are what the mapping table (words/blocks.py), `--patch MODULE=`,
 the page's `PATCH=` and the code views use; `dotted()` and `path()` turn them into the real location.
@@ -48,8 +48,8 @@ LAYOUT = {
               "cluster_en", "text_steps", "text_steps_vi", "text_steps_en", "patch_vi", "patch_en", "cli_vi", "cli_en",
               "text_schema", "schema_vi", "schema_en", "limits", "own_vi", "own_en", "blocks"),
     "entrypoints": ("lab", "block_data", "byte_cost", "cluster_data", "weights", "forks", "report", "compact", "web",
-                    "cli", "trace", "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data", "sweep",
-                    "search", "tables"),
+                    "page_tools", "cli", "trace", "patch", "lessons", "contracts", "sandbox", "exercises", "spec_data",
+                    "sweep", "search", "tables"),
 }
 SUBPACKAGE = {name: sub for sub, names in LAYOUT.items() for name in names}
 
