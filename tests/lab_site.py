@@ -4,9 +4,10 @@
 default ../shared next to the repository) when it exists (else None: the build then uses its cache or the CDN).
 `RecordingServer` is sitebuild's plain threaded file server on 127.0.0.1 that remembers every path asked for and can
 be told to answer some paths itself (to fake a missing file or a different engine). `cold_boots()` is how many
-times any test server handed a browser Pyodide's pyodide.asm.wasm (a build test's own urllib GET is no boot) (each
-one is a cold Pyodide start, ~10-30 s on a 2-core machine); conftest.py prints it in the terminal summary ("Pyodide
-cold boots: N").
+times any test server handed a browser Pyodide's pyodide.asm.wasm.gz (a build test's own urllib GET is no boot) (each
+one is a cold Pyodide start, ~10-30 s on a 2-core machine; a start whose browser kept the 3.1 MB file in its HTTP
+cache is not counted: the summary also says how many workers started); conftest.py prints it in the terminal summary
+("Pyodide cold boots: N").
 """
 from __future__ import annotations
 
