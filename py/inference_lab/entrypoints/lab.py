@@ -265,7 +265,7 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
         kv16 = (engine(lab.with_float_kv_cache(), RunOptions("continuous", cfg.TOKEN_BUDGET, check=False))
                 if cfg.KV_BITS == 8 and not cfg.WORKLOAD_REQUESTS else None)   # a workload: the model twice is too dear
         lab.progress = None
-        told = writing(heard)
+        told = writing(progress)
         told()
         S = summarize(main.done)
         info = follow_info(cfg, main)
@@ -299,12 +299,12 @@ def run_unpaused(config, lang: str, progress, narrate: bool = True, fork: bool =
     return render(later.facts(done), lang, narrate, told), None
 
 
-def writing(heard):
+def writing(progress):
     """What the page hears while the report is written after the engine runs (the blocks' facts, block [13]'s gates,
-    the words): progress("report", 0, 0, 0) at each stage (static/app.js: "writing the blocks"), so that a big
-    run's last seconds move too (issue 39: progress at least once a second). A no-op when nobody listens."""
-    tell = heard("report")
-    return (lambda: tell(0, 0, 0)) if tell else (lambda: None)
+    the words, and web.py's answer): progress("report", 0, 0, 0) at each stage (static/app.js: "writing the blocks"),
+    so that a big run's last seconds move too (issue 39: progress at least once a second). A no-op when nobody
+    listens (`progress` None)."""
+    return (lambda: progress("report", 0, 0, 0)) if progress else (lambda: None)
 
 
 @dataclass(slots=True)
@@ -328,7 +328,7 @@ class Later:
                 done = replays(self.lab, other_run(self.lab, self.main, self.cluster), self.wanted, heard)
             finally:
                 self.lab.progress = None
-            told = writing(heard)
+            told = writing(progress)
             told()
             return render(self.facts({name: job.result() for name, job in done.items()}), lang, narrate, told)
 

@@ -236,7 +236,7 @@ def _run(config_json: str, patches, lang: str, stopped, progress=None, stop_seen
         cfg = Config.from_values(as_declared(values))      # validates: every problem at once
     except ConfigError as exc:
         return _errors(exc.problems)
-    from .lab import run as run_lab, run_deferred
+    from .lab import run as run_lab, run_deferred, writing
     from .trace import trace_events
     lang = lang if lang in ("vi", "en") else "vi"
     heard = throttled(progress) if progress is not None else None
@@ -424,6 +424,7 @@ def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None, s
         return _errors([Problem("config", "bad_json", dict(detail=exc.msg))])
     if later is None or later.lab.cfg.to_dict() != config:
         return run(config_json, lang=lang, stopped=stopped, progress=progress, stop_seen=stop_seen, defer=False)
+    from .lab import writing
     heard = throttled(progress) if progress is not None else None
     try:
         report = later.finish(lang, heard, narrate=False)
@@ -433,11 +434,6 @@ def replays(config_json: str, lang: str = "vi", progress=None, stop_seen=None, s
         return _stopped(exc, lang, stopped)
     _later = None
     return _answer(report, writing(heard))
-
-
-def writing(heard):
-    """lab.writing's progress for _answer: `heard` is throttled's send(run, steps, settled, requests), or None."""
-    return (lambda: heard("report", 0, 0, 0)) if heard else None
 
 
 def page_item(item: dict, landmarks) -> dict:
