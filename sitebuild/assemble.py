@@ -109,11 +109,11 @@ def manifest_of(out: Path, pyodide_mode: str, shipped: dict[str, str], index_url
                   "coep": serve.embedder_policy(pyodide_mode)},   # sw.js and serve.py send it
         "pyodide": {"version": pyodide.PYODIDE_VERSION, "mode": pyodide_mode, "indexURL": index_url,
                     "lockFileURL": pyodide.LAB_LOCK, "packages": pyodide.LAB_PACKAGES, "files": list(shipped.values()),
-                    "unpack": pyodide.unpacked(shipped, out / "pyodide" if pyodide_mode == "vendor" else None),
+                    "unpack": pyodide.unpacked(shipped, {path.removeprefix("pyodide/"): info["sha256"]
+                                                         for path, info in files.items()}
+                                               if pyodide_mode == "vendor" else None),
                     "load": pyodide.load_phases(shipped),
-                    # the files shipped gzip'd, for the worker to unpack: {name Pyodide asks for: name in dist/pyodide/}
-                    **({"gzip": gzip} if (gzip := {name: shipped[name] for name in pyodide.GZIPPED
-                                                   if shipped.get(name, name) != name}) else {}),
+                    "gzip": pyodide.gzipped(shipped),           # the files shipped gzip'd, for the worker to unpack
                     # the standard library with its start-up modules compiled (relative to indexURL)
                     **({"stdLibURL": stdlib} if stdlib != bytecode.STDLIB_ZIP else {}),
                     # the official one, for a standard-library module the pruned one left out (stdlib.py)

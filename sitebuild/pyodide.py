@@ -122,17 +122,22 @@ def split_numpy(wheel: Path) -> str:
     return rest.name
 
 
-def unpacked(shipped: dict[str, str], where: Path | None) -> list[dict]:
+def unpacked(shipped: dict[str, str], digests: dict[str, str] | None) -> list[dict]:
     """build-info.json pyodide.unpack: the package the worker installs itself before "ready" (NumPy's wheel: the part
     `import numpy` reads): its file (relative to indexURL) and Subresource Integrity, for a fetch that starts beside
     the Pyodide core's and that the browser checks. Not pyodide.loadPackage: it asks for the wheel only once the
     interpreter has started (a second download after the first, on a slow link) and ends with
     importlib.invalidate_caches(), which imports importlib.metadata (~50 ms of the way to "ready" in the browser); the
     worker unpacks the wheel into site-packages as Pyodide does, and its extension modules are compiled when Python
-    first imports them. `where`: dist/pyodide/ (a vendored build), or None (the CDN's files: the pins)."""
+    first imports them. `digests`: {file in dist/pyodide/: sha256} of a vendored build, or None (the CDN's files: the
+    pins)."""
     file = shipped[NUMPY_WHEEL]
-    digest = sha256_file(where / file) if where else PYODIDE_PINS[file]
-    return [{"name": "numpy", "file": file, "integrity": sri(digest)}]
+    return [{"name": "numpy", "file": file, "integrity": sri((digests or PYODIDE_PINS)[file])}]
+
+
+def gzipped(shipped: dict[str, str]) -> dict[str, str]:
+    """build-info.json pyodide.gzip: {name Pyodide asks for: name of its .gz in dist/pyodide/} (GZIPPED, vendored)."""
+    return {name: shipped[name] for name in GZIPPED if shipped.get(name, name) != name}
 
 
 def load_phases(shipped: dict[str, str]) -> dict[str, list[str]]:

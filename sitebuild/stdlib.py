@@ -26,7 +26,7 @@ imports, at start or later (linalg, random, fft, polynomial, ma, testing, typing
 (NUMPY_AFTER_READY, pyodide.py split_numpy): what `import numpy` reads stays in the wheel, loaded before
 "ready"; the subpackages `import numpy` does not import (numpy.random, fft, polynomial, ma, testing, ...: 0.9 of the
 2.9 MB, 2.9 of the 7.5 MB of compiled extensions) go into a second package that the worker loads right after
-"ready", before the warm-up and before any run (static/worker/worker.js RUN_PACKAGES): the engine imports
+"ready", before the warm-up and before any run (static/worker/worker.js loadRest): the engine imports
 numpy.random only when it runs.
 
 Left out: builds without a CPython 3.12 (no bytecode: they ship the official zip whole) and the CDN build

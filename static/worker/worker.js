@@ -32,7 +32,7 @@ const SITE_ROOT = new URL('../../', WORKER_URL);
 // `import numpy` does not read: numpy.random, fft, ...), "later" after the warm-up (micropip: the engine needs no
 // installer; the student's edited code may import it). What 'ready' needs of NumPy the worker unpacks itself
 // (build-info.json pyodide.unpack: installUnpacked). A build without the split has no "run" package.
-let LOAD = { run: [], later: ['micropip'] };
+let LOAD = null;
 
 const T0 = performance.now();
 const timings = {};      // stage -> ms since the worker started (sent with 'ready'; read by bench/)
@@ -165,7 +165,7 @@ self.fetch = async function (input, init) {
 
 // build-info.json's gzip'd files, relative to indexURL; a browser that cannot unpack them is named.
 function takeGzipped(manifest, indexURL) {
-  const names = Object.entries(manifest.pyodide.gzip || {});
+  const names = Object.entries(manifest.pyodide.gzip);
   if (names.length && !self.labGunzip.supported()) {
     throw new LoadError(t('worker.browserTooOld'), t('worker.browserTooOldHint'), 'DecompressionStream');
   }
@@ -298,7 +298,7 @@ async function boot() {
   const indexURL = new URL(manifest.pyodide.indexURL, SITE_ROOT).href;
   const wheelURL = new URL(manifest.engine.wheel, SITE_ROOT).href;
   takeGzipped(manifest, indexURL);
-  if (manifest.pyodide.load) LOAD = manifest.pyodide.load;
+  LOAD = manifest.pyodide.load;
   progress('Python (Pyodide ' + manifest.pyodide.version + ')',
     t('worker.pyodideAsmWasmStandard'), 0.1);
   // A build with bytecode (build-info.json "bytecode") needs no compiled-Python cache of its own.
@@ -309,7 +309,7 @@ async function boot() {
   const runtime = loadRuntime(indexURL, lockFileURL, stdLibURL, pycOptions);
   runtime.catch(() => {}); // awaited below; a failure is reported there
   // after loadPyodide asked for the core's files (its requests go out before this timer fires)
-  const unpack = manifest.pyodide.unpack || [];
+  const unpack = manifest.pyodide.unpack;
   const [check, wheel, wheels] = await new Promise((resolve) => setTimeout(() => resolve([
     checkFiles(indexURL, manifest.pyodide.files || []), fetchWheel(wheelURL), fetchUnpacked(unpack, indexURL)]), 0));
   for (const promise of [wheel, ...wheels]) promise.catch(() => {}); // awaited below; a failure is reported there
